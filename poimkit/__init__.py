@@ -3,13 +3,22 @@
 from ._version import __version__
 from .alphabet import decode, encode, kmer_index, kmer_string, reverse_complement
 from .errors import InputError
+from .io import read_fasta, read_labeled
+from .kernels import wd_kernel
+from .svm import WDKernelSVC
+from .weights import KmerWeights
 
 __all__ = [
     "InputError",
+    "KmerWeights",
+    "WDKernelSVC",
     "__version__",
     "decode",
     "encode",
     "kmer_index",
     "kmer_string",
+    "read_fasta",
+    "read_labeled",
     "reverse_complement",
+    "wd_kernel",
 ]

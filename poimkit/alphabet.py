@@ -56,8 +56,9 @@ def check_equal_lengths(seqs: Sequence[str], ids: Sequence[str]) -> None:
             )
 
 
-def encode(seqs: str | Iterable[str] | np.ndarray, ids: Sequence[str] | None = None
-           ) -> np.ndarray:
+def encode(
+    seqs: str | Iterable[str] | np.ndarray, ids: Sequence[str] | None = None
+) -> np.ndarray:
     """Encode DNA strings as a uint8 array of letter codes.
 
     Parameters
@@ -87,9 +88,12 @@ def encode(seqs: str | Iterable[str] | np.ndarray, ids: Sequence[str] | None = N
     """
     if isinstance(seqs, np.ndarray) and seqs.dtype.kind in "iub":
         return check_codes(seqs)
-    if isinstance(seqs, str):
+    if isinstance(seqs, str | bytes):
         seqs = [seqs]
-    seqs = [str(s) for s in seqs]
+    seqs = [
+        s.decode("ascii", errors="replace") if isinstance(s, bytes) else str(s)
+        for s in seqs
+    ]
     names = [str(i) for i in range(len(seqs))] if ids is None else list(ids)
     check_equal_lengths(seqs, names)
     out = np.empty((len(seqs), len(seqs[0])), dtype=np.uint8)
@@ -121,7 +125,9 @@ def check_codes(X: np.ndarray, name: str = "X") -> np.ndarray:
     if arr.shape[0] == 0 or arr.shape[1] == 0:
         raise InputError(f"{name} has shape {arr.shape}; it holds no sequence letters")
     if arr.dtype.kind not in "iub":
-        raise InputError(f"{name} has dtype {arr.dtype} but must hold integer codes 0..3")
+        raise InputError(
+            f"{name} has dtype {arr.dtype} but must hold integer codes 0..3"
+        )
     if arr.min() < 0 or arr.max() > 3:
         bad = np.argwhere((arr < 0) | (arr > 3))[0]
         raise InputError(
@@ -152,7 +158,11 @@ def kmer_index(kmer: str | Sequence[int]) -> int:
     >>> kmer_index("A"), kmer_index("T"), kmer_index("CA"), kmer_index("GATTACA")
     (0, 3, 4, 9156)
     """
-    codes = encode(kmer)[0] if isinstance(kmer, str) else np.asarray(kmer)
+    codes = (
+        encode(kmer)[0]
+        if isinstance(kmer, str)
+        else check_codes(np.asarray(kmer).reshape(1, -1), "kmer")[0]
+    )
     if len(codes) > MAX_KMER_LENGTH:
         raise InputError(f"k-mers longer than {MAX_KMER_LENGTH} have no 64-bit index")
     index = 0

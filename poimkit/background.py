@@ -1,0 +1,664 @@
+"""Markov background models of DNA sequences for POIMs and FIRM.
+
+A `MarkovBackground` is a Markov chain of order D (0 <= D <= 3) over
+``{A, C, G, T}`` for sequences of a fixed length L, homogeneous or
+position-specific. Every chain is stored the same way, so that numba kernels
+see one representation:
+
+* ``initial[s] = Pr(X[0:D] = s)`` for the D-gram index s, shape ``(4**D,)``
+  (``[1.0]`` for D = 0);
+* ``transitions[t - D, s, a] = Pr(X_t = a | X[t-D:t] = s)`` for t = D..L-1,
+  shape ``(L - D, 4**D, 4)``. A homogeneous chain repeats one matrix at every t.
+
+D-gram and k-mer indices follow `poimkit.alphabet`: the first letter is the
+most significant base-4 digit, so the state after reading letter a in state s
+is ``(4 s + a) mod 4**D``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from numbers import Integral, Real
+
+import numpy as np
+
+from .alphabet import check_codes, kmer_indices, kmer_string
+from .errors import InputError
+
+MAX_ORDER = 3
+SUM_TOLERANCE = 1e-9
+_RENORMALISE_ABOVE = 1e-14
+_N_LETTERS = 4
+
+
+def _order_of_size(size: int) -> int | None:
+    """D with ``4**D == size`` for D in 0..MAX_ORDER, else None."""
+    for order in range(MAX_ORDER + 1):
+        if _N_LETTERS**order == size:
+            return order
+    return None
+
+
+def _state_name(state: int, order: int) -> str:
+    return repr(kmer_string(state, order)) if order else "''"
+
+
+def _check_entries(arr: np.ndarray, name: str) -> None:
+    """Raise unless every entry of ``arr`` is finite and non-negative."""
+    bad_mask = ~np.isfinite(arr) | (arr < 0)
+    if np.any(bad_mask):
+        bad = tuple(int(i) for i in np.argwhere(bad_mask)[0])
+        raise InputError(
+            f"{name}[{', '.join(map(str, bad))}] is {float(arr[bad])!r}; "
+            "probabilities must be finite and non-negative"
+        )
+
+
+def _as_rng(rng: np.random.Generator | int | None) -> np.random.Generator:
+    if rng is None or isinstance(rng, Integral | np.random.Generator):
+        return np.random.default_rng(rng)
+    raise InputError(
+        f"rng must be a numpy Generator, an int seed or None, got {type(rng).__name__}"
+    )
+
+
+def _draw(cum: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Draw one category per row of the normalised cumulative table ``cum``.
+
+    ``cum[:, -1]`` is exactly 1 and u lies in (0, 1], so category c is drawn
+    with probability ``cum[c] - cum[c - 1]``; categories of probability 0 are
+    never drawn.
+    """
+    u = 1.0 - rng.random(cum.shape[0])
+    return np.minimum((cum < u[:, None]).sum(axis=1), cum.shape[1] - 1)
+
+
+class MarkovBackground:
+    """Markov chain of order D over ``{A, C, G, T}`` for sequences of length L.
+
+    Parameters
+    ----------
+    initial : array-like of float, shape (4**D,)
+        Distribution of the first D letters ``X[0:D]`` as a D-gram index
+        (``[1.0]`` for D = 0). D (0..3) is read from its size.
+    transitions : array-like of float, shape (L - D, 4**D, 4)
+        ``transitions[t - D, s, a] = Pr(X_t = a | X[t-D:t] = s)`` for
+        t = D..L-1. For D = 0 the shape is ``(L, 1, 4)``: per-position letter
+        probabilities.
+    positional : bool, optional
+        Whether the chain was made position-specific. Default: True unless
+        all transition matrices are equal.
+
+    Attributes
+    ----------
+    order : int
+        Chain order D.
+    length : int
+        Sequence length L (``transitions.shape[0] + D``).
+    initial : numpy.ndarray of float64, shape (4**D,)
+    transitions : numpy.ndarray of float64, shape (L - D, 4**D, 4)
+    positional : bool
+
+    Raises
+    ------
+    InputError
+        For inconsistent shapes, D > 3, L < max(D, 1), negative or non-finite
+        entries, or a distribution that does not sum to 1 within 1e-9 (the
+        message names the position and the state).
+
+    Notes
+    -----
+    The probability of a sequence is
+
+        Pr(X = x) = initial[x[0:D]] * prod_{t=D..L-1} T_t(x_t | x[t-D:t]),
+
+    with ``T_t(a | s) = transitions[t - D, s, a]``.
+
+    After validation every distribution whose sum differs from 1 by more than
+    1e-14 is divided by its sum, so that all distributions sum to 1 to
+    rounding and probabilities of all 4**L sequences sum to 1; distributions
+    already normalised are kept unchanged.
+
+    Examples
+    --------
+    >>> bg = MarkovBackground([0.5, 0.5, 0.0, 0.0], [[[0.9, 0.1, 0.0, 0.0]] * 4])
+    >>> bg
+    MarkovBackground(order=1, length=2, positional=False)
+    >>> float(bg.kmer_probability(1, 2, 0))  # Pr(X[0:2] = 'AC')
+    0.05
+    """
+
+    def __init__(self, initial, transitions, positional: bool | None = None) -> None:
+        initial = np.array(initial, dtype=np.float64)
+        transitions = np.array(transitions, dtype=np.float64)
+        if initial.ndim != 1:
+            raise InputError(
+                f"initial has shape {initial.shape} but must have shape (4**D,) "
+                f"for a chain order D in 0..{MAX_ORDER}"
+            )
+        order = _order_of_size(initial.size)
+        if order is None:
+            hint = ""
+            for big in range(MAX_ORDER + 1, 8):
+                if initial.size == _N_LETTERS**big:
+                    hint = f"; order {big} is above the maximum {MAX_ORDER}"
+            raise InputError(
+                f"initial has {initial.size} entries but must have 4**D = 1, 4, 16 "
+                f"or 64 entries for a chain order D in 0..{MAX_ORDER}{hint}"
+            )
+        n_states = _N_LETTERS**order
+        if transitions.ndim != 3 or transitions.shape[1:] != (n_states, _N_LETTERS):
+            raise InputError(
+                f"transitions has shape {transitions.shape} but must have shape "
+                f"(L - D, {n_states}, 4) for a chain of order D = {order} (read from "
+                f"initial, which has {initial.size} entries)"
+            )
+        length = transitions.shape[0] + order
+        if length < 1:
+            raise InputError(
+                "transitions has shape (0, 1, 4); an order-0 chain needs at least "
+                "one position (sequence length L >= 1)"
+            )
+        _check_entries(initial, "initial")
+        _check_entries(transitions, "transitions")
+        total = initial.sum()
+        if abs(total - 1.0) > SUM_TOLERANCE:
+            raise InputError(
+                f"initial sums to {float(total)!r} but must sum to 1 (within "
+                f"{SUM_TOLERANCE:g})"
+            )
+        sums = transitions.sum(axis=2)
+        bad = np.argwhere(np.abs(sums - 1.0) > SUM_TOLERANCE)
+        if bad.size:
+            t, s = (int(i) for i in bad[0])
+            raise InputError(
+                f"transitions[{t}, {s}] (the letter distribution at position "
+                f"{t + order + 1} after the state {_state_name(s, order)}) sums to "
+                f"{float(sums[t, s])!r} but must sum to 1 (within {SUM_TOLERANCE:g}); "
+                f"{len(bad)} row(s) are off"
+            )
+        # Renormalise distributions that are off by more than rounding; rows
+        # already normalised are kept bit for bit (so persistence round-trips).
+        if abs(total - 1.0) > _RENORMALISE_ABOVE:
+            initial = initial / total
+        off = np.abs(sums - 1.0) > _RENORMALISE_ABOVE
+        if np.any(off):
+            transitions[off] /= sums[off][:, None]
+        self.initial = initial
+        self.transitions = transitions
+        self.order = order
+        self.length = length
+        if positional is None:
+            positional = (
+                bool(np.any(self.transitions != self.transitions[:1]))
+                if self.transitions.shape[0]
+                else False
+            )
+        self.positional = bool(positional)
+
+    # ------------------------------------------------------------------ builders
+    @classmethod
+    def uniform(cls, length: int) -> MarkovBackground:
+        """Order-0 chain with every letter at every position of probability 1/4.
+
+        Parameters
+        ----------
+        length : int
+            Sequence length L >= 1.
+
+        Returns
+        -------
+        MarkovBackground
+
+        Examples
+        --------
+        >>> MarkovBackground.uniform(3).kmer_probabilities(2, 1).tolist()[:2]
+        [0.0625, 0.0625]
+        """
+        length = _check_int(length, "length", 1)
+        return cls(np.ones(1), np.full((length, 1, _N_LETTERS), 0.25), positional=False)
+
+    @classmethod
+    def from_letter_probabilities(
+        cls, p, length: int | None = None
+    ) -> MarkovBackground:
+        """Order-0 chain from letter probabilities.
+
+        Parameters
+        ----------
+        p : array-like of float, shape (4,) or (L, 4)
+            Letter probabilities (A, C, G, T): one row for a homogeneous chain,
+            one row per position for a positional one.
+        length : int, optional
+            Sequence length L; required for ``p`` of shape (4,), and if given
+            for shape (L, 4) it must equal L.
+
+        Returns
+        -------
+        MarkovBackground
+            Order 0; ``positional`` is True for ``p`` of shape (L, 4).
+
+        Examples
+        --------
+        >>> bg = MarkovBackground.from_letter_probabilities([0.3, 0.2, 0.2, 0.3], 4)
+        >>> round(float(bg.kmer_probability(0, 2, 1)), 2)  # 'AA' at position 2
+        0.09
+        """
+        p = np.array(p, dtype=np.float64)
+        if p.ndim == 1 and p.shape == (_N_LETTERS,):
+            if length is None:
+                raise InputError(
+                    "length is required when p has shape (4,) (a homogeneous chain)"
+                )
+            length = _check_int(length, "length", 1)
+            return cls(
+                np.ones(1),
+                np.broadcast_to(p, (length, 1, _N_LETTERS)),
+                positional=False,
+            )
+        if p.ndim == 2 and p.shape[1] == _N_LETTERS and p.shape[0] >= 1:
+            if length is not None and _check_int(length, "length", 1) != p.shape[0]:
+                raise InputError(
+                    f"length is {length} but p has shape {p.shape}, i.e. "
+                    f"{p.shape[0]} positions"
+                )
+            return cls(np.ones(1), p[:, None, :], positional=True)
+        raise InputError(f"p has shape {p.shape} but must have shape (4,) or (L, 4)")
+
+    @classmethod
+    def fit(
+        cls,
+        X: np.ndarray,
+        order: int = 0,
+        positional: bool = False,
+        pseudocount: float = 1.0,
+    ) -> MarkovBackground:
+        """Maximum a-posteriori chain of the given order from sequences.
+
+        Parameters
+        ----------
+        X : numpy.ndarray of int, shape (n, L)
+            Letter codes 0..3 (see `poimkit.encode`). Requires ``L >= order``.
+        order : int
+            Chain order D in 0..3.
+        positional : bool
+            False: one transition matrix pooled over all positions t >= D.
+            True: a transition matrix per position.
+        pseudocount : float
+            Added to every count (>= 0).
+
+        Returns
+        -------
+        MarkovBackground
+
+        Notes
+        -----
+        With counts ``N_t(s, a) = #{x: x[t-D:t] = s, x_t = a}`` and pseudocount
+        c, the positional chain has
+
+            T_t(a | s) = (N_t(s, a) + c) / (sum_b N_t(s, b) + 4 c),
+            initial(s) = (M_0(s) + c) / (n + 4**D c),
+
+        where ``M_t(s) = #{x: x[t:t+D] = s}``. The homogeneous chain pools the
+        counts: ``N(s, a) = sum_{t >= D} N_t(s, a)`` gives one matrix repeated
+        at every position, and the initial distribution is the pooled D-gram
+        frequency over all start positions, ``M(s) = sum_{t=0..L-D} M_t(s)``
+        (for a stationary source this is the stationary D-gram distribution).
+        With ``pseudocount=0`` the row of a state never seen before a letter
+        has no counts; it is set to the uniform distribution ``1/4`` so the
+        chain stays valid (it only matters for contexts absent from X).
+
+        Examples
+        --------
+        >>> from poimkit import encode
+        >>> bg = MarkovBackground.fit(encode(["ACAG"]), order=1, pseudocount=0)
+        >>> bg.transitions[0, 0].tolist()  # letters after A: C and G once each
+        [0.0, 0.5, 0.5, 0.0]
+        >>> bg.transitions[0, 3].tolist()  # T never precedes a letter: uniform
+        [0.25, 0.25, 0.25, 0.25]
+        """
+        X = check_codes(X)
+        n, length = X.shape
+        order = _check_int(order, "order", 0, MAX_ORDER)
+        if length < order:
+            raise InputError(
+                f"X has sequences of length {length}, shorter than the chain order "
+                f"{order}; use order <= {length}"
+            )
+        if not isinstance(positional, bool | np.bool_):
+            raise InputError(f"positional must be True or False, got {positional!r}")
+        if (
+            isinstance(pseudocount, bool)
+            or not isinstance(pseudocount, Real)
+            or not np.isfinite(pseudocount)
+            or pseudocount < 0
+        ):
+            raise InputError(
+                f"pseudocount must be a finite number >= 0, got {pseudocount!r}"
+            )
+        n_states = _N_LETTERS**order
+        n_steps = length - order
+        if n_steps:
+            # (D+1)-gram index at start t - D is 4 * state + letter.
+            grams = kmer_indices(X, order + 1)
+            if positional:
+                flat = grams + (n_states * _N_LETTERS) * np.arange(n_steps)
+                counts = np.bincount(
+                    flat.ravel(), minlength=n_steps * n_states * _N_LETTERS
+                )
+                counts = counts.reshape(n_steps, n_states, _N_LETTERS)
+            else:
+                counts = np.bincount(grams.ravel(), minlength=n_states * _N_LETTERS)
+                counts = np.broadcast_to(
+                    counts.reshape(1, n_states, _N_LETTERS),
+                    (n_steps, n_states, _N_LETTERS),
+                )
+            trans = _normalise(counts + float(pseudocount))
+        else:
+            trans = np.zeros((0, n_states, _N_LETTERS))
+        if order == 0:
+            initial = np.ones(1)
+        else:
+            starts = kmer_indices(X, order)
+            if positional:
+                starts = starts[:, 0]
+            initial = _normalise(
+                np.bincount(starts.ravel(), minlength=n_states) + float(pseudocount)
+            )
+        return cls(initial, trans, positional=bool(positional))
+
+    # --------------------------------------------------------------- probabilities
+    def marginals(self) -> np.ndarray:
+        """Marginal D-gram distributions ``pi_t(s) = Pr(X[t:t+D] = s)``.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (L - D + 1, 4**D)
+            Row t is the distribution of the D-gram starting at t,
+            t = 0..L-D. For D = 0: shape (L + 1, 1), all ones.
+
+        Notes
+        -----
+        Forward propagation from ``pi_0 = initial``:
+
+            pi_{t+1}(s') = sum_{s, a : (4 s + a) mod 4**D = s'} pi_t(s) T_{t+D}(a | s).
+
+        Examples
+        --------
+        >>> bg = MarkovBackground([1.0, 0, 0, 0], [[[0.0, 1, 0, 0]] + [[0.25] * 4] * 3])
+        >>> bg.marginals().tolist()
+        [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]]
+        """
+        n_states = _N_LETTERS**self.order
+        out = np.empty((self.length - self.order + 1, n_states))
+        out[0] = self.initial
+        for t in range(self.length - self.order):
+            joint = out[t][:, None] * self.transitions[t]  # index 4 s + a
+            out[t + 1] = joint.reshape(_N_LETTERS, n_states).sum(axis=0)
+        return out
+
+    def kmer_probabilities(self, k: int, position: int) -> np.ndarray:
+        """``Pr(X[position:position+k] = z)`` for all 4**k k-mers z.
+
+        Parameters
+        ----------
+        k : int
+            k-mer length, 1..L.
+        position : int
+            0-based start, 0..L-k.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (4**k,)
+            Indexed by k-mer index (see `poimkit.kmer_index`); sums to 1.
+
+        Notes
+        -----
+        For k >= D, with p the position,
+
+            Pr(X[p:p+k] = z) = pi_p(z[0:D]) * prod_{n=D..k-1} T_{p+n}(z_n | z[n-D:n]).
+
+        For k < D the D-gram marginal ``pi_q`` with ``q = min(p, L - D)`` is
+        summed over the letters outside ``[p, p + k)``.
+
+        Examples
+        --------
+        >>> bg = MarkovBackground.from_letter_probabilities([0.1, 0.2, 0.3, 0.4], 3)
+        >>> bg.kmer_probabilities(1, 2).tolist()
+        [0.1, 0.2, 0.3, 0.4]
+        """
+        k, position = self._check_window(k, position)
+        order = self.order
+        if k < order:
+            start = min(position, self.length - order)
+            offset = position - start
+            grams = self.marginals()[start].reshape(
+                _N_LETTERS**offset, _N_LETTERS**k, _N_LETTERS ** (order - k - offset)
+            )
+            return grams.sum(axis=(0, 2))
+        n_states = _N_LETTERS**order
+        table = self.marginals()[position] if order else np.ones(1)
+        for n in range(order, k):
+            step = self.transitions[position + n - order]  # (4**D, 4)
+            table = (table.reshape(-1, n_states)[:, :, None] * step[None]).ravel()
+        return table
+
+    def kmer_probability(self, kmer_index: int, k: int, position: int) -> float:
+        """``Pr(X[position:position+k] = z)`` for the k-mer z with this index.
+
+        Parameters
+        ----------
+        kmer_index : int
+            Index of z (see `poimkit.kmer_index`), 0..4**k - 1.
+        k : int
+            k-mer length, 1..L.
+        position : int
+            0-based start, 0..L-k.
+
+        Returns
+        -------
+        float
+
+        Notes
+        -----
+        Same formula as `kmer_probabilities`, evaluated for one k-mer only:
+        ``pi_p(z[:D]) * prod_n T_{p+n}(z_n | z[n-D:n])`` for k >= D.
+
+        Examples
+        --------
+        >>> from poimkit import kmer_index
+        >>> MarkovBackground.uniform(8).kmer_probability(kmer_index("GATTACA"), 7, 1)
+        6.103515625e-05
+        """
+        k, position = self._check_window(k, position)
+        if (
+            isinstance(kmer_index, bool)
+            or not isinstance(kmer_index, Integral)
+            or not 0 <= kmer_index < _N_LETTERS**k
+        ):
+            raise InputError(
+                f"kmer_index must be an integer in 0..{_N_LETTERS**k - 1} for k = {k}, "
+                f"got {kmer_index!r}"
+            )
+        order = self.order
+        if k < order:
+            return float(self.kmer_probabilities(k, position)[kmer_index])
+        letters = [(int(kmer_index) >> (2 * (k - 1 - p))) & 3 for p in range(k)]
+        state = 0
+        for letter in letters[:order]:
+            state = state * _N_LETTERS + letter
+        prob = self.marginals()[position, state] if order else 1.0
+        n_states = _N_LETTERS**order
+        for n in range(order, k):
+            prob *= self.transitions[position + n - order, state, letters[n]]
+            state = (state * _N_LETTERS + letters[n]) % n_states
+        return float(prob)
+
+    def log_probability(self, X: np.ndarray) -> np.ndarray:
+        """Natural log of ``Pr(X = x)`` for every sequence x (``-inf`` if 0).
+
+        Parameters
+        ----------
+        X : numpy.ndarray of int, shape (n, L)
+            Letter codes 0..3.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n,)
+
+        Notes
+        -----
+            log Pr(x) = log initial[x[0:D]] + sum_{t=D..L-1} log T_t(x_t | x[t-D:t]).
+
+        Examples
+        --------
+        >>> from poimkit import encode
+        >>> bg = MarkovBackground.uniform(2)
+        >>> bool(np.isclose(bg.log_probability(encode(["AC"]))[0], np.log(1 / 16)))
+        True
+        """
+        X = check_codes(X)
+        if X.shape[1] != self.length:
+            raise InputError(
+                f"X has sequences of length {X.shape[1]} but the background is for "
+                f"length {self.length}"
+            )
+        order = self.order
+        with np.errstate(divide="ignore"):
+            log_init = np.log(self.initial)
+            log_trans = np.log(self.transitions)
+        if order:
+            out = log_init[kmer_indices(X, order)[:, 0]]
+        else:
+            out = np.zeros(X.shape[0])
+        if self.length > order:
+            grams = kmer_indices(X, order + 1)  # (n, L - D): 4 * state + letter
+            steps = np.arange(self.length - order)
+            out = out + log_trans[steps, grams // _N_LETTERS, grams % _N_LETTERS].sum(
+                axis=1
+            )
+        return out
+
+    def sample(
+        self, n: int, rng: np.random.Generator | int | None = None
+    ) -> np.ndarray:
+        """Draw sequences from the chain.
+
+        Parameters
+        ----------
+        n : int
+            Number of sequences (>= 0).
+        rng : numpy.random.Generator or int, optional
+            Random generator or seed (None: fresh entropy).
+
+        Returns
+        -------
+        numpy.ndarray of uint8, shape (n, L)
+
+        Examples
+        --------
+        >>> bg = MarkovBackground.from_letter_probabilities([0, 0, 0, 1.0], 5)
+        >>> bg.sample(2, rng=0).tolist()
+        [[3, 3, 3, 3, 3], [3, 3, 3, 3, 3]]
+        """
+        n = _check_int(n, "n", 0)
+        rng = _as_rng(rng)
+        order = self.order
+        n_states = _N_LETTERS**order
+        out = np.empty((n, self.length), dtype=np.uint8)
+        state = np.zeros(n, dtype=np.int64)
+        if order:
+            cum = np.cumsum(self.initial)
+            cum /= cum[-1]
+            state = _draw(np.broadcast_to(cum, (n, n_states)), rng)
+            for p in range(order):
+                out[:, p] = (state >> (2 * (order - 1 - p))) & 3
+        for t in range(order, self.length):
+            cum = np.cumsum(self.transitions[t - order], axis=1)
+            cum /= cum[:, -1:]
+            letters = _draw(cum[state], rng)
+            out[:, t] = letters
+            state = (state * _N_LETTERS + letters) % n_states
+        return out
+
+    # ----------------------------------------------------------------- persistence
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Flat dictionary of arrays for `numpy.savez` (no pickled objects).
+
+        Returns
+        -------
+        dict of str to numpy.ndarray
+            Keys ``initial``, ``transitions`` and ``positional``.
+
+        Examples
+        --------
+        >>> bg = MarkovBackground.uniform(4)
+        >>> MarkovBackground.from_arrays(bg.to_arrays())
+        MarkovBackground(order=0, length=4, positional=False)
+        """
+        return {
+            "initial": self.initial.copy(),
+            "transitions": self.transitions.copy(),
+            "positional": np.bool_(self.positional),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> MarkovBackground:
+        """Inverse of `to_arrays`; validates like the constructor.
+
+        Parameters
+        ----------
+        arrays : mapping of str to array
+            For example the result of `numpy.load` on a file written with the
+            arrays of `to_arrays`.
+
+        Returns
+        -------
+        MarkovBackground
+        """
+        missing = [key for key in ("initial", "transitions") if key not in arrays]
+        if missing:
+            raise InputError(
+                f"background arrays lack {', '.join(missing)}; expected the keys "
+                "written by MarkovBackground.to_arrays (initial, transitions, "
+                "positional)"
+            )
+        positional = arrays.get("positional")
+        return cls(
+            arrays["initial"],
+            arrays["transitions"],
+            positional=None if positional is None else bool(positional),
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"MarkovBackground(order={self.order}, length={self.length}, "
+            f"positional={self.positional})"
+        )
+
+    # -------------------------------------------------------------------- helpers
+    def _check_window(self, k, position) -> tuple[int, int]:
+        k = _check_int(k, "k", 1, self.length)
+        position = _check_int(position, "position", 0, self.length - k)
+        return k, position
+
+
+def _check_int(value, name: str, low: int, high: int | None = None) -> int:
+    """Return ``value`` as int if it is an integer in ``low..high``."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, Integral)
+        or value < low
+        or (high is not None and value > high)
+    ):
+        span = f"{low}..{high}" if high is not None else f">= {low}"
+        raise InputError(f"{name} must be an integer {span}, got {value!r}")
+    return int(value)
+
+
+def _normalise(counts: np.ndarray) -> np.ndarray:
+    """Divide the last axis by its sum; zero rows become uniform."""
+    counts = np.asarray(counts, dtype=np.float64)
+    totals = counts.sum(axis=-1, keepdims=True)
+    uniform = np.full_like(counts, 1.0 / counts.shape[-1])
+    return np.where(totals > 0, counts / np.where(totals > 0, totals, 1.0), uniform)

@@ -1,0 +1,194 @@
+"""Command-line interface: a thin layer over the library.
+
+Exit codes: 0 success, 2 bad input (file, record and position named), 1 internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from ._version import __version__
+from .errors import InputError
+
+EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
+
+
+def _add_input_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "labeled input (either --pos/--neg or --fasta/--labels)"
+    )
+    group.add_argument(
+        "--pos", metavar="FASTA", help="positive sequences (plain or .gz)"
+    )
+    group.add_argument(
+        "--neg", metavar="FASTA", help="negative sequences (plain or .gz)"
+    )
+    group.add_argument(
+        "--fasta", metavar="FASTA", help="all sequences, labels in --labels"
+    )
+    group.add_argument("--labels", metavar="TSV", help="two columns: record id, label")
+    _add_cleaning_options(parser)
+
+
+def _add_cleaning_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--drop-invalid",
+        action="store_true",
+        help="drop records with N/IUPAC or unknown letters instead of stopping",
+    )
+    parser.add_argument(
+        "--crop",
+        type=int,
+        metavar="LEN",
+        help="centre-crop every record to LEN letters",
+    )
+
+
+def _add_common_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--threads", type=int, metavar="N", help="threads for numba")
+    parser.add_argument("--quiet", action="store_true", help="print only results")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="poimkit",
+        description="Explainable weighted-degree string-kernel classifiers for DNA.",
+    )
+    parser.add_argument("--version", action="version", version=f"poimkit {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    train = sub.add_parser(
+        "train",
+        help="train a WD/WDS-kernel SVM and report cross-validated AUC",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        epilog="example: poimkit train --pos data/gattaca/positives.fa "
+        "--neg data/gattaca/negatives.fa --cv 5 -o model.npz",
+    )
+    _add_input_options(train)
+    train.add_argument(
+        "--degree", type=int, default=20, help="WD degree (longest k-mer)"
+    )
+    train.add_argument("--shift", type=int, default=0, help="WDS maximal shift (0: WD)")
+    train.add_argument("-C", type=float, default=1.0, help="SVM regularisation")
+    train.add_argument("--cv", type=int, default=5, help="CV folds for AUC (0: skip)")
+    train.add_argument("--seed", type=int, default=0, help="seed of the CV split")
+    train.add_argument("-o", "--output", required=True, metavar="MODEL.npz")
+    _add_common_options(train)
+
+    score = sub.add_parser(
+        "score",
+        help="score sequences with a trained model",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        epilog="example: poimkit score model.npz seqs.fa -o scores.tsv",
+    )
+    score.add_argument("model", metavar="MODEL.npz")
+    score.add_argument("fasta", metavar="FASTA")
+    score.add_argument("-o", "--output", required=True, metavar="SCORES.tsv")
+    _add_cleaning_options(score)
+    _add_common_options(score)
+    return parser
+
+
+def _say(args: argparse.Namespace, message: str) -> None:
+    if not args.quiet:
+        print(message, file=sys.stderr)
+
+
+def _run_train(args: argparse.Namespace) -> int:
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    from .io import read_labeled
+    from .svm import WDKernelSVC
+
+    if (
+        (args.pos is None) != (args.neg is None)
+        or (args.fasta is None) != (args.labels is None)
+        or (args.pos is None) == (args.fasta is None)
+    ):
+        raise InputError("give either --pos and --neg, or --fasta and --labels")
+    on_invalid = "drop" if args.drop_invalid else "error"
+    _ids, X, y = read_labeled(
+        pos=args.pos,
+        neg=args.neg,
+        fasta=args.fasta,
+        labels=args.labels,
+        on_invalid=on_invalid,
+        crop_length=args.crop,
+    )
+    _say(
+        args,
+        f"read {X.shape[0]} sequences of length {X.shape[1]} ({int(y.sum())} positive)",
+    )
+    model = WDKernelSVC(
+        degree=args.degree, shift=args.shift, C=args.C, n_threads=args.threads
+    )
+    if args.cv:
+        if args.cv < 2:
+            raise InputError(f"--cv must be 0 or at least 2, got {args.cv}")
+        folds = StratifiedKFold(n_splits=args.cv, shuffle=True, random_state=args.seed)
+        aucs = cross_val_score(model, X, y, cv=folds, scoring="roc_auc")
+        print(f"cv_auc\t{aucs.mean():.4f}\t+/-\t{aucs.std():.4f}\t({args.cv} folds)")
+    model.fit(X, y)
+    model.save(args.output)
+    _say(
+        args,
+        f"model with {model.support_vectors_.shape[0]} support vectors "
+        f"written to {args.output}",
+    )
+    return EXIT_OK
+
+
+def _run_score(args: argparse.Namespace) -> int:
+    from .io import read_fasta, write_table
+    from .svm import WDKernelSVC
+
+    model = WDKernelSVC.load(args.model)
+    if args.threads is not None:
+        model.n_threads = args.threads
+    ids, X = read_fasta(
+        args.fasta,
+        on_invalid="drop" if args.drop_invalid else "error",
+        crop_length=args.crop,
+    )
+    if X.shape[1] != model.length_:
+        raise InputError(
+            f"sequences have length {X.shape[1]} but the model was trained on "
+            f"length {model.length_} (use --crop {model.length_} to centre-crop)",
+            path=args.fasta,
+        )
+    scores = model.decision_function(X)
+    labels = model.classes_[(scores > 0).astype(np.intp)]
+    rows = [
+        (i, f"{s:.10g}", str(c)) for i, s, c in zip(ids, scores, labels, strict=True)
+    ]
+    write_table(args.output, ["id", "score", "predicted"], rows)
+    _say(args, f"scored {len(ids)} sequences into {args.output}")
+    return EXIT_OK
+
+
+_COMMANDS = {"train": _run_train, "score": _run_score}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the poimkit command line; returns the exit code."""
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _COMMANDS[args.command](args)
+    except InputError as exc:
+        print(f"poimkit: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("poimkit: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - last line of defence for scripts
+        print(f"poimkit: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

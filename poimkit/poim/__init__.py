@@ -1,0 +1,1 @@
+"""Positional Oligomer Importance Matrices (POIMs) and the views derived from them."""

@@ -1,0 +1,385 @@
+"""Numba kernels of the exact POIM engine (arrays in, preallocated arrays out).
+
+Notation: a weighted feature is ``(k, i, Y, w)``: the k-mer with index Y at
+0-based start i has weight w. A window is ``(j, l)``; ``z`` indexes its 4**l
+k-mers. The background is a Markov chain of order D given by ``pi[t, s]``
+(probability of the D-gram s at t) and ``trans[t - D, s, a]`` (probability of
+letter a at t after the D-gram s). See `poimkit.poim.engine` for the maths.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .._config import NJIT, NJIT_PARALLEL
+
+
+@njit(**NJIT)
+def _letter(index, k, t):
+    """Letter t (0-based, from the left) of the k-mer with this index."""
+    return (index >> (2 * (k - 1 - t))) & 3
+
+
+@njit(**NJIT)
+def _sub(index, k, start, length):
+    """Index of the sub-k-mer ``y[start:start+length]``."""
+    return (index >> (2 * (k - start - length))) & ((1 << (2 * length)) - 1)
+
+
+@njit(**NJIT)
+def _prefix_probs(index, k, i, order, pi, trans, small, pp):
+    """``pp[n] = Pr(X[i:i+n] = y[:n])`` for n = order..k (and pp[k] for k < order)."""
+    if k < order:
+        pp[k] = small[k, i, index]
+        return
+    pp[order] = pi[i, _sub(index, k, 0, order)]
+    state_mask = (1 << (2 * order)) - 1
+    state = _sub(index, k, 0, order)
+    for t in range(order, k):
+        a = _letter(index, k, t)
+        pp[t + 1] = pp[t] * trans[i + t - order, state, a]
+        state = ((state << 2) | a) & state_mask
+
+
+@njit(**NJIT)
+def _suffix_probs(index, k, i, order, trans, sp):
+    """``sp[n] = prod_{t=n..k-1} Pr(y_t | y[t-D:t])`` for n = order..k."""
+    sp[k] = 1.0
+    state_mask = (1 << (2 * order)) - 1
+    for t in range(k - 1, order - 1, -1):
+        state = _sub(index, k, t - order, order) & state_mask if order else 0
+        sp[t] = sp[t + 1] * trans[i + t - order, state, _letter(index, k, t)]
+
+
+@njit(**NJIT)
+def _string_prob(letters, n, p, order, pi, trans):
+    """Pr(X[p:p+n] = letters[:n]) for n >= order."""
+    state = 0
+    for t in range(order):
+        state = (state << 2) | letters[t]
+    prob = pi[p, state]
+    state_mask = (1 << (2 * order)) - 1
+    for t in range(order, n):
+        prob *= trans[p + t - order, state, letters[t]]
+        state = ((state << 2) | letters[t]) & state_mask
+    return prob
+
+
+@njit(**NJIT)
+def _tail_given_state(index, k, first, i, prev, n_prev, order, trans):
+    """prod_{t=first..k-1} Pr(y_t | D letters before), history seeded by ``prev``.
+
+    ``prev`` holds the ``n_prev`` letters just before y's letter ``first``
+    (those at positions before i come first).
+    """
+    state_mask = (1 << (2 * order)) - 1
+    state = 0
+    for t in range(n_prev):
+        state = ((state << 2) | prev[t]) & state_mask
+    prob = 1.0
+    for t in range(first, k):
+        a = _letter(index, k, t)
+        prob *= trans[i + t - order, state, a]
+        state = ((state << 2) | a) & state_mask
+    return prob
+
+
+@njit(**NJIT)
+def _region_add(j, a, b, pattern, value, l, offsets, tables, out):
+    """Add ``value`` for the letters ``pattern`` on the sub-window ``[a, b)`` of j.
+
+    The whole window ``[0, l)`` goes straight into ``out[j]``; smaller
+    sub-windows go into the region tables, expanded later by `expand_windows`.
+    """
+    if a == 0 and b == l:
+        out[j, pattern] += value
+    else:
+        tables[j, offsets[a, b] + pattern] += value
+
+
+@njit(**NJIT)
+def _add_feature(
+    k,
+    i,
+    index,
+    w,
+    j_lo,
+    j_hi,
+    l,
+    order,
+    pi,
+    trans,
+    zprob,
+    offsets,
+    tables,
+    out,
+    pp,
+    sp,
+    scratch,
+):
+    """Add one feature's ``w Pr(y at i | z at j)`` for the windows it overlaps.
+
+    Windows ``j_lo <= j < j_hi`` are visited. The value depends on z only
+    through the letters of a sub-window ``[a, b)`` (the overlap, widened by the
+    chain order where the chain state at an edge holds letters of z that the
+    feature does not fix).
+    """
+    for j in range(j_lo, j_hi):
+        a = max(i, j) - j
+        b = min(i + k, j + l) - j
+        o = b - a
+        if i >= j and i + k <= j + l:  # feature inside the window
+            _region_add(j, a, b, index, w, l, offsets, tables, out)
+        elif i <= j and i + k >= j + l:  # window inside the feature
+            z = _sub(index, k, j - i, l)
+            pz = zprob[j, z]
+            if pz > 0.0:
+                out[j, z] += w * pp[k] / pz
+        elif i > j:  # feature runs past the window's right end
+            if o >= order:
+                _region_add(
+                    j, a, l, _sub(index, k, 0, o), w * sp[o], l, offsets, tables, out
+                )
+            else:  # the chain state at the window's end includes free letters
+                n_free = order - o
+                for u in range(1 << (2 * n_free)):
+                    for t in range(n_free):
+                        scratch[t] = (u >> (2 * (n_free - 1 - t))) & 3
+                    for t in range(o):
+                        scratch[n_free + t] = _letter(index, k, t)
+                    value = _tail_given_state(
+                        index, k, o, i, scratch, order, order, trans
+                    )
+                    pattern = (u << (2 * o)) | _sub(index, k, 0, o)
+                    _region_add(
+                        j, l - order, l, pattern, w * value, l, offsets, tables, out
+                    )
+        else:  # feature starts before the window and ends inside it
+            m = j - i
+            if o >= order:
+                pz = pi[j, _sub(index, k, m, order)] if order else 1.0
+                if pz > 0.0:
+                    _region_add(
+                        j,
+                        0,
+                        o,
+                        _sub(index, k, m, o),
+                        w * pp[m + order] / pz,
+                        l,
+                        offsets,
+                        tables,
+                        out,
+                    )
+            else:
+                n_free = order - o
+                for t in range(k):
+                    scratch[t] = _letter(index, k, t)
+                for v in range(1 << (2 * n_free)):
+                    for t in range(n_free):
+                        scratch[k + t] = (v >> (2 * (n_free - 1 - t))) & 3
+                    head = (_sub(index, k, m, o) << (2 * n_free)) | v
+                    pz = pi[j, head]
+                    if pz > 0.0:
+                        value = _string_prob(scratch, m + order, i, order, pi, trans)
+                        _region_add(
+                            j, 0, order, head, w * value / pz, l, offsets, tables, out
+                        )
+
+
+@njit(**NJIT)
+def _boundary_terms(
+    k, i, index, w, order, length, pi, trans, pp, sp, scratch, new_left, new_right
+):
+    """Chain messages of one feature for the windows it does not overlap.
+
+    ``new_left[i + k, s] += w Pr(y at i, X[i+k:i+k+D] = s)`` and
+    ``new_right[i, s] += w Pr(y at i | X[i-D:i] = s)``.
+    """
+    n_states = 1 << (2 * order)
+    state_mask = n_states - 1
+    end = i + k
+    if end <= length - order:
+        if k >= order:
+            tail = _sub(index, k, k - order, order) if order else 0
+            for s in range(n_states):
+                state = tail
+                prob = pp[k]
+                for t in range(order):
+                    a = (s >> (2 * (order - 1 - t))) & 3
+                    prob *= trans[end + t - order, state, a]
+                    state = ((state << 2) | a) & state_mask
+                new_left[end, s] += w * prob
+        else:
+            for t in range(k):
+                scratch[t] = _letter(index, k, t)
+            for s in range(n_states):
+                for t in range(order):
+                    scratch[k + t] = (s >> (2 * (order - 1 - t))) & 3
+                new_left[end, s] += w * _string_prob(
+                    scratch, k + order, i, order, pi, trans
+                )
+    if i >= order:
+        rest = sp[order] if k > order else 1.0
+        first = min(order, k)
+        for s in range(n_states):
+            head = 1.0
+            state = s
+            for t in range(first):
+                a = _letter(index, k, t)
+                head *= trans[i + t - order, state, a]
+                state = ((state << 2) | a) & state_mask
+            new_right[i, s] += w * head * rest
+
+
+@njit(**NJIT_PARALLEL)
+def accumulate_features(
+    row_start,
+    indptr_all,
+    kmers_all,
+    values_all,
+    block_bounds,
+    l,
+    order,
+    length,
+    pi,
+    trans,
+    small,
+    zprob,
+    offsets,
+    tables,
+    out,
+    new_left,
+    new_right,
+    totals,
+):
+    """Scatter every weighted feature into the windows' tables, one block per task.
+
+    ``row_start[k - 1] + i`` is the row of order k and start i; its entries are
+    ``kmers_all[indptr_all[row]:indptr_all[row + 1]]``. Block b owns windows
+    ``block_bounds[b]:block_bounds[b + 1]`` (only it writes their ``tables`` and
+    ``out`` rows) and the features starting there (it alone writes their chain
+    messages into ``new_left[b]``, ``new_right[b]`` and ``totals[b]``).
+    """
+    n_blocks = block_bounds.shape[0] - 1
+    max_k = row_start.shape[0]
+    for b in prange(n_blocks):
+        jb0 = block_bounds[b]
+        jb1 = block_bounds[b + 1]
+        last = b == n_blocks - 1
+        pp = np.zeros(max_k + order + 2)
+        sp = np.zeros(max_k + order + 2)
+        scratch = np.zeros(max_k + 2 * order + 2, dtype=np.int64)
+        for k in range(1, max_k + 1):
+            i_lo = max(0, jb0 - k + 1)
+            i_hi = length - k if last else min(length - k, jb1 + l - 2)
+            for i in range(i_lo, i_hi + 1):
+                owner = i >= jb0 and (i < jb1 or last)
+                j_lo = max(jb0, i - l + 1)
+                j_hi = min(jb1, i + k)
+                if not owner and j_lo >= j_hi:
+                    continue
+                row = row_start[k - 1] + i
+                for e_idx in range(indptr_all[row], indptr_all[row + 1]):
+                    index = kmers_all[e_idx]
+                    w = values_all[e_idx]
+                    _prefix_probs(index, k, i, order, pi, trans, small, pp)
+                    if k >= order:
+                        _suffix_probs(index, k, i, order, trans, sp)
+                    _add_feature(
+                        k,
+                        i,
+                        index,
+                        w,
+                        j_lo,
+                        j_hi,
+                        l,
+                        order,
+                        pi,
+                        trans,
+                        zprob,
+                        offsets,
+                        tables,
+                        out,
+                        pp,
+                        sp,
+                        scratch,
+                    )
+                    if owner:
+                        totals[b] += w * pp[k]
+                        _boundary_terms(
+                            k,
+                            i,
+                            index,
+                            w,
+                            order,
+                            length,
+                            pi,
+                            trans,
+                            pp,
+                            sp,
+                            scratch,
+                            new_left[b],
+                            new_right[b],
+                        )
+
+
+@njit(**NJIT)
+def chain_messages(new_left, new_right, order, length, trans, left, right):
+    """Propagate features through the chain.
+
+    ``left[e, s]``: sum over features ending at or before e of
+    ``w Pr(y at i, X[e:e+D] = s)``; ``right[e, s]``: sum over features starting
+    at or after e of ``w Pr(y at i | X[e-D:e] = s)``.
+    """
+    n_states = 1 << (2 * order)
+    state_mask = n_states - 1
+    left[0, :] = new_left[0, :]
+    for e in range(length - order):
+        for s in range(n_states):
+            left[e + 1, s] = new_left[e + 1, s]
+        for s in range(n_states):
+            if left[e, s] != 0.0:
+                for a in range(4):
+                    left[e + 1, ((s << 2) | a) & state_mask] += (
+                        left[e, s] * trans[e, s, a]
+                    )
+    right[length, :] = 0.0
+    for e in range(length - 1, order - 1, -1):
+        for s in range(n_states):
+            acc = new_right[e, s]
+            for a in range(4):
+                acc += (
+                    trans[e - order, s, a] * right[e + 1, ((s << 2) | a) & state_mask]
+                )
+            right[e, s] = acc
+
+
+@njit(**NJIT_PARALLEL)
+def expand_windows(tables, offsets, l, order, pi, left, right, total, zprob, out):
+    """Finish ``out[j, z]`` = Q_l(z, j): add the region tables and chain messages.
+
+    On entry ``out`` holds the whole-window contributions; k-mers of
+    probability zero get Q = 0.
+    """
+    n_windows = out.shape[0]
+    n_z = out.shape[1]
+    for j in prange(n_windows):
+        for z in range(n_z):
+            if zprob[j, z] == 0.0:
+                out[j, z] = 0.0
+                continue
+            acc = out[j, z] - total
+            for a in range(l):
+                for b in range(a + 1, l + 1):
+                    if a == 0 and b == l:
+                        continue
+                    width_mask = (1 << (2 * (b - a))) - 1
+                    acc += tables[
+                        j, offsets[a, b] + ((z >> (2 * (l - b))) & width_mask)
+                    ]
+            head = z >> (2 * (l - order)) if order else 0
+            tail = z & ((1 << (2 * order)) - 1)
+            p_head = pi[j, head]
+            if p_head > 0.0:
+                acc += left[j, head] / p_head
+            acc += right[j + l, tail]
+            out[j, z] = acc

@@ -1,0 +1,247 @@
+"""Exact POIMs of positional k-mer linear models under Markov backgrounds.
+
+For a score ``s(x) = b + sum_{k,i,y} w_k[i, y] I(x[i:i+k] = y)`` and a
+background chain of order D, the POIM is
+
+    Q_l(z, j) = E[s(X) | X[j:j+l] = z] - E[s(X)]
+              = sum_{k,i,y} w_k[i, y] (Pr(y at i | z at j) - Pr(y at i)).
+
+The engine computes it exactly, without enumerating sequences:
+
+* features overlapping the window: ``Pr(y at i | z at j)`` is zero unless y and
+  z agree on the overlap, and otherwise a ratio of string probabilities that
+  depends on z only through the letters of the overlap (widened by up to D
+  letters at an edge where the chain state holds letters of z that y leaves
+  free). Values are summed per sub-window and letter pattern and expanded to
+  all 4**l k-mers once per window.
+* features wholly left or right of the window: by the Markov property they
+  see z only through its first or last D letters. Two recursions along the
+  chain (one forward, one backward) give these terms exactly, for any
+  distance; for D = 0 they cancel with ``E[s(X)]``.
+
+The largest order ``K' = max(K, D)`` is computed directly; lower orders follow
+exactly from the law of total expectation,
+``Q_l(z, j) = sum_u Pr(zu at j | z at j) Q_{l+1}(zu, j)`` (the window extended
+to the right, or to the left at the sequence end). k-mers of background
+probability zero get Q = 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..background import MarkovBackground
+from ..errors import InputError
+from ..weights import KmerWeights
+from . import _exact
+
+DEFAULT_MEMORY_LIMIT = 4 * 1024**3  # bytes
+
+
+def as_weights(model) -> KmerWeights:
+    """Explicit k-mer weights of a fitted model, or the weights themselves."""
+    if isinstance(model, KmerWeights):
+        return model
+    if hasattr(model, "explicit_weights"):
+        return model.explicit_weights()
+    raise InputError(
+        f"expected a fitted WDKernelSVC (or another model with explicit_weights()) "
+        f"or KmerWeights, got {type(model).__name__}"
+    )
+
+
+def kmer_probability_table(background: MarkovBackground, l: int) -> np.ndarray:
+    """``P[j, z] = Pr(X[j:j+l] = z)`` for every start j, shape (L - l + 1, 4**l).
+
+    Examples
+    --------
+    >>> P = kmer_probability_table(MarkovBackground.uniform(5), 2)
+    >>> P.shape, float(P[0, 0])
+    ((4, 16), 0.0625)
+    """
+    order, length = background.order, background.length
+    pi = background.marginals()  # (L - D + 1, 4**D)
+    trans = background.transitions
+    if l >= order:
+        table = pi[: length - l + 1]  # Pr(first D letters)
+        for n in range(order, l):  # append letter n (position j + n)
+            starts = np.arange(length - l + 1)
+            step = trans[starts + n - order]  # (n_windows, 4**D, 4)
+            prev = (
+                table.reshape(table.shape[0], -1, 4**order)
+                if order
+                else (table[:, :, None])
+            )
+            # table index z = prefix * 4**D + state; next letter given the state
+            grown = prev[:, :, :, None] * step[:, None, :, :]
+            table = grown.reshape(table.shape[0], -1)
+        return np.ascontiguousarray(table)
+    # l < D: marginalise D-gram probabilities
+    out = np.empty((length - l + 1, 4**l))
+    last = length - order
+    for j in range(length - l + 1):
+        start = min(j, last)
+        offset = j - start
+        grams = pi[start].reshape(4**offset, 4**l, 4 ** (order - l - offset))
+        out[j] = grams.sum(axis=(0, 2))
+    return out
+
+
+def _region_offsets(l: int) -> tuple[np.ndarray, int]:
+    """Start of each sub-window ``[a, b)`` in a flat table (not the whole window)."""
+    offsets = np.full((l + 1, l + 1), -1, dtype=np.int64)
+    size = 0
+    for a in range(l):
+        for b in range(a + 1, l + 1):
+            if (a, b) != (0, l):
+                offsets[a, b] = size
+                size += 4 ** (b - a)
+    return offsets, size
+
+
+def estimate_bytes(length: int, max_order: int, chain_order: int = 0) -> int:
+    """Peak bytes of `exact_poim`: output, probability tables and region tables."""
+    top = max(max_order, chain_order)
+    out = sum((length - l + 1) * 4**l for l in range(1, top + 1))
+    _, region = _region_offsets(top)
+    n_windows = length - top + 1
+    return 8 * (2 * out + n_windows * region)
+
+
+def exact_poim(
+    weights: KmerWeights,
+    background: MarkovBackground,
+    max_order: int,
+    memory_limit: float = DEFAULT_MEMORY_LIMIT,
+    n_blocks: int | None = None,
+) -> list[np.ndarray]:
+    """Exact POIMs ``Q_l`` for l = 1..max_order.
+
+    Parameters
+    ----------
+    weights : KmerWeights
+    background : MarkovBackground
+        Same sequence length as the weights.
+    max_order : int
+        Largest k-mer length K (1 <= K <= L).
+    memory_limit : float
+        Refuse to start if the estimated peak memory (bytes) exceeds this.
+    n_blocks : int, optional
+        Parallel work units (default: 4 per thread).
+
+    Returns
+    -------
+    list of numpy.ndarray
+        ``Q[l - 1]`` has shape ``(L - l + 1, 4**l)``.
+    """
+    length = weights.length
+    if background.length != length:
+        raise InputError(
+            f"background is for length {background.length} but the model scores "
+            f"sequences of length {length}"
+        )
+    if not isinstance(max_order, int | np.integer) or not 1 <= max_order <= length:
+        raise InputError(
+            f"max_order must be an integer in 1..{length}, got {max_order!r}"
+        )
+    order = background.order
+    top = max(int(max_order), order)
+    need = estimate_bytes(length, max_order, order)
+    if need > memory_limit:
+        raise InputError(
+            f"POIMs up to order {max_order} for length {length} need about "
+            f"{need / 1024**3:.1f} GiB, over the limit of "
+            f"{memory_limit / 1024**3:.1f} GiB; lower --max-order, or raise "
+            "--memory-limit"
+        )
+    probs = [kmer_probability_table(background, l) for l in range(1, top + 1)]
+    q_top = _exact_top_order(weights, background, top, probs[top - 1], n_blocks)
+    poims = [None] * top
+    poims[top - 1] = q_top
+    for l in range(top - 1, 0, -1):
+        poims[l - 1] = _marginalise(poims[l], probs[l], probs[l - 1])
+    return poims[:max_order]
+
+
+def _marginalise(q_next, p_next, p_this):
+    """Q_l from Q_{l+1}: average over the letter after (or, at the end, before) z."""
+    n_windows, n_z = p_this.shape
+    joint = (p_next * q_next).reshape(n_windows - 1, n_z, 4)
+    q = np.zeros((n_windows, n_z))
+    q[:-1] = joint.sum(axis=2)
+    last = (p_next[-1] * q_next[-1]).reshape(4, n_z).sum(axis=0)
+    q[-1] = last
+    positive = p_this > 0
+    q[positive] /= p_this[positive]
+    q[~positive] = 0.0
+    return q
+
+
+def _exact_top_order(weights, background, l, zprob, n_blocks):
+    import numba
+
+    length = weights.length
+    order = background.order
+    n_states = 4**order
+    n_windows = length - l + 1
+    pi = np.ascontiguousarray(background.marginals(), dtype=np.float64)
+    trans = np.ascontiguousarray(background.transitions, dtype=np.float64)
+    small = np.zeros((max(order, 1), length, 4 ** max(order - 1, 0)))
+    for k in range(1, order):
+        small[k, : length - k + 1, : 4**k] = kmer_probability_table(background, k)
+
+    max_k = weights.max_order
+    row_start = np.zeros(max_k, dtype=np.int64)
+    indptr_parts, offset, row = [], 0, 0
+    for k in range(1, max_k + 1):
+        indptr, _, _ = weights.order(k)
+        row_start[k - 1] = row
+        indptr_parts.append(indptr[:-1] + offset)
+        offset += int(indptr[-1])
+        row += indptr.size - 1
+    indptr_all = np.concatenate([*indptr_parts, [offset]]).astype(np.int64)
+    kmers_all = np.concatenate([weights.kmers[k] for k in range(max_k)]).astype(
+        np.int64
+    )
+    values_all = np.concatenate([weights.values[k] for k in range(max_k)])
+
+    if n_blocks is None:
+        n_blocks = 4 * numba.get_num_threads()
+    n_blocks = max(1, min(int(n_blocks), n_windows))
+    block_bounds = np.linspace(0, n_windows, n_blocks + 1).round().astype(np.int64)
+
+    offsets, region_size = _region_offsets(l)
+    tables = np.zeros((n_windows, max(region_size, 1)))
+    out = np.zeros((n_windows, 4**l))
+    new_left = np.zeros((n_blocks, length + 1, n_states))
+    new_right = np.zeros((n_blocks, length + 1, n_states))
+    totals = np.zeros(n_blocks)
+    _exact.accumulate_features(
+        row_start,
+        indptr_all,
+        kmers_all,
+        values_all,
+        block_bounds,
+        l,
+        order,
+        length,
+        pi,
+        trans,
+        small,
+        zprob,
+        offsets,
+        tables,
+        out,
+        new_left,
+        new_right,
+        totals,
+    )
+    left = np.zeros((length - order + 1, n_states))
+    right = np.zeros((length + 1, n_states))
+    _exact.chain_messages(
+        new_left.sum(axis=0), new_right.sum(axis=0), order, length, trans, left, right
+    )
+    _exact.expand_windows(
+        tables, offsets, l, order, pi, left, right, float(totals.sum()), zprob, out
+    )
+    return out

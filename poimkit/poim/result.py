@@ -1,0 +1,206 @@
+"""`Poim`: POIMs of one model under one background, with derived views."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from .._version import __version__
+from ..alphabet import kmer_string
+from ..background import MarkovBackground
+from ..errors import InputError
+from ..io import atomic_path, write_table
+
+POIM_FORMAT = "poimkit.Poim"
+POIM_FORMAT_VERSION = 1
+
+
+class Poim:
+    """Positional Oligomer Importance Matrices ``Q_l(z, j)`` for l = 1..K.
+
+    Parameters
+    ----------
+    q : list of numpy.ndarray
+        ``q[l - 1]`` of shape ``(L - l + 1, 4**l)``: rows are 0-based start
+        positions, columns k-mer indices (`poimkit.kmer_index`).
+    background : MarkovBackground
+        The background the expectations were taken under.
+    metadata : dict of str, optional
+        Free-form string metadata (model parameters, method).
+    """
+
+    def __init__(
+        self,
+        q: list[np.ndarray],
+        background: MarkovBackground,
+        metadata: dict[str, str] | None = None,
+    ) -> None:
+        length = background.length
+        for l, arr in enumerate(q, start=1):
+            if arr.shape != (length - l + 1, 4**l):
+                raise InputError(
+                    f"Q_{l} has shape {arr.shape} but must have shape "
+                    f"({length - l + 1}, {4**l}) for length {length}"
+                )
+        self._q = [np.asarray(a, dtype=np.float64) for a in q]
+        self.background = background
+        self.metadata = dict(metadata or {})
+
+    @property
+    def max_order(self) -> int:
+        """Largest k-mer length K."""
+        return len(self._q)
+
+    @property
+    def length(self) -> int:
+        """Sequence length L."""
+        return self.background.length
+
+    def q(self, l: int) -> np.ndarray:
+        """The ``(L - l + 1, 4**l)`` array of ``Q_l(z, j)``."""
+        self._check_order(l)
+        return self._q[l - 1]
+
+    def _check_order(self, l: int) -> None:
+        if not isinstance(l, int | np.integer) or not 1 <= l <= self.max_order:
+            raise InputError(
+                f"order must be an integer in 1..{self.max_order}, got {l!r}"
+            )
+
+    def max_abs(self, l: int) -> np.ndarray:
+        """``q_l(j) = max_z |Q_l(z, j)|``, shape (L - l + 1,)."""
+        return np.abs(self.q(l)).max(axis=1)
+
+    def weight_mass(self, l: int) -> np.ndarray:
+        """``W_l(j) = sum_z |Q_l(z, j)|``, shape (L - l + 1,)."""
+        return np.abs(self.q(l)).sum(axis=1)
+
+    def differential(self) -> np.ndarray:
+        """Differential POIM ``D_l(j) = q_l(j) - max(q_{l-1}(j), q_{l-1}(j+1))``.
+
+        Returns
+        -------
+        numpy.ndarray of shape (K, L)
+            Row ``l - 1`` holds ``D_l(j)`` for ``j = 0..L-l`` and NaN after;
+            ``D_1 = q_1``.
+        """
+        out = np.full((self.max_order, self.length), np.nan)
+        out[0, : self.length] = self.max_abs(1)
+        for l in range(2, self.max_order + 1):
+            shorter = self.max_abs(l - 1)
+            out[l - 1, : self.length - l + 1] = self.max_abs(l) - np.maximum(
+                shorter[:-1], shorter[1:]
+            )
+        return out
+
+    def firm(self, l: int) -> np.ndarray:
+        """FIRM of the binary features ``I(X[j:j+l] = z)``.
+
+        ``Q_l(z, j) sqrt(Pr(X[j:j+l] != z) / Pr(X[j:j+l] = z))``; 0 where the
+        k-mer has probability 0.
+        """
+        from .engine import kmer_probability_table
+
+        q = self.q(l)
+        p = kmer_probability_table(self.background, l)
+        out = np.zeros_like(q)
+        ok = p > 0
+        out[ok] = q[ok] * np.sqrt((1.0 - p[ok]) / p[ok])
+        return out
+
+    def top(
+        self, n: int = 20, order: int | None = None
+    ) -> list[tuple[str, int, float]]:
+        """The n entries of largest ``|Q|`` as (k-mer, 1-based position, value).
+
+        Parameters
+        ----------
+        n : int
+        order : int, optional
+            Restrict to one k-mer length; default: all orders.
+        """
+        orders = range(1, self.max_order + 1) if order is None else [order]
+        candidates = []
+        for l in orders:
+            q = self.q(l)
+            flat = np.abs(q).ravel()
+            take = min(n, flat.size)
+            best = np.argpartition(-flat, take - 1)[:take]
+            for f in best:
+                j, z = divmod(int(f), q.shape[1])
+                candidates.append((kmer_string(z, l), j + 1, float(q[j, z])))
+        candidates.sort(key=lambda t: (-abs(t[2]), len(t[0]), t[1], t[0]))
+        return candidates[:n]
+
+    def write_top(
+        self, path: str | Path, n: int = 50, order: int | None = None
+    ) -> None:
+        """Write `top` as a TSV with columns kmer, length, position (1-based), value."""
+        rows = [(z, len(z), j, f"{v:.10g}") for z, j, v in self.top(n, order)]
+        write_table(path, ["kmer", "length", "position", "value"], rows)
+
+    # ------------------------------------------------------------------ files
+    def save(self, path: str | Path) -> None:
+        """Write to ``.npz`` (no pickle), atomically."""
+        arrays = {
+            "format": np.str_(POIM_FORMAT),
+            "format_version": np.int64(POIM_FORMAT_VERSION),
+            "poimkit_version": np.str_(__version__),
+            "max_order": np.int64(self.max_order),
+            "metadata_keys": np.array(list(self.metadata), dtype=str),
+            "metadata_values": np.array(
+                [str(v) for v in self.metadata.values()], dtype=str
+            ),
+        }
+        for l in range(1, self.max_order + 1):
+            arrays[f"q_{l}"] = self.q(l)
+        for key, value in self.background.to_arrays().items():
+            arrays[f"background_{key}"] = value
+        with atomic_path(path) as tmp:
+            np.savez_compressed(tmp, **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Poim:
+        """Read a file written by `save`; clear errors for bad files."""
+        path = str(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {key: data[key] for key in data.files}
+        except FileNotFoundError:
+            raise InputError("POIM file not found", path=path) from None
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+            raise InputError(
+                f"not a readable POIM file (.npz): {exc}", path=path
+            ) from None
+        if str(arrays.get("format", "")) != POIM_FORMAT:
+            raise InputError(f"not a {POIM_FORMAT} file", path=path)
+        version = int(arrays.get("format_version", -1))
+        if version != POIM_FORMAT_VERSION:
+            raise InputError(
+                f"POIM format version {version} is not supported (this poimkit reads "
+                f"version {POIM_FORMAT_VERSION})",
+                path=path,
+            )
+        try:
+            background = MarkovBackground.from_arrays(
+                {
+                    k[len("background_") :]: v
+                    for k, v in arrays.items()
+                    if k.startswith("background_")
+                }
+            )
+            q = [arrays[f"q_{l}"] for l in range(1, int(arrays["max_order"]) + 1)]
+            metadata = dict(
+                zip(
+                    arrays["metadata_keys"].tolist(),
+                    arrays["metadata_values"].tolist(),
+                    strict=True,
+                )
+            )
+            return cls(q, background, metadata)
+        except (KeyError, ValueError) as exc:
+            raise InputError(
+                f"POIM file is incomplete or corrupt: {exc}", path=path
+            ) from None

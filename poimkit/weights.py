@@ -1,0 +1,217 @@
+"""Explicit positional k-mer weights of a weighted-degree model.
+
+A WD or WDS kernel SVM is linear in positional k-mer indicators:
+
+    s(x) = b + sum_{k, i, y} w_k[i, y] * I(x[i:i+k] = y)
+
+`KmerWeights` holds ``w`` sparsely, one CSR-like block per order ``k``:
+row ``i`` (0-based start position) lists the indices of the k-mers that have a
+weight there (sorted ascending) and their values. Only k-mers present in
+support vectors (shifted by up to S positions for WDS) appear, so the size
+grows with ``n_support * L * degree * (2S + 1)`` and never with ``4**degree``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .alphabet import check_codes, kmer_indices
+from .errors import InputError
+from .kernels.weights import score_order
+
+
+def wd_beta(degree: int) -> np.ndarray:
+    """WD order weights ``beta_k = 2 (d - k + 1) / (d (d + 1))`` for k = 1..d.
+
+    Examples
+    --------
+    >>> wd_beta(3).tolist() == [3 / 6, 2 / 6, 1 / 6]
+    True
+    """
+    k = np.arange(1, degree + 1, dtype=np.float64)
+    return 2.0 * (degree - k + 1) / (degree * (degree + 1))
+
+
+def shift_weights(shift: int) -> np.ndarray:
+    """WDS shift weights ``delta_s = 1 / (2 (s + 1))`` for s = 1..S."""
+    return 1.0 / (2.0 * (np.arange(1, shift + 1, dtype=np.float64) + 1.0))
+
+
+@dataclass
+class KmerWeights:
+    """Sparse positional k-mer weights ``w_k[i, y]`` plus a bias.
+
+    Attributes
+    ----------
+    length : int
+        Sequence length L.
+    bias : float
+        Constant term b of the score.
+    indptr : list of numpy.ndarray
+        ``indptr[k - 1]`` has shape ``(L - k + 2,)``: the entries of start
+        position ``i`` are ``indptr[k-1][i]:indptr[k-1][i+1]``.
+    kmers : list of numpy.ndarray
+        ``kmers[k - 1]`` (int64): k-mer indices (see `poimkit.kmer_index`),
+        ascending within each position.
+    values : list of numpy.ndarray
+        ``values[k - 1]`` (float64): the weights.
+    """
+
+    length: int
+    bias: float
+    indptr: list[np.ndarray] = field(default_factory=list)
+    kmers: list[np.ndarray] = field(default_factory=list)
+    values: list[np.ndarray] = field(default_factory=list)
+
+    @property
+    def max_order(self) -> int:
+        """Largest k-mer length with a weight block."""
+        return len(self.values)
+
+    @property
+    def nnz(self) -> int:
+        """Number of stored weights over all orders."""
+        return int(sum(v.size for v in self.values))
+
+    def order(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(indptr, kmers, values)`` of order k."""
+        if not 1 <= k <= self.max_order:
+            raise InputError(f"order must be in 1..{self.max_order}, got {k}")
+        return self.indptr[k - 1], self.kmers[k - 1], self.values[k - 1]
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """Score integer-coded sequences with the explicit weights.
+
+        Parameters
+        ----------
+        X : numpy.ndarray of uint8, shape (n, L)
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n,)
+        """
+        X = check_codes(X)
+        if X.shape[1] != self.length:
+            raise InputError(
+                f"X has sequences of length {X.shape[1]} but the weights are for "
+                f"length {self.length}"
+            )
+        scores = np.full(X.shape[0], self.bias, dtype=np.float64)
+        for k in range(1, self.max_order + 1):
+            score_order(X, k, *self.order(k), scores)
+        return scores
+
+    @classmethod
+    def from_support_vectors(
+        cls,
+        support_vectors: np.ndarray,
+        coef: np.ndarray,
+        bias: float,
+        degree: int,
+        shift: int = 0,
+    ) -> KmerWeights:
+        """Expand a kernel expansion ``b + sum_j coef_j k(x_j, x)`` into weights.
+
+        Parameters
+        ----------
+        support_vectors : numpy.ndarray of uint8, shape (m, L)
+        coef : numpy.ndarray of float64, shape (m,)
+            Dual coefficients times labels, already divided by any kernel scale.
+        bias : float
+        degree : int
+            WD degree d.
+        shift : int
+            WDS maximal shift S (0 for WD).
+
+        Notes
+        -----
+        With ``c_k(y, p) = beta_k sum_j coef_j I(x_j[p:p+k] = y)`` the weight of
+        ``(y, p)`` is ``c_k(y, p) + sum_{s=1..S} delta_s (c_k(y, p - s) +
+        c_k(y, p + s))``, where the shifted terms exist only while both k-mers
+        lie inside the sequence. This is exact: it reproduces the kernel
+        expansion up to floating-point rounding.
+        """
+        sv = check_codes(support_vectors, "support_vectors")
+        coef = np.asarray(coef, dtype=np.float64).ravel()
+        if coef.shape[0] != sv.shape[0]:
+            raise InputError(
+                f"coef has {coef.shape[0]} entries but there are {sv.shape[0]} "
+                "support vectors"
+            )
+        length = sv.shape[1]
+        weights = cls(length=length, bias=float(bias))
+        beta = wd_beta(degree)
+        delta = shift_weights(shift)
+        for k in range(1, min(degree, length) + 1):
+            n_pos = length - k + 1
+            idx = kmer_indices(sv, k)
+            pos = np.broadcast_to(np.arange(n_pos), idx.shape)
+            vals = np.broadcast_to(beta[k - 1] * coef[:, None], idx.shape)
+            base = _sum_duplicates(pos.ravel(), idx.ravel(), vals.ravel())
+            parts = [base]
+            b_pos, b_kmer, b_val = base
+            for s, d_s in enumerate(delta, start=1):
+                right = b_pos + s < n_pos  # c(y, p) feeds position p + s
+                left = b_pos - s >= 0  # and position p - s
+                parts.append((b_pos[right] + s, b_kmer[right], d_s * b_val[right]))
+                parts.append((b_pos[left] - s, b_kmer[left], d_s * b_val[left]))
+            if len(parts) > 1:
+                b_pos, b_kmer, b_val = _sum_duplicates(
+                    *(np.concatenate(a) for a in zip(*parts, strict=True))
+                )
+            keep = b_val != 0.0
+            b_pos, b_kmer, b_val = b_pos[keep], b_kmer[keep], b_val[keep]
+            indptr = np.searchsorted(b_pos, np.arange(n_pos + 1)).astype(np.int64)
+            weights.indptr.append(indptr)
+            weights.kmers.append(np.ascontiguousarray(b_kmer, dtype=np.int64))
+            weights.values.append(np.ascontiguousarray(b_val, dtype=np.float64))
+        return weights
+
+    def to_arrays(self, prefix: str = "w") -> dict[str, np.ndarray]:
+        """Flat dictionary of arrays for `numpy.savez`."""
+        out = {f"{prefix}_length": np.int64(self.length), f"{prefix}_bias": self.bias}
+        out[f"{prefix}_max_order"] = np.int64(self.max_order)
+        for k in range(1, self.max_order + 1):
+            indptr, kmers, values = self.order(k)
+            out[f"{prefix}_indptr_{k}"] = indptr
+            out[f"{prefix}_kmers_{k}"] = kmers
+            out[f"{prefix}_values_{k}"] = values
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays, prefix: str = "w") -> KmerWeights:
+        """Inverse of `to_arrays`; validates shapes."""
+        length = int(arrays[f"{prefix}_length"])
+        weights = cls(length=length, bias=float(arrays[f"{prefix}_bias"]))
+        for k in range(1, int(arrays[f"{prefix}_max_order"]) + 1):
+            indptr = np.asarray(arrays[f"{prefix}_indptr_{k}"], dtype=np.int64)
+            kmers = np.asarray(arrays[f"{prefix}_kmers_{k}"], dtype=np.int64)
+            values = np.asarray(arrays[f"{prefix}_values_{k}"], dtype=np.float64)
+            if (
+                indptr.shape != (length - k + 2,)
+                or kmers.shape != values.shape
+                or indptr[0] != 0
+                or indptr[-1] != kmers.size
+                or np.any(np.diff(indptr) < 0)
+                or (kmers.size and (kmers.min() < 0 or kmers.max() >= 4**k))
+            ):
+                raise InputError(f"weights of order {k} are inconsistent")
+            weights.indptr.append(indptr)
+            weights.kmers.append(kmers)
+            weights.values.append(values)
+        return weights
+
+
+def _sum_duplicates(pos: np.ndarray, kmer: np.ndarray, val: np.ndarray):
+    """Sort entries by (position, k-mer) and add the values of equal keys."""
+    order = np.lexsort((kmer, pos))
+    pos, kmer, val = pos[order], kmer[order], val[order]
+    if pos.size == 0:
+        return pos, kmer, val
+    new = np.empty(pos.size, dtype=bool)
+    new[0] = True
+    new[1:] = (pos[1:] != pos[:-1]) | (kmer[1:] != kmer[:-1])
+    starts = np.flatnonzero(new)
+    return pos[starts], kmer[starts], np.add.reduceat(val, starts)

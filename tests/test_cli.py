@@ -1,0 +1,166 @@
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from poimkit import WDKernelSVC, read_fasta
+from poimkit.cli import main
+from poimkit.datasets import make_gattaca
+from poimkit.io import write_fasta
+
+
+@pytest.fixture(scope="module")
+def fasta_pair(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("data")
+    X, y = make_gattaca(n_pos=40, n_neg=40, length=30, mean=12, sd=3, random_state=4)
+    pos, neg = folder / "pos.fa", folder / "neg.fa"
+    write_fasta(pos, [f"p{i}" for i in range(40)], X[y == 1])
+    write_fasta(neg, [f"n{i}" for i in range(40)], X[y == 0])
+    return pos, neg, X, y
+
+
+def test_train_then_score(tmp_path, fasta_pair, capsys):
+    pos, neg, _, _ = fasta_pair
+    model_path = tmp_path / "m.npz"
+    code = main(
+        [
+            "train",
+            "--pos",
+            str(pos),
+            "--neg",
+            str(neg),
+            "--degree",
+            "6",
+            "--cv",
+            "3",
+            "-o",
+            str(model_path),
+            "--quiet",
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    auc = float(out.split("\t")[1])
+    assert 0.5 < auc <= 1.0
+    scores_path = tmp_path / "scores.tsv"
+    assert (
+        main(["score", str(model_path), str(pos), "-o", str(scores_path), "--quiet"])
+        == 0
+    )
+    lines = scores_path.read_text().splitlines()
+    assert lines[0] == "id\tscore\tpredicted"
+    assert len(lines) == 41
+    model = WDKernelSVC.load(model_path)
+    scores = np.array([float(line.split("\t")[1]) for line in lines[1:]])
+    _, X_pos = read_fasta(pos)
+    np.testing.assert_allclose(scores, model.decision_function(X_pos), rtol=1e-9)
+
+
+def test_train_with_labels_tsv(tmp_path, fasta_pair):
+    pos, neg, X, y = fasta_pair
+    ids = [f"s{i}" for i in range(len(y))]
+    fasta = tmp_path / "all.fa"
+    write_fasta(fasta, ids, X)
+    labels = tmp_path / "labels.tsv"
+    labels.write_text(
+        "".join(f"{i}\t{'pos' if c else 'neg'}\n" for i, c in zip(ids, y, strict=True))
+    )
+    assert (
+        main(
+            [
+                "train",
+                "--fasta",
+                str(fasta),
+                "--labels",
+                str(labels),
+                "--degree",
+                "4",
+                "--cv",
+                "0",
+                "-o",
+                str(tmp_path / "m.npz"),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("", "empty"),
+        (">a\nACGT\n>b\nACNT\n", "record 'b', position 3"),
+        (">a\nACGT\n>b\nACG\n", "length"),
+    ],
+)
+def test_bad_fasta_exits_2(tmp_path, fasta_pair, capsys, content, message):
+    pos, _, _, _ = fasta_pair
+    bad = tmp_path / "bad.fa"
+    bad.write_text(content)
+    out = tmp_path / "m.npz"
+    code = main(
+        ["train", "--pos", str(pos), "--neg", str(bad), "-o", str(out), "--quiet"]
+    )
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "bad.fa" in err and message in err
+    assert not out.exists()
+
+
+def test_missing_file_and_wrong_model(tmp_path, fasta_pair, capsys):
+    pos, _, _, _ = fasta_pair
+    assert (
+        main(
+            [
+                "train",
+                "--pos",
+                str(pos),
+                "--neg",
+                str(tmp_path / "nope.fa"),
+                "-o",
+                str(tmp_path / "m.npz"),
+            ]
+        )
+        == 2
+    )
+    assert "nope.fa" in capsys.readouterr().err
+    (tmp_path / "fake.npz").write_bytes(b"junk")
+    assert (
+        main(
+            [
+                "score",
+                str(tmp_path / "fake.npz"),
+                str(pos),
+                "-o",
+                str(tmp_path / "s.tsv"),
+            ]
+        )
+        == 2
+    )
+    assert "fake.npz" in capsys.readouterr().err
+    assert not (tmp_path / "s.tsv").exists()
+
+
+def test_inconsistent_input_options(tmp_path, fasta_pair, capsys):
+    pos, _, _, _ = fasta_pair
+    assert main(["train", "--pos", str(pos), "-o", str(tmp_path / "m.npz")]) == 2
+    assert "--pos and --neg" in capsys.readouterr().err
+
+
+def test_console_script_version_and_help():
+    result = subprocess.run(
+        [sys.executable, "-m", "poimkit.cli", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.startswith("poimkit ")
+    result = subprocess.run(
+        [sys.executable, "-m", "poimkit.cli", "train", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "example: poimkit train" in result.stdout
