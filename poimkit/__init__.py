@@ -2,19 +2,25 @@
 
 from ._version import __version__
 from .alphabet import decode, encode, kmer_index, kmer_string, reverse_complement
+from .background import MarkovBackground
 from .errors import InputError
 from .io import read_fasta, read_labeled
 from .kernels import wd_kernel
+from .poim import Poim, compute_poim, explain_instance
 from .svm import WDKernelSVC
 from .weights import KmerWeights
 
 __all__ = [
     "InputError",
     "KmerWeights",
+    "MarkovBackground",
+    "Poim",
     "WDKernelSVC",
     "__version__",
+    "compute_poim",
     "decode",
     "encode",
+    "explain_instance",
     "kmer_index",
     "kmer_string",
     "read_fasta",

@@ -90,6 +90,46 @@ def _build_parser() -> argparse.ArgumentParser:
     score.add_argument("-o", "--output", required=True, metavar="SCORES.tsv")
     _add_cleaning_options(score)
     _add_common_options(score)
+
+    poim = sub.add_parser(
+        "poim",
+        help="compute exact POIMs of a trained model",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        epilog="examples: poimkit poim model.npz --max-order 7 -o poim.npz --top 20\n"
+        "  poimkit poim model.npz --background fit:train.fa --markov-order 2 "
+        "-o poim.npz",
+    )
+    poim.add_argument("model", metavar="MODEL.npz")
+    poim.add_argument("--max-order", type=int, default=7, help="longest k-mer K")
+    poim.add_argument(
+        "--background",
+        default="uniform",
+        metavar="uniform|fit:FASTA",
+        help="uniform letters, or a Markov chain fitted to a FASTA file",
+    )
+    poim.add_argument(
+        "--markov-order", type=int, default=0, help="order D of a fitted chain (0-3)"
+    )
+    poim.add_argument(
+        "--positional", action="store_true", help="position-specific fitted chain"
+    )
+    poim.add_argument(
+        "--pseudocount", type=float, default=1.0, help="pseudocount of a fitted chain"
+    )
+    poim.add_argument(
+        "--memory-limit",
+        type=float,
+        default=4.0,
+        metavar="GB",
+        help="refuse to start above this estimated peak memory",
+    )
+    poim.add_argument("-o", "--output", required=True, metavar="POIM.npz")
+    poim.add_argument(
+        "--top", type=int, default=20, help="print the N strongest entries"
+    )
+    poim.add_argument("--top-tsv", metavar="TSV", help="also write the top N as TSV")
+    _add_cleaning_options(poim)
+    _add_common_options(poim)
     return parser
 
 
@@ -170,7 +210,66 @@ def _run_score(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_COMMANDS = {"train": _run_train, "score": _run_score}
+def _background_from_args(args: argparse.Namespace, length: int):
+    from .background import MarkovBackground
+    from .io import read_fasta
+
+    if args.background == "uniform":
+        if args.markov_order or args.positional:
+            raise InputError(
+                "--markov-order and --positional apply to --background fit:FASTA"
+            )
+        return MarkovBackground.uniform(length)
+    if not args.background.startswith("fit:"):
+        raise InputError(
+            f"--background must be 'uniform' or 'fit:FASTA', got {args.background!r}"
+        )
+    path = args.background[len("fit:") :]
+    _ids, X = read_fasta(
+        path,
+        on_invalid="drop" if args.drop_invalid else "error",
+        crop_length=args.crop,
+    )
+    if X.shape[1] != length:
+        raise InputError(
+            f"background sequences have length {X.shape[1]} but the model scores "
+            f"length {length} (use --crop {length})",
+            path=path,
+        )
+    return MarkovBackground.fit(
+        X,
+        order=args.markov_order,
+        positional=args.positional,
+        pseudocount=args.pseudocount,
+    )
+
+
+def _run_poim(args: argparse.Namespace) -> int:
+    from .poim import compute_poim
+    from .svm import WDKernelSVC
+
+    model = WDKernelSVC.load(args.model)
+    background = _background_from_args(args, model.length_)
+    _say(args, f"computing POIMs up to order {args.max_order} under {background!r}")
+    poim = compute_poim(
+        model,
+        args.max_order,
+        background,
+        memory_limit=args.memory_limit * 1024**3,
+        n_threads=args.threads,
+    )
+    poim.save(args.output)
+    if args.top_tsv:
+        poim.write_top(args.top_tsv, n=args.top)
+    if args.top:
+        print("kmer\tposition\tvalue")
+        for kmer, position, value in poim.top(args.top):
+            print(f"{kmer}\t{position}\t{value:.6g}")
+    _say(args, f"POIMs written to {args.output}")
+    return EXIT_OK
+
+
+_COMMANDS = {"train": _run_train, "score": _run_score, "poim": _run_poim}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,6 +8,7 @@ from poimkit import WDKernelSVC, read_fasta
 from poimkit.cli import main
 from poimkit.datasets import make_gattaca
 from poimkit.io import write_fasta
+from poimkit.poim import Poim
 
 
 @pytest.fixture(scope="module")
@@ -164,3 +165,108 @@ def test_console_script_version_and_help():
         check=True,
     )
     assert "example: poimkit train" in result.stdout
+
+
+def test_poim_command(tmp_path, fasta_pair, capsys):
+    pos, neg, _, _ = fasta_pair
+    model_path = tmp_path / "m.npz"
+    assert (
+        main(
+            [
+                "train",
+                "--pos",
+                str(pos),
+                "--neg",
+                str(neg),
+                "--degree",
+                "6",
+                "--cv",
+                "0",
+                "-o",
+                str(model_path),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    out = tmp_path / "p.npz"
+    assert (
+        main(
+            [
+                "poim",
+                str(model_path),
+                "--max-order",
+                "3",
+                "-o",
+                str(out),
+                "--top",
+                "4",
+                "--top-tsv",
+                str(tmp_path / "top.tsv"),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == "kmer\tposition\tvalue" and len(printed) == 5
+    poim = Poim.load(out)
+    assert poim.max_order == 3
+    assert printed[1].split("\t")[0] == poim.top(1)[0][0]
+    assert (
+        main(
+            [
+                "poim",
+                str(model_path),
+                "--max-order",
+                "2",
+                "--background",
+                f"fit:{neg}",
+                "--markov-order",
+                "1",
+                "-o",
+                str(tmp_path / "p1.npz"),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    assert Poim.load(tmp_path / "p1.npz").background.order == 1
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--background", "bogus"], "uniform' or 'fit:FASTA"),
+        (["--max-order", "30", "--memory-limit", "0.001"], "lower --max-order"),
+        (["--markov-order", "2"], "apply to --background fit"),
+        (["--background", "fit:/nonexistent.fa"], "nonexistent.fa"),
+    ],
+)
+def test_poim_command_bad_input(tmp_path, fasta_pair, capsys, extra, message):
+    pos, neg, _, _ = fasta_pair
+    model_path = tmp_path / "m.npz"
+    assert (
+        main(
+            [
+                "train",
+                "--pos",
+                str(pos),
+                "--neg",
+                str(neg),
+                "--degree",
+                "3",
+                "--cv",
+                "0",
+                "-o",
+                str(model_path),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    out = tmp_path / "p.npz"
+    assert main(["poim", str(model_path), "-o", str(out), "--quiet", *extra]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()

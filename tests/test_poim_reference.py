@@ -13,39 +13,9 @@ from poimkit.poim.reference import (
 )
 from poimkit.weights import KmerWeights
 
+from .factories import make_weights, random_chain
+
 # --------------------------------------------------------------------- helpers
-
-
-def make_weights(length, entries, bias=0.0):
-    """KmerWeights from ``{(k, i, kmer): w}`` with kmer a string or an index."""
-    max_k = max(k for k, _, _ in entries)
-    weights = KmerWeights(length=length, bias=bias)
-    for k in range(1, max_k + 1):
-        rows = sorted(
-            (i, kmer_index(y) if isinstance(y, str) else int(y), w)
-            for (kk, i, y), w in entries.items()
-            if kk == k
-        )
-        pos = np.array([r[0] for r in rows], dtype=np.int64)
-        weights.indptr.append(
-            np.searchsorted(pos, np.arange(length - k + 2)).astype(np.int64)
-        )
-        weights.kmers.append(np.array([r[1] for r in rows], dtype=np.int64))
-        weights.values.append(np.array([r[2] for r in rows], dtype=np.float64))
-    return weights
-
-
-def random_chain(rng, order, length, positional):
-    n_states = 4**order
-    initial = rng.dirichlet(np.ones(n_states))
-    n_steps = length - order
-    if positional:
-        trans = rng.dirichlet(np.ones(4), size=(n_steps, n_states))
-    else:
-        trans = np.broadcast_to(
-            rng.dirichlet(np.ones(4), size=n_states), (n_steps, n_states, 4)
-        )
-    return MarkovBackground(initial, trans)
 
 
 def table_score(rng, length):

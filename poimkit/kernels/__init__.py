@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterator
-from contextlib import contextmanager
 
-import numba
 import numpy as np
 
+from .._threads import check_threads, numba_threads
 from ..alphabet import check_codes
 from ..errors import InputError
 from . import _packing
@@ -72,31 +70,6 @@ def _check_scale(scale) -> float | None:
     if not (math.isfinite(scale) and scale > 0):
         raise InputError(f"scale must be positive and finite, got {scale}")
     return float(scale)
-
-
-def _check_threads(n_threads) -> int | None:
-    if n_threads is None:
-        return None
-    n_threads = _check_int(n_threads, "n_threads", 1)
-    if n_threads > numba.config.NUMBA_NUM_THREADS:
-        raise InputError(
-            f"n_threads must be at most {numba.config.NUMBA_NUM_THREADS} (numba's "
-            f"NUMBA_NUM_THREADS), got {n_threads}"
-        )
-    return n_threads
-
-
-@contextmanager
-def _numba_threads(n_threads: int | None) -> Iterator[None]:
-    if n_threads is None:
-        yield
-        return
-    old = numba.get_num_threads()
-    numba.set_num_threads(n_threads)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(old)
 
 
 # --------------------------------------------------------------------------
@@ -271,11 +244,11 @@ def wd_kernel(
     degree = _check_int(degree, "degree", 1)
     shift = _check_shift(shift, length)
     scale = _check_scale(scale)
-    n_threads = _check_threads(n_threads)
+    n_threads = check_threads(n_threads)
     train = X1 if X2 is None else X2
     symmetric = X2 is None
 
-    with _numba_threads(n_threads):
+    with numba_threads(n_threads):
         num, den = 2.0, float(degree * (degree + 1))
         if scale is not None:
             den *= scale

@@ -232,35 +232,19 @@ def _boundary_terms(
 
 @njit(**NJIT_PARALLEL)
 def accumulate_features(
-    row_start,
-    indptr_all,
-    kmers_all,
-    values_all,
-    block_bounds,
-    l,
-    order,
-    length,
-    pi,
-    trans,
-    small,
-    zprob,
-    offsets,
-    tables,
-    out,
-    new_left,
-    new_right,
-    totals,
+    indptrs, kmers, values, block_bounds, l, order, length, pi, trans, small,
+    zprob, offsets, tables, out, new_left, new_right, totals,
 ):
     """Scatter every weighted feature into the windows' tables, one block per task.
 
-    ``row_start[k - 1] + i`` is the row of order k and start i; its entries are
-    ``kmers_all[indptr_all[row]:indptr_all[row + 1]]``. Block b owns windows
+    ``indptrs[k - 1]``, ``kmers[k - 1]``, ``values[k - 1]`` are the CSR weights of
+    order k (rows: start positions). Block b owns windows
     ``block_bounds[b]:block_bounds[b + 1]`` (only it writes their ``tables`` and
     ``out`` rows) and the features starting there (it alone writes their chain
     messages into ``new_left[b]``, ``new_right[b]`` and ``totals[b]``).
     """
     n_blocks = block_bounds.shape[0] - 1
-    max_k = row_start.shape[0]
+    max_k = len(indptrs)
     for b in prange(n_blocks):
         jb0 = block_bounds[b]
         jb1 = block_bounds[b + 1]
@@ -269,6 +253,9 @@ def accumulate_features(
         sp = np.zeros(max_k + order + 2)
         scratch = np.zeros(max_k + 2 * order + 2, dtype=np.int64)
         for k in range(1, max_k + 1):
+            indptr = indptrs[k - 1]
+            kmer_k = kmers[k - 1]
+            value_k = values[k - 1]
             i_lo = max(0, jb0 - k + 1)
             i_hi = length - k if last else min(length - k, jb1 + l - 2)
             for i in range(i_lo, i_hi + 1):
@@ -277,10 +264,9 @@ def accumulate_features(
                 j_hi = min(jb1, i + k)
                 if not owner and j_lo >= j_hi:
                     continue
-                row = row_start[k - 1] + i
-                for e_idx in range(indptr_all[row], indptr_all[row + 1]):
-                    index = kmers_all[e_idx]
-                    w = values_all[e_idx]
+                for e_idx in range(indptr[i], indptr[i + 1]):
+                    index = kmer_k[e_idx]
+                    w = value_k[e_idx]
                     _prefix_probs(index, k, i, order, pi, trans, small, pp)
                     if k >= order:
                         _suffix_probs(index, k, i, order, trans, sp)

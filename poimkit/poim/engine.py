@@ -179,6 +179,7 @@ def _marginalise(q_next, p_next, p_this):
 
 def _exact_top_order(weights, background, l, zprob, n_blocks):
     import numba
+    from numba.typed import List
 
     length = weights.length
     order = background.order
@@ -190,20 +191,13 @@ def _exact_top_order(weights, background, l, zprob, n_blocks):
     for k in range(1, order):
         small[k, : length - k + 1, : 4**k] = kmer_probability_table(background, k)
 
-    max_k = weights.max_order
-    row_start = np.zeros(max_k, dtype=np.int64)
-    indptr_parts, offset, row = [], 0, 0
-    for k in range(1, max_k + 1):
-        indptr, _, _ = weights.order(k)
-        row_start[k - 1] = row
-        indptr_parts.append(indptr[:-1] + offset)
-        offset += int(indptr[-1])
-        row += indptr.size - 1
-    indptr_all = np.concatenate([*indptr_parts, [offset]]).astype(np.int64)
-    kmers_all = np.concatenate([weights.kmers[k] for k in range(max_k)]).astype(
-        np.int64
-    )
-    values_all = np.concatenate([weights.values[k] for k in range(max_k)])
+    # typed lists hand numba the per-order arrays without copying them
+    indptrs, kmers, values = List(), List(), List()
+    for k in range(1, weights.max_order + 1):
+        indptr, kmer, value = weights.order(k)
+        indptrs.append(np.ascontiguousarray(indptr, dtype=np.int64))
+        kmers.append(np.ascontiguousarray(kmer, dtype=np.int64))
+        values.append(np.ascontiguousarray(value, dtype=np.float64))
 
     if n_blocks is None:
         n_blocks = 4 * numba.get_num_threads()
@@ -217,10 +211,9 @@ def _exact_top_order(weights, background, l, zprob, n_blocks):
     new_right = np.zeros((n_blocks, length + 1, n_states))
     totals = np.zeros(n_blocks)
     _exact.accumulate_features(
-        row_start,
-        indptr_all,
-        kmers_all,
-        values_all,
+        indptrs,
+        kmers,
+        values,
         block_bounds,
         l,
         order,

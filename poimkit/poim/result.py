@@ -29,6 +29,9 @@ class Poim:
         The background the expectations were taken under.
     metadata : dict of str, optional
         Free-form string metadata (model parameters, method).
+    stderr : list of numpy.ndarray, optional
+        Standard errors of sampled estimates, same shapes as ``q``; None for
+        exact POIMs.
     """
 
     def __init__(
@@ -36,6 +39,7 @@ class Poim:
         q: list[np.ndarray],
         background: MarkovBackground,
         metadata: dict[str, str] | None = None,
+        stderr: list[np.ndarray] | None = None,
     ) -> None:
         length = background.length
         for l, arr in enumerate(q, start=1):
@@ -44,7 +48,10 @@ class Poim:
                     f"Q_{l} has shape {arr.shape} but must have shape "
                     f"({length - l + 1}, {4**l}) for length {length}"
                 )
+        if stderr is not None and [e.shape for e in stderr] != [a.shape for a in q]:
+            raise InputError("stderr must have one array per order, shaped like q")
         self._q = [np.asarray(a, dtype=np.float64) for a in q]
+        self.stderr = None if stderr is None else [np.asarray(e) for e in stderr]
         self.background = background
         self.metadata = dict(metadata or {})
 
@@ -156,6 +163,8 @@ class Poim:
         }
         for l in range(1, self.max_order + 1):
             arrays[f"q_{l}"] = self.q(l)
+            if self.stderr is not None:
+                arrays[f"stderr_{l}"] = self.stderr[l - 1]
         for key, value in self.background.to_arrays().items():
             arrays[f"background_{key}"] = value
         with atomic_path(path) as tmp:
@@ -191,7 +200,11 @@ class Poim:
                     if k.startswith("background_")
                 }
             )
-            q = [arrays[f"q_{l}"] for l in range(1, int(arrays["max_order"]) + 1)]
+            orders = range(1, int(arrays["max_order"]) + 1)
+            q = [arrays[f"q_{l}"] for l in orders]
+            stderr = None
+            if "stderr_1" in arrays:
+                stderr = [arrays[f"stderr_{l}"] for l in orders]
             metadata = dict(
                 zip(
                     arrays["metadata_keys"].tolist(),
@@ -199,7 +212,7 @@ class Poim:
                     strict=True,
                 )
             )
-            return cls(q, background, metadata)
+            return cls(q, background, metadata, stderr)
         except (KeyError, ValueError) as exc:
             raise InputError(
                 f"POIM file is incomplete or corrupt: {exc}", path=path
