@@ -22,6 +22,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from ._validation import as_rng, check_int
 from .alphabet import check_codes, kmer_indices, kmer_string
 from .errors import InputError
 
@@ -52,14 +53,6 @@ def _check_entries(arr: np.ndarray, name: str) -> None:
             f"{name}[{', '.join(map(str, bad))}] is {float(arr[bad])!r}; "
             "probabilities must be finite and non-negative"
         )
-
-
-def _as_rng(rng: np.random.Generator | int | None) -> np.random.Generator:
-    if rng is None or isinstance(rng, Integral | np.random.Generator):
-        return np.random.default_rng(rng)
-    raise InputError(
-        f"rng must be a numpy Generator, an int seed or None, got {type(rng).__name__}"
-    )
 
 
 def _draw(cum: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -215,7 +208,7 @@ class MarkovBackground:
         >>> MarkovBackground.uniform(3).kmer_probabilities(2, 1).tolist()[:2]
         [0.0625, 0.0625]
         """
-        length = _check_int(length, "length", 1)
+        length = check_int(length, "length", 1)
         return cls(np.ones(1), np.full((length, 1, _N_LETTERS), 0.25), positional=False)
 
     @classmethod
@@ -250,14 +243,14 @@ class MarkovBackground:
                 raise InputError(
                     "length is required when p has shape (4,) (a homogeneous chain)"
                 )
-            length = _check_int(length, "length", 1)
+            length = check_int(length, "length", 1)
             return cls(
                 np.ones(1),
                 np.broadcast_to(p, (length, 1, _N_LETTERS)),
                 positional=False,
             )
         if p.ndim == 2 and p.shape[1] == _N_LETTERS and p.shape[0] >= 1:
-            if length is not None and _check_int(length, "length", 1) != p.shape[0]:
+            if length is not None and check_int(length, "length", 1) != p.shape[0]:
                 raise InputError(
                     f"length is {length} but p has shape {p.shape}, i.e. "
                     f"{p.shape[0]} positions"
@@ -319,7 +312,7 @@ class MarkovBackground:
         """
         X = check_codes(X)
         n, length = X.shape
-        order = _check_int(order, "order", 0, MAX_ORDER)
+        order = check_int(order, "order", 0, MAX_ORDER)
         if length < order:
             raise InputError(
                 f"X has sequences of length {length}, shorter than the chain order "
@@ -561,8 +554,8 @@ class MarkovBackground:
         >>> bg.sample(2, rng=0).tolist()
         [[3, 3, 3, 3, 3], [3, 3, 3, 3, 3]]
         """
-        n = _check_int(n, "n", 0)
-        rng = _as_rng(rng)
+        n = check_int(n, "n", 0)
+        rng = as_rng(rng, "rng")
         order = self.order
         n_states = _N_LETTERS**order
         out = np.empty((n, self.length), dtype=np.uint8)
@@ -638,22 +631,9 @@ class MarkovBackground:
 
     # -------------------------------------------------------------------- helpers
     def _check_window(self, k, position) -> tuple[int, int]:
-        k = _check_int(k, "k", 1, self.length)
-        position = _check_int(position, "position", 0, self.length - k)
+        k = check_int(k, "k", 1, self.length)
+        position = check_int(position, "position", 0, self.length - k)
         return k, position
-
-
-def _check_int(value, name: str, low: int, high: int | None = None) -> int:
-    """Return ``value`` as int if it is an integer in ``low..high``."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, Integral)
-        or value < low
-        or (high is not None and value > high)
-    ):
-        span = f"{low}..{high}" if high is not None else f">= {low}"
-        raise InputError(f"{name} must be an integer {span}, got {value!r}")
-    return int(value)
 
 
 def _normalise(counts: np.ndarray) -> np.ndarray:

@@ -798,3 +798,53 @@ def write_table(
                     f"{width} columns"
                 )
             handle.write(line(fields, f"row {number}"))
+
+
+def write_npz(path: PathLike, kind: str, version: int, arrays: dict) -> None:
+    """Write a poimkit result file: ``.npz`` (no pickle), atomically.
+
+    ``kind`` and ``version`` are stored as ``format`` and ``format_version`` so
+    that `read_npz` can refuse files of another kind or version.
+    """
+    from ._version import __version__
+
+    header = {
+        "format": np.str_(kind),
+        "format_version": np.int64(version),
+        "poimkit_version": np.str_(__version__),
+    }
+    with atomic_path(path) as tmp:
+        np.savez_compressed(tmp, **header, **arrays)
+
+
+def read_npz(path: PathLike, kind: str, version: int) -> dict[str, np.ndarray]:
+    """Read every array of a file written by `write_npz`, never unpickling.
+
+    Raises
+    ------
+    InputError
+        Naming the file, if it is missing, not a readable ``.npz``, holds object
+        arrays, is of another kind, or of a format version other than ``version``.
+    """
+    import zipfile
+
+    path = str(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {key: data[key] for key in data.files}
+    except FileNotFoundError:
+        raise InputError(f"{kind} file not found", path=path) from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise InputError(
+            f"not a readable {kind} file (.npz): {exc}", path=path
+        ) from None
+    if str(arrays.get("format", "")) != kind:
+        raise InputError(f"not a {kind} file", path=path)
+    found = int(arrays.get("format_version", -1))
+    if found != version:
+        raise InputError(
+            f"{kind} format version {found} is not supported (this poimkit reads "
+            f"version {version}); recreate the file or upgrade poimkit",
+            path=path,
+        )
+    return arrays

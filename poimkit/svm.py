@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -12,10 +11,9 @@ from sklearn.svm import SVC
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from ._version import __version__
 from .alphabet import MAX_KMER_LENGTH, check_codes, encode
 from .errors import InputError
-from .io import atomic_path
+from .io import read_npz, write_npz
 from .kernels import wd_kernel, wd_normalizer
 from .weights import KmerWeights
 
@@ -270,9 +268,6 @@ class WDKernelSVC(ClassifierMixin, BaseEstimator):
         if classes.dtype.kind not in "iubfU":
             classes = classes.astype(str)
         arrays = {
-            "format": np.str_(MODEL_FORMAT),
-            "format_version": np.int64(MODEL_FORMAT_VERSION),
-            "poimkit_version": np.str_(__version__),
             "degree": np.int64(self.degree),
             "shift": np.int64(self.shift),
             "C": np.float64(self.C),
@@ -285,8 +280,7 @@ class WDKernelSVC(ClassifierMixin, BaseEstimator):
             "kernel_scale": np.float64(self.kernel_scale_),
             "length": np.int64(self.length_),
         }
-        with atomic_path(path) as tmp:
-            np.savez_compressed(tmp, **arrays)
+        write_npz(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> WDKernelSVC:
@@ -299,24 +293,7 @@ class WDKernelSVC(ClassifierMixin, BaseEstimator):
             or written in a format version this poimkit cannot read.
         """
         path = str(path)
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {key: data[key] for key in data.files}
-        except FileNotFoundError:
-            raise InputError("model file not found", path=path) from None
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-            raise InputError(
-                f"not a readable poimkit model file (.npz): {exc}", path=path
-            ) from None
-        if str(arrays.get("format", "")) != MODEL_FORMAT:
-            raise InputError(f"not a {MODEL_FORMAT} model file", path=path)
-        version = int(arrays.get("format_version", -1))
-        if version != MODEL_FORMAT_VERSION:
-            raise InputError(
-                f"model format version {version} is not supported (this poimkit "
-                f"reads version {MODEL_FORMAT_VERSION}); retrain or upgrade",
-                path=path,
-            )
+        arrays = read_npz(path, MODEL_FORMAT, MODEL_FORMAT_VERSION)
         try:
             model = cls(
                 degree=int(arrays["degree"]),

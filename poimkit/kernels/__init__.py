@@ -14,6 +14,7 @@ import numbers
 import numpy as np
 
 from .._threads import check_threads, numba_threads
+from .._validation import check_int
 from ..alphabet import check_codes
 from ..errors import InputError
 from . import _packing
@@ -28,19 +29,8 @@ __all__ = ["wd_diagonal", "wd_kernel", "wd_normalizer"]
 # --------------------------------------------------------------------------
 
 
-def _check_int(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InputError(
-            f"{name} must be an integer >= {minimum}, got {value!r} "
-            f"of type {type(value).__name__}"
-        )
-    if value < minimum:
-        raise InputError(f"{name} must be an integer >= {minimum}, got {value}")
-    return int(value)
-
-
 def _check_shift(shift, length: int) -> int:
-    shift = _check_int(shift, "shift", 0)
+    shift = check_int(shift, "shift", 0)
     if shift >= length:
         raise InputError(
             f"shift must be smaller than the sequence length L = {length}, got "
@@ -241,7 +231,7 @@ def wd_kernel(
     """
     X1, X2 = _check_pair(X1, X2)
     length = X1.shape[1]
-    degree = _check_int(degree, "degree", 1)
+    degree = check_int(degree, "degree", 1)
     shift = _check_shift(shift, length)
     scale = _check_scale(scale)
     n_threads = check_threads(n_threads)
@@ -307,7 +297,7 @@ def wd_diagonal(X: np.ndarray, degree: int = 20, shift: int = 0) -> np.ndarray:
     [3.6667, 5.0]
     """
     X = check_codes(X, "X")
-    degree = _check_int(degree, "degree", 1)
+    degree = check_int(degree, "degree", 1)
     shift = _check_shift(shift, X.shape[1])
     return _diagonal(X, degree, shift)
 
@@ -341,6 +331,6 @@ def wd_normalizer(X: np.ndarray, degree: int = 20, shift: int = 0) -> float:
     4.3333
     """
     X = check_codes(X, "X")
-    degree = _check_int(degree, "degree", 1)
+    degree = check_int(degree, "degree", 1)
     shift = _check_shift(shift, X.shape[1])
     return _normalizer(X, degree, shift)

@@ -2,5 +2,13 @@
 
 from .api import compute_poim, explain_instance
 from .result import Poim
+from .sampled import as_score_function, sampled_instance, sampled_poim
 
-__all__ = ["Poim", "compute_poim", "explain_instance"]
+__all__ = [
+    "Poim",
+    "as_score_function",
+    "compute_poim",
+    "explain_instance",
+    "sampled_instance",
+    "sampled_poim",
+]

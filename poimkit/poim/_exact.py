@@ -232,8 +232,23 @@ def _boundary_terms(
 
 @njit(**NJIT_PARALLEL)
 def accumulate_features(
-    indptrs, kmers, values, block_bounds, l, order, length, pi, trans, small,
-    zprob, offsets, tables, out, new_left, new_right, totals,
+    indptrs,
+    kmers,
+    values,
+    block_bounds,
+    l,
+    order,
+    length,
+    pi,
+    trans,
+    small,
+    zprob,
+    offsets,
+    tables,
+    out,
+    new_left,
+    new_right,
+    totals,
 ):
     """Scatter every weighted feature into the windows' tables, one block per task.
 

@@ -154,23 +154,27 @@ def exact_poim(
             f"{memory_limit / 1024**3:.1f} GiB; lower --max-order, or raise "
             "--memory-limit"
         )
-    probs = [kmer_probability_table(background, l) for l in range(1, top + 1)]
-    q_top = _exact_top_order(weights, background, top, probs[top - 1], n_blocks)
+    p_next = kmer_probability_table(background, top)
     poims = [None] * top
-    poims[top - 1] = q_top
-    for l in range(top - 1, 0, -1):
-        poims[l - 1] = _marginalise(poims[l], probs[l], probs[l - 1])
+    poims[top - 1] = _exact_top_order(weights, background, top, p_next, n_blocks)
+    for l in range(top - 1, 0, -1):  # one probability table alive at a time
+        p_this = kmer_probability_table(background, l)
+        poims[l - 1] = _marginalise(poims[l], p_next, p_this)
+        p_next = p_this
     return poims[:max_order]
 
 
 def _marginalise(q_next, p_next, p_this):
     """Q_l from Q_{l+1}: average over the letter after (or, at the end, before) z."""
     n_windows, n_z = p_this.shape
-    joint = (p_next * q_next).reshape(n_windows - 1, n_z, 4)
-    q = np.zeros((n_windows, n_z))
-    q[:-1] = joint.sum(axis=2)
-    last = (p_next[-1] * q_next[-1]).reshape(4, n_z).sum(axis=0)
-    q[-1] = last
+    q = np.empty((n_windows, n_z))
+    shape = (n_windows - 1, n_z, 4)
+    q[:-1] = np.einsum(  # no temporary of the larger order's size
+        "jzu,jzu->jz", p_next.reshape(shape), q_next.reshape(shape)
+    )
+    q[-1] = np.einsum(
+        "uz,uz->z", p_next[-1].reshape(4, n_z), q_next[-1].reshape(4, n_z)
+    )
     positive = p_this > 0
     q[positive] /= p_this[positive]
     q[~positive] = 0.0
@@ -234,6 +238,7 @@ def _exact_top_order(weights, background, l, zprob, n_blocks):
     _exact.chain_messages(
         new_left.sum(axis=0), new_right.sum(axis=0), order, length, trans, left, right
     )
+    del new_left, new_right
     _exact.expand_windows(
         tables, offsets, l, order, pi, left, right, float(totals.sum()), zprob, out
     )

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 
 import numpy as np
 
-from .._version import __version__
 from ..alphabet import kmer_string
 from ..background import MarkovBackground
 from ..errors import InputError
-from ..io import atomic_path, write_table
+from ..io import read_npz, write_npz, write_table
 
 POIM_FORMAT = "poimkit.Poim"
 POIM_FORMAT_VERSION = 1
@@ -152,9 +150,6 @@ class Poim:
     def save(self, path: str | Path) -> None:
         """Write to ``.npz`` (no pickle), atomically."""
         arrays = {
-            "format": np.str_(POIM_FORMAT),
-            "format_version": np.int64(POIM_FORMAT_VERSION),
-            "poimkit_version": np.str_(__version__),
             "max_order": np.int64(self.max_order),
             "metadata_keys": np.array(list(self.metadata), dtype=str),
             "metadata_values": np.array(
@@ -167,31 +162,13 @@ class Poim:
                 arrays[f"stderr_{l}"] = self.stderr[l - 1]
         for key, value in self.background.to_arrays().items():
             arrays[f"background_{key}"] = value
-        with atomic_path(path) as tmp:
-            np.savez_compressed(tmp, **arrays)
+        write_npz(path, POIM_FORMAT, POIM_FORMAT_VERSION, arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> Poim:
         """Read a file written by `save`; clear errors for bad files."""
         path = str(path)
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {key: data[key] for key in data.files}
-        except FileNotFoundError:
-            raise InputError("POIM file not found", path=path) from None
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-            raise InputError(
-                f"not a readable POIM file (.npz): {exc}", path=path
-            ) from None
-        if str(arrays.get("format", "")) != POIM_FORMAT:
-            raise InputError(f"not a {POIM_FORMAT} file", path=path)
-        version = int(arrays.get("format_version", -1))
-        if version != POIM_FORMAT_VERSION:
-            raise InputError(
-                f"POIM format version {version} is not supported (this poimkit reads "
-                f"version {POIM_FORMAT_VERSION})",
-                path=path,
-            )
+        arrays = read_npz(path, POIM_FORMAT, POIM_FORMAT_VERSION)
         try:
             background = MarkovBackground.from_arrays(
                 {

@@ -1,0 +1,916 @@
+"""Monte Carlo POIMs and instance explanations for any black-box scorer.
+
+The exact engine (`poimkit.poim.engine`) needs a score that is linear in
+positional k-mer indicators. This module estimates the same quantities for
+any function of a sequence (a neural network, a random forest, a scikit-learn
+pipeline) by sampling from the background chain, with standard errors:
+
+* `sampled_poim`: model-based MFI for sequences,
+  ``Q_l(z, j) = E[s(X) | X[j:j+l] = z] - E[s(X)]`` for all k-mers z and
+  starts j (the POIM);
+* `sampled_instance`: instance-based MFI, the same quantity for the k-mers
+  of one given sequence only;
+* `sample_conditional`: exact draws from the background conditioned on a
+  positional k-mer, the building block of both.
+
+Sampling is exact for Markov chains of any order D = 0..3 (no rejection, no
+MCMC): a chain conditioned on ``X[j:j+l] = z`` splits, for l >= D, into a
+left flank that depends on z only through its first D letters and a right
+flank that depends on z only through its last D letters. The right flank is
+the chain run forward; the left flank is the time-reversed chain, whose
+transition probabilities follow from the D-gram marginals ``pi_t``. Common
+random numbers (the same uniforms for every k-mer of a window, and for the
+conditioned and the unconditioned draw) make the differences that are
+averaged small, so few samples give tight estimates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from numbers import Integral, Real
+
+import numpy as np
+
+from .._validation import as_rng, check_int
+from .._version import __version__
+from ..alphabet import check_codes, encode, kmer_indices
+from ..background import MarkovBackground
+from ..errors import InputError
+from .engine import kmer_probability_table
+from .result import Poim
+
+ScoreFunction = Callable[[np.ndarray], np.ndarray]
+
+DEFAULT_MAX_EVALUATIONS = 5e8
+"""Default cap on the number of sequences `sampled_poim` may score."""
+
+_N_LETTERS = 4
+
+
+# ----------------------------------------------------------------- score function
+def as_score_function(model) -> ScoreFunction:
+    """A function mapping uint8 letter codes of shape (n, L) to (n,) float scores.
+
+    Parameters
+    ----------
+    model : object or callable
+        In order of preference: an object with ``decision_function``; one with
+        ``predict_proba`` (the probability of the positive class, column 1, of
+        a binary classifier); one with ``predict``; or a plain callable
+        ``f(X) -> scores``. Each receives a C-contiguous uint8 array of
+        shape (n, L) with codes A=0, C=1, G=2, T=3.
+
+    Returns
+    -------
+    callable
+        ``score(X)`` returning a float64 array of shape (n,). Outputs of shape
+        (n, 1) are flattened.
+
+    Raises
+    ------
+    InputError
+        If ``model`` has none of these methods and is not callable; when
+        called, if the output is not numeric, not finite or has the wrong
+        shape (for ``predict_proba`` anything but (n, 2)).
+
+    Examples
+    --------
+    >>> score = as_score_function(lambda X: X.sum(axis=1))
+    >>> score(np.array([[0, 1, 2, 3]], dtype=np.uint8)).tolist()
+    [6.0]
+    >>> class Model:
+    ...     def predict_proba(self, X):
+    ...         p = X.mean(axis=1) / 3.0
+    ...         return np.column_stack([1.0 - p, p])
+    >>> as_score_function(Model())(np.array([[3, 3], [0, 3]])).tolist()
+    [1.0, 0.5]
+    """
+    if hasattr(model, "decision_function"):
+        return _checked(model.decision_function, "decision_function")
+    if hasattr(model, "predict_proba"):
+        return _checked(model.predict_proba, "predict_proba", column=1)
+    if hasattr(model, "predict"):
+        return _checked(model.predict, "predict")
+    if callable(model):
+        name = getattr(model, "__name__", type(model).__name__)
+        return _checked(model, name)
+    raise InputError(
+        f"model must be callable or have decision_function, predict_proba or "
+        f"predict, got {type(model).__name__}; pass e.g. a function mapping a "
+        "uint8 array (n, L) of letter codes to n scores"
+    )
+
+
+def _checked(fn: Callable, name: str, column: int | None = None) -> ScoreFunction:
+    """Wrap ``fn`` so that it takes uint8 codes and returns checked (n,) floats."""
+
+    def score(X: np.ndarray) -> np.ndarray:
+        X = np.ascontiguousarray(X, dtype=np.uint8)
+        n = X.shape[0]
+        raw = fn(X)
+        try:
+            out = np.asarray(raw, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise InputError(
+                f"{name} did not return numbers for {n} sequences ({exc}); for a "
+                "classifier whose predict returns labels, pass a model with "
+                "decision_function or predict_proba, or a callable"
+            ) from exc
+        if column is not None:
+            if out.shape != (n, 2):
+                raise InputError(
+                    f"{name} returned shape {out.shape} for {n} sequences but must "
+                    f"return shape ({n}, 2) (a binary classifier; column 1 is used); "
+                    "pass a callable for other outputs"
+                )
+            out = out[:, column]
+        elif out.shape == (n, 1):
+            out = out[:, 0]
+        if out.shape != (n,):
+            raise InputError(
+                f"{name} returned shape {out.shape} for {n} sequences but must "
+                f"return shape ({n},)"
+            )
+        if not np.all(np.isfinite(out)):
+            raise InputError(f"{name} returned non-finite scores")
+        return np.ascontiguousarray(out)
+
+    return score
+
+
+# ---------------------------------------------------------------- validation
+def _resolve_background(model, background, length: int | None = None):
+    """The background to use: given, or uniform for the model's length."""
+    if background is not None:
+        if not isinstance(background, MarkovBackground):
+            raise InputError(
+                "background must be a MarkovBackground, got "
+                f"{type(background).__name__}"
+            )
+        model_length = getattr(model, "length_", None)
+        if isinstance(model_length, Integral) and model_length != background.length:
+            raise InputError(
+                f"background is for length {background.length} but the model scores "
+                f"sequences of length {model_length}"
+            )
+        return background
+    if length is None:
+        for attr in ("length_", "n_features_in_"):
+            value = getattr(model, attr, None)
+            if isinstance(value, Integral) and not isinstance(value, bool):
+                length = int(value)
+                break
+    if length is None:
+        raise InputError(
+            "background is required for a model without length_ or n_features_in_ "
+            "(the sequence length is unknown); pass e.g. "
+            "MarkovBackground.uniform(L) or MarkovBackground.fit(X, order=...)"
+        )
+    return MarkovBackground.uniform(length)
+
+
+# --------------------------------------------------------- conditional sampling
+def _cumulative(p: np.ndarray) -> np.ndarray:
+    """Cumulative distributions along the last axis, last entry exactly 1.
+
+    Rows that sum to 0 (contexts of probability 0) become uniform.
+    """
+    p = np.asarray(p, dtype=np.float64)
+    total = p.sum(axis=-1, keepdims=True)
+    p = np.where(total > 0, p / np.where(total > 0, total, 1.0), 1.0 / p.shape[-1])
+    cum = np.cumsum(p, axis=-1)
+    cum[..., -1] = 1.0
+    return cum
+
+
+def _inverse_cdf(cum: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Category c with ``cum[c-1] < u <= cum[c]`` for u in (0, 1].
+
+    ``cum`` has shape ``u.shape + (n_categories,)`` (or broadcasts to it).
+    Categories of probability 0 are never drawn.
+    """
+    return np.minimum((cum < u[..., None]).sum(axis=-1), cum.shape[-1] - 1)
+
+
+def _columns(cum: np.ndarray) -> np.ndarray:
+    """``(T, S, 4)`` cumulative tables as contiguous ``(T, 3, S)``."""
+    return np.ascontiguousarray(np.swapaxes(cum[..., :3], 1, 2))
+
+
+def _draw_letters(columns: np.ndarray, state: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Letters by inversion for chains in ``state`` (m, k) with uniforms u (m, 1).
+
+    ``columns`` (3, S) holds the cumulative probabilities ``cum[s, 0..2]``;
+    the letter is ``#{c < 3 : cum[s, c] < u}``, as in `_inverse_cdf`. Returns
+    int64 of shape (m, k). (Three gathers and comparisons are several times
+    faster than comparing a gathered (m, k, 4) table.)
+    """
+    if columns.shape[1] == 1:  # D = 0: the same letter for every chain
+        letter = (columns[:, 0] < u).sum(axis=1, keepdims=True)
+        return np.broadcast_to(letter, state.shape)
+    letter = (columns[0][state] < u).astype(np.int64)
+    letter += columns[1][state] < u
+    letter += columns[2][state] < u
+    return letter
+
+
+def _letters(index: np.ndarray, width: int) -> np.ndarray:
+    """Letter codes of k-mer indices: shape ``index.shape + (width,)``, uint8."""
+    shifts = 2 * np.arange(width - 1, -1, -1, dtype=np.int64)
+    return ((np.asarray(index, dtype=np.int64)[..., None] >> shifts) & 3).astype(
+        np.uint8
+    )
+
+
+class _ConditionalSampler:
+    """Exact draws of the flanks of a window under a Markov background.
+
+    For a window ``[start, stop)`` of width >= D whose letters are fixed, the
+    left flank ``X[0:start]`` depends only on the D-gram ``X[start:start+D]``
+    and the right flank ``X[stop:L]`` only on ``X[stop-D:stop]``, and the two
+    are independent given the window (Markov property, in both directions).
+
+    * Right flank: the chain forward, ``X_t ~ T_t(. | X[t-D:t])``.
+    * Left flank: the reverse chain,
+
+          Pr(X_{t-1} = a | X[t:t+D] = s)
+              = pi_{t-1}(a s[:D-1]) T_{t-1+D}(s_{D-1} | a s[:D-1]) / pi_t(s),
+
+      with the D-gram marginals ``pi_t`` (`MarkovBackground.marginals`);
+      for D = 0, ``Pr(X_{t-1} = a) = T_{t-1}(a)``.
+
+    Letters are drawn by inversion of the cumulative distribution with
+    uniforms the caller supplies, one per flank position and sample, so that
+    flanks for different boundary states share their randomness (common
+    random numbers).
+    """
+
+    def __init__(self, background: MarkovBackground) -> None:
+        self.background = background
+        self.order = order = background.order
+        self.length = length = background.length
+        self.n_states = n_states = _N_LETTERS**order
+        # Cumulative tables stored as (position, 3, S): the first three
+        # cumulative probabilities of each state (the fourth is 1).
+        self.forward = _columns(_cumulative(background.transitions))
+        reverse = np.zeros((length - order + 1, n_states, _N_LETTERS))
+        if order == 0:
+            reverse[1:, 0, :] = background.transitions[:length, 0, :]
+        else:
+            pi = background.marginals()  # (L - D + 1, S)
+            state = np.arange(n_states)
+            prev = (
+                np.arange(_N_LETTERS)[None, :] * _N_LETTERS ** (order - 1)
+                + (state // _N_LETTERS)[:, None]
+            )  # (S, 4): the D-gram a s[:D-1] at t - 1
+            last = (state % _N_LETTERS)[:, None]
+            for t in range(1, length - order + 1):
+                reverse[t] = pi[t - 1][prev] * background.transitions[t - 1][prev, last]
+        self.reverse = _columns(_cumulative(reverse))
+        self._tables: dict[int, np.ndarray] = {}
+
+    def probabilities(self, width: int) -> np.ndarray:
+        """``Pr(X[j:j+width] = z)``, shape (L - width + 1, 4**width), cached."""
+        if width not in self._tables:
+            self._tables[width] = kmer_probability_table(self.background, width)
+        return self._tables[width]
+
+    def flanks(
+        self,
+        start: int,
+        stop: int,
+        left_states: np.ndarray,
+        right_states: np.ndarray,
+        u: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Left and right flanks of the window ``[start, stop)``.
+
+        Parameters
+        ----------
+        start, stop : int
+            The window, ``stop - start >= D``.
+        left_states, right_states : numpy.ndarray of int, shape (m, k)
+            D-gram indices of ``X[start:start+D]`` and ``X[stop-D:stop]``
+            (zeros for D = 0).
+        u : numpy.ndarray of float, shape (m, L - (stop - start))
+            Uniforms in (0, 1]: column p < start drives position p, column
+            ``p - (stop - start)`` drives position p >= stop. Shared by the k
+            chains of a sample.
+
+        Returns
+        -------
+        left : numpy.ndarray of uint8, shape (m, k, start)
+        right : numpy.ndarray of uint8, shape (m, k, L - stop)
+        """
+        order, n_states = self.order, self.n_states
+        m, k = left_states.shape
+        width = stop - start
+        left = np.empty((start, m, k), dtype=np.uint8)  # written row by row
+        state = np.array(left_states, dtype=np.int64)
+        for t in range(start, 0, -1):  # draw X_{t-1} given X[t:t+D]
+            letter = _draw_letters(self.reverse[t], state, u[:, t - 1 : t])
+            left[t - 1] = letter
+            if order:
+                state = letter * _N_LETTERS ** (order - 1) + state // _N_LETTERS
+        right = np.empty((self.length - stop, m, k), dtype=np.uint8)
+        state = np.array(right_states, dtype=np.int64)
+        for t in range(stop, self.length):  # draw X_t given X[t-D:t]
+            letter = _draw_letters(
+                self.forward[t - order], state, u[:, t - width : t - width + 1]
+            )
+            right[t - stop] = letter
+            if order:
+                state = (state * _N_LETTERS + letter) % n_states
+        return left.transpose(1, 2, 0), right.transpose(1, 2, 0)
+
+    def extension(self, l: int, j: int) -> tuple[int, int, np.ndarray]:
+        """The window of width ``w = max(l, D)`` used to condition on ``(z, j)``.
+
+        Returns ``(w, start, cum)``: the window ``[start, start + w)`` holds
+        ``[j, j + l)`` (extended to the right, or to the left at the end of the
+        sequence), and ``cum[z]`` (shape (4**l, 4**w)) is the cumulative
+        distribution of the window's content given ``X[j:j+l] = z``.
+        """
+        width = max(l, self.order)
+        start = min(j, self.length - width)
+        if width == l:
+            return width, start, np.empty((0, 0))
+        p = self.probabilities(width)[start]
+        offset = j - start
+        sub = (np.arange(p.size) >> (2 * (width - offset - l))) % _N_LETTERS**l
+        joint = np.zeros((_N_LETTERS**l, p.size))
+        joint[sub, np.arange(p.size)] = p
+        return width, start, _cumulative(joint)
+
+    def fill(
+        self, start: int, width: int, contents: np.ndarray, u: np.ndarray
+    ) -> np.ndarray:
+        """Sequences with window ``[start, start + width)`` set to ``contents``.
+
+        ``contents`` (m, k) are window indices; flanks are drawn conditionally
+        on them with the uniforms ``u`` (m, L - width). Returns (m, k, L).
+        """
+        order = self.order
+        contents = np.asarray(contents, dtype=np.int64)
+        left, right = self.flanks(
+            start,
+            start + width,
+            contents >> (2 * (width - order)),
+            contents % self.n_states,
+            u,
+        )
+        m, k = contents.shape
+        X = np.empty((m, k, self.length), dtype=np.uint8)
+        X[:, :, :start] = left
+        X[:, :, start : start + width] = _letters(contents, width)
+        X[:, :, start + width :] = right
+        return X
+
+
+def _uniforms(rng: np.random.Generator, shape) -> np.ndarray:
+    """Uniforms in (0, 1] (so that inversion never draws a probability-0 letter)."""
+    return 1.0 - rng.random(shape)
+
+
+def sample_conditional(
+    background: MarkovBackground,
+    kmer,
+    position: int,
+    n: int,
+    random_state: np.random.Generator | int | None = None,
+) -> np.ndarray:
+    """Draw sequences from the background conditioned on one positional k-mer.
+
+    Parameters
+    ----------
+    background : MarkovBackground
+        Chain of order D = 0..3 for sequences of length L.
+    kmer : str or array-like of int, shape (l,)
+        The k-mer z (letters or codes 0..3).
+    position : int
+        0-based start j, ``0 <= j <= L - l``.
+    n : int
+        Number of sequences.
+    random_state : int, numpy.random.Generator or None
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (n, L)
+        Independent draws of X given ``X[j:j+l] = z``; each row has z at j.
+
+    Raises
+    ------
+    InputError
+        If ``Pr(X[j:j+l] = z) = 0`` (the condition is impossible) or an
+        argument is invalid.
+
+    Notes
+    -----
+    For l >= D the sequence splits at the window: the right flank is the
+    chain run forward from the state ``z[l-D:]`` and the left flank the
+    reverse chain run backward from ``z[:D]``, with
+
+    .. code-block:: text
+
+        Pr(X_{t-1} = a | X[t:t+D] = s)
+            = pi_{t-1}(a s[:D-1]) T_{t-1+D}(s_{D-1} | a s[:D-1]) / pi_t(s).
+
+    For l < D the window is first extended to a D-gram ``w`` (to the right,
+    or to the left at the end of the sequence) drawn from
+    ``Pr(w | w contains z at the right offset)``, then the flanks are drawn
+    given w. Both steps are exact, so the draws are independent samples of
+    the conditional distribution.
+
+    Examples
+    --------
+    >>> bg = MarkovBackground.fit(encode(["ACGTACGTAC", "AACCGGTTAA"]), order=2)
+    >>> X = sample_conditional(bg, "GT", 4, 3, random_state=0)
+    >>> X.shape, X[:, 4:6].tolist()
+    ((3, 10), [[2, 3], [2, 3], [2, 3]])
+    """
+    if not isinstance(background, MarkovBackground):
+        raise InputError(
+            f"background must be a MarkovBackground, got {type(background).__name__}"
+        )
+    codes = (
+        encode(kmer)[0]
+        if isinstance(kmer, str)
+        else check_codes(np.asarray(kmer).reshape(1, -1), "kmer")[0]
+    )
+    length = background.length
+    l = codes.size
+    if l > length:
+        raise InputError(f"kmer has length {l}, longer than the sequences ({length})")
+    position = check_int(position, "position", 0, length - l)
+    n = check_int(n, "n", 0)
+    rng = as_rng(random_state)
+    z = int(kmer_indices(codes[None, :], l)[0, 0])
+    sampler = _ConditionalSampler(background)
+    if sampler.probabilities(l)[position, z] <= 0:
+        raise InputError(
+            f"the k-mer has probability 0 at position {position + 1} under the "
+            "background; there is nothing to condition on"
+        )
+    width, start, cum = sampler.extension(l, position)
+    u = _uniforms(rng, (n, length - width + 1))
+    if width == l:
+        contents = np.full((n, 1), z, dtype=np.int64)
+    else:
+        contents = _inverse_cdf(cum[z], u[:, 0])[:, None]
+    return sampler.fill(start, width, contents, u[:, 1:])[:, 0, :]
+
+
+# ------------------------------------------------------------------ estimation
+class _Moments:
+    """Running means and centred sums of squares per row (Chan et al. merge)."""
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        self.count = np.zeros(shape[0])
+        self.mean = np.zeros(shape)
+        self.m2 = np.zeros(shape)
+
+    def add(self, row: int, values: np.ndarray) -> None:
+        """Merge samples ``values`` (m, *shape[1:]) into row ``row``."""
+        n_b = values.shape[0]
+        mean_b = values.mean(axis=0)
+        m2_b = ((values - mean_b) ** 2).sum(axis=0)
+        n_a = self.count[row]
+        n = n_a + n_b
+        delta = mean_b - self.mean[row]
+        self.mean[row] += delta * (n_b / n)
+        self.m2[row] += m2_b + delta**2 * (n_a * n_b / n)
+        self.count[row] = n
+
+    def result(self, possible: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Means and standard errors; 0 where ``possible`` is False."""
+        count = self.count.reshape((-1,) + (1,) * (self.mean.ndim - 1))
+        stderr = np.sqrt(np.maximum(self.m2, 0.0) / (count - 1) / count)
+        mean = np.where(possible, self.mean, 0.0)
+        return mean, np.where(possible, stderr, 0.0)
+
+
+class _Batcher:
+    """Collect blocks of sequences and score them ``batch_size`` at a time."""
+
+    def __init__(self, score: ScoreFunction, batch_size: int, bar=None) -> None:
+        self.score = score
+        self.batch_size = batch_size
+        self.bar = bar
+        self.pending: list[tuple[np.ndarray, Callable[[np.ndarray], None]]] = []
+        self.size = 0
+
+    def add(self, X: np.ndarray, done: Callable[[np.ndarray], None]) -> None:
+        """Queue the (n, L) block X; ``done(scores)`` receives its (n,) scores."""
+        self.pending.append((X, done))
+        self.size += X.shape[0]
+        if self.size >= self.batch_size:
+            self.flush()
+
+    def flush(self) -> None:
+        """Score every queued block and hand the scores back."""
+        if not self.pending:
+            return
+        blocks = [X for X, _ in self.pending]
+        X = blocks[0] if len(blocks) == 1 else np.concatenate(blocks)
+        scores = np.empty(X.shape[0])
+        for a in range(0, X.shape[0], self.batch_size):
+            b = min(a + self.batch_size, X.shape[0])
+            scores[a:b] = self.score(X[a:b])
+            if self.bar is not None:
+                self.bar.update(b - a)
+        pending, self.pending, self.size = self.pending, [], 0
+        offset = 0
+        for block, done in pending:
+            done(scores[offset : offset + block.shape[0]])
+            offset += block.shape[0]
+
+
+def _progress_bar(total: int, enabled: bool, desc: str):
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm is optional
+        return None
+    return tqdm(total=total, unit="seq", unit_scale=True, desc=desc)
+
+
+def _levels(max_order: int, order: int) -> list[int]:
+    """Window widths that are sampled: max(1, D)..max(K, D)."""
+    return list(range(max(1, order), max(max_order, order) + 1))
+
+
+def count_evaluations(length: int, max_order: int, order: int, n_samples: int) -> int:
+    """Model evaluations of `sampled_poim`.
+
+    ``n_samples * sum_w (L - w + 1) 4**w`` over the sampled widths
+    ``w = max(1, D)..max(K, D)`` (orders l < D are obtained from width D).
+
+    Examples
+    --------
+    >>> count_evaluations(length=10, max_order=2, order=0, n_samples=100)
+    18400
+    """
+    return int(
+        n_samples
+        * sum((length - w + 1) * _N_LETTERS**w for w in _levels(max_order, order))
+    )
+
+
+def sampled_poim(
+    model,
+    max_order: int,
+    background: MarkovBackground | None = None,
+    n_samples: int = 1000,
+    random_state: np.random.Generator | int | None = None,
+    batch_size: int = 100_000,
+    progress: bool = False,
+    max_evaluations: float = DEFAULT_MAX_EVALUATIONS,
+) -> Poim:
+    """Monte Carlo POIMs of any sequence scorer, with standard errors.
+
+    Parameters
+    ----------
+    model : object or callable
+        Anything `as_score_function` accepts: a model with
+        ``decision_function``, ``predict_proba`` or ``predict`` taking uint8
+        codes of shape (n, L), or such a callable.
+    max_order : int
+        Largest k-mer length K, 1..L.
+    background : MarkovBackground, optional
+        Distribution of sequences (order D = 0..3). Default: uniform order 0
+        for the model's ``length_`` or ``n_features_in_``.
+    n_samples : int, default 1000
+        Monte Carlo samples per window (>= 2).
+    random_state : int, numpy.random.Generator or None
+        Seed. The draws do not depend on ``batch_size`` (results agree to
+        rounding).
+    batch_size : int, default 100_000
+        Sequences scored per model call.
+    progress : bool, default False
+        Show a tqdm progress bar (if tqdm is installed).
+    max_evaluations : float, default 5e8
+        Refuse to start if more sequences than this would be scored.
+
+    Returns
+    -------
+    Poim
+        ``q(l)[j, z]`` estimates ``Q_l(z, j)``; ``stderr[l - 1][j, z]`` is its
+        standard error. Metadata ``method = "sampled"`` and ``n_samples``.
+
+    Raises
+    ------
+    InputError
+        For invalid arguments, a model output of the wrong shape, or more
+        than ``max_evaluations`` model evaluations (see `count_evaluations`).
+
+    Notes
+    -----
+    The target is ``Q_l(z, j) = E[s(X) | X[j:j+l] = z] - E[s(X)]``.
+
+    For l >= D and each window j, sample r draws one set of uniforms and
+    from it, for every boundary state, a left flank (reverse chain from the
+    D-gram at j) and a right flank (chain forward from the D-gram ending at
+    j + l); see `sample_conditional`. Combining them with each k-mer z gives
+    ``x_r^(z)``, an exact draw from ``X | X[j:j+l] = z``. The per-sample
+    difference and the estimates are
+
+    .. code-block:: text
+
+        d_r(z) = s(x_r^(z)) - sum_z' Pr(z' at j) s(x_r^(z'))
+        Q_hat(z, j) = mean_r d_r(z),   se = std(d_r, ddof=1) / sqrt(n).
+
+    Unbiased: ``E[s(x_r^(z))] = E[s | z at j]`` and, by the law of total
+    expectation, ``E[sum_z' Pr(z') s(x_r^(z'))] = E[s(X)]``. The samples
+    are independent over r, so ``se`` is the usual standard error. Because all
+    k-mers of a sample share the flanks (common random numbers), a score that
+    does not depend on the window gives d = 0 exactly, and
+    ``sum_z Pr(z at j) Q_hat(z, j) = 0`` holds to rounding. For D = 0 this is
+    one background sequence per sample with the window overwritten by each z.
+
+    For l < D the width-D window ``[j', j' + D)`` that contains ``[j, j+l)``
+    (``j' = min(j, L - D)``) is sampled and, per sample,
+
+    .. code-block:: text
+
+        d_r^l(z) = sum_{w contains z} Pr(w at j') / Pr(z at j) d_r^D(w),
+
+    which is unbiased because ``E[s | z] = sum_w Pr(w | z) E[s | w]``.
+
+    k-mers of background probability 0 get ``Q = 0`` and ``se = 0`` (as in
+    the exact engine). The cost is `count_evaluations` model calls on single
+    sequences, so K is practically limited to about 6.
+
+    References
+    ----------
+    M. M.-C. Vidovic, N. Görnitz, K.-R. Müller and M. Kloft. Feature importance
+    measure for non-linear learning algorithms. NIPS 2016 Workshop on
+    Interpretable Machine Learning in Complex Systems (model-based MFI).
+
+    S. Sonnenburg, A. Zien, P. Philips and G. Rätsch. POIMs: positional
+    oligomer importance matrices -- understanding support vector
+    machine-based signal detectors. Bioinformatics 24(13), i6-i14, 2008.
+
+    Examples
+    --------
+    >>> bg = MarkovBackground.uniform(4)
+    >>> score = lambda X: (X[:, 1] == 0).astype(float)  # 1 if A at position 2
+    >>> poim = sampled_poim(score, 2, bg, n_samples=20, random_state=0)
+    >>> poim.q(1)[1].tolist(), poim.stderr[0][1].tolist()
+    ([0.75, -0.25, -0.25, -0.25], [0.0, 0.0, 0.0, 0.0])
+    >>> float(np.abs(poim.q(1)[0]).max())  # position 1 does not matter
+    0.0
+    """
+    score = as_score_function(model)
+    background = _resolve_background(model, background)
+    length, order = background.length, background.order
+    max_order = check_int(max_order, "max_order", 1, length)
+    n_samples = check_int(n_samples, "n_samples", 2)
+    batch_size = check_int(batch_size, "batch_size", 1)
+    if not isinstance(progress, bool | np.bool_):
+        raise InputError(f"progress must be True or False, got {progress!r}")
+    if (
+        isinstance(max_evaluations, bool)
+        or not isinstance(max_evaluations, Real)
+        or not max_evaluations > 0
+    ):
+        raise InputError(
+            f"max_evaluations must be a positive number, got {max_evaluations!r}"
+        )
+    rng = as_rng(random_state)
+    levels = _levels(max_order, order)
+    total = count_evaluations(length, max_order, order, n_samples)
+    if total > max_evaluations:
+        raise InputError(
+            f"the sampled POIM needs {total:.3g} model evaluations (n_samples="
+            f"{n_samples} x {total // n_samples} sequences for window widths "
+            f"{levels[0]}..{levels[-1]} on length {length}), over max_evaluations="
+            f"{max_evaluations:.3g}; lower max_order or n_samples, or raise "
+            "max_evaluations"
+        )
+
+    sampler = _ConditionalSampler(background)
+    n_states = sampler.n_states
+    moments = [
+        _Moments((length - l + 1, _N_LETTERS**l)) for l in range(1, max_order + 1)
+    ]
+    # Orders l < D: per-sample linear maps from width-D windows.
+    lower: dict[int, list[tuple[int, int, np.ndarray]]] = {}
+    for l in range(1, min(order, max_order + 1)):
+        for j in range(length - l + 1):
+            width, start, _ = sampler.extension(l, j)
+            p = sampler.probabilities(width)[start]
+            sub = (np.arange(p.size) >> (2 * (width - (j - start) - l))) % (
+                _N_LETTERS**l
+            )
+            mass = np.bincount(sub, weights=p, minlength=_N_LETTERS**l)
+            weight = np.divide(p, mass[sub], out=np.zeros_like(p), where=mass[sub] > 0)
+            avg = np.zeros((p.size, _N_LETTERS**l))
+            avg[np.arange(p.size), sub] = weight
+            lower.setdefault(start, []).append((l, j, avg))
+
+    def done(width: int, j: int, m: int, scores: np.ndarray) -> None:
+        s = scores.reshape(m, _N_LETTERS**width)
+        s = s - s[:, :1]  # exact zeros for a score that ignores the window
+        d = s - (s @ sampler.probabilities(width)[j])[:, None]
+        if width <= max_order:
+            moments[width - 1].add(j, d)
+        if width == order:
+            for l, j_l, avg in lower.get(j, ()):
+                moments[l - 1].add(j_l, d @ avg)
+
+    bar = _progress_bar(total, progress, "sampled POIM")
+    batcher = _Batcher(score, batch_size, bar)
+    try:
+        for width in levels:
+            n_kmers = _N_LETTERS**width
+            chunk = max(1, min(n_samples, batch_size // n_kmers))
+            kmers = np.arange(n_kmers)
+            window = _letters(kmers, width)
+            left_of = kmers >> (2 * (width - order))
+            right_of = kmers % n_states
+            states = np.arange(n_states)
+            for j in range(length - width + 1):
+                for first in range(0, n_samples, chunk):
+                    m = min(chunk, n_samples - first)
+                    u = _uniforms(rng, (m, length - width))
+                    all_states = np.broadcast_to(states, (m, n_states))
+                    left, right = sampler.flanks(
+                        j, j + width, all_states, all_states, u
+                    )
+                    X = np.empty((m, n_kmers, length), dtype=np.uint8)
+                    X[:, :, :j] = left[:, left_of, :]
+                    X[:, :, j : j + width] = window
+                    X[:, :, j + width :] = right[:, right_of, :]
+                    batcher.add(
+                        X.reshape(m * n_kmers, length),
+                        lambda sc, w=width, j=j, m=m: done(w, j, m, sc),
+                    )
+        batcher.flush()
+    finally:
+        if bar is not None:
+            bar.close()
+
+    q, stderr = [], []
+    for l in range(1, max_order + 1):
+        mean, se = moments[l - 1].result(sampler.probabilities(l) > 0)
+        q.append(mean)
+        stderr.append(se)
+    metadata = {
+        "method": "sampled",
+        "n_samples": str(n_samples),
+        "poimkit_version": __version__,
+        "background": repr(background),
+        "model": type(model).__name__,
+    }
+    return Poim(q, background, metadata, stderr)
+
+
+def sampled_instance(
+    model,
+    x,
+    max_order: int,
+    background: MarkovBackground | None = None,
+    n_samples: int = 1000,
+    random_state: np.random.Generator | int | None = None,
+    *,
+    batch_size: int = 100_000,
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Instance-based MFI of the k-mers of one sequence, by sampling.
+
+    Parameters
+    ----------
+    model : object or callable
+        Anything `as_score_function` accepts.
+    x : str or array-like of int, shape (L,) or (1, L)
+        The sequence to explain.
+    max_order : int
+        Largest k-mer length K, 1..L.
+    background : MarkovBackground, optional
+        Default: uniform order 0 for length L.
+    n_samples : int, default 1000
+        Monte Carlo samples per (k-mer length, start), >= 2.
+    random_state : int, numpy.random.Generator or None
+    batch_size : int, default 100_000
+        Sequences scored per model call.
+
+    Returns
+    -------
+    values : list of numpy.ndarray
+        ``values[l - 1]`` has shape (L - l + 1,): estimates of
+        ``E[s(X) | X[j:j+l] = x[j:j+l]] - E[s(X)]``.
+    stderrs : list of numpy.ndarray
+        Their standard errors, same shapes.
+
+    Notes
+    -----
+    With z = x[j:j+l] and, for each sample r, one set of uniforms u_r:
+
+    .. code-block:: text
+
+        y_r = window content drawn given z, flanks drawn given it  (y_r ~ X | z at j)
+        x_r = window content drawn from Pr(. at j), same flank rule (x_r ~ X)
+        d_r = s(y_r) - s(x_r),  value = mean_r d_r,  se = std(d_r, ddof=1) / sqrt(n)
+
+    Both draws use the same uniforms (inversion sampling), so their flanks
+    coincide where the boundary states agree (always for D = 0: x_r is a
+    background sequence and y_r is x_r with the window overwritten by z).
+    The estimate is unbiased whatever the coupling, because expectation is
+    linear: ``E[s(y_r)] = E[s(X) | z at j]`` since y_r is an exact draw of
+    the conditional (`sample_conditional`), and ``E[s(x_r)] = E[s(X)]`` since
+    a window content from its marginal followed by flanks from their
+    conditional is an exact draw of the background. Pairs are independent
+    over r. The window has width ``max(l, D)``; for l < D its other letters
+    are drawn given z. k-mers of background probability 0 get 0.
+
+    This is table 1 (b) of Vidovic et al.: ``phi(X) = 1`` and the feature
+    ``f(X) = X[j:j+l]`` fixed to the instance's ``t = x[j:j+l]``, centred by
+    ``E[s(X)]`` so that values are comparable with POIM entries.
+
+    References
+    ----------
+    M. M.-C. Vidovic, N. Görnitz, K.-R. Müller and M. Kloft. Feature importance
+    measure for non-linear learning algorithms. NIPS 2016 Workshop on
+    Interpretable Machine Learning in Complex Systems (instance-based MFI).
+
+    S. Sonnenburg, A. Zien, P. Philips and G. Rätsch. POIMs: positional
+    oligomer importance matrices. Bioinformatics 24(13), i6-i14, 2008.
+
+    Examples
+    --------
+    >>> score = lambda X: (X[:, 1] == 0).astype(float)  # 1 if A at position 2
+    >>> values, se = sampled_instance(score, "GAC", 2, n_samples=400, random_state=0)
+    >>> [v.shape for v in values]
+    [(3,), (2,)]
+    >>> float(values[0][0]), float(se[0][0])  # G at position 1 does not matter
+    (0.0, 0.0)
+    >>> bool(abs(values[0][1] - 0.75) < 4 * se[0][1])  # exact value 0.75
+    True
+    """
+    score = as_score_function(model)
+    codes = (
+        encode(x)[0]
+        if isinstance(x, str)
+        else check_codes(np.asarray(x).reshape(1, -1) if np.ndim(x) == 1 else x, "x")
+    )
+    if codes.ndim == 2:
+        if codes.shape[0] != 1:
+            raise InputError(
+                f"x has shape {codes.shape} but must be one sequence, shape (L,) or "
+                "(1, L)"
+            )
+        codes = codes[0]
+    length = codes.size
+    background = _resolve_background(model, background, length)
+    if background.length != length:
+        raise InputError(
+            f"x has length {length} but the background is for length "
+            f"{background.length}"
+        )
+    max_order = check_int(max_order, "max_order", 1, length)
+    n_samples = check_int(n_samples, "n_samples", 2)
+    batch_size = check_int(batch_size, "batch_size", 1)
+    rng = as_rng(random_state)
+    sampler = _ConditionalSampler(background)
+    moments = [_Moments((length - l + 1,)) for l in range(1, max_order + 1)]
+
+    def done(l: int, j: int, m: int, scores: np.ndarray) -> None:
+        s = scores.reshape(m, 2)
+        moments[l - 1].add(j, s[:, 0] - s[:, 1])
+
+    chunk = max(1, min(n_samples, batch_size // 2))
+    batcher = _Batcher(score, batch_size)
+    possible = []
+    for l in range(1, max_order + 1):
+        target = kmer_indices(codes[None, :], l)[0]
+        p_l = sampler.probabilities(l)
+        ok = p_l[np.arange(target.size), target] > 0
+        possible.append(ok)
+        for j in range(length - l + 1):
+            if not ok[j]:
+                continue
+            width, start, cond = sampler.extension(l, j)
+            marginal = _cumulative(sampler.probabilities(width)[start])
+            for first in range(0, n_samples, chunk):
+                m = min(chunk, n_samples - first)
+                u = _uniforms(rng, (m, length - width + 1))
+                contents = np.empty((m, 2), dtype=np.int64)
+                if width == l:
+                    contents[:, 0] = target[j]
+                else:
+                    contents[:, 0] = _inverse_cdf(cond[target[j]], u[:, 0])
+                contents[:, 1] = _inverse_cdf(marginal, u[:, 0])
+                X = sampler.fill(start, width, contents, u[:, 1:])
+                batcher.add(
+                    X.reshape(2 * m, length),
+                    lambda sc, l=l, j=j, m=m: done(l, j, m, sc),
+                )
+    batcher.flush()
+    values, stderrs = [], []
+    for l in range(1, max_order + 1):
+        moment = moments[l - 1]
+        moment.count[~possible[l - 1]] = 2  # untouched rows: avoid 0 / 0
+        mean, se = moment.result(possible[l - 1])
+        values.append(mean)
+        stderrs.append(se)
+    return values, stderrs
