@@ -7,13 +7,14 @@ from .gattaca import (
     make_gattaca,
     write_gattaca_data,
 )
-from .planted import plant_motif, planting_pwm, random_dna
+from .planted import make_planted, plant_motif, planting_pwm, random_dna
 
 __all__ = [
     "GATTACA_BUNDLE",
     "GATTACA_SEED",
     "load_gattaca",
     "make_gattaca",
+    "make_planted",
     "plant_motif",
     "planting_pwm",
     "random_dna",

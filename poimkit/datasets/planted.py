@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..alphabet import N_LETTERS, check_codes, encode
@@ -150,3 +152,62 @@ def planting_pwm(motif: str, mutate: bool = True) -> np.ndarray:
     pwm = np.full((m, N_LETTERS), rate / N_LETTERS)
     pwm[np.arange(m), codes] += 1.0 - rate
     return pwm
+
+
+def make_planted(
+    n_pos: int,
+    n_neg: int,
+    length: int,
+    motifs: Sequence[tuple[str, float, float]],
+    *,
+    mutate: bool = True,
+    random_state: np.random.Generator | int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Random DNA with motifs planted in the positives (seeded).
+
+    Parameters
+    ----------
+    n_pos, n_neg : int
+        Number of positive and negative sequences (positives first).
+    length : int
+        Sequence length L.
+    motifs : sequence of (consensus, mean, sd)
+        Each motif's first letter sits at the 1-based position
+        ``round(N(mean, sd))``, clipped so that it fits; motifs are planted in
+        the order given (a later one overwrites an earlier one where they meet).
+    mutate : bool
+        One uniformly chosen position of each planted copy gets a uniformly
+        random letter (see `plant_motif`).
+    random_state : numpy.random.Generator, int or None
+
+    Returns
+    -------
+    X : numpy.ndarray of uint8, shape (n_pos + n_neg, L)
+    y : numpy.ndarray of int64
+        1 for positives, 0 for negatives.
+
+    Examples
+    --------
+    >>> X, y = make_planted(2, 1, 30, [("GGCCGTAAA", 11, 0)], mutate=False,
+    ...                     random_state=0)
+    >>> from poimkit.alphabet import decode
+    >>> [s[10:19] for s in decode(X)][:2]
+    ['GGCCGTAAA', 'GGCCGTAAA']
+    """
+    if n_pos < 0 or n_neg < 0 or n_pos + n_neg < 1:
+        raise InputError(
+            f"need n_pos, n_neg >= 0 and one sequence, got {n_pos}, {n_neg}"
+        )
+    rng = np.random.default_rng(random_state)
+    X = random_dna(n_pos + n_neg, length, rng)
+    for consensus, mean, sd in motifs:
+        m = len(_motif_codes(consensus))
+        if m > length:
+            raise InputError(f"motif {consensus!r} is longer than length {length}")
+        first = np.rint(rng.normal(mean, sd, size=n_pos))
+        starts = np.full(n_pos + n_neg, -1, dtype=np.int64)
+        starts[:n_pos] = np.clip(first, 1, length - m + 1).astype(np.int64) - 1
+        X = plant_motif(X, starts, consensus, mutate=mutate, rng=rng)
+    y = np.zeros(n_pos + n_neg, dtype=np.int64)
+    y[:n_pos] = 1
+    return X, y

@@ -1,0 +1,50 @@
+"""Shared plumbing of the reproduction scripts: output folder, figures, JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+
+from poimkit.io import atomic_path  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def parser(description: str) -> argparse.ArgumentParser:
+    """Argument parser with the options every reproduction script takes."""
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("-o", "--out", type=Path, default=RESULTS, help="output folder")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--quick", action="store_true", help="small sizes, for CI")
+    return p
+
+
+def save_figure(fig, out: Path, stem: str) -> list[Path]:
+    """Write ``stem.png`` and ``stem.pdf`` into ``out`` atomically; close the figure."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for suffix in (".png", ".pdf"):
+        path = out / f"{stem}{suffix}"
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, dpi=150, bbox_inches="tight")
+        paths.append(path)
+    plt.close(fig)
+    return paths
+
+
+def write_json(out: Path, stem: str, data: dict) -> Path:
+    """Write ``stem.json`` (sorted keys, indented) into ``out`` atomically."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{stem}.json"
+    with atomic_path(path) as tmp, open(tmp, "w") as handle:
+        json.dump(data, handle, indent=2, sort_keys=True, default=float)
+        handle.write(os.linesep)
+    return path

@@ -1,0 +1,38 @@
+"""Run every reproduction script in this folder (figures and JSON into --out).
+
+python benchmarks/reproduce/run_all.py            # full sizes
+python benchmarks/reproduce/run_all.py --quick    # small sizes
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run each script with the given arguments; report failures at the end."""
+    argv = sys.argv[1:] if argv is None else argv
+    failed = []
+    for script in sorted(HERE.glob("*.py")):
+        if script.name.startswith("_") or script.name == Path(__file__).name:
+            continue
+        start = time.perf_counter()
+        code = subprocess.call([sys.executable, str(script), *argv])
+        print(
+            f"{script.name}: exit {code}, {time.perf_counter() - start:.1f} s",
+            flush=True,
+        )
+        if code:
+            failed.append(script.name)
+    if failed:
+        print("failed: " + ", ".join(failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,133 @@
+"""The POIM a positioned motif induces (the motifPOIM model) and its gradient.
+
+A motif is a PWM ``r`` of m columns whose start T is distributed around a
+mean ``mu`` with spread ``sigma`` (a normal density on the valid 0-based starts
+``0..L-m``, renormalised). Modelling the classifier's score as a positional
+scan ``s(x) ~ v sum_t phi_t prod_c r_c(x_{t+c}) / b(x_{t+c})`` under a
+background with letter probabilities b, the POIM it induces is
+
+    R_k(z, j) = sum_t phi_t (prod_{c in overlap(t, j)} r_c(u_c) / b(u_c) - 1),
+
+with ``u_c = z_{t+c-j}`` the window's letter facing motif column c,
+
+since the letters outside the window average to 1. Writing d = t - j,
+``R_k = Phi_k F_k`` with ``Phi_k[j, d] = phi_{j+d}`` and
+``F_k[d] = kron(f_0, ..., f_{k-1}) - 1`` where ``f_p = r_{p-d} / b`` on the
+overlap and ones elsewhere. Everything here is dense numpy on small arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def start_distribution(mu: float, sigma: float, n_starts: int):
+    """phi_t for t = 0..n_starts-1 and its derivatives in mu and sigma."""
+    t = np.arange(n_starts, dtype=np.float64)
+    u = np.exp(-0.5 * ((t - mu) / sigma) ** 2)
+    total = u.sum()
+    if total < 1e-300:  # mean far outside the sequence: put all mass on the edge
+        u = np.zeros(n_starts)
+        u[int(np.clip(round(mu), 0, n_starts - 1))] = 1.0
+        return u, np.zeros(n_starts), np.zeros(n_starts)
+    phi = u / total
+    du_mu = u * (t - mu) / sigma**2
+    du_sigma = u * (t - mu) ** 2 / sigma**3
+    d_mu = du_mu / total - phi * du_mu.sum() / total
+    d_sigma = du_sigma / total - phi * du_sigma.sum() / total
+    return phi, d_mu, d_sigma
+
+
+def _factors(pwm: np.ndarray, background: np.ndarray, k: int, d: int):
+    """Per-letter factors f_p of window positions p = 0..k-1 for offset d."""
+    m = pwm.shape[0]
+    factors = []
+    for p in range(k):
+        c = p - d
+        factors.append(pwm[c] / background if 0 <= c < m else np.ones(4))
+    return factors
+
+
+def _kron(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Kronecker product of two vectors (np.kron's overhead dominates here)."""
+    return (a[:, None] * b[None, :]).ravel()
+
+
+def _kron_all(vectors) -> np.ndarray:
+    out = np.ones(1)
+    for v in vectors:
+        out = _kron(out, v)
+    return out
+
+
+def offsets(m: int, k: int) -> np.ndarray:
+    """Offsets d = t - j of motif start relative to window start that overlap."""
+    return np.arange(-(m - 1), k)
+
+
+def overlap_matrix(pwm: np.ndarray, background: np.ndarray, k: int) -> np.ndarray:
+    """F_k: one row of ``prod r / b - 1`` over all 4**k k-mers per offset."""
+    return np.stack(
+        [
+            _kron_all(_factors(pwm, background, k, d)) - 1.0
+            for d in offsets(pwm.shape[0], k)
+        ]
+    )
+
+
+def position_matrix(phi: np.ndarray, m: int, k: int, length: int) -> np.ndarray:
+    """Phi_k[j, d] = phi_{j + d} (zero outside the valid starts)."""
+    n_windows = length - k + 1
+    ds = offsets(m, k)
+    t = np.arange(n_windows)[:, None] + ds[None, :]
+    inside = (t >= 0) & (t < phi.size)
+    return np.where(inside, phi[np.clip(t, 0, phi.size - 1)], 0.0)
+
+
+def motif_poim(pwm, mu, sigma, k, length, background) -> np.ndarray:
+    """R_k(z, j) of one motif, shape (L - k + 1, 4**k) (without its scale v)."""
+    m = pwm.shape[0]
+    phi, _, _ = start_distribution(mu, sigma, length - m + 1)
+    return position_matrix(phi, m, k, length) @ overlap_matrix(pwm, background, k)
+
+
+def motif_poim_gradient(pwm, mu, sigma, k, length, background, grad_r):
+    """Pull ``dL/dR_k`` (shape (L-k+1, 4**k)) back to the motif's parameters.
+
+    Returns
+    -------
+    (d_pwm, d_mu, d_sigma)
+        ``d_pwm`` has the shape of ``pwm`` (derivative in the probabilities).
+    """
+    m = pwm.shape[0]
+    n_starts = length - m + 1
+    phi, phi_mu, phi_sigma = start_distribution(mu, sigma, n_starts)
+    position = position_matrix(phi, m, k, length)
+    overlap = overlap_matrix(pwm, background, k)
+    grad_f = position.T @ grad_r  # (n_d, 4**k)
+    grad_position = grad_r @ overlap.T  # (n_windows, n_d)
+    ds = offsets(m, k)
+    t = np.arange(length - k + 1)[:, None] + ds[None, :]
+    inside = (t >= 0) & (t < n_starts)
+    grad_phi = np.bincount(t[inside], weights=grad_position[inside], minlength=n_starts)
+    d_mu = float(grad_phi @ phi_mu)
+    d_sigma = float(grad_phi @ phi_sigma)
+
+    d_pwm = np.zeros_like(pwm)
+    for row, d in enumerate(ds):
+        factors = _factors(pwm, background, k, d)
+        tensor = grad_f[row]
+        prefix = [np.ones(1)]
+        for f in factors[:-1]:
+            prefix.append(_kron(prefix[-1], f))
+        suffix = [np.ones(1)]
+        for f in reversed(factors[1:]):
+            suffix.append(_kron(f, suffix[-1]))
+        suffix.reverse()
+        for p in range(k):
+            c = p - d
+            if 0 <= c < m:
+                block = tensor.reshape(prefix[p].size, 4, suffix[p].size)
+                g = np.einsum("i,iaj,j->a", prefix[p], block, suffix[p])
+                d_pwm[c] += g / background
+    return d_pwm, d_mu, d_sigma

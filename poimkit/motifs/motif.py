@@ -1,0 +1,92 @@
+"""`Motif`: a PWM with a mean position and a positional spread."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..alphabet import ALPHABET
+from ..errors import InputError
+
+#: pseudo-sites used when a PWM is written as a count matrix (JASPAR, TRANSFAC)
+COUNT_SCALE = 10_000
+
+
+@dataclass
+class Motif:
+    """A sequence motif found in a model's POIMs.
+
+    Attributes
+    ----------
+    pwm : numpy.ndarray of shape (m, 4)
+        Letter probabilities per motif column, columns A, C, G, T; rows sum to 1.
+    position : float
+        Mean start of the motif, **1-based** (as in figures and tables).
+    spread : float
+        Standard deviation of the start position (0 for a fixed position).
+    importance : float
+        The largest POIM value of a k-mer of the consensus (score units).
+    residual : float
+        Relative residual of the motif-POIM fit, ``||Q - R||^2 / ||Q||^2`` over
+        the fitted orders (0 is a perfect fit).
+    name : str
+        Identifier used in motif files.
+    """
+
+    pwm: np.ndarray
+    position: float
+    spread: float
+    importance: float = 0.0
+    residual: float = float("nan")
+    name: str = "motif"
+
+    def __post_init__(self) -> None:
+        pwm = np.asarray(self.pwm, dtype=np.float64)
+        if pwm.ndim != 2 or pwm.shape[1] != 4 or pwm.shape[0] < 1:
+            raise InputError(f"pwm has shape {pwm.shape} but must have shape (m, 4)")
+        if not np.isfinite(pwm).all() or (pwm < 0).any():
+            raise InputError("pwm must hold finite, non-negative probabilities")
+        if not np.allclose(pwm.sum(axis=1), 1.0, atol=1e-6):
+            raise InputError("every pwm row must sum to 1")
+        self.pwm = pwm
+
+    @property
+    def length(self) -> int:
+        """Number of columns m."""
+        return self.pwm.shape[0]
+
+    @property
+    def consensus(self) -> str:
+        """Most probable letter of each column."""
+        return "".join(ALPHABET[i] for i in self.pwm.argmax(axis=1))
+
+    @property
+    def iupac(self) -> str:
+        """Degenerate (IUPAC) consensus, Biopython's rules."""
+        return str(self.to_biopython().degenerate_consensus)
+
+    @property
+    def information(self) -> np.ndarray:
+        """Information content per column in bits, ``2 - H(column)``."""
+        p = np.clip(self.pwm, 1e-300, 1.0)
+        return 2.0 + (self.pwm * np.log2(p)).sum(axis=1)
+
+    def to_biopython(self):
+        """The motif as a `Bio.motifs.Motif` (counts per `COUNT_SCALE` sites)."""
+        from Bio import motifs
+
+        counts = {
+            a: (self.pwm[:, i] * COUNT_SCALE).tolist() for i, a in enumerate(ALPHABET)
+        }
+        motif = motifs.Motif(alphabet=ALPHABET, counts=counts)
+        motif.name = self.name
+        motif.matrix_id = self.name
+        return motif
+
+    def __repr__(self) -> str:
+        return (
+            f"Motif({self.consensus!r}, position={self.position:.1f}, "
+            f"spread={self.spread:.1f}, importance={self.importance:.3g}, "
+            f"residual={self.residual:.3g})"
+        )

@@ -1,0 +1,202 @@
+"""Candidate motifs from a POIM: strongest k-mers, assembled where they overlap.
+
+Entries of the highest POIM order and the peaks of the differential POIM
+give k-mers at positions. Candidates are taken strongest first; one joins an
+existing seed when its k-mer occurs in the seed's string (the same motif at
+another position: the spread) or overlaps the seed's string at the matching
+position and agrees with it there (a longer motif seen through shorter
+windows). A seed is only extended by letters the POIM prefers clearly over
+the three alternatives, so a k-mer that merely contains a motif plus a random
+neighbour does not lengthen the motif.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..alphabet import ALPHABET, kmer_index, kmer_string
+
+#: an extension letter must beat every alternative letter by this factor
+SPECIFICITY = 1.15
+
+
+@dataclass
+class Seed:
+    """A candidate motif: a consensus string and where it was seen."""
+
+    string: str
+    start: int  # 0-based start of string[0] at the strongest sighting
+    value: float  # strongest POIM value
+    starts: list[int] = field(default_factory=list)  # one per sighting
+    values: list[float] = field(default_factory=list)
+
+    @property
+    def mean_start(self) -> float:
+        """Value-weighted mean 0-based start over the sightings."""
+        w = np.asarray(self.values)
+        return float(np.average(self.starts, weights=w))
+
+    @property
+    def spread(self) -> float:
+        """Value-weighted standard deviation of the sightings' starts."""
+        w = np.asarray(self.values)
+        mean = np.average(self.starts, weights=w)
+        return float(
+            np.sqrt(np.average((np.asarray(self.starts) - mean) ** 2, weights=w))
+        )
+
+
+def _candidates(poim, n_top: int) -> list[tuple[str, int, float]]:
+    """Positive (k-mer, 0-based start, value) of the top order and of D peaks."""
+    order = poim.max_order
+    q = poim.q(order)
+    flat = q.ravel()
+    take = min(n_top, flat.size)
+    best = np.argpartition(-flat, take - 1)[:take]
+    out = []
+    for f in best:
+        j, z = divmod(int(f), q.shape[1])
+        if q[j, z] > 0:
+            out.append((kmer_string(z, order), j, float(q[j, z])))
+    diff = poim.differential()
+    for l in range(2, order + 1):
+        row = np.nan_to_num(diff[l - 1], nan=-np.inf)
+        for j in np.argsort(-row)[:3]:
+            if row[j] > 0:
+                z = int(np.argmax(poim.q(l)[j]))
+                out.append((kmer_string(z, l), int(j), float(poim.q(l)[j, z])))
+    out.sort(key=lambda c: -c[2])
+    return out
+
+
+def _specific(poim, kmer: str, starts: list[int], index: int) -> bool:
+    """True if the letter at ``kmer[index]`` is clearly preferred where it occurs.
+
+    The POIM values of the k-mer and of its three variants at ``index`` are
+    summed over ``starts`` (the k-mer's start at each sighting of the seed), so
+    that a letter the POIM favours at one position by chance does not pass.
+    """
+    l = len(kmer)
+    q = poim.q(l)
+    starts = [s for s in starts if 0 <= s < q.shape[0]]
+    values = []
+    for letter in ALPHABET:
+        variant = kmer_index(kmer[:index] + letter + kmer[index + 1 :])
+        values.append(sum(float(q[s, variant]) for s in starts))
+    own = values[ALPHABET.index(kmer[index])]
+    others = max(v for v, a in zip(values, ALPHABET, strict=True) if a != kmer[index])
+    return own > 0 and own >= SPECIFICITY * max(others, 0.0) + 1e-12
+
+
+def _mismatches(a: str, b: str) -> int:
+    return sum(x != y for x, y in zip(a, b, strict=True))
+
+
+def _tolerated(overlap: int) -> int:
+    """Mismatches allowed in an overlap of this many letters (mutated copies)."""
+    return 0 if overlap < 5 else 1 if overlap < 7 else 2
+
+
+def _absorb(seed: Seed, kmer: str, start: int, value: float, poim, window: int) -> bool:
+    """Add the sighting to the seed if it belongs to it; extend the seed if clear.
+
+    A k-mer belongs to a seed if it occurs in the seed's string (up to
+    `_tolerated` mismatches: a mutated copy) within ``window`` of a sighting,
+    or overlaps the string at one of the seed's sighting positions, agreeing
+    there up to `_tolerated` mismatches. Only an exact overlap may extend the
+    string, and only by letters the POIM clearly prefers (`_specific`).
+    """
+    k = len(kmer)
+    for at in range(len(seed.string) - k + 1):
+        implied = start - at
+        if (
+            _mismatches(seed.string[at : at + k], kmer) <= _tolerated(k)
+            and min(abs(implied - s) for s in seed.starts) <= window
+        ):
+            seed.starts.append(implied)
+            seed.values.append(value)
+            return True
+    for anchor in sorted(set(seed.starts), key=lambda a: abs(start - a)):
+        shift = start - anchor  # kmer[0] sits at seed.string[shift]
+        lo, hi = max(0, shift), min(len(seed.string), shift + k)
+        if hi - lo < max(3, k - 2):
+            continue
+        wrong = _mismatches(seed.string[lo:hi], kmer[lo - shift : hi - shift])
+        if wrong > _tolerated(hi - lo):
+            continue
+        if wrong == 0:
+            _extend(seed, kmer, start, shift, poim)
+        return True
+    return False
+
+
+def _extend(seed: Seed, kmer: str, start: int, shift: int, poim) -> None:
+    """Extend the seed's string by the k-mer's overhanging letters, if specific."""
+    k = len(kmer)
+    anchor = start - shift
+    strongest = np.argsort(seed.values)[::-1][:10]
+    starts = sorted({seed.starts[i] - anchor + start for i in strongest} | {start})
+    left = kmer[: max(0, -shift)]
+    n_right = max(0, shift + k - len(seed.string))
+    if left and all(_specific(poim, kmer, starts, i) for i in range(len(left))):
+        seed.string = left + seed.string
+        seed.start -= len(left)
+        seed.starts = [s - len(left) for s in seed.starts]
+    if n_right and all(
+        _specific(poim, kmer, starts, k - 1 - i) for i in range(n_right)
+    ):
+        seed.string = seed.string + kmer[k - n_right :]
+
+
+def find_seeds(
+    poim, max_seeds: int = 3, n_top: int = 200, window: int = 25
+) -> list[Seed]:
+    """Candidate motifs of a POIM, strongest first.
+
+    Parameters
+    ----------
+    poim : Poim
+    max_seeds : int
+        How many seeds to return at most.
+    n_top : int
+        How many top entries of the highest order to consider.
+    window : int
+        Largest distance between sightings of one motif (in positions).
+
+    Returns
+    -------
+    list of Seed
+    """
+    seeds: list[Seed] = []
+    for kmer, start, value in _candidates(poim, n_top):
+        if any(_absorb(s, kmer, start, value, poim, window) for s in seeds):
+            continue
+        seeds.append(Seed(kmer, start, value, [start], [value]))
+    seeds.sort(key=lambda s: -s.value)
+    return _merge(seeds, poim, window)[:max_seeds]
+
+
+def _merge(seeds: list[Seed], poim, window: int) -> list[Seed]:
+    """Fold weaker seeds into stronger ones they belong to.
+
+    Undoes order effects of the greedy pass: a sighting may arrive before the
+    one it overlaps.
+    """
+    kept: list[Seed] = []
+    for seed in seeds:
+        home = next(
+            (
+                k
+                for k in kept
+                if any(
+                    _absorb(k, seed.string, start, value, poim, window)
+                    for start, value in zip(seed.starts, seed.values, strict=True)
+                )
+            ),
+            None,
+        )
+        if home is None:
+            kept.append(seed)
+    return kept
