@@ -6,6 +6,7 @@ from .background import MarkovBackground
 from .errors import InputError
 from .io import read_fasta, read_labeled
 from .kernels import wd_kernel
+from .motifs import Motif, extract_motifs
 from .poim import Poim, compute_poim, explain_instance
 from .svm import WDKernelSVC
 from .weights import KmerWeights
@@ -14,6 +15,7 @@ __all__ = [
     "InputError",
     "KmerWeights",
     "MarkovBackground",
+    "Motif",
     "Poim",
     "WDKernelSVC",
     "__version__",
@@ -21,6 +23,7 @@ __all__ = [
     "decode",
     "encode",
     "explain_instance",
+    "extract_motifs",
     "kmer_index",
     "kmer_string",
     "read_fasta",

@@ -130,6 +130,27 @@ def _build_parser() -> argparse.ArgumentParser:
     poim.add_argument("--top-tsv", metavar="TSV", help="also write the top N as TSV")
     _add_cleaning_options(poim)
     _add_common_options(poim)
+
+    motifs = sub.add_parser(
+        "motifs",
+        help="extract motifs (PWM, position, spread) from POIMs",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        epilog="example: poimkit motifs poim.npz -o motifs.meme --max-motifs 3 "
+        "--logos logos/",
+    )
+    motifs.add_argument("poim", metavar="POIM.npz")
+    motifs.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="motif file; format from the suffix: .meme, .jaspar or .transfac",
+    )
+    motifs.add_argument("--max-motifs", type=int, default=3)
+    motifs.add_argument("--restarts", type=int, default=3, help="optimiser starts")
+    motifs.add_argument("--logos", metavar="DIR", help="write a PNG logo per motif")
+    motifs.add_argument("--seed", type=int, default=0, help="seed of the restarts")
+    _add_common_options(motifs)
     return parser
 
 
@@ -269,7 +290,63 @@ def _run_poim(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_COMMANDS = {"train": _run_train, "score": _run_score, "poim": _run_poim}
+def _run_motifs(args: argparse.Namespace) -> int:
+    from .motifs import extract_motifs
+    from .motifs.formats import write_motifs
+    from .poim import Poim
+
+    poim = Poim.load(args.poim)
+    found = extract_motifs(
+        poim,
+        max_motifs=args.max_motifs,
+        n_restarts=args.restarts,
+        random_state=args.seed,
+    )
+    write_motifs(args.output, found)
+    if args.logos:
+        _write_logos(args.logos, found)
+    print("name\tconsensus\tiupac\tposition\tspread\timportance\tresidual")
+    for m in found:
+        print(
+            f"{m.name}\t{m.consensus}\t{m.iupac}\t{m.position:.2f}\t"
+            f"{m.spread:.2f}\t{m.importance:.4g}\t{m.residual:.3f}"
+        )
+    _say(args, f"{len(found)} motifs written to {args.output}")
+    return EXIT_OK
+
+
+def _write_logos(folder: str, found) -> None:
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .io import atomic_path
+    from .plot import plot_logo
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    for motif in found:
+        fig, ax = plt.subplots(figsize=(0.5 * motif.length + 1.5, 2.2))
+        plot_logo(
+            motif,
+            ax=ax,
+            title=f"{motif.name}: {motif.consensus} at "
+            f"{motif.position:.1f} (spread {motif.spread:.1f})",
+        )
+        with atomic_path(out / f"{motif.name}.png") as tmp:
+            fig.savefig(tmp, dpi=150, bbox_inches="tight", format="png")
+        plt.close(fig)
+
+
+_COMMANDS = {
+    "train": _run_train,
+    "score": _run_score,
+    "poim": _run_poim,
+    "motifs": _run_motifs,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -270,3 +270,40 @@ def test_poim_command_bad_input(tmp_path, fasta_pair, capsys, extra, message):
     assert main(["poim", str(model_path), "-o", str(out), "--quiet", *extra]) == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_motifs_command(tmp_path, capsys):
+    from poimkit import compute_poim
+    from poimkit.datasets import make_planted
+    from poimkit.motifs.formats import read_motifs
+
+    X, y = make_planted(400, 400, 40, [("GGCCGTAAA", 8, 0)], random_state=3)
+    poim_path = tmp_path / "p.npz"
+    compute_poim(WDKernelSVC(degree=10).fit(X, y), 5).save(poim_path)
+    out = tmp_path / "m.meme"
+    logos = tmp_path / "logos"
+    assert (
+        main(
+            [
+                "motifs",
+                str(poim_path),
+                "-o",
+                str(out),
+                "--max-motifs",
+                "2",
+                "--logos",
+                str(logos),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].startswith("name\tconsensus")
+    (motif,) = read_motifs(out)[:1]
+    assert motif.consensus == "GGCCGTAAA"
+    assert abs(motif.position - 8) <= 1
+    assert (logos / "motif_1.png").stat().st_size > 0
+    assert main(["motifs", str(tmp_path / "none.npz"), "-o", str(out)]) == 2
+    assert main(["motifs", str(poim_path), "-o", str(tmp_path / "m.xyz")]) == 2
+    assert not (tmp_path / "m.xyz").exists()

@@ -8,6 +8,15 @@ from poimkit.motifs import Motif
 from poimkit.motifs.model import motif_poim, motif_poim_gradient, start_distribution
 
 
+def test_motif_poim_is_centred_like_a_poim():
+    rng = np.random.default_rng(2)
+    pwm = rng.dirichlet(np.ones(4), size=6)
+    background = np.array([0.3, 0.2, 0.2, 0.3])
+    R = motif_poim(pwm, 8.0, 2.0, 3, 25, background, gamma=0.4)
+    weights = np.einsum("a,b,c->abc", background, background, background).ravel()
+    np.testing.assert_allclose(R @ weights, 0.0, atol=1e-14)
+
+
 def test_motif_poim_matches_its_definition():
     rng = np.random.default_rng(0)
     m, k, length = 5, 3, 20
@@ -28,19 +37,27 @@ def test_motif_poim_matches_its_definition():
         assert R[j, z] == pytest.approx(expected, rel=1e-12, abs=1e-14)
 
 
-def test_motif_poim_gradient_matches_finite_differences():
+@pytest.mark.parametrize("gamma", [1.0, 0.45])
+def test_motif_poim_gradient_matches_finite_differences(gamma):
     rng = np.random.default_rng(1)
     m, k, length = 4, 3, 15
-    pwm = rng.dirichlet(np.ones(4), size=m)
-    background = np.full(4, 0.25)
+    pwm = rng.dirichlet(np.full(4, 3.0), size=m)
+    background = np.array([0.3, 0.2, 0.2, 0.3])
     mu, sigma = 5.2, 1.4
     G = rng.normal(size=(length - k + 1, 4**k))
 
-    def f(p, mu_, sigma_):
-        return float((G * motif_poim(p, mu_, sigma_, k, length, background)).sum())
+    def f(p, mu_, sigma_, gamma_=gamma):
+        R = motif_poim(p, mu_, sigma_, k, length, background, gamma_)
+        return float((G * R).sum())
 
-    d_pwm, d_mu, d_sigma = motif_poim_gradient(pwm, mu, sigma, k, length, background, G)
+    d_pwm, d_mu, d_sigma, d_gamma = motif_poim_gradient(
+        pwm, mu, sigma, k, length, background, G, gamma
+    )
     eps = 1e-6
+    assert d_gamma == pytest.approx(
+        (f(pwm, mu, sigma, gamma + eps) - f(pwm, mu, sigma, gamma - eps)) / (2 * eps),
+        abs=1e-6,
+    )
     for c in range(m):
         for a in range(4):
             up, down = pwm.copy(), pwm.copy()

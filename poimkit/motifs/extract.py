@@ -26,7 +26,9 @@ def _trim(shape: MotifShape) -> MotifShape:
     info = 2.0 + (pwm * np.log2(np.clip(pwm, 1e-300, 1.0))).sum(axis=1)
     keep = np.flatnonzero(info >= TRIM_FRACTION * info.max())
     lo, hi = int(keep[0]), int(keep[-1]) + 1
-    return MotifShape(shape.logits[lo:hi].copy(), shape.mu + lo, shape.sigma)
+    return MotifShape(
+        shape.logits[lo:hi].copy(), shape.mu + lo, shape.sigma, shape.gamma
+    )
 
 
 def _perturbed(shape: MotifShape, rng: np.random.Generator) -> MotifShape:
@@ -35,6 +37,7 @@ def _perturbed(shape: MotifShape, rng: np.random.Generator) -> MotifShape:
         shape.logits + rng.normal(0, 0.5, shape.logits.shape),
         shape.mu + rng.normal(0, 1.0),
         shape.sigma * float(np.exp(rng.normal(0, 0.5))),
+        shape.gamma,
     )
 
 
@@ -97,7 +100,7 @@ def extract_motifs(
     lowers the residual by ``min_gain``; then all kept motifs are refitted
     jointly. The fit minimises
     ``sum_k ||Q_k - sum_g v_gk R_gk||^2 / sum_k ||Q_k||^2`` over PWMs, mean
-    starts and spreads, where R is the POIM a positioned PWM induces
+    starts, spreads and tempers, where R is the POIM a positioned PWM induces
     (`poimkit.motifs.model`). A Markov background enters through its average
     letter probabilities.
 

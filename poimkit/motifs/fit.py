@@ -19,6 +19,7 @@ from ..alphabet import ALPHABET
 from .model import motif_poim, motif_poim_gradient
 
 MIN_SPREAD = 0.3
+MIN_GAMMA = 0.05
 
 
 @dataclass
@@ -28,6 +29,7 @@ class MotifShape:
     logits: np.ndarray  # (m, 4)
     mu: float
     sigma: float
+    gamma: float = 0.5  # temper of the score's growth with matching letters
 
     @property
     def pwm(self) -> np.ndarray:
@@ -52,7 +54,10 @@ class MotifShape:
 
 def _pack(shapes: list[MotifShape]) -> np.ndarray:
     return np.concatenate(
-        [np.r_[s.logits.ravel(), s.mu, np.log(s.sigma)] for s in shapes]
+        [
+            np.r_[s.logits.ravel(), s.mu, np.log(s.sigma), np.log(s.gamma)]
+            for s in shapes
+        ]
     )
 
 
@@ -65,9 +70,10 @@ def _unpack(x: np.ndarray, template: list[MotifShape]) -> list[MotifShape]:
                 x[at : at + n].reshape(s.logits.shape),
                 float(x[at + n]),
                 float(np.exp(x[at + n + 1])),
+                float(np.exp(x[at + n + 2])),
             )
         )
-        at += n + 2
+        at += n + 3
     return out
 
 
@@ -115,20 +121,21 @@ class MotifPoimFit:
         rest = {}
         for k, q in self.poims.items():
             rest[k] = q - sum(
-                v * motif_poim(s.pwm, s.mu, s.sigma, k, self.length, self.background)
-                for v, s in zip(scales[k], shapes, strict=True)
+                v * self._poim(s, k) for v, s in zip(scales[k], shapes, strict=True)
             )
         return MotifPoimFit(rest, self.length, self.background, norm=self.norm)
+
+    def _poim(self, s: MotifShape, k: int) -> np.ndarray:
+        return motif_poim(
+            s.pwm, s.mu, s.sigma, k, self.length, self.background, s.gamma
+        )
 
     def evaluate(self, shapes: list[MotifShape], gradient: bool = True):
         """Relative residual, per-order scales and (optionally) the gradient."""
         loss, scales = 0.0, {}
-        grads = [(np.zeros_like(s.logits), 0.0, 0.0) for s in shapes]
+        grads = [np.zeros(s.logits.size + 3) for s in shapes]
         for k, q in self.poims.items():
-            rs = [
-                motif_poim(s.pwm, s.mu, s.sigma, k, self.length, self.background)
-                for s in shapes
-            ]
+            rs = [self._poim(s, k) for s in shapes]
             v = _scales(q, rs)
             scales[k] = v
             resid = q - sum(vg * r for vg, r in zip(v, rs, strict=True))
@@ -136,7 +143,7 @@ class MotifPoimFit:
             if not gradient:
                 continue
             for g, s in enumerate(shapes):
-                d_pwm, d_mu, d_sigma = motif_poim_gradient(
+                d_pwm, d_mu, d_sigma, d_gamma = motif_poim_gradient(
                     s.pwm,
                     s.mu,
                     s.sigma,
@@ -144,18 +151,17 @@ class MotifPoimFit:
                     self.length,
                     self.background,
                     -2.0 * v[g] * resid,
+                    s.gamma,
                 )
-                old = grads[g]
-                grads[g] = (old[0] + d_pwm, old[1] + d_mu, old[2] + d_sigma)
+                r = s.pwm  # chain through the softmax and the log-parameters
+                d_logits = r * (d_pwm - (r * d_pwm).sum(axis=1, keepdims=True))
+                grads[g] += np.r_[
+                    d_logits.ravel(), d_mu, d_sigma * s.sigma, d_gamma * s.gamma
+                ]
         loss /= self.norm
         if not gradient:
             return loss, scales, None
-        flat = []
-        for s, (d_pwm, d_mu, d_sigma) in zip(shapes, grads, strict=True):
-            r = s.pwm
-            d_logits = r * (d_pwm - (r * d_pwm).sum(axis=1, keepdims=True))
-            flat.append(np.r_[d_logits.ravel(), d_mu, d_sigma * s.sigma])
-        return loss, scales, np.concatenate(flat) / self.norm
+        return loss, scales, np.concatenate(grads) / self.norm
 
     def fit(self, shapes: list[MotifShape], max_iter: int = 200):
         """L-BFGS-B from the given shapes; returns (shapes, loss, scales)."""
@@ -171,6 +177,7 @@ class MotifPoimFit:
             bounds += [
                 (-float(m), float(self.length)),
                 (np.log(MIN_SPREAD), np.log(self.length / 2.0)),
+                (np.log(MIN_GAMMA), 0.0),
             ]
         result = minimize(
             fun,

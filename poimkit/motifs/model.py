@@ -3,14 +3,20 @@
 A motif is a PWM ``r`` of m columns whose start T is distributed around a
 mean ``mu`` with spread ``sigma`` (a normal density on the valid 0-based starts
 ``0..L-m``, renormalised). Modelling the classifier's score as a positional
-scan ``s(x) ~ v sum_t phi_t prod_c r_c(x_{t+c}) / b(x_{t+c})`` under a
+scan ``s(x) ~ v sum_t phi_t prod_c (r_c(x_{t+c}) / b(x_{t+c}))**gamma`` under a
 background with letter probabilities b, the POIM it induces is
 
-    R_k(z, j) = sum_t phi_t (prod_{c in overlap(t, j)} r_c(u_c) / b(u_c) - 1),
+    R_k(z, j) = sum_t phi_t (prod_{c in overlap(t, j)} (r_c(u_c) / b(u_c))**gamma - 1),
 
 with ``u_c = z_{t+c-j}`` the window's letter facing motif column c,
 
-since the letters outside the window average to 1. Writing d = t - j,
+since each motif column outside the window averages to
+``e_c = E_b[(r_c / b)**gamma]`` (1 for gamma = 1; the exact form multiplies the
+overlap's product by the outside columns' e_c and subtracts the product of all
+e_c, so that every window's R averages to 0 like the POIM). The
+temper ``gamma`` in (0, 1] lets a sharp PWM describe a classifier whose score
+grows less than multiplicatively with the number of matching letters (WD
+kernels add k-mer matches), instead of forcing the PWM soft. Writing d = t - j,
 ``R_k = Phi_k F_k`` with ``Phi_k[j, d] = phi_{j+d}`` and
 ``F_k[d] = kron(f_0, ..., f_{k-1}) - 1`` where ``f_p = r_{p-d} / b`` on the
 overlap and ones elsewhere. Everything here is dense numpy on small arrays.
@@ -38,13 +44,13 @@ def start_distribution(mu: float, sigma: float, n_starts: int):
     return phi, d_mu, d_sigma
 
 
-def _factors(pwm: np.ndarray, background: np.ndarray, k: int, d: int):
-    """Per-letter factors f_p of window positions p = 0..k-1 for offset d."""
+def _factors(pwm: np.ndarray, background: np.ndarray, k: int, d: int, gamma: float):
+    """Per-letter factors f_p = (r_c / b)**gamma of window positions p for offset d."""
     m = pwm.shape[0]
     factors = []
     for p in range(k):
         c = p - d
-        factors.append(pwm[c] / background if 0 <= c < m else np.ones(4))
+        factors.append((pwm[c] / background) ** gamma if 0 <= c < m else np.ones(4))
     return factors
 
 
@@ -65,12 +71,30 @@ def offsets(m: int, k: int) -> np.ndarray:
     return np.arange(-(m - 1), k)
 
 
-def overlap_matrix(pwm: np.ndarray, background: np.ndarray, k: int) -> np.ndarray:
-    """F_k: one row of ``prod r / b - 1`` over all 4**k k-mers per offset."""
+def _column_means(pwm: np.ndarray, background: np.ndarray, gamma: float):
+    """e_c = E_b[(r_c / b)**gamma] per motif column (1 for gamma = 1)."""
+    return ((pwm / background) ** gamma * background).sum(axis=1)
+
+
+def _outside(means: np.ndarray, m: int, k: int, d: int) -> float:
+    """Product of e_c over the motif columns outside the window at offset d."""
+    inside = np.zeros(m, dtype=bool)
+    inside[max(0, -d) : min(m, k - d)] = True
+    return float(np.prod(means[~inside]))
+
+
+def overlap_matrix(
+    pwm: np.ndarray, background: np.ndarray, k: int, gamma: float = 1.0
+) -> np.ndarray:
+    """F_k per offset: ``prod_in f_c(z) prod_out e_c - prod_all e_c``, all k-mers."""
+    m = pwm.shape[0]
+    means = _column_means(pwm, background, gamma)
+    total = float(np.prod(means))
     return np.stack(
         [
-            _kron_all(_factors(pwm, background, k, d)) - 1.0
-            for d in offsets(pwm.shape[0], k)
+            _kron_all(_factors(pwm, background, k, d, gamma)) * _outside(means, m, k, d)
+            - total
+            for d in offsets(m, k)
         ]
     )
 
@@ -84,26 +108,28 @@ def position_matrix(phi: np.ndarray, m: int, k: int, length: int) -> np.ndarray:
     return np.where(inside, phi[np.clip(t, 0, phi.size - 1)], 0.0)
 
 
-def motif_poim(pwm, mu, sigma, k, length, background) -> np.ndarray:
+def motif_poim(pwm, mu, sigma, k, length, background, gamma=1.0) -> np.ndarray:
     """R_k(z, j) of one motif, shape (L - k + 1, 4**k) (without its scale v)."""
     m = pwm.shape[0]
     phi, _, _ = start_distribution(mu, sigma, length - m + 1)
-    return position_matrix(phi, m, k, length) @ overlap_matrix(pwm, background, k)
+    return position_matrix(phi, m, k, length) @ overlap_matrix(
+        pwm, background, k, gamma
+    )
 
 
-def motif_poim_gradient(pwm, mu, sigma, k, length, background, grad_r):
+def motif_poim_gradient(pwm, mu, sigma, k, length, background, grad_r, gamma=1.0):
     """Pull ``dL/dR_k`` (shape (L-k+1, 4**k)) back to the motif's parameters.
 
     Returns
     -------
-    (d_pwm, d_mu, d_sigma)
+    (d_pwm, d_mu, d_sigma, d_gamma)
         ``d_pwm`` has the shape of ``pwm`` (derivative in the probabilities).
     """
     m = pwm.shape[0]
     n_starts = length - m + 1
     phi, phi_mu, phi_sigma = start_distribution(mu, sigma, n_starts)
     position = position_matrix(phi, m, k, length)
-    overlap = overlap_matrix(pwm, background, k)
+    overlap = overlap_matrix(pwm, background, k, gamma)
     grad_f = position.T @ grad_r  # (n_d, 4**k)
     grad_position = grad_r @ overlap.T  # (n_windows, n_d)
     ds = offsets(m, k)
@@ -114,9 +140,20 @@ def motif_poim_gradient(pwm, mu, sigma, k, length, background, grad_r):
     d_sigma = float(grad_phi @ phi_sigma)
 
     d_pwm = np.zeros_like(pwm)
+    d_gamma = 0.0
+    log_ratio = np.log(pwm / background)
+    means = _column_means(pwm, background, gamma)
+    total = float(np.prod(means))
+    d_means = np.zeros(m)  # dL/de_c, chained to r and gamma at the end
     for row, d in enumerate(ds):
-        factors = _factors(pwm, background, k, d)
-        tensor = grad_f[row]
+        factors = _factors(pwm, background, k, d, gamma)
+        outside = _outside(means, m, k, d)
+        inside = np.zeros(m, dtype=bool)
+        inside[max(0, -d) : min(m, k - d)] = True
+        tensor = grad_f[row] * outside
+        spread_term = float(grad_f[row] @ _kron_all(factors))
+        d_means[~inside] += spread_term * outside / means[~inside]
+        d_means -= float(grad_f[row].sum()) * total / means
         prefix = [np.ones(1)]
         for f in factors[:-1]:
             prefix.append(_kron(prefix[-1], f))
@@ -129,5 +166,10 @@ def motif_poim_gradient(pwm, mu, sigma, k, length, background, grad_r):
             if 0 <= c < m:
                 block = tensor.reshape(prefix[p].size, 4, suffix[p].size)
                 g = np.einsum("i,iaj,j->a", prefix[p], block, suffix[p])
-                d_pwm[c] += g / background
-    return d_pwm, d_mu, d_sigma
+                # f = (r / b)**gamma: df/dr = gamma f / r, df/dgamma = f log(r / b)
+                d_pwm[c] += g * gamma * factors[p] / pwm[c]
+                d_gamma += float(g @ (factors[p] * log_ratio[c]))
+    tempered = (pwm / background) ** gamma
+    d_pwm += d_means[:, None] * background * gamma * tempered / pwm
+    d_gamma += float(d_means @ (background * tempered * log_ratio).sum(axis=1))
+    return d_pwm, d_mu, d_sigma, d_gamma

@@ -24,7 +24,8 @@ class Motif:
     position : float
         Mean start of the motif, **1-based** (as in figures and tables).
     spread : float
-        Standard deviation of the start position (0 for a fixed position).
+        Standard deviation of the start position; the fit's lower bound 0.3
+        means a fixed position.
     importance : float
         The largest POIM value of a k-mer of the consensus (score units).
     residual : float

@@ -528,10 +528,8 @@ class _Batcher:
 def _progress_bar(total: int, enabled: bool, desc: str):
     if not enabled:
         return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover - tqdm is optional
-        return None
+    from tqdm.auto import tqdm
+
     return tqdm(total=total, unit="seq", unit_scale=True, desc=desc)
 
 
@@ -588,7 +586,7 @@ def sampled_poim(
     batch_size : int, default 100_000
         Sequences scored per model call.
     progress : bool, default False
-        Show a tqdm progress bar (if tqdm is installed).
+        Show a tqdm progress bar on standard error.
     max_evaluations : float, default 5e8
         Refuse to start if more sequences than this would be scored.
 

@@ -1,0 +1,529 @@
+"""Motif files: MEME (minimal), JASPAR and TRANSFAC, read and written.
+
+Writers go through `poimkit.io.atomic_path` (the target is replaced only when
+the whole file is written) and readers go through Biopython's parsers
+(`Bio.motifs.parse` with ``"minimal"``, ``"jaspar"`` and ``"transfac"``).
+
+Precision
+---------
+Files round-trip through Biopython's own parsers to within 1e-6 per PWM entry:
+
+* **MEME**: Biopython's ``minimal`` parser rounds ``probability * nsites`` to
+  whole counts, so ``nsites`` sets the precision it reads. poimkit writes
+  ``nsites=`` `MEME_NSITES` (10**6) and probabilities that are exact multiples
+  of 1/`MEME_NSITES`, rounded so that every row sums to exactly 1 (largest
+  error 0.75e-6). Every reader then sees the same matrix. The count is a
+  fictitious number of sites, like `COUNT_SCALE`; it only scales the (small)
+  pseudocounts MEME Suite tools add.
+* **JASPAR**: counts are ``pwm * COUNT_SCALE`` written with 2 decimals by
+  Biopython; poimkit rounds the PWM to multiples of ``1 / (100 * COUNT_SCALE)``
+  with exact row sums first, so normalising the counts gives the same bound.
+* **TRANSFAC**: Biopython writes the counts with 20 significant digits;
+  poimkit rounds them to 4 decimals first (PWM entries to multiples of 1e-8),
+  which keeps exponent notation out of the file.
+
+Position, spread, importance and residual
+-----------------------------------------
+MEME and TRANSFAC files also keep a motif's 1-based mean ``position``,
+``spread``, ``importance`` and ``residual`` on a line of the form
+``poimkit position=12.5 spread=1.25 importance=0.031 residual=0.02``: in MEME
+files as a ``#`` line after the motif's matrix (MEME Suite, Biopython and
+memelite skip lines they do not know there), in TRANSFAC files as a ``CC``
+(comment) line of the motif. `read_motifs` restores them; JASPAR has no room
+for them, and motifs read from files without them get NaN.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..alphabet import ALPHABET
+from ..errors import InputError
+from ..io import atomic_path
+from .motif import COUNT_SCALE, Motif
+
+PathLike = str | os.PathLike
+
+#: ``nsites=`` written to MEME files; probabilities are multiples of its inverse
+MEME_NSITES = 1_000_000
+
+#: format names and the file suffixes that select them
+FORMATS = {"meme": ".meme", "jaspar": ".jaspar", "transfac": ".transfac"}
+
+_BIOPYTHON_NAME = {"meme": "minimal", "jaspar": "jaspar", "transfac": "transfac"}
+_META_TAG = "poimkit"
+_META_KEYS = ("position", "spread", "importance", "residual")
+
+
+# --------------------------------------------------------------------------- #
+# writing
+# --------------------------------------------------------------------------- #
+
+
+def write_meme(
+    path: PathLike,
+    motifs: Sequence[Motif],
+    background: Sequence[float] | np.ndarray | None = None,
+) -> None:
+    """Write motifs in MEME minimal motif format (version 4), atomically.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Output file, conventionally ``*.meme``.
+    motifs : sequence of Motif
+        Motifs with distinct names without whitespace.
+    background : array-like of shape (4,), optional
+        Background letter frequencies of A, C, G, T; default uniform.
+
+    Raises
+    ------
+    InputError
+        For bad names or background, or a missing output directory; the
+        target is then left untouched.
+
+    Notes
+    -----
+    Each motif becomes::
+
+        MOTIF <name> <consensus>
+        letter-probability matrix: alength= 4 w= <m> nsites= 1000000 E= 0
+        <m rows of probabilities of A C G T>
+
+        # poimkit position=<1-based mean start> spread=<sd> importance=... residual=...
+
+    Probabilities are multiples of 1e-6 with rows summing to exactly 1 (see the
+    module notes); ``strands: +`` because POIM motifs are strand-specific.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> motif = Motif(np.eye(4)[[2, 0, 3]], position=5.0, spread=0.5, name="m1")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "motifs.meme")
+    ...     write_meme(path, [motif])
+    ...     print(open(path).read(), end="")
+    MEME version 4
+    <BLANKLINE>
+    ALPHABET= ACGT
+    <BLANKLINE>
+    strands: +
+    <BLANKLINE>
+    Background letter frequencies
+    A 0.250000 C 0.250000 G 0.250000 T 0.250000
+    <BLANKLINE>
+    MOTIF m1 GAT
+    letter-probability matrix: alength= 4 w= 3 nsites= 1000000 E= 0
+    0.000000 0.000000 1.000000 0.000000
+    1.000000 0.000000 0.000000 0.000000
+    0.000000 0.000000 0.000000 1.000000
+    <BLANKLINE>
+    # poimkit position=5.0 spread=0.5 importance=0.0 residual=nan
+    <BLANKLINE>
+    """
+    motifs = _check_motifs(motifs)
+    bg = _check_background(background)
+    lines = [
+        "MEME version 4",
+        "",
+        f"ALPHABET= {ALPHABET}",
+        "",
+        "strands: +",
+        "",
+        "Background letter frequencies",
+        " ".join(f"{a} {p:.6f}" for a, p in zip(ALPHABET, bg, strict=True)),
+        "",
+    ]
+    for motif in motifs:
+        counts = _quantize(motif.pwm, MEME_NSITES)
+        lines.append(f"MOTIF {motif.name} {motif.consensus}")
+        lines.append(
+            f"letter-probability matrix: alength= 4 w= {motif.length} "
+            f"nsites= {MEME_NSITES} E= 0"
+        )
+        lines.extend(" ".join(_fraction(c, MEME_NSITES) for c in row) for row in counts)
+        lines.append("")
+        lines.append(f"# {_meta_line(motif)}")
+        lines.append("")
+    _write_text(path, "\n".join(lines) + "\n")
+
+
+def write_jaspar(path: PathLike, motifs: Sequence[Motif]) -> None:
+    """Write motifs in JASPAR format (counts per `COUNT_SCALE` sites), atomically.
+
+    Uses `Bio.motifs.write` with ``"jaspar"`` on `Motif.to_biopython`; the
+    header line of each motif is ``>name name``. Position, spread and
+    importance are not stored (JASPAR has no place for them).
+
+    Parameters
+    ----------
+    path : str or path-like
+        Output file, conventionally ``*.jaspar``.
+    motifs : sequence of Motif
+        Motifs with distinct names without whitespace.
+
+    Raises
+    ------
+    InputError
+        For bad names or a missing output directory.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> motif = Motif(np.eye(4)[[2, 0]], position=5.0, spread=0.5, name="m1")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "motifs.jaspar")
+    ...     write_jaspar(path, [motif])
+    ...     print(open(path).read(), end="")
+    >m1 m1
+    A [  0.00 10000.00]
+    C [  0.00   0.00]
+    G [10000.00   0.00]
+    T [  0.00   0.00]
+    """
+    from Bio import motifs as bio_motifs
+
+    motifs = _check_motifs(motifs)
+    quantum = COUNT_SCALE * 100  # Biopython writes counts with 2 decimals
+    bio = [
+        dataclasses.replace(m, pwm=_quantize(m.pwm, quantum) / quantum).to_biopython()
+        for m in motifs
+    ]
+    _write_text(path, bio_motifs.write(bio, "jaspar"))
+
+
+def write_transfac(path: PathLike, motifs: Sequence[Motif]) -> None:
+    """Write motifs in TRANSFAC format (counts per `COUNT_SCALE` sites), atomically.
+
+    Uses `Bio.motifs.write` with ``"transfac"``: the motif name is the ``ID``
+    line, position, spread, importance and residual a ``CC`` line.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Output file, conventionally ``*.transfac``.
+    motifs : sequence of Motif
+        Motifs with distinct names without whitespace.
+
+    Raises
+    ------
+    InputError
+        For bad names or a missing output directory.
+    """
+    from Bio import motifs as bio_motifs
+    from Bio.motifs import transfac
+
+    # counts to 4 decimals: no exponent notation in Biopython's %.20g output
+    quantum = COUNT_SCALE * 10_000
+    bio = []
+    for motif in _check_motifs(motifs):
+        pwm = _quantize(motif.pwm, quantum) / quantum
+        plain = dataclasses.replace(motif, pwm=pwm).to_biopython()
+        record = transfac.Motif(alphabet=plain.alphabet, counts=plain.counts)
+        record.update({"ID": motif.name, "CC": [_meta_line(motif)]})
+        bio.append(record)
+    _write_text(path, bio_motifs.write(bio, "transfac"))
+
+
+def write_motifs(
+    path: PathLike, motifs: Sequence[Motif], format: str | None = None
+) -> None:
+    """Write motifs in the format named, or chosen by the file suffix.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Output file; ``.meme``, ``.jaspar`` or ``.transfac`` (any case) select
+        the format when ``format`` is None.
+    motifs : sequence of Motif
+    format : {"meme", "jaspar", "transfac"}, optional
+
+    Raises
+    ------
+    InputError
+        For an unknown format or suffix, and as the writers do.
+
+    See Also
+    --------
+    write_meme, write_jaspar, write_transfac, read_motifs
+    """
+    fmt = _resolve_format(path, format)
+    writer = {"meme": write_meme, "jaspar": write_jaspar, "transfac": write_transfac}
+    writer[fmt](path, motifs)
+
+
+# --------------------------------------------------------------------------- #
+# reading
+# --------------------------------------------------------------------------- #
+
+
+def read_motifs(path: PathLike, format: str | None = None) -> list[Motif]:
+    """Read the motifs of a MEME, JASPAR or TRANSFAC file with Biopython.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The motif file.
+    format : {"meme", "jaspar", "transfac"}, optional
+        Default: from the suffix (``.meme``, ``.jaspar``, ``.transfac``). MEME
+        files are read with Biopython's ``"minimal"`` parser, which also reads
+        MEME's text output.
+
+    Returns
+    -------
+    list of Motif
+        In file order. ``name`` is the motif's identifier in the file (MEME:
+        the first word after ``MOTIF``; JASPAR: the first word after ``>``;
+        TRANSFAC: ``ID``, else ``AC``, else ``NA``). ``position``, ``spread``,
+        ``importance`` and ``residual`` come from the ``poimkit`` line poimkit
+        writes (MEME, TRANSFAC) and are NaN when the file does not hold them.
+
+    Raises
+    ------
+    InputError
+        Naming the file (and motif), if it is missing, not text, not in the
+        format, or holds a matrix that is not a count or probability matrix.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> motif = Motif(np.eye(4)[[2, 0, 3]], position=5.0, spread=0.5, name="m1")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "motifs.meme")
+    ...     write_motifs(path, [motif])
+    ...     [back] = read_motifs(path)
+    >>> back.name, back.consensus, back.position, back.spread
+    ('m1', 'GAT', 5.0, 0.5)
+    """
+    from Bio import motifs as bio_motifs
+
+    fmt = _resolve_format(path, format)
+    name = os.fspath(path)
+    label = fmt.upper()
+    try:
+        with open(name, encoding="utf-8") as handle:
+            records = list(bio_motifs.parse(handle, _BIOPYTHON_NAME[fmt]))
+        text = Path(name).read_text(encoding="utf-8") if fmt == "meme" else ""
+    except FileNotFoundError:
+        raise InputError("motif file not found", path=name) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a motif file", path=name) from None
+    except UnicodeDecodeError:
+        raise InputError(
+            f"not a text file, so not a {label} motif file", path=name
+        ) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror}", path=name) from None
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+        raise InputError(
+            f"not a readable {label} motif file ({type(exc).__name__}: {exc}); "
+            "check the file or give the right format",
+            path=name,
+        ) from None
+
+    metas = _meme_meta(text, name) if fmt == "meme" else []
+    out = []
+    for k, record in enumerate(records):
+        motif_name = _bio_name(record, fmt) or f"motif_{k + 1}"
+        meta = None
+        if fmt == "transfac":
+            meta = _transfac_meta(record, name, motif_name)
+        elif k < len(metas) and metas[k][0] == motif_name:
+            meta = metas[k][1]
+        out.append(_to_motif(record, motif_name, meta or {}, name))
+    return out
+
+
+# --------------------------------------------------------------------------- #
+# helpers
+# --------------------------------------------------------------------------- #
+
+
+def _write_text(path: PathLike, text: str) -> None:
+    with (
+        atomic_path(path) as tmp,
+        open(tmp, "w", encoding="utf-8", newline="\n") as handle,
+    ):
+        handle.write(text)
+
+
+def _resolve_format(path: PathLike, format: str | None) -> str:
+    if format is not None:
+        fmt = str(format).lower()
+        if fmt not in FORMATS:
+            raise InputError(
+                f"unknown motif format {format!r}; choose one of {', '.join(FORMATS)}"
+            )
+        return fmt
+    suffix = Path(os.fspath(path)).suffix.lower()
+    for fmt, known in FORMATS.items():
+        if suffix == known:
+            return fmt
+    raise InputError(
+        f"cannot tell the motif format from the suffix {suffix or '(none)'!r}; "
+        f"use {', '.join(FORMATS.values())} or give format= one of "
+        f"{', '.join(FORMATS)}",
+        path=os.fspath(path),
+    )
+
+
+def _check_motifs(motifs: Iterable[Motif]) -> list[Motif]:
+    if isinstance(motifs, Motif):
+        raise TypeError("motifs must be a sequence of Motif; wrap one motif: [motif]")
+    motifs = list(motifs)
+    seen: set[str] = set()
+    for k, motif in enumerate(motifs):
+        if not isinstance(motif, Motif):
+            raise TypeError(
+                f"motifs[{k}] is a {type(motif).__name__}, not a poimkit Motif"
+            )
+        name = motif.name
+        if not isinstance(name, str) or name.split() != [name]:
+            raise InputError(
+                f"motif name {name!r} (motifs[{k}]) is empty or holds whitespace; "
+                "motif files need one word per name"
+            )
+        if name in seen:
+            raise InputError(
+                f"motif name {name!r} occurs twice; motif files need unique names"
+            )
+        seen.add(name)
+    return motifs
+
+
+def _check_background(background) -> np.ndarray:
+    if background is None:
+        return np.full(4, 0.25)
+    bg = np.asarray(background, dtype=np.float64)
+    if bg.shape != (4,):
+        raise InputError(
+            f"background has shape {bg.shape} but must have shape (4,) "
+            "(frequencies of A, C, G, T)"
+        )
+    if not np.isfinite(bg).all() or (bg < 0).any() or abs(bg.sum() - 1.0) > 1e-6:
+        raise InputError(
+            f"background must hold 4 non-negative frequencies summing to 1, "
+            f"got {bg.tolist()}"
+        )
+    return bg
+
+
+def _quantize(pwm: np.ndarray, total: int) -> np.ndarray:
+    """Integer counts, each row summing to ``total``, nearest to ``pwm * total``.
+
+    Rounds to nearest, then moves the (at most 2) units a row is off onto the
+    entries whose rounding went furthest the other way, so no count is off by
+    more than 0.75 from ``pwm * total``.
+    """
+    scaled = pwm / pwm.sum(axis=1, keepdims=True) * total
+    counts = np.rint(scaled)
+    remainder = scaled - counts
+    for row in np.flatnonzero(counts.sum(axis=1) != total):
+        off = int(total - counts[row].sum())
+        if off > 0:
+            take = np.argsort(-remainder[row], kind="stable")[:off]
+            counts[row, take] += 1
+        else:
+            take = np.argsort(remainder[row], kind="stable")[:-off]
+            counts[row, take] -= 1
+    return counts.astype(np.int64)
+
+
+def _fraction(count: int, total: int) -> str:
+    """``count / total`` as an exact decimal, ``total`` a power of 10."""
+    digits = len(str(total)) - 1
+    whole, part = divmod(int(count), total)
+    return f"{whole}.{part:0{digits}d}"
+
+
+def _meta_line(motif: Motif) -> str:
+    values = " ".join(f"{key}={float(getattr(motif, key))!r}" for key in _META_KEYS)
+    return f"{_META_TAG} {values}"
+
+
+def _parse_meta(text: str, path: str, record: str) -> dict[str, float]:
+    """Parse ``poimkit key=value ...`` (the tag already checked)."""
+    meta = {}
+    for field in text.split()[1:]:
+        key, sep, value = field.partition("=")
+        if key not in _META_KEYS:
+            continue
+        try:
+            if not sep:
+                raise ValueError
+            meta[key] = float(value)
+        except ValueError:
+            raise InputError(
+                f"cannot read {field!r} on the {_META_TAG} line as key=number",
+                path=path,
+                record=record,
+            ) from None
+    return meta
+
+
+def _is_meta(text: str) -> bool:
+    words = text.split()
+    return bool(words) and words[0] == _META_TAG
+
+
+def _meme_meta(text: str, path: str) -> list[tuple[str, dict[str, float] | None]]:
+    """(name, values of the ``# poimkit`` line) of each MOTIF block, in order."""
+    metas: list[tuple[str, dict[str, float] | None]] = []
+    for line in text.splitlines():
+        if line.startswith("MOTIF"):
+            words = line.split()
+            metas.append((words[1] if len(words) > 1 else "", None))
+        elif metas and line.startswith("#") and _is_meta(line[1:]):
+            current = metas[-1][0]
+            metas[-1] = (current, _parse_meta(line[1:], path, current))
+    return metas
+
+
+def _transfac_meta(record, path: str, name: str) -> dict[str, float] | None:
+    for comment in record.get("CC", []):
+        if _is_meta(comment):
+            return _parse_meta(comment, path, name)
+    return None
+
+
+def _bio_name(record, fmt: str) -> str | None:
+    if fmt == "jaspar":
+        return record.matrix_id or record.name
+    if fmt == "transfac":
+        for key in ("ID", "AC", "NA"):
+            value = record.get(key)
+            if value:
+                return str(value).split()[0]
+        return None
+    return record.name
+
+
+def _to_motif(record, name: str, meta: dict[str, float], path: str) -> Motif:
+    counts = np.array([record.counts[a] for a in ALPHABET], dtype=np.float64).T
+    if counts.ndim != 2 or counts.shape[0] == 0:
+        raise InputError("motif has no columns", path=path, record=name)
+    totals = counts.sum(axis=1)
+    wrong = ~np.isfinite(counts).all(axis=1) | (counts < 0).any(axis=1) | ~(totals > 0)
+    if wrong.any():
+        bad = int(np.flatnonzero(wrong)[0]) + 1
+        raise InputError(
+            f"column {bad} of the matrix is not a count or probability column "
+            f"(values {counts[bad - 1].tolist()})",
+            path=path,
+            record=name,
+        )
+    nan = math.nan
+    return Motif(
+        pwm=counts / totals[:, None],
+        position=meta.get("position", nan),
+        spread=meta.get("spread", nan),
+        importance=meta.get("importance", nan),
+        residual=meta.get("residual", nan),
+        name=name,
+    )

@@ -1,0 +1,348 @@
+"""Figures: sequence logos, POIM heatmaps, differential POIMs, weight mass.
+
+Every function draws on the Axes it is given (or on a new figure made with
+`matplotlib.pyplot.subplots` when ``ax`` is None) and returns that Axes. Nothing
+here changes matplotlib's global settings or chooses a backend. Positions
+shown are **1-based**: the first letter of a sequence is position 1.
+
+Examples
+--------
+>>> import matplotlib.pyplot as plt
+>>> import numpy as np
+>>> ax = plot_logo(np.array([[0.7, 0.1, 0.1, 0.1], [0.0, 0.0, 1.0, 0.0]]))
+>>> len(ax.patches), [t.get_text() for t in ax.get_xticklabels()]
+(5, ['1', '2'])
+>>> plt.close(ax.figure)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from matplotlib.font_manager import FontProperties
+from matplotlib.patches import PathPatch
+from matplotlib.textpath import TextPath
+from matplotlib.ticker import MaxNLocator
+from matplotlib.transforms import Affine2D
+
+from .alphabet import ALPHABET, kmer_string
+from .errors import InputError
+from .motifs.motif import Motif
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from .poim import Poim
+
+#: classic nucleotide colours: A green, C blue, G orange, T red
+LOGO_COLORS = {"A": "#109648", "C": "#255c99", "G": "#f7a51c", "T": "#d62839"}
+
+_POSITION_LABEL = "start position (1-based)"
+_LETTER_WIDTH = 0.9
+
+
+def _new_axes(figsize: tuple[float, float]) -> Axes:
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return ax
+
+
+def _integer_ticks(axis) -> None:
+    axis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
+
+
+# --------------------------------------------------------------------------- #
+# sequence logo
+# --------------------------------------------------------------------------- #
+
+
+def plot_logo(
+    motif_or_pwm: Motif | np.ndarray,
+    ax: Axes | None = None,
+    kind: str = "information",
+    colors: Mapping[str, object] | None = None,
+    title: str | None = None,
+) -> Axes:
+    """Draw a sequence logo: letters stacked per motif column.
+
+    Parameters
+    ----------
+    motif_or_pwm : Motif or array-like of shape (m, 4)
+        A motif, or letter probabilities per column (columns A, C, G, T, rows
+        summing to 1).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; default a new figure.
+    kind : {"information", "probability"}
+        Letter heights: ``p(a) * IC`` in bits with ``IC = 2 - H(column)``
+        (classic information logo, y from 0 to 2 bits), or ``p(a)``.
+    colors : mapping of letter to matplotlib colour, optional
+        Overrides of `LOGO_COLORS` (A green, C blue, G orange, T red).
+    title : str, optional
+        Axes title. Default: for a Motif its name, consensus and 1-based
+        position; none for an array. Give ``""`` for no title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Notes
+    -----
+    Each letter is a filled glyph outline (`matplotlib.textpath.TextPath` in a
+    `matplotlib.patches.PathPatch`) stretched to its height, so ``ax.patches``
+    holds one patch per letter of positive height. In each column the letters
+    are stacked by height, smallest at the bottom. X ticks are the motif
+    columns 1..m.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> motif = Motif(np.eye(4)[[2, 0, 3, 3]], position=11.0, spread=0.5,
+    ...               name="m1")
+    >>> ax = plot_logo(motif)
+    >>> len(ax.patches), ax.get_title()
+    (4, 'm1  GATT  at position 11.0')
+    >>> plt.close(ax.figure)
+    """
+    motif = (
+        motif_or_pwm
+        if isinstance(motif_or_pwm, Motif)
+        else Motif(np.asarray(motif_or_pwm, dtype=np.float64), math.nan, math.nan)
+    )
+    if kind not in ("information", "probability"):
+        raise InputError(f"kind must be 'information' or 'probability', got {kind!r}")
+    palette = dict(LOGO_COLORS)
+    if colors is not None:
+        unknown = set(colors) - set(ALPHABET)
+        if unknown:
+            raise InputError(
+                f"colors has keys {sorted(unknown)} but only A, C, G, T are letters"
+            )
+        palette.update(colors)
+    pwm = motif.pwm
+    heights = pwm * motif.information[:, None] if kind == "information" else pwm
+    heights = np.clip(heights, 0.0, None)
+    m = motif.length
+    if ax is None:
+        ax = _new_axes((max(2.5, 0.55 * m + 1.0), 2.4))
+
+    font = FontProperties(family="DejaVu Sans", weight="bold")
+    glyphs = {a: TextPath((0.0, 0.0), a, size=1.0, prop=font) for a in ALPHABET}
+    for column in range(m):
+        bottom = 0.0
+        for letter in np.argsort(heights[column], kind="stable"):
+            height = float(heights[column, letter])
+            if height <= 0.0:
+                continue
+            glyph = glyphs[ALPHABET[letter]]
+            box = glyph.get_extents()
+            left = column + 1 - _LETTER_WIDTH / 2
+            place = (
+                Affine2D()
+                .translate(-box.x0, -box.y0)
+                .scale(_LETTER_WIDTH / box.width, height / box.height)
+                .translate(left, bottom)
+            )
+            ax.add_patch(
+                PathPatch(
+                    place.transform_path(glyph),
+                    facecolor=palette[ALPHABET[letter]],
+                    edgecolor="none",
+                )
+            )
+            bottom += height
+
+    ax.set_xlim(0.5, m + 0.5)
+    ax.set_ylim(0.0, 2.0 if kind == "information" else 1.0)
+    ax.set_xticks(range(1, m + 1))
+    ax.set_xlabel("motif column")
+    ax.set_ylabel("bits" if kind == "information" else "probability")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    if title is None and isinstance(motif_or_pwm, Motif):
+        title = f"{motif.name}  {motif.consensus}"
+        if math.isfinite(motif.position):
+            title += f"  at position {motif.position:.1f}"
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+# --------------------------------------------------------------------------- #
+# POIM views
+# --------------------------------------------------------------------------- #
+
+
+def plot_poim_heatmap(
+    poim: Poim,
+    order: int,
+    ax: Axes | None = None,
+    top: int | None = None,
+    cmap: str = "RdBu_r",
+) -> Axes:
+    """Heatmap of ``Q_l(z, j)`` for one k-mer length l: k-mers by position.
+
+    Parameters
+    ----------
+    poim : Poim
+    order : int
+        The k-mer length l.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; default a new figure.
+    top : int, optional
+        Show only the ``top`` k-mers of largest ``max_j |Q_l(z, j)|``, most
+        important first. Default: all ``4**l`` k-mers (in index order) for
+        l <= 2, the top 20 for longer k-mers.
+    cmap : str or matplotlib colormap
+        A diverging map; the colour limits are symmetric, ``±max |Q|`` shown.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Rows are k-mers (labelled), columns 1-based start positions j + 1; a
+        colourbar is added next to it.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from poimkit import compute_poim
+    >>> from poimkit.weights import KmerWeights
+    >>> sv = np.array([[2, 0, 3, 3, 0, 1], [1, 1, 1, 1, 1, 1]], dtype=np.uint8)
+    >>> weights = KmerWeights.from_support_vectors(sv, [1.0, -1.0], 0.0, 3)
+    >>> ax = plot_poim_heatmap(compute_poim(weights, 2), order=2, top=5)
+    >>> len(ax.get_yticklabels()), [float(x) for x in ax.get_xlim()]
+    (5, [0.5, 5.5])
+    >>> plt.close(ax.figure)
+    """
+    q = poim.q(order)
+    n_pos, n_kmers = q.shape
+    if top is None:
+        top = n_kmers if order <= 2 else 20
+    if isinstance(top, bool) or not isinstance(top, int | np.integer) or top < 1:
+        raise InputError(f"top must be a positive integer, got {top!r}")
+    if top >= n_kmers:
+        rows = np.arange(n_kmers)
+    else:
+        peak = np.abs(q).max(axis=0)
+        best = np.argpartition(-peak, top - 1)[:top]
+        rows = best[np.lexsort((best, -peak[best]))]
+    data = q[:, rows].T
+    limit = float(np.abs(data).max()) if data.size else 0.0
+    limit = limit if limit > 0 else 1.0
+    if ax is None:
+        ax = _new_axes((max(4.0, 0.3 * n_pos + 2.5), max(2.5, 0.22 * len(rows) + 1.2)))
+    image = ax.imshow(
+        data,
+        aspect="auto",
+        interpolation="nearest",
+        cmap=cmap,
+        vmin=-limit,
+        vmax=limit,
+        extent=(0.5, n_pos + 0.5, len(rows) - 0.5, -0.5),
+    )
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([kmer_string(int(z), order) for z in rows], family="monospace")
+    _integer_ticks(ax.xaxis)
+    ax.set_xlim(0.5, n_pos + 0.5)
+    ax.set_xlabel(_POSITION_LABEL)
+    ax.set_ylabel(f"{order}-mer")
+    ax.set_title(f"POIM, k-mer length {order}")
+    ax.figure.colorbar(image, ax=ax, label=f"$Q_{{{order}}}(z, j)$")
+    return ax
+
+
+def plot_differential(poim: Poim, ax: Axes | None = None, cmap: str = "RdBu_r") -> Axes:
+    """Heatmap of the differential POIM ``D_l(j)``: k-mer length by position.
+
+    Parameters
+    ----------
+    poim : Poim
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; default a new figure.
+    cmap : str or matplotlib colormap
+        Diverging map with symmetric limits; undefined cells (k-mers running
+        past the sequence end) are left blank.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Rows k-mer lengths 1..K, columns 1-based start positions; with a
+        colourbar.
+
+    Notes
+    -----
+    ``D_l(j) = q_l(j) - max(q_{l-1}(j), q_{l-1}(j+1))`` with
+    ``q_l(j) = max_z |Q_l(z, j)|`` and ``D_1 = q_1`` (`Poim.differential`).
+    Peaks mark the length and start of motifs.
+    """
+    import matplotlib
+
+    d = poim.differential()
+    n_orders, length = d.shape
+    finite = d[np.isfinite(d)]
+    limit = float(np.abs(finite).max()) if finite.size else 0.0
+    limit = limit if limit > 0 else 1.0
+    colormap = matplotlib.colormaps[cmap] if isinstance(cmap, str) else cmap
+    colormap = colormap.with_extremes(bad=(0, 0, 0, 0))
+    if ax is None:
+        ax = _new_axes((max(4.0, 0.3 * length + 2.5), max(2.5, 0.35 * n_orders + 1.2)))
+    image = ax.imshow(
+        np.ma.masked_invalid(d),
+        aspect="auto",
+        interpolation="nearest",
+        cmap=colormap,
+        vmin=-limit,
+        vmax=limit,
+        extent=(0.5, length + 0.5, n_orders + 0.5, 0.5),
+    )
+    _integer_ticks(ax.xaxis)
+    _integer_ticks(ax.yaxis)
+    ax.set_xlim(0.5, length + 0.5)
+    ax.set_ylim(n_orders + 0.5, 0.5)
+    ax.set_xlabel(_POSITION_LABEL)
+    ax.set_ylabel("k-mer length")
+    ax.set_title("differential POIM")
+    ax.figure.colorbar(image, ax=ax, label="$D_l(j)$")
+    return ax
+
+
+def plot_weight_mass(
+    poim: Poim, ax: Axes | None = None, orders: Sequence[int] | None = None
+) -> Axes:
+    """Plot the weight mass ``W_l(j) = sum_z |Q_l(z, j)|`` against position.
+
+    Parameters
+    ----------
+    poim : Poim
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; default a new figure.
+    orders : sequence of int, optional
+        k-mer lengths to show; default all, 1..K.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One line per k-mer length, x the 1-based start position.
+    """
+    if orders is None:
+        orders = range(1, poim.max_order + 1)
+    orders = list(orders)
+    if not orders:
+        raise InputError("orders is empty; give at least one k-mer length")
+    masses = [(l, poim.weight_mass(l)) for l in orders]  # validates each order
+    if ax is None:
+        ax = _new_axes((6.0, 3.5))
+    for l, mass in masses:
+        ax.plot(np.arange(1, mass.size + 1), mass, marker=".", label=f"l = {l}")
+    _integer_ticks(ax.xaxis)
+    ax.set_xlim(0.5, poim.length + 0.5)
+    ax.set_xlabel(_POSITION_LABEL)
+    ax.set_ylabel("weight mass $W_l(j)$")
+    ax.set_title("POIM weight mass")
+    ax.legend(title="k-mer length", fontsize="small")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    return ax
