@@ -89,7 +89,7 @@ def test_logo_information_heights_and_order():
     assert_allclose([h for _, h, _ in stacked], pwm[0] * ic, rtol=1e-9)
     # smallest at the bottom, letters coloured A C G T from the bottom up
     expected = [matplotlib.colors.to_rgba(LOGO_COLORS[a]) for a in "ACGT"]
-    assert [c for _, _, c in stacked] == pytest.approx(expected)
+    assert_allclose([c for _, _, c in stacked], expected)
     assert stacked[-1][0] + stacked[-1][1] == pytest.approx(ic)
     assert ax.get_ylim() == (0.0, 2.0)
     assert ax.get_ylabel() == "bits"
