@@ -6,6 +6,8 @@ Exit codes: 0 success, 2 bad input (file, record and position named), 1 internal
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -151,7 +153,64 @@ def _build_parser() -> argparse.ArgumentParser:
     motifs.add_argument("--logos", metavar="DIR", help="write a PNG logo per motif")
     motifs.add_argument("--seed", type=int, default=0, help="seed of the restarts")
     _add_common_options(motifs)
+
+    run = sub.add_parser(
+        "run",
+        help="FASTA in: CV AUC, model, POIMs, motifs, figures and a report out",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        epilog="examples: poimkit run --pos data/splice/EI.fa --neg data/splice/N.fa "
+        "--drop-invalid -o splice_ei/\n"
+        "  poimkit run --fasta seqs.fa --labels labels.tsv --shift 4 "
+        "--background fit --markov-order 2 -o out/",
+    )
+    _add_input_options(run)
+    _add_run_options(run)
+    run.add_argument("-o", "--output", required=True, metavar="OUT", help="folder")
+    run.add_argument("--force", action="store_true", help="replace an existing OUT")
+    _add_common_options(run)
+
+    demo = sub.add_parser(
+        "demo",
+        help="run the whole pipeline on the bundled GATTACA example",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        epilog="example: poimkit demo -o gattaca_demo/  (then open "
+        "gattaca_demo/report.html)",
+    )
+    demo.add_argument("-o", "--output", required=True, metavar="OUT", help="folder")
+    demo.add_argument("--force", action="store_true", help="replace an existing OUT")
+    demo.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")
+    _add_common_options(demo)
     return parser
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    model = parser.add_argument_group("model")
+    model.add_argument("--degree", type=int, default=20, help="WD degree")
+    model.add_argument("--shift", type=int, default=0, help="WDS maximal shift")
+    model.add_argument("-C", type=float, default=1.0, help="SVM regularisation")
+    model.add_argument("--cv", type=int, default=5, help="cross-validation folds")
+    model.add_argument(
+        "--grid",
+        action="store_true",
+        help="choose degree, shift and C by an inner 3-fold search over "
+        "degree {10, 20}, shift {0, 4}, C {0.1, 1, 10} (nested CV)",
+    )
+    explain = parser.add_argument_group("POIMs and motifs")
+    explain.add_argument("--max-order", type=int, default=7, help="longest k-mer K")
+    explain.add_argument(
+        "--background",
+        choices=("uniform", "fit"),
+        default="uniform",
+        help="uniform letters or a Markov chain fitted to the input",
+    )
+    explain.add_argument(
+        "--markov-order", type=int, default=0, help="order D of a fitted chain (0-3)"
+    )
+    explain.add_argument("--max-motifs", type=int, default=3)
+    explain.add_argument(
+        "--memory-limit", type=float, default=4.0, metavar="GB", help="POIM memory cap"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")
 
 
 def _say(args: argparse.Namespace, message: str) -> None:
@@ -341,11 +400,87 @@ def _write_logos(folder: str, found) -> None:
         plt.close(fig)
 
 
+def _print_run(summary: dict, out: str) -> None:
+    print(
+        f"cv_auc\t{summary['cv_auc']:.4f}\t+/-\t{summary['cv_auc_std']:.4f}\t"
+        f"accuracy\t{summary['cv_accuracy']:.4f}"
+    )
+    print("motif\tconsensus\tposition\tspread\timportance")
+    for m in summary["motifs"]:
+        print(
+            f"{m['name']}\t{m['iupac']}\t{m['position']:.1f}\t{m['spread']:.1f}\t"
+            f"{m['importance']:.4g}"
+        )
+    print(f"report\t{os.path.join(out, 'report.html')}")
+
+
+def _run_run(args: argparse.Namespace) -> int:
+    from .pipeline import RunOptions, run_pipeline
+
+    options = RunOptions(
+        degree=args.degree,
+        shift=args.shift,
+        C=args.C,
+        cv=args.cv,
+        grid=args.grid,
+        max_order=args.max_order,
+        background=args.background,
+        markov_order=args.markov_order,
+        max_motifs=args.max_motifs,
+        seed=args.seed,
+        threads=args.threads,
+        drop_invalid=args.drop_invalid,
+        crop=args.crop,
+        memory_limit_gb=args.memory_limit,
+    )
+    summary = run_pipeline(
+        args.output,
+        pos=args.pos,
+        neg=args.neg,
+        fasta=args.fasta,
+        labels=args.labels,
+        options=options,
+        force=args.force,
+        progress=not args.quiet,
+    )
+    _print_run(summary, args.output)
+    return EXIT_OK
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from .datasets import write_gattaca_data
+    from .pipeline import RunOptions, run_pipeline
+
+    with tempfile.TemporaryDirectory(prefix="poimkit-demo-") as folder:
+        pos, neg = write_gattaca_data(folder)
+        summary = run_pipeline(
+            args.output,
+            pos=str(pos),
+            neg=str(neg),
+            options=RunOptions(seed=args.seed, threads=args.threads),
+            force=args.force,
+            progress=not args.quiet,
+            dataset="GATTACA example (poimkit.datasets.GATTACA_BUNDLE)",
+        )
+    _print_run(summary, args.output)
+    return EXIT_OK
+
+
+def _terminate(signum, frame) -> None:
+    # SIGTERM (batch schedulers, `kill`) unwinds like Ctrl-C, so staged output
+    # folders are removed rather than left behind.
+    raise KeyboardInterrupt
+
+
 _COMMANDS = {
     "train": _run_train,
     "score": _run_score,
     "poim": _run_poim,
     "motifs": _run_motifs,
+    "run": _run_run,
+    "demo": _run_demo,
 }
 
 
@@ -353,6 +488,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the poimkit command line; returns the exit code."""
     parser = _build_parser()
     args = parser.parse_args(argv)
+    previous = None
+    if args.command in ("run", "demo"):
+        try:
+            previous = signal.signal(signal.SIGTERM, _terminate)
+        except ValueError:  # not the main thread: leave signals alone
+            previous = None
     try:
         return _COMMANDS[args.command](args)
     except InputError as exc:
@@ -364,6 +505,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - last line of defence for scripts
         print(f"poimkit: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -70,7 +70,17 @@ NEGATIVE_WORDS = frozenset({"0", "-1", "-", "neg", "negative", "false", "f", "no
 
 
 class DroppedRecordsWarning(UserWarning):
-    """Records were dropped by ``on_invalid="drop"``; the message names how many."""
+    """Records were dropped by ``on_invalid="drop"``; the message names how many.
+
+    Attributes
+    ----------
+    count : int
+        How many records were dropped.
+    """
+
+    def __init__(self, message: str, count: int = 0) -> None:
+        super().__init__(message)
+        self.count = count
 
 
 # --------------------------------------------------------------------------- #
@@ -231,9 +241,11 @@ def _read_fasta(
         rows.append(codes)
     if dropped:
         warnings.warn(
-            f"{name}: dropped {len(dropped)} of {len(records)} records with letters "
-            f"other than A, C, G, T/U: {_show(dropped)}",
-            DroppedRecordsWarning,
+            DroppedRecordsWarning(
+                f"{name}: dropped {len(dropped)} of {len(records)} records with "
+                f"letters other than A, C, G, T/U: {_show(dropped)}",
+                count=len(dropped),
+            ),
             stacklevel=stacklevel,
         )
     if not ids:

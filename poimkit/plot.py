@@ -346,3 +346,55 @@ def plot_weight_mass(
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     return ax
+
+
+# --------------------------------------------------------------------------- #
+# ROC curve
+# --------------------------------------------------------------------------- #
+def plot_roc(y_true, scores, ax: Axes | None = None, label: str | None = None) -> Axes:
+    """ROC curve of scores against binary labels, with the AUC in the legend.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Labels; the larger of two values is the positive class.
+    scores : array-like of shape (n,)
+        Higher means more positive (e.g. out-of-fold decision values).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; default a new figure.
+    label : str, optional
+        Legend label of the curve; the AUC is appended.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_roc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> ax.get_legend().get_texts()[0].get_text()
+    'AUC 0.750'
+    >>> plt.close(ax.figure)
+    """
+    from sklearn.metrics import roc_auc_score, roc_curve
+
+    y_true = np.asarray(y_true)
+    classes = np.unique(y_true)
+    if classes.size != 2:
+        raise InputError(f"ROC needs two classes, got {classes.size}")
+    positive = y_true == classes[1]
+    fpr, tpr, _ = roc_curve(positive, scores)
+    auc = roc_auc_score(positive, scores)
+    if ax is None:
+        ax = _new_axes((4.2, 4.0))
+    text = f"AUC {auc:.3f}" if label is None else f"{label} (AUC {auc:.3f})"
+    ax.plot(fpr, tpr, color="#255c99", lw=1.8, label=text)
+    ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.01)
+    ax.set_xlabel("false positive rate")
+    ax.set_ylabel("true positive rate")
+    ax.set_aspect("equal")
+    ax.legend(loc="lower right", frameon=False)
+    return ax

@@ -4,16 +4,27 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from poimkit.alphabet import encode
+from poimkit.alphabet import decode, encode, reverse_complement
+from poimkit.background import MarkovBackground
 from poimkit.datasets import (
     GATTACA_BUNDLE,
     GATTACA_SEED,
+    PlantedMotif,
+    expected_pwm,
     load_gattaca,
     make_gattaca,
+    make_motif_data,
+    make_planted,
+    mutate_copies,
     plant_motif,
     planting_pwm,
     random_dna,
+    sample_copies,
+    sample_starts,
+    write_dataset,
     write_gattaca_data,
 )
 from poimkit.errors import InputError
@@ -206,3 +217,251 @@ def test_regeneration_script(tmp_path):
     assert "positives.fa" in result.stdout
     for name in ("positives.fa", "negatives.fa"):
         assert (tmp_path / name).read_bytes() == (BUNDLE / name).read_bytes()
+
+
+# ------------------------------------------------ configurable planted motifs
+dna = st.text(alphabet="ACGT", min_size=1, max_size=12)
+
+
+def copies_of(X, record, g, m):
+    """Planted windows of motif g, read back in the motif's own orientation."""
+    rows = np.flatnonzero(record.starts[:, g] >= 0)
+    at = record.starts[rows, g]
+    windows = X[rows[:, None], at[:, None] + np.arange(m)]
+    reverse = record.strands[rows, g] == -1
+    windows[reverse] = (3 - windows[reverse])[:, ::-1]
+    return rows, windows
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    motif=dna,
+    n_pos=st.integers(0, 15),
+    n_neg=st.integers(0, 15),
+    extra=st.integers(0, 20),
+    spread=st.sampled_from([0.0, 1.5, 6.0]),
+    rc=st.sampled_from([0.0, 0.5, 1.0]),
+    seed=st.integers(0, 2**16),
+)
+def test_make_motif_data_properties(motif, n_pos, n_neg, extra, spread, rc, seed):
+    if n_pos + n_neg == 0:
+        n_pos = 1
+    length = len(motif) + extra
+    spec = PlantedMotif(
+        motif, length / 2, spread=spread, mutation="none", reverse_complement=rc
+    )
+    X, y, rec = make_motif_data(
+        n_pos, n_neg, length, [spec], random_state=seed, return_record=True
+    )
+    assert X.shape == (n_pos + n_neg, length) and X.dtype == np.uint8
+    assert y.tolist() == [1] * n_pos + [0] * n_neg
+    # every positive carries the motif, no negative does; all copies fit
+    assert ((rec.starts[:, 0] >= 0) == (y == 1)).all()
+    assert (rec.starts[:, 0] <= length - len(motif)).all()
+    assert ((rec.strands[:, 0] != 0) == (y == 1)).all()
+    # unmutated copies read back as the consensus on their strand
+    _, windows = copies_of(X, rec, 0, len(motif))
+    assert (windows == encode(motif)[0]).all()
+    if rc == 0.0:
+        assert (rec.strands[:, 0] >= 0).all()
+    if rc == 1.0:
+        assert (rec.strands[y == 1, 0] == -1).all()
+    # seeded
+    X2, y2 = make_motif_data(n_pos, n_neg, length, [spec], random_state=seed)
+    np.testing.assert_array_equal(X, X2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(motif=dna, rate=st.floats(0, 1), seed=st.integers(0, 2**16))
+def test_mutate_copies_properties(motif, rate, seed):
+    codes = np.repeat(encode(motif), 20, axis=0)
+    one = mutate_copies(codes, "one", seed)
+    assert ((one != codes).sum(axis=1) <= 1).all()
+    assert (mutate_copies(codes, "none", seed) == codes).all()
+    out = mutate_copies(codes, rate, seed)
+    assert out.shape == codes.shape and out.dtype == np.uint8 and out.max() <= 3
+    if rate == 0:
+        assert (out == codes).all()
+    pwm = expected_pwm(PlantedMotif(motif, 1, mutation=rate))
+    np.testing.assert_allclose(pwm.sum(axis=1), 1.0)
+    assert (pwm[np.arange(len(motif)), encode(motif)[0]] >= 0.25 - 1e-12).all()
+
+
+def test_expected_pwm_generalises_planting_pwm():
+    np.testing.assert_allclose(expected_pwm("GATTACA"), planting_pwm("GATTACA"))
+    np.testing.assert_allclose(
+        expected_pwm("GATTACA", "none"), planting_pwm("GATTACA", mutate=False)
+    )
+    np.testing.assert_allclose(
+        expected_pwm(PlantedMotif("AC", 1, mutation=0.2)),
+        [[0.85, 0.05, 0.05, 0.05], [0.05, 0.85, 0.05, 0.05]],
+    )
+    pwm = np.array([[0.5, 0.5, 0, 0], [0, 0, 0.2, 0.8]])
+    np.testing.assert_allclose(
+        expected_pwm(PlantedMotif(pwm, 1, mutation="one")),
+        0.5 * pwm + 0.5 / 4,
+    )
+
+
+@pytest.mark.parametrize(
+    ("spec", "n"),
+    [
+        (PlantedMotif("GATTACA", 30, mutation="one"), 6000),
+        (PlantedMotif("GGCCGTAAA", 10, mutation=0.3), 6000),
+        (
+            PlantedMotif(
+                np.array([[0.7, 0.1, 0.1, 0.1], [0.25] * 4, [0.0, 0.0, 0.4, 0.6]]),
+                5,
+                mutation=0.2,
+                reverse_complement=0.5,
+            ),
+            6000,
+        ),
+    ],
+)
+def test_planted_frequencies_match_expected_pwm(spec, n):
+    X, _, rec = make_motif_data(n, 0, 60, [spec], random_state=11, return_record=True)
+    _, windows = copies_of(X, rec, 0, spec.length)
+    freq = (
+        np.stack([np.bincount(windows[:, c], minlength=4) for c in range(spec.length)])
+        / n
+    )
+    pwm = expected_pwm(spec)
+    tolerance = 4.5 * np.sqrt(pwm * (1 - pwm) / n) + 1e-12
+    assert (np.abs(freq - pwm) <= tolerance).all()
+    # the record keeps the letters before reverse complementing
+    np.testing.assert_array_equal(rec.copies[0], windows)
+
+
+def test_position_distributions():
+    n, length = 20000, 100
+    fixed = sample_starts(PlantedMotif("ACGTA", 12), n, length, 0)
+    assert (fixed == 11).all()
+    uniform = sample_starts(PlantedMotif("ACGTA", (10, 19)), n, length, 0)
+    counts = np.bincount(uniform - 9, minlength=10)
+    assert uniform.min() == 9 and uniform.max() == 18 and counts.size == 10
+    expected = n / 10
+    assert (np.abs(counts - expected) < 5 * np.sqrt(expected)).all()
+    normal = sample_starts(PlantedMotif("ACGTA", 40, spread=6), n, length, 0) + 1
+    assert abs(normal.mean() - 40) < 4 * 6 / np.sqrt(n)
+    assert abs(normal.std() - np.sqrt(36 + 1 / 12)) < 0.15
+    assert np.allclose(normal, np.rint(normal))
+    clipped = sample_starts(PlantedMotif("ACGTA", 98, spread=3), n, length, 0)
+    assert clipped.max() == length - 5 and (clipped == length - 5).mean() > 0.5
+
+
+def test_reverse_complement_planting_exact():
+    spec = PlantedMotif("GATTACA", 5, mutation="none", reverse_complement=1.0)
+    X, _, rec = make_motif_data(3, 0, 20, [spec], random_state=0, return_record=True)
+    assert [s[4:11] for s in decode(X)] == ["TGTAATC"] * 3
+    assert (rec.strands == -1).all()
+    assert decode(reverse_complement(X[:, 4:11])) == ["GATTACA"] * 3
+    half = PlantedMotif("GATTACA", 5, mutation="none", reverse_complement=0.5)
+    _, _, rec = make_motif_data(4000, 0, 20, [half], random_state=0, return_record=True)
+    assert abs((rec.strands == -1).mean() - 0.5) < 4 * 0.5 / np.sqrt(4000)
+
+
+def test_several_motifs_and_decoys():
+    specs = [
+        PlantedMotif("GGCCGTAAA", 11, mutation="none", in_negatives=0.25),
+        PlantedMotif("TTTCACGTTGA", 24, mutation="none", in_positives=0.5),
+    ]
+    X, y, rec = make_motif_data(
+        3000, 3000, 60, specs, shuffle=True, random_state=2, return_record=True
+    )
+    assert y.sum() == 3000 and not (y[:3000] == 1).all()  # shuffled
+    has = rec.starts >= 0
+    assert has[y == 1, 0].all()
+    assert abs(has[y == 0, 0].mean() - 0.25) < 4 * np.sqrt(0.25 * 0.75 / 3000)
+    assert abs(has[y == 1, 1].mean() - 0.5) < 4 * np.sqrt(0.25 / 3000)
+    assert not has[y == 0, 1].any()
+    strings = decode(X)
+    for i in np.flatnonzero(has[:, 0])[:50]:
+        assert strings[i][10:19] == "GGCCGTAAA"
+    for i in np.flatnonzero(has[:, 1])[:50]:
+        assert strings[i][23:34] == "TTTCACGTTGA"
+
+
+def test_sample_copies_from_a_pwm():
+    pwm = np.array([[1.0, 0, 0, 0], [0, 0.5, 0.5, 0]])
+    copies = sample_copies(PlantedMotif(pwm, 1, mutation="none"), 4000, 3)
+    assert (copies[:, 0] == 0).all() and np.isin(copies[:, 1], (1, 2)).all()
+    assert abs((copies[:, 1] == 1).mean() - 0.5) < 4 * 0.5 / np.sqrt(4000)
+
+
+def test_random_dna_under_a_markov_background():
+    rng = np.random.default_rng(0)
+    rows = rng.dirichlet(np.ones(4), size=16)
+    chain = MarkovBackground(np.full(16, 1 / 16), np.broadcast_to(rows, (48, 16, 4)))
+    X = random_dna(3000, 50, 1, background=chain)
+    refit = MarkovBackground.fit(X, order=2, pseudocount=0)
+    np.testing.assert_allclose(refit.transitions[0], rows, atol=0.03)
+    X2, _ = make_motif_data(
+        3000,
+        0,
+        50,
+        [PlantedMotif("ACGT", 1, in_positives=0.0)],
+        chain,
+        random_state=1,
+    )
+    np.testing.assert_array_equal(X, X2)  # background drawn first, same seed
+    with pytest.raises(InputError, match="length"):
+        random_dna(2, 40, 0, background=chain)
+    with pytest.raises(InputError, match="MarkovBackground"):
+        random_dna(2, 50, 0, background="uniform")
+
+
+def test_random_dna_without_background_is_unchanged():
+    rng_a, rng_b = np.random.default_rng(5), np.random.default_rng(5)
+    np.testing.assert_array_equal(
+        random_dna(7, 9, rng_a), rng_b.integers(0, 4, size=(7, 9), dtype=np.uint8)
+    )
+    # make_planted keeps its draws
+    X, y = make_planted(3, 2, 30, [("GGCCGTAAA", 11, 0)], mutate=False, random_state=0)
+    assert y.tolist() == [1, 1, 1, 0, 0]
+    assert all(s[10:19] == "GGCCGTAAA" for s in decode(X[:3]))
+
+
+def test_write_dataset_round_trip(tmp_path):
+    X, y = make_motif_data(
+        5, 4, 30, [PlantedMotif("GATTACA", 3)], shuffle=True, random_state=0
+    )
+    pos, neg = write_dataset(tmp_path, X, y)
+    ids, X2, y2 = read_labeled(pos=pos, neg=neg)
+    np.testing.assert_array_equal(X2, np.concatenate([X[y == 1], X[y == 0]]))
+    assert y2.tolist() == [1] * 5 + [0] * 4 and ids[0] == "pos_0001"
+    assert pos.read_text().startswith(">pos_0001\n")
+    with pytest.raises(InputError, match="labels 0/1"):
+        write_dataset(tmp_path, X, y + 1)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"motif": ""}, "non-empty"),
+        ({"motif": "GANTACA"}, "position"),
+        ({"motif": np.ones((3, 4))}, "sum to 1"),
+        ({"motif": np.ones(4) / 4}, r"shape \(m, 4\)"),
+        ({"position": (5, 2)}, "first <= last"),
+        ({"position": (1, 9), "spread": 1.0}, "spread must be 0"),
+        ({"position": float("inf")}, "finite"),
+        ({"spread": -1.0}, "spread"),
+        ({"mutation": 1.5}, "mutation"),
+        ({"mutation": "two"}, "mutation"),
+        ({"reverse_complement": 2.0}, "reverse_complement"),
+        ({"in_negatives": -0.1}, "in_negatives"),
+    ],
+)
+def test_planted_motif_rejects_bad_arguments(kwargs, words):
+    args = {"motif": "GATTACA", "position": 10, **kwargs}
+    with pytest.raises(InputError, match=words):
+        PlantedMotif(**args)
+
+
+def test_make_motif_data_rejects_bad_arguments():
+    with pytest.raises(InputError, match="at least one"):
+        make_motif_data(0, 0, 10, [])
+    with pytest.raises(InputError, match="PlantedMotif"):
+        make_motif_data(2, 2, 10, [("ACGT", 1, 0)])
+    with pytest.raises(InputError, match="does not fit"):
+        make_motif_data(2, 2, 5, [PlantedMotif("GATTACA", 1)])

@@ -2,6 +2,10 @@
 
 python benchmarks/reproduce/run_all.py            # full sizes
 python benchmarks/reproduce/run_all.py --quick    # small sizes
+
+Every script in this folder except ``_common.py`` and this one is run, in
+name order; the sequence figures are ``firm_fig3_gattaca.py``,
+``mfi_fig5_two_motifs.py`` and ``differential_poim_two_motifs.py``.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..alphabet import N_LETTERS, check_codes, encode
+from ..background import MarkovBackground
 from ..errors import InputError
 
 __all__ = ["plant_motif", "planting_pwm", "random_dna"]
@@ -19,9 +20,13 @@ def _motif_codes(motif: str) -> np.ndarray:
 
 
 def random_dna(
-    n: int, length: int, rng: np.random.Generator | int | None = None
+    n: int,
+    length: int,
+    rng: np.random.Generator | int | None = None,
+    *,
+    background: MarkovBackground | None = None,
 ) -> np.ndarray:
-    """Uniform i.i.d. random DNA.
+    """Random DNA: i.i.d. uniform letters, or drawn from a Markov background.
 
     Parameters
     ----------
@@ -31,22 +36,40 @@ def random_dna(
         Sequence length.
     rng : numpy.random.Generator, int or None
         Random generator, or a seed for `numpy.random.default_rng`.
+    background : MarkovBackground, optional
+        Chain to sample from (`MarkovBackground.sample`, any order,
+        homogeneous or positional); its length must equal ``length``.
+        Default: every letter uniform and independent.
 
     Returns
     -------
     numpy.ndarray of uint8, shape (n, length)
-        Codes 0..3, each with probability 1/4.
+        Codes 0..3 (each with probability 1/4 without a background).
 
     Examples
     --------
     >>> X = random_dna(3, 5, np.random.default_rng(0))
     >>> X.shape, X.dtype.name, bool(X.max() <= 3)
     ((3, 5), 'uint8', True)
+    >>> bg = MarkovBackground.from_letter_probabilities([0, 0, 0, 1.0], 4)
+    >>> random_dna(1, 4, 0, background=bg).tolist()
+    [[3, 3, 3, 3]]
     """
     if n < 0 or length < 1:
         raise InputError(f"need n >= 0 and length >= 1, got n={n}, length={length}")
     rng = np.random.default_rng(rng)
-    return rng.integers(0, N_LETTERS, size=(n, length), dtype=np.uint8)
+    if background is None:
+        return rng.integers(0, N_LETTERS, size=(n, length), dtype=np.uint8)
+    if not isinstance(background, MarkovBackground):
+        raise InputError(
+            f"background must be a MarkovBackground, got {type(background).__name__}"
+        )
+    if background.length != length:
+        raise InputError(
+            f"background is for sequences of length {background.length} but "
+            f"length is {length}"
+        )
+    return background.sample(n, rng)
 
 
 def plant_motif(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from .._validation import as_rng, check_int
 from ..errors import InputError
@@ -120,12 +121,36 @@ def extract_motifs(
         raise InputError(
             f"orders must lie in 1..{top} (the POIM's orders), got {orders}"
         )
-    rng = as_rng(random_state)
     fit = MotifPoimFit(
         {k: poim.q(k) for k in orders}, poim.length, _background_letters(poim)
     )
-    accepted: list[MotifShape] = []
+    # One BLAS thread: the fit's many small matrix products run far slower with
+    # threads that contend with each other (and with numba's) on few cores.
+    with threadpool_limits(1, user_api="blas"):
+        accepted, loss = _fit_motifs(
+            poim, fit, max_motifs, n_restarts, min_gain, pad, as_rng(random_state)
+        )
+    if not accepted:
+        return []
+    motifs = []
+    for shape in accepted:
+        motif = Motif(
+            shape.pwm, position=shape.mu + 1.0, spread=shape.sigma, residual=loss
+        )
+        if set(motif.iupac) == {"N"}:  # no column prefers any letter: not a motif
+            continue
+        motif.importance = _importance(poim, motif.consensus)
+        motifs.append(motif)
+    motifs.sort(key=lambda m: -m.importance)
+    for i, motif in enumerate(motifs, start=1):
+        motif.name = f"motif_{i}"
+    return motifs
+
+
+def _fit_motifs(poim, fit, max_motifs, n_restarts, min_gain, pad, rng):
+    """Accept seeds one by one, then refit all jointly; (shapes, loss)."""
     loss = 1.0
+    accepted: list[MotifShape] = []
     for seed in find_seeds(poim, max_seeds=max_motifs + 3):
         if len(accepted) == max_motifs:
             break
@@ -142,17 +167,6 @@ def extract_motifs(
                 best = (shapes[0], value)
         if loss - best[1] >= min_gain:
             accepted, loss, _ = fit.fit([*accepted, best[0]])
-    if not accepted:
-        return []
-    accepted, loss, _ = fit.fit([_trim(s) for s in accepted])
-    motifs = []
-    for shape in accepted:
-        motif = Motif(
-            shape.pwm, position=shape.mu + 1.0, spread=shape.sigma, residual=loss
-        )
-        motif.importance = _importance(poim, motif.consensus)
-        motifs.append(motif)
-    motifs.sort(key=lambda m: -m.importance)
-    for i, motif in enumerate(motifs, start=1):
-        motif.name = f"motif_{i}"
-    return motifs
+    if accepted:
+        accepted, loss, _ = fit.fit([_trim(s) for s in accepted])
+    return accepted, loss

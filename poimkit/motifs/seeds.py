@@ -135,6 +135,8 @@ def _absorb(seed: Seed, kmer: str, start: int, value: float, poim, window: int) 
 def _extend(seed: Seed, kmer: str, start: int, shift: int, poim) -> None:
     """Extend the seed's string by the k-mer's overhanging letters, if specific."""
     k = len(kmer)
+    if k > poim.max_order:  # a merged seed longer than the POIM: no table to check
+        return
     anchor = start - shift
     strongest = np.argsort(seed.values)[::-1][:10]
     starts = sorted({seed.starts[i] - anchor + start for i in strongest} | {start})

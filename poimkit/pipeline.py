@@ -1,0 +1,488 @@
+"""`poimkit run`: labeled FASTA in; model, POIMs, motifs, figures and a report out.
+
+Each step is a small function; `run_pipeline` times them, shows progress and
+writes everything into a staged folder that is moved into place only at the end
+(`poimkit.outdir.staged_directory`), so an interrupted run leaves no output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from ._threads import check_threads, numba_threads
+from ._validation import check_int
+from ._version import __version__
+from .errors import InputError
+
+#: hyper-parameter grid searched by ``grid=True`` (``--grid``)
+DEFAULT_GRID = {"degree": [10, 20], "shift": [0, 4], "C": [0.1, 1.0, 10.0]}
+#: file names inside the output folder
+OUTPUT_FILES = (
+    "model.npz",
+    "poim.npz",
+    "top_kmers.tsv",
+    "motifs.meme",
+    "summary.json",
+    "report.html",
+)
+SUMMARY_VERSION = 1
+_TOP_KMERS = 50
+
+
+@dataclass
+class RunOptions:
+    """Settings of one pipeline run (the options of ``poimkit run``).
+
+    Attributes
+    ----------
+    degree, shift, C : int, int, float
+        WD degree, WDS maximal shift (0 for WD) and SVM regularisation.
+    cv : int
+        Folds of the stratified cross-validation (at least 2).
+    grid : bool
+        Choose degree, shift and C from `DEFAULT_GRID` by an inner 3-fold
+        search; the reported cross-validated AUC is then nested (honest).
+    max_order : int
+        Longest k-mer K of the POIMs.
+    background : {"uniform", "fit"}
+        POIM background: uniform letters or a Markov chain fitted to the input.
+    markov_order : int
+        Order D of the fitted chain (0-3).
+    max_motifs : int
+        Most motifs to extract.
+    seed : int
+        Seed of the CV split and the motif fit's restarts.
+    threads : int or None
+        Threads for numba (None: numba's default).
+    drop_invalid : bool
+        Drop records with N/IUPAC letters instead of stopping.
+    crop : int or None
+        Centre-crop every record to this length.
+    memory_limit_gb : float
+        Refuse POIMs whose estimated memory exceeds this.
+    """
+
+    degree: int = 20
+    shift: int = 0
+    C: float = 1.0
+    cv: int = 5
+    grid: bool = False
+    max_order: int = 7
+    background: str = "uniform"
+    markov_order: int = 0
+    max_motifs: int = 3
+    seed: int = 0
+    threads: int | None = None
+    drop_invalid: bool = False
+    crop: int | None = None
+    memory_limit_gb: float = 4.0
+
+    def check(self) -> None:
+        """Raise `InputError` for settings that cannot run."""
+        check_int(self.degree, "degree", 1)
+        check_int(self.shift, "shift", 0)
+        check_int(self.cv, "cv", 2)
+        check_int(self.max_order, "max_order", 1)
+        check_int(self.markov_order, "markov_order", 0, 3)
+        check_int(self.max_motifs, "max_motifs", 0)
+        check_threads(self.threads)
+        if not self.C > 0:
+            raise InputError(f"C must be positive, got {self.C}")
+        if self.background not in ("uniform", "fit"):
+            raise InputError(
+                f"background must be 'uniform' or 'fit', got {self.background!r}"
+            )
+        if self.background == "uniform" and self.markov_order:
+            raise InputError("markov_order applies to background='fit'")
+
+
+@dataclass
+class _Data:
+    ids: list[str]
+    X: np.ndarray
+    y: np.ndarray
+    inputs: list[dict]
+    dropped: int
+
+
+@dataclass
+class _Timer:
+    """Wall time per step, with an optional tqdm bar over the steps."""
+
+    bar: object = None
+    seconds: dict = field(default_factory=dict)
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        if self.bar is not None:
+            self.bar.set_description_str(name)
+        start = time.perf_counter()
+        yield
+        self.seconds[name] = round(time.perf_counter() - start, 3)
+        if self.bar is not None:
+            self.bar.update()
+
+
+# --------------------------------------------------------------------------- #
+# steps
+# --------------------------------------------------------------------------- #
+def _sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_input(pos=None, neg=None, fasta=None, labels=None, options=None) -> _Data:
+    """Read and validate the labeled sequences; record checksums of the files."""
+    from .io import DroppedRecordsWarning, read_labeled
+
+    options = options or RunOptions()
+    if (
+        (pos is None) != (neg is None)
+        or (fasta is None) != (labels is None)
+        or ((pos is None) == (fasta is None))
+    ):
+        raise InputError("give either --pos and --neg, or --fasta and --labels")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DroppedRecordsWarning)
+        ids, X, y = read_labeled(
+            pos=pos,
+            neg=neg,
+            fasta=fasta,
+            labels=labels,
+            on_invalid="drop" if options.drop_invalid else "error",
+            crop_length=options.crop,
+        )
+    dropped = sum(
+        getattr(w.message, "count", 0)
+        for w in caught
+        if issubclass(w.category, DroppedRecordsWarning)
+    )
+    for w in caught:  # pass on anything that is not ours to count
+        if not issubclass(w.category, DroppedRecordsWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    roles = {"pos": pos, "neg": neg, "fasta": fasta, "labels": labels}
+    inputs = [
+        {"role": role, "path": os.path.abspath(path), "sha256": _sha256(path)}
+        for role, path in roles.items()
+        if path is not None
+    ]
+    return _Data(list(ids), X, np.asarray(y), inputs, dropped)
+
+
+def _estimator(options: RunOptions):
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+    from .svm import WDKernelSVC
+
+    model = WDKernelSVC(
+        degree=options.degree,
+        shift=options.shift,
+        C=options.C,
+        n_threads=options.threads,
+    )
+    if not options.grid:
+        return model
+    inner = StratifiedKFold(n_splits=3, shuffle=True, random_state=options.seed)
+    return GridSearchCV(model, DEFAULT_GRID, scoring="roc_auc", cv=inner)
+
+
+def cross_validate(data: _Data, options: RunOptions, progress: bool = False) -> dict:
+    """Stratified k-fold CV: AUC and accuracy per fold, out-of-fold scores."""
+    from sklearn.base import clone
+    from sklearn.metrics import accuracy_score, roc_auc_score
+    from sklearn.model_selection import StratifiedKFold
+    from tqdm.auto import tqdm
+
+    counts = np.bincount(data.y.astype(np.intp), minlength=2)
+    if counts.min() < options.cv:
+        raise InputError(
+            f"{options.cv}-fold cross-validation needs at least {options.cv} "
+            f"sequences per class, got {counts[1]} positive and {counts[0]} negative "
+            "(lower --cv)"
+        )
+    folds = StratifiedKFold(
+        n_splits=options.cv, shuffle=True, random_state=options.seed
+    )
+    scores = np.empty(data.y.size)
+    aucs, accuracies = [], []
+    splits = folds.split(data.X, data.y)
+    for train, test in tqdm(
+        splits,
+        total=options.cv,
+        desc="cross-validation",
+        unit="fold",
+        disable=not progress,
+        leave=False,
+    ):
+        model = clone(_estimator(options)).fit(data.X[train], data.y[train])
+        scores[test] = model.decision_function(data.X[test])
+        aucs.append(roc_auc_score(data.y[test], scores[test]))
+        accuracies.append(accuracy_score(data.y[test], model.predict(data.X[test])))
+    return {
+        "cv_auc": float(np.mean(aucs)),
+        "cv_auc_std": float(np.std(aucs)),
+        "cv_auc_folds": [round(float(a), 6) for a in aucs],
+        "cv_accuracy": float(np.mean(accuracies)),
+        "cv_accuracy_folds": [round(float(a), 6) for a in accuracies],
+        "out_of_fold_scores": scores,
+    }
+
+
+def train_final(data: _Data, options: RunOptions):
+    """Fit on all sequences; returns (model, chosen parameters)."""
+    fitted = _estimator(options).fit(data.X, data.y)
+    model = getattr(fitted, "best_estimator_", fitted)
+    chosen = {"degree": model.degree, "shift": model.shift, "C": model.C}
+    return model, chosen
+
+
+def make_background(data: _Data, options: RunOptions):
+    """Uniform letters, or a Markov chain of order D fitted to all input sequences."""
+    from .background import MarkovBackground
+
+    if options.background == "uniform":
+        return MarkovBackground.uniform(data.X.shape[1])
+    return MarkovBackground.fit(data.X, order=options.markov_order)
+
+
+def _versions() -> dict:
+    out = {"poimkit": __version__, "python": platform.python_version()}
+    for name in ("numpy", "numba", "scipy", "scikit-learn", "biopython", "matplotlib"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:  # pragma: no cover
+            out[name] = None
+    return out
+
+
+def _differential_peaks(poim, n: int = 5) -> list[dict]:
+    d = poim.differential()
+    flat = np.where(np.isnan(d), -np.inf, d).ravel()
+    best = np.argsort(-flat, kind="stable")[:n]
+    return [
+        {
+            "length": int(i // d.shape[1]) + 1,
+            "position": int(i % d.shape[1]) + 1,
+            "value": float(flat[i]),
+        }
+        for i in best
+        if np.isfinite(flat[i])
+    ]
+
+
+def write_figures(folder: Path, poim, motifs, y, oof_scores) -> list[str]:
+    """PNGs: ROC, POIM heatmap per order, differential POIM, weight mass, logos."""
+    from matplotlib.figure import Figure
+
+    from .plot import (
+        plot_differential,
+        plot_logo,
+        plot_poim_heatmap,
+        plot_roc,
+        plot_weight_mass,
+    )
+
+    folder.mkdir()
+    written = []
+
+    def save(fig: Figure, name: str) -> None:
+        fig.savefig(folder / name, dpi=120)
+        written.append(name)
+
+    fig = Figure(figsize=(4.4, 4.2), layout="constrained")
+    plot_roc(y, oof_scores, ax=fig.add_subplot(), label="out-of-fold")
+    save(fig, "roc.png")
+    wide = min(16.0, max(5.0, 0.12 * poim.length + 3))
+    for l in range(1, poim.max_order + 1):
+        rows = 4**l if l <= 2 else 20
+        fig = Figure(
+            figsize=(wide, 0.2 * rows + 1.6),
+            layout="constrained",
+        )
+        plot_poim_heatmap(poim, l, ax=fig.add_subplot(), top=rows)
+        save(fig, f"poim_order_{l}.png")
+    fig = Figure(figsize=(wide, 3.2), layout="constrained")
+    plot_differential(poim, ax=fig.add_subplot())
+    save(fig, "differential_poim.png")
+    fig = Figure(figsize=(wide, 3.2), layout="constrained")
+    plot_weight_mass(poim, ax=fig.add_subplot())
+    save(fig, "weight_mass.png")
+    for motif in motifs:
+        fig = Figure(figsize=(0.5 * motif.length + 1.5, 2.2), layout="constrained")
+        plot_logo(
+            motif,
+            ax=fig.add_subplot(),
+            title=f"{motif.name}: {motif.iupac} at {motif.position:.1f} "
+            f"(spread {motif.spread:.1f})",
+        )
+        save(fig, f"logo_{motif.name}.png")
+    return written
+
+
+def _motif_rows(motifs) -> list[dict]:
+    return [
+        {
+            "name": m.name,
+            "consensus": m.consensus,
+            "iupac": m.iupac,
+            "position": round(float(m.position), 3),
+            "spread": round(float(m.spread), 3),
+            "importance": float(m.importance),
+            "residual": float(m.residual),
+            "length": int(m.length),
+        }
+        for m in motifs
+    ]
+
+
+# --------------------------------------------------------------------------- #
+# the pipeline
+# --------------------------------------------------------------------------- #
+def run_pipeline(
+    out: str | os.PathLike,
+    *,
+    pos: str | None = None,
+    neg: str | None = None,
+    fasta: str | None = None,
+    labels: str | None = None,
+    options: RunOptions | None = None,
+    force: bool = False,
+    progress: bool = True,
+    dataset: str | None = None,
+) -> dict:
+    """Run the whole analysis and write its results to the folder ``out``.
+
+    Parameters
+    ----------
+    out : str or path-like
+        Output folder; it must not exist unless ``force``. It appears only when
+        the run succeeds (see Notes).
+    pos, neg : str, optional
+        Positive and negative FASTA files (plain or gzip).
+    fasta, labels : str, optional
+        One FASTA file and a two-column TSV of record id and label, instead.
+    options : RunOptions, optional
+        Model, POIM and motif settings; default `RunOptions()`.
+    force : bool
+        Replace an existing ``out`` (only once the new run succeeded).
+    progress : bool
+        Show progress bars on standard error.
+    dataset : str, optional
+        A name for the input recorded in the summary (e.g. for the demo).
+
+    Returns
+    -------
+    dict
+        The content of ``summary.json``.
+
+    Raises
+    ------
+    InputError
+        For bad input or settings; nothing is written then.
+
+    Notes
+    -----
+    ``out`` receives ``model.npz``, ``poim.npz``, ``top_kmers.tsv`` (the 50
+    strongest POIM entries), ``motifs.meme``, ``figures/`` (PNG),
+    ``summary.json`` and ``report.html`` (one self-contained page). Everything
+    is written into a hidden sibling folder first and renamed to ``out`` at the
+    end, so an interrupted run leaves ``out`` absent (or, with ``force``, as
+    it was).
+    """
+    from tqdm.auto import tqdm
+
+    from .io import atomic_path
+    from .motifs import extract_motifs
+    from .motifs.formats import write_motifs
+    from .outdir import check_output_folder, staged_directory
+    from .poim import compute_poim
+    from .report import write_report
+
+    options = options or RunOptions()
+    options.check()
+    started = time.perf_counter()
+    # cheap checks and reading first: bad input fails before any bar or folder
+    check_output_folder(out, force)
+    timer = _Timer()
+    with timer.step("read"):
+        data = read_input(pos, neg, fasta, labels, options)
+    steps = ["cross-validation", "training", "POIM", "motifs", "outputs"]
+    with (
+        staged_directory(out, force=force) as staged,
+        numba_threads(options.threads),
+        tqdm(total=len(steps), unit="step", disable=not progress) as bar,
+    ):
+        timer.bar = bar
+        with timer.step("cross-validation"):
+            cv = cross_validate(data, options, progress)
+        with timer.step("training"):
+            model, chosen = train_final(data, options)
+        with timer.step("POIM"):
+            background = make_background(data, options)
+            poim = compute_poim(
+                model,
+                min(options.max_order, data.X.shape[1]),
+                background,
+                memory_limit=options.memory_limit_gb * 1024**3,
+                n_threads=options.threads,
+            )
+        with timer.step("motifs"):
+            motifs = (
+                extract_motifs(
+                    poim, max_motifs=options.max_motifs, random_state=options.seed
+                )
+                if options.max_motifs
+                else []
+            )
+        with timer.step("outputs"):
+            model.save(staged / "model.npz")
+            poim.save(staged / "poim.npz")
+            poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
+            write_motifs(staged / "motifs.meme", motifs)
+            figures = write_figures(
+                staged / "figures", poim, motifs, data.y, cv["out_of_fold_scores"]
+            )
+        summary = {
+            "format": "poimkit-run-summary",
+            "format_version": SUMMARY_VERSION,
+            "dataset": dataset,
+            "inputs": data.inputs,
+            "n_sequences": int(data.y.size),
+            "n_positive": int((data.y == 1).sum()),
+            "n_negative": int((data.y == 0).sum()),
+            "n_dropped": int(data.dropped),
+            "length": int(data.X.shape[1]),
+            "parameters": {**asdict(options), "chosen": chosen},
+            "background": repr(background),
+            "versions": _versions(),
+            **{k: v for k, v in cv.items() if k != "out_of_fold_scores"},
+            "n_support_vectors": int(model.support_vectors_.shape[0]),
+            "motifs": _motif_rows(motifs),
+            "top_kmers": [
+                {"kmer": z, "position": int(j), "value": float(v)}
+                for z, j, v in poim.top(10)
+            ],
+            "differential_peaks": _differential_peaks(poim),
+            "figures": figures,
+            "runtimes": timer.seconds,
+        }
+        summary["runtimes"]["total"] = round(time.perf_counter() - started, 3)
+        with atomic_path(staged / "summary.json") as tmp:
+            Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
+        write_report(staged / "report.html", summary, staged / "figures")
+    return summary

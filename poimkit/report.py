@@ -1,0 +1,185 @@
+"""One self-contained HTML page (figures embedded) from a run's summary."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from pathlib import Path
+
+from .io import atomic_path
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto;
+       padding: 0 1rem; color: #222; line-height: 1.45; }
+h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2.2rem;
+     border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 0.6rem 0; }
+td, th { border: 1px solid #ddd; padding: 0.25rem 0.6rem; text-align: left; }
+th { background: #f4f4f4; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.mono { font-family: ui-monospace, monospace; }
+.note { color: #555; font-size: 0.92rem; }
+img { max-width: 100%; }
+.big { font-size: 1.15rem; }
+"""
+
+
+class _Html(str):
+    """Markup that table cells pass through unescaped."""
+
+
+def _img(folder: Path, name: str, alt: str) -> _Html:
+    data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
+    return _Html(f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt)}">')
+
+
+def _table(header: list[str], rows: list[list], numeric: set[int] = frozenset()) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = []
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            css = ' class="num"' if i in numeric else ""
+            text = cell if isinstance(cell, _Html) else html.escape(str(cell))
+            cells.append(f"<td{css}>{text}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+
+
+def render_report(summary: dict, figures: Path) -> str:
+    """The report page as a string; ``figures`` holds the PNGs the summary lists."""
+    s = summary
+    name = s.get("dataset") or ", ".join(Path(i["path"]).name for i in s["inputs"])
+    chosen = s["parameters"]["chosen"]
+    kind = f"WDS (shift {chosen['shift']})" if chosen["shift"] else "WD"
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>poimkit report: {html.escape(name)}</title>",
+        f"<style>{_STYLE}</style></head><body>",
+        f"<h1>poimkit report: {html.escape(name)}</h1>",
+        "<p class='big'>"
+        f"{s['n_sequences']} sequences of length {s['length']} "
+        f"({s['n_positive']} positive, {s['n_negative']} negative"
+        + (f"; {s['n_dropped']} dropped for N/IUPAC letters" if s["n_dropped"] else "")
+        + f"). A {kind}-kernel SVM of degree {chosen['degree']}, C = {chosen['C']}, "
+        f"separates them with a <b>cross-validated ROC AUC of {s['cv_auc']:.3f}</b> "
+        f"(&plusmn; {s['cv_auc_std']:.3f} over {len(s['cv_auc_folds'])} folds) and "
+        f"an accuracy of {s['cv_accuracy']:.3f}.</p>",
+    ]
+    # ---- motifs
+    parts.append("<h2>Motifs the model relies on</h2>")
+    if s["motifs"]:
+        parts.append(
+            "<p>Each motif is a position weight matrix fitted so that the importance "
+            "it would create matches the model's importance maps (POIMs). "
+            "<i>Position</i> is the 1-based mean start of the motif in the sequence, "
+            "<i>spread</i> the standard deviation of that start (0.3 means a fixed "
+            "position); <i>importance</i> is the POIM value of the consensus, the "
+            "average change of the SVM score when the consensus sits there. Positive "
+            "importance favours the positive class.</p>"
+        )
+        rows = [
+            [
+                m["name"],
+                _img(figures, f"logo_{m['name']}.png", f"logo of {m['name']}"),
+                m["iupac"],
+                f"{m['position']:.1f}",
+                f"{m['spread']:.1f}",
+                f"{m['importance']:.3g}",
+            ]
+            for m in s["motifs"]
+        ]
+        parts.append(
+            _table(
+                ["motif", "logo", "IUPAC", "position", "spread", "importance"],
+                rows,
+                numeric={3, 4, 5},
+            )
+        )
+        parts.append(
+            f"<p class='note'>Fit residual (share of the POIMs left unexplained): "
+            f"{s['motifs'][0]['residual']:.3f}. The motifs are in "
+            "<span class='mono'>motifs.meme</span> (MEME format).</p>"
+        )
+    else:
+        parts.append("<p>No motif explained the POIMs well enough to be reported.</p>")
+    # ---- where
+    parts.append("<h2>Where in the sequence the model looks</h2>")
+    parts.append(
+        "<p>The differential POIM scores, for each k-mer length (rows) and start "
+        "position (columns), how much the most important k-mer there adds over its "
+        "shorter pieces: bright cells mark the length and start of a motif. The "
+        "weight mass below sums the absolute importance of all k-mers at each "
+        "position.</p>"
+    )
+    parts.append(_img(figures, "differential_poim.png", "differential POIM"))
+    peaks = [
+        [p["length"], p["position"], f"{p['value']:.3g}"]
+        for p in s["differential_peaks"]
+    ]
+    parts.append(_table(["k-mer length", "start position", "value"], peaks, {0, 1, 2}))
+    parts.append(_img(figures, "weight_mass.png", "weight mass"))
+    # ---- k-mers
+    parts.append("<h2>Strongest positional k-mers</h2>")
+    parts.append(
+        "<p>POIM entries of largest absolute value: the expected change of the "
+        "score when the k-mer starts at that position. The 50 strongest are in "
+        "<span class='mono'>top_kmers.tsv</span>.</p>"
+    )
+    top = [
+        [
+            _Html(f"<span class='mono'>{html.escape(t['kmer'])}</span>"),
+            t["position"],
+            f"{t['value']:.4g}",
+        ]
+        for t in s["top_kmers"]
+    ]
+    parts.append(_table(["k-mer", "position", "Q"], top, {1, 2}))
+    # ---- quality
+    parts.append("<h2>How well the classes are separated</h2>")
+    parts.append(
+        "<p>ROC curve of the out-of-fold scores: every sequence scored by a model "
+        "that did not see it in training.</p>"
+    )
+    parts.append(_img(figures, "roc.png", "ROC curve"))
+    folds = [
+        [i + 1, f"{a:.4f}", f"{b:.4f}"]
+        for i, (a, b) in enumerate(
+            zip(s["cv_auc_folds"], s["cv_accuracy_folds"], strict=True)
+        )
+    ]
+    parts.append(_table(["fold", "ROC AUC", "accuracy"], folds, {0, 1, 2}))
+    # ---- POIMs
+    parts.append("<h2>POIMs per k-mer length</h2>")
+    parts.append(
+        "<p>Rows are k-mers (all of them up to length 2, otherwise the 20 with the "
+        "largest peak), columns 1-based start positions; red raises the score, "
+        "blue lowers it.</p>"
+    )
+    for figure in s["figures"]:
+        if figure.startswith("poim_order_"):
+            parts.append(_img(figures, figure, figure))
+    # ---- details
+    parts.append("<h2>Run details</h2>")
+    inputs = [[i["role"], i["path"], i["sha256"]] for i in s["inputs"]]
+    parts.append(_table(["input", "path", "sha256"], inputs))
+    parts.append(
+        f"<p>Background: <span class='mono'>{html.escape(s['background'])}"
+        f"</span>; support vectors: {s['n_support_vectors']}.</p>"
+    )
+    parameters = [[k, json.dumps(v)] for k, v in s["parameters"].items()]
+    parts.append(_table(["parameter", "value"], parameters))
+    versions = [[k, v] for k, v in s["versions"].items()]
+    parts.append(_table(["software", "version"], versions))
+    runtimes = [[k, f"{v:.2f} s"] for k, v in s["runtimes"].items()]
+    parts.append(_table(["step", "wall time"], runtimes, {1}))
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def write_report(path: str | Path, summary: dict, figures: str | Path) -> None:
+    """Write `render_report` to ``path`` atomically."""
+    page = render_report(summary, Path(figures))
+    with atomic_path(path) as tmp:
+        Path(tmp).write_text(page, encoding="utf-8")

@@ -1,0 +1,247 @@
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import StratifiedKFold
+
+from poimkit import WDKernelSVC, read_labeled
+from poimkit.alphabet import kmer_index
+from poimkit.datasets import make_gattaca
+from poimkit.errors import InputError
+from poimkit.io import write_fasta
+from poimkit.motifs.formats import read_motifs
+from poimkit.outdir import staged_directory
+from poimkit.pipeline import OUTPUT_FILES, RunOptions, run_pipeline
+from poimkit.poim import Poim
+
+ROOT = Path(__file__).resolve().parents[1]
+SPLICE = ROOT / "data" / "splice"
+SMALL = RunOptions(degree=8, cv=3, max_order=5, max_motifs=1)
+
+
+@pytest.fixture(scope="module")
+def small_pair(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pipeline")
+    X, y = make_gattaca(n_pos=60, n_neg=60, length=30, mean=12, sd=1, random_state=3)
+    pos, neg = folder / "pos.fa", folder / "neg.fa"
+    write_fasta(pos, [f"p{i}" for i in range(60)], X[y == 1])
+    write_fasta(neg, [f"n{i}" for i in range(60)], X[y == 0])
+    return pos, neg
+
+
+@pytest.fixture(scope="module")
+def small_run(small_pair, tmp_path_factory):
+    pos, neg = small_pair
+    out = tmp_path_factory.mktemp("runs") / "out"
+    summary = run_pipeline(
+        out, pos=str(pos), neg=str(neg), options=SMALL, progress=False
+    )
+    return out, summary
+
+
+def test_output_folder_holds_every_file(small_run):
+    out, summary = small_run
+    for name in OUTPUT_FILES:
+        assert (out / name).is_file(), name
+    figures = sorted(p.name for p in (out / "figures").iterdir())
+    assert figures == sorted(summary["figures"])
+    assert {"roc.png", "differential_poim.png", "weight_mass.png"} <= set(figures)
+    assert {f"poim_order_{l}.png" for l in (1, 2, 3)} <= set(figures)
+    # nothing staged is left next to it
+    assert [p.name for p in out.parent.iterdir()] == ["out"]
+
+
+def test_summary_contract_and_numbers(small_run, small_pair):
+    out, summary = small_run
+    on_disk = json.loads((out / "summary.json").read_text())
+    assert on_disk == summary
+    for key in ("cv_auc", "n_sequences", "length", "parameters", "versions", "motifs"):
+        assert key in summary
+    assert summary["n_sequences"] == 120 and summary["length"] == 30
+    assert summary["versions"]["poimkit"]
+    # the CV AUC is the mean of the folds of the documented split
+    pos, neg = small_pair
+    _, X, y = read_labeled(pos=pos, neg=neg)
+    aucs = []
+    for train, test in StratifiedKFold(3, shuffle=True, random_state=0).split(X, y):
+        model = WDKernelSVC(degree=8).fit(X[train], y[train])
+        aucs.append(roc_auc_score(y[test], model.decision_function(X[test])))
+    assert summary["cv_auc"] == pytest.approx(np.mean(aucs), rel=1e-12)
+    assert summary["cv_auc_folds"] == pytest.approx(aucs, abs=1e-6)
+    # checksums name the inputs
+    digests = {i["role"]: i["sha256"] for i in summary["inputs"]}
+    assert set(digests) == {"pos", "neg"}
+    assert all(re.fullmatch("[0-9a-f]{64}", d) for d in digests.values())
+    # motif rows: 1-based position, strongest first, and the same in motifs.meme
+    motifs = summary["motifs"]
+    assert motifs and {"consensus", "position", "importance"} <= set(motifs[0])
+    assert [m["importance"] for m in motifs] == sorted(
+        (m["importance"] for m in motifs), reverse=True
+    )
+    assert "GATTAC" in motifs[0]["consensus"] or "ATTACA" in motifs[0]["consensus"]
+    assert abs(motifs[0]["position"] - 12) <= 2
+    written = read_motifs(out / "motifs.meme")
+    assert [m.consensus for m in written] == [m["consensus"] for m in motifs]
+
+
+def test_saved_model_and_poim_are_the_run_s(small_run, small_pair):
+    out, summary = small_run
+    pos, neg = small_pair
+    _, X, y = read_labeled(pos=pos, neg=neg)
+    model = WDKernelSVC.load(out / "model.npz")
+    np.testing.assert_allclose(
+        model.decision_function(X),
+        WDKernelSVC(degree=8).fit(X, y).decision_function(X),
+        rtol=1e-9,
+    )
+    poim = Poim.load(out / "poim.npz")
+    assert poim.max_order == 5
+    top = summary["top_kmers"][0]
+    assert (top["kmer"], top["position"]) == poim.top(1)[0][:2]
+    lines = (out / "top_kmers.tsv").read_text().splitlines()
+    assert len(lines) == 51
+
+
+def test_report_is_self_contained(small_run):
+    out, summary = small_run
+    page = (out / "report.html").read_text()
+    sources = re.findall(r'src="([^"]*)"', page)
+    assert len(sources) == len(summary["figures"])
+    assert all(s.startswith("data:image/png;base64,") for s in sources)
+    assert "<link" not in page and "http" not in page
+    assert f"{summary['cv_auc']:.3f}" in page
+    assert summary["motifs"][0]["iupac"] in page
+
+
+def test_existing_output_is_refused_then_replaced_with_force(small_pair, tmp_path):
+    pos, neg = small_pair
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "old.txt").write_text("keep me")
+    with pytest.raises(InputError, match="exists.*--force"):
+        run_pipeline(out, pos=str(pos), neg=str(neg), options=SMALL, progress=False)
+    assert (out / "old.txt").read_text() == "keep me"
+    run_pipeline(
+        out, pos=str(pos), neg=str(neg), options=SMALL, force=True, progress=False
+    )
+    assert not (out / "old.txt").exists() and (out / "summary.json").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_failure_midway_leaves_no_output(small_pair, tmp_path):
+    pos, neg = small_pair
+    out = tmp_path / "out"
+    # a POIM larger than the memory cap fails after CV and training ran
+    options = RunOptions(degree=8, cv=3, max_order=3, memory_limit_gb=1e-9)
+    with pytest.raises(InputError, match="memory"):
+        run_pipeline(out, pos=str(pos), neg=str(neg), options=options, progress=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_staged_directory_removed_on_interrupt(tmp_path):
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt), staged_directory(out) as staged:
+        (staged / "half.txt").write_text("x")
+        raise KeyboardInterrupt
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (RunOptions(cv=1), "cv"),
+        (RunOptions(markov_order=2), "markov_order"),
+        (RunOptions(background="gc"), "background"),
+        (RunOptions(C=0.0), "C must be positive"),
+        (RunOptions(max_order=0), "max_order"),
+    ],
+)
+def test_bad_options_stop_before_anything_is_written(options, message, tmp_path):
+    with pytest.raises(InputError, match=message):
+        run_pipeline(tmp_path / "out", pos="a.fa", neg="b.fa", options=options)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_too_few_sequences_per_class_for_the_folds(tmp_path):
+    pos, neg = tmp_path / "p.fa", tmp_path / "n.fa"
+    write_fasta(pos, ["a", "b"], ["ACGTAC", "ACGTTT"])
+    write_fasta(neg, ["c", "d", "e"], ["TTTTAC", "GGGTTT", "CCCAAA"])
+    with pytest.raises(InputError, match="at least 3 sequences per class"):
+        run_pipeline(
+            tmp_path / "out", pos=str(pos), neg=str(neg), options=SMALL, progress=False
+        )
+    assert not (tmp_path / "out").exists()
+
+
+# --------------------------------------------------------------------------- #
+# real data: the splice-junction set must show the known biology
+# --------------------------------------------------------------------------- #
+def _q1(poim: Poim, letter: str, position: int) -> float:
+    return float(poim.q(1)[position - 1, kmer_index(letter)])
+
+
+@pytest.fixture(scope="module")
+def splice_runs(tmp_path_factory):
+    runs = {}
+    options = RunOptions(degree=10, cv=3, max_order=3, max_motifs=1, drop_invalid=True)
+    for site in ("EI", "IE"):
+        out = tmp_path_factory.mktemp("splice") / site
+        summary = run_pipeline(
+            out,
+            pos=str(SPLICE / f"{site}.fa"),
+            neg=str(SPLICE / "N.fa"),
+            options=options,
+            progress=False,
+        )
+        runs[site] = summary, Poim.load(out / "poim.npz")
+    return runs
+
+
+def test_splice_donor_shows_gt_after_the_boundary(splice_runs):
+    summary, poim = splice_runs["EI"]
+    assert summary["n_sequences"] + summary["n_dropped"] == 767 + 1655
+    assert summary["cv_auc"] > 0.97
+    q1 = poim.q(1)
+    # the two most important single letters anywhere: G at 31 and T at 32
+    order = np.argsort(-q1.ravel())[:2]
+    found = {(int(i // 4) + 1, "ACGT"[i % 4]) for i in order}
+    assert found == {(31, "G"), (32, "T")}
+    # the strongest dinucleotide is GT starting at 31
+    assert poim.top(1, order=2)[0][:2] == ("GT", 31)
+
+
+def test_splice_acceptor_shows_ag_and_polypyrimidine_tract(splice_runs):
+    summary, poim = splice_runs["IE"]
+    assert summary["cv_auc"] > 0.97
+    assert _q1(poim, "A", 29) > 0 and _q1(poim, "G", 30) > 0
+    assert poim.top(1, order=2)[0][:2] == ("AG", 29)
+    # upstream of the AG, pyrimidines raise the score and purines lower it
+    tract = range(15, 28)
+    pyrimidines = np.mean([_q1(poim, c, j) for j in tract for c in "CT"])
+    purines = np.mean([_q1(poim, c, j) for j in tract for c in "AG"])
+    assert pyrimidines > 0 > purines
+    assert np.mean([_q1(poim, "T", j) > _q1(poim, "A", j) for j in tract]) >= 0.8
+
+
+def test_promoters_show_the_minus_35_and_minus_10_boxes(tmp_path):
+    promoters = ROOT / "data" / "promoters"
+    summary = run_pipeline(
+        tmp_path / "out",
+        pos=str(promoters / "positives.fa"),
+        neg=str(promoters / "negatives.fa"),
+        options=RunOptions(degree=20, cv=3, max_order=6, max_motifs=3),
+        progress=False,
+    )
+    assert summary["cv_auc"] > 0.9
+    # -35 box TTGACA: 1-based 15 is position -36 relative to the start (+1 at 51)
+    top = summary["top_kmers"][0]
+    assert (top["kmer"], top["position"]) == ("TTGACA", 15)
+    # the -10 box (TATAAT, around -12..-7) is found as a second motif
+    assert any(
+        abs(m["position"] - 39) <= 2 and "TA" in m["consensus"]
+        for m in summary["motifs"][1:]
+    )
+    assert all(set(m["iupac"]) != {"N"} for m in summary["motifs"])
