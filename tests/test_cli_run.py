@@ -172,6 +172,9 @@ def test_interrupted_run_leaves_no_output(tmp_path, sig):
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # a job started in the background inherits SIGINT ignored (then Python
+        # sets no KeyboardInterrupt handler); give the child the default back
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120
     while not any(p.name.startswith(".out.partial-") for p in tmp_path.iterdir()):
