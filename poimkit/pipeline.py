@@ -286,12 +286,13 @@ def _differential_peaks(poim, n: int = 5) -> list[dict]:
 
 
 def write_figures(folder: Path, poim, motifs, y, oof_scores) -> list[str]:
-    """PNGs: ROC, POIM heatmap per order, differential POIM, weight mass, logos."""
+    """PNGs: ROC, POIMs per order, nucleotide logo, differential POIM, mass, logos."""
     from matplotlib.figure import Figure
 
     from .plot import (
         plot_differential,
         plot_logo,
+        plot_nucleotide_importance,
         plot_poim_heatmap,
         plot_roc,
         plot_weight_mass,
@@ -316,6 +317,9 @@ def write_figures(folder: Path, poim, motifs, y, oof_scores) -> list[str]:
         )
         plot_poim_heatmap(poim, l, ax=fig.add_subplot(), top=rows)
         save(fig, f"poim_order_{l}.png")
+    fig = Figure(figsize=(wide, 3.4), layout="constrained")
+    plot_nucleotide_importance(poim, ax=fig.add_subplot())
+    save(fig, "nucleotide_importance.png")
     fig = Figure(figsize=(wide, 3.2), layout="constrained")
     plot_differential(poim, ax=fig.add_subplot())
     save(fig, "differential_poim.png")

@@ -58,6 +58,30 @@ def _integer_ticks(axis) -> None:
 # --------------------------------------------------------------------------- #
 # sequence logo
 # --------------------------------------------------------------------------- #
+def _glyphs() -> dict[str, TextPath]:
+    font = FontProperties(family="DejaVu Sans", weight="bold")
+    return {a: TextPath((0.0, 0.0), a, size=1.0, prop=font) for a in ALPHABET}
+
+
+def _draw_letter(
+    ax, glyphs, letter: int, x: float, bottom: float, height: float, palette
+) -> None:
+    """One glyph stretched into the box [x -+ width/2] x [bottom, bottom + height]."""
+    glyph = glyphs[ALPHABET[letter]]
+    box = glyph.get_extents()
+    place = (
+        Affine2D()
+        .translate(-box.x0, -box.y0)
+        .scale(_LETTER_WIDTH / box.width, height / box.height)
+        .translate(x - _LETTER_WIDTH / 2, bottom)
+    )
+    ax.add_patch(
+        PathPatch(
+            place.transform_path(glyph),
+            facecolor=palette[ALPHABET[letter]],
+            edgecolor="none",
+        )
+    )
 
 
 def plot_logo(
@@ -129,30 +153,14 @@ def plot_logo(
     if ax is None:
         ax = _new_axes((max(2.5, 0.55 * m + 1.0), 2.4))
 
-    font = FontProperties(family="DejaVu Sans", weight="bold")
-    glyphs = {a: TextPath((0.0, 0.0), a, size=1.0, prop=font) for a in ALPHABET}
+    glyphs = _glyphs()
     for column in range(m):
         bottom = 0.0
         for letter in np.argsort(heights[column], kind="stable"):
             height = float(heights[column, letter])
             if height <= 0.0:
                 continue
-            glyph = glyphs[ALPHABET[letter]]
-            box = glyph.get_extents()
-            left = column + 1 - _LETTER_WIDTH / 2
-            place = (
-                Affine2D()
-                .translate(-box.x0, -box.y0)
-                .scale(_LETTER_WIDTH / box.width, height / box.height)
-                .translate(left, bottom)
-            )
-            ax.add_patch(
-                PathPatch(
-                    place.transform_path(glyph),
-                    facecolor=palette[ALPHABET[letter]],
-                    edgecolor="none",
-                )
-            )
+            _draw_letter(ax, glyphs, letter, column + 1, bottom, height, palette)
             bottom += height
 
     ax.set_xlim(0.5, m + 0.5)
@@ -397,4 +405,69 @@ def plot_roc(y_true, scores, ax: Axes | None = None, label: str | None = None) -
     ax.set_ylabel("true positive rate")
     ax.set_aspect("equal")
     ax.legend(loc="lower right", frameon=False)
+    return ax
+
+
+def plot_nucleotide_importance(poim: Poim, ax: Axes | None = None) -> Axes:
+    """Signed logo of ``Q_1(z, j)``: which nucleotide raises the score where.
+
+    Parameters
+    ----------
+    poim : Poim
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; default a new figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        At each 1-based position the letters with positive ``Q_1`` are stacked
+        upwards and those with negative ``Q_1`` downwards, heights ``|Q_1|``
+        (largest farthest from zero); ``ax.patches`` holds one patch per
+        letter with a non-zero value.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from poimkit import compute_poim
+    >>> from poimkit.weights import KmerWeights
+    >>> sv = np.array([[2, 0, 3], [1, 1, 1]], dtype=np.uint8)
+    >>> weights = KmerWeights.from_support_vectors(sv, [1.0, -1.0], 0.0, 1)
+    >>> ax = plot_nucleotide_importance(compute_poim(weights, 1))
+    >>> len(ax.patches) <= 12, [float(x) for x in ax.get_xlim()]
+    (True, [0.5, 3.5])
+    >>> plt.close(ax.figure)
+    """
+    q = poim.q(1)
+    n_pos = q.shape[0]
+    if ax is None:
+        ax = _new_axes((max(5.0, 0.16 * n_pos + 2.0), 3.0))
+    glyphs = _glyphs()
+    for j in range(n_pos):
+        up = down = 0.0
+        for letter in np.argsort(np.abs(q[j]), kind="stable"):
+            value = float(q[j, letter])
+            if value > 0:
+                _draw_letter(ax, glyphs, letter, j + 1, up, value, LOGO_COLORS)
+                up += value
+            elif value < 0:
+                _draw_letter(
+                    ax, glyphs, letter, j + 1, down + value, -value, LOGO_COLORS
+                )
+                down += value
+    reach = float(
+        max(
+            np.clip(q, 0, None).sum(axis=1).max(),
+            -np.clip(q, None, 0).sum(axis=1).min(),
+            1e-12,
+        )
+    )
+    ax.set_xlim(0.5, n_pos + 0.5)
+    ax.set_ylim(-1.05 * reach, 1.05 * reach)
+    ax.axhline(0.0, color="0.3", lw=0.6)
+    _integer_ticks(ax.xaxis)
+    ax.set_xlabel("position (1-based)")
+    ax.set_ylabel("$Q_1(z, j)$")
+    ax.set_title("nucleotide importance: up raises the score, down lowers it")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
     return ax

@@ -113,6 +113,12 @@ def render_report(summary: dict, figures: Path) -> str:
         "weight mass below sums the absolute importance of all k-mers at each "
         "position.</p>"
     )
+    parts.append(
+        "<p>Single nucleotides first: at each position, letters above the line "
+        "raise the score (favour the positive class) and letters below lower it; "
+        "a letter's height is its importance Q<sub>1</sub>.</p>"
+    )
+    parts.append(_img(figures, "nucleotide_importance.png", "nucleotide importance"))
     parts.append(_img(figures, "differential_poim.png", "differential POIM"))
     peaks = [
         [p["length"], p["position"], f"{p['value']:.3g}"]

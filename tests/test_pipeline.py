@@ -49,6 +49,7 @@ def test_output_folder_holds_every_file(small_run):
     figures = sorted(p.name for p in (out / "figures").iterdir())
     assert figures == sorted(summary["figures"])
     assert {"roc.png", "differential_poim.png", "weight_mass.png"} <= set(figures)
+    assert "nucleotide_importance.png" in figures
     assert {f"poim_order_{l}.png" for l in (1, 2, 3)} <= set(figures)
     # nothing staged is left next to it
     assert [p.name for p in out.parent.iterdir()] == ["out"]

@@ -202,3 +202,31 @@ def test_figures_save_to_png(poim, tmp_path):
         ax = plot(*args)
         ax.figure.savefig(tmp_path / f"{plot.__name__}.png", dpi=40)
         assert (tmp_path / f"{plot.__name__}.png").stat().st_size > 0
+
+
+def test_nucleotide_importance_stacks_signed_q1():
+    from poimkit.plot import plot_nucleotide_importance
+
+    sv = np.array([[2, 0, 3, 3], [1, 1, 1, 0], [0, 3, 2, 1]], dtype=np.uint8)
+    weights = KmerWeights.from_support_vectors(sv, [1.0, -0.5, 0.25], 0.1, 2)
+    poim = compute_poim(weights, 2)
+    q = poim.q(1)
+    ax = plot_nucleotide_importance(poim)
+    boxes = [p.get_path().get_extents() for p in ax.patches]
+    assert len(boxes) == np.count_nonzero(q)
+    for j in range(q.shape[0]):
+        here = [b for b in boxes if abs((b.x0 + b.x1) / 2 - (j + 1)) < 0.5]
+        up = sorted((b.y0, b.y1) for b in here if b.y1 > 1e-12)
+        down = sorted(((b.y0, b.y1) for b in here if b.y1 <= 1e-12), reverse=True)
+        positive = np.sort(q[j][q[j] > 0])
+        negative = np.sort(-q[j][q[j] < 0])
+        # stacked from zero outwards, smallest magnitude nearest the axis
+        assert_allclose([y1 - y0 for y0, y1 in up], positive, rtol=1e-9)
+        assert_allclose([y1 - y0 for y0, y1 in down], negative, rtol=1e-9)
+        if up:
+            assert up[0][0] == pytest.approx(0, abs=1e-12)
+            assert up[-1][1] == pytest.approx(positive.sum())
+        if down:
+            assert down[0][1] == pytest.approx(0, abs=1e-12)
+            assert down[-1][0] == pytest.approx(-negative.sum())
+    plt.close(ax.figure)
