@@ -71,11 +71,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--neg data/gattaca/negatives.fa --cv 5 -o model.npz",
     )
     _add_input_options(train)
-    train.add_argument(
-        "--degree", type=int, default=20, help="WD degree (longest k-mer)"
-    )
-    train.add_argument("--shift", type=int, default=0, help="WDS maximal shift (0: WD)")
-    train.add_argument("-C", type=float, default=1.0, help="SVM regularisation")
+    _add_model_options(train)
     train.add_argument("--cv", type=int, default=5, help="CV folds for AUC (0: skip)")
     train.add_argument("--seed", type=int, default=0, help="seed of the CV split")
     train.add_argument("-o", "--output", required=True, metavar="MODEL.npz")
@@ -183,11 +179,18 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_run_options(parser: argparse.ArgumentParser) -> None:
+def _add_model_options(parser: argparse.ArgumentParser):
     model = parser.add_argument_group("model")
-    model.add_argument("--degree", type=int, default=20, help="WD degree")
-    model.add_argument("--shift", type=int, default=0, help="WDS maximal shift")
+    model.add_argument(
+        "--degree", type=int, default=20, help="WD degree (longest k-mer)"
+    )
+    model.add_argument("--shift", type=int, default=0, help="WDS maximal shift (0: WD)")
     model.add_argument("-C", type=float, default=1.0, help="SVM regularisation")
+    return model
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    model = _add_model_options(parser)
     model.add_argument("--cv", type=int, default=5, help="cross-validation folds")
     model.add_argument(
         "--grid",
