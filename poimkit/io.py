@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import io
+import itertools
 import math
 import os
 import secrets
@@ -38,7 +39,7 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
-from Bio import SeqIO
+from Bio.SeqIO.FastaIO import SimpleFastaParser
 
 from .alphabet import check_codes, decode, encode
 from .errors import InputError
@@ -93,33 +94,44 @@ def _show(ids: Sequence[str]) -> str:
     return shown + (", ..." if len(ids) > _SHOW_IDS else "")
 
 
+def _file_error(exc: OSError, name: str) -> InputError:
+    """The `InputError` for a file that cannot be opened."""
+    if isinstance(exc, FileNotFoundError):
+        return InputError("file not found", path=name)
+    if isinstance(exc, IsADirectoryError):
+        return InputError("is a directory, not a file", path=name)
+    return InputError(f"cannot read the file ({exc.strerror})", path=name)
+
+
+def _is_gzip(head: bytes, name: str) -> bool:
+    """True for gzip data; other compressions (by magic bytes) are refused."""
+    if head.startswith(_GZIP_MAGIC):
+        return True
+    for magic, kind in _OTHER_COMPRESSION.items():
+        if head.startswith(magic) and (kind != "bzip2" or head[4:10] == b"1AY&SY"):
+            raise InputError(
+                f"the file is {kind}-compressed; only plain text and gzip are "
+                "read (decompress it, or recompress it with gzip)",
+                path=name,
+            )
+    return False
+
+
 def _read_text(path: PathLike) -> str:
     """Whole file as text: gzip by magic bytes, UTF-8, universal newlines."""
     name = os.fspath(path)
     try:
         with open(name, "rb") as handle:
             raw = handle.read()
-    except FileNotFoundError:
-        raise InputError("file not found", path=name) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", path=name) from None
     except OSError as exc:
-        raise InputError(f"cannot read the file ({exc.strerror})", path=name) from None
-    if raw.startswith(_GZIP_MAGIC):
+        raise _file_error(exc, name) from None
+    if _is_gzip(raw, name):
         try:
             raw = gzip.decompress(raw)
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(
                 f"corrupt or truncated gzip data ({exc})", path=name
             ) from None
-    else:
-        for magic, kind in _OTHER_COMPRESSION.items():
-            if raw.startswith(magic) and (kind != "bzip2" or raw[4:10] == b"1AY&SY"):
-                raise InputError(
-                    f"the file is {kind}-compressed; only plain text and gzip are "
-                    "read (decompress it, or recompress it with gzip)",
-                    path=name,
-                )
     if b"\x00" in raw:
         line = raw[: raw.index(b"\x00")].count(b"\n") + 1
         raise InputError(
@@ -139,53 +151,137 @@ def _read_text(path: PathLike) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _parse_fasta(text: str, name: str) -> list[tuple[str, str]]:
-    """Parse records ``(id, sequence)``; ids unique, ids and sequences non-empty."""
-    body = text.lstrip()
-    if not body:
+def open_text(path: PathLike) -> io.TextIOBase:
+    """Text handle on a plain or gzip file (by magic bytes), for streaming.
+
+    UTF-8 with universal newlines, as `_read_text`; decoding errors surface
+    while reading (`iter_records` callers turn them into `InputError`).
+    """
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            head = handle.read(10)
+    except OSError as exc:
+        raise _file_error(exc, name) from None
+    if _is_gzip(head, name):
+        return gzip.open(name, "rt", encoding="utf-8", newline=None)
+    return open(name, encoding="utf-8", newline=None)
+
+
+def iter_records(lines: Iterable[str], name: str) -> Iterator[tuple[str, str]]:
+    """``(id, sequence)`` of every FASTA record; ids unique, both non-empty.
+
+    ``lines`` is any iterable of text lines (a file handle or
+    ``io.StringIO``); blank lines before the first record are skipped, any
+    other text there is an error. Only the ids seen so far are kept in memory.
+    """
+    lines = iter(lines)
+    first = ""
+    for line in lines:
+        first = line.removeprefix("\ufeff").lstrip()
+        if first:
+            break
+    if not first:
         raise InputError(
             "empty file; expected FASTA records, each a '>' header line followed "
             "by sequence lines",
             path=name,
         )
-    if not body.startswith(">"):
-        first = body.split("\n", 1)[0]
-        shown = first if len(first) <= 40 else first[:40] + "..."
+    if not first.startswith(">"):
+        shown = first.split("\n", 1)[0]
+        shown = shown if len(shown) <= 40 else shown[:40] + "..."
         raise InputError(
             f"not a FASTA file: the first line {shown!r} does not start with '>' "
             "(every record needs a '>id' header line)",
             path=name,
         )
-    records: list[tuple[str, str]] = []
     seen: dict[str, int] = {}
+    records = SimpleFastaParser(itertools.chain([first], lines))
+    for number, (title, seq) in enumerate(records, 1):
+        words = title.split(None, 1)
+        rid = words[0] if words else ""
+        if not rid:
+            raise InputError(f"record number {number} has no id after '>'", path=name)
+        if "\x00" in title or "\x00" in seq:
+            raise InputError(
+                "binary data (a NUL byte), not a text file", path=name, record=rid
+            )
+        if rid in seen:
+            raise InputError(
+                f"duplicated record id (records number {seen[rid]} and "
+                f"{number}); ids must be unique",
+                path=name,
+                record=rid,
+            )
+        seen[rid] = number
+        if not seq:
+            raise InputError(
+                "empty sequence (a header line with no sequence lines)",
+                path=name,
+                record=rid,
+            )
+        yield rid, seq
+
+
+def clean_record(
+    rid: str, full: str, name: str, on_invalid: str, crop_length: int | None
+) -> np.ndarray | None:
+    """Codes of one record, centre-cropped; None if dropped (``on_invalid="drop"``).
+
+    Raises
+    ------
+    InputError
+        For a record shorter than ``crop_length``, or a letter other than
+        A, C, G, T/U with ``on_invalid="error"`` (1-based position in the file).
+    """
+    seq, offset = full, 0
+    if crop_length is not None:
+        if len(full) < crop_length:
+            raise InputError(
+                f"sequence has length {len(full)}, shorter than "
+                f"crop_length={crop_length}; remove the record or crop shorter",
+                path=name,
+                record=rid,
+            )
+        offset = (len(full) - crop_length) // 2
+        seq = full[offset : offset + crop_length]
     try:
-        for number, rec in enumerate(SeqIO.parse(io.StringIO(body), "fasta"), 1):
-            rid = rec.id
-            if not rid:
-                raise InputError(
-                    f"record number {number} has no id after '>'", path=name
-                )
-            if rid in seen:
-                raise InputError(
-                    f"duplicated record id (records number {seen[rid]} and "
-                    f"{number}); ids must be unique",
-                    path=name,
-                    record=rid,
-                )
-            seen[rid] = number
-            seq = str(rec.seq)
-            if not seq:
-                raise InputError(
-                    "empty sequence (a header line with no sequence lines)",
-                    path=name,
-                    record=rid,
-                )
-            records.append((rid, seq))
-    except InputError:
-        raise
-    except (ValueError, UnicodeError) as exc:  # the parser's own complaints
-        raise InputError(f"cannot parse as FASTA: {exc}", path=name) from None
-    return records
+        return encode(seq, [rid])[0]
+    except InputError as exc:
+        if on_invalid == "drop":
+            return None
+        position = None if exc.position is None else exc.position + offset
+        raise InputError(
+            exc.reason
+            + ' (or pass on_invalid="drop" / --drop-invalid to skip such records)',
+            path=name,
+            record=rid,
+            position=position,
+        ) from None
+
+
+def report_dropped(
+    name: str, dropped: Sequence[str], n_records: int, stacklevel: int
+) -> None:
+    """Warn about dropped records; an error if none is left.
+
+    ``stacklevel`` is that of a warning issued by the caller itself.
+    """
+    if dropped:
+        warnings.warn(
+            DroppedRecordsWarning(
+                f"{name}: dropped {len(dropped)} of {n_records} records with "
+                f"letters other than A, C, G, T/U: {_show(dropped)}",
+                count=len(dropped),
+            ),
+            stacklevel=stacklevel + 1,
+        )
+    if len(dropped) == n_records:
+        raise InputError(
+            f"all {len(dropped)} records hold letters other than A, C, G, T/U; "
+            "no record is left",
+            path=name,
+        )
 
 
 def _check_options(on_invalid: str, crop_length: int | None) -> None:
@@ -207,53 +303,17 @@ def _read_fasta(
     """`read_fasta` that also returns the ids of dropped records."""
     _check_options(on_invalid, crop_length)
     name = os.fspath(path)
-    records = _parse_fasta(_read_text(name), name)
     ids: list[str] = []
     rows: list[np.ndarray] = []
     dropped: list[str] = []
-    for rid, full in records:
-        seq, offset = full, 0
-        if crop_length is not None:
-            if len(full) < crop_length:
-                raise InputError(
-                    f"sequence has length {len(full)}, shorter than "
-                    f"crop_length={crop_length}; remove the record or crop shorter",
-                    path=name,
-                    record=rid,
-                )
-            offset = (len(full) - crop_length) // 2
-            seq = full[offset : offset + crop_length]
-        try:
-            codes = encode(seq, [rid])[0]
-        except InputError as exc:
-            if on_invalid == "drop":
-                dropped.append(rid)
-                continue
-            position = None if exc.position is None else exc.position + offset
-            raise InputError(
-                exc.reason
-                + ' (or pass on_invalid="drop" / --drop-invalid to skip such records)',
-                path=name,
-                record=rid,
-                position=position,
-            ) from None
-        ids.append(rid)
-        rows.append(codes)
-    if dropped:
-        warnings.warn(
-            DroppedRecordsWarning(
-                f"{name}: dropped {len(dropped)} of {len(records)} records with "
-                f"letters other than A, C, G, T/U: {_show(dropped)}",
-                count=len(dropped),
-            ),
-            stacklevel=stacklevel,
-        )
-    if not ids:
-        raise InputError(
-            f"all {len(dropped)} records hold letters other than A, C, G, T/U; "
-            "no record is left",
-            path=name,
-        )
+    for rid, full in iter_records(io.StringIO(_read_text(name)), name):
+        codes = clean_record(rid, full, name, on_invalid, crop_length)
+        if codes is None:
+            dropped.append(rid)
+        else:
+            ids.append(rid)
+            rows.append(codes)
+    report_dropped(name, dropped, len(ids) + len(dropped), stacklevel)
     lengths = Counter(len(row) for row in rows)
     if len(lengths) > 1:
         common = lengths.most_common(1)[0][0]
@@ -820,6 +880,9 @@ def write_npz(path: PathLike, kind: str, version: int, arrays: dict) -> None:
     """
     from ._version import __version__
 
+    pickled = [k for k, a in arrays.items() if np.asarray(a).dtype.kind == "O"]
+    if pickled:  # np.savez would pickle them, and read_npz refuses pickles
+        raise TypeError(f"object arrays cannot be written without pickle: {pickled}")
     header = {
         "format": np.str_(kind),
         "format_version": np.int64(version),
@@ -827,6 +890,27 @@ def write_npz(path: PathLike, kind: str, version: int, arrays: dict) -> None:
     }
     with atomic_path(path) as tmp:
         np.savez_compressed(tmp, **header, **arrays)
+
+
+def _load_npz(path: str, what: str, keys=None) -> dict[str, np.ndarray]:
+    """Arrays of an ``.npz`` file (all, or those of ``keys`` it has), no pickle."""
+    import zipfile
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            names = data.files if keys is None else [k for k in keys if k in data]
+            return {key: data[key] for key in names}
+    except FileNotFoundError:
+        raise InputError(f"{what} file not found", path=path) from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise InputError(
+            f"not a readable {what} file (.npz): {exc}", path=path
+        ) from None
+
+
+def npz_format(path: PathLike) -> str:
+    """The ``format`` a file written by `write_npz` declares ('' if none)."""
+    return str(_load_npz(str(path), "poimkit", ["format"]).get("format", ""))
 
 
 def read_npz(path: PathLike, kind: str, version: int) -> dict[str, np.ndarray]:
@@ -838,18 +922,8 @@ def read_npz(path: PathLike, kind: str, version: int) -> dict[str, np.ndarray]:
         Naming the file, if it is missing, not a readable ``.npz``, holds object
         arrays, is of another kind, or of a format version other than ``version``.
     """
-    import zipfile
-
     path = str(path)
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {key: data[key] for key in data.files}
-    except FileNotFoundError:
-        raise InputError(f"{kind} file not found", path=path) from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        raise InputError(
-            f"not a readable {kind} file (.npz): {exc}", path=path
-        ) from None
+    arrays = _load_npz(path, kind)
     if str(arrays.get("format", "")) != kind:
         raise InputError(f"not a {kind} file", path=path)
     found = int(arrays.get("format_version", -1))
