@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .alphabet import check_codes, kmer_indices
+from .alphabet import check_codes
 from .errors import InputError
-from .kernels.weights import score_order
+from .kernels.weights import expand_order, score_order
 
 
 def wd_beta(degree: int) -> np.ndarray:
@@ -144,12 +144,17 @@ class KmerWeights:
         weights = cls(length=length, bias=float(bias))
         beta = wd_beta(degree)
         delta = shift_weights(shift)
+        svt = np.ascontiguousarray(sv.T)  # position-major for the kernel
+        m = sv.shape[0]
         for k in range(1, min(degree, length) + 1):
             n_pos = length - k + 1
-            idx = kmer_indices(sv, k)
-            pos = np.broadcast_to(np.arange(n_pos), idx.shape)
-            vals = np.broadcast_to(beta[k - 1] * coef[:, None], idx.shape)
-            base = _sum_duplicates(pos.ravel(), idx.ravel(), vals.ravel())
+            counts = np.zeros(n_pos, dtype=np.int64)
+            kmers = np.empty((n_pos, m), dtype=np.int64)
+            vals = np.empty((n_pos, m), dtype=np.float64)
+            expand_order(svt, coef, k, beta[k - 1], counts, kmers, vals)
+            filled = np.arange(m) < counts[:, None]  # row-major: by (p, k-mer)
+            base = (np.repeat(np.arange(n_pos), counts), kmers[filled], vals[filled])
+            del kmers, vals, filled
             parts = [base]
             b_pos, b_kmer, b_val = base
             for s, d_s in enumerate(delta, start=1):

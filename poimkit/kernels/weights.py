@@ -35,3 +35,33 @@ def score_order(X, k, indptr, kmers, values, out):
             if start >= 0 and indptr[start + 1] > indptr[start]:
                 total += _lookup(kmers, values, indptr[start], indptr[start + 1], key)
         out[r] += total
+
+
+@njit(**NJIT_PARALLEL)
+def expand_order(svt, coef, k, beta_k, counts, kmers, values):
+    """Order-k weights of a kernel expansion, one position per parallel task.
+
+    ``svt`` holds the support vectors position-major (``svt[q, j]`` is letter
+    q of support vector j). For start ``p``, their k-mers are
+    sorted (stably) and equal ones merged: ``values[p, :counts[p]]`` holds
+    ``sum_j beta_k coef_j`` over the support vectors j with that k-mer, in
+    support-vector order, for the ascending keys ``kmers[p, :counts[p]]``.
+    Weights that add up to exactly 0 are kept (the caller drops them).
+    """
+    length, m = svt.shape
+    for p in prange(length - k + 1):
+        keys = np.zeros(m, dtype=np.int64)
+        for q in range(p, p + k):
+            for j in range(m):
+                keys[j] = (keys[j] << np.int64(2)) | np.int64(svt[q, j])
+        order = np.argsort(keys, kind="mergesort")
+        c = 0
+        for t in range(m):
+            j = order[t]
+            if c > 0 and kmers[p, c - 1] == keys[j]:
+                values[p, c - 1] += beta_k * coef[j]
+            else:
+                kmers[p, c] = keys[j]
+                values[p, c] = beta_k * coef[j]
+                c += 1
+        counts[p] = c
