@@ -2,58 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from .alphabet import MAX_KMER_LENGTH, check_codes, encode
 from .errors import InputError
-from .io import read_npz, write_npz
+from .expansion import (
+    WDExpansionClassifier,
+    as_codes,
+    check_binary_target,
+    check_sequences,
+    check_shift,
+)
 from .kernels import wd_kernel, wd_normalizer
-from .weights import KmerWeights
-
-MODEL_FORMAT = "poimkit.WDKernelSVC"
-MODEL_FORMAT_VERSION = 1
 
 
-def as_codes(X, name: str = "X") -> np.ndarray:
-    """Integer codes from a code array or a list of DNA strings."""
-    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
-        raise TypeError(
-            f"{name} is a sparse matrix; sparse input is not supported: pass "
-            "integer-coded sequences (poimkit.encode) or DNA strings"
-        )
-    if isinstance(X, str):
-        raise InputError(f"{name} must be a list of sequences, not a single string")
-    if isinstance(X, np.ndarray) and X.dtype.kind in "iub":
-        return check_codes(X, name)
-    if isinstance(X, Sequence) and len(X) and all(isinstance(s, str) for s in X):
-        return encode(X)
-    arr = np.asarray(X)
-    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
-        raise InputError(
-            f"Input {name} contains NaN or infinity; it must hold letter codes"
-        )
-    if arr.dtype.kind == "f" and arr.size and np.all(arr == np.round(arr)):
-        arr = arr.astype(np.int64)  # integer codes that travelled as floats
-    if arr.dtype.kind in "US":
-        return encode([str(s) for s in arr.ravel()])
-    if arr.dtype.kind == "c":
-        raise InputError(f"Complex data not supported: {name} must hold letter codes")
-    if arr.ndim == 2 and 0 in arr.shape:
-        raise InputError(
-            f"{name} has 0 feature(s) (shape={arr.shape}) while a minimum of 1 is "
-            "required: no sequence letters"
-        )
-    return check_codes(arr, name)
-
-
-class WDKernelSVC(ClassifierMixin, BaseEstimator):
+class WDKernelSVC(WDExpansionClassifier):
     """Support vector classifier with the weighted-degree (WD / WDS) string kernel.
 
     Sequences are integer-coded arrays of shape ``(n_samples, length)``
@@ -104,6 +68,15 @@ class WDKernelSVC(ClassifierMixin, BaseEstimator):
     (2,)
     """
 
+    _model_format = "poimkit.WDKernelSVC"
+    _saved_params = {
+        "degree": int,
+        "shift": int,
+        "C": float,
+        "normalize": bool,
+        "tol": float,
+    }
+
     def __init__(
         self,
         degree: int = 20,
@@ -121,11 +94,6 @@ class WDKernelSVC(ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
         self.tol = tol
         self.n_threads = n_threads
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
     def _check_params(self) -> None:
         if not isinstance(self.degree, int | np.integer) or self.degree < 1:
@@ -156,37 +124,10 @@ class WDKernelSVC(ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
-        if y is None:
-            raise ValueError(
-                "requires y to be passed, but the target y is None: give one label "
-                "per sequence"
-            )
-        y = np.asarray(y)
-        check_classification_targets(y)
-        if type_of_target(y) != "binary":
-            raise ValueError(
-                "Only binary classification is supported: WDKernelSVC needs exactly "
-                f"two classes, got {np.unique(y).size}: {np.unique(y).tolist()[:5]}"
-            )
-        if np.unique(y).size < 2:
-            raise ValueError(
-                "Classifier can't train when only one class is present: y holds only "
-                f"{np.unique(y).tolist()}"
-            )
-        X = as_codes(X)
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise InputError(
-                f"y has shape {y.shape} but X has {X.shape[0]} sequences; y must "
-                "be one label per sequence"
-            )
-        self.classes_, y_index = np.unique(y, return_inverse=True)
-        if self.shift >= X.shape[1]:
-            raise InputError(
-                f"shift must be smaller than the sequence length {X.shape[1]}, "
-                f"got {self.shift}"
-            )
-        self.length_ = X.shape[1]
-        self.n_features_in_ = X.shape[1]
+        y = check_binary_target(y, "WDKernelSVC")
+        X = check_sequences(X, y)
+        check_shift(self.shift, X.shape[1])
+        classes, y_index = np.unique(y, return_inverse=True)
         self.kernel_scale_ = (
             float(wd_normalizer(X, self.degree, self.shift)) if self.normalize else 1.0
         )
@@ -197,11 +138,14 @@ class WDKernelSVC(ClassifierMixin, BaseEstimator):
             class_weight=self.class_weight,
         )
         svc.fit(self._kernel(X), y_index)
-        self.support_vectors_ = X[svc.support_]
-        self.dual_coef_ = svc.dual_coef_[0].astype(np.float64)
-        self.intercept_ = float(svc.intercept_[0])
-        self.n_support_ = svc.n_support_
-        self._weights = None
+        self._set_expansion(
+            classes,
+            X[svc.support_],
+            svc.dual_coef_[0],
+            svc.intercept_[0],
+            self.kernel_scale_,
+            X.shape[1],
+        )
         return self
 
     def decision_function(self, X) -> np.ndarray:
@@ -220,108 +164,3 @@ class WDKernelSVC(ClassifierMixin, BaseEstimator):
         return (
             self._kernel(X, self.support_vectors_) @ self.dual_coef_ + self.intercept_
         )
-
-    def predict(self, X) -> np.ndarray:
-        """Predicted class labels."""
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(np.intp)]
-
-    def _check_length(self, X: np.ndarray) -> np.ndarray:
-        if X.shape[1] != self.length_:
-            raise InputError(
-                f"X has sequences of length {X.shape[1]} but the model was trained "
-                f"on length {self.length_}"
-            )
-        return X
-
-    def explicit_weights(self) -> KmerWeights:
-        """The exact positional k-mer weights of the trained model.
-
-        Returns
-        -------
-        KmerWeights
-            ``decision_function(X) == explicit_weights().decision_function(X)``
-            up to floating-point rounding.
-        """
-        check_is_fitted(self)
-        if min(self.degree, self.length_) > MAX_KMER_LENGTH:
-            raise InputError(
-                f"explicit weights need k-mers of at most {MAX_KMER_LENGTH} letters "
-                f"(64-bit indices); this model has degree {self.degree} on length "
-                f"{self.length_}: train with degree <= {MAX_KMER_LENGTH}"
-            )
-        if getattr(self, "_weights", None) is None:
-            self._weights = KmerWeights.from_support_vectors(
-                self.support_vectors_,
-                self.dual_coef_ / self.kernel_scale_,
-                self.intercept_,
-                degree=self.degree,
-                shift=self.shift,
-            )
-        return self._weights
-
-    # ------------------------------------------------------------------ files
-    def save(self, path: str | Path) -> None:
-        """Write the fitted model to an ``.npz`` file (no pickle), atomically."""
-        check_is_fitted(self)
-        classes = np.asarray(self.classes_)
-        if classes.dtype.kind not in "iubfU":
-            classes = classes.astype(str)
-        arrays = {
-            "degree": np.int64(self.degree),
-            "shift": np.int64(self.shift),
-            "C": np.float64(self.C),
-            "normalize": np.bool_(self.normalize),
-            "tol": np.float64(self.tol),
-            "classes": classes,
-            "support_vectors": self.support_vectors_,
-            "dual_coef": self.dual_coef_,
-            "intercept": np.float64(self.intercept_),
-            "kernel_scale": np.float64(self.kernel_scale_),
-            "length": np.int64(self.length_),
-        }
-        write_npz(path, MODEL_FORMAT, MODEL_FORMAT_VERSION, arrays)
-
-    @classmethod
-    def load(cls, path: str | Path) -> WDKernelSVC:
-        """Read a model written by `save`.
-
-        Raises
-        ------
-        InputError
-            If the file is missing, not a poimkit model, truncated or corrupt,
-            or written in a format version this poimkit cannot read.
-        """
-        path = str(path)
-        arrays = read_npz(path, MODEL_FORMAT, MODEL_FORMAT_VERSION)
-        try:
-            model = cls(
-                degree=int(arrays["degree"]),
-                shift=int(arrays["shift"]),
-                C=float(arrays["C"]),
-                normalize=bool(arrays["normalize"]),
-                tol=float(arrays["tol"]),
-            )
-            model.classes_ = arrays["classes"]
-            model.support_vectors_ = check_codes(arrays["support_vectors"])
-            model.dual_coef_ = np.asarray(arrays["dual_coef"], dtype=np.float64)
-            model.intercept_ = float(arrays["intercept"])
-            model.kernel_scale_ = float(arrays["kernel_scale"])
-            model.length_ = int(arrays["length"])
-        except (KeyError, InputError) as exc:
-            raise InputError(
-                f"model file is incomplete or corrupt: {exc}", path=path
-            ) from None
-        if (
-            model.classes_.shape != (2,)
-            or model.dual_coef_.shape != (model.support_vectors_.shape[0],)
-            or model.support_vectors_.shape[1] != model.length_
-            or not np.isfinite(model.dual_coef_).all()
-            or not model.kernel_scale_ > 0
-        ):
-            raise InputError("model file has inconsistent arrays", path=path)
-        model.n_support_ = np.array(
-            [(model.dual_coef_ < 0).sum(), (model.dual_coef_ > 0).sum()]
-        )
-        model._weights = None
-        return model
