@@ -6,6 +6,8 @@ from .background import MarkovBackground
 from .errors import InputError
 from .io import read_fasta, read_labeled
 from .kernels import wd_kernel
+from .linear import WDLinearSVC
+from .models import load_model
 from .motifs import Motif, extract_motifs
 from .poim import Poim, compute_poim, explain_instance
 from .svm import WDKernelSVC
@@ -18,6 +20,7 @@ __all__ = [
     "Motif",
     "Poim",
     "WDKernelSVC",
+    "WDLinearSVC",
     "__version__",
     "compute_poim",
     "decode",
@@ -26,6 +29,7 @@ __all__ = [
     "extract_motifs",
     "kmer_index",
     "kmer_string",
+    "load_model",
     "read_fasta",
     "read_labeled",
     "reverse_complement",

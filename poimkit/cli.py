@@ -11,8 +11,6 @@ import signal
 import sys
 from collections.abc import Sequence
 
-import numpy as np
-
 from ._version import __version__
 from .errors import InputError
 
@@ -68,10 +66,14 @@ def _build_parser() -> argparse.ArgumentParser:
         help="train a WD/WDS-kernel SVM and report cross-validated AUC",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
         epilog="example: poimkit train --pos data/gattaca/positives.fa "
-        "--neg data/gattaca/negatives.fa --cv 5 -o model.npz",
+        "--neg data/gattaca/negatives.fa --cv 5 -o model.npz\n"
+        "  many sequences: poimkit train --pos big_pos.fa.gz --neg big_neg.fa.gz "
+        "--solver linear --cv 0 -o model.npz (streams the files; --dask ADDRESS "
+        "runs on a cluster)",
     )
     _add_input_options(train)
     _add_model_options(train)
+    _add_linear_options(train)
     train.add_argument("--cv", type=int, default=5, help="CV folds for AUC (0: skip)")
     train.add_argument("--seed", type=int, default=0, help="seed of the CV split")
     train.add_argument("-o", "--output", required=True, metavar="MODEL.npz")
@@ -186,7 +188,41 @@ def _add_model_options(parser: argparse.ArgumentParser):
     )
     model.add_argument("--shift", type=int, default=0, help="WDS maximal shift (0: WD)")
     model.add_argument("-C", type=float, default=1.0, help="SVM regularisation")
+    model.add_argument(
+        "--solver",
+        choices=("kernel", "linear"),
+        default="kernel",
+        help="kernel: SVM on the kernel matrix (up to ~20,000 sequences); linear: "
+        "the same model trained in feature space (WDLinearSVC; millions)",
+    )
     return model
+
+
+def _add_linear_options(parser: argparse.ArgumentParser) -> None:
+    linear = parser.add_argument_group("linear solver (--solver linear)")
+    linear.add_argument(
+        "--loss",
+        choices=("squared_hinge", "logistic", "hinge"),
+        help="loss of the linear solver (default squared_hinge)",
+    )
+    linear.add_argument(
+        "--chunk-size",
+        type=int,
+        metavar="N",
+        help="sequences per chunk of the linear solver (default 65536)",
+    )
+    linear.add_argument(
+        "--dask",
+        metavar="ADDRESS|local",
+        help="run the linear solver's passes on a Dask cluster: a scheduler "
+        "address, or 'local' for a 2-worker LocalCluster",
+    )
+
+
+def _linear_params(args: argparse.Namespace) -> dict:
+    """The linear-solver options the user gave (none: the defaults apply)."""
+    given = {"loss": args.loss, "chunk_size": args.chunk_size}
+    return {name: value for name, value in given.items() if value is not None}
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -225,7 +261,7 @@ def _run_train(args: argparse.Namespace) -> int:
     from sklearn.model_selection import StratifiedKFold, cross_val_score
 
     from .io import read_labeled
-    from .svm import WDKernelSVC
+    from .models import make_model
 
     if (
         (args.pos is None) != (args.neg is None)
@@ -233,29 +269,50 @@ def _run_train(args: argparse.Namespace) -> int:
         or (args.pos is None) == (args.fasta is None)
     ):
         raise InputError("give either --pos and --neg, or --fasta and --labels")
-    on_invalid = "drop" if args.drop_invalid else "error"
-    _ids, X, y = read_labeled(
-        pos=args.pos,
-        neg=args.neg,
-        fasta=args.fasta,
-        labels=args.labels,
-        on_invalid=on_invalid,
-        crop_length=args.crop,
+    if args.cv and args.cv < 2:
+        raise InputError(f"--cv must be 0 or at least 2, got {args.cv}")
+    if args.dask is not None and args.solver != "linear":
+        raise InputError("--dask applies to --solver linear")
+    model = make_model(
+        args.solver,
+        degree=args.degree,
+        shift=args.shift,
+        C=args.C,
+        n_threads=args.threads,
+        **_linear_params(args),
     )
-    _say(
-        args,
-        f"read {X.shape[0]} sequences of length {X.shape[1]} ({int(y.sum())} positive)",
-    )
-    model = WDKernelSVC(
-        degree=args.degree, shift=args.shift, C=args.C, n_threads=args.threads
-    )
-    if args.cv:
-        if args.cv < 2:
-            raise InputError(f"--cv must be 0 or at least 2, got {args.cv}")
-        folds = StratifiedKFold(n_splits=args.cv, shuffle=True, random_state=args.seed)
-        aucs = cross_val_score(model, X, y, cv=folds, scoring="roc_auc")
-        print(f"cv_auc\t{aucs.mean():.4f}\t+/-\t{aucs.std():.4f}\t({args.cv} folds)")
-    model.fit(X, y)
+    read_options = {
+        "on_invalid": "drop" if args.drop_invalid else "error",
+        "crop_length": args.crop,
+    }
+    fit_params = {} if args.dask is None else {"client": args.dask}
+    if args.solver == "linear" and args.pos is not None and not args.cv:
+        _say(args, "streaming the FASTA files into the linear solver")
+        model.fit((args.pos, args.neg), **fit_params, **read_options)
+    else:
+        _ids, X, y = read_labeled(
+            pos=args.pos,
+            neg=args.neg,
+            fasta=args.fasta,
+            labels=args.labels,
+            **read_options,
+        )
+        _say(
+            args,
+            f"read {X.shape[0]} sequences of length {X.shape[1]} "
+            f"({int(y.sum())} positive)",
+        )
+        if args.cv:
+            folds = StratifiedKFold(
+                n_splits=args.cv, shuffle=True, random_state=args.seed
+            )
+            aucs = cross_val_score(
+                model, X, y, cv=folds, scoring="roc_auc", params=fit_params
+            )
+            print(
+                f"cv_auc\t{aucs.mean():.4f}\t+/-\t{aucs.std():.4f}\t({args.cv} folds)"
+            )
+        model.fit(X, y, **fit_params)
     model.save(args.output)
     _say(
         args,
@@ -266,30 +323,20 @@ def _run_train(args: argparse.Namespace) -> int:
 
 
 def _run_score(args: argparse.Namespace) -> int:
-    from .io import read_fasta, write_table
-    from .svm import WDKernelSVC
+    from .models import load_model
+    from .stream import write_scores
 
-    model = WDKernelSVC.load(args.model)
+    model = load_model(args.model)
     if args.threads is not None:
         model.n_threads = args.threads
-    ids, X = read_fasta(
+    count = write_scores(
+        model,
         args.fasta,
+        args.output,
         on_invalid="drop" if args.drop_invalid else "error",
         crop_length=args.crop,
     )
-    if X.shape[1] != model.length_:
-        raise InputError(
-            f"sequences have length {X.shape[1]} but the model was trained on "
-            f"length {model.length_} (use --crop {model.length_} to centre-crop)",
-            path=args.fasta,
-        )
-    scores = model.decision_function(X)
-    labels = model.classes_[(scores > 0).astype(np.intp)]
-    rows = [
-        (i, f"{s:.10g}", str(c)) for i, s, c in zip(ids, scores, labels, strict=True)
-    ]
-    write_table(args.output, ["id", "score", "predicted"], rows)
-    _say(args, f"scored {len(ids)} sequences into {args.output}")
+    _say(args, f"scored {count} sequences into {args.output}")
     return EXIT_OK
 
 
@@ -328,10 +375,10 @@ def _background_from_args(args: argparse.Namespace, length: int):
 
 
 def _run_poim(args: argparse.Namespace) -> int:
+    from .models import load_model
     from .poim import compute_poim
-    from .svm import WDKernelSVC
 
-    model = WDKernelSVC.load(args.model)
+    model = load_model(args.model)
     background = _background_from_args(args, model.length_)
     _say(args, f"computing POIMs up to order {args.max_order} under {background!r}")
     poim = compute_poim(
@@ -424,6 +471,7 @@ def _run_run(args: argparse.Namespace) -> int:
         degree=args.degree,
         shift=args.shift,
         C=args.C,
+        solver=args.solver,
         cv=args.cv,
         grid=args.grid,
         max_order=args.max_order,

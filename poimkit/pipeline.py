@@ -25,6 +25,7 @@ from ._threads import check_threads, numba_threads
 from ._validation import check_int
 from ._version import __version__
 from .errors import InputError
+from .models import SOLVERS, make_model
 
 #: hyper-parameter grid searched by ``grid=True`` (``--grid``)
 DEFAULT_GRID = {"degree": [10, 20], "shift": [0, 4], "C": [0.1, 1.0, 10.0]}
@@ -49,6 +50,9 @@ class RunOptions:
     ----------
     degree, shift, C : int, int, float
         WD degree, WDS maximal shift (0 for WD) and SVM regularisation.
+    solver : {"kernel", "linear"}
+        Train `WDKernelSVC` (kernel matrix) or `WDLinearSVC` (feature space,
+        for tens of thousands of sequences and more); see `poimkit.models`.
     cv : int
         Folds of the stratified cross-validation (at least 2).
     grid : bool
@@ -77,6 +81,7 @@ class RunOptions:
     degree: int = 20
     shift: int = 0
     C: float = 1.0
+    solver: str = "kernel"
     cv: int = 5
     grid: bool = False
     max_order: int = 7
@@ -100,6 +105,10 @@ class RunOptions:
         check_threads(self.threads)
         if not self.C > 0:
             raise InputError(f"C must be positive, got {self.C}")
+        if self.solver not in SOLVERS:
+            raise InputError(
+                f"solver must be one of {sorted(SOLVERS)}, got {self.solver!r}"
+            )
         if self.background not in ("uniform", "fit"):
             raise InputError(
                 f"background must be 'uniform' or 'fit', got {self.background!r}"
@@ -187,9 +196,8 @@ def read_input(pos=None, neg=None, fasta=None, labels=None, options=None) -> _Da
 def _estimator(options: RunOptions):
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
-    from .svm import WDKernelSVC
-
-    model = WDKernelSVC(
+    model = make_model(
+        options.solver,
         degree=options.degree,
         shift=options.shift,
         C=options.C,

@@ -1,0 +1,289 @@
+"""Scale benchmark of `WDLinearSVC`: training time and peak memory against n.
+
+Synthetic splice-like data (L = 141, the donor-like motif CAGGTAAGT planted
+around position 68 of the positives, one letter mutated per copy, uniform
+background), WD degree 20, C = 1, the estimator's defaults otherwise. Each fit
+runs in a fresh subprocess so that its peak resident memory (RSS) is its own;
+the numba kernels are loaded (compiled on a cold cache) on a tiny problem
+first, so the times are training only. After the fit, the child also builds
+the explicit weights and scores 2000 fresh test sequences (test AUC), and
+reports that step's time and the peak RSS including it.
+
+In the same run: the kernel SVM (`WDKernelSVC`) at the sizes it can reach (the
+baseline), a Dask LocalCluster with 2 single-threaded worker processes on the
+same data as one process, and the GATTACA agreement of the issue (5000
+sequences, 70/30 split: AUC within 0.005 of the kernel SVM, same POIM top-20
+order-7 set).
+
+Usage::
+
+    python benchmarks/bench_scale.py                      # the full run
+    python benchmarks/bench_scale.py --sizes 1e4 1e5 --kernel-sizes 5e3 \
+        --dask-n 1e5 --skip-agreement                     # a quick one
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+import warnings
+
+import numpy as np
+
+L = 141
+DEGREE = 20
+MOTIFS = [("CAGGTAAGT", 68.0, 2.0)]  # exon|GT donor-like, start ~ position 68
+N_TEST = 2000
+
+
+def make_data(n: int, seed: int):
+    from poimkit.datasets import make_planted
+
+    return make_planted(n // 2, n - n // 2, L, MOTIFS, random_state=seed)
+
+
+def peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def child(args) -> None:
+    """One measurement in this (fresh) process; prints a RESULT json line."""
+    from sklearn.metrics import roc_auc_score
+
+    from poimkit import WDKernelSVC, WDLinearSVC
+
+    X, y = make_data(args.n, seed=1)
+    Xt, yt = make_data(N_TEST, seed=2)
+    warm = np.r_[0:32, args.n - 32 : args.n]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for kind in (WDLinearSVC, WDKernelSVC):  # load or compile the kernels
+            kind(degree=DEGREE).fit(X[warm], y[warm]).decision_function(Xt[:8])
+    out = {"n": args.n, "what": args.what, "peak_start_mib": peak_mib()}
+    client = cluster = None
+    if args.what == "kernel":
+        model = WDKernelSVC(degree=DEGREE, C=args.C)
+    else:
+        model = WDLinearSVC(degree=DEGREE, C=args.C, hash_bits=args.hash_bits)
+    if args.what == "dask":
+        from distributed import Client, LocalCluster
+
+        cluster = LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=not args.threads,
+            dashboard_address=None,
+        )
+        client = Client(cluster)
+    t = time.perf_counter()
+    model.fit(X, y) if client is None else model.fit(X, y, client=client)
+    out["fit_s"] = time.perf_counter() - t
+    out["peak_fit_mib"] = peak_mib()
+    if client is not None:
+        client.close()
+        cluster.close()  # reaps the worker processes: their peak RSS is known
+        out["peak_workers_mib"] = (
+            resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
+        )
+    out["n_sv"] = int(model.dual_coef_.size)
+    if args.what != "kernel":
+        out.update(
+            n_iter=model.n_iter_,
+            converged=model.converged_,
+            collision_rate=model.collision_rate_,
+            n_exact_orders=model.n_exact_orders_,
+            objective=model.objective_,
+        )
+    t = time.perf_counter()
+    out["test_auc"] = roc_auc_score(yt, model.decision_function(Xt))
+    out["score_s"] = time.perf_counter() - t
+    out["nnz"] = model.explicit_weights().nnz
+    out["peak_total_mib"] = peak_mib()
+    print("RESULT " + json.dumps(out), flush=True)
+
+
+def run(n: int, what: str, args) -> dict:
+    cmd = [sys.executable, __file__, "--child", "--n", str(n), "--what", what]
+    cmd += ["--C", str(args.C), "--hash-bits", str(args.hash_bits)]
+    cmd += ["--threads"] if args.threads else []
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            result = json.loads(line[7:])
+            print(json.dumps(result), flush=True)
+            return result
+    error = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+    print(f"n={n} {what}: failed: {error}", flush=True)
+    return {"n": n, "what": what, "error": error}
+
+
+def agreement() -> dict:
+    """GATTACA (5000, L = 100): hinge WDLinearSVC vs WDKernelSVC, 70/30 split."""
+    from sklearn.metrics import roc_auc_score
+    from sklearn.model_selection import train_test_split
+
+    from poimkit import WDKernelSVC, WDLinearSVC, compute_poim
+    from poimkit.datasets.gattaca import load_gattaca
+
+    _, X, y = load_gattaca()
+    Xtr, Xte, ytr, yte = train_test_split(
+        X, y, test_size=0.3, random_state=0, stratify=y
+    )
+    lin = WDLinearSVC(degree=20, loss="hinge").fit(Xtr, ytr)
+    ker = WDKernelSVC(degree=20).fit(Xtr, ytr)
+
+    def top(model):
+        q = np.abs(compute_poim(model, 7).q(7)).ravel()
+        return set(np.argsort(q)[-20:].tolist())
+
+    return {
+        "auc_linear": roc_auc_score(yte, lin.decision_function(Xte)),
+        "auc_kernel": roc_auc_score(yte, ker.decision_function(Xte)),
+        "top20_same": top(lin) == top(ker),
+        "n_sv_linear": int(lin.dual_coef_.size),
+        "n_sv_kernel": int(ker.dual_coef_.size),
+    }
+
+
+def slope(rows: list[dict], key: str) -> float:
+    """Log-log slope of ``key`` against n."""
+    n = np.log([r["n"] for r in rows])
+    return float(np.polyfit(n, np.log([r[key] for r in rows]), 1)[0])
+
+
+def plot(path: str, lin: list[dict], ker: list[dict], dask: dict | None) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(10, 4))
+    for rows, style, label in ((lin, "o-", "WDLinearSVC"), (ker, "s-", "WDKernelSVC")):
+        if rows:
+            n = [r["n"] for r in rows]
+            ax_t.loglog(n, [r["fit_s"] for r in rows], style, label=label)
+            ax_m.loglog(n, [r["peak_fit_mib"] / 1024 for r in rows], style, label=label)
+    if lin:
+        n = np.array([r["n"] for r in lin], dtype=float)
+        ref = lin[-1]["fit_s"] * n / n[-1]
+        ax_t.loglog(n, ref, ":", color="grey", label="linear in n")
+    if dask and "fit_s" in dask:
+        ax_t.loglog([dask["n"]], [dask["fit_s"]], "^", label="Dask, 2 workers")
+    ax_t.axhline(600, color="red", ls="--", lw=0.8, label="goal: 10 min at 1e6")
+    ax_m.axhline(8, color="red", ls="--", lw=0.8, label="goal: 8 GB")
+    ax_t.set(xlabel="sequences n", ylabel="training time [s]")
+    ax_m.set(xlabel="sequences n", ylabel="peak RSS during fit [GiB]")
+    for ax in (ax_t, ax_m):
+        ax.legend(fontsize=8)
+        ax.set_title(f"L = {L}, WD degree {DEGREE}, 2 cores", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=float, nargs="+", default=[1e4, 1e5, 1e6])
+    parser.add_argument(
+        "--kernel-sizes", type=float, nargs="+", default=[2500, 5000, 1e4, 2e4]
+    )
+    parser.add_argument("--dask-n", type=float, default=1e6)
+    parser.add_argument("--C", type=float, default=1.0)
+    parser.add_argument("--hash-bits", type=int, default=12)
+    parser.add_argument(
+        "--threads", action="store_true", help="Dask workers as threads"
+    )
+    parser.add_argument(
+        "--plot", default=os.path.join(os.path.dirname(__file__), "scale_loglog.png")
+    )
+    parser.add_argument("--skip-agreement", action="store_true")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--n", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--what", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args)
+        return
+    started = time.perf_counter()
+    print(
+        f"bench_scale: {time.strftime('%Y-%m-%d %H:%M')} | "
+        f"{platform.processor() or platform.machine()} | {os.cpu_count()} cores | "
+        f"python {platform.python_version()}"
+    )
+    print(f"L={L} degree={DEGREE} C={args.C} hash_bits={args.hash_bits}")
+    lin = [run(int(n), "linear", args) for n in args.sizes]
+    ker = [run(int(n), "kernel", args) for n in args.kernel_sizes]
+    dask = run(int(args.dask_n), "dask", args) if args.dask_n else None
+    lin = [r for r in lin if "fit_s" in r]
+    ker = [r for r in ker if "fit_s" in r]
+
+    print(
+        "\n       n    solver   fit [s]  iters  peak fit [MiB]  n_SV  weights "
+        " score+weights [s]  peak total [MiB]  test AUC"
+    )
+    for r in lin + ker + ([dask] if dask and "fit_s" in dask else []):
+        print(
+            f"{r['n']:>8} {r['what']:>9} {r['fit_s']:>9.1f} {r.get('n_iter', '-'):>6} "
+            f"{r['peak_fit_mib']:>15.0f} {r['n_sv']:>7} {r['nnz']:>10.3g} "
+            f"{r['score_s']:>18.1f} {r['peak_total_mib']:>17.0f} {r['test_auc']:>9.4f}"
+        )
+    if len(lin) >= 2:
+        for r in lin:
+            r["s_per_iter"] = r["fit_s"] / max(r["n_iter"], 1)
+        print(
+            f"log-log slope vs n: fit time {slope(lin, 'fit_s'):.2f}, time per "
+            f"iteration {slope(lin, 's_per_iter'):.2f} (1 = linear)"
+        )
+    if len(ker) >= 2:
+        print(f"log-log slope vs n, kernel SVM fit time: {slope(ker, 'fit_s'):.2f}")
+    for k in ker:
+        same = next((r for r in lin if r["n"] == k["n"]), None)
+        if same:
+            print(
+                f"n={k['n']}: kernel SVM {k['fit_s']:.1f} s, linear {same['fit_s']:.1f}"
+                f" s (kernel / linear {k['fit_s'] / same['fit_s']:.2f}); test AUC "
+                f"kernel {k['test_auc']:.4f}, linear {same['test_auc']:.4f}"
+            )
+    big = max(lin, key=lambda r: r["n"]) if lin else None
+    if big and big["n"] >= 1_000_000:
+        print(
+            f"goal n={big['n']}: {big['fit_s']:.0f} s (< 600 s: "
+            f"{big['fit_s'] < 600}), peak {big['peak_fit_mib'] / 1024:.2f} GiB "
+            f"(< 8 GB: {big['peak_fit_mib'] * 2**20 < 8e9})"
+        )
+    if dask and "fit_s" in dask:
+        single = next((r for r in lin if r["n"] == dask["n"]), None)
+        if single:
+            same = dask["n_iter"] == single["n_iter"] and np.isclose(
+                dask["objective"], single["objective"], rtol=1e-12
+            )
+            kind = "threads" if args.threads else "processes"
+            print(
+                f"Dask LocalCluster, 2 single-threaded worker {kind}, n={dask['n']}: "
+                f"{dask['fit_s']:.1f} s vs one process (2 threads) "
+                f"{single['fit_s']:.1f} s: ratio {dask['fit_s'] / single['fit_s']:.2f}"
+                f" (goal <= 1.5); same iterations and objective: {same}"
+            )
+    if not args.skip_agreement:
+        t = time.perf_counter()
+        a = agreement()
+        print(
+            f"GATTACA agreement (5000 seq, 70/30, degree 20, hinge): test AUC linear "
+            f"{a['auc_linear']:.4f}, kernel {a['auc_kernel']:.4f} (difference "
+            f"{abs(a['auc_linear'] - a['auc_kernel']):.4f}, goal < 0.005); POIM "
+            f"top-20 order-7 same set: {a['top20_same']}; support vectors "
+            f"{a['n_sv_linear']} / {a['n_sv_kernel']} ({time.perf_counter() - t:.0f} s)"
+        )
+    if lin:
+        plot(args.plot, lin, ker, dask)
+        print(f"plot: {args.plot}")
+    print(f"total {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

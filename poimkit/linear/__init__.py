@@ -1,0 +1,10 @@
+"""Linear-time WD / WDS SVMs: feature-space training, streaming and Dask.
+
+`WDLinearSVC` trains the model of `poimkit.WDKernelSVC` without a kernel
+matrix; see its Notes for the feature map, solver, stopping rule and hashing.
+"""
+
+from .estimator import WDLinearSVC
+from .layout import FeatureLayout, make_layout
+
+__all__ = ["FeatureLayout", "WDLinearSVC", "make_layout"]

@@ -1,0 +1,212 @@
+"""Numba kernels of the linear WD trainer: on-the-fly WD/WDS features.
+
+Pure functions on arrays; no validation (the wrappers are in
+`poimkit.linear.backend`). The feature map arrives as one tuple ``fmap =
+(degree, shift, n_exact, offsets, strides, salt, mask, coef, band)``
+(`FeatureLayout.fmap`). A feature is addressed by ``(k, r, y)``: order ``k``
+(1-based), feature position ``r`` and k-mer index ``y``. An occurrence of ``y``
+starting at ``p`` feeds the features ``r = p - j``, ``j = 0..S``, with factor
+``coef[k-1] * band[k-1, p, j]`` (plain WD: ``S = 0``, one feature).
+
+Column of ``(k, r, y)``: ``offsets[k-1] + r * strides[k-1] + slot`` where
+``slot = y`` for exact orders and ``slot = hash & mask`` (sign from the top
+hash bit) for hashed ones. Every (order, position) owns a small contiguous
+region, so the loops run position by position over a block of rows: the
+region being read or written stays in cache. Rows are copied position-major
+(``xt[q, t]``) per block, and the k-mer keys roll along the positions, one
+running key per row; no feature matrix is ever stored.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .._config import NJIT, NJIT_PARALLEL
+
+# Rows per block. Fixed (never derived from the thread count), so that every
+# sum is added in the same order whatever the threads: the Dask and the local
+# backend then give bitwise equal results.
+BLOCK = 4096
+
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_TOP = np.uint64(63)
+
+
+@njit(**NJIT)
+def mix64(z):
+    """splitmix64 finaliser: a bijection of uint64 that scrambles every bit."""
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(**NJIT)
+def feature(k, r, key, fmap):
+    """Column and sign of feature ``(k, r, key)``."""
+    _, _, n_exact, offsets, strides, salt, mask, _, _ = fmap
+    base = offsets[k - 1] + r * strides[k - 1]
+    if k <= n_exact:
+        return base + key, 1.0
+    h = mix64(np.uint64(key) ^ salt[k - 1, r])
+    sign = 1.0 if (h >> _TOP) == np.uint64(0) else -1.0
+    return base + np.int64(h & mask), sign
+
+
+@njit(**NJIT)
+def transpose_rows(X, rows, xt):
+    """``xt[q, t] = X[rows[t], q]``: the rows, position-major."""
+    for t in range(rows.shape[0]):
+        i = rows[t]
+        for q in range(X.shape[1]):
+            xt[q, t] = X[i, q]
+
+
+@njit(**NJIT)
+def start_keys(xt, k, cur):
+    """``cur[t]`` = index of the (k-1)-mer ``x_t[0:k-1]``."""
+    for t in range(cur.shape[0]):
+        key = np.int64(0)
+        for q in range(k - 1):
+            key = (key << np.int64(2)) | np.int64(xt[q, t])
+        cur[t] = key
+
+
+@njit(**NJIT)
+def roll_keys(xt, q, kmask, cur):
+    """Append letter ``q`` to every running key (keeping the last k letters)."""
+    for t in range(cur.shape[0]):
+        cur[t] = ((cur[t] << np.int64(2)) | np.int64(xt[q, t])) & kmask
+
+
+@njit(**NJIT)
+def hashed_columns(cur, base, salt_r, mask, a, col, fac):
+    """Column and signed factor of every running key in a hashed region.
+
+    Apart from the loop that uses them, so that the hashing vectorises.
+    """
+    for t in range(cur.shape[0]):
+        h = mix64(np.uint64(cur[t]) ^ salt_r)
+        col[t] = base + np.int64(h & mask)
+        fac[t] = a if (h >> _TOP) == np.uint64(0) else -a
+
+
+@njit(**NJIT)
+def block_margins(xt, v, fmap, acc):
+    """``acc[t] += <phi(x_t), v>`` for the rows of a position-major block."""
+    degree, shift, n_exact, offsets, strides, salt, mask, coef, band = fmap
+    length, m = xt.shape
+    cur = np.empty(m, dtype=np.int64)
+    col = np.empty(m, dtype=np.int64)
+    fac = np.empty(m, dtype=np.float64)
+    for k in range(1, degree + 1):
+        kmask = (np.int64(1) << np.int64(2 * k)) - 1
+        start_keys(xt, k, cur)
+        for p in range(length - k + 1):
+            roll_keys(xt, p + k - 1, kmask, cur)
+            for j in range(min(shift, p) + 1):
+                r = p - j
+                a = coef[k - 1] * band[k - 1, p, j]
+                base = offsets[k - 1] + r * strides[k - 1]
+                if k > n_exact:
+                    hashed_columns(cur, base, salt[k - 1, r], mask, a, col, fac)
+                    for t in range(m):
+                        acc[t] += fac[t] * v[col[t]]
+                else:
+                    for t in range(m):
+                        acc[t] += a * v[base + cur[t]]
+
+
+@njit(**NJIT)
+def block_scatter(xt, g, k, fmap, out):
+    """``out += sum_t g[t] phi_k(x_t)``: order k only, rows of a block."""
+    _, shift, n_exact, offsets, strides, salt, mask, coef, band = fmap
+    length, m = xt.shape
+    cur = np.empty(m, dtype=np.int64)
+    col = np.empty(m, dtype=np.int64)
+    fac = np.empty(m, dtype=np.float64)
+    kmask = (np.int64(1) << np.int64(2 * k)) - 1
+    start_keys(xt, k, cur)
+    for p in range(length - k + 1):
+        roll_keys(xt, p + k - 1, kmask, cur)
+        for j in range(min(shift, p) + 1):
+            r = p - j
+            a = coef[k - 1] * band[k - 1, p, j]
+            base = offsets[k - 1] + r * strides[k - 1]
+            if k > n_exact:
+                hashed_columns(cur, base, salt[k - 1, r], mask, a, col, fac)
+                for t in range(m):
+                    out[col[t]] += g[t] * fac[t]
+            else:
+                for t in range(m):
+                    out[base + cur[t]] += g[t] * a
+
+
+def _margins(X, v, fmap, out):
+    """``out[i] = <phi(X[i]), v[:-1]> + v[-1]``; blocks of rows run in parallel."""
+    n, length = X.shape
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        lo = b * BLOCK
+        hi = min(n, lo + BLOCK)
+        xt = np.empty((length, hi - lo), dtype=np.uint8)
+        transpose_rows(X, np.arange(lo, hi), xt)
+        acc = np.full(hi - lo, v[v.shape[0] - 1])  # the bias column
+        block_margins(xt, v, fmap, acc)
+        out[lo:hi] = acc
+
+
+def _scatter(X, g, order_list, fmap, out):
+    """``out[:-1] += sum_i g[i] phi(X[i])``; one order per parallel task.
+
+    Rows with ``g[i] == 0`` (outside the margin, for the squared hinge) are
+    dropped first. Each order owns its columns (no races) and adds rows in a
+    fixed order (block, position, shift, row), so the result does not depend on
+    the threads.
+    """
+    length = X.shape[1]
+    active = np.flatnonzero(g != 0.0)
+    n_act = active.shape[0]
+    xt = np.empty((length, n_act), dtype=np.uint8)
+    transpose_rows(X, active, xt)
+    g_act = g[active]
+    for t in prange(order_list.shape[0]):
+        k = order_list[t]
+        for lo in range(0, n_act, BLOCK):
+            hi = min(n_act, lo + BLOCK)
+            block_scatter(xt[:, lo:hi], g_act[lo:hi], k, fmap, out)
+
+
+margins_parallel = njit(**NJIT_PARALLEL)(_margins)
+margins_serial = njit(**NJIT)(_margins)
+scatter_parallel = njit(**NJIT_PARALLEL)(_scatter)
+scatter_serial = njit(**NJIT)(_scatter)
+
+
+@njit(**NJIT_PARALLEL)
+def mark_buckets(X, order_list, fmap, first, shared):
+    """Mark hashed buckets: first feature tag seen (0 = empty), shared or not.
+
+    ``shared[col]`` becomes True when a second, different feature falls into
+    bucket ``col``. ``order_list`` holds the hashed orders only.
+    """
+    _, shift, _, offsets, strides, salt, mask, _, _ = fmap
+    n, length = X.shape
+    xt = np.empty((length, n), dtype=np.uint8)
+    transpose_rows(X, np.arange(n), xt)
+    for t in prange(order_list.shape[0]):
+        k = order_list[t]
+        kmask = (np.int64(1) << np.int64(2 * k)) - 1
+        cur = np.empty(n, dtype=np.int64)
+        start_keys(xt, k, cur)
+        for p in range(length - k + 1):
+            roll_keys(xt, p + k - 1, kmask, cur)
+            for j in range(min(shift, p) + 1):
+                r = p - j
+                for i in range(n):
+                    h = mix64(np.uint64(cur[i]) ^ salt[k - 1, r])
+                    col = offsets[k - 1] + r * strides[k - 1] + np.int64(h & mask)
+                    tag = h | np.uint64(1)  # never 0; distinct within a bucket
+                    if first[col] == np.uint64(0):
+                        first[col] = tag
+                    elif first[col] != tag:
+                        shared[col] = True

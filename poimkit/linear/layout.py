@@ -1,0 +1,205 @@
+"""Column layout of the explicit WD / WDS feature map used by `WDLinearSVC`.
+
+The feature map ``phi`` satisfies ``<phi(x), phi(x')> = k(x, x') / scale``,
+the kernel of `poimkit.WDKernelSVC` (same ``beta_k``, ``delta_s`` and
+normalisation), when no order is hashed.
+
+WD (``S = 0``): one column per order ``k``, start ``p`` and k-mer ``y``,
+value ``sqrt(beta_k / scale)`` when ``x[p:p+k] = y``.
+
+WDS (``S > 0``): per order, the kernel is ``sum_y u_y(x)^T M u_y(x')`` with
+``u_y`` the 0/1 vector of starts where ``y`` occurs and ``M`` the banded
+Toeplitz matrix ``M[p, p] = 1``, ``M[p, p +- s] = delta_s`` (``s <= S``).
+With the banded Cholesky factor ``M = A A^T`` (bandwidth S, so still sparse),
+``phi_k = sqrt(beta_k / scale) A^T u_y`` reproduces it exactly: an occurrence
+at ``p`` feeds the S + 1 columns ``r = p - S .. p`` with factors ``A[p, r]``.
+
+Orders whose table ``(L - k + 1) * 4**k`` has at most ``exact_size`` entries
+are indexed exactly. Higher orders are hashed (signed feature hashing) into
+``2**hash_bits`` columns per (order, position); this only changes the optimisation
+problem (see `WDLinearSVC`), never the exactness of the final model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..weights import shift_weights, wd_beta
+
+DEFAULT_EXACT_SIZE = 2**20
+DEFAULT_HASH_BITS = 12
+
+
+@dataclass(frozen=True)
+class FeatureLayout:
+    """Where every feature ``(k, r, y)`` lives in the weight vector.
+
+    Attributes
+    ----------
+    length, degree, shift : int
+        Sequence length L, order count ``min(degree, L)`` and WDS shift S.
+    n_exact : int
+        Orders ``1..n_exact`` are indexed exactly, the rest hashed.
+    offsets : numpy.ndarray of int64, shape (degree,)
+        First column of each order's region.
+    strides : numpy.ndarray of int64, shape (degree,)
+        Columns per position: ``4**k`` (exact) or ``2**hash_bits`` (hashed).
+    salt : numpy.ndarray of uint64, shape (degree, L)
+        Per ``(k, r)`` random salt of the hash (from ``random_state``).
+    mask : numpy.uint64
+        ``2**hash_bits - 1``.
+    coef : numpy.ndarray of float64, shape (degree,)
+        ``sqrt(beta_k / scale)``.
+    band : numpy.ndarray of float64, shape (degree, L, S + 1)
+        ``band[k-1, p, j] = A_k[p, p - j]`` (Cholesky factor of ``M_k``).
+    n_columns : int
+        Length of the weight vector without the bias column.
+    """
+
+    length: int
+    degree: int
+    shift: int
+    n_exact: int
+    offsets: np.ndarray
+    strides: np.ndarray
+    salt: np.ndarray
+    mask: np.uint64
+    coef: np.ndarray
+    band: np.ndarray
+    n_columns: int
+
+    @property
+    def fmap(self) -> tuple:
+        """The feature map as the one tuple the numba kernels take."""
+        return (
+            self.degree,
+            self.shift,
+            self.n_exact,
+            self.offsets,
+            self.strides,
+            self.salt,
+            self.mask,
+            self.coef,
+            self.band,
+        )
+
+    @property
+    def n_hashed_orders(self) -> int:
+        """Number of hashed orders."""
+        return self.degree - self.n_exact
+
+
+def n_exact_orders(length: int, degree: int, exact_size: int) -> int:
+    """Largest K such that every order k <= K has ``(L-k+1) * 4**k <= exact_size``.
+
+    Examples
+    --------
+    >>> n_exact_orders(141, 20, 2**20), n_exact_orders(10, 3, 2**20)
+    (6, 3)
+    """
+    n = 0
+    for k in range(1, degree + 1):
+        if (length - k + 1) * 4**k > exact_size:
+            break
+        n = k
+    return n
+
+
+def shift_band(n_pos: int, shift: int) -> np.ndarray:
+    """Banded lower Cholesky factor of the WDS shift matrix ``M`` (n_pos x n_pos).
+
+    Returns ``B`` of shape (n_pos, S + 1) with ``B[p, j] = A[p, p - j]``.
+
+    Examples
+    --------
+    >>> B = shift_band(4, 1)
+    >>> A = np.zeros((4, 4))
+    >>> for p in range(4):
+    ...     for j in range(min(1, p) + 1):
+    ...         A[p, p - j] = B[p, j]
+    >>> M = np.eye(4) + 0.25 * (np.eye(4, k=1) + np.eye(4, k=-1))
+    >>> bool(np.allclose(A @ A.T, M))
+    True
+    """
+    delta = shift_weights(shift)
+    band = np.zeros((n_pos, shift + 1))
+    # banded Cholesky, row by row: A[p, r] for r = p-S..p
+    full = {}
+    for p in range(n_pos):
+        for r in range(max(0, p - shift), p + 1):
+            m = 1.0 if r == p else delta[p - r - 1]
+            acc = m - sum(
+                full[p, c] * full[r, c]
+                for c in range(max(0, p - shift), r)
+                if (r, c) in full
+            )
+            if r == p:
+                if acc <= 0.0:
+                    raise ValueError("WDS shift matrix is not positive definite")
+                full[p, p] = np.sqrt(acc)
+            else:
+                full[p, r] = acc / full[r, r]
+            band[p, p - r] = full[p, r]
+    return band
+
+
+def make_layout(
+    length: int,
+    degree: int,
+    shift: int,
+    scale: float,
+    *,
+    exact_size: int = DEFAULT_EXACT_SIZE,
+    hash_bits: int = DEFAULT_HASH_BITS,
+    seed: int = 0,
+) -> FeatureLayout:
+    """Build the `FeatureLayout` of a WD / WDS feature map.
+
+    Parameters
+    ----------
+    length, degree, shift : int
+        Sequence length, WD degree and WDS shift.
+    scale : float
+        Kernel normaliser (``poimkit.kernels.wd_normalizer``; 1 if not normalised).
+    exact_size : int
+        Largest exact table ``(L - k + 1) * 4**k`` per order.
+    hash_bits : int
+        A hashed order gets ``2**hash_bits`` columns per position.
+    seed : int
+        Seed of the hash salts.
+
+    Returns
+    -------
+    FeatureLayout
+    """
+    beta = wd_beta(degree)  # beta_k uses the user's degree even when L < degree
+    degree = min(degree, length)
+    n_exact = n_exact_orders(length, degree, exact_size)
+    strides = np.array(
+        [4**k if k <= n_exact else 2**hash_bits for k in range(1, degree + 1)],
+        dtype=np.int64,
+    )
+    sizes = [(length - k + 1) * int(strides[k - 1]) for k in range(1, degree + 1)]
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    rng = np.random.default_rng(seed)
+    salt = rng.integers(0, 2**63, size=(degree, length), dtype=np.uint64)
+    salt ^= rng.integers(0, 2, size=(degree, length), dtype=np.uint64) << np.uint64(63)
+    coef = np.sqrt(beta[:degree] / scale)
+    band = np.zeros((degree, length, shift + 1))
+    for k in range(1, degree + 1):
+        band[k - 1, : length - k + 1] = shift_band(length - k + 1, shift)
+    return FeatureLayout(
+        length=length,
+        degree=degree,
+        shift=shift,
+        n_exact=n_exact,
+        offsets=offsets,
+        strides=strides,
+        salt=salt,
+        mask=np.uint64(2**hash_bits - 1),
+        coef=coef,
+        band=band,
+        n_columns=int(sum(sizes)),
+    )

@@ -1,0 +1,77 @@
+"""Choose or open a WD / WDS SVM: the kernel or the linear (feature-space) trainer.
+
+`make_model` builds the estimator for ``solver="kernel"`` (`WDKernelSVC`, a
+kernel matrix: up to about 20,000 sequences) or ``solver="linear"``
+(`WDLinearSVC`, no kernel matrix: millions of sequences, streaming, Dask);
+`load_model` opens a model file written by either. Both fit the same model
+family, so everything downstream (scores, POIMs, motifs) takes either.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import InputError
+from .expansion import WDExpansionClassifier
+from .io import npz_format
+from .linear import WDLinearSVC
+from .svm import WDKernelSVC
+
+SOLVERS = {"kernel": WDKernelSVC, "linear": WDLinearSVC}
+
+
+def make_model(
+    solver: str = "kernel",
+    *,
+    degree: int = 20,
+    shift: int = 0,
+    C: float = 1.0,
+    n_threads: int | None = None,
+    **linear_params,
+) -> WDExpansionClassifier:
+    """An unfitted WD / WDS SVM trained by ``solver``.
+
+    Parameters
+    ----------
+    solver : {"kernel", "linear"}
+    degree, shift, C, n_threads
+        As in `WDKernelSVC` and `WDLinearSVC`.
+    **linear_params
+        Further `WDLinearSVC` parameters (``loss``, ``chunk_size``, ...);
+        only with ``solver="linear"``.
+
+    Examples
+    --------
+    >>> make_model("linear", degree=10, loss="logistic")
+    WDLinearSVC(degree=10, loss='logistic')
+    """
+    if solver not in SOLVERS:
+        raise InputError(f"solver must be one of {sorted(SOLVERS)}, got {solver!r}")
+    if solver == "kernel" and linear_params:
+        raise InputError(
+            f"{', '.join(sorted(linear_params))} apply to the linear solver only "
+            "(solver='linear', CLI: --solver linear)"
+        )
+    return SOLVERS[solver](
+        degree=degree, shift=shift, C=C, n_threads=n_threads, **linear_params
+    )
+
+
+def load_model(path: str | Path) -> WDExpansionClassifier:
+    """Open a model file written by `WDKernelSVC.save` or `WDLinearSVC.save`.
+
+    Raises
+    ------
+    InputError
+        Naming the file, if it is not a poimkit model (or as the class's
+        ``load`` says).
+    """
+    kind = npz_format(path)
+    for cls in SOLVERS.values():
+        if kind == cls._model_format:
+            return cls.load(path)
+    raise InputError(
+        f"not a poimkit model file (format {kind!r}; expected one written by "
+        "'poimkit train' or a model's save())",
+        path=str(path),
+    )
