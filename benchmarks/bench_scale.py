@@ -194,7 +194,7 @@ def main() -> None:
     )
     parser.add_argument("--dask-n", type=float, default=1e6)
     parser.add_argument("--C", type=float, default=1.0)
-    parser.add_argument("--hash-bits", type=int, default=12)
+    parser.add_argument("--hash-bits", type=int, default=10)
     parser.add_argument(
         "--threads", action="store_true", help="Dask workers as threads"
     )

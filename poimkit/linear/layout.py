@@ -29,7 +29,9 @@ import numpy as np
 from ..weights import shift_weights, wd_beta
 
 DEFAULT_EXACT_SIZE = 2**20
-DEFAULT_HASH_BITS = 12
+# 2**10 float64 = 8 KiB per (order, position): the region a pass works on stays
+# in the L1 cache (12 bits doubled the fit time in benchmarks/bench_scale.py)
+DEFAULT_HASH_BITS = 10
 
 
 @dataclass(frozen=True)
