@@ -2,18 +2,21 @@
 
 Synthetic splice-like data (L = 141, the donor-like motif CAGGTAAGT planted
 around position 68 of the positives, one letter mutated per copy, uniform
-background), WD degree 20, C = 1, the estimator's defaults otherwise. Each fit
-runs in a fresh subprocess so that its peak resident memory (RSS) is its own;
-the numba kernels are loaded (compiled on a cold cache) on a tiny problem
-first, so the times are training only. After the fit, the child also builds
-the explicit weights and scores 2000 fresh test sequences (test AUC), and
-reports that step's time and the peak RSS including it.
+background), WD degree 20, C = 1, the estimator's defaults otherwise (orders
+1-6 exact, 7-20 hashed into 2**10 columns per position). Each fit runs in a
+fresh subprocess so that its peak resident memory (RSS) is its own; the numba
+kernels are loaded (compiled on a cold cache) on a tiny problem first, so the
+times are training only. After the fit the child scores 2000 fresh test
+sequences (test AUC).
 
 In the same run: the kernel SVM (`WDKernelSVC`) at the sizes it can reach (the
-baseline), a Dask LocalCluster with 2 single-threaded worker processes on the
-same data as one process, and the GATTACA agreement of the issue (5000
-sequences, 70/30 split: AUC within 0.005 of the kernel SVM, same POIM top-20
-order-7 set).
+baseline); a Dask LocalCluster with 2 single-threaded worker processes on the
+same data as one process; an exact degree-8 model (every order indexed
+exactly) at the largest n with its POIMs up to order 7 (the motif should top
+them); and the GATTACA agreement of the issue (5000 sequences, 70/30 split):
+test AUC of the linear and the kernel SVM at degree 20, and for the exact
+degree-8 models with the kernel SVM's hinge loss also the POIM top-20 order-7
+set.
 
 Usage::
 
@@ -52,25 +55,32 @@ def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
+def make_model(what: str, args):
+    from poimkit import WDKernelSVC, WDLinearSVC
+    from poimkit.linear.layout import exact_size_for
+
+    if what == "kernel":
+        return WDKernelSVC(degree=DEGREE, C=args.C)
+    if what == "exact8":
+        return WDLinearSVC(degree=8, C=args.C, exact_size=exact_size_for(L, 8))
+    return WDLinearSVC(degree=DEGREE, C=args.C, hash_bits=args.hash_bits)
+
+
 def child(args) -> None:
     """One measurement in this (fresh) process; prints a RESULT json line."""
     from sklearn.metrics import roc_auc_score
 
-    from poimkit import WDKernelSVC, WDLinearSVC
+    from poimkit import compute_poim
 
     X, y = make_data(args.n, seed=1)
     Xt, yt = make_data(N_TEST, seed=2)
     warm = np.r_[0:32, args.n - 32 : args.n]
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for kind in (WDLinearSVC, WDKernelSVC):  # load or compile the kernels
-            kind(degree=DEGREE).fit(X[warm], y[warm]).decision_function(Xt[:8])
+        warnings.simplefilter("ignore")  # load or compile the kernels
+        make_model(args.what, args).fit(X[warm], y[warm]).decision_function(Xt[:8])
     out = {"n": args.n, "what": args.what, "peak_start_mib": peak_mib()}
+    model = make_model(args.what, args)
     client = cluster = None
-    if args.what == "kernel":
-        model = WDKernelSVC(degree=DEGREE, C=args.C)
-    else:
-        model = WDLinearSVC(degree=DEGREE, C=args.C, hash_bits=args.hash_bits)
     if args.what == "dask":
         from distributed import Client, LocalCluster
 
@@ -91,7 +101,7 @@ def child(args) -> None:
         out["peak_workers_mib"] = (
             resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
         )
-    out["n_sv"] = int(model.dual_coef_.size)
+    out["n_sv"] = int(model.n_support_.sum())
     if args.what != "kernel":
         out.update(
             n_iter=model.n_iter_,
@@ -99,11 +109,16 @@ def child(args) -> None:
             collision_rate=model.collision_rate_,
             n_exact_orders=model.n_exact_orders_,
             objective=model.objective_,
+            n_columns=int(model.coef_.size),
         )
     t = time.perf_counter()
     out["test_auc"] = roc_auc_score(yt, model.decision_function(Xt))
     out["score_s"] = time.perf_counter() - t
-    out["nnz"] = model.explicit_weights().nnz
+    if args.what == "exact8":
+        t = time.perf_counter()
+        poim = compute_poim(model, 7)
+        out["poim_s"] = time.perf_counter() - t
+        out["top_kmers"] = [(z, p, round(v, 4)) for z, p, v in poim.top(3)]
     out["peak_total_mib"] = peak_mib()
     print("RESULT " + json.dumps(out), flush=True)
 
@@ -130,24 +145,28 @@ def agreement() -> dict:
 
     from poimkit import WDKernelSVC, WDLinearSVC, compute_poim
     from poimkit.datasets.gattaca import load_gattaca
+    from poimkit.linear.layout import exact_size_for
 
     _, X, y = load_gattaca()
     Xtr, Xte, ytr, yte = train_test_split(
         X, y, test_size=0.3, random_state=0, stratify=y
     )
-    lin = WDLinearSVC(degree=20, loss="hinge").fit(Xtr, ytr)
-    ker = WDKernelSVC(degree=20).fit(Xtr, ytr)
+
+    def auc(model):
+        return roc_auc_score(yte, model.fit(Xtr, ytr).decision_function(Xte))
 
     def top(model):
         q = np.abs(compute_poim(model, 7).q(7)).ravel()
         return set(np.argsort(q)[-20:].tolist())
 
+    exact = WDLinearSVC(degree=8, loss="hinge", exact_size=exact_size_for(100, 8))
+    kernel8 = WDKernelSVC(degree=8)
     return {
-        "auc_linear": roc_auc_score(yte, lin.decision_function(Xte)),
-        "auc_kernel": roc_auc_score(yte, ker.decision_function(Xte)),
-        "top20_same": top(lin) == top(ker),
-        "n_sv_linear": int(lin.dual_coef_.size),
-        "n_sv_kernel": int(ker.dual_coef_.size),
+        "auc_linear_20": auc(WDLinearSVC(degree=20)),
+        "auc_kernel_20": auc(WDKernelSVC(degree=20)),
+        "auc_linear_8": auc(exact),
+        "auc_kernel_8": auc(kernel8),
+        "top20_same_8": top(exact) == top(kernel8),
     }
 
 
@@ -202,6 +221,12 @@ def main() -> None:
         "--plot", default=os.path.join(os.path.dirname(__file__), "scale_loglog.png")
     )
     parser.add_argument("--skip-agreement", action="store_true")
+    parser.add_argument(
+        "--no-exact8",
+        dest="exact8",
+        action="store_false",
+        help="skip the exact degree-8 model",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--what", help=argparse.SUPPRESS)
@@ -219,18 +244,21 @@ def main() -> None:
     lin = [run(int(n), "linear", args) for n in args.sizes]
     ker = [run(int(n), "kernel", args) for n in args.kernel_sizes]
     dask = run(int(args.dask_n), "dask", args) if args.dask_n else None
+    exact = run(int(max(args.sizes)), "exact8", args) if args.exact8 else None
     lin = [r for r in lin if "fit_s" in r]
     ker = [r for r in ker if "fit_s" in r]
+    done = [r for r in [*lin, *ker, dask, exact] if r and "fit_s" in r]
 
     print(
-        "\n       n    solver   fit [s]  iters  peak fit [MiB]  n_SV  weights "
-        " score+weights [s]  peak total [MiB]  test AUC"
+        "\n       n    model   fit [s]  iters  peak fit [MiB]    n_SV   columns "
+        " score 2000 [s]  test AUC"
     )
-    for r in lin + ker + ([dask] if dask and "fit_s" in dask else []):
+    for r in done:
         print(
-            f"{r['n']:>8} {r['what']:>9} {r['fit_s']:>9.1f} {r.get('n_iter', '-'):>6} "
-            f"{r['peak_fit_mib']:>15.0f} {r['n_sv']:>7} {r['nnz']:>10.3g} "
-            f"{r['score_s']:>18.1f} {r['peak_total_mib']:>17.0f} {r['test_auc']:>9.4f}"
+            f"{r['n']:>8} {r['what']:>8} {r['fit_s']:>9.1f} {r.get('n_iter', '-'):>6} "
+            f"{r['peak_fit_mib']:>15.0f} {r['n_sv']:>7} "
+            f"{r.get('n_columns', float('nan')):>9.3g} {r['score_s']:>15.2f} "
+            f"{r['test_auc']:>9.4f}"
         )
     if len(lin) >= 2:
         for r in lin:
@@ -259,25 +287,38 @@ def main() -> None:
     if dask and "fit_s" in dask:
         single = next((r for r in lin if r["n"] == dask["n"]), None)
         if single:
-            same = dask["n_iter"] == single["n_iter"] and np.isclose(
-                dask["objective"], single["objective"], rtol=1e-12
+            same = (
+                dask["n_iter"] == single["n_iter"]
+                and dask["objective"] == single["objective"]
             )
             kind = "threads" if args.threads else "processes"
             print(
                 f"Dask LocalCluster, 2 single-threaded worker {kind}, n={dask['n']}: "
                 f"{dask['fit_s']:.1f} s vs one process (2 threads) "
                 f"{single['fit_s']:.1f} s: ratio {dask['fit_s'] / single['fit_s']:.2f}"
-                f" (goal <= 1.5); same iterations and objective: {same}"
+                f" (goal <= 1.5); workers' peak RSS "
+                f"{dask.get('peak_workers_mib', float('nan')):.0f} MiB; same "
+                f"iterations and objective (bitwise): {same}"
             )
+    if exact and "fit_s" in exact:
+        print(
+            f"exact degree-8 model, n={exact['n']}: fit {exact['fit_s']:.0f} s, peak "
+            f"{exact['peak_fit_mib'] / 1024:.2f} GiB, test AUC "
+            f"{exact['test_auc']:.4f}; POIMs up to order 7 in {exact['poim_s']:.1f} s,"
+            f" top entries {exact['top_kmers']}"
+        )
     if not args.skip_agreement:
         t = time.perf_counter()
         a = agreement()
         print(
-            f"GATTACA agreement (5000 seq, 70/30, degree 20, hinge): test AUC linear "
-            f"{a['auc_linear']:.4f}, kernel {a['auc_kernel']:.4f} (difference "
-            f"{abs(a['auc_linear'] - a['auc_kernel']):.4f}, goal < 0.005); POIM "
-            f"top-20 order-7 same set: {a['top20_same']}; support vectors "
-            f"{a['n_sv_linear']} / {a['n_sv_kernel']} ({time.perf_counter() - t:.0f} s)"
+            f"GATTACA agreement (5000 seq, 70/30 split): test AUC at degree 20 "
+            f"linear {a['auc_linear_20']:.4f}, kernel {a['auc_kernel_20']:.4f} "
+            f"(difference {abs(a['auc_linear_20'] - a['auc_kernel_20']):.4f}); "
+            f"exact degree 8, hinge: linear {a['auc_linear_8']:.4f}, kernel "
+            f"{a['auc_kernel_8']:.4f} (difference "
+            f"{abs(a['auc_linear_8'] - a['auc_kernel_8']):.4f}, goal < 0.005), POIM "
+            f"top-20 order-7 same set: {a['top20_same_8']} "
+            f"({time.perf_counter() - t:.0f} s)"
         )
     if lin:
         plot(args.plot, lin, ker, dask)

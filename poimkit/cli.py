@@ -193,7 +193,9 @@ def _add_model_options(parser: argparse.ArgumentParser):
         choices=("kernel", "linear"),
         default="kernel",
         help="kernel: SVM on the kernel matrix (up to ~20,000 sequences); linear: "
-        "the same model trained in feature space (WDLinearSVC; millions)",
+        "the WD feature map with hashed long k-mers, trained in feature space "
+        "(WDLinearSVC; millions of sequences). In 'run' the linear solver keeps "
+        "every order exact for the POIMs: use --degree 8 or less",
     )
     return model
 
@@ -222,7 +224,10 @@ def _add_linear_options(parser: argparse.ArgumentParser) -> None:
 def _linear_params(args: argparse.Namespace) -> dict:
     """The linear-solver options the user gave (none: the defaults apply)."""
     given = {"loss": args.loss, "chunk_size": args.chunk_size}
-    return {name: value for name, value in given.items() if value is not None}
+    params = {name: value for name, value in given.items() if value is not None}
+    if args.solver == "linear":
+        params["verbose"] = not args.quiet  # progress bar of the iterations
+    return params
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -316,7 +321,7 @@ def _run_train(args: argparse.Namespace) -> int:
     model.save(args.output)
     _say(
         args,
-        f"model with {model.support_vectors_.shape[0]} support vectors "
+        f"model with {int(model.n_support_.sum())} support vectors "
         f"written to {args.output}",
     )
     return EXIT_OK

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .base import WDClassifierBase
 from .errors import InputError
-from .expansion import WDExpansionClassifier
 from .io import npz_format
 from .linear import WDLinearSVC
 from .svm import WDKernelSVC
@@ -28,7 +28,7 @@ def make_model(
     C: float = 1.0,
     n_threads: int | None = None,
     **linear_params,
-) -> WDExpansionClassifier:
+) -> WDClassifierBase:
     """An unfitted WD / WDS SVM trained by ``solver``.
 
     Parameters
@@ -57,7 +57,7 @@ def make_model(
     )
 
 
-def load_model(path: str | Path) -> WDExpansionClassifier:
+def load_model(path: str | Path) -> WDClassifierBase:
     """Open a model file written by `WDKernelSVC.save` or `WDLinearSVC.save`.
 
     Raises

@@ -25,6 +25,7 @@ from ._threads import check_threads, numba_threads
 from ._validation import check_int
 from ._version import __version__
 from .errors import InputError
+from .linear.layout import exact_size_for
 from .models import SOLVERS, make_model
 
 #: hyper-parameter grid searched by ``grid=True`` (``--grid``)
@@ -51,8 +52,10 @@ class RunOptions:
     degree, shift, C : int, int, float
         WD degree, WDS maximal shift (0 for WD) and SVM regularisation.
     solver : {"kernel", "linear"}
-        Train `WDKernelSVC` (kernel matrix) or `WDLinearSVC` (feature space,
-        for tens of thousands of sequences and more); see `poimkit.models`.
+        Train `WDKernelSVC` (kernel matrix, up to about 20,000 sequences) or
+        `WDLinearSVC` (feature space, for more). The POIMs need exact weights,
+        so the linear solver indexes every order exactly: its degree must be
+        small (8 or less for L up to 250; `--grid` then varies shift and C).
     cv : int
         Folds of the stratified cross-validation (at least 2).
     grid : bool
@@ -193,20 +196,29 @@ def read_input(pos=None, neg=None, fasta=None, labels=None, options=None) -> _Da
     return _Data(list(ids), X, np.asarray(y), inputs, dropped)
 
 
-def _estimator(options: RunOptions):
+def _estimator(options: RunOptions, length: int):
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
+    grid = DEFAULT_GRID
+    extra = {}
+    if options.solver == "linear":
+        # POIMs need exact weights: every order gets an exact table, so the
+        # degree stays fixed (and small enough for that)
+        extra["exact_size"] = exact_size_for(length, options.degree)
+        extra["verbose"] = False
+        grid = {name: v for name, v in DEFAULT_GRID.items() if name != "degree"}
     model = make_model(
         options.solver,
         degree=options.degree,
         shift=options.shift,
         C=options.C,
         n_threads=options.threads,
+        **extra,
     )
     if not options.grid:
         return model
     inner = StratifiedKFold(n_splits=3, shuffle=True, random_state=options.seed)
-    return GridSearchCV(model, DEFAULT_GRID, scoring="roc_auc", cv=inner)
+    return GridSearchCV(model, grid, scoring="roc_auc", cv=inner)
 
 
 def cross_validate(data: _Data, options: RunOptions, progress: bool = False) -> dict:
@@ -237,7 +249,9 @@ def cross_validate(data: _Data, options: RunOptions, progress: bool = False) -> 
         disable=not progress,
         leave=False,
     ):
-        model = clone(_estimator(options)).fit(data.X[train], data.y[train])
+        model = clone(_estimator(options, data.X.shape[1])).fit(
+            data.X[train], data.y[train]
+        )
         scores[test] = model.decision_function(data.X[test])
         aucs.append(roc_auc_score(data.y[test], scores[test]))
         accuracies.append(accuracy_score(data.y[test], model.predict(data.X[test])))
@@ -253,7 +267,7 @@ def cross_validate(data: _Data, options: RunOptions, progress: bool = False) -> 
 
 def train_final(data: _Data, options: RunOptions):
     """Fit on all sequences; returns (model, chosen parameters)."""
-    fitted = _estimator(options).fit(data.X, data.y)
+    fitted = _estimator(options, data.X.shape[1]).fit(data.X, data.y)
     model = getattr(fitted, "best_estimator_", fitted)
     chosen = {"degree": model.degree, "shift": model.shift, "C": model.C}
     return model, chosen
@@ -483,7 +497,7 @@ def run_pipeline(
             "background": repr(background),
             "versions": _versions(),
             **{k: v for k, v in cv.items() if k != "out_of_fold_scores"},
-            "n_support_vectors": int(model.support_vectors_.shape[0]),
+            "n_support_vectors": int(model.n_support_.sum()),
             "motifs": _motif_rows(motifs),
             "top_kmers": [
                 {"kmer": z, "position": int(j), "value": float(v)}

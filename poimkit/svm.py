@@ -6,18 +6,20 @@ import numpy as np
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
-from .errors import InputError
-from .expansion import (
-    WDExpansionClassifier,
+from .alphabet import check_codes
+from .base import (
+    WDClassifierBase,
     as_codes,
     check_binary_target,
     check_sequences,
     check_shift,
 )
+from .errors import InputError
 from .kernels import wd_kernel, wd_normalizer
+from .weights import KmerWeights
 
 
-class WDKernelSVC(WDExpansionClassifier):
+class WDKernelSVC(WDClassifierBase):
     """Support vector classifier with the weighted-degree (WD / WDS) string kernel.
 
     Sequences are integer-coded arrays of shape ``(n_samples, length)``
@@ -58,6 +60,8 @@ class WDKernelSVC(WDExpansionClassifier):
         The constant the kernel is divided by (1.0 if not normalised).
     length_ : int
         Sequence length the model was trained on.
+    n_support_ : numpy.ndarray of shape (2,)
+        Support vectors of the negative and of the positive class.
 
     Examples
     --------
@@ -164,3 +168,61 @@ class WDKernelSVC(WDExpansionClassifier):
         return (
             self._kernel(X, self.support_vectors_) @ self.dual_coef_ + self.intercept_
         )
+
+    def _set_expansion(
+        self,
+        classes,
+        support_vectors: np.ndarray,
+        dual_coef: np.ndarray,
+        intercept: float,
+        kernel_scale: float,
+        length: int,
+    ) -> None:
+        self.classes_ = np.asarray(classes)
+        self.intercept_ = float(intercept)
+        self.kernel_scale_ = float(kernel_scale)
+        self.length_ = self.n_features_in_ = int(length)
+        self._restore({"support_vectors": support_vectors, "dual_coef": dual_coef})
+
+    def explicit_weights(self) -> KmerWeights:
+        """The exact positional k-mer weights of the fitted model (cached).
+
+        Returns
+        -------
+        KmerWeights
+            ``explicit_weights().decision_function(X)`` equals
+            ``decision_function(X)`` up to floating-point rounding. Its size
+            grows like ``n_SV * length * degree`` entries of 16 bytes for high
+            degrees (k-mers longer than about 10 are mostly unique).
+        """
+        check_is_fitted(self)
+        self._check_kmer_length()
+        if getattr(self, "_weights", None) is None:
+            self._weights = KmerWeights.from_support_vectors(
+                self.support_vectors_,
+                self.dual_coef_ / self.kernel_scale_,
+                self.intercept_,
+                degree=self.degree,
+                shift=self.shift,
+            )
+        return self._weights
+
+    # ------------------------------------------------------------------ files
+    def _fitted_arrays(self) -> dict[str, np.ndarray]:
+        return {"support_vectors": self.support_vectors_, "dual_coef": self.dual_coef_}
+
+    def _restore(self, arrays) -> None:
+        self.support_vectors_ = np.ascontiguousarray(
+            check_codes(arrays["support_vectors"], "support_vectors")
+        )
+        self.dual_coef_ = np.ascontiguousarray(arrays["dual_coef"], dtype=np.float64)
+        if (
+            self.dual_coef_.shape != (self.support_vectors_.shape[0],)
+            or self.support_vectors_.shape[1] != self.length_
+            or not np.isfinite(self.dual_coef_).all()
+        ):
+            raise InputError("support vectors and coefficients are inconsistent")
+        self.n_support_ = np.array(
+            [(self.dual_coef_ < 0).sum(), (self.dual_coef_ > 0).sum()]
+        )
+        self._weights = None

@@ -174,6 +174,34 @@ class KmerWeights:
             weights.values.append(np.ascontiguousarray(b_val, dtype=np.float64))
         return weights
 
+    @classmethod
+    def from_tables(cls, tables: list[np.ndarray], bias: float) -> KmerWeights:
+        """Weights from dense tables: ``tables[k-1][p, y]`` for orders k = 1..K.
+
+        Zero entries are left out. Table k has shape ``(L - k + 1, 4**k)``.
+
+        Examples
+        --------
+        >>> w = KmerWeights.from_tables([np.array([[0, 2.0, 0, 0]])], bias=1.0)
+        >>> w.nnz, w.decision_function(np.array([[1], [0]])).tolist()
+        (1, [3.0, 1.0])
+        """
+        length = tables[0].shape[0] if tables else 0
+        weights = cls(length=length, bias=float(bias))
+        for k, table in enumerate(tables, start=1):
+            if table.shape != (length - k + 1, 4**k):
+                raise InputError(
+                    f"table of order {k} has shape {table.shape}, expected "
+                    f"{(length - k + 1, 4**k)}"
+                )
+            pos, kmer = np.nonzero(table)  # row-major: by (position, k-mer)
+            weights.indptr.append(
+                np.searchsorted(pos, np.arange(length - k + 2)).astype(np.int64)
+            )
+            weights.kmers.append(kmer.astype(np.int64))
+            weights.values.append(np.ascontiguousarray(table[pos, kmer], np.float64))
+        return weights
+
     def to_arrays(self, prefix: str = "w") -> dict[str, np.ndarray]:
         """Flat dictionary of arrays for `numpy.savez`."""
         out = {f"{prefix}_length": np.int64(self.length), f"{prefix}_bias": self.bias}

@@ -1,6 +1,7 @@
 """The command line with the linear solver: streaming training, any-model scoring."""
 
 import gzip
+import json
 
 import numpy as np
 import pytest
@@ -34,7 +35,7 @@ def test_streamed_training_scoring_and_poims(tmp_path, fasta_pair, capsys):
     model = load_model(model_path)
     assert isinstance(model, WDLinearSVC) and model.chunk_size == 16
     direct = WDLinearSVC(degree=6, chunk_size=16).fit((pos, neg))
-    np.testing.assert_array_equal(model.dual_coef_, direct.dual_coef_)
+    np.testing.assert_array_equal(model.coef_, direct.coef_)
 
     gz = tmp_path / "pos.fa.gz"
     gz.write_bytes(gzip.compress(pos.read_bytes()))
@@ -83,9 +84,7 @@ def test_streamed_training_on_a_local_dask_cluster(tmp_path, fasta_pair):
     code, model_path = train(tmp_path, pos, neg, "--cv", "0", "--dask", "local")
     assert code == 0
     direct = WDLinearSVC(degree=6).fit((pos, neg))
-    np.testing.assert_allclose(
-        load_model(model_path).dual_coef_, direct.dual_coef_, rtol=1e-10
-    )
+    np.testing.assert_allclose(load_model(model_path).coef_, direct.coef_, rtol=1e-10)
 
 
 def test_streamed_bad_input_names_file_record_position(tmp_path, fasta_pair, capsys):
@@ -123,3 +122,19 @@ def test_score_checks_length_and_model_kind(tmp_path, fasta_pair, capsys):
     assert main(["poim", str(model_path), "--max-order", "2", "-o", str(poim)]) == 0
     assert main(["score", str(poim), str(pos), "-o", str(out)]) == 2
     assert "not a poimkit model file" in capsys.readouterr().err
+
+
+def test_run_with_the_linear_solver(tmp_path, fasta_pair, capsys):
+    pos, neg = fasta_pair
+    base = ["run", "--pos", str(pos), "--neg", str(neg), "--solver", "linear"]
+    out = tmp_path / "out"
+    assert (
+        main([*base, "--cv", "3", "--max-order", "3", "-o", str(out), "--quiet"]) == 2
+    )
+    assert "use degree <= " in capsys.readouterr().err and not out.exists()
+    args = ["--degree", "6", "--cv", "3", "--max-order", "3", "--max-motifs", "1"]
+    assert main([*base, *args, "-o", str(out), "--quiet"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["parameters"]["solver"] == "linear"
+    assert 0.5 < summary["cv_auc"] <= 1.0
+    assert isinstance(load_model(out / "model.npz"), WDLinearSVC)

@@ -5,15 +5,18 @@ uint8 codes) and offer the two passes the solver needs:
 
 * ``margins(v)`` -- ``<phi(x_i), v>`` for every sequence, in chunk order;
 * ``gradient(c)`` -- ``sum_i c_i phi(x_i)``, computed per chunk into its own
-  array and added in chunk order.
+  array; the chunk results are added in the fixed binary tree of `tree_sum`.
 
 Inside a chunk the numbers do not depend on the number of threads (rows are
 independent in ``margins``; in ``gradient`` each order owns its columns and
-adds rows in order). So with the same chunks the local and the Dask backend
-return bitwise equal arrays and the solver takes the same path.
+adds rows in order), and both backends add chunk results in the same tree. So
+with the same chunks the local and the Dask backend return bitwise equal
+arrays and the solver takes the same path.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -46,7 +49,9 @@ def chunk_gradient(X, c, layout: FeatureLayout, parallel: bool = True) -> np.nda
     out = np.zeros(layout.n_columns + 1, dtype=np.float64)
     kernel = _kernels.scatter_parallel if parallel else _kernels.scatter_serial
     kernel(np.ascontiguousarray(X), c, _order_list(layout), layout.fmap, out)
-    out[-1] = c.sum()
+    # fsum is exact, so independent of memory layout: numpy's sum adds in
+    # another order for misaligned arrays, which Dask workers may receive
+    out[-1] = math.fsum(c)
     return out
 
 
@@ -81,14 +86,17 @@ class LocalBackend:
             )
 
     def gradient(self, c: np.ndarray) -> np.ndarray:
-        """``sum_i c_i phi(x_i)`` added chunk by chunk."""
-        total = np.zeros(self.layout.n_columns + 1)
+        """``sum_i c_i phi(x_i)``: chunk results added by `tree_sum`."""
         with numba_threads(self.n_threads):
-            for X, lo, hi in zip(
-                self.chunks, self.bounds[:-1], self.bounds[1:], strict=True
-            ):
-                total += chunk_gradient(X, c[lo:hi], self.layout)
-        return total
+            return tree_sum(
+                (
+                    chunk_gradient(X, c[lo:hi], self.layout)
+                    for X, lo, hi in zip(
+                        self.chunks, self.bounds[:-1], self.bounds[1:], strict=True
+                    )
+                ),
+                np.add,
+            )
 
     def close(self) -> None:
         """Nothing to release."""
@@ -97,16 +105,25 @@ class LocalBackend:
 class DaskBackend:
     """The same passes as tasks on a ``dask.distributed`` cluster.
 
-    The chunks are scattered once and stay on the workers; each pass sends the
-    vector (broadcast) and gathers one result per chunk. Kernels run
-    single-threaded inside a task (one task per worker thread).
+    The chunks are scattered once, in contiguous runs per worker, and stay
+    there; each pass broadcasts the vector and runs one task per chunk
+    (kernels single-threaded inside a task, one task per worker thread).
+    Gradients are added on the workers in the tree of `tree_sum`, so mostly
+    where their chunks live, and only the total comes back.
     """
 
     def __init__(self, client, chunks, layout: FeatureLayout) -> None:
         self.client = client
         self.layout = layout
         self.bounds = np.cumsum([0] + [len(X) for X in chunks])
-        self.futures = [client.scatter(np.ascontiguousarray(X)) for X in chunks]
+        workers = sorted(client.scheduler_info()["workers"])
+        self.futures = [
+            client.scatter(
+                np.ascontiguousarray(X),
+                workers=[workers[i * len(workers) // len(chunks)]],
+            )
+            for i, X in enumerate(chunks)
+        ]
         self.layout_future = client.scatter(layout, broadcast=True)
 
     def margins(self, v: np.ndarray) -> np.ndarray:
@@ -123,20 +140,48 @@ class DaskBackend:
         return out
 
     def gradient(self, c: np.ndarray) -> np.ndarray:
-        """Per-chunk gradients computed on the workers, added here in chunk order."""
-        tasks = [
+        """Per-chunk gradients added on the workers by `tree_sum`."""
+        parts = (
             self.client.submit(
                 chunk_gradient, X, c[lo:hi], self.layout_future, False, pure=False
             )
             for X, lo, hi in zip(
                 self.futures, self.bounds[:-1], self.bounds[1:], strict=True
             )
-        ]
-        total = np.zeros(self.layout.n_columns + 1)
-        for part in self.client.gather(tasks):  # gather keeps the task order
-            total += part
-        return total
+        )
+        total = tree_sum(
+            parts, lambda a, b: self.client.submit(np.add, a, b, pure=False)
+        )
+        return np.array(total.result())  # a fresh (aligned) copy for the solver
 
     def close(self) -> None:
         """Drop the chunks from the cluster."""
         self.client.cancel(self.futures + [self.layout_future])
+
+
+def tree_sum(parts, add):
+    """Add ``parts`` in a fixed binary tree: that of a binary counter.
+
+    Every part is pushed as a leaf, and the two latest subtrees are merged
+    (``add(earlier, later)``) while they have the same number of leaves; the
+    rest is merged from the right. The tree depends only on the number of
+    parts, so any two backends that use it add in the same order (bitwise
+    equal sums); at most log2(n) partial sums are held at a time.
+
+    Examples
+    --------
+    >>> tree_sum(["a", "b", "c", "d", "e"], lambda x, y: f"({x}+{y})")
+    '(((a+b)+(c+d))+e)'
+    """
+    stack: list[tuple[int, object]] = []
+    for part in parts:
+        size, value = 1, part
+        while stack and stack[-1][0] == size:
+            earlier_size, earlier = stack.pop()
+            size, value = size + earlier_size, add(earlier, value)
+        stack.append((size, value))
+    _, total = stack.pop()
+    while stack:
+        _, earlier = stack.pop()
+        total = add(earlier, total)
+    return total

@@ -33,16 +33,6 @@ class ChunkedData:
         n = self.X.shape[0]
         return [self.X[s : s + self.chunk_size] for s in range(0, n, self.chunk_size)]
 
-    def rows(self, mask: np.ndarray) -> np.ndarray:
-        """``X[mask]`` gathered chunk by chunk (for memmaps: one chunk in memory)."""
-        out = [
-            X[mask[s : s + len(X)]]
-            for s, X in zip(
-                range(0, self.X.shape[0], self.chunk_size), self.chunks, strict=True
-            )
-        ]
-        return np.ascontiguousarray(np.concatenate(out), dtype=np.uint8)
-
     def close(self) -> None:
         """Delete the temporary file, if any."""
         if self._tmpdir is not None:

@@ -7,35 +7,41 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
+from tqdm.auto import tqdm
 
 from .._threads import check_threads, numba_threads
 from .._validation import check_int
-from ..errors import InputError
-from ..expansion import (
-    WDExpansionClassifier,
+from ..base import (
+    WDClassifierBase,
     as_codes,
     check_binary_target,
     check_sequences,
     check_shift,
     optional_float,
+    optional_int,
 )
+from ..errors import InputError
 from ..kernels import wd_diagonal, wd_normalizer
+from ..weights import KmerWeights
 from ._dualcd import dual_cd, row_sqnorm
-from .backend import DaskBackend, LocalBackend, collision_stats
+from .backend import DaskBackend, LocalBackend, chunk_margins, collision_stats
 from .dask import open_client
 from .data import ChunkedData, from_fasta_pair, is_fasta_pair
-from .layout import DEFAULT_EXACT_SIZE, DEFAULT_HASH_BITS, make_layout
+from .layout import DEFAULT_EXACT_SIZE, DEFAULT_HASH_BITS, FeatureLayout, make_layout
 from .lbfgs import minimize
 from .losses import LOSSES, loss_terms
 
 
-class WDLinearSVC(WDExpansionClassifier):
+class WDLinearSVC(WDClassifierBase):
     """Weighted-degree (WD / WDS) SVM trained in feature space; no kernel matrix.
 
-    The same model family as `poimkit.WDKernelSVC` (same kernel, ``beta_k``,
-    ``delta_s`` and normalisation), trained by a primal L-BFGS solver whose
-    passes compute the WD features on the fly from the integer codes, chunk by
-    chunk. Memory grows with the weight vector, not with ``n**2``.
+    The WD / WDS kernel of `poimkit.WDKernelSVC` (same ``beta_k``, ``delta_s``
+    and normalisation) as an explicit feature map: orders whose positional
+    k-mer table is small are indexed exactly, longer ones are hashed. A primal
+    solver computes the features on the fly from the integer codes, chunk by
+    chunk (never a feature or kernel matrix), so time grows linearly with the
+    number of sequences and memory with the weight vector. The model is the
+    learned weight vector: the same feature map scores new sequences.
 
     Parameters
     ----------
@@ -47,12 +53,11 @@ class WDLinearSVC(WDExpansionClassifier):
         Regularisation: ``F(w, b) = 0.5 ||w||^2 + C sum_i loss(y_i f(x_i))``
         with ``f(x) = <w, phi(x)> + b`` (b not penalised).
     loss : {"squared_hinge", "logistic", "hinge"}, default="squared_hinge"
-        L2-loss SVM (its dual coefficients are zero outside the margin, so the
-        model stays sparse) or logistic regression, both by primal L-BFGS
-        (local or Dask); or the L1-loss SVM of `WDKernelSVC` by liblinear's
-        dual coordinate descent (in memory, this process only; bias regularised
-        as a feature of value 1; ``tol`` is the projected-gradient spread and
-        ``max_iter`` counts epochs).
+        L2-loss SVM or logistic regression, both by primal L-BFGS (local or
+        Dask); or the L1-loss SVM of `WDKernelSVC` by liblinear's dual
+        coordinate descent (in memory, this process only; the bias is
+        regularised as a feature of value 1; ``tol`` is the projected-gradient
+        spread and ``max_iter`` counts epochs).
     tol : float or None, default=None
         Stop when ``||grad F(w)|| <= tol * ||grad F(0)||`` (see Notes). None:
         liblinear's defaults, 0.01 for the L-BFGS losses and 0.1 for the
@@ -64,44 +69,47 @@ class WDLinearSVC(WDExpansionClassifier):
         as `WDKernelSVC` does.
     exact_size : int, default=2**20
         Orders ``k`` with ``(L - k + 1) * 4**k <= exact_size`` are indexed
-        exactly during training; higher orders are hashed.
+        exactly (a table of every positional k-mer); higher orders are
+        hashed. Explicit weights and exact POIMs need every order exact, e.g.
+        ``degree=8, exact_size=2**24`` for L up to 250.
     hash_bits : int, default=10
         A hashed order gets ``2**hash_bits`` columns per position. More bits
-        mean fewer collisions but a larger weight vector and slower passes
-        (twice the time at 12 bits); on the planted-motif data of
-        ``benchmarks/bench_scale.py`` (n = 10^5) the test AUC was 0.992, 0.984
-        and 0.971 for 10, 12 and 14 bits: collisions act as a regulariser of
-        the high orders, which a degree-20 model otherwise uses to memorise.
+        mean fewer collisions but a larger weight vector and slower passes:
+        on the planted-motif data of ``benchmarks/bench_scale.py`` (n = 10^5,
+        L = 141, degree 20) the test AUC was 0.997 for 8, 10, 12 and 14 bits,
+        and the fit took 13, 18, 43 and 119 s.
     chunk_size : int, default=65536
         Sequences per chunk (streaming and Dask unit of work). Results are
-        bitwise equal between the local and the Dask backend for the same
+        the same for the local and the Dask backend with the same
         ``chunk_size``.
     random_state : int or None, default=None
-        Seed of the hash function (None: 0, so that fits are reproducible).
+        Seed of the hash function and of the dual coordinate descent's order
+        (None: 0, so that fits are reproducible).
     n_threads : int or None, default=None
-        numba threads for the local passes.
+        numba threads for the local passes and for scoring.
     verbose : bool, default=False
-        Print the gradient norm after every iteration.
+        Show a progress bar of the solver's iterations.
 
     Attributes
     ----------
     classes_ : numpy.ndarray of shape (2,)
-    support_vectors_ : numpy.ndarray of uint8, shape (n_SV, L)
-        Training sequences with a non-zero dual coefficient.
-    dual_coef_ : numpy.ndarray of shape (n_SV,)
-        ``alpha_i y_i``: the model is ``w = sum_i dual_coef_i phi(x_i)``.
+    coef_ : numpy.ndarray of float64, shape (n_columns,)
+        Weights of the feature map (layout in `poimkit.linear.layout`).
     intercept_ : float
     kernel_scale_ : float
     length_, n_features_in_ : int
+    n_exact_orders_ : int
+        Orders indexed exactly (1..n_exact_orders_); the rest are hashed.
+    n_support_ : numpy.ndarray of shape (2,)
+        Training sequences of each class with a non-zero dual coefficient
+        (on or inside the margin).
     n_iter_ : int
-        L-BFGS iterations run.
+        L-BFGS iterations (dual coordinate descent: epochs) run.
     converged_ : bool
     grad_norm_ : float
-        Final ``||grad F|| / ||grad F(0)||``.
+        Final ``||grad F|| / ||grad F(0)||`` (NaN for the hinge).
     objective_ : float
-        Final value of F (in the hashed feature space).
-    n_exact_orders_ : int
-        Orders indexed exactly during training (1..n_exact_orders_).
+        Final value of F (dual objective for the hinge).
     collision_rate_ : float
         Of the hashed buckets the training k-mers occupy, the fraction holding
         two or more distinct positional k-mers (0.0 if nothing is hashed).
@@ -112,30 +120,33 @@ class WDLinearSVC(WDExpansionClassifier):
     -----
     *Feature map.* ``<phi(x), phi(x')> = k(x, x') / scale`` exactly, for WD and
     WDS (banded Cholesky factor of the shift matrix, see
-    `poimkit.linear.layout`), as long as no order is hashed.
+    `poimkit.linear.layout`), when no order is hashed; the model then is the
+    SVM of `WDKernelSVC` with the chosen loss (for the hinge, with a
+    regularised bias), and `explicit_weights` gives its exact positional
+    k-mer weights, the input of `poimkit.compute_poim`. Hashed orders give
+    every k-mer a weight (that of its bucket, with a sign), so a hashed model
+    has no sparse explicit weights: its POIMs can only be sampled
+    (`poimkit.poim.sampled_poim`), or train an exact model (lower degree) or
+    `WDKernelSVC` on up to about 20,000 sequences.
 
-    *Exact model.* The solver minimises the primal ``F`` in the (partly hashed)
-    feature space. Its final iterate gives the dual coefficients
-    ``alpha_i y_i = -C loss'(y_i f_i) y_i`` (the representer theorem: at the
-    optimum ``w = sum_i alpha_i y_i phi(x_i)``). The fitted model *is* that
-    kernel expansion, evaluated with the exact (unhashed) WD/WDS kernel: ``s(x) = b +
-    sum_i alpha_i y_i k(x_i, x) / scale``, with ``b`` the solver's bias (not
-    regularised, as in `WDKernelSVC`). `explicit_weights` expands it exactly into
-    positional k-mer weights, and `decision_function` scores with those weights, so
-    POIMs are exact for the model that predicts. Hashing therefore only perturbs the
-    optimisation problem (collisions add noise to the training margins), never the
-    consistency of model, scores and POIMs.
+    *Solver and stopping rule.* L-BFGS (10 pairs) with an exact line search on
+    the convex, smooth ``F`` (strongly convex in ``w``); stop at ``||grad
+    F(w_t)|| <= tol ||grad F(0)||`` (liblinear's primal rule). Objective and
+    gradient are sums over chunks in a fixed order, which makes the Dask
+    backend (``fit(..., client=...)``) follow the same iterates as this
+    process for the same ``chunk_size``: the weights are bitwise equal.
 
-    *Solver and stopping rule.* L-BFGS (10 pairs) with an exact line search on the
-    convex, smooth ``F`` (strongly convex in ``w``); stop at ``||grad F(w_t)|| <= tol
-    ||grad F(0)||`` (liblinear's primal rule). Objective and gradient are sums over
-    chunks, which makes the Dask backend (``fit(..., client=...)``) follow the same
-    iterates (tolerance: bitwise equal for the same ``chunk_size``).
+    *Memory.* Training holds about 25 weight-sized vectors (10 L-BFGS pairs)
+    plus a few floats per sequence; ``n_columns`` is about ``L * (4**K +
+    (degree - K) * 2**hash_bits)`` for K exact orders (2.6 million for L = 141,
+    degree 20: 21 MB per vector). The sequences are read chunk by chunk (a
+    FASTA pair is streamed through a memory-mapped file).
 
-    *Memory.* Training holds a few weight-sized vectors (10 L-BFGS pairs of
-    ``n_columns`` floats) plus O(n) floats; the explicit weights hold one
-    entry per distinct (order, position, k-mer) of the support vectors, which
-    for high degrees grows like ``n_SV * L * degree`` entries of 16 bytes.
+    References
+    ----------
+    S. Sonnenburg and V. Franc. COFFIN: a computational framework for linear
+    SVMs. ICML 2010. C.-J. Hsieh et al. A dual coordinate descent method for
+    large-scale linear SVM. ICML 2008.
 
     Examples
     --------
@@ -158,6 +169,7 @@ class WDLinearSVC(WDExpansionClassifier):
         "exact_size": int,
         "hash_bits": int,
         "chunk_size": int,
+        "random_state": optional_int,
     }
 
     def __init__(
@@ -258,56 +270,65 @@ class WDLinearSVC(WDExpansionClassifier):
             data.close()
 
     def _fit(self, data: ChunkedData, client) -> WDLinearSVC:
+        if self.loss == "hinge" and client is not None:
+            raise InputError(
+                "loss='hinge' uses dual coordinate descent, which is sequential: "
+                "use loss='squared_hinge' or 'logistic' with client="
+            )
         classes, y_index = np.unique(data.y, return_inverse=True)
         n, length = data.X.shape
         check_shift(self.shift, length)
         chunks = data.chunks
-        scale = self._scale(chunks, n)
-        layout = make_layout(
-            length,
-            self.degree,
-            self.shift,
-            scale,
-            exact_size=self.exact_size,
-            hash_bits=self.hash_bits,
-            seed=0 if self.random_state is None else self.random_state,
-        )
-        self.n_exact_orders_ = layout.n_exact
+        self.length_ = self.n_features_in_ = length
+        self.kernel_scale_ = self._scale(chunks, n)
+        self._layout = None
+        layout = self.layout_
         occupied, shared = collision_stats(chunks, layout)
         self.n_hashed_buckets_ = occupied
         self.collision_rate_ = shared / occupied if occupied else 0.0
         y_sign = 2.0 * y_index - 1.0
         if self.loss == "hinge":
-            if client is not None:
-                raise InputError(
-                    "loss='hinge' uses dual coordinate descent, which is sequential: "
-                    "use loss='squared_hinge' or 'logistic' with client="
-                )
-            support, dual, intercept = self._solve_dual_cd(data, layout, y_sign)
+            w, support = self._solve_dual_cd(data, layout, y_sign)
         else:
-            support, dual, intercept = self._solve_lbfgs(chunks, layout, y_sign, client)
-        self._set_expansion(
-            classes, data.rows(support), dual[support], intercept, scale, length
-        )
+            w, support = self._solve_lbfgs(chunks, layout, y_sign, client)
+        self.classes_ = classes
+        self.coef_ = w[:-1]
+        self.intercept_ = float(w[-1])  # bias feature of value 1
+        self.n_support_ = np.bincount(y_index[support], minlength=2)
+        self._weights = None
         return self
 
     def _solve_lbfgs(self, chunks, layout, y_sign, client):
-        """Primal L-BFGS; returns the support mask, ``alpha_i y_i`` and the bias."""
-        with open_client(client) as dask_client:
+        """Primal L-BFGS; returns the weights (bias last) and the support mask."""
+        with (
+            open_client(client) as dask_client,
+            tqdm(
+                desc="WDLinearSVC",
+                unit=" iterations",
+                disable=not self.verbose,
+                leave=False,
+            ) as bar,
+        ):
             backend = (
                 LocalBackend(chunks, layout, self.n_threads)
                 if dask_client is None
                 else DaskBackend(dask_client, chunks, layout)
             )
+
+            def progress(n_iter: int, relative_gradient: float) -> None:
+                bar.update()
+                bar.set_postfix_str(f"|grad| {relative_gradient:.2e} -> {tol:g}")
+
+            tol = self._tol(0.01)
             try:
                 res = minimize(
                     backend,
                     y_sign,
                     float(self.C),
                     self.loss,
-                    self._tol(0.01),
+                    tol,
                     self.max_iter,
-                    callback=self._report if self.verbose else None,
+                    callback=progress,
                 )
             finally:
                 backend.close()
@@ -318,19 +339,18 @@ class WDLinearSVC(WDExpansionClassifier):
         if not self.converged_:
             warnings.warn(
                 f"WDLinearSVC did not converge in max_iter={self.max_iter} iterations "
-                f"(relative gradient {self.grad_norm_:.2e} > tol={self._tol(0.01)}); "
+                f"(relative gradient {self.grad_norm_:.2e} > tol={tol}); "
                 "increase max_iter",
                 ConvergenceWarning,
                 stacklevel=4,
             )
         _, d1, _ = loss_terms(self.loss, y_sign * res.margins)
-        dual = -float(self.C) * d1 * y_sign  # alpha_i y_i (representer theorem)
-        return dual != 0.0, dual, float(res.w[-1])  # the bias is not penalised
+        return res.w, d1 != 0.0
 
     def _solve_dual_cd(self, data: ChunkedData, layout, y_sign):
-        """Dual CD of liblinear (hinge); returns support mask, ``alpha_i y_i``, bias."""
+        """Dual CD of liblinear (hinge); returns the weights and the support mask."""
         X = np.ascontiguousarray(data.X)  # dual CD visits rows at random
-        w = np.zeros(layout.n_columns + 1)
+        w = np.zeros(layout.n_columns + 1)  # bias weight last (feature B = 1)
         qd = np.array([row_sqnorm(x, w, layout.fmap) for x in X]) + 1.0  # + B^2
         alpha = np.zeros(X.shape[0])
         with numba_threads(self.n_threads):
@@ -358,17 +378,11 @@ class WDLinearSVC(WDExpansionClassifier):
                 ConvergenceWarning,
                 stacklevel=4,
             )
-        dual = alpha * y_sign
-        # the bias is a feature of value B = 1: b = B^2 sum_i alpha_i y_i
-        return alpha > 0.0, dual, float(dual.sum())
+        return w, alpha > 0.0
 
     def _tol(self, default: float) -> float:
         """``tol``, or liblinear's default for the solver if it is None."""
         return default if self.tol is None else float(self.tol)
-
-    @staticmethod
-    def _report(n_iter: int, grad_norm: float) -> None:
-        print(f"iteration {n_iter}: ||grad|| = {grad_norm:.4g}", flush=True)
 
     def _scale(self, chunks, n: int) -> float:
         if not self.normalize:
@@ -380,9 +394,29 @@ class WDLinearSVC(WDExpansionClassifier):
         )
         return total / n
 
+    @property
+    def layout_(self) -> FeatureLayout:
+        """The feature map of the fitted model (built once, cached)."""
+        if getattr(self, "_layout", None) is None:
+            self._layout = make_layout(
+                self.length_,
+                self.degree,
+                self.shift,
+                self.kernel_scale_,
+                exact_size=self.exact_size,
+                hash_bits=self.hash_bits,
+                seed=0 if self.random_state is None else self.random_state,
+            )
+        return self._layout
+
+    @property
+    def n_exact_orders_(self) -> int:
+        """Orders indexed exactly (1..n_exact_orders_)."""
+        return self.layout_.n_exact
+
     # ---------------------------------------------------------------- predict
     def decision_function(self, X) -> np.ndarray:
-        """Score sequences with the explicit weights (positive: ``classes_[1]``).
+        """Score sequences with the learned weights (positive: ``classes_[1]``).
 
         Parameters
         ----------
@@ -394,4 +428,80 @@ class WDLinearSVC(WDExpansionClassifier):
         """
         check_is_fitted(self)
         X = self._check_length(as_codes(X))
-        return self.explicit_weights().decision_function(X)
+        w = np.append(self.coef_, self.intercept_)
+        with numba_threads(self.n_threads):
+            return np.concatenate(
+                [np.empty(0)]
+                + [
+                    chunk_margins(X[s : s + self.chunk_size], w, self.layout_)
+                    for s in range(0, X.shape[0], self.chunk_size)
+                ]
+            )
+
+    def explicit_weights(self) -> KmerWeights:
+        """Exact positional k-mer weights, for a model without hashed orders.
+
+        Returns
+        -------
+        KmerWeights
+            ``explicit_weights().decision_function(X)`` equals
+            ``decision_function(X)`` up to floating-point rounding.
+
+        Raises
+        ------
+        InputError
+            If orders are hashed: a hashed order gives every k-mer a weight.
+        """
+        check_is_fitted(self)
+        self._check_kmer_length()
+        layout = self.layout_
+        if layout.n_exact < layout.degree:
+            raise InputError(
+                f"this WDLinearSVC hashes the orders {layout.n_exact + 1}.."
+                f"{layout.degree} (exact_size={self.exact_size}), so it has no exact "
+                "explicit weights or POIMs: train with every order exact (degree <= "
+                f"{layout.n_exact}, or a larger exact_size), use WDKernelSVC (up to "
+                "about 20,000 sequences), or sample the POIMs "
+                "(poimkit.poim.sampled_poim)"
+            )
+        if getattr(self, "_weights", None) is None:
+            self._weights = KmerWeights.from_tables(
+                exact_tables(self.coef_, layout), self.intercept_
+            )
+        return self._weights
+
+    # ------------------------------------------------------------------ files
+    def _fitted_arrays(self) -> dict[str, np.ndarray]:
+        return {"coef": self.coef_, "n_support": self.n_support_}
+
+    def _restore(self, arrays) -> None:
+        self._layout = None
+        self.coef_ = np.ascontiguousarray(arrays["coef"], dtype=np.float64)
+        self.n_support_ = np.asarray(arrays["n_support"], dtype=np.int64)
+        if (
+            self.coef_.shape != (self.layout_.n_columns,)
+            or not np.isfinite(self.coef_).all()
+            or self.n_support_.shape != (2,)
+        ):
+            raise InputError("weights do not match the model's feature map")
+        self._weights = None
+
+
+def exact_tables(coef: np.ndarray, layout: FeatureLayout) -> list[np.ndarray]:
+    """Indicator weights ``w_k[p, y]`` of a feature map without hashed orders.
+
+    An occurrence of y at p feeds the features ``(k, p - j, y)`` with factors
+    ``coef_k * band[k, p, j]`` (see `poimkit.linear.layout`), so its weight is
+    the sum of those features' weights times the factors.
+    """
+    tables = []
+    for k in range(1, layout.degree + 1):
+        n_pos, width = layout.length - k + 1, 4**k
+        start = layout.offsets[k - 1]
+        features = coef[start : start + n_pos * width].reshape(n_pos, width)
+        table = np.zeros((n_pos, width))
+        for j in range(layout.shift + 1):
+            factor = layout.coef[k - 1] * layout.band[k - 1, j:n_pos, j]
+            table[j:] += factor[:, None] * features[: n_pos - j]
+        tables.append(table)
+    return tables

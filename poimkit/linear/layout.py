@@ -15,9 +15,10 @@ With the banded Cholesky factor ``M = A A^T`` (bandwidth S, so still sparse),
 at ``p`` feeds the S + 1 columns ``r = p - S .. p`` with factors ``A[p, r]``.
 
 Orders whose table ``(L - k + 1) * 4**k`` has at most ``exact_size`` entries
-are indexed exactly. Higher orders are hashed (signed feature hashing) into
-``2**hash_bits`` columns per (order, position); this only changes the optimisation
-problem (see `WDLinearSVC`), never the exactness of the final model.
+are indexed exactly. Higher orders are hashed (signed feature hashing, Weinberger
+et al. 2009) into ``2**hash_bits`` columns per (order, position): k-mers that
+share a bucket share its weight (up to a sign), so a model with hashed orders
+is a linear model on that hashed map, not on the positional k-mer indicators.
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from ..weights import shift_weights, wd_beta
 
 DEFAULT_EXACT_SIZE = 2**20
 # 2**10 float64 = 8 KiB per (order, position): the region a pass works on stays
-# in the L1 cache (12 bits doubled the fit time in benchmarks/bench_scale.py)
+# in the L1 cache (12 bits took 2.4x as long for the same AUC; see WDLinearSVC)
 DEFAULT_HASH_BITS = 10
 
 
@@ -145,6 +147,31 @@ def shift_band(n_pos: int, shift: int) -> np.ndarray:
                 full[p, r] = acc / full[r, r]
             band[p, p - r] = full[p, r]
     return band
+
+
+def exact_size_for(length: int, degree: int, max_columns: int = 2**25) -> int:
+    """The ``exact_size`` that indexes every order of the model exactly.
+
+    Raises
+    ------
+    InputError
+        If the exact tables would exceed ``max_columns`` columns (8 bytes each
+        per weight vector), naming the largest degree that fits.
+
+    Examples
+    --------
+    >>> exact_size_for(141, 8) == 134 * 4**8
+    True
+    """
+    sizes = [(length - k + 1) * 4**k for k in range(1, min(degree, length) + 1)]
+    if sum(sizes) > max_columns:
+        fits = max(d for d in range(1, len(sizes) + 1) if sum(sizes[:d]) <= max_columns)
+        raise InputError(
+            f"exact k-mer tables for degree {degree} on length {length} need "
+            f"{sum(sizes):.3g} weights (more than {max_columns}); the linear "
+            f"solver's explicit weights and POIMs need them: use degree <= {fits}"
+        )
+    return max(sizes)
 
 
 def make_layout(

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from .losses import loss_terms
 
@@ -96,6 +97,13 @@ def minimize(
     -------
     LbfgsResult
     """
+    # one BLAS thread: dot products then add in the same order in every process,
+    # so that a Dask client and a local fit follow bitwise the same iterates
+    with threadpool_limits(1, user_api="blas"):
+        return _minimize(backend, y, C, loss, tol, max_iter, memory, callback)
+
+
+def _minimize(backend, y, C, loss, tol, max_iter, memory, callback) -> LbfgsResult:
     n_cols = backend.layout.n_columns + 1
     w = np.zeros(n_cols)
     f = np.zeros(y.shape[0])  # <phi(x_i), w>

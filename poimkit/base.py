@@ -1,14 +1,11 @@
-"""What every fitted WD / WDS SVM is: a kernel expansion over support vectors.
+"""What the WD / WDS SVMs share: input checks, prediction and model files.
 
-`WDKernelSVC` (kernel matrix, scikit-learn's SVC) and `WDLinearSVC` (feature
-space, for many sequences) train differently but fit the same model,
-
-    s(x) = b + sum_j dual_coef_j k(sv_j, x) / kernel_scale,
-
-with the WD / WDS kernel k. `WDExpansionClassifier` holds that model and gives
-both estimators the same input checks, explicit weights, prediction and
-``.npz`` files (no pickle; ``format`` names the estimator, so each class reads
-only its own files and `poimkit.models.load_model` opens either).
+`WDKernelSVC` (a kernel expansion over support vectors, trained on the kernel
+matrix) and `WDLinearSVC` (a weight vector over the explicit, partly hashed
+feature map, trained in feature space) score sequences differently but take
+the same inputs, predict the same way and write ``.npz`` model files (no
+pickle) whose ``format`` names the estimator: each class reads only its own
+files and `poimkit.models.load_model` opens either.
 """
 
 from __future__ import annotations
@@ -25,7 +22,6 @@ from sklearn.utils.validation import check_is_fitted
 from .alphabet import MAX_KMER_LENGTH, check_codes, encode
 from .errors import InputError
 from .io import read_npz, write_npz
-from .weights import KmerWeights
 
 
 def as_codes(X, name: str = "X") -> np.ndarray:
@@ -108,18 +104,22 @@ def check_shift(shift: int, length: int) -> None:
         )
 
 
-class WDExpansionClassifier(ClassifierMixin, BaseEstimator):
-    """Base of the WD / WDS SVMs: a fitted kernel expansion (see module doc).
+def optional_int(value) -> int | None:
+    """A saved optional integer: NaN stands for None (`save` writes None so)."""
+    value = optional_float(value)
+    return None if value is None else int(value)
 
-    Subclasses define ``__init__`` (scikit-learn parameters), ``fit`` (ending
-    with `_set_expansion`), ``decision_function``, ``_model_format`` and
+
+class WDClassifierBase(ClassifierMixin, BaseEstimator):
+    """Base of the WD / WDS SVM estimators.
+
+    Subclasses define ``__init__`` (scikit-learn parameters), ``fit``,
+    ``decision_function``, ``explicit_weights``, ``_model_format``,
     ``_saved_params`` (parameter name -> type, written to and read from files;
-    None is written as NaN, read back by `optional_float`).
-
-    Attributes set by `_set_expansion`: ``classes_``, ``support_vectors_``
-    (uint8, ``(n_SV, length)``), ``dual_coef_`` (``alpha_j y_j``),
-    ``intercept_``, ``kernel_scale_``, ``length_``, ``n_features_in_`` and
-    ``n_support_`` (support vectors of the negative and the positive class).
+    None is written as NaN and read back by `optional_float` / `optional_int`),
+    and the pair ``_fitted_arrays()`` / ``_restore(arrays)`` for the learned
+    state. Every fitted model has ``classes_``, ``intercept_``,
+    ``kernel_scale_``, ``length_`` and ``n_features_in_``.
     """
 
     _model_format: ClassVar[str]
@@ -131,26 +131,6 @@ class WDExpansionClassifier(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
-    def _set_expansion(
-        self,
-        classes,
-        support_vectors: np.ndarray,
-        dual_coef: np.ndarray,
-        intercept: float,
-        kernel_scale: float,
-        length: int,
-    ) -> None:
-        self.classes_ = np.asarray(classes)
-        self.support_vectors_ = np.ascontiguousarray(support_vectors, dtype=np.uint8)
-        self.dual_coef_ = np.ascontiguousarray(dual_coef, dtype=np.float64)
-        self.intercept_ = float(intercept)
-        self.kernel_scale_ = float(kernel_scale)
-        self.length_ = self.n_features_in_ = int(length)
-        self.n_support_ = np.array(
-            [(self.dual_coef_ < 0).sum(), (self.dual_coef_ > 0).sum()]
-        )
-        self._weights = None
-
     def _check_length(self, X: np.ndarray) -> np.ndarray:
         if X.shape[1] != self.length_:
             raise InputError(
@@ -159,38 +139,19 @@ class WDExpansionClassifier(ClassifierMixin, BaseEstimator):
             )
         return X
 
-    def predict(self, X) -> np.ndarray:
-        """Predicted class labels (``classes_[1]`` where the score is positive)."""
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(np.intp)]
-
-    def explicit_weights(self) -> KmerWeights:
-        """The exact positional k-mer weights of the fitted model (cached).
-
-        Returns
-        -------
-        KmerWeights
-            ``explicit_weights().decision_function(X)`` equals
-            ``decision_function(X)`` up to floating-point rounding. Its size
-            grows like ``n_SV * length * degree`` entries of 16 bytes for high
-            degrees (k-mers longer than about 10 are mostly unique).
-        """
-        check_is_fitted(self)
+    def _check_kmer_length(self) -> None:
+        """Explicit weights index k-mers in 64 bits."""
         if min(self.degree, self.length_) > MAX_KMER_LENGTH:
             raise InputError(
                 f"explicit weights need k-mers of at most {MAX_KMER_LENGTH} letters "
                 f"(64-bit indices); this model has degree {self.degree} on length "
                 f"{self.length_}: train with degree <= {MAX_KMER_LENGTH}"
             )
-        if getattr(self, "_weights", None) is None:
-            self._weights = KmerWeights.from_support_vectors(
-                self.support_vectors_,
-                self.dual_coef_ / self.kernel_scale_,
-                self.intercept_,
-                degree=self.degree,
-                shift=self.shift,
-            )
-        return self._weights
+
+    def predict(self, X) -> np.ndarray:
+        """Predicted class labels (``classes_[1]`` where the score is positive)."""
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(np.intp)]
 
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> None:
@@ -207,11 +168,10 @@ class WDExpansionClassifier(ClassifierMixin, BaseEstimator):
         }
         arrays.update(
             classes=classes,
-            support_vectors=self.support_vectors_,
-            dual_coef=self.dual_coef_,
             intercept=np.float64(self.intercept_),
             kernel_scale=np.float64(self.kernel_scale_),
             length=np.int64(self.length_),
+            **self._fitted_arrays(),
         )
         write_npz(path, self._model_format, self._format_version, arrays)
 
@@ -231,23 +191,18 @@ class WDExpansionClassifier(ClassifierMixin, BaseEstimator):
             model = cls(
                 **{name: kind(arrays[name]) for name, kind in cls._saved_params.items()}
             )
-            model._set_expansion(
-                arrays["classes"],
-                check_codes(arrays["support_vectors"]),
-                np.asarray(arrays["dual_coef"], dtype=np.float64),
-                float(arrays["intercept"]),
-                float(arrays["kernel_scale"]),
-                int(arrays["length"]),
-            )
+            model.classes_ = arrays["classes"]
+            model.intercept_ = float(arrays["intercept"])
+            model.kernel_scale_ = float(arrays["kernel_scale"])
+            model.length_ = model.n_features_in_ = int(arrays["length"])
+            model._restore(arrays)
         except (KeyError, InputError, ValueError, TypeError) as exc:
             raise InputError(
                 f"model file is incomplete or corrupt: {exc}", path=path
             ) from None
         if (
             model.classes_.shape != (2,)
-            or model.dual_coef_.shape != (model.support_vectors_.shape[0],)
-            or model.support_vectors_.shape[1] != model.length_
-            or not np.isfinite(model.dual_coef_).all()
+            or not np.isfinite(model.intercept_)
             or not model.kernel_scale_ > 0
         ):
             raise InputError("model file has inconsistent arrays", path=path)
