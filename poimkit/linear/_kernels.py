@@ -79,13 +79,22 @@ def roll_keys(xt, q, kmask, cur):
 
 
 @njit(**NJIT)
-def hashed_columns(cur, base, salt_r, mask, a, col, fac):
-    """Column and signed factor of every running key in a hashed region.
+def feature_columns(cur, k, r, a, fmap, col, fac):
+    """Column and signed factor of feature ``(k, r, key)`` for every running key.
 
-    Apart from the loop that uses them, so that the hashing vectorises.
+    ``a`` is the occurrence's factor ``coef_k * band``. A loop of its own, so
+    that the hashing vectorises.
     """
+    _, _, n_exact, offsets, strides, salt, mask, _, _ = fmap
+    base = offsets[k - 1] + r * strides[k - 1]
+    if k <= n_exact:
+        for t in range(cur.shape[0]):
+            col[t] = base + cur[t]
+            fac[t] = a
+        return
+    s = salt[k - 1, r]
     for t in range(cur.shape[0]):
-        h = mix64(np.uint64(cur[t]) ^ salt_r)
+        h = mix64(np.uint64(cur[t]) ^ s)
         col[t] = base + np.int64(h & mask)
         fac[t] = a if (h >> _TOP) == np.uint64(0) else -a
 
@@ -93,7 +102,7 @@ def hashed_columns(cur, base, salt_r, mask, a, col, fac):
 @njit(**NJIT)
 def block_margins(xt, v, fmap, acc):
     """``acc[t] += <phi(x_t), v>`` for the rows of a position-major block."""
-    degree, shift, n_exact, offsets, strides, salt, mask, coef, band = fmap
+    degree, shift, _, _, _, _, _, coef, band = fmap
     length, m = xt.shape
     cur = np.empty(m, dtype=np.int64)
     col = np.empty(m, dtype=np.int64)
@@ -104,22 +113,17 @@ def block_margins(xt, v, fmap, acc):
         for p in range(length - k + 1):
             roll_keys(xt, p + k - 1, kmask, cur)
             for j in range(min(shift, p) + 1):
-                r = p - j
-                a = coef[k - 1] * band[k - 1, p, j]
-                base = offsets[k - 1] + r * strides[k - 1]
-                if k > n_exact:
-                    hashed_columns(cur, base, salt[k - 1, r], mask, a, col, fac)
-                    for t in range(m):
-                        acc[t] += fac[t] * v[col[t]]
-                else:
-                    for t in range(m):
-                        acc[t] += a * v[base + cur[t]]
+                feature_columns(
+                    cur, k, p - j, coef[k - 1] * band[k - 1, p, j], fmap, col, fac
+                )
+                for t in range(m):
+                    acc[t] += fac[t] * v[col[t]]
 
 
 @njit(**NJIT)
 def block_scatter(xt, g, k, fmap, out):
     """``out += sum_t g[t] phi_k(x_t)``: order k only, rows of a block."""
-    _, shift, n_exact, offsets, strides, salt, mask, coef, band = fmap
+    _, shift, _, _, _, _, _, coef, band = fmap
     length, m = xt.shape
     cur = np.empty(m, dtype=np.int64)
     col = np.empty(m, dtype=np.int64)
@@ -129,16 +133,11 @@ def block_scatter(xt, g, k, fmap, out):
     for p in range(length - k + 1):
         roll_keys(xt, p + k - 1, kmask, cur)
         for j in range(min(shift, p) + 1):
-            r = p - j
-            a = coef[k - 1] * band[k - 1, p, j]
-            base = offsets[k - 1] + r * strides[k - 1]
-            if k > n_exact:
-                hashed_columns(cur, base, salt[k - 1, r], mask, a, col, fac)
-                for t in range(m):
-                    out[col[t]] += g[t] * fac[t]
-            else:
-                for t in range(m):
-                    out[base + cur[t]] += g[t] * a
+            feature_columns(
+                cur, k, p - j, coef[k - 1] * band[k - 1, p, j], fmap, col, fac
+            )
+            for t in range(m):
+                out[col[t]] += g[t] * fac[t]
 
 
 def _margins(X, v, fmap, out):
