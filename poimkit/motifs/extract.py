@@ -11,9 +11,18 @@ from .fit import MotifPoimFit, MotifShape
 from .motif import Motif
 from .seeds import find_seeds
 
-#: edge columns with less than this share of the motif's best column's
-#: information content are trimmed after the fit
+#: edge columns whose letters move the motif's score less than this share of
+#: its strongest column's are trimmed after the fit (`_column_effects`)
 TRIM_FRACTION = 0.25
+#: most seeds (`find_seeds`) screened for each motif: in effect all of them
+#: (a strong motif alone can yield dozens, its k-mers with a few random letters,
+#: and a weaker motif's seeds come last); screening one costs about a millisecond
+MAX_SEEDS = 256
+#: best-screened seeds fitted for each motif
+N_CANDIDATES = 2
+#: a perturbed restart replaces the seed's own fit only if it lowers the loss
+#: by more than this (smaller differences are noise of the optimiser)
+RESTART_TOLERANCE = 0.005
 
 
 def _background_letters(poim) -> np.ndarray:
@@ -22,11 +31,28 @@ def _background_letters(poim) -> np.ndarray:
     return kmer_probability_table(poim.background, 1).mean(axis=0)
 
 
-def _trim(shape: MotifShape) -> MotifShape:
-    pwm = shape.pwm
-    info = 2.0 + (pwm * np.log2(np.clip(pwm, 1e-300, 1.0))).sum(axis=1)
-    keep = np.flatnonzero(info >= TRIM_FRACTION * info.max())
+def _column_effects(shape: MotifShape, background: np.ndarray) -> np.ndarray:
+    """How much each column moves the motif's score.
+
+    The coefficient of variation, under the background, of the column's factor
+    ``(r_c / b)**gamma`` in the model (`poimkit.motifs.model`). Not the
+    information content: that is quadratic in the log-odds of a soft column,
+    and a small temper (an additive score) leaves every column soft, so the
+    information of a column that matters to the fit can look negligible.
+    """
+    factor = (shape.pwm / background) ** shape.gamma
+    mean = factor @ background
+    std = np.sqrt(((factor - mean[:, None]) ** 2) @ background)
+    return std / mean
+
+
+def _trim(shape: MotifShape, background: np.ndarray) -> MotifShape:
+    """The shape without edge columns that barely move its score."""
+    effect = _column_effects(shape, background)
+    keep = np.flatnonzero(effect >= TRIM_FRACTION * effect.max())
     lo, hi = int(keep[0]), int(keep[-1]) + 1
+    if (lo, hi) == (0, len(effect)):
+        return shape
     return MotifShape(
         shape.logits[lo:hi].copy(), shape.mu + lo, shape.sigma, shape.gamma
     )
@@ -79,14 +105,17 @@ def extract_motifs(
         (higher orders cost 4x per order and, in our tests, fit spread motifs
         worse: their POIMs grow less than multiplicatively with the match).
     n_restarts : int
-        Optimiser starts per motif (the seed itself, then perturbed copies).
+        Optimiser starts per motif from the chosen seed: the seed itself, then
+        perturbed copies (the best-screened seeds always start unperturbed).
     min_gain : float
         A motif is kept only if it lowers the relative residual by this much.
     pad : int
         Uniform columns added on each side of a seed before the fit; columns
         that stay uninformative are trimmed afterwards.
     random_state : int, Generator or None
-        Seed of the restarts' perturbations.
+        Seed of the restarts' perturbations. A perturbed restart only replaces
+        the unperturbed fit if it is clearly better (`RESTART_TOLERANCE`), so
+        the motifs do not hinge on it.
 
     Returns
     -------
@@ -96,10 +125,15 @@ def extract_motifs(
     Notes
     -----
     Seeds come from the highest-order POIM and the peaks of the differential
-    POIM (`poimkit.motifs.seeds`), strongest first. Each seed is fitted alone
-    to what the motifs accepted so far leave unexplained and is kept if it
-    lowers the residual by ``min_gain``; then all kept motifs are refitted
-    jointly. The fit minimises
+    POIM (`poimkit.motifs.seeds`). Motifs are added one at a time: every seed
+    is screened, as it stands, against what the motifs accepted so far leave
+    unexplained; the `N_CANDIDATES` most promising are fitted to it and the
+    best fit that prefers some letter is kept if it lowers the residual by
+    ``min_gain``, after which all kept motifs are refitted jointly. (A strong
+    motif yields many seeds, its k-mers with a few random letters, so the
+    strongest seeds need not include the second motif at all.) Edge columns
+    that barely move a motif's score are trimmed and the motifs refitted once
+    more. The fit minimises
     ``sum_k ||Q_k - sum_g v_gk R_gk||^2 / sum_k ||Q_k||^2`` over PWMs, mean
     starts, spreads and tempers, where R is the POIM a positioned PWM induces
     (`poimkit.motifs.model`). A Markov background enters through its average
@@ -147,26 +181,53 @@ def extract_motifs(
     return motifs
 
 
+def _informative(shape: MotifShape) -> bool:
+    """True if some column prefers a letter (the IUPAC consensus is not all N).
+
+    A fit that prefers none is no motif (`extract_motifs` drops it), so it must
+    not take a motif's place: the fit can explain much of a POIM with a flat,
+    weakly tempered PWM.
+    """
+    motif = Motif(shape.pwm, position=shape.mu + 1.0, spread=shape.sigma)
+    return set(motif.iupac) != {"N"}
+
+
 def _fit_motifs(poim, fit, max_motifs, n_restarts, min_gain, pad, rng):
-    """Accept seeds one by one, then refit all jointly; (shapes, loss)."""
-    loss = 1.0
-    accepted: list[MotifShape] = []
-    for seed in find_seeds(poim, max_seeds=max_motifs + 3):
-        if len(accepted) == max_motifs:
-            break
-        # fit the candidate alone to what the accepted motifs leave unexplained
-        rest = fit.residual(accepted) if accepted else fit
-        base = MotifShape.from_string(
+    """Add motifs one by one from the most promising seeds; (shapes, loss).
+
+    Deterministic but for perturbed restarts that are clearly better than the
+    unperturbed fits.
+    """
+    pool = [
+        MotifShape.from_string(
             seed.string, seed.mean_start, max(seed.spread, 0.5), pad=pad
         )
-        best = None
-        for attempt in range(n_restarts):
-            start = base if attempt == 0 else _perturbed(base, rng)
-            shapes, value, _ = rest.fit([start])
-            if best is None or value < best[1]:
-                best = (shapes[0], value)
-        if loss - best[1] >= min_gain:
-            accepted, loss, _ = fit.fit([*accepted, best[0]])
-    if accepted:
-        accepted, loss, _ = fit.fit([_trim(s) for s in accepted])
+        for seed in find_seeds(poim, max_seeds=MAX_SEEDS)
+    ]
+    loss = 1.0
+    accepted: list[MotifShape] = []
+    while len(accepted) < max_motifs and pool:
+        rest = fit.residual(accepted) if accepted else fit
+        # screen every seed as it stands (scales in closed form, no optimiser)
+        screened = [rest.evaluate([s], gradient=False)[0] for s in pool]
+        order = [int(i) for i in np.argsort(screened, kind="stable")]
+        best = None  # (value, pool index, shape)
+        for i in order[:N_CANDIDATES]:
+            shapes, value, _ = rest.fit([pool[i]])
+            if _informative(shapes[0]) and (best is None or value < best[0]):
+                best = (value, i, shapes[0])
+        if best is None:
+            break
+        value, i, shape = best
+        for _ in range(n_restarts - 1):
+            shapes, v, _ = rest.fit([_perturbed(pool[i], rng)])
+            if v < value - RESTART_TOLERANCE and _informative(shapes[0]):
+                value, shape = v, shapes[0]
+        if loss - value < min_gain:
+            break
+        del pool[i]
+        accepted, loss, _ = fit.fit([*accepted, shape])
+    trimmed = [_trim(s, fit.background) for s in accepted]
+    if any(t is not s for t, s in zip(trimmed, accepted, strict=True)):
+        accepted, loss, _ = fit.fit(trimmed)
     return accepted, loss
