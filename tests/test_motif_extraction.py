@@ -29,7 +29,10 @@ def test_gattaca_one_motif():
 
 def test_two_motifs_of_the_mfi_paper():
     X, y = make_planted(
-        1000, 1000, 100, [("GGCCGTAAA", 11, 0), ("TTTCACGTTGA", 24, 0)],
+        1000,
+        1000,
+        100,
+        [("GGCCGTAAA", 11, 0), ("TTTCACGTTGA", 24, 0)],
         random_state=1,
     )
     motifs = extract_motifs(poim_of(X, y), max_motifs=3)
