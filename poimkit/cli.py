@@ -136,7 +136,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="extract motifs (PWM, position, spread) from POIMs",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
         epilog="example: poimkit motifs poim.npz -o motifs.meme --max-motifs 3 "
-        "--logos logos/",
+        "--logos logos/ --compare jaspar:vertebrates",
     )
     motifs.add_argument("poim", metavar="POIM.npz")
     motifs.add_argument(
@@ -150,6 +150,21 @@ def _build_parser() -> argparse.ArgumentParser:
     motifs.add_argument("--restarts", type=int, default=3, help="optimiser starts")
     motifs.add_argument("--logos", metavar="DIR", help="write a PNG logo per motif")
     motifs.add_argument("--seed", type=int, default=0, help="seed of the restarts")
+    motifs.add_argument(
+        "--compare",
+        metavar="SOURCE",
+        help="rank known motifs by similarity to each found one: a MEME/JASPAR/"
+        "TRANSFAC file, or jaspar[:GROUP[:RELEASE]] (offline JASPAR CORE; needs "
+        'pip install "poimkit[jaspar]")',
+    )
+    motifs.add_argument(
+        "--matches",
+        metavar="TSV",
+        help="write the matches of --compare to this TSV instead of printing them",
+    )
+    motifs.add_argument(
+        "--compare-top", type=int, default=3, help="matches listed per motif"
+    )
     _add_common_options(motifs)
 
     run = sub.add_parser(
@@ -406,9 +421,15 @@ def _run_poim(args: argparse.Namespace) -> int:
 
 def _run_motifs(args: argparse.Namespace) -> int:
     from .motifs import extract_motifs
+    from .motifs.compare import known_motifs
     from .motifs.formats import write_motifs
     from .poim import Poim
 
+    if args.matches and not args.compare:
+        raise InputError("--matches needs --compare SOURCE")
+    if args.compare_top < 1:
+        raise InputError(f"--compare-top must be at least 1, got {args.compare_top}")
+    known = known_motifs(args.compare) if args.compare else None
     poim = Poim.load(args.poim)
     found = extract_motifs(
         poim,
@@ -426,7 +447,28 @@ def _run_motifs(args: argparse.Namespace) -> int:
             f"{m.spread:.2f}\t{m.importance:.4g}\t{m.residual:.3f}"
         )
     _say(args, f"{len(found)} motifs written to {args.output}")
+    if known is not None:
+        _report_matches(args, found, known)
     return EXIT_OK
+
+
+def _report_matches(args: argparse.Namespace, found, known) -> None:
+    from .io import write_table
+    from .motifs.compare import match_motifs
+
+    header = ["motif", "match", "score", "offset", "strand", "overlap"]
+    rows = [
+        (m.query, m.target, round(m.score, 4), m.offset, m.strand, m.overlap)
+        for motif in found
+        for m in match_motifs(motif, known, top=args.compare_top)
+    ]
+    if args.matches:
+        write_table(args.matches, header, rows)
+        _say(args, f"matches with {args.compare} written to {args.matches}")
+        return
+    print("\t".join(header))
+    for row in rows:
+        print("\t".join(str(v) for v in row))
 
 
 def _write_logos(folder: str, found) -> None:

@@ -1,0 +1,199 @@
+"""Compare found motifs with known ones (a motif file, or JASPAR offline).
+
+Similarity of two PWMs at one alignment is the sum, over the columns they
+share, of the Pearson correlation of the two columns' letter probabilities
+(the column score of STAMP and Tomtom's ``pearson``), divided by the length of
+the *query*. A known motif that covers the whole query with identical columns
+scores 1; one that matches 3 columns of an 8-long query at best 3/8. A
+uniform column has no correlation with anything and counts 0. Every shift with
+at least ``min_overlap`` shared columns is tried, on both strands of the known
+motif; the best alignment is reported.
+
+This ranks candidates; it is not a significance test (no p-values).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from .formats import _to_motif, read_motifs
+from .motif import Motif
+
+#: what ``known_motifs("jaspar")`` reads: pyjaspar's bundled CORE collection
+JASPAR_COLLECTION = "CORE"
+
+
+@dataclass(frozen=True)
+class MotifMatch:
+    """The best alignment of a query motif with one known motif.
+
+    Attributes
+    ----------
+    query, target : str
+        Names of the query motif and of the known motif.
+    score : float
+        Summed column correlation over the query length, in [-1, 1].
+    offset : int
+        Query column aligned with the known motif's first column (0-based;
+        negative when the known motif starts before the query).
+    strand : str
+        ``"+"``, or ``"-"`` when the known motif's reverse complement aligns.
+    overlap : int
+        Number of aligned columns.
+    """
+
+    query: str
+    target: str
+    score: float
+    offset: int
+    strand: str
+    overlap: int
+
+
+def match_motifs(
+    query: Motif,
+    known: Sequence[Motif],
+    top: int = 3,
+    min_overlap: int = 4,
+) -> list[MotifMatch]:
+    """Rank known motifs by their similarity to ``query``.
+
+    Parameters
+    ----------
+    query : Motif
+        A motif, e.g. from `poimkit.extract_motifs`.
+    known : sequence of Motif
+        The motifs to search, e.g. from `known_motifs`.
+    top : int, default=3
+        How many matches to return, best first.
+    min_overlap : int, default=4
+        Fewest shared columns of an alignment (lowered to the shorter motif's
+        length when that is shorter).
+
+    Returns
+    -------
+    list of MotifMatch
+        Best first; ties keep the order of ``known``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> gata = Motif(np.eye(4)[[2, 0, 3, 0]], position=1.0, spread=0.3, name="q")
+    >>> tatc = Motif(np.eye(4)[[3, 0, 3, 1]], position=1.0, spread=0.3, name="k")
+    >>> [m] = match_motifs(gata, [tatc], top=1)
+    >>> m.strand, m.offset, round(m.score, 6)
+    ('-', 0, 1.0)
+    """
+    if not isinstance(top, int | np.integer) or top < 1:
+        raise InputError(f"top must be an integer >= 1, got {top!r}")
+    if not isinstance(min_overlap, int | np.integer) or min_overlap < 1:
+        raise InputError(f"min_overlap must be an integer >= 1, got {min_overlap!r}")
+    z_query = _standard_columns(query.pwm)
+    matches = []
+    for motif in known:
+        best = None
+        for strand, pwm in (("+", motif.pwm), ("-", motif.pwm[::-1, ::-1])):
+            column_corr = z_query @ _standard_columns(pwm).T / 4.0
+            found = _best_diagonal(column_corr, min(min_overlap, *column_corr.shape))
+            if best is None or found[0] > best[0]:
+                best = (*found, strand)
+        total, offset, overlap, strand = best
+        matches.append(
+            MotifMatch(
+                query=query.name,
+                target=motif.name,
+                score=total / query.length,
+                offset=offset,
+                strand=strand,
+                overlap=overlap,
+            )
+        )
+    order = sorted(range(len(matches)), key=lambda i: -matches[i].score)
+    return [matches[i] for i in order[:top]]
+
+
+def known_motifs(source: str | os.PathLike) -> list[Motif]:
+    """Known motifs from a motif file or from JASPAR (offline).
+
+    Parameters
+    ----------
+    source : str or path-like
+        A MEME, JASPAR or TRANSFAC file (format from the suffix), or
+        ``"jaspar"``, ``"jaspar:GROUP"`` or ``"jaspar:GROUP:RELEASE"`` for the
+        JASPAR CORE collection that the optional package ``pyjaspar`` ships
+        (``pip install "poimkit[jaspar]"``), e.g. ``"jaspar:vertebrates"``
+        or ``"jaspar:plants:JASPAR2024"``; default release: pyjaspar's newest.
+
+    Returns
+    -------
+    list of Motif
+        JASPAR motifs are named ``"MATRIX_ID NAME"`` (e.g. ``"MA0108.3 TBP"``).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read, pyjaspar is missing, or the group or
+        release is unknown.
+    """
+    text = os.fspath(source)
+    if text.split(":", 1)[0].lower() != "jaspar":
+        return read_motifs(text)
+    _, group, release = (text.split(":") + ["", ""])[:3]
+    try:
+        from pyjaspar import jaspardb
+    except ImportError:
+        raise InputError(
+            f"{text!r} needs the optional package pyjaspar: "
+            'pip install "poimkit[jaspar]"; or give a MEME/JASPAR/TRANSFAC file'
+        ) from None
+    db = jaspardb()
+    if release:
+        # pyjaspar only prints a warning for an unknown release
+        if release not in db.get_releases():
+            raise InputError(
+                f"{text!r}: unknown JASPAR release {release!r}; "
+                f"pyjaspar has {', '.join(db.get_releases())}"
+            )
+        db = jaspardb(release=release)
+    with warnings.catch_warnings():  # pyjaspar warns of an empty result; we raise
+        warnings.simplefilter("ignore")
+        records = db.fetch_motifs(
+            collection=JASPAR_COLLECTION,
+            tax_group=[group] if group else None,
+            all_versions=False,
+        )
+    if not records:
+        raise InputError(
+            f"{text!r}: no {JASPAR_COLLECTION} motifs for tax group {group!r} "
+            "(groups: vertebrates, plants, insects, fungi, nematodes, urochordates)"
+        )
+    return [_to_motif(r, f"{r.matrix_id} {r.name}", {}, path=text) for r in records]
+
+
+def _standard_columns(pwm: np.ndarray) -> np.ndarray:
+    """Columns centred and scaled to unit variance over the 4 letters (0 if flat)."""
+    centred = pwm - pwm.mean(axis=1, keepdims=True)
+    sd = np.sqrt((centred**2).mean(axis=1, keepdims=True))
+    return np.divide(centred, sd, out=np.zeros_like(centred), where=sd > 1e-12)
+
+
+def _best_diagonal(corr: np.ndarray, min_overlap: int) -> tuple[float, int, int]:
+    """Best diagonal sum of ``corr[i, j]`` (query i, known j) and its alignment.
+
+    Diagonal ``k`` pairs query column ``i`` with known column ``i + k``; the
+    known motif's first column then sits at query column ``-k``.
+    """
+    m, n = corr.shape
+    best = (-np.inf, 0, 0)
+    for k in range(-(m - min_overlap), n - min_overlap + 1):
+        diagonal = np.diagonal(corr, offset=k)
+        total = float(diagonal.sum())
+        if total > best[0]:
+            best = (total, -k, diagonal.size)
+    return best

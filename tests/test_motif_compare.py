@@ -1,0 +1,158 @@
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from poimkit.cli import main
+from poimkit.errors import InputError
+from poimkit.motifs import Motif
+from poimkit.motifs.compare import known_motifs, match_motifs
+from poimkit.motifs.formats import write_motifs
+
+
+def soft(consensus: str, p: float = 0.85, name: str | None = None) -> Motif:
+    """A PWM with probability p on the consensus letter of each column."""
+    pwm = np.full((len(consensus), 4), (1 - p) / 3)
+    pwm[np.arange(len(consensus)), ["ACGT".index(c) for c in consensus]] = p
+    return Motif(pwm, 1.0, 0.3, name=name or consensus)
+
+
+def column_corr(a: np.ndarray, b: np.ndarray) -> float:
+    """Pearson correlation of two 4-letter columns, 0 when either is flat."""
+    if np.ptp(a) < 1e-12 or np.ptp(b) < 1e-12:
+        return 0.0
+    return float(np.corrcoef(a, b)[0, 1])
+
+
+def reference_best(query: Motif, known: Motif, min_overlap: int):
+    """Every strand and shift by direct loops: (score, offset, strand, overlap)."""
+    m, n = query.length, known.length
+    need = min(min_overlap, m, n)
+    best = (-np.inf, None, None, None)
+    for strand, pwm in (("+", known.pwm), ("-", known.pwm[::-1, ::-1])):
+        for offset in range(-(n - 1), m):  # known column 0 at query column offset
+            pairs = [(i, i - offset) for i in range(m) if 0 <= i - offset < n]
+            if len(pairs) < need:
+                continue
+            total = sum(column_corr(query.pwm[i], pwm[j]) for i, j in pairs)
+            if total / m > best[0] + 1e-12:
+                best = (total / m, offset, strand, len(pairs))
+    return best
+
+
+pwms = st.integers(1, 9).flatmap(
+    lambda m: st.lists(
+        st.lists(st.floats(0.0, 1.0), min_size=4, max_size=4).filter(
+            lambda c: sum(c) > 0.05
+        ),
+        min_size=m,
+        max_size=m,
+    )
+)
+
+
+def as_motif(columns, name) -> Motif:
+    pwm = np.array(columns)
+    return Motif(pwm / pwm.sum(axis=1, keepdims=True), 1.0, 0.3, name=name)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pwms, pwms, st.integers(1, 6))
+def test_best_alignment_agrees_with_direct_loops(query, known, min_overlap):
+    query, known = as_motif(query, "q"), as_motif(known, "k")
+    [match] = match_motifs(query, [known], top=1, min_overlap=min_overlap)
+    score, offset, strand, overlap = reference_best(query, known, min_overlap)
+    assert match.score == pytest.approx(score, abs=1e-9)
+    # the alignment is one that reaches the best score
+    pwm = known.pwm if match.strand == "+" else known.pwm[::-1, ::-1]
+    pairs = [
+        (i, i - match.offset)
+        for i in range(query.length)
+        if 0 <= i - match.offset < known.length
+    ]
+    assert len(pairs) == match.overlap >= min(min_overlap, query.length, known.length)
+    again = sum(column_corr(query.pwm[i], pwm[j]) for i, j in pairs)
+    assert again / query.length == pytest.approx(match.score, abs=1e-9)
+
+
+def test_identical_reverse_complement_and_embedded_motifs():
+    query = soft("GATTACAG")
+    same, rc = soft("GATTACAG", name="same"), soft("CTGTAATC", name="rc")
+    inner = soft("TTACA", name="inner")  # query columns 2..6
+    flat = Motif(np.full((6, 4), 0.25), 1.0, 0.3, name="flat")
+    matches = {m.target: m for m in match_motifs(query, [flat, inner, rc, same], 4)}
+    assert (matches["same"].score, matches["same"].offset) == (pytest.approx(1), 0)
+    assert matches["same"].strand == "+" and matches["same"].overlap == 8
+    assert (matches["rc"].score, matches["rc"].strand) == (pytest.approx(1), "-")
+    assert matches["inner"].offset == 2 and matches["inner"].overlap == 5
+    assert matches["inner"].score == pytest.approx(5 / 8)
+    assert matches["flat"].score == 0.0
+    ranked = [m.target for m in match_motifs(query, [flat, inner, rc, same], top=3)]
+    assert ranked == ["rc", "same", "inner"]  # a tie keeps the order given
+
+
+def test_min_overlap_and_bad_arguments():
+    query, known = soft("GATTACA"), soft("ACAGG", name="tail")
+    # the tail ACA overlaps 3 columns: allowed at min_overlap 3, not at 4
+    assert match_motifs(query, [known], min_overlap=3)[0].offset == 4
+    assert match_motifs(query, [known], min_overlap=4)[0].overlap >= 4
+    with pytest.raises(InputError, match="top"):
+        match_motifs(query, [known], top=0)
+    with pytest.raises(InputError, match="min_overlap"):
+        match_motifs(query, [known], min_overlap=0)
+
+
+def test_known_motifs_from_a_file_and_errors(tmp_path, monkeypatch):
+    path = tmp_path / "known.meme"
+    write_motifs(path, [soft("GATTACA", name="g"), soft("CACGTG", name="ebox")])
+    known = known_motifs(path)
+    assert [m.name for m in known] == ["g", "ebox"]
+    assert match_motifs(soft("CACGTGA"), known, top=1)[0].target == "ebox"
+    with pytest.raises(InputError, match="missing.meme"):
+        known_motifs(tmp_path / "missing.meme")
+    monkeypatch.setitem(sys.modules, "pyjaspar", None)
+    with pytest.raises(InputError, match=r"poimkit\[jaspar\]"):
+        known_motifs("jaspar")
+
+
+def test_jaspar_offline_finds_ctcf_and_tbp():
+    pytest.importorskip("pyjaspar")
+    known = known_motifs("jaspar:vertebrates")
+    assert len(known) > 500 and all(m.name.startswith("MA") for m in known)
+    names = [m.target for m in match_motifs(soft("CCACCAGGGGGCGC"), known, top=3)]
+    assert names[0].endswith(" CTCF")
+    names = [m.target for m in match_motifs(soft("TATAAAAG"), known, top=3)]
+    assert any(name.endswith(" TBP") for name in names)
+    with pytest.raises(InputError, match="unknown JASPAR release"):
+        known_motifs("jaspar:vertebrates:JASPAR1999")
+    with pytest.raises(InputError, match="no CORE motifs"):
+        known_motifs("jaspar:martians")
+
+
+def test_motifs_command_compares(tmp_path, capsys):
+    from poimkit import WDKernelSVC, compute_poim
+    from poimkit.datasets import make_planted
+    from poimkit.motifs.formats import read_motifs
+
+    X, y = make_planted(300, 300, 30, [("GGCCGTAAA", 8, 0)], random_state=3)
+    poim_path = tmp_path / "p.npz"
+    compute_poim(WDKernelSVC(degree=8).fit(X, y), 5).save(poim_path)
+    known = tmp_path / "known.jaspar"
+    write_motifs(known, [soft("CACGTG", name="ebox"), soft("TTTACGGCC", name="rc")])
+    out, matches = tmp_path / "m.meme", tmp_path / "matches.tsv"
+    argv = ["motifs", str(poim_path), "-o", str(out), "--max-motifs", "1"]
+    assert main([*argv, "--compare", str(known), "--matches", str(matches)]) == 0
+    (found,) = read_motifs(out)
+    assert found.consensus == "GGCCGTAAA"
+    header, first, second = matches.read_text().splitlines()
+    assert header == "motif\tmatch\tscore\toffset\tstrand\toverlap"
+    assert first.split("\t")[:2] == ["motif_1", "rc"]
+    assert first.split("\t")[4] == "-" and float(first.split("\t")[2]) > 0.8
+    assert second.split("\t")[1] == "ebox"
+    capsys.readouterr()
+    assert main([*argv, "--matches", str(tmp_path / "x.tsv")]) == 2
+    assert "--matches needs --compare" in capsys.readouterr().err
+    assert main([*argv, "--compare", str(tmp_path / "none.meme")]) == 2
+    assert not (tmp_path / "x.tsv").exists()
