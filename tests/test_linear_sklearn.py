@@ -24,4 +24,4 @@ EXPECTED = {
 
 @parametrize_with_checks([WDLinearSVC(degree=3)])
 def test_sklearn_estimator_checks(estimator, check, request):
-    run_check(estimator, check, check_id_of(request), EXPECTED)
+    run_check(estimator, check, check_id_of(request.node), EXPECTED)

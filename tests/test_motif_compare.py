@@ -26,19 +26,23 @@ def column_corr(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.corrcoef(a, b)[0, 1])
 
 
+def aligned_score(query: Motif, pwm: np.ndarray, offset: int) -> tuple[float, int]:
+    """Score and overlap with ``pwm``'s column 0 at query column ``offset``."""
+    pairs = [(i, i - offset) for i in range(query.length) if 0 <= i - offset < len(pwm)]
+    total = sum(column_corr(query.pwm[i], pwm[j]) for i, j in pairs)
+    return total / query.length, len(pairs)
+
+
 def reference_best(query: Motif, known: Motif, min_overlap: int):
     """Every strand and shift by direct loops: (score, offset, strand, overlap)."""
     m, n = query.length, known.length
     need = min(min_overlap, m, n)
     best = (-np.inf, None, None, None)
     for strand, pwm in (("+", known.pwm), ("-", known.pwm[::-1, ::-1])):
-        for offset in range(-(n - 1), m):  # known column 0 at query column offset
-            pairs = [(i, i - offset) for i in range(m) if 0 <= i - offset < n]
-            if len(pairs) < need:
-                continue
-            total = sum(column_corr(query.pwm[i], pwm[j]) for i, j in pairs)
-            if total / m > best[0] + 1e-12:
-                best = (total / m, offset, strand, len(pairs))
+        for offset in range(-(n - 1), m):
+            score, overlap = aligned_score(query, pwm, offset)
+            if overlap >= need and score > best[0] + 1e-12:
+                best = (score, offset, strand, overlap)
     return best
 
 
@@ -67,14 +71,9 @@ def test_best_alignment_agrees_with_direct_loops(query, known, min_overlap):
     assert match.score == pytest.approx(score, abs=1e-9)
     # the alignment is one that reaches the best score
     pwm = known.pwm if match.strand == "+" else known.pwm[::-1, ::-1]
-    pairs = [
-        (i, i - match.offset)
-        for i in range(query.length)
-        if 0 <= i - match.offset < known.length
-    ]
-    assert len(pairs) == match.overlap >= min(min_overlap, query.length, known.length)
-    again = sum(column_corr(query.pwm[i], pwm[j]) for i, j in pairs)
-    assert again / query.length == pytest.approx(match.score, abs=1e-9)
+    again, overlap = aligned_score(query, pwm, match.offset)
+    assert overlap == match.overlap >= min(min_overlap, query.length, known.length)
+    assert again == pytest.approx(match.score, abs=1e-9)
 
 
 def test_identical_reverse_complement_and_embedded_motifs():

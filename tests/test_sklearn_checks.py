@@ -66,20 +66,20 @@ def run_check(estimator, check, check_id: str, expected: dict[str, str]) -> None
         check(estimator)
 
 
-def check_id_of(request: pytest.FixtureRequest) -> str:
+def check_id_of(item: pytest.Item) -> str:
     """The check's id (``check_name(params)``) from the parametrised test id."""
-    return request.node.callspec.id.split("-", 1)[1]
+    return item.callspec.id.split("-", 1)[1]
 
 
 @parametrize_with_checks([WDKernelSVC(degree=3)])
 def test_sklearn_estimator_checks(estimator, check, request):
-    run_check(estimator, check, check_id_of(request), EXPECTED_FAILED_CHECKS)
+    run_check(estimator, check, check_id_of(request.node), EXPECTED_FAILED_CHECKS)
 
 
 def test_every_exclusion_names_a_check_that_runs(request):
     """A check renamed or dropped by scikit-learn must not linger here."""
     ids = {
-        item.callspec.id.split("-", 1)[1]
+        check_id_of(item)
         for item in request.session.items
         if getattr(item, "originalname", None) == "test_sklearn_estimator_checks"
         and item.path.name == "test_sklearn_checks.py"

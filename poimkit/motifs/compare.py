@@ -114,8 +114,7 @@ def match_motifs(
                 overlap=overlap,
             )
         )
-    order = sorted(range(len(matches)), key=lambda i: -matches[i].score)
-    return [matches[i] for i in order[:top]]
+    return sorted(matches, key=lambda match: -match.score)[:top]  # stable
 
 
 def known_motifs(source: str | os.PathLike) -> list[Motif]:
@@ -154,11 +153,12 @@ def known_motifs(source: str | os.PathLike) -> list[Motif]:
         ) from None
     db = jaspardb()
     if release:
+        releases = db.get_releases()
         # pyjaspar only prints a warning for an unknown release
-        if release not in db.get_releases():
+        if release not in releases:
             raise InputError(
                 f"{text!r}: unknown JASPAR release {release!r}; "
-                f"pyjaspar has {', '.join(db.get_releases())}"
+                f"pyjaspar has {', '.join(releases)}"
             )
         db = jaspardb(release=release)
     with warnings.catch_warnings():  # pyjaspar warns of an empty result; we raise
