@@ -114,6 +114,8 @@ def test_known_motifs_from_a_file_and_errors(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "pyjaspar", None)
     with pytest.raises(InputError, match=r"poimkit\[jaspar\]"):
         known_motifs("jaspar")
+    with pytest.raises(InputError, match=r"jaspar\[:GROUP\[:RELEASE\]\]"):
+        known_motifs("jaspar:vertebrates:JASPAR2024:extra")
 
 
 def test_jaspar_offline_finds_ctcf_and_tbp():

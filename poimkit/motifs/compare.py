@@ -143,7 +143,10 @@ def known_motifs(source: str | os.PathLike) -> list[Motif]:
     text = os.fspath(source)
     if text.split(":", 1)[0].lower() != "jaspar":
         return read_motifs(text)
-    _, group, release = (text.split(":") + ["", ""])[:3]
+    parts = text.split(":")
+    if len(parts) > 3:
+        raise InputError(f"{text!r}: expected jaspar[:GROUP[:RELEASE]]")
+    _, group, release = parts + [""] * (3 - len(parts))
     try:
         from pyjaspar import jaspardb
     except ImportError:
