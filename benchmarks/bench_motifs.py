@@ -22,7 +22,7 @@ from scipy.optimize import minimize
 from poimkit import WDKernelSVC, compute_poim
 from poimkit.datasets import make_planted
 from poimkit.motifs import extract_motifs
-from poimkit.motifs.extract import _background_letters
+from poimkit.motifs.extract import background_letters
 from poimkit.motifs.fit import MotifPoimFit, MotifShape, _pack, _unpack
 
 MOTIFS = [("GGCCGTAAA", 11, 0), ("TTTCACGTTGA", 24, 0)]
@@ -52,7 +52,7 @@ def main(argv=None) -> int:
 
     # baseline: one fit of the first seed with finite-difference gradients
     fit = MotifPoimFit(
-        {k: poim.q(k) for k in (3, 4, 5)}, 100, _background_letters(poim)
+        {k: poim.q(k) for k in (3, 4, 5)}, 100, background_letters(poim.background)
     )
     shape = MotifShape.from_string("TTTCACGTTGA", 23.0, 0.5)
     start = time.perf_counter()

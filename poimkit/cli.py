@@ -502,12 +502,15 @@ def _print_run(summary: dict, out: str) -> None:
         f"cv_auc\t{summary['cv_auc']:.4f}\t+/-\t{summary['cv_auc_std']:.4f}\t"
         f"accuracy\t{summary['cv_accuracy']:.4f}"
     )
-    print("motif\tconsensus\tposition\tspread\timportance")
+    print("motif\tconsensus\tposition\tspread\timportance\tpos\tneg\tq_value")
     for m in summary["motifs"]:
         print(
             f"{m['name']}\t{m['iupac']}\t{m['position']:.1f}\t{m['spread']:.1f}\t"
-            f"{m['importance']:.4g}"
+            f"{m['importance']:.4g}\t{m['frac_positive']:.3f}\t"
+            f"{m['frac_negative']:.3f}\t{m['q_value']:.3g}"
         )
+    if not summary["motifs"]:
+        print(f"# {summary['motifs_note']}")
     print(f"report\t{os.path.join(out, 'report.html')}")
 
 

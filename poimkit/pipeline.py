@@ -36,6 +36,7 @@ OUTPUT_FILES = (
     "poim.npz",
     "top_kmers.tsv",
     "motifs.meme",
+    "sites.tsv",
     "summary.json",
     "report.html",
 )
@@ -258,11 +259,35 @@ def cross_validate(data: _Data, options: RunOptions, progress: bool = False) -> 
     return {
         "cv_auc": float(np.mean(aucs)),
         "cv_auc_std": float(np.std(aucs)),
+        "cv_auc_interval": auc_interval(aucs),
         "cv_auc_folds": [round(float(a), 6) for a in aucs],
         "cv_accuracy": float(np.mean(accuracies)),
         "cv_accuracy_folds": [round(float(a), 6) for a in accuracies],
         "out_of_fold_scores": scores,
     }
+
+
+def auc_interval(aucs, level: float = 0.95) -> list[float]:
+    """Student-t interval of the mean fold AUC, ``[low, high]``.
+
+    Examples
+    --------
+    >>> auc_interval([0.9, 0.92, 0.94])
+    [0.870317, 0.969683]
+    """
+    from scipy.stats import t
+
+    aucs = np.asarray(aucs, dtype=np.float64)
+    half = t.ppf(0.5 + level / 2, aucs.size - 1) * aucs.std(ddof=1) / np.sqrt(
+        aucs.size
+    )
+    mean = aucs.mean()
+    return [round(float(mean - half), 6), round(float(mean + half), 6)]
+
+
+def better_than_chance(cv: dict) -> bool:
+    """True unless the interval of the cross-validated AUC includes 0.5."""
+    return cv["cv_auc_interval"][0] > 0.5
 
 
 def train_final(data: _Data, options: RunOptions):
@@ -366,14 +391,63 @@ def _motif_rows(motifs) -> list[dict]:
             "name": m.name,
             "consensus": m.consensus,
             "iupac": m.iupac,
+            "length": int(m.length),
             "position": round(float(m.position), 3),
             "spread": round(float(m.spread), 3),
             "importance": float(m.importance),
-            "residual": float(m.residual),
-            "length": int(m.length),
+            "n_sites": int(m.n_sites),
+            "frac_positive": round(float(m.frac_positive), 6),
+            "frac_negative": round(float(m.frac_negative), 6),
+            "p_value": float(m.p_value),
+            "q_value": float(m.q_value),
+            "e_value": float(m.e_value),
+            "strands": "+-" if (m.sites.strands < 0).any() else "+",
         }
         for m in motifs
     ]
+
+
+def write_sites(path: Path, motifs, ids: list[str], y: np.ndarray) -> None:
+    """Write ``sites.tsv``: one row per site, by motif and then sequence.
+
+    Columns: sequence id, label, motif, 1-based start, strand, log-odds score.
+    """
+    from .io import write_table
+
+    rows = [
+        (
+            ids[r],
+            int(y[r]),
+            m.name,
+            int(start) + 1,
+            "+" if strand > 0 else "-",
+            round(float(score), 3),
+        )
+        for m in motifs
+        for r, start, strand, score in zip(
+            m.sites.rows, m.sites.starts, m.sites.strands, m.sites.scores, strict=True
+        )
+    ]
+    write_table(path, ["sequence", "label", "motif", "start", "strand", "score"], rows)
+
+
+def motif_note(cv: dict, options: RunOptions, motifs) -> str:
+    """Why the motif list is what it is, in words (for the summary and report)."""
+    if not options.max_motifs:
+        return "motif extraction was switched off (max_motifs 0)"
+    if not better_than_chance(cv):
+        low, high = cv["cv_auc_interval"]
+        return (
+            f"no motifs reported: the model is not better than chance (the 95 % "
+            f"interval of its cross-validated AUC, {low:.3f} to {high:.3f}, "
+            "includes 0.5), so whatever it rewards may be noise"
+        )
+    if not motifs:
+        return (
+            "no motif passed the test: no candidate's sites were more common in "
+            "held-out positives than in negatives at a false discovery rate of 5 %"
+        )
+    return f"{len(motifs)} motif(s) passed the test at a false discovery rate of 5 %"
 
 
 # --------------------------------------------------------------------------- #
@@ -424,7 +498,7 @@ def run_pipeline(
     Notes
     -----
     ``out`` receives ``model.npz``, ``poim.npz``, ``top_kmers.tsv`` (the 50
-    strongest POIM entries), ``motifs.meme``, ``figures/`` (PNG),
+    strongest POIM entries), ``motifs.meme``, ``sites.tsv``, ``figures/`` (PNG),
     ``summary.json`` and ``report.html`` (one self-contained page). Everything
     is written into a hidden sibling folder first and renamed to ``out`` at the
     end, so an interrupted run leaves ``out`` absent (or, with ``force``, as
@@ -434,7 +508,8 @@ def run_pipeline(
 
     from .io import atomic_path
     from .motifs import extract_motifs
-    from .motifs.formats import write_motifs
+    from .motifs.extract import background_letters
+    from .motifs.formats import write_meme
     from .outdir import check_output_folder, staged_directory
     from .poim import compute_poim
     from .report import write_report
@@ -470,16 +545,23 @@ def run_pipeline(
         with timer.step("motifs"):
             motifs = (
                 extract_motifs(
-                    poim, max_motifs=options.max_motifs, random_state=options.seed
+                    poim,
+                    max_motifs=options.max_motifs,
+                    sequences=data.X,
+                    labels=data.y,
+                    random_state=options.seed,
                 )
-                if options.max_motifs
+                if options.max_motifs and better_than_chance(cv)
                 else []
             )
         with timer.step("outputs"):
             model.save(staged / "model.npz")
             poim.save(staged / "poim.npz")
             poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
-            write_motifs(staged / "motifs.meme", motifs)
+            write_meme(
+                staged / "motifs.meme", motifs, background_letters(background)
+            )
+            write_sites(staged / "sites.tsv", motifs, data.ids, data.y)
             figures = write_figures(
                 staged / "figures", poim, motifs, data.y, cv["out_of_fold_scores"]
             )
@@ -499,6 +581,7 @@ def run_pipeline(
             **{k: v for k, v in cv.items() if k != "out_of_fold_scores"},
             "n_support_vectors": int(model.n_support_.sum()),
             "motifs": _motif_rows(motifs),
+            "motifs_note": motif_note(cv, options, motifs),
             "top_kmers": [
                 {"kmer": z, "position": int(j), "value": float(v)}
                 for z, j, v in poim.top(10)

@@ -71,13 +71,23 @@ def render_report(summary: dict, figures: Path) -> str:
     parts.append("<h2>Motifs the model relies on</h2>")
     if s["motifs"]:
         parts.append(
-            "<p>Each motif is a position weight matrix fitted so that the importance "
-            "it would create matches the model's importance maps (POIMs). "
-            "<i>Position</i> is the 1-based mean start of the motif in the sequence, "
-            "<i>spread</i> the standard deviation of that start (0.3 means a fixed "
-            "position); <i>importance</i> is the POIM value of the consensus, the "
-            "average change of the SVM score when the consensus sits there. Positive "
-            "importance favours the positive class.</p>"
+            "<p>Each motif is built from its <i>sites</i>: real occurrences in the "
+            "positive sequences, at the positions where the model rewards the motif's "
+            "strongest k-mers (POIMs). The logo is the letter frequencies of those "
+            "sites. <i>Position</i> is the 1-based mean start of the sites, "
+            "<i>spread</i> the standard deviation of that start; <i>importance</i> "
+            "is the POIM value of the consensus, the average change of the SVM score "
+            "when it sits there (positive favours the positive class).</p>"
+            "<p><b>Evidence.</b> The positives are split in two: one half gives the "
+            "motif, the other half and the negatives test it. <i>Positives</i> and "
+            "<i>negatives</i> are the shares of those sequences with a site; a motif "
+            "is reported only if positives hold a site more often than negatives "
+            "(one-sided Fisher test) with a false discovery rate (q-value) of at most "
+            "5 % over every candidate tested. About 5 % of negatives hold a site by "
+            "chance, by construction of the site threshold. Every site is listed in "
+            "<span class='mono'>sites.tsv</span>; the motifs are in "
+            "<span class='mono'>motifs.meme</span> (MEME format, with the sites' "
+            "count and E-value).</p>"
         )
         rows = [
             [
@@ -87,23 +97,34 @@ def render_report(summary: dict, figures: Path) -> str:
                 f"{m['position']:.1f}",
                 f"{m['spread']:.1f}",
                 f"{m['importance']:.3g}",
+                m["n_sites"],
+                f"{100 * m['frac_positive']:.0f} %",
+                f"{100 * m['frac_negative']:.0f} %",
+                f"{m['q_value']:.2g}",
             ]
             for m in s["motifs"]
         ]
         parts.append(
             _table(
-                ["motif", "logo", "IUPAC", "position", "spread", "importance"],
+                [
+                    "motif",
+                    "logo",
+                    "IUPAC",
+                    "position",
+                    "spread",
+                    "importance",
+                    "sites",
+                    "positives",
+                    "negatives",
+                    "q-value",
+                ],
                 rows,
-                numeric={3, 4, 5},
+                numeric={3, 4, 5, 6, 7, 8, 9},
             )
         )
-        parts.append(
-            f"<p class='note'>Fit residual (share of the POIMs left unexplained): "
-            f"{s['motifs'][0]['residual']:.3f}. The motifs are in "
-            "<span class='mono'>motifs.meme</span> (MEME format).</p>"
-        )
     else:
-        parts.append("<p>No motif explained the POIMs well enough to be reported.</p>")
+        note = html.escape(s["motifs_note"])
+        parts.append(f"<p class='big'>{note[0].upper() + note[1:]}.</p>")
     # ---- where
     parts.append("<h2>Where in the sequence the model looks</h2>")
     parts.append(

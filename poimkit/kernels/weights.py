@@ -65,3 +65,39 @@ def expand_order(svt, coef, k, beta_k, counts, kmers, values):
                 values[p, c] = beta_k * coef[j]
                 c += 1
         counts[p] = c
+
+
+@njit(**NJIT_PARALLEL)
+def ism_order(X, k, indptr, kmers, values, rows, starts, out):
+    """Add the order-k part of exact in-silico mutagenesis to ``out``.
+
+    For window r (sequence ``X[rows[r]]``, columns ``starts[r] .. starts[r] + w - 1``
+    with ``w = out.shape[1]``), ``out[r, c, a]`` gains
+    ``sum_i w_k[i, y_i'] - w_k[i, y_i]`` over the k-mers ``y_i = x[i:i+k]``
+    that cover position ``p = starts[r] + c``, where ``y_i'`` is ``y_i`` with
+    the letter at ``p`` replaced by ``a`` (0 for the letter already there).
+    """
+    n_win, width, _ = out.shape
+    length = X.shape[1]
+    for r in prange(n_win):
+        s = starts[r]
+        x = X[rows[r]]
+        first = max(0, s - k + 1)
+        last = min(length - k, s + width - 1)
+        for i in range(first, last + 1):
+            lo, hi = indptr[i], indptr[i + 1]
+            if lo == hi:
+                continue
+            key = np.int64(0)
+            for q in range(i, i + k):
+                key = (key << np.int64(2)) | np.int64(x[q])
+            base = _lookup(kmers, values, lo, hi, key)
+            for p in range(max(i, s), min(i + k, s + width)):
+                shift = np.int64(2 * (k - 1 - (p - i)))
+                cur = (key >> shift) & np.int64(3)
+                for a in range(4):
+                    if a != cur:
+                        other = key + ((np.int64(a) - cur) << shift)
+                        out[r, p - s, a] += (
+                            _lookup(kmers, values, lo, hi, other) - base
+                        )

@@ -20,6 +20,10 @@ TRIM_FRACTION = 0.25
 MAX_SEEDS = 256
 #: best-screened seeds fitted for each motif
 N_CANDIDATES = 2
+#: POIM seeds turned into site motifs (`extract_motifs` with sequences)
+MAX_SITE_SEEDS = 32
+#: a seed whose sites overlap those of a stronger motif this often is dropped
+SHARED_SITES = 0.5
 #: a fit replaces the one before it (a later-screened candidate the earlier
 #: one, a perturbed restart the seed's own fit) only if it lowers the relative
 #: residual by more than this: smaller gains are within the motif model's error
@@ -28,10 +32,11 @@ N_CANDIDATES = 2
 CLEARLY_BETTER = 0.01
 
 
-def _background_letters(poim) -> np.ndarray:
+def background_letters(background) -> np.ndarray:
+    """Mean letter probabilities of A, C, G, T over a background's positions."""
     from ..poim.engine import kmer_probability_table
 
-    return kmer_probability_table(poim.background, 1).mean(axis=0)
+    return kmer_probability_table(background, 1).mean(axis=0)
 
 
 def _column_effects(shape: MotifShape, background: np.ndarray) -> np.ndarray:
@@ -89,13 +94,22 @@ def extract_motifs(
     poim,
     max_motifs: int = 3,
     *,
+    sequences=None,
+    labels=None,
+    alpha: float = 0.05,
     orders: list[int] | None = None,
     n_restarts: int = 3,
     min_gain: float = 0.05,
     pad: int = 0,
     random_state=0,
 ) -> list[Motif]:
-    """Motifs (PWM, mean position, spread) that explain a POIM.
+    """Motifs (PWM, mean position, spread) behind a POIM.
+
+    With ``sequences`` and ``labels`` (the recommended use) each motif is
+    built from its sites, real occurrences where the model rewards it, and
+    comes with evidence (`Motif.n_sites`, ``frac_positive``, ``frac_negative``,
+    ``p_value``, ``q_value``); only motifs with ``q_value <= alpha`` are
+    returned. Without them, PWMs are fitted to the POIMs alone (motifPOIM).
 
     Parameters
     ----------
@@ -103,6 +117,12 @@ def extract_motifs(
         POIMs of a model, e.g. from `poimkit.compute_poim`.
     max_motifs : int
         Most motifs to report.
+    sequences : array-like of uint8, shape (n, L), optional
+        Integer-coded sequences (`poimkit.encode`), e.g. the training set.
+    labels : array-like of shape (n,), optional
+        1 (or True) for positives, 0 for negatives.
+    alpha : float
+        False discovery rate: motifs with a larger q-value are dropped.
     orders : list of int, optional
         POIM orders the motifs are fitted to; default the three highest up to 5
         (higher orders cost 4x per order and, in our tests, fit spread motifs
@@ -127,10 +147,23 @@ def extract_motifs(
 
     Notes
     -----
-    Seeds come from the highest-order POIM and the peaks of the differential
-    POIM (`poimkit.motifs.seeds`). Motifs are added one at a time: every seed
-    is screened, as it stands, against what the motifs accepted so far leave
-    unexplained; the `N_CANDIDATES` most promising are fitted to it and the
+    **With sequences** (`poimkit.motifs.sites`): the POIM seeds (below) are
+    taken strongest first. The positives are split at random into halves:
+    the *discovery* half gives each seed's sites and PWM, and the evidence is
+    counted on the *held-out* half and the negatives, which the PWM never
+    saw. A seed whose sites mostly coincide with those of a stronger motif is
+    dropped. Null hypothesis: holding a site is independent of the label;
+    one-sided Fisher test, Benjamini-Hochberg over every motif tested. The
+    model itself did see all sequences, so on a model no better than chance
+    the test can still pass: check the cross-validated AUC first (``poimkit
+    run`` reports no motifs when its interval includes 0.5). ``position`` is
+    the 1-based mean start of the sites in the positives and ``spread`` their
+    standard deviation.
+
+    **Without sequences** (motifPOIM): seeds come from the highest-order POIM
+    and the peaks of the differential POIM (`poimkit.motifs.seeds`). Motifs
+    are added one at a time: every seed is screened, as it stands, against
+    what the motifs accepted so far leave unexplained; the `N_CANDIDATES` most promising are fitted to it and the
     best fit that prefers some letter is kept if it lowers the residual by
     ``min_gain``, after which all kept motifs are refitted jointly. (A strong
     motif yields many seeds, its k-mers with a few random letters, so the
@@ -150,6 +183,13 @@ def extract_motifs(
     """
     max_motifs = check_int(max_motifs, "max_motifs", 1)
     n_restarts = check_int(n_restarts, "n_restarts", 1)
+    if (sequences is None) != (labels is None):
+        raise InputError("give sequences and labels together")
+    if sequences is not None:
+        if not 0 < alpha <= 1:
+            raise InputError(f"alpha must lie in (0, 1], got {alpha!r}")
+        X, y = _check_labeled(poim, sequences, labels)
+        return _site_motifs(poim, X, y, max_motifs, alpha, as_rng(random_state))
     top = poim.max_order
     if orders is None:
         highest = min(top, 5)
@@ -159,7 +199,7 @@ def extract_motifs(
             f"orders must lie in 1..{top} (the POIM's orders), got {orders}"
         )
     fit = MotifPoimFit(
-        {k: poim.q(k) for k in orders}, poim.length, _background_letters(poim)
+        {k: poim.q(k) for k in orders}, poim.length, background_letters(poim.background)
     )
     # One BLAS thread: the fit's many small matrix products run far slower with
     # threads that contend with each other (and with numba's) on few cores.
@@ -182,6 +222,128 @@ def extract_motifs(
     for i, motif in enumerate(motifs, start=1):
         motif.name = f"motif_{i}"
     return motifs
+
+
+def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
+    from ..alphabet import check_codes
+
+    X = check_codes(np.asarray(sequences), "sequences")
+    y = np.asarray(labels)
+    if y.shape != (X.shape[0],):
+        raise InputError(
+            f"labels has shape {y.shape} but must have shape ({X.shape[0]},), "
+            "one per sequence"
+        )
+    if not np.isin(y, (0, 1)).all():
+        raise InputError("labels must be 0 (negative) or 1 (positive)")
+    y = y.astype(bool)
+    if X.shape[1] != poim.length:
+        raise InputError(
+            f"sequences have length {X.shape[1]} but the POIM is for length "
+            f"{poim.length}"
+        )
+    if y.sum() < 2 or (~y).sum() < 1:
+        raise InputError(
+            f"motif evidence needs at least 2 positive and 1 negative sequences, "
+            f"got {int(y.sum())} and {int((~y).sum())}"
+        )
+    return X, y
+
+
+def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
+    """Motifs from the sites of POIM seeds, with evidence (`extract_motifs`)."""
+    from .evidence import enrichment_p_value, q_values
+    from .sites import Sites, site_counts, site_motif
+
+    background = background_letters(poim.background)
+    positives = rng.permutation(np.flatnonzero(y))
+    half = positives.size // 2
+    discovery, held_out = np.sort(positives[:half]), np.sort(positives[half:])
+    negatives = np.flatnonzero(~y)
+    found = []  # (SiteMotif, sites in the discovery half)
+    for seed in find_seeds(poim, max_seeds=MAX_SITE_SEEDS):
+        candidate = site_motif(X[discovery], poim, seed.string, background)
+        if candidate is None:
+            continue
+        sites = candidate.sites(X[discovery])
+        if any(_shared_sites(sites, candidate.length, s, m.length) for m, s in found):
+            continue
+        twin_of = next(
+            (m for m, _ in found if m.twin is None and candidate.is_reverse_of(m)),
+            None,
+        )
+        if twin_of is not None:  # the same motif on the other strand
+            twin_of.twin = candidate
+            continue
+        found.append((candidate, sites))
+    if not found:
+        return []
+    all_sites = [m.sites(X) for m, _ in found]
+    p_values = []
+    for sites in all_sites:
+        has = np.zeros(y.size, dtype=bool)
+        has[sites.rows] = True
+        p_values.append(
+            enrichment_p_value(
+                int(has[held_out].sum()),
+                held_out.size,
+                int(has[negatives].sum()),
+                negatives.size,
+            )
+        )
+    q = q_values(p_values)
+    motifs = []
+    for (candidate, _), sites, p, qv in zip(found, all_sites, p_values, q, strict=True):
+        has = np.zeros(y.size, dtype=bool)
+        has[sites.rows] = True
+        frac_positive = float(has[held_out].mean())
+        frac_negative = float(has[negatives].mean())
+        if qv > alpha or frac_positive <= frac_negative:
+            continue
+        # the reported PWM: every site in the positives, on the motif's strand
+        in_pos = y[sites.rows]
+        positive = Sites(
+            sites.rows[in_pos],
+            sites.starts[in_pos],
+            sites.scores[in_pos],
+            sites.strands[in_pos],
+        )
+        counts = site_counts(X, positive, candidate.length)
+        starts = positive.starts.astype(np.float64)
+        motif = Motif(
+            counts / counts.sum(axis=1, keepdims=True),
+            position=float(starts.mean()) + 1.0,
+            spread=float(starts.std()),
+            n_sites=int(positive.rows.size),
+            frac_positive=frac_positive,
+            frac_negative=frac_negative,
+            p_value=p,
+            q_value=float(qv),
+            e_value=p * len(found),
+            sites=sites,
+        )
+        motif.importance = _importance(poim, motif.consensus)
+        motifs.append(motif)
+    motifs.sort(key=lambda m: -m.importance)
+    motifs = motifs[:max_motifs]
+    for i, motif in enumerate(motifs, start=1):
+        motif.name = f"motif_{i}"
+    return motifs
+
+
+def _shared_sites(a, width_a: int, b, width_b: int) -> bool:
+    """True if most sites of ``a`` overlap a site of ``b`` in the same sequence."""
+    if a.rows.size == 0:
+        return True
+    idx = np.searchsorted(b.rows, a.rows)
+    idx = np.minimum(idx, max(b.rows.size - 1, 0))
+    same = b.rows.size > 0 and (b.rows[idx] == a.rows)
+    overlap = (
+        same
+        & (a.starts < b.starts[idx] + width_b)
+        & (b.starts[idx] < a.starts + width_a)
+    )
+    return bool(np.mean(overlap) >= SHARED_SITES)
 
 
 def _informative(shape: MotifShape) -> bool:

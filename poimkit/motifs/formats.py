@@ -22,11 +22,18 @@ Files round-trip through Biopython's own parsers to within 1e-6 per PWM entry:
   poimkit rounds them to 4 decimals first (PWM entries to multiples of 1e-8),
   which keeps exponent notation out of the file.
 
-Position, spread, importance and residual
------------------------------------------
+A motif found from its sites (`Motif.n_sites` > 0) has a PWM of site counts,
+so MEME files give its real ``nsites=`` (Biopython then reads back the same
+counts) and its E-value; a motif fitted to POIMs alone has no sites and no
+test: ``nsites=`` `MEME_NSITES` and ``E= nan``.
+
+Position, spread, importance, residual and evidence
+---------------------------------------------------
 MEME and TRANSFAC files also keep a motif's 1-based mean ``position``,
-``spread``, ``importance`` and ``residual`` on a line of the form
-``poimkit position=12.5 spread=1.25 importance=0.031 residual=0.02``: in MEME
+``spread``, ``importance``, ``residual`` and evidence (``n_sites``,
+``frac_positive``, ``frac_negative``, ``p_value``, ``q_value``, ``e_value``) on
+a line of the form
+``poimkit position=12.5 spread=1.25 importance=0.031 residual=0.02 ...``: in MEME
 files as a ``#`` line after the motif's matrix (MEME Suite, Biopython and
 memelite skip lines they do not know there), in TRANSFAC files as a ``CC``
 (comment) line of the motif. `read_motifs` restores them; JASPAR has no room
@@ -58,7 +65,18 @@ FORMATS = {"meme": ".meme", "jaspar": ".jaspar", "transfac": ".transfac"}
 
 _BIOPYTHON_NAME = {"meme": "minimal", "jaspar": "jaspar", "transfac": "transfac"}
 _META_TAG = "poimkit"
-_META_KEYS = ("position", "spread", "importance", "residual")
+_META_KEYS = (
+    "position",
+    "spread",
+    "importance",
+    "residual",
+    "n_sites",
+    "frac_positive",
+    "frac_negative",
+    "p_value",
+    "q_value",
+    "e_value",
+)
 
 
 # --------------------------------------------------------------------------- #
@@ -81,6 +99,7 @@ def write_meme(
         Motifs with distinct names without whitespace.
     background : array-like of shape (4,), optional
         Background letter frequencies of A, C, G, T; default uniform.
+        (`poimkit run` writes those of its POIM background.)
 
     Raises
     ------
@@ -93,13 +112,13 @@ def write_meme(
     Each motif becomes::
 
         MOTIF <name> <consensus>
-        letter-probability matrix: alength= 4 w= <m> nsites= 1000000 E= 0
+        letter-probability matrix: alength= 4 w= <m> nsites= <n> E= <E-value>
         <m rows of probabilities of A C G T>
 
-        # poimkit position=<1-based mean start> spread=<sd> importance=... residual=...
+        # poimkit position=<1-based mean start> spread=<sd> importance=... ...
 
     Probabilities are multiples of 1e-6 with rows summing to exactly 1 (see the
-    module notes); ``strands: +`` because POIM motifs are strand-specific.
+    module notes). ``strands: +`` unless a motif has sites on both strands.
 
     Examples
     --------
@@ -108,7 +127,7 @@ def write_meme(
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = os.path.join(folder, "motifs.meme")
     ...     write_meme(path, [motif])
-    ...     print(open(path).read(), end="")
+    ...     print(open(path).read(), end="")  # doctest: +ELLIPSIS
     MEME version 4
     <BLANKLINE>
     ALPHABET= ACGT
@@ -119,22 +138,26 @@ def write_meme(
     A 0.250000 C 0.250000 G 0.250000 T 0.250000
     <BLANKLINE>
     MOTIF m1 GAT
-    letter-probability matrix: alength= 4 w= 3 nsites= 1000000 E= 0
+    letter-probability matrix: alength= 4 w= 3 nsites= 1000000 E= nan
     0.000000 0.000000 1.000000 0.000000
     1.000000 0.000000 0.000000 0.000000
     0.000000 0.000000 0.000000 1.000000
     <BLANKLINE>
-    # poimkit position=5.0 spread=0.5 importance=0.0 residual=nan
+    # poimkit position=5.0 spread=0.5 importance=0.0 residual=nan n_sites=0.0 ...
     <BLANKLINE>
     """
     motifs = _check_motifs(motifs)
     bg = _check_background(background)
+    both = any(
+        m.sites is not None and (np.asarray(m.sites.strands) < 0).any()
+        for m in motifs
+    )
     lines = [
         "MEME version 4",
         "",
         f"ALPHABET= {ALPHABET}",
         "",
-        "strands: +",
+        "strands: + -" if both else "strands: +",
         "",
         "Background letter frequencies",
         " ".join(f"{a} {p:.6f}" for a, p in zip(ALPHABET, bg, strict=True)),
@@ -142,10 +165,11 @@ def write_meme(
     ]
     for motif in motifs:
         counts = _quantize(motif.pwm, MEME_NSITES)
+        n_sites = _site_count(motif)
         lines.append(f"MOTIF {motif.name} {motif.consensus}")
         lines.append(
             f"letter-probability matrix: alength= 4 w= {motif.length} "
-            f"nsites= {MEME_NSITES} E= 0"
+            f"nsites= {n_sites or MEME_NSITES} E= {motif.e_value:.3g}"
         )
         lines.extend(" ".join(_fraction(c, MEME_NSITES) for c in row) for row in counts)
         lines.append("")
@@ -435,6 +459,19 @@ def _quantize(pwm: np.ndarray, total: int) -> np.ndarray:
     return counts.astype(np.int64)
 
 
+def _site_count(motif: Motif) -> int:
+    """``motif.n_sites`` if its PWM is counts over that many sites, else 0.
+
+    Biopython reads MEME probabilities back as ``round(p * nsites)`` counts,
+    so a real ``nsites`` is written only where that is exact.
+    """
+    n = int(motif.n_sites)
+    if n <= 0:
+        return 0
+    scaled = motif.pwm * n
+    return n if np.allclose(scaled, np.rint(scaled), rtol=0, atol=1e-6) else 0
+
+
 def _fraction(count: int, total: int) -> str:
     """``count / total`` as an exact decimal, ``total`` a power of 10."""
     digits = len(str(total)) - 1
@@ -526,4 +563,10 @@ def _to_motif(record, name: str, meta: dict[str, float], path: str) -> Motif:
         importance=meta.get("importance", nan),
         residual=meta.get("residual", nan),
         name=name,
+        n_sites=int(meta.get("n_sites", 0)),
+        frac_positive=meta.get("frac_positive", nan),
+        frac_negative=meta.get("frac_negative", nan),
+        p_value=meta.get("p_value", nan),
+        q_value=meta.get("q_value", nan),
+        e_value=meta.get("e_value", nan),
     )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,6 +34,20 @@ class Motif:
         the fitted orders (0 is a perfect fit).
     name : str
         Identifier used in motif files.
+    n_sites : int
+        Sequences with a site (positives and negatives); 0 for a motif fitted
+        to POIMs alone.
+    frac_positive, frac_negative : float
+        Share of the held-out positives, and of the negatives, with a site.
+    p_value, q_value : float
+        One-sided Fisher test that positives hold a site more often than
+        negatives, and its Benjamini-Hochberg q-value over every motif
+        tested (`poimkit.motifs.evidence`); NaN without sequences.
+    e_value : float
+        ``p_value`` times the number of motifs tested (MEME's E-value: the
+        expected number of motifs this good by chance).
+    sites : Sites or None
+        The best site of each sequence holding one (`poimkit.motifs.sites`).
     """
 
     pwm: np.ndarray
@@ -41,6 +56,13 @@ class Motif:
     importance: float = 0.0
     residual: float = float("nan")
     name: str = "motif"
+    n_sites: int = 0
+    frac_positive: float = math.nan
+    frac_negative: float = math.nan
+    p_value: float = math.nan
+    q_value: float = math.nan
+    e_value: float = math.nan
+    sites: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         pwm = np.asarray(self.pwm, dtype=np.float64)

@@ -1,0 +1,46 @@
+"""Evidence for a motif: are sites more common in positives than in negatives.
+
+Null hypothesis of each motif: holding a site is independent of the label.
+One-sided Fisher exact test on the 2 x 2 table (site or not, positive or
+not) of sequences the motif was not counted from, Benjamini-Hochberg control
+of the false discovery rate over every motif tested.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def enrichment_p_value(n_pos_site: int, n_pos: int, n_neg_site: int, n_neg: int):
+    """One-sided Fisher p-value that positives hold a site more often.
+
+    Examples
+    --------
+    >>> round(enrichment_p_value(8, 10, 1, 10), 4)
+    0.0027
+    >>> enrichment_p_value(0, 10, 0, 10)
+    1.0
+    """
+    from scipy.stats import fisher_exact
+
+    table = [[n_pos_site, n_pos - n_pos_site], [n_neg_site, n_neg - n_neg_site]]
+    return float(fisher_exact(table, alternative="greater").pvalue)
+
+
+def q_values(p_values) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (q-values) of a family of tests.
+
+    Examples
+    --------
+    >>> q_values([0.01, 0.04, 0.03]).round(3).tolist()
+    [0.03, 0.04, 0.04]
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    if p.size == 0:
+        return p
+    order = np.argsort(p)
+    ranked = p[order] * p.size / np.arange(1, p.size + 1)
+    q = np.minimum.accumulate(ranked[::-1])[::-1]
+    out = np.empty_like(p)
+    out[order] = np.minimum(q, 1.0)
+    return out

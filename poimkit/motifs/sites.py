@@ -1,0 +1,394 @@
+"""Motifs from sites: real occurrences in the sequences, where the model values them.
+
+A POIM seed (a k-mer and where the model rewards it) becomes a motif in three
+steps, all on integer-coded sequences:
+
+1. **Where.** The seed's POIM profile ``Q(z, j)`` over starts j says where the
+   model rewards the seed; the starts with at least `ALLOWED_FRACTION` of its
+   peak, widened by `WIDEN`, are the motif's *allowed starts* (all starts for
+   a motif the model rewards anywhere).
+2. **Which columns.** Windows at allowed starts that match the seed (up to
+   `tolerated` mismatches) in the discovery positives are the first sites. A
+   column belongs to the motif if its letters at sites chosen *without
+   looking at it* differ from the background: at least `MIN_BITS` bits of
+   relative entropy and a G-test p-value below `COLUMN_P`. Seed columns are
+   tested leaving each one out of the match; flanking columns (up to `FLANK`
+   on each side) are tested at the first sites, which never looked at them.
+3. **The PWM.** The kept columns' letter frequencies give log-odds; every
+   allowed window scoring at least the threshold whose background p-value is
+   ``SITE_FPR / n_allowed`` (so that at most about 5 % of background
+   sequences hold a site by chance) is a site, and the PWM is refitted to the
+   best site of each sequence, twice.
+
+The PWM is the letter frequencies of its sites, so it is as sharp as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..alphabet import ALPHABET
+
+#: allowed starts: POIM profile of the seed at least this share of its peak
+ALLOWED_FRACTION = 0.1
+#: flanking columns tested on each side of a seed
+FLANK = 4
+#: a motif column differs from the background by at least this many bits
+MIN_BITS = 0.3
+#: ... and its G-test against the background letters has a p-value below this
+COLUMN_P = 0.01
+#: expected share of background sequences with a chance site
+SITE_FPR = 0.05
+#: pseudocount (in sites) spread over the letters by their background share
+PSEUDOCOUNT = 0.5
+#: expected chance matches of a seed (first sites) per background sequence
+FIRST_RATE = 0.1
+#: allowed starts are widened by this many positions on each side
+WIDEN = 0
+#: fewest first sites (in the discovery positives) a seed needs
+MIN_SITES = 8
+
+
+@dataclass
+class SiteMotif:
+    """A motif defined by its sites: PWM, log-odds, threshold, where it may start.
+
+    Attributes
+    ----------
+    pwm : numpy.ndarray of shape (m, 4)
+        Letter frequencies of the sites (rows sum to 1).
+    log_odds : numpy.ndarray of shape (m, 4)
+        Bits of ``(count + pseudocount share) / background`` per letter.
+    threshold : float
+        Lowest log-odds score of a site.
+    allowed : numpy.ndarray of int64
+        0-based starts a site may have.
+    n_discovery : int
+        Sites the PWM was counted from.
+    twin : SiteMotif or None
+        The same motif found on the other strand (its PWM is this one's
+        reverse complement), whose sites count as this motif's with strand -1.
+    """
+
+    pwm: np.ndarray
+    log_odds: np.ndarray
+    threshold: float
+    allowed: np.ndarray
+    n_discovery: int
+    twin: SiteMotif | None = None
+
+    @property
+    def length(self) -> int:
+        """Number of columns m."""
+        return self.pwm.shape[0]
+
+    def sites(self, X: np.ndarray) -> Sites:
+        """The best site of each sequence of X that holds one."""
+        scores = window_scores(X, self.allowed, self.log_odds)
+        sites = best_hits(scores, self.allowed, self.threshold)
+        return sites if self.twin is None else sites.merged(self.twin.sites(X))
+
+    def is_reverse_of(self, other: SiteMotif) -> bool:
+        """True if this motif's consensus is the other's reverse complement.
+
+        Up to one mismatch, over an overlap of all but one column of the
+        shorter motif, at the best offset.
+        """
+        mine = self.pwm.argmax(axis=1)
+        theirs = 3 - other.pwm.argmax(axis=1)[::-1]
+        short = min(mine.size, theirs.size)
+        for shift in range(-theirs.size + 1, mine.size):
+            a = mine[max(0, shift) : shift + theirs.size]
+            b = theirs[max(0, -shift) : max(0, -shift) + a.size]
+            if a.size >= short - 1 and (a != b).sum() <= 1:
+                return True
+        return False
+
+
+def tolerated(seed: str, n_allowed: int, background: np.ndarray) -> int:
+    """Mismatches a first site may have against the seed.
+
+    The most, up to a third of the seed, for which a background sequence
+    holds a match at one of ``n_allowed`` starts less than `FIRST_RATE` times
+    on average (letters drawn from ``background``).
+    """
+    p_wrong = 1.0 - background[[ALPHABET.index(c) for c in seed]]
+    dist = np.ones(1)  # distribution of the number of mismatches
+    for p in p_wrong:
+        dist = np.append(dist * (1 - p), 0.0) + np.append(0.0, dist * p)
+    within = np.cumsum(dist) * n_allowed
+    ok = np.flatnonzero(within[: len(seed) // 3 + 1] <= FIRST_RATE)
+    return int(ok[-1]) if ok.size else 0
+
+
+def windows(X: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
+    """Letter codes of the windows ``X[:, s:s+width]``, shape (n, n_starts, width)."""
+    return X[:, starts[:, None] + np.arange(width)]
+
+
+def window_scores(X: np.ndarray, starts: np.ndarray, log_odds: np.ndarray):
+    """Summed log-odds of every window, shape (n, n_starts), in row chunks."""
+    width = log_odds.shape[0]
+    out = np.empty((X.shape[0], starts.size))
+    cols = np.arange(width)
+    for lo in range(0, X.shape[0], 2048):
+        codes = windows(X[lo : lo + 2048], starts, width)
+        out[lo : lo + 2048] = log_odds[cols, codes].sum(axis=-1)
+    return out
+
+
+def allowed_starts(poim, seed: str) -> np.ndarray:
+    """0-based starts where the model rewards the seed (see the module notes).
+
+    For a seed longer than the POIM's highest order K, the profile is that of
+    its K-long piece with the largest POIM value, moved to the seed's start.
+    """
+    from ..alphabet import kmer_index
+
+    m = len(seed)
+    l = min(m, poim.max_order)
+    q = poim.q(l)
+    pieces = [(q[:, kmer_index(seed[o : o + l])], o) for o in range(m - l + 1)]
+    profile, offset = max(pieces, key=lambda p: p[0].max())
+    peaks = np.flatnonzero(
+        (profile >= ALLOWED_FRACTION * profile.max()) & (profile > 0)
+    )
+    near = (peaks[:, None] + np.arange(-WIDEN, WIDEN + 1)).ravel() - offset
+    starts = np.unique(near)
+    return starts[(starts >= 0) & (starts + m <= poim.length)].astype(np.int64)
+
+
+def column_bits(counts: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """Relative entropy (bits) of each column's letter frequencies to the background."""
+    n = counts.sum(axis=-1, keepdims=True)
+    freq = counts / np.maximum(n, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(freq > 0, freq * np.log2(freq / background), 0.0)
+    return terms.sum(axis=-1)
+
+
+def column_differs(counts: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """True for columns whose letters differ from the background (module notes).
+
+    G-test: ``G = 2 n KL`` (natural log) against chi-squared with 3 degrees of
+    freedom, and at least `MIN_BITS` bits of relative entropy.
+    """
+    from scipy.stats import chi2
+
+    bits = column_bits(counts, background)
+    g = 2.0 * counts.sum(axis=-1) * bits * np.log(2.0)
+    return (bits >= MIN_BITS) & (chi2.sf(g, 3) <= COLUMN_P)
+
+
+def letter_counts(codes: np.ndarray) -> np.ndarray:
+    """Counts of A, C, G, T per column of aligned sites ``(n, m)`` -> ``(m, 4)``."""
+    return (codes[:, :, None] == np.arange(4)).sum(axis=0).astype(np.float64)
+
+
+def site_counts(X: np.ndarray, sites: Sites, width: int) -> np.ndarray:
+    """Letter counts of the aligned sites, read on the motif's strand, (width, 4)."""
+    codes = X[sites.rows[:, None], sites.starts[:, None] + np.arange(width)]
+    reverse = sites.strands < 0
+    codes[reverse] = 3 - codes[reverse, ::-1]
+    return letter_counts(codes)
+
+
+def log_odds(counts: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """Bits of the pseudocounted frequencies over the background letters."""
+    n = counts.sum(axis=1, keepdims=True)
+    freq = (counts + PSEUDOCOUNT * background) / (n + PSEUDOCOUNT)
+    return np.log2(freq / background)
+
+
+def score_threshold(log_odds_: np.ndarray, background: np.ndarray, p: float) -> float:
+    """Lowest score whose chance of being reached under the background is <= p.
+
+    The exact distribution of the summed log-odds of a background window
+    (independent letters), on a grid of 0.001 bits; capped at the best score
+    (the consensus alone) when even that is more likely than p.
+    """
+    scale = 1000.0
+    ints = np.rint(log_odds_ * scale).astype(np.int64)
+    low = ints.min(axis=1)
+    span = ints - low[:, None]
+    dist = np.ones(1)
+    for row, pr in zip(span, np.broadcast_to(background, span.shape), strict=True):
+        new = np.zeros(dist.size + row.max())
+        for a in range(4):
+            new[row[a] : row[a] + dist.size] += pr[a] * dist
+        dist = new
+    tail = np.cumsum(dist[::-1])[::-1]  # P(score >= low.sum() + i)
+    ok = np.flatnonzero(tail <= p)
+    i = ok[0] if ok.size else dist.size - 1
+    return (low.sum() + i) / scale - 1e-9
+
+
+@dataclass
+class Sites:
+    """Sites of a motif: the best window of each sequence that holds one.
+
+    Attributes
+    ----------
+    rows : numpy.ndarray of int64
+        Sequence (row) indices, ascending.
+    starts : numpy.ndarray of int64
+        0-based start of the site in its sequence.
+    scores : numpy.ndarray of float64
+        Log-odds score of the site (bits).
+    strands : numpy.ndarray of int8
+        1 where the site reads as the motif, -1 where its reverse complement
+        does (the start is then that of the reverse complement's first
+        letter on the given strand, its leftmost position).
+    """
+
+    rows: np.ndarray
+    starts: np.ndarray
+    scores: np.ndarray
+    strands: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.strands is None:
+            self.strands = np.ones(self.rows.size, dtype=np.int8)
+
+    def merged(self, other: Sites) -> Sites:
+        """These sites and those of ``other`` (the other strand), by row."""
+        rows = np.concatenate([self.rows, other.rows])
+        order = np.argsort(rows, kind="stable")
+        return Sites(
+            rows[order],
+            np.concatenate([self.starts, other.starts])[order],
+            np.concatenate([self.scores, other.scores])[order],
+            np.concatenate([self.strands, -other.strands])[order],
+        )
+
+
+def best_hits(scores: np.ndarray, allowed: np.ndarray, threshold: float) -> Sites:
+    """The best window of each row scoring at least ``threshold``."""
+    best = scores.argmax(axis=1)
+    top = scores[np.arange(scores.shape[0]), best]
+    rows = np.flatnonzero(top >= threshold)
+    return Sites(rows, allowed[best[rows]], top[rows])
+
+
+def _first_sites(codes: np.ndarray, seed: str) -> np.ndarray:
+    """Mismatch flags of every window against the seed, (n, n_allowed, m)."""
+    target = np.array([ALPHABET.index(c) for c in seed], dtype=codes.dtype)
+    return codes != target
+
+
+def _columns(
+    X: np.ndarray, seed: str, allowed: np.ndarray, background: np.ndarray
+) -> tuple[int, int, np.ndarray, np.ndarray] | None:
+    """Columns of the motif relative to the seed: ``(lo, hi, rows, starts)``.
+
+    ``lo`` (<= 0) and ``hi`` (>= len(seed)) bound the motif's columns in seed
+    coordinates; rows and starts (seed coordinates) are the first sites. None
+    when the seed has too few sites or no column that differs from the
+    background.
+    """
+    m = len(seed)
+    codes = windows(X, allowed, m)
+    wrong = _first_sites(codes, seed)
+    n_wrong = wrong.sum(axis=-1)
+    t = tolerated(seed, allowed.size, background)
+    # best (fewest mismatches) window per sequence, then the first sites
+    best = n_wrong.argmin(axis=1)
+    rows = np.flatnonzero(n_wrong[np.arange(len(X)), best] <= t)
+    if rows.size < MIN_SITES:
+        return None
+    starts = allowed[best[rows]]
+    # seed columns: leave each out of the match
+    keep = np.zeros(m, dtype=bool)
+    for c in range(m):
+        t_rest = tolerated(seed[:c] + seed[c + 1 :], allowed.size, background)
+        rest = n_wrong - wrong[:, :, c]
+        b = rest.argmin(axis=1)
+        r = np.flatnonzero(rest[np.arange(len(X)), b] <= t_rest)
+        if r.size >= MIN_SITES:
+            column = codes[r, b[r], c]
+            keep[c] = column_differs(letter_counts(column[:, None]), background)[0]
+    if not keep.any():
+        return None
+    lo, hi = int(np.flatnonzero(keep)[0]), int(np.flatnonzero(keep)[-1]) + 1
+    # flanks: tested at the first sites, which did not look at them
+    length = X.shape[1]
+
+    def flank_ok(offset: int) -> bool:
+        pos = starts + offset
+        inside = (pos >= 0) & (pos < length)
+        if inside.sum() < MIN_SITES:
+            return False
+        letters = X[rows[inside], pos[inside]]
+        return bool(column_differs(letter_counts(letters[:, None]), background)[0])
+
+    if lo == 0:
+        lo = _extend(flank_ok, -1, -1)
+    if hi == m:
+        hi = _extend(flank_ok, m, +1) + 1
+    return lo, hi, rows, starts
+
+
+def _extend(ok, first: int, step: int) -> int:
+    """Outermost passing flank offset (or the edge before ``first``).
+
+    Walks outward from ``first`` by ``step`` for up to `FLANK` columns and
+    stops after two failing columns in a row.
+    """
+    edge = first - step
+    misses = 0
+    for i in range(FLANK):
+        offset = first + step * i
+        if ok(offset):
+            edge, misses = offset, 0
+        else:
+            misses += 1
+            if misses == 2:
+                break
+    return edge
+
+
+def site_motif(
+    X: np.ndarray, poim, seed: str, background: np.ndarray
+) -> SiteMotif | None:
+    """The motif behind a POIM seed, from the sequences X (discovery positives).
+
+    Returns None when the seed has fewer than `MIN_SITES` first sites or no
+    column that differs from the background.
+    """
+    seed_allowed = allowed_starts(poim, seed)
+    if seed_allowed.size == 0:
+        return None
+    found = _columns(X, seed, seed_allowed, background)
+    if found is None:
+        return None
+    lo, hi, rows, starts = found
+    width = hi - lo
+    allowed = seed_allowed + lo
+    allowed = allowed[(allowed >= 0) & (allowed + width <= X.shape[1])]
+    if allowed.size == 0:
+        return None
+    # first PWM: the first sites whose motif window fits
+    first = starts + lo
+    fits = (first >= 0) & (first + width <= X.shape[1])
+    codes = X[rows[fits, None], first[fits, None] + np.arange(width)]
+    counts = letter_counts(codes)
+    p_site = SITE_FPR / allowed.size
+    for _ in range(2):
+        lods = log_odds(counts, background)
+        threshold = score_threshold(lods, background, p_site)
+        hits = best_hits(window_scores(X, allowed, lods), allowed, threshold)
+        if hits.rows.size < MIN_SITES:
+            return None
+        codes = X[hits.rows[:, None], hits.starts[:, None] + np.arange(width)]
+        counts = letter_counts(codes)
+    lods = log_odds(counts, background)
+    threshold = score_threshold(lods, background, p_site)
+    return SiteMotif(
+        counts / counts.sum(axis=1, keepdims=True),
+        lods,
+        threshold,
+        allowed,
+        int(hits.rows.size),
+    )
