@@ -160,20 +160,19 @@ def extract_motifs(
     the 1-based mean start of the sites in the positives and ``spread`` their
     standard deviation.
 
-    **Without sequences** (motifPOIM): seeds come from the highest-order POIM
-    and the peaks of the differential POIM (`poimkit.motifs.seeds`). Motifs
-    are added one at a time: every seed is screened, as it stands, against
-    what the motifs accepted so far leave unexplained; the `N_CANDIDATES` most promising are fitted to it and the
-    best fit that prefers some letter is kept if it lowers the residual by
-    ``min_gain``, after which all kept motifs are refitted jointly. (A strong
-    motif yields many seeds, its k-mers with a few random letters, so the
-    strongest seeds need not include the second motif at all.) Edge columns
-    that barely move a motif's score are trimmed and the motifs refitted once
-    more. The fit minimises
-    ``sum_k ||Q_k - sum_g v_gk R_gk||^2 / sum_k ||Q_k||^2`` over PWMs, mean
-    starts, spreads and tempers, where R is the POIM a positioned PWM induces
-    (`poimkit.motifs.model`). A Markov background enters through its average
-    letter probabilities.
+    **Without sequences** (motifPOIM): seeds come from the highest-order POIM and
+    the peaks of the differential POIM (`poimkit.motifs.seeds`). Motifs are added
+    one at a time: every seed is screened, as it stands, against what the motifs
+    accepted so far leave unexplained; the `N_CANDIDATES` most promising are fitted
+    to it and the best fit that prefers some letter is kept if it lowers the
+    residual by ``min_gain``, after which all kept motifs are refitted jointly. (A
+    strong motif yields many seeds, its k-mers with a few random letters, so the
+    strongest seeds need not include the second motif at all.) Edge columns that
+    barely move a motif's score are trimmed and the motifs refitted once more. The
+    fit minimises ``sum_k ||Q_k - sum_g v_gk R_gk||^2 / sum_k ||Q_k||^2`` over PWMs,
+    mean starts, spreads and tempers, where R is the POIM a positioned PWM induces
+    (`poimkit.motifs.model`). A Markov background enters through its average letter
+    probabilities.
 
     References
     ----------
