@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from ._version import __version__
 from .errors import InputError
@@ -133,23 +134,44 @@ def _build_parser() -> argparse.ArgumentParser:
 
     motifs = sub.add_parser(
         "motifs",
-        help="extract motifs (PWM, position, spread) from POIMs",
+        help="motifs (PWM, position, spread, evidence) behind POIMs",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-        epilog="example: poimkit motifs poim.npz -o motifs.meme --max-motifs 3 "
-        "--logos logos/ --compare jaspar:vertebrates",
+        epilog="examples: poimkit motifs poim.npz --pos P.fa --neg N.fa "
+        "-o motifs.meme --sites sites.tsv\n"
+        "  poimkit motifs OUT/motifs.meme --compare jaspar:vertebrates  "
+        "(compares motifs found before, no extraction)",
     )
-    motifs.add_argument("poim", metavar="POIM.npz")
+    motifs.add_argument(
+        "input",
+        metavar="POIM.npz|MOTIFS",
+        help="POIMs to extract motifs from, or a motif file (.meme, .jaspar, "
+        ".transfac) of motifs found before, to compare, convert or draw",
+    )
     motifs.add_argument(
         "-o",
         "--output",
-        required=True,
         metavar="FILE",
-        help="motif file; format from the suffix: .meme, .jaspar or .transfac",
+        help="motif file; format from the suffix: .meme, .jaspar or .transfac "
+        "(required with POIM.npz)",
+    )
+    _add_input_options(motifs)
+    motifs.add_argument(
+        "--sites",
+        metavar="TSV",
+        help="write every site (sequence, label, motif, start, strand, score); "
+        "needs the labeled sequences",
     )
     motifs.add_argument("--max-motifs", type=int, default=3)
-    motifs.add_argument("--restarts", type=int, default=3, help="optimiser starts")
+    motifs.add_argument(
+        "--restarts",
+        type=int,
+        default=3,
+        help="optimiser starts of the POIM-only fit (without sequences)",
+    )
     motifs.add_argument("--logos", metavar="DIR", help="write a PNG logo per motif")
-    motifs.add_argument("--seed", type=int, default=0, help="seed of the restarts")
+    motifs.add_argument(
+        "--seed", type=int, default=0, help="seed of the discovery split / restarts"
+    )
     motifs.add_argument(
         "--compare",
         metavar="SOURCE",
@@ -267,6 +289,12 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     explain.add_argument("--max-motifs", type=int, default=3)
     explain.add_argument(
+        "--compare",
+        metavar="SOURCE",
+        help="compare the motifs with known ones (Tomtom p-values in the summary "
+        "and report): a MEME/JASPAR/TRANSFAC file or jaspar[:GROUP[:RELEASE]]",
+    )
+    explain.add_argument(
         "--memory-limit", type=float, default=4.0, metavar="GB", help="POIM memory cap"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")
@@ -277,18 +305,22 @@ def _say(args: argparse.Namespace, message: str) -> None:
         print(message, file=sys.stderr)
 
 
-def _run_train(args: argparse.Namespace) -> int:
-    from sklearn.model_selection import StratifiedKFold, cross_val_score
-
-    from .io import read_labeled
-    from .models import make_model
-
+def _check_labeled_args(args: argparse.Namespace) -> None:
     if (
         (args.pos is None) != (args.neg is None)
         or (args.fasta is None) != (args.labels is None)
         or (args.pos is None) == (args.fasta is None)
     ):
         raise InputError("give either --pos and --neg, or --fasta and --labels")
+
+
+def _run_train(args: argparse.Namespace) -> int:
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    from .io import read_labeled
+    from .models import make_model
+
+    _check_labeled_args(args)
     if args.cv and args.cv < 2:
         raise InputError(f"--cv must be 0 or at least 2, got {args.cv}")
     if args.dask is not None and args.solver != "linear":
@@ -420,45 +452,119 @@ def _run_poim(args: argparse.Namespace) -> int:
 
 
 def _run_motifs(args: argparse.Namespace) -> int:
-    from .motifs import extract_motifs
     from .motifs.compare import known_motifs
-    from .motifs.formats import write_motifs
-    from .poim import Poim
+    from .motifs.formats import FORMATS
 
     if args.matches and not args.compare:
         raise InputError("--matches needs --compare SOURCE")
     if args.compare_top < 1:
         raise InputError(f"--compare-top must be at least 1, got {args.compare_top}")
+    labeled = any(v is not None for v in (args.pos, args.neg, args.fasta, args.labels))
+    if args.sites and not labeled:
+        raise InputError(
+            "--sites needs the labeled sequences (--pos/--neg or --fasta/--labels)"
+        )
+    is_motif_file = Path(args.input).suffix.lower() in FORMATS.values()
+    if is_motif_file and (labeled or args.sites):
+        raise InputError(
+            f"{args.input} holds motifs found before: sequences and --sites go with "
+            "a POIM.npz input"
+        )
+    if not is_motif_file and not args.output:
+        raise InputError("-o/--output FILE is required with a POIM.npz input")
     known = known_motifs(args.compare) if args.compare else None
-    poim = Poim.load(args.poim)
-    found = extract_motifs(
-        poim,
-        max_motifs=args.max_motifs,
-        n_restarts=args.restarts,
-        random_state=args.seed,
-    )
-    write_motifs(args.output, found)
+    found, ids, y = _found_motifs(args) if not is_motif_file else _read_found(args)
+    if args.output:
+        _write_found(args, found, ids, y)
     if args.logos:
         _write_logos(args.logos, found)
-    print("name\tconsensus\tiupac\tposition\tspread\timportance\tresidual")
+    print(
+        "name\tconsensus\tiupac\tposition\tspread\timportance\tn_sites\t"
+        "frac_positive\tfrac_negative\tq_value"
+    )
     for m in found:
         print(
             f"{m.name}\t{m.consensus}\t{m.iupac}\t{m.position:.2f}\t"
-            f"{m.spread:.2f}\t{m.importance:.4g}\t{m.residual:.3f}"
+            f"{m.spread:.2f}\t{m.importance:.4g}\t{m.n_sites}\t"
+            f"{m.frac_positive:.3f}\t{m.frac_negative:.3f}\t{m.q_value:.3g}"
         )
-    _say(args, f"{len(found)} motifs written to {args.output}")
     if known is not None:
         _report_matches(args, found, known)
     return EXIT_OK
+
+
+def _read_found(args: argparse.Namespace):
+    from .motifs.formats import read_motifs
+
+    found = read_motifs(args.input)
+    _say(args, f"{len(found)} motifs read from {args.input} (no extraction)")
+    return found, None, None
+
+
+def _found_motifs(args: argparse.Namespace):
+    """(motifs, ids, labels): from sites in the sequences if given, else the fit."""
+    from .io import read_labeled
+    from .motifs import extract_motifs
+    from .poim import Poim
+
+    poim = Poim.load(args.input)
+    if not (args.pos or args.fasta):
+        _say(
+            args,
+            "no sequences given: PWMs fitted to the POIMs alone, without sites or "
+            "evidence (give --pos/--neg or --fasta/--labels for both)",
+        )
+        found = extract_motifs(
+            poim,
+            max_motifs=args.max_motifs,
+            n_restarts=args.restarts,
+            random_state=args.seed,
+        )
+        return found, None, None
+    _check_labeled_args(args)
+    ids, X, y = read_labeled(
+        pos=args.pos,
+        neg=args.neg,
+        fasta=args.fasta,
+        labels=args.labels,
+        on_invalid="drop" if args.drop_invalid else "error",
+        crop_length=args.crop,
+    )
+    found = extract_motifs(
+        poim,
+        max_motifs=args.max_motifs,
+        sequences=X,
+        labels=y,
+        random_state=args.seed,
+    )
+    _say(args, f"{len(found)} motifs passed the test (false discovery rate 5 %)")
+    return found, ids, y
+
+
+def _write_found(args: argparse.Namespace, found, ids, y) -> None:
+    from .motifs.formats import write_motifs, write_sites
+
+    write_motifs(args.output, found)
+    if args.sites:
+        write_sites(args.sites, found, ids, y)
+    _say(args, f"{len(found)} motifs written to {args.output}")
 
 
 def _report_matches(args: argparse.Namespace, found, known) -> None:
     from .io import write_table
     from .motifs.compare import match_motifs
 
-    header = ["motif", "match", "score", "offset", "strand", "overlap"]
+    header = ["motif", "match", "score", "offset", "strand", "overlap", "p_value"]
     rows = [
-        (m.query, m.target, round(m.score, 4), m.offset, m.strand, m.overlap)
+        (
+            m.query,
+            m.target,
+            round(m.score, 4),
+            m.offset,
+            m.strand,
+            m.overlap,
+            f"{m.p_value:.3g}",
+        )
         for motif in found
         for m in match_motifs(motif, known, top=args.compare_top)
     ]
@@ -533,6 +639,7 @@ def _run_run(args: argparse.Namespace) -> int:
         drop_invalid=args.drop_invalid,
         crop=args.crop,
         memory_limit_gb=args.memory_limit,
+        compare=args.compare,
     )
     summary = run_pipeline(
         args.output,

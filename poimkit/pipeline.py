@@ -80,6 +80,10 @@ class RunOptions:
         Centre-crop every record to this length.
     memory_limit_gb : float
         Refuse POIMs whose estimated memory exceeds this.
+    compare : str or None
+        Known motifs to compare the found ones with (`poimkit.motifs.
+        known_motifs`: a motif file or ``jaspar[:GROUP[:RELEASE]]``); read
+        before any training, so a bad source fails first.
     """
 
     degree: int = 20
@@ -97,6 +101,7 @@ class RunOptions:
     drop_invalid: bool = False
     crop: int | None = None
     memory_limit_gb: float = 4.0
+    compare: str | None = None
 
     def check(self) -> None:
         """Raise `InputError` for settings that cannot run."""
@@ -278,9 +283,7 @@ def auc_interval(aucs, level: float = 0.95) -> list[float]:
     from scipy.stats import t
 
     aucs = np.asarray(aucs, dtype=np.float64)
-    half = t.ppf(0.5 + level / 2, aucs.size - 1) * aucs.std(ddof=1) / np.sqrt(
-        aucs.size
-    )
+    half = t.ppf(0.5 + level / 2, aucs.size - 1) * aucs.std(ddof=1) / np.sqrt(aucs.size)
     mean = aucs.mean()
     return [round(float(mean - half), 6), round(float(mean + half), 6)]
 
@@ -385,7 +388,26 @@ def write_figures(folder: Path, poim, motifs, y, oof_scores) -> list[str]:
     return written
 
 
-def _motif_rows(motifs) -> list[dict]:
+#: known motifs listed per found motif with ``compare``
+_MATCHES = 3
+
+
+def _matches(motif, known) -> list[dict]:
+    from .motifs.compare import match_motifs
+
+    return [
+        {
+            "target": m.target,
+            "score": round(m.score, 4),
+            "p_value": None if np.isnan(m.p_value) else m.p_value,
+            "strand": m.strand,
+            "offset": m.offset,
+        }
+        for m in match_motifs(motif, known, top=_MATCHES)
+    ]
+
+
+def _motif_rows(motifs, known=None) -> list[dict]:
     return [
         {
             "name": m.name,
@@ -402,33 +424,10 @@ def _motif_rows(motifs) -> list[dict]:
             "q_value": float(m.q_value),
             "e_value": float(m.e_value),
             "strands": "+-" if (m.sites.strands < 0).any() else "+",
+            **({"matches": _matches(m, known)} if known is not None else {}),
         }
         for m in motifs
     ]
-
-
-def write_sites(path: Path, motifs, ids: list[str], y: np.ndarray) -> None:
-    """Write ``sites.tsv``: one row per site, by motif and then sequence.
-
-    Columns: sequence id, label, motif, 1-based start, strand, log-odds score.
-    """
-    from .io import write_table
-
-    rows = [
-        (
-            ids[r],
-            int(y[r]),
-            m.name,
-            int(start) + 1,
-            "+" if strand > 0 else "-",
-            round(float(score), 3),
-        )
-        for m in motifs
-        for r, start, strand, score in zip(
-            m.sites.rows, m.sites.starts, m.sites.strands, m.sites.scores, strict=True
-        )
-    ]
-    write_table(path, ["sequence", "label", "motif", "start", "strand", "score"], rows)
 
 
 def motif_note(cv: dict, options: RunOptions, motifs) -> str:
@@ -509,7 +508,7 @@ def run_pipeline(
     from .io import atomic_path
     from .motifs import extract_motifs
     from .motifs.extract import background_letters
-    from .motifs.formats import write_meme
+    from .motifs.formats import write_meme, write_sites
     from .outdir import check_output_folder, staged_directory
     from .poim import compute_poim
     from .report import write_report
@@ -520,6 +519,12 @@ def run_pipeline(
     # cheap checks and reading first: bad input fails before any bar or folder
     check_output_folder(out, force)
     timer = _Timer()
+    known = None
+    if options.compare:
+        from .motifs.compare import known_motifs
+
+        with timer.step("known motifs"):
+            known = known_motifs(options.compare)
     with timer.step("read"):
         data = read_input(pos, neg, fasta, labels, options)
     steps = ["cross-validation", "training", "POIM", "motifs", "outputs"]
@@ -558,9 +563,7 @@ def run_pipeline(
             model.save(staged / "model.npz")
             poim.save(staged / "poim.npz")
             poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
-            write_meme(
-                staged / "motifs.meme", motifs, background_letters(background)
-            )
+            write_meme(staged / "motifs.meme", motifs, background_letters(background))
             write_sites(staged / "sites.tsv", motifs, data.ids, data.y)
             figures = write_figures(
                 staged / "figures", poim, motifs, data.y, cv["out_of_fold_scores"]
@@ -580,7 +583,7 @@ def run_pipeline(
             "versions": _versions(),
             **{k: v for k, v in cv.items() if k != "out_of_fold_scores"},
             "n_support_vectors": int(model.n_support_.sum()),
-            "motifs": _motif_rows(motifs),
+            "motifs": _motif_rows(motifs, known),
             "motifs_note": motif_note(cv, options, motifs),
             "top_kmers": [
                 {"kmer": z, "position": int(j), "value": float(v)}

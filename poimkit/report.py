@@ -47,6 +47,14 @@ def _table(header: list[str], rows: list[list], numeric: set[int] = frozenset())
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
 
 
+def _best_match(motif: dict) -> str:
+    if not motif["matches"]:
+        return "none"
+    best = motif["matches"][0]
+    p = best["p_value"]
+    return f"{best['target']} (p {p:.2g})" if p is not None else best["target"]
+
+
 def render_report(summary: dict, figures: Path) -> str:
     """The report page as a string; ``figures`` holds the PNGs the summary lists."""
     s = summary
@@ -101,9 +109,11 @@ def render_report(summary: dict, figures: Path) -> str:
                 f"{100 * m['frac_positive']:.0f} %",
                 f"{100 * m['frac_negative']:.0f} %",
                 f"{m['q_value']:.2g}",
+                *([_best_match(m)] if "matches" in m else []),
             ]
             for m in s["motifs"]
         ]
+        compared = "matches" in s["motifs"][0]
         parts.append(
             _table(
                 [
@@ -117,11 +127,21 @@ def render_report(summary: dict, figures: Path) -> str:
                     "positives",
                     "negatives",
                     "q-value",
+                    *(["best known match"] if compared else []),
                 ],
                 rows,
                 numeric={3, 4, 5, 6, 7, 8, 9},
             )
         )
+        if compared:
+            parts.append(
+                "<p class='note'>Known motifs compared: "
+                f"{html.escape(str(s['parameters']['compare']))}. The match is the "
+                "known motif with the highest summed column correlation over the "
+                "found motif's length (best shift and strand); its Tomtom p-value is "
+                "the chance of so good an alignment with random columns of the "
+                "known motifs.</p>"
+            )
     else:
         note = html.escape(s["motifs_note"])
         parts.append(f"<p class='big'>{note[0].upper() + note[1:]}.</p>")

@@ -148,7 +148,7 @@ def test_motifs_command_compares(tmp_path, capsys):
     (found,) = read_motifs(out)
     assert found.consensus == "GGCCGTAAA"
     header, first, second = matches.read_text().splitlines()
-    assert header == "motif\tmatch\tscore\toffset\tstrand\toverlap"
+    assert header == "motif\tmatch\tscore\toffset\tstrand\toverlap\tp_value"
     assert first.split("\t")[:2] == ["motif_1", "rc"]
     assert first.split("\t")[4] == "-" and float(first.split("\t")[2]) > 0.8
     assert second.split("\t")[1] == "ebox"

@@ -9,7 +9,13 @@ uniform column has no correlation with anything and counts 0. Every shift with
 at least ``min_overlap`` shared columns is tried, on both strands of the known
 motif; the best alignment is reported.
 
-This ranks candidates; it is not a significance test (no p-values).
+Matches are ranked by this score. Each also gets a Tomtom p-value
+(``p_value``; Gupta et al. 2007, "complete score", from memelite's numba
+implementation): the chance that a random alignment of the query with a
+column drawn from the known motifs' columns scores as well, corrected for
+the offsets and strands tried. Its null is built from the known motifs
+themselves, so it is meaningful for a large collection (JASPAR CORE, or at
+least `MIN_TOMTOM_TARGETS` motifs) and NaN below that.
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ from .motif import Motif
 
 #: what ``known_motifs("jaspar")`` reads: pyjaspar's bundled CORE collection
 JASPAR_COLLECTION = "CORE"
+#: fewest known motifs for a Tomtom p-value (memelite warns below this; MEME
+#: Suite's tomtom below 50): its null is built from their columns
+MIN_TOMTOM_TARGETS = 25
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,9 @@ class MotifMatch:
         ``"+"``, or ``"-"`` when the known motif's reverse complement aligns.
     overlap : int
         Number of aligned columns.
+    p_value : float
+        Tomtom p-value of the best alignment (see the module notes); NaN
+        with fewer than `MIN_TOMTOM_TARGETS` known motifs.
     """
 
     query: str
@@ -54,6 +66,7 @@ class MotifMatch:
     offset: int
     strand: str
     overlap: int
+    p_value: float = float("nan")
 
 
 def match_motifs(
@@ -95,8 +108,9 @@ def match_motifs(
     if not isinstance(min_overlap, int | np.integer) or min_overlap < 1:
         raise InputError(f"min_overlap must be an integer >= 1, got {min_overlap!r}")
     z_query = _standard_columns(query.pwm)
+    p_values = tomtom_p_values(query, known)
     matches = []
-    for motif in known:
+    for motif, p_value in zip(known, p_values, strict=True):
         best = None
         for strand, pwm in (("+", motif.pwm), ("-", motif.pwm[::-1, ::-1])):
             column_corr = z_query @ _standard_columns(pwm).T / 4.0
@@ -112,9 +126,28 @@ def match_motifs(
                 offset=offset,
                 strand=strand,
                 overlap=overlap,
+                p_value=float(p_value),
             )
         )
     return sorted(matches, key=lambda match: -match.score)[:top]  # stable
+
+
+def tomtom_p_values(query: Motif, known: Sequence[Motif]) -> np.ndarray:
+    """Tomtom p-value of the query against each known motif, both strands.
+
+    NaN for every motif when there are fewer than `MIN_TOMTOM_TARGETS`.
+    """
+    known = list(known)
+    if len(known) < MIN_TOMTOM_TARGETS:
+        return np.full(len(known), np.nan)
+    from memelite import tomtom
+
+    p_values, *_ = tomtom(
+        [np.ascontiguousarray(query.pwm.T)],
+        [np.ascontiguousarray(m.pwm.T) for m in known],
+        n_jobs=1,
+    )
+    return np.asarray(p_values, dtype=np.float64)[0]
 
 
 def known_motifs(source: str | os.PathLike) -> list[Motif]:

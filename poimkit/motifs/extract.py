@@ -21,7 +21,9 @@ MAX_SEEDS = 256
 #: best-screened seeds fitted for each motif
 N_CANDIDATES = 2
 #: POIM seeds turned into site motifs (`extract_motifs` with sequences)
-MAX_SITE_SEEDS = 32
+MAX_SITE_SEEDS = 100
+#: a motif's sites must be this many times as common in positives as in negatives
+MIN_ENRICHMENT = 2.0
 #: a seed whose sites overlap those of a stronger motif this often is dropped
 SHARED_SITES = 0.5
 #: a fit replaces the one before it (a later-screened candidate the earlier
@@ -153,7 +155,11 @@ def extract_motifs(
     counted on the *held-out* half and the negatives, which the PWM never
     saw. A seed whose sites mostly coincide with those of a stronger motif is
     dropped. Null hypothesis: holding a site is independent of the label;
-    one-sided Fisher test, Benjamini-Hochberg over every motif tested. The
+    one-sided Fisher test, Benjamini-Hochberg over every motif tested. A
+    motif is reported if its q-value is at most ``alpha`` and its sites are
+    at least `MIN_ENRICHMENT` times as common in held-out positives as in
+    negatives (an effect size: with many sequences a tiny enrichment is
+    significant, but no motif). The
     model itself did see all sequences, so on a model no better than chance
     the test can still pass: check the cross-validated AUC first (``poimkit
     run`` reports no motifs when its interval includes 0.5). ``position`` is
@@ -259,8 +265,8 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
     half = positives.size // 2
     discovery, held_out = np.sort(positives[:half]), np.sort(positives[half:])
     negatives = np.flatnonzero(~y)
-    found = []  # (SiteMotif, sites in the discovery half)
-    for seed in find_seeds(poim, max_seeds=MAX_SITE_SEEDS):
+    found = []  # [SiteMotif, its sites (both strands) in the discovery half]
+    for seed in find_seeds(poim, max_seeds=MAX_SITE_SEEDS, every_start=True):
         candidate = site_motif(X[discovery], poim, seed.string, background)
         if candidate is None:
             continue
@@ -268,13 +274,20 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
         if any(_shared_sites(sites, candidate.length, s, m.length) for m, s in found):
             continue
         twin_of = next(
-            (m for m, _ in found if m.twin is None and candidate.is_reverse_of(m)),
+            (
+                (entry, shift)
+                for entry in found
+                if entry[0].twin is None
+                and (shift := entry[0].reverse_shift(candidate)) is not None
+            ),
             None,
         )
         if twin_of is not None:  # the same motif on the other strand
-            twin_of.twin = candidate
+            entry, shift = twin_of
+            entry[0].twin, entry[0].twin_shift = candidate, shift
+            entry[1] = entry[0].sites(X[discovery])
             continue
-        found.append((candidate, sites))
+        found.append([candidate, sites])
     if not found:
         return []
     all_sites = [m.sites(X) for m, _ in found]
@@ -297,7 +310,7 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
         has[sites.rows] = True
         frac_positive = float(has[held_out].mean())
         frac_negative = float(has[negatives].mean())
-        if qv > alpha or frac_positive <= frac_negative:
+        if qv > alpha or frac_positive < MIN_ENRICHMENT * frac_negative:
             continue
         # the reported PWM: every site in the positives, on the motif's strand
         in_pos = y[sites.rows]

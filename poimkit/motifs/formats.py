@@ -52,7 +52,7 @@ import numpy as np
 
 from ..alphabet import ALPHABET
 from ..errors import InputError
-from ..io import atomic_path
+from ..io import atomic_path, write_table
 from .motif import COUNT_SCALE, Motif
 
 PathLike = str | os.PathLike
@@ -149,8 +149,7 @@ def write_meme(
     motifs = _check_motifs(motifs)
     bg = _check_background(background)
     both = any(
-        m.sites is not None and (np.asarray(m.sites.strands) < 0).any()
-        for m in motifs
+        m.sites is not None and (np.asarray(m.sites.strands) < 0).any() for m in motifs
     )
     lines = [
         "MEME version 4",
@@ -280,6 +279,45 @@ def write_motifs(
     fmt = _resolve_format(path, format)
     writer = {"meme": write_meme, "jaspar": write_jaspar, "transfac": write_transfac}
     writer[fmt](path, motifs)
+
+
+def write_sites(
+    path: PathLike, motifs: Sequence[Motif], ids: Sequence[str], labels
+) -> None:
+    """Write ``sites.tsv``: one row per site, by motif and then sequence.
+
+    Columns: sequence id, label, motif, 1-based start, strand (``-``: the
+    site reads as the motif's reverse complement; its start is still the
+    leftmost position), log-odds score in bits. Written atomically.
+
+    Parameters
+    ----------
+    path : str or path-like
+    motifs : sequence of Motif
+        Motifs from `poimkit.extract_motifs` with sequences (they carry sites).
+    ids : sequence of str
+        Record id of each sequence (row) the motifs were found in.
+    labels : array-like of shape (n,)
+        Their labels (1 positive, 0 negative).
+    """
+    motifs = _check_motifs(motifs)
+    if any(m.sites is None for m in motifs):
+        raise InputError("sites need motifs found from sequences (with sites)")
+    rows = [
+        (
+            ids[r],
+            int(labels[r]),
+            m.name,
+            int(start) + 1,
+            "+" if strand > 0 else "-",
+            round(float(score), 3),
+        )
+        for m in motifs
+        for r, start, strand, score in zip(
+            m.sites.rows, m.sites.starts, m.sites.strands, m.sites.scores, strict=True
+        )
+    ]
+    write_table(path, ["sequence", "label", "motif", "start", "strand", "score"], rows)
 
 
 # --------------------------------------------------------------------------- #

@@ -48,15 +48,25 @@ class Seed:
         )
 
 
-def _candidates(poim, n_top: int) -> list[tuple[str, int, float]]:
-    """Positive (k-mer, 0-based start, value) of the top order and of D peaks."""
+def _candidates(
+    poim, n_top: int, every_start: bool = False
+) -> list[tuple[str, int, float]]:
+    """Positive (k-mer, 0-based start, value) of the top order and of D peaks.
+
+    The ``n_top`` strongest entries of the highest order, with ``every_start``
+    also the strongest k-mer at every start (so that a strong motif's many
+    variants cannot crowd out a weaker motif elsewhere), and the strongest
+    k-mer at the differential POIM's peaks.
+    """
     order = poim.max_order
     q = poim.q(order)
     flat = q.ravel()
     take = min(n_top, flat.size)
-    best = np.argpartition(-flat, take - 1)[:take]
+    best = set(np.argpartition(-flat, take - 1)[:take].tolist())
+    if every_start:
+        best |= set((np.arange(q.shape[0]) * q.shape[1] + q.argmax(axis=1)).tolist())
     out = []
-    for f in best:
+    for f in sorted(best):
         j, z = divmod(int(f), q.shape[1])
         if q[j, z] > 0:
             out.append((kmer_string(z, order), j, float(q[j, z])))
@@ -153,7 +163,11 @@ def _extend(seed: Seed, kmer: str, start: int, shift: int, poim) -> None:
 
 
 def find_seeds(
-    poim, max_seeds: int = 3, n_top: int = 200, window: int = 25
+    poim,
+    max_seeds: int = 3,
+    n_top: int = 200,
+    window: int = 25,
+    every_start: bool = False,
 ) -> list[Seed]:
     """Candidate motifs of a POIM, strongest first.
 
@@ -166,13 +180,15 @@ def find_seeds(
         How many top entries of the highest order to consider.
     window : int
         Largest distance between sightings of one motif (in positions).
+    every_start : bool
+        Also consider the strongest k-mer at every start.
 
     Returns
     -------
     list of Seed
     """
     seeds: list[Seed] = []
-    for kmer, start, value in _candidates(poim, n_top):
+    for kmer, start, value in _candidates(poim, n_top, every_start):
         if any(_absorb(s, kmer, start, value, poim, window) for s in seeds):
             continue
         seeds.append(Seed(kmer, start, value, [start], [value]))

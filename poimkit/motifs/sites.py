@@ -18,7 +18,7 @@ steps, all on integer-coded sequences:
    allowed window scoring at least the threshold whose background p-value is
    ``SITE_FPR / n_allowed`` (so that at most about 5 % of background
    sequences hold a site by chance) is a site, and the PWM is refitted to the
-   best site of each sequence, twice.
+   best site of each sequence, twice. A motif needs `MIN_COLUMNS` columns.
 
 The PWM is the letter frequencies of its sites, so it is as sharp as they are.
 """
@@ -47,6 +47,12 @@ PSEUDOCOUNT = 0.5
 FIRST_RATE = 0.1
 #: allowed starts are widened by this many positions on each side
 WIDEN = 0
+#: fewest shared columns of a motif and its other-strand twin
+MIN_TWIN_OVERLAP = 5
+#: fewest columns of a motif
+MIN_COLUMNS = 4
+#: log-odds are multiples of this many bits
+SCORE_GRID = 0.001
 #: fewest first sites (in the discovery positives) a seed needs
 MIN_SITES = 8
 
@@ -70,6 +76,9 @@ class SiteMotif:
     twin : SiteMotif or None
         The same motif found on the other strand (its PWM is this one's
         reverse complement), whose sites count as this motif's with strand -1.
+    twin_shift : int
+        This motif's column aligned with the first column of the twin's
+        reverse complement (`reverse_shift`).
     """
 
     pwm: np.ndarray
@@ -78,6 +87,7 @@ class SiteMotif:
     allowed: np.ndarray
     n_discovery: int
     twin: SiteMotif | None = None
+    twin_shift: int = 0
 
     @property
     def length(self) -> int:
@@ -88,23 +98,37 @@ class SiteMotif:
         """The best site of each sequence of X that holds one."""
         scores = window_scores(X, self.allowed, self.log_odds)
         sites = best_hits(scores, self.allowed, self.threshold)
-        return sites if self.twin is None else sites.merged(self.twin.sites(X))
+        if self.twin is None:
+            return sites
+        # the twin's sites, in this motif's frame: reverse complement of the
+        # window ending where the twin's column -shift - 1 ... sits
+        twin = self.twin.sites(X)
+        starts = twin.starts + self.twin.length + self.twin_shift - self.length
+        inside = (starts >= 0) & (starts + self.length <= X.shape[1])
+        twin = Sites(
+            twin.rows[inside], starts[inside], twin.scores[inside], twin.strands[inside]
+        )
+        return sites.merged(twin)
 
-    def is_reverse_of(self, other: SiteMotif) -> bool:
-        """True if this motif's consensus is the other's reverse complement.
+    def reverse_shift(self, other: SiteMotif) -> int | None:
+        """Offset at which this motif's consensus is the other's reverse complement.
 
-        Up to one mismatch, over an overlap of all but one column of the
-        shorter motif, at the best offset.
+        The column of this motif aligned with the first column of the other's
+        reverse complement, or None if they do not match.
+
+        They match if, at some offset, they share all but one column of the
+        longer motif and at least `MIN_TWIN_OVERLAP` columns, with at most one
+        mismatch.
         """
         mine = self.pwm.argmax(axis=1)
         theirs = 3 - other.pwm.argmax(axis=1)[::-1]
-        short = min(mine.size, theirs.size)
+        need = max(max(mine.size, theirs.size) - 1, MIN_TWIN_OVERLAP)
         for shift in range(-theirs.size + 1, mine.size):
             a = mine[max(0, shift) : shift + theirs.size]
             b = theirs[max(0, -shift) : max(0, -shift) + a.size]
-            if a.size >= short - 1 and (a != b).sum() <= 1:
-                return True
-        return False
+            if a.size >= need and (a != b).sum() <= 1:
+                return shift
+        return None
 
 
 def tolerated(seed: str, n_allowed: int, background: np.ndarray) -> int:
@@ -196,20 +220,25 @@ def site_counts(X: np.ndarray, sites: Sites, width: int) -> np.ndarray:
 
 
 def log_odds(counts: np.ndarray, background: np.ndarray) -> np.ndarray:
-    """Bits of the pseudocounted frequencies over the background letters."""
+    """Bits of the pseudocounted frequencies over the background letters.
+
+    Rounded to `SCORE_GRID`, so that window scores are exact multiples of it
+    and `score_threshold` holds exactly for them.
+    """
     n = counts.sum(axis=1, keepdims=True)
     freq = (counts + PSEUDOCOUNT * background) / (n + PSEUDOCOUNT)
-    return np.log2(freq / background)
+    return np.round(np.log2(freq / background) / SCORE_GRID) * SCORE_GRID
 
 
 def score_threshold(log_odds_: np.ndarray, background: np.ndarray, p: float) -> float:
     """Lowest score whose chance of being reached under the background is <= p.
 
     The exact distribution of the summed log-odds of a background window
-    (independent letters), on a grid of 0.001 bits; capped at the best score
-    (the consensus alone) when even that is more likely than p.
+    (independent letters) for log-odds on the grid of `SCORE_GRID` bits (as
+    `log_odds` gives them); capped at the best score (the consensus alone)
+    when even that is more likely than p.
     """
-    scale = 1000.0
+    scale = 1.0 / SCORE_GRID
     ints = np.rint(log_odds_ * scale).astype(np.int64)
     low = ints.min(axis=1)
     span = ints - low[:, None]
@@ -365,6 +394,8 @@ def site_motif(
         return None
     lo, hi, rows, starts = found
     width = hi - lo
+    if width < MIN_COLUMNS:
+        return None
     allowed = seed_allowed + lo
     allowed = allowed[(allowed >= 0) & (allowed + width <= X.shape[1])]
     if allowed.size == 0:
