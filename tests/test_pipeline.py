@@ -86,6 +86,50 @@ def test_summary_contract_and_numbers(small_run, small_pair):
     assert abs(motifs[0]["position"] - 12) <= 2
     written = read_motifs(out / "motifs.meme")
     assert [m.consensus for m in written] == [m["consensus"] for m in motifs]
+    # evidence: the documented fields, and the sites behind them in sites.tsv
+    contract = {
+        "consensus",
+        "iupac",
+        "position",
+        "spread",
+        "importance",
+        "n_sites",
+        "frac_positive",
+        "frac_negative",
+        "p_value",
+        "q_value",
+        "e_value",
+    }
+    assert contract <= set(motifs[0])
+    assert all(m["q_value"] <= 0.05 for m in motifs)
+    assert [m.n_sites for m in written] == [m["n_sites"] for m in motifs]
+    rows = [r.split("\t") for r in (out / "sites.tsv").read_text().splitlines()]
+    assert rows[0] == ["sequence", "label", "motif", "start", "strand", "score"]
+    first = [r for r in rows[1:] if r[2] == "motif_1"]
+    assert sum(r[1] == "1" for r in first) == motifs[0]["n_sites"]
+    assert all(r[0].startswith("p") == (r[1] == "1") for r in first)
+    lo, hi = summary["cv_auc_interval"]
+    assert lo < summary["cv_auc"] < hi
+
+
+def test_no_motifs_from_a_model_at_chance(tmp_path):
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 4, size=(120, 30), dtype=np.uint8)
+    pos, neg = tmp_path / "p.fa", tmp_path / "n.fa"
+    write_fasta(pos, [f"p{i}" for i in range(60)], X[:60])
+    write_fasta(neg, [f"n{i}" for i in range(60)], X[60:])
+    out = tmp_path / "out"
+    summary = run_pipeline(
+        out, pos=str(pos), neg=str(neg), options=SMALL, progress=False
+    )
+    assert summary["cv_auc_interval"][0] <= 0.5
+    assert summary["motifs"] == []
+    assert "not better than chance" in summary["motifs_note"]
+    assert (out / "sites.tsv").read_text().splitlines() == [
+        "sequence\tlabel\tmotif\tstart\tstrand\tscore"
+    ]
+    assert read_motifs(out / "motifs.meme") == []
+    assert "the model is not better than chance" in (out / "report.html").read_text()
 
 
 def test_saved_model_and_poim_are_the_run_s(small_run, small_pair):
