@@ -4,7 +4,9 @@ Every cell of the grid plants motifs into random DNA of length 100
 (`poimkit.datasets.make_motif_data`), trains a WD-SVM (degree 20, C = 1) on a
 balanced training set, computes exact POIMs up to order 6 under a Markov
 background of the cell's order fitted to the training negatives, extracts
-motifs (`poimkit.motifs.extract_motifs`, at most ``n_motifs + 1``) and scores:
+motifs from their sites in the training sequences
+(`poimkit.motifs.extract_motifs` with ``sequences``, at most ``n_motifs + 1``)
+and scores:
 
 * ``auc``: ROC AUC on a fresh balanced test set of 1000 sequences;
 * ``top_ok``: the strongest extracted motif matches a planted one, i.e. the
@@ -229,7 +231,9 @@ def run_cell(cell: Cell, seed: int) -> dict:
     poim = compute_poim(model, MAX_ORDER, background)
     t_poim = time.perf_counter() - t
     t = time.perf_counter()
-    found = extract_motifs(poim, max_motifs=cell.n_motifs + 1)
+    found = extract_motifs(
+        poim, max_motifs=cell.n_motifs + 1, sequences=X_train, labels=y_train
+    )
     t_extract = time.perf_counter() - t
 
     top = None
@@ -258,7 +262,7 @@ def run_cell(cell: Cell, seed: int) -> dict:
                 "consensus": f.consensus,
                 "position": f.position,
                 "spread": f.spread,
-                "residual": f.residual,
+                "q_value": f.q_value,
             }
             for f in found
         ],
