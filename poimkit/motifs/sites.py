@@ -5,8 +5,8 @@ steps, all on integer-coded sequences:
 
 1. **Where.** The seed's POIM profile ``Q(z, j)`` over starts j says where the
    model rewards the seed; the starts with at least `ALLOWED_FRACTION` of its
-   peak, widened by `WIDEN`, are the motif's *allowed starts* (all starts for
-   a motif the model rewards anywhere).
+   peak are the motif's *allowed starts* (all starts for a motif the model
+   rewards anywhere).
 2. **Which columns.** Windows at allowed starts that match the seed (up to
    `tolerated` mismatches) in the discovery positives are the first sites. A
    column belongs to the motif if its letters at sites chosen *without
@@ -45,8 +45,8 @@ SITE_FPR = 0.05
 PSEUDOCOUNT = 0.5
 #: expected chance matches of a seed (first sites) per background sequence
 FIRST_RATE = 0.1
-#: allowed starts are widened by this many positions on each side
-WIDEN = 0
+#: window letters scored at once (`window_scores`)
+CHUNK_LETTERS = 1 << 22
 #: fewest shared columns of a motif and its other-strand twin
 MIN_TWIN_OVERLAP = 5
 #: fewest columns of a motif
@@ -100,8 +100,10 @@ class SiteMotif:
         sites = best_hits(scores, self.allowed, self.threshold)
         if self.twin is None:
             return sites
-        # the twin's sites, in this motif's frame: reverse complement of the
-        # window ending where the twin's column -shift - 1 ... sits
+        # the twin's sites in this motif's frame: its reverse complement's
+        # column i is this motif's column shift + i and sits at position
+        # start + twin.length - 1 - i, so this motif's window starts at
+        # start + twin.length + shift - length
         twin = self.twin.sites(X)
         starts = twin.starts + self.twin.length + self.twin_shift - self.length
         inside = (starts >= 0) & (starts + self.length <= X.shape[1])
@@ -153,13 +155,18 @@ def windows(X: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
 
 
 def window_scores(X: np.ndarray, starts: np.ndarray, log_odds: np.ndarray):
-    """Summed log-odds of every window, shape (n, n_starts), in row chunks."""
+    """Summed log-odds of every window, shape (n, n_starts).
+
+    In row chunks of at most `CHUNK_LETTERS` window letters, so memory stays
+    small for long sequences with many allowed starts.
+    """
     width = log_odds.shape[0]
     out = np.empty((X.shape[0], starts.size))
     cols = np.arange(width)
-    for lo in range(0, X.shape[0], 2048):
-        codes = windows(X[lo : lo + 2048], starts, width)
-        out[lo : lo + 2048] = log_odds[cols, codes].sum(axis=-1)
+    step = max(1, CHUNK_LETTERS // max(1, starts.size * width))
+    for lo in range(0, X.shape[0], step):
+        codes = windows(X[lo : lo + step], starts, width)
+        out[lo : lo + step] = log_odds[cols, codes].sum(axis=-1)
     return out
 
 
@@ -179,8 +186,7 @@ def allowed_starts(poim, seed: str) -> np.ndarray:
     peaks = np.flatnonzero(
         (profile >= ALLOWED_FRACTION * profile.max()) & (profile > 0)
     )
-    near = (peaks[:, None] + np.arange(-WIDEN, WIDEN + 1)).ravel() - offset
-    starts = np.unique(near)
+    starts = peaks - offset
     return starts[(starts >= 0) & (starts + m <= poim.length)].astype(np.int64)
 
 
