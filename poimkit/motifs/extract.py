@@ -138,9 +138,10 @@ def extract_motifs(
         Uniform columns added on each side of a seed before the fit; columns
         that stay uninformative are trimmed afterwards.
     random_state : int, Generator or None
-        Seed of the restarts' perturbations. A perturbed restart only replaces
-        the unperturbed fit if it is clearly better (`CLEARLY_BETTER`), so
-        the motifs do not hinge on it.
+        Seed of the discovery/held-out split of the positives (with
+        sequences), or of the restarts' perturbations (without). A perturbed
+        restart only replaces the unperturbed fit if it is clearly better
+        (`CLEARLY_BETTER`), so the motifs do not hinge on it.
 
     Returns
     -------
@@ -149,22 +150,20 @@ def extract_motifs(
 
     Notes
     -----
-    **With sequences** (`poimkit.motifs.sites`): the POIM seeds (below) are
-    taken strongest first. The positives are split at random into halves:
-    the *discovery* half gives each seed's sites and PWM, and the evidence is
-    counted on the *held-out* half and the negatives, which the PWM never
-    saw. A seed whose sites mostly coincide with those of a stronger motif is
-    dropped. Null hypothesis: holding a site is independent of the label;
-    one-sided Fisher test, Benjamini-Hochberg over every motif tested. A
-    motif is reported if its q-value is at most ``alpha`` and its sites are
-    at least `MIN_ENRICHMENT` times as common in held-out positives as in
-    negatives (an effect size: with many sequences a tiny enrichment is
-    significant, but no motif). The
-    model itself did see all sequences, so on a model no better than chance
-    the test can still pass: check the cross-validated AUC first (``poimkit
-    run`` reports no motifs when its interval includes 0.5). ``position`` is
-    the 1-based mean start of the sites in the positives and ``spread`` their
-    standard deviation.
+    **With sequences** (`poimkit.motifs.sites`): the POIM seeds (below) are taken
+    strongest first. The positives are split at random into halves: the *discovery*
+    half gives each seed's sites and PWM, and the evidence is counted on the
+    *held-out* half and the negatives, which the PWM never saw. A seed whose sites
+    mostly coincide with those of a stronger motif is dropped. Null hypothesis:
+    holding a site is independent of the label; one-sided Fisher test,
+    Benjamini-Hochberg over every motif tested. A motif is reported if its q-value
+    is at most ``alpha`` and its sites are at least `MIN_ENRICHMENT` times as common
+    in held-out positives as in negatives (an effect size: with many sequences a
+    tiny enrichment is significant, but no motif). The model itself did see all
+    sequences, so on a model no better than chance the test can still pass: check
+    the cross-validated AUC first (``poimkit run`` reports no motifs when its
+    interval includes 0.5). ``position`` is the 1-based mean start of the sites in
+    the positives and ``spread`` their standard deviation.
 
     **Without sequences** (motifPOIM): seeds come from the highest-order POIM and
     the peaks of the differential POIM (`poimkit.motifs.seeds`). Motifs are added
@@ -291,25 +290,25 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
     if not found:
         return []
     all_sites = [m.sites(X) for m, _ in found]
-    p_values = []
-    for sites in all_sites:
-        has = np.zeros(y.size, dtype=bool)
-        has[sites.rows] = True
-        p_values.append(
-            enrichment_p_value(
-                int(has[held_out].sum()),
-                held_out.size,
-                int(has[negatives].sum()),
-                negatives.size,
-            )
+    has = np.zeros((len(found), y.size), dtype=bool)  # sequences with a site
+    for row, sites in zip(has, all_sites, strict=True):
+        row[sites.rows] = True
+    p_values = [
+        enrichment_p_value(
+            int(h[held_out].sum()),
+            held_out.size,
+            int(h[negatives].sum()),
+            negatives.size,
         )
+        for h in has
+    ]
     q = q_values(p_values)
     motifs = []
-    for (candidate, _), sites, p, qv in zip(found, all_sites, p_values, q, strict=True):
-        has = np.zeros(y.size, dtype=bool)
-        has[sites.rows] = True
-        frac_positive = float(has[held_out].mean())
-        frac_negative = float(has[negatives].mean())
+    for (candidate, _), sites, h, p, qv in zip(
+        found, all_sites, has, p_values, q, strict=True
+    ):
+        frac_positive = float(h[held_out].mean())
+        frac_negative = float(h[negatives].mean())
         if qv > alpha or frac_positive < MIN_ENRICHMENT * frac_negative:
             continue
         # the reported PWM: every site in the positives, on the motif's strand
@@ -347,11 +346,11 @@ def _shared_sites(a, width_a: int, b, width_b: int) -> bool:
     """True if most sites of ``a`` overlap a site of ``b`` in the same sequence."""
     if a.rows.size == 0:
         return True
-    idx = np.searchsorted(b.rows, a.rows)
-    idx = np.minimum(idx, max(b.rows.size - 1, 0))
-    same = b.rows.size > 0 and (b.rows[idx] == a.rows)
+    if b.rows.size == 0:
+        return False
+    idx = np.minimum(np.searchsorted(b.rows, a.rows), b.rows.size - 1)
     overlap = (
-        same
+        (b.rows[idx] == a.rows)
         & (a.starts < b.starts[idx] + width_b)
         & (b.starts[idx] < a.starts + width_a)
     )
