@@ -94,7 +94,7 @@ def test_score_threshold_by_enumeration(seed, p):
     m = 4
     background = rng.dirichlet(np.ones(4) * 3)
     lods = np.round(rng.normal(size=(m, 4)) / S.SCORE_GRID) * S.SCORE_GRID
-    threshold = S.score_threshold(lods, background, p)
+    threshold, chance = S.score_threshold(lods, background, p)
     words = np.array(list(itertools.product(range(4), repeat=m)))
     scores = lods[np.arange(m), words].sum(axis=1)
     prob = background[words].prod(axis=1)
@@ -102,6 +102,7 @@ def test_score_threshold_by_enumeration(seed, p):
     best = scores.max()
     if prob[scores >= best - 1e-9].sum() <= p:
         assert prob[scores >= threshold].sum() <= p * (1 + 1e-9)
+        assert chance == pytest.approx(prob[scores >= threshold].sum(), abs=1e-12)
         # ... and the next score below it would not
         lower = scores[scores < threshold]
         assert lower.size == 0 or prob[scores >= lower.max() - 1e-9].sum() > p

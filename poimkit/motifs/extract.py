@@ -9,7 +9,7 @@ from .._validation import as_rng, check_int
 from ..errors import InputError
 from .fit import MotifPoimFit, MotifShape
 from .motif import Motif
-from .seeds import find_seeds
+from .seeds import find_seeds, site_seeds
 
 #: edge columns whose letters move the motif's score less than this share of
 #: its strongest column's are trimmed after the fit (`_column_effects`)
@@ -20,7 +20,8 @@ TRIM_FRACTION = 0.25
 MAX_SEEDS = 256
 #: best-screened seeds fitted for each motif
 N_CANDIDATES = 2
-#: POIM seeds turned into site motifs (`extract_motifs` with sequences)
+#: POIM seeds turned into site motifs (`extract_motifs` with sequences), the
+#: ones that explain the most score mass (`poimkit.motifs.sites.seed_mass`)
 MAX_SITE_SEEDS = 100
 #: a motif's sites must be this many times as common in positives as in negatives
 MIN_ENRICHMENT = 2.0
@@ -150,20 +151,22 @@ def extract_motifs(
 
     Notes
     -----
-    **With sequences** (`poimkit.motifs.sites`): the POIM seeds (below) are taken
-    strongest first. The positives are split at random into halves: the *discovery*
-    half gives each seed's sites and PWM, and the evidence is counted on the
-    *held-out* half and the negatives, which the PWM never saw. A seed whose sites
-    mostly coincide with those of a stronger motif is dropped. Null hypothesis:
-    holding a site is independent of the label; one-sided Fisher test,
-    Benjamini-Hochberg over every motif tested. A motif is reported if its q-value
-    is at most ``alpha`` and its sites are at least `MIN_ENRICHMENT` times as common
-    in held-out positives as in negatives (an effect size: with many sequences a
-    tiny enrichment is significant, but no motif). The model itself did see all
-    sequences, so on a model no better than chance the test can still pass: check
-    the cross-validated AUC first (``poimkit run`` reports no motifs when its
-    interval includes 0.5). ``position`` is the 1-based mean start of the sites in
-    the positives and ``spread`` their standard deviation.
+    **With sequences** (`poimkit.motifs.sites`): the k-mers of the strongest POIM
+    entries, and of the strongest entry at every start, are seeds, taken in order of
+    the score mass they explain (`poimkit.motifs.sites.seed_mass`). The positives
+    are split at random into halves: the *discovery* half gives each seed's sites
+    and PWM, and the evidence is counted on the *held-out* half and the negatives,
+    which the PWM never saw. A seed whose sites mostly coincide with those of a
+    stronger motif is dropped. Null hypothesis: holding a site is independent of the
+    label; one-sided Fisher test, Benjamini-Hochberg over every motif tested. A
+    motif is reported if its q-value is at most ``alpha`` and its sites are at least
+    `MIN_ENRICHMENT` times as common in held-out positives as in negatives (an
+    effect size: with many sequences a tiny enrichment is significant, but no
+    motif). The model itself did see all sequences, so on a model no better than
+    chance the test can still pass: check the cross-validated AUC first (``poimkit
+    run`` reports no motifs when its interval includes 0.5). ``position`` is the
+    1-based mean start of the sites in the positives and ``spread`` their standard
+    deviation.
 
     **Without sequences** (motifPOIM): seeds come from the highest-order POIM and
     the peaks of the differential POIM (`poimkit.motifs.seeds`). Motifs are added
@@ -257,7 +260,7 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
 def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
     """Motifs from the sites of POIM seeds, with evidence (`extract_motifs`)."""
     from .evidence import enrichment_p_value, q_values
-    from .sites import Sites, site_counts, site_motif
+    from .sites import Sites, seed_mass, site_counts, site_motif
 
     background = background_letters(poim.background)
     positives = rng.permutation(np.flatnonzero(y))
@@ -265,8 +268,11 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
     discovery, held_out = np.sort(positives[:half]), np.sort(positives[half:])
     negatives = np.flatnonzero(~y)
     found = []  # [SiteMotif, its sites (both strands) in the discovery half]
-    for seed in find_seeds(poim, max_seeds=MAX_SITE_SEEDS, every_start=True):
-        candidate = site_motif(X[discovery], poim, seed.string, background)
+    seeds = site_seeds(poim)
+    mass = np.array([seed_mass(X[discovery], poim, seed) for seed in seeds])
+    by_mass = np.argsort(-mass, kind="stable")[:MAX_SITE_SEEDS]
+    for i in by_mass[mass[by_mass] > 0]:
+        candidate = site_motif(X[discovery], poim, seeds[i], background)
         if candidate is None:
             continue
         sites = candidate.sites(X[discovery])

@@ -218,3 +218,14 @@ def _merge(seeds: list[Seed], poim, window: int) -> list[Seed]:
         if home is None:
             kept.append(seed)
     return kept
+
+
+def site_seeds(poim, n_top: int = 200) -> list[str]:
+    """Distinct k-mers of the strongest POIM entries and of every start.
+
+    The k-mers of `_candidates` (with every start) as they are, not
+    assembled: a motif planted on both strands at one place shows both
+    orientations there, and assembling them would make a chimera. Longer
+    motifs grow from these seeds by their flanks (`poimkit.motifs.sites`).
+    """
+    return list(dict.fromkeys(k for k, _, _ in _candidates(poim, n_top, True)))

@@ -14,11 +14,15 @@ steps, all on integer-coded sequences:
    relative entropy and a G-test p-value below `COLUMN_P`. Seed columns are
    tested leaving each one out of the match; flanking columns (up to `FLANK`
    on each side) are tested at the first sites, which never looked at them.
-3. **The PWM.** The kept columns' letter frequencies give log-odds; every
+3. **The PWM.** The kept columns' letter frequencies (at those sites that did
+   not look at them) give log-odds; every
    allowed window scoring at least the threshold whose background p-value is
    ``SITE_FPR / n_allowed`` (so that at most about 5 % of background
-   sequences hold a site by chance) is a site, and the PWM is refitted to the
-   best site of each sequence, twice. A motif needs `MIN_COLUMNS` columns.
+   sequences hold a site by chance) is a site, read on either strand (the
+   reverse complement only if it holds `STRAND_ENRICHMENT` times the sites
+   expected by chance: much of aligned DNA, splice sites or promoters, is
+   read on one strand), and the PWM is refitted to the best site of each
+   sequence, `REFITS` times. A motif needs `MIN_COLUMNS` columns.
 
 The PWM is the letter frequencies of its sites, so it is as sharp as they are.
 """
@@ -34,7 +38,7 @@ from ..alphabet import ALPHABET
 #: allowed starts: POIM profile of the seed at least this share of its peak
 ALLOWED_FRACTION = 0.1
 #: flanking columns tested on each side of a seed
-FLANK = 4
+FLANK = 6
 #: a motif column differs from the background by at least this many bits
 MIN_BITS = 0.3
 #: ... and its G-test against the background letters has a p-value below this
@@ -53,6 +57,16 @@ MIN_TWIN_OVERLAP = 5
 MIN_COLUMNS = 4
 #: log-odds are multiples of this many bits
 SCORE_GRID = 0.001
+#: rescans with a refitted PWM after the first sites' PWM
+REFITS = 2
+#: the other strand is scanned if it holds this many times the chance sites
+STRAND_ENRICHMENT = 3.0
+#: a motif whose chance sites exceed this share of background sequences is
+#: not specific (its threshold is capped at the consensus: `score_threshold`)
+MAX_CHANCE = 2 * SITE_FPR
+#: profile noise multiple the allowed starts must exceed in `site_motif`'s
+#: second try (`allowed_starts`)
+NOISE_Z = 4.0
 #: fewest first sites (in the discovery positives) a seed needs
 MIN_SITES = 8
 
@@ -70,7 +84,10 @@ class SiteMotif:
     threshold : float
         Lowest log-odds score of a site.
     allowed : numpy.ndarray of int64
-        0-based starts a site may have.
+        0-based starts a site read on the given strand may have.
+    allowed_rc : numpy.ndarray of int64
+        0-based (leftmost) starts a site read as the reverse complement may
+        have: the same places, seen from the other strand.
     n_discovery : int
         Sites the PWM was counted from.
     twin : SiteMotif or None
@@ -85,6 +102,7 @@ class SiteMotif:
     log_odds: np.ndarray
     threshold: float
     allowed: np.ndarray
+    allowed_rc: np.ndarray
     n_discovery: int
     twin: SiteMotif | None = None
     twin_shift: int = 0
@@ -95,17 +113,21 @@ class SiteMotif:
         return self.pwm.shape[0]
 
     def sites(self, X: np.ndarray) -> Sites:
-        """The best site of each sequence of X that holds one."""
-        scores = window_scores(X, self.allowed, self.log_odds)
-        sites = best_hits(scores, self.allowed, self.threshold)
+        """The best site of each sequence of X that holds one, either strand."""
+        sites = scan(X, self.allowed, self.allowed_rc, self.log_odds, self.threshold)
         if self.twin is None:
             return sites
-        # the twin's sites in this motif's frame: its reverse complement's
-        # column i is this motif's column shift + i and sits at position
-        # start + twin.length - 1 - i, so this motif's window starts at
-        # start + twin.length + shift - length
+        # the twin's sites in this motif's frame: the twin's reverse
+        # complement's column i is this motif's column shift + i. A twin site
+        # at t read on the given strand puts that column at t + w - 1 - i (this
+        # motif is read as its reverse complement there, from t + w + shift -
+        # length); one read as the twin's reverse complement puts it at t + i
+        # (this motif on the given strand, from t - shift).
         twin = self.twin.sites(X)
-        starts = twin.starts + self.twin.length + self.twin_shift - self.length
+        w, shift = self.twin.length, self.twin_shift
+        starts = np.where(
+            twin.strands > 0, twin.starts + w + shift - self.length, twin.starts - shift
+        )
         inside = (starts >= 0) & (starts + self.length <= X.shape[1])
         twin = Sites(
             twin.rows[inside], starts[inside], twin.scores[inside], twin.strands[inside]
@@ -170,11 +192,15 @@ def window_scores(X: np.ndarray, starts: np.ndarray, log_odds: np.ndarray):
     return out
 
 
-def allowed_starts(poim, seed: str) -> np.ndarray:
+def allowed_starts(poim, seed: str, above_noise: bool = False) -> np.ndarray:
     """0-based starts where the model rewards the seed (see the module notes).
 
     For a seed longer than the POIM's highest order K, the profile is that of
     its K-long piece with the largest POIM value, moved to the seed's start.
+    With ``above_noise`` the profile must also exceed `NOISE_Z` times the
+    root mean square of its negative values (the profile's noise where the
+    model does not reward the seed): in long sequences a model trained on
+    few of them rewards the seed a little at many chance places.
     """
     from ..alphabet import kmer_index
 
@@ -183,11 +209,42 @@ def allowed_starts(poim, seed: str) -> np.ndarray:
     q = poim.q(l)
     pieces = [(q[:, kmer_index(seed[o : o + l])], o) for o in range(m - l + 1)]
     profile, offset = max(pieces, key=lambda p: p[0].max())
-    peaks = np.flatnonzero(
-        (profile >= ALLOWED_FRACTION * profile.max()) & (profile > 0)
-    )
+    floor = max(ALLOWED_FRACTION * profile.max(), 0.0)
+    if above_noise:
+        below = profile[profile < 0]
+        floor = max(floor, NOISE_Z * np.sqrt(np.mean(below**2)) if below.size else 0)
+    peaks = np.flatnonzero((profile >= floor) & (profile > 0))
     starts = peaks - offset
     return starts[(starts >= 0) & (starts + m <= poim.length)].astype(np.int64)
+
+
+def seed_mass(X: np.ndarray, poim, seed: str) -> float:
+    """Score mass a seed explains in X: exact occurrences times POIM value.
+
+    The sequences of X holding the seed exactly (either strand) at an allowed
+    start, times
+    the seed's largest POIM value. A chimera of a motif's two orientations
+    (which an additive model can rank first where a motif sits on both
+    strands) occurs in no sequence and ranks last.
+    """
+    from ..alphabet import kmer_index
+
+    allowed = allowed_starts(poim, seed)
+    if allowed.size == 0:
+        return 0.0
+    codes = windows(X, allowed, len(seed))
+    target = np.array([ALPHABET.index(c) for c in seed], dtype=codes.dtype)
+    holds = (
+        ((codes == target).all(axis=-1) | (codes == 3 - target[::-1]).all(axis=-1))
+        .any(axis=1)
+        .sum()
+    )
+    l = min(len(seed), poim.max_order)
+    peak = max(
+        poim.q(l)[:, kmer_index(seed[o : o + l])].max()
+        for o in range(len(seed) - l + 1)
+    )
+    return float(holds * peak)
 
 
 def column_bits(counts: np.ndarray, background: np.ndarray) -> np.ndarray:
@@ -219,9 +276,9 @@ def letter_counts(codes: np.ndarray) -> np.ndarray:
 
 def site_counts(X: np.ndarray, sites: Sites, width: int) -> np.ndarray:
     """Letter counts of the aligned sites, read on the motif's strand, (width, 4)."""
-    codes = X[sites.rows[:, None], sites.starts[:, None] + np.arange(width)]
-    reverse = sites.strands < 0
-    codes[reverse] = 3 - codes[reverse, ::-1]
+    codes = oriented(
+        X, sites.rows, sites.starts, sites.strands, width, np.arange(width)
+    )
     return letter_counts(codes)
 
 
@@ -236,8 +293,12 @@ def log_odds(counts: np.ndarray, background: np.ndarray) -> np.ndarray:
     return np.round(np.log2(freq / background) / SCORE_GRID) * SCORE_GRID
 
 
-def score_threshold(log_odds_: np.ndarray, background: np.ndarray, p: float) -> float:
+def score_threshold(
+    log_odds_: np.ndarray, background: np.ndarray, p: float
+) -> tuple[float, float]:
     """Lowest score whose chance of being reached under the background is <= p.
+
+    Returns the threshold and that chance (above p only where capped).
 
     The exact distribution of the summed log-odds of a background window
     (independent letters) for log-odds on the grid of `SCORE_GRID` bits (as
@@ -257,7 +318,7 @@ def score_threshold(log_odds_: np.ndarray, background: np.ndarray, p: float) -> 
     tail = np.cumsum(dist[::-1])[::-1]  # P(score >= low.sum() + i)
     ok = np.flatnonzero(tail <= p)
     i = ok[0] if ok.size else dist.size - 1
-    return (low.sum() + i) / scale - 1e-9
+    return (low.sum() + i) / scale - 1e-9, float(tail[i])
 
 
 @dataclass
@@ -299,70 +360,130 @@ class Sites:
         )
 
 
-def best_hits(scores: np.ndarray, allowed: np.ndarray, threshold: float) -> Sites:
-    """The best window of each row scoring at least ``threshold``."""
+def scan(
+    X: np.ndarray,
+    allowed: np.ndarray,
+    allowed_rc: np.ndarray,
+    log_odds_: np.ndarray,
+    threshold: float,
+) -> Sites:
+    """The best window of each row, on either strand, scoring at least threshold.
+
+    A window read as the reverse complement is scored with the reversed and
+    complemented log-odds; ties go to the given strand.
+    """
+    starts = np.concatenate([allowed, allowed_rc])
+    scores = np.concatenate(
+        [
+            window_scores(X, allowed, log_odds_),
+            window_scores(X, allowed_rc, log_odds_[::-1, ::-1]),
+        ],
+        axis=1,
+    )
     best = scores.argmax(axis=1)
     top = scores[np.arange(scores.shape[0]), best]
     rows = np.flatnonzero(top >= threshold)
-    return Sites(rows, allowed[best[rows]], top[rows])
+    strands = np.where(best[rows] < allowed.size, 1, -1).astype(np.int8)
+    return Sites(rows, starts[best[rows]], top[rows], strands)
 
 
-def _first_sites(codes: np.ndarray, seed: str) -> np.ndarray:
-    """Mismatch flags of every window against the seed, (n, n_allowed, m)."""
-    target = np.array([ALPHABET.index(c) for c in seed], dtype=codes.dtype)
-    return codes != target
+def oriented(
+    X: np.ndarray,
+    rows: np.ndarray,
+    starts: np.ndarray,
+    strands: np.ndarray,
+    width: int,
+    columns: np.ndarray,
+) -> np.ndarray:
+    """Letters of motif columns at sites, read on each site's strand.
+
+    ``columns`` are offsets from the motif's first column (they may lie
+    outside ``0..width-1``: flanks); a site on strand -1 with leftmost start
+    s reads column c at position ``s + width - 1 - c``, complemented. Letters
+    outside the sequence are 4. Shape (n_sites, len(columns)).
+    """
+    pos = np.where(
+        strands[:, None] > 0,
+        starts[:, None] + columns,
+        starts[:, None] + width - 1 - columns,
+    )
+    inside = (pos >= 0) & (pos < X.shape[1])
+    letters = X[rows[:, None], np.clip(pos, 0, X.shape[1] - 1)].astype(np.int64)
+    letters = np.where(strands[:, None] > 0, letters, 3 - letters)
+    return np.where(inside, letters, 4)
 
 
 def _columns(
     X: np.ndarray, seed: str, allowed: np.ndarray, background: np.ndarray
-) -> tuple[int, int, np.ndarray, np.ndarray] | None:
-    """Columns of the motif relative to the seed: ``(lo, hi, rows, starts)``.
+) -> tuple[int, int, np.ndarray] | None:
+    """Columns of the motif relative to the seed, and their letter counts.
 
-    ``lo`` (<= 0) and ``hi`` (>= len(seed)) bound the motif's columns in seed
-    coordinates; rows and starts (seed coordinates) are the first sites. None
-    when the seed has too few sites or no column that differs from the
+    ``(lo, hi, counts)``: ``lo`` (<= 0) and ``hi`` (>= len(seed)) bound the
+    motif's columns in seed coordinates; ``counts[c - lo]`` are the letters
+    of column c at sites chosen without looking at it (shape (hi - lo, 4)),
+    so that a seed column's counts are not all the seed's letter. None when
+    the seed has too few sites or no column that differs from the
     background.
     """
     m = len(seed)
-    codes = windows(X, allowed, m)
-    wrong = _first_sites(codes, seed)
+    target = np.array([ALPHABET.index(c) for c in seed], dtype=X.dtype)
+    codes = windows(X, allowed, m)  # on the seed's strand: its orientation
+    wrong = codes != target
     n_wrong = wrong.sum(axis=-1)
-    t = tolerated(seed, allowed.size, background)
     # best (fewest mismatches) window per sequence, then the first sites
     best = n_wrong.argmin(axis=1)
-    rows = np.flatnonzero(n_wrong[np.arange(len(X)), best] <= t)
+    fewest = n_wrong[np.arange(len(X)), best]
+    rows = np.flatnonzero(fewest <= tolerated(seed, allowed.size, background))
     if rows.size < MIN_SITES:
         return None
-    starts = allowed[best[rows]]
+    first = Sites(rows, allowed[best[rows]], fewest[rows].astype(float))
     # seed columns: leave each out of the match
-    keep = np.zeros(m, dtype=bool)
+    counts = {}
     for c in range(m):
         t_rest = tolerated(seed[:c] + seed[c + 1 :], allowed.size, background)
         rest = n_wrong - wrong[:, :, c]
         b = rest.argmin(axis=1)
         r = np.flatnonzero(rest[np.arange(len(X)), b] <= t_rest)
         if r.size >= MIN_SITES:
-            column = codes[r, b[r], c]
-            keep[c] = column_differs(letter_counts(column[:, None]), background)[0]
-    if not keep.any():
+            counts[c] = letter_counts(codes[r, b[r], c][:, None])[0]
+    keep = [c for c, n in counts.items() if column_differs(n[None], background)[0]]
+    if not keep:
         return None
-    lo, hi = int(np.flatnonzero(keep)[0]), int(np.flatnonzero(keep)[-1]) + 1
-    # flanks: tested at the first sites, which did not look at them
-    length = X.shape[1]
+    lo, hi = min(keep), max(keep) + 1
 
+    # flanks: tested at the first sites, which did not look at them
     def flank_ok(offset: int) -> bool:
-        pos = starts + offset
-        inside = (pos >= 0) & (pos < length)
-        if inside.sum() < MIN_SITES:
+        letters = oriented(
+            X, first.rows, first.starts, first.strands, m, np.array([offset])
+        )
+        counts[offset] = letter_counts(letters)[0]
+        if (letters < 4).sum() < MIN_SITES:
             return False
-        letters = X[rows[inside], pos[inside]]
-        return bool(column_differs(letter_counts(letters[:, None]), background)[0])
+        return bool(column_differs(counts[offset][None], background)[0])
 
     if lo == 0:
         lo = _extend(flank_ok, -1, -1)
     if hi == m:
         hi = _extend(flank_ok, m, +1) + 1
-    return lo, hi, rows, starts
+    # a seed column without enough sites of its own: its first sites' letters
+    for c in range(lo, hi):
+        if c not in counts:
+            letters = oriented(
+                X, first.rows, first.starts, first.strands, m, np.array([c])
+            )
+            counts[c] = letter_counts(letters)[0]
+    return lo, hi, np.array([counts[c] for c in range(lo, hi)])
+
+
+def _both_strands(hits: Sites, chance: float) -> bool:
+    """True if the reverse-complement sites are `STRAND_ENRICHMENT` x chance.
+
+    ``chance`` is the expected number of chance sites on that strand. At
+    least `MIN_SITES` are needed too; a palindrome's sites all count as the
+    given strand's (ties), so it is scanned on one strand.
+    """
+    n_rc = int((hits.strands < 0).sum())
+    return n_rc >= max(MIN_SITES, STRAND_ENRICHMENT * chance)
 
 
 def _extend(ok, first: int, step: int) -> int:
@@ -389,43 +510,66 @@ def site_motif(
 ) -> SiteMotif | None:
     """The motif behind a POIM seed, from the sequences X (discovery positives).
 
-    Returns None when the seed has fewer than `MIN_SITES` first sites or no
-    column that differs from the background.
+    Allowed starts as `allowed_starts` gives them; if the motif found there
+    is not specific (background sequences would hold a chance site more than
+    `MAX_CHANCE` of the time: too short a motif for so many starts), again at
+    the starts that stand out of the profile's noise. None when neither gives
+    a specific motif with `MIN_SITES` sites and `MIN_COLUMNS` columns.
     """
-    seed_allowed = allowed_starts(poim, seed)
+    for above_noise in (False, True):
+        seed_allowed = allowed_starts(poim, seed, above_noise)
+        motif = _site_motif_at(X, seed, seed_allowed, background)
+        if motif is not None:
+            return motif
+    return None
+
+
+def _site_motif_at(
+    X: np.ndarray, seed: str, seed_allowed: np.ndarray, background: np.ndarray
+) -> SiteMotif | None:
+    """`site_motif` at the given allowed starts of the seed."""
     if seed_allowed.size == 0:
         return None
     found = _columns(X, seed, seed_allowed, background)
     if found is None:
         return None
-    lo, hi, rows, starts = found
-    width = hi - lo
+    lo, hi, counts = found
+    m, width = len(seed), hi - lo
     if width < MIN_COLUMNS:
         return None
-    allowed = seed_allowed + lo
-    allowed = allowed[(allowed >= 0) & (allowed + width <= X.shape[1])]
+    # the motif's leftmost start: seed start + lo on the given strand, and
+    # seed start + m - hi read as the reverse complement
+    length = X.shape[1]
+
+    def fitting(starts: np.ndarray) -> np.ndarray:
+        return starts[(starts >= 0) & (starts + width <= length)]
+
+    allowed, allowed_rc = fitting(seed_allowed + lo), fitting(seed_allowed + m - hi)
     if allowed.size == 0:
         return None
-    # first PWM: the first sites whose motif window fits
-    first = starts + lo
-    fits = (first >= 0) & (first + width <= X.shape[1])
-    codes = X[rows[fits, None], first[fits, None] + np.arange(width)]
-    counts = letter_counts(codes)
-    p_site = SITE_FPR / allowed.size
-    for _ in range(2):
+    p_site = SITE_FPR / (allowed.size + allowed_rc.size)
+    for refit in range(REFITS):
         lods = log_odds(counts, background)
-        threshold = score_threshold(lods, background, p_site)
-        hits = best_hits(window_scores(X, allowed, lods), allowed, threshold)
+        threshold, _ = score_threshold(lods, background, p_site)
+        hits = scan(X, allowed, allowed_rc, lods, threshold)
+        if refit == 0 and not _both_strands(hits, len(X) * allowed_rc.size * p_site):
+            # the other strand holds no more sites than chance: scan one strand
+            allowed_rc = allowed_rc[:0]
+            p_site = SITE_FPR / allowed.size
+            threshold, _ = score_threshold(lods, background, p_site)
+            hits = scan(X, allowed, allowed_rc, lods, threshold)
         if hits.rows.size < MIN_SITES:
             return None
-        codes = X[hits.rows[:, None], hits.starts[:, None] + np.arange(width)]
-        counts = letter_counts(codes)
+        counts = site_counts(X, hits, width)
     lods = log_odds(counts, background)
-    threshold = score_threshold(lods, background, p_site)
+    threshold, chance = score_threshold(lods, background, p_site)
+    if chance * (allowed.size + allowed_rc.size) > MAX_CHANCE:
+        return None
     return SiteMotif(
         counts / counts.sum(axis=1, keepdims=True),
         lods,
         threshold,
         allowed,
+        allowed_rc,
         int(hits.rows.size),
     )
