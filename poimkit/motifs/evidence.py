@@ -3,7 +3,8 @@
 Null hypothesis of each motif: holding a site is independent of the label.
 One-sided Fisher exact test on the 2 x 2 table (site or not, positive or
 not) of sequences the motif was not counted from, Benjamini-Hochberg control
-of the false discovery rate over every motif tested.
+of the false discovery rate over every seed examined
+(`poimkit.extract_motifs`).
 """
 
 from __future__ import annotations

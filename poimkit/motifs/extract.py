@@ -158,15 +158,15 @@ def extract_motifs(
     and PWM, and the evidence is counted on the *held-out* half and the negatives,
     which the PWM never saw. A seed whose sites mostly coincide with those of a
     stronger motif is dropped. Null hypothesis: holding a site is independent of the
-    label; one-sided Fisher test, Benjamini-Hochberg over every motif tested. A
-    motif is reported if its q-value is at most ``alpha`` and its sites are at least
-    `MIN_ENRICHMENT` times as common in held-out positives as in negatives (an
-    effect size: with many sequences a tiny enrichment is significant, but no
-    motif). The model itself did see all sequences, so on a model no better than
-    chance the test can still pass: check the cross-validated AUC first (``poimkit
-    run`` reports no motifs when its interval includes 0.5). ``position`` is the
-    1-based mean start of the sites in the positives and ``spread`` their standard
-    deviation.
+    label; one-sided Fisher test, Benjamini-Hochberg over every seed examined (a
+    seed that made no motif counts as a test with p = 1). A motif is reported if its
+    q-value is at most ``alpha`` and its sites are at least `MIN_ENRICHMENT` times
+    as common in held-out positives as in negatives (an effect size: with many
+    sequences a tiny enrichment is significant, but no motif). The model itself did
+    see all sequences, so on a model no better than chance the test can still pass:
+    check the cross-validated AUC first (``poimkit run`` reports no motifs when its
+    interval includes 0.5). ``position`` is the 1-based mean start of the sites in
+    the positives and ``spread`` their standard deviation.
 
     **Without sequences** (motifPOIM): seeds come from the highest-order POIM and
     the peaks of the differential POIM (`poimkit.motifs.seeds`). Motifs are added
@@ -271,7 +271,8 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
     seeds = site_seeds(poim)
     mass = np.array([seed_mass(X[discovery], poim, seed) for seed in seeds])
     by_mass = np.argsort(-mass, kind="stable")[:MAX_SITE_SEEDS]
-    for i in by_mass[mass[by_mass] > 0]:
+    by_mass = by_mass[mass[by_mass] > 0]
+    for i in by_mass:
         candidate = site_motif(X[discovery], poim, seeds[i], background)
         if candidate is None:
             continue
@@ -308,7 +309,10 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
         )
         for h in has
     ]
-    q = q_values(p_values)
+    # every seed examined counts as a test (one that made no motif has p = 1):
+    # the survivors were selected, so they alone would understate the family
+    n_tests = max(by_mass.size, len(found))
+    q = q_values(p_values + [1.0] * (n_tests - len(found)))[: len(found)]
     motifs = []
     for (candidate, _), sites, h, p, qv in zip(
         found, all_sites, has, p_values, q, strict=True
@@ -336,7 +340,7 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
             frac_negative=frac_negative,
             p_value=p,
             q_value=float(qv),
-            e_value=p * len(found),
+            e_value=p * n_tests,
             sites=sites,
         )
         motif.importance = _importance(poim, motif.consensus)

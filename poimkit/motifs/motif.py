@@ -41,10 +41,10 @@ class Motif:
         Share of the held-out positives, and of the negatives, with a site.
     p_value, q_value : float
         One-sided Fisher test that positives hold a site more often than
-        negatives, and its Benjamini-Hochberg q-value over every motif
-        tested (`poimkit.motifs.evidence`); NaN without sequences.
+        negatives, and its Benjamini-Hochberg q-value over every seed
+        examined (`poimkit.motifs.evidence`); NaN without sequences.
     e_value : float
-        ``p_value`` times the number of motifs tested (MEME's E-value: the
+        ``p_value`` times the number of seeds examined (MEME's E-value: the
         expected number of motifs this good by chance).
     sites : Sites or None
         The best site of each sequence holding one (`poimkit.motifs.sites`).
