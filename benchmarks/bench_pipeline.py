@@ -99,7 +99,7 @@ def main() -> int:
         poimkit("poim", model, "--max-order", "7", "--top", "0", "-o", poim), env
     )
     base_motifs, rss_motifs = timed(
-        poimkit("motifs", poim, "-o", work / "motifs.meme"), env
+        poimkit("motifs", poim, *gattaca, "-o", work / "motifs.meme"), env
     )
     baseline = base_train + base_poim + base_motifs
     print(

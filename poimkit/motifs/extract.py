@@ -273,6 +273,8 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
     by_mass = np.argsort(-mass, kind="stable")[:MAX_SITE_SEEDS]
     by_mass = by_mass[mass[by_mass] > 0]
     for i in by_mass:
+        if any(_within(seeds[i], m) for m, _ in found):
+            continue  # a piece of a motif found already: its sites are the same
         candidate = site_motif(X[discovery], poim, seeds[i], background)
         if candidate is None:
             continue
@@ -350,6 +352,19 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
     for i, motif in enumerate(motifs, start=1):
         motif.name = f"motif_{i}"
     return motifs
+
+
+def _within(seed: str, motif) -> bool:
+    """True if the seed is in the consensus of the motif or its twin (either strand)."""
+    from ..alphabet import ALPHABET
+
+    rc = str.maketrans("ACGT", "TGCA")
+    for m in (motif, motif.twin):
+        if m is not None:
+            consensus = "".join(ALPHABET[i] for i in m.pwm.argmax(axis=1))
+            if seed in consensus or seed.translate(rc)[::-1] in consensus:
+                return True
+    return False
 
 
 def _shared_sites(a, width_a: int, b, width_b: int) -> bool:

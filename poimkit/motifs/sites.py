@@ -56,7 +56,7 @@ MIN_TWIN_OVERLAP = 5
 #: fewest columns of a motif
 MIN_COLUMNS = 4
 #: log-odds are multiples of this many bits
-SCORE_GRID = 0.001
+SCORE_GRID = 0.01
 #: rescans with a refitted PWM after the first sites' PWM
 REFITS = 2
 #: the other strand is scanned if it holds this many times the chance sites
