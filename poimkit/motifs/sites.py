@@ -88,8 +88,6 @@ class SiteMotif:
     allowed_rc : numpy.ndarray of int64
         0-based (leftmost) starts a site read as the reverse complement may
         have: the same places, seen from the other strand.
-    n_discovery : int
-        Sites the PWM was counted from.
     twin : SiteMotif or None
         The same motif found on the other strand (its PWM is this one's
         reverse complement), whose sites count as this motif's with strand -1.
@@ -103,7 +101,6 @@ class SiteMotif:
     threshold: float
     allowed: np.ndarray
     allowed_rc: np.ndarray
-    n_discovery: int
     twin: SiteMotif | None = None
     twin_shift: int = 0
 
@@ -192,6 +189,20 @@ def window_scores(X: np.ndarray, starts: np.ndarray, log_odds: np.ndarray):
     return out
 
 
+def _profile(poim, seed: str) -> tuple[np.ndarray, int]:
+    """POIM values of the seed over starts, and the offset of the piece used.
+
+    The seed's K-long piece (K the POIM's highest order) with the largest
+    value, for a seed longer than K; the profile is over that piece's starts.
+    """
+    from ..alphabet import kmer_index
+
+    l = min(len(seed), poim.max_order)
+    q = poim.q(l)
+    pieces = [(q[:, kmer_index(seed[o : o + l])], o) for o in range(len(seed) - l + 1)]
+    return max(pieces, key=lambda p: p[0].max())
+
+
 def allowed_starts(poim, seed: str, above_noise: bool = False) -> np.ndarray:
     """0-based starts where the model rewards the seed (see the module notes).
 
@@ -202,13 +213,8 @@ def allowed_starts(poim, seed: str, above_noise: bool = False) -> np.ndarray:
     model does not reward the seed): in long sequences a model trained on
     few of them rewards the seed a little at many chance places.
     """
-    from ..alphabet import kmer_index
-
     m = len(seed)
-    l = min(m, poim.max_order)
-    q = poim.q(l)
-    pieces = [(q[:, kmer_index(seed[o : o + l])], o) for o in range(m - l + 1)]
-    profile, offset = max(pieces, key=lambda p: p[0].max())
+    profile, offset = _profile(poim, seed)
     floor = max(ALLOWED_FRACTION * profile.max(), 0.0)
     if above_noise:
         below = profile[profile < 0]
@@ -222,13 +228,10 @@ def seed_mass(X: np.ndarray, poim, seed: str) -> float:
     """Score mass a seed explains in X: exact occurrences times POIM value.
 
     The sequences of X holding the seed exactly (either strand) at an allowed
-    start, times
-    the seed's largest POIM value. A chimera of a motif's two orientations
+    start, times the seed's largest POIM value. A chimera of a motif's two orientations
     (which an additive model can rank first where a motif sits on both
     strands) occurs in no sequence and ranks last.
     """
-    from ..alphabet import kmer_index
-
     allowed = allowed_starts(poim, seed)
     if allowed.size == 0:
         return 0.0
@@ -239,12 +242,8 @@ def seed_mass(X: np.ndarray, poim, seed: str) -> float:
         .any(axis=1)
         .sum()
     )
-    l = min(len(seed), poim.max_order)
-    peak = max(
-        poim.q(l)[:, kmer_index(seed[o : o + l])].max()
-        for o in range(len(seed) - l + 1)
-    )
-    return float(holds * peak)
+    profile, _ = _profile(poim, seed)
+    return float(holds * profile.max())
 
 
 def column_bits(counts: np.ndarray, background: np.ndarray) -> np.ndarray:
@@ -571,5 +570,4 @@ def _site_motif_at(
         threshold,
         allowed,
         allowed_rc,
-        int(hits.rows.size),
     )
