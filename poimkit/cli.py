@@ -508,7 +508,7 @@ def _found_motifs(args: argparse.Namespace):
     from .poim import Poim
 
     poim = Poim.load(args.input)
-    if not (args.pos or args.fasta):
+    if all(v is None for v in (args.pos, args.neg, args.fasta, args.labels)):
         _say(
             args,
             "no sequences given: PWMs fitted to the POIMs alone, without sites or "
