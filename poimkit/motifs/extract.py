@@ -25,6 +25,9 @@ N_CANDIDATES = 2
 MAX_SITE_SEEDS = 100
 #: a motif's sites must be this many times as common in positives as in negatives
 MIN_ENRICHMENT = 2.0
+#: a longer motif on the same sites replaces a found one if it keeps this share
+#: of its sites (a motif's weakest columns can be missed from its first seed)
+KEEP_SITES = 0.9
 #: a seed whose sites overlap those of a stronger motif this often is dropped
 SHARED_SITES = 0.5
 #: a fit replaces the one before it (a later-screened candidate the earlier
@@ -157,7 +160,8 @@ def extract_motifs(
     are split at random into halves: the *discovery* half gives each seed's sites
     and PWM, and the evidence is counted on the *held-out* half and the negatives,
     which the PWM never saw. A seed whose sites mostly coincide with those of a
-    stronger motif is dropped. Null hypothesis: holding a site is independent of the
+    motif found before is dropped, or replaces it if it is longer and keeps
+    `KEEP_SITES` of its sites. Null hypothesis: holding a site is independent of the
     label; one-sided Fisher test, Benjamini-Hochberg over every seed examined (a
     seed that made no motif counts as a test with p = 1). A motif is reported if its
     q-value is at most ``alpha`` and its sites are at least `MIN_ENRICHMENT` times
@@ -279,7 +283,19 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
         if candidate is None:
             continue
         sites = candidate.sites(X[discovery])
-        if any(_shared_sites(sites, candidate.length, s, m.length) for m, s in found):
+        same = [
+            k
+            for k, (m, s) in enumerate(found)
+            if _shared_sites(sites, candidate.length, s, m.length)
+        ]
+        if same:  # the same sites: keep the longer motif if it keeps them
+            old, old_sites = found[same[0]]
+            if (
+                old.twin is None
+                and candidate.length > old.length
+                and sites.rows.size >= KEEP_SITES * old_sites.rows.size
+            ):
+                found[same[0]] = [candidate, sites]
             continue
         twin_of = next(
             (
