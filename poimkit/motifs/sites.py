@@ -22,7 +22,8 @@ steps, all on integer-coded sequences:
    reverse complement only if it holds `STRAND_ENRICHMENT` times the sites
    expected by chance: much of aligned DNA, splice sites or promoters, is
    read on one strand), and the PWM is refitted to the best site of each
-   sequence, `REFITS` times. A motif needs `MIN_COLUMNS` columns.
+   sequence, `REFITS` times. Edge columns with less than `MIN_BITS` at the
+   final sites are trimmed; a motif needs `MIN_COLUMNS` columns.
 
 The PWM is the letter frequencies of its sites, so it is as sharp as they are.
 """
@@ -560,6 +561,14 @@ def _site_motif_at(
         if hits.rows.size < MIN_SITES:
             return None
         counts = site_counts(X, hits, width)
+    # edge columns the final sites do not support (first sites chosen through
+    # a seed's chance letters can favour a flank) are trimmed
+    strong = np.flatnonzero(column_bits(counts, background) >= MIN_BITS)
+    if strong.size == 0 or strong[-1] + 1 - strong[0] < MIN_COLUMNS:
+        return None
+    left, right = int(strong[0]), int(strong[-1]) + 1
+    counts = counts[left:right]
+    allowed, allowed_rc = allowed + left, allowed_rc + (width - right)
     lods = log_odds(counts, background)
     threshold, chance = score_threshold(lods, background, p_site)
     if chance * (allowed.size + allowed_rc.size) > MAX_CHANCE:
