@@ -163,11 +163,7 @@ def _extend(seed: Seed, kmer: str, start: int, shift: int, poim) -> None:
 
 
 def find_seeds(
-    poim,
-    max_seeds: int = 3,
-    n_top: int = 200,
-    window: int = 25,
-    every_start: bool = False,
+    poim, max_seeds: int = 3, n_top: int = 200, window: int = 25
 ) -> list[Seed]:
     """Candidate motifs of a POIM, strongest first.
 
@@ -180,15 +176,13 @@ def find_seeds(
         How many top entries of the highest order to consider.
     window : int
         Largest distance between sightings of one motif (in positions).
-    every_start : bool
-        Also consider the strongest k-mer at every start.
 
     Returns
     -------
     list of Seed
     """
     seeds: list[Seed] = []
-    for kmer, start, value in _candidates(poim, n_top, every_start):
+    for kmer, start, value in _candidates(poim, n_top):
         if any(_absorb(s, kmer, start, value, poim, window) for s in seeds):
             continue
         seeds.append(Seed(kmer, start, value, [start], [value]))
