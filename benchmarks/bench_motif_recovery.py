@@ -43,6 +43,7 @@ acceptor AG, promoter boxes, the NFE2 peaks' E-box) is checked the same way
 and the full pipeline (`poimkit.pipeline.run_pipeline`, 5-fold CV) is timed
 once to give the motif step's share of a run.
 
+    pip install -e ".[bench]"    # modisco-lite, the peer (a benchmark extra)
     python benchmarks/bench_motif_recovery.py                     # all cases
     python benchmarks/bench_motif_recovery.py --quick             # ~1/5 of n
     python benchmarks/bench_motif_recovery.py --quick --cases sd8_L100,n600_small
