@@ -264,25 +264,26 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
 def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
     """Motifs from the sites of POIM seeds, with evidence (`extract_motifs`)."""
     from .evidence import enrichment_p_value, q_values
-    from .sites import Sites, seed_mass, site_counts, site_motif
+    from .sites import seed_mass, site_counts, site_motif
 
     background = background_letters(poim.background)
     positives = rng.permutation(np.flatnonzero(y))
     half = positives.size // 2
     discovery, held_out = np.sort(positives[:half]), np.sort(positives[half:])
     negatives = np.flatnonzero(~y)
+    X_discovery = X[discovery]
     found = []  # [SiteMotif, its sites (both strands) in the discovery half]
     seeds = site_seeds(poim)
-    mass = np.array([seed_mass(X[discovery], poim, seed) for seed in seeds])
+    mass = np.array([seed_mass(X_discovery, poim, seed) for seed in seeds])
     by_mass = np.argsort(-mass, kind="stable")[:MAX_SITE_SEEDS]
     by_mass = by_mass[mass[by_mass] > 0]
     for i in by_mass:
         if any(_within(seeds[i], m) for m, _ in found):
             continue  # a piece of a motif found already: its sites are the same
-        candidate = site_motif(X[discovery], poim, seeds[i], background)
+        candidate = site_motif(X_discovery, poim, seeds[i], background)
         if candidate is None:
             continue
-        sites = candidate.sites(X[discovery])
+        sites = candidate.sites(X_discovery)
         same = [
             k
             for k, (m, s) in enumerate(found)
@@ -309,7 +310,7 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
         if twin_of is not None:  # the same motif on the other strand
             entry, shift = twin_of
             entry[0].twin, entry[0].twin_shift = candidate, shift
-            entry[1] = entry[0].sites(X[discovery])
+            entry[1] = entry[0].sites(X_discovery)
             continue
         found.append([candidate, sites])
     if not found:
@@ -341,12 +342,7 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
             continue
         # the reported PWM: every site in the positives, on the motif's strand
         in_pos = y[sites.rows]
-        positive = Sites(
-            sites.rows[in_pos],
-            sites.starts[in_pos],
-            sites.scores[in_pos],
-            sites.strands[in_pos],
-        )
+        positive = sites.take(in_pos)
         counts = site_counts(X, positive, candidate.length)
         starts = positive.starts.astype(np.float64)
         motif = Motif(
@@ -372,15 +368,12 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
 
 def _within(seed: str, motif) -> bool:
     """True if the seed is in the consensus of the motif or its twin (either strand)."""
-    from ..alphabet import ALPHABET
-
-    rc = str.maketrans("ACGT", "TGCA")
-    for m in (motif, motif.twin):
-        if m is not None:
-            consensus = "".join(ALPHABET[i] for i in m.pwm.argmax(axis=1))
-            if seed in consensus or seed.translate(rc)[::-1] in consensus:
-                return True
-    return False
+    rc = seed.translate(str.maketrans("ACGT", "TGCA"))[::-1]
+    return any(
+        seed in m.consensus or rc in m.consensus
+        for m in (motif, motif.twin)
+        if m is not None
+    )
 
 
 def _shared_sites(a, width_a: int, b, width_b: int) -> bool:

@@ -110,6 +110,11 @@ class SiteMotif:
         """Number of columns m."""
         return self.pwm.shape[0]
 
+    @property
+    def consensus(self) -> str:
+        """Most frequent letter of each column."""
+        return "".join(ALPHABET[i] for i in self.pwm.argmax(axis=1))
+
     def sites(self, X: np.ndarray) -> Sites:
         """The best site of each sequence of X that holds one, either strand."""
         sites = scan(X, self.allowed, self.allowed_rc, self.log_odds, self.threshold)
@@ -127,10 +132,8 @@ class SiteMotif:
             twin.strands > 0, twin.starts + w + shift - self.length, twin.starts - shift
         )
         inside = (starts >= 0) & (starts + self.length <= X.shape[1])
-        twin = Sites(
-            twin.rows[inside], starts[inside], twin.scores[inside], twin.strands[inside]
-        )
-        return sites.merged(twin)
+        twin.starts = starts
+        return sites.merged(twin.take(inside))
 
     def reverse_shift(self, other: SiteMotif) -> int | None:
         """Offset at which this motif's consensus is the other's reverse complement.
@@ -347,6 +350,12 @@ class Sites:
     def __post_init__(self) -> None:
         if self.strands is None:
             self.strands = np.ones(self.rows.size, dtype=np.int8)
+
+    def take(self, keep: np.ndarray) -> Sites:
+        """The sites selected by the boolean mask or index array ``keep``."""
+        return Sites(
+            self.rows[keep], self.starts[keep], self.scores[keep], self.strands[keep]
+        )
 
     def merged(self, other: Sites) -> Sites:
         """These sites and those of ``other`` (the other strand), by row."""
