@@ -423,7 +423,7 @@ def _motif_rows(motifs, known=None) -> list[dict]:
             "p_value": float(m.p_value),
             "q_value": float(m.q_value),
             "e_value": float(m.e_value),
-            "strands": "+-" if (m.sites.strands < 0).any() else "+",
+            "strands": "+-" if m.sites.on_both_strands else "+",
             **({"matches": _matches(m, known)} if known is not None else {}),
         }
         for m in motifs

@@ -148,9 +148,7 @@ def write_meme(
     """
     motifs = _check_motifs(motifs)
     bg = _check_background(background)
-    both = any(
-        m.sites is not None and (np.asarray(m.sites.strands) < 0).any() for m in motifs
-    )
+    both = any(m.sites is not None and m.sites.on_both_strands for m in motifs)
     lines = [
         "MEME version 4",
         "",

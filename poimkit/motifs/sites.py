@@ -351,6 +351,11 @@ class Sites:
         if self.strands is None:
             self.strands = np.ones(self.rows.size, dtype=np.int8)
 
+    @property
+    def on_both_strands(self) -> bool:
+        """True if some site reads as the motif's reverse complement."""
+        return bool((self.strands < 0).any())
+
     def take(self, keep: np.ndarray) -> Sites:
         """The sites selected by the boolean mask or index array ``keep``."""
         return Sites(
