@@ -116,7 +116,8 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
     Subclasses define ``__init__`` (scikit-learn parameters), ``fit``,
     ``decision_function``, ``explicit_weights``, ``_model_format``,
     ``_saved_params`` (parameter name -> type, written to and read from files;
-    None is written as NaN and read back by `optional_float` / `optional_int`),
+    None is written as NaN and read back by `optional_float` / `optional_int`;
+    ``_saved_defaults`` gives the value of parameters that older files lack),
     and the pair ``_fitted_arrays()`` / ``_restore(arrays)`` for the learned
     state. Every fitted model has ``classes_``, ``intercept_``,
     ``kernel_scale_``, ``length_`` and ``n_features_in_``.
@@ -125,6 +126,7 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
     _model_format: ClassVar[str]
     _format_version: ClassVar[int] = 1
     _saved_params: ClassVar[dict[str, type]]
+    _saved_defaults: ClassVar[dict[str, object]] = {}
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -188,8 +190,9 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
         path = str(path)
         arrays = read_npz(path, cls._model_format, cls._format_version)
         try:
+            saved = {**cls._saved_defaults, **arrays}
             model = cls(
-                **{name: kind(arrays[name]) for name, kind in cls._saved_params.items()}
+                **{name: kind(saved[name]) for name, kind in cls._saved_params.items()}
             )
             model.classes_ = arrays["classes"]
             model.intercept_ = float(arrays["intercept"])

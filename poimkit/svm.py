@@ -15,7 +15,7 @@ from .base import (
     check_shift,
 )
 from .errors import InputError
-from .kernels import wd_kernel, wd_normalizer
+from .kernels import wd_kernel
 from .weights import KmerWeights
 
 
@@ -46,6 +46,18 @@ class WDKernelSVC(WDClassifierBase):
         Stopping tolerance of the SVM solver.
     n_threads : int or None, default=None
         Threads for the kernel computation (None: numba's default).
+    mismatches : int, default=0
+        WD kernel with mismatches (Shogun's ``max_mismatch``): k-mer pairs at
+        Hamming distance ``j <= min(mismatches, k - 1)`` count with weight
+        ``1 / (C(k, j) 3**j)`` (see `poimkit.wd_kernel`). Needs ``shift=0``
+        (an `InputError` otherwise). Explicit weights spread every
+        support-vector k-mer over its ``sum_{j <= m} C(k, j) 3**j`` Hamming
+        neighbours, so they grow about that much (`explicit_weights` refuses,
+        with the estimate, beyond 4 GiB).
+    reverse_complement : bool, default=False
+        Strand-symmetric kernel ``k(x, x') + k(rc(x), x')``: a sequence and its
+        reverse complement score alike. Works with shifts and mismatches; with
+        ``normalize`` the kernel is divided by the mean training diagonal.
 
     Attributes
     ----------
@@ -79,7 +91,10 @@ class WDKernelSVC(WDClassifierBase):
         "C": float,
         "normalize": bool,
         "tol": float,
+        "mismatches": int,
+        "reverse_complement": bool,
     }
+    _saved_defaults = {"mismatches": 0, "reverse_complement": False}
 
     def __init__(
         self,
@@ -90,6 +105,8 @@ class WDKernelSVC(WDClassifierBase):
         class_weight=None,
         tol: float = 1e-3,
         n_threads: int | None = None,
+        mismatches: int = 0,
+        reverse_complement: bool = False,
     ) -> None:
         self.degree = degree
         self.shift = shift
@@ -98,6 +115,8 @@ class WDKernelSVC(WDClassifierBase):
         self.class_weight = class_weight
         self.tol = tol
         self.n_threads = n_threads
+        self.mismatches = mismatches
+        self.reverse_complement = reverse_complement
 
     def _check_params(self) -> None:
         if not isinstance(self.degree, int | np.integer) or self.degree < 1:
@@ -106,13 +125,25 @@ class WDKernelSVC(WDClassifierBase):
             raise InputError(f"shift must be an integer >= 0, got {self.shift!r}")
         if not self.C > 0:
             raise InputError(f"C must be > 0, got {self.C!r}")
-
-    def _kernel(self, X1: np.ndarray, X2: np.ndarray | None = None) -> np.ndarray:
-        K = wd_kernel(
-            X1, X2, degree=self.degree, shift=self.shift, n_threads=self.n_threads
-        )
-        K /= self.kernel_scale_
-        return K
+        if (
+            isinstance(self.mismatches, bool)
+            or not isinstance(self.mismatches, int | np.integer)
+            or self.mismatches < 0
+        ):
+            raise InputError(
+                f"mismatches must be an integer >= 0, got {self.mismatches!r}"
+            )
+        if self.mismatches > 0 and self.shift > 0:
+            raise InputError(
+                f"mismatches={self.mismatches} cannot be combined with "
+                f"shift={self.shift}: the WD kernel with mismatches is implemented "
+                "for shift=0 only; set one of them to 0"
+            )
+        if not isinstance(self.reverse_complement, bool | np.bool_):
+            raise InputError(
+                "reverse_complement must be True or False, got "
+                f"{self.reverse_complement!r}"
+            )
 
     def fit(self, X, y) -> WDKernelSVC:
         """Train the SVM.
@@ -131,17 +162,42 @@ class WDKernelSVC(WDClassifierBase):
         y = check_binary_target(y, "WDKernelSVC")
         X = check_sequences(X, y)
         check_shift(self.shift, X.shape[1])
-        classes, y_index = np.unique(y, return_inverse=True)
-        self.kernel_scale_ = (
-            float(wd_normalizer(X, self.degree, self.shift)) if self.normalize else 1.0
+        return self._fit_gram(X, y, self._raw_kernel(X))
+
+    # ------------------------------------------------------------ Gram protocol
+    # `poimkit.selection` fits many models from one kernel matrix through these
+    # three methods (the protocol is described there); `fit` and
+    # `decision_function` use them too, so there is one code path.
+    def _raw_kernel(self, X1: np.ndarray, X2: np.ndarray | None = None) -> np.ndarray:
+        """Un-normalised kernel matrix of validated codes (`wd_kernel`)."""
+        return wd_kernel(
+            X1,
+            X2,
+            degree=self.degree,
+            shift=self.shift,
+            n_threads=self.n_threads,
+            mismatches=self.mismatches,
+            reverse_complement=self.reverse_complement,
         )
+
+    def _fit_gram(self, X: np.ndarray, y: np.ndarray, K_raw: np.ndarray) -> WDKernelSVC:
+        """`fit` after the kernel: ``K_raw = _raw_kernel(X)``, overwritten here.
+
+        ``X`` and ``y`` are validated. Sets the fitted attributes and
+        ``_gram_support``, the rows of ``X`` that are support vectors. The
+        normalisation constant is the mean diagonal of ``K_raw``: the value of
+        `wd_normalizer` (no numba call, so selection can fit in threads).
+        """
+        classes, y_index = np.unique(y, return_inverse=True)
+        self.kernel_scale_ = _mean_diagonal(K_raw) if self.normalize else 1.0
         svc = SVC(
             kernel="precomputed",
             C=self.C,
             tol=self.tol,
             class_weight=self.class_weight,
         )
-        svc.fit(self._kernel(X), y_index)
+        K_raw /= self.kernel_scale_
+        svc.fit(K_raw, y_index)
         self._set_expansion(
             classes,
             X[svc.support_],
@@ -150,7 +206,13 @@ class WDKernelSVC(WDClassifierBase):
             self.kernel_scale_,
             X.shape[1],
         )
+        self._gram_support = svc.support_
         return self
+
+    def _decision_gram(self, X: np.ndarray, K_raw: np.ndarray) -> np.ndarray:
+        """Scores of ``X`` from ``K_raw = _raw_kernel(X, support_vectors_)``."""
+        K_raw /= self.kernel_scale_
+        return K_raw @ self.dual_coef_ + self.intercept_
 
     def decision_function(self, X) -> np.ndarray:
         """Signed distance to the separating hyperplane (positive: ``classes_[1]``).
@@ -165,9 +227,7 @@ class WDKernelSVC(WDClassifierBase):
         """
         check_is_fitted(self)
         X = self._check_length(as_codes(X))
-        return (
-            self._kernel(X, self.support_vectors_) @ self.dual_coef_ + self.intercept_
-        )
+        return self._decision_gram(X, self._raw_kernel(X, self.support_vectors_))
 
     def _set_expansion(
         self,
@@ -193,7 +253,16 @@ class WDKernelSVC(WDClassifierBase):
             ``explicit_weights().decision_function(X)`` equals
             ``decision_function(X)`` up to floating-point rounding. Its size
             grows like ``n_SV * length * degree`` entries of 16 bytes for high
-            degrees (k-mers longer than about 10 are mostly unique).
+            degrees (k-mers longer than about 10 are mostly unique), times up
+            to ``sum_{j <= m} C(k, j) 3**j`` with ``mismatches=m`` and up to 2
+            with ``reverse_complement``.
+
+        Raises
+        ------
+        InputError
+            If k-mers exceed 31 letters, or if the weights of a model with
+            mismatches would need more than 4 GiB (the message gives the
+            estimate; see `poimkit.weights.mismatch_weight_size`).
         """
         check_is_fitted(self)
         self._check_kmer_length()
@@ -204,6 +273,8 @@ class WDKernelSVC(WDClassifierBase):
                 self.intercept_,
                 degree=self.degree,
                 shift=self.shift,
+                mismatches=self.mismatches,
+                reverse_complement=self.reverse_complement,
             )
         return self._weights
 
@@ -226,3 +297,11 @@ class WDKernelSVC(WDClassifierBase):
             [(self.dual_coef_ < 0).sum(), (self.dual_coef_ > 0).sum()]
         )
         self._weights = None
+
+
+def _mean_diagonal(K: np.ndarray) -> float:
+    """Mean of ``diag(K)``; a constant diagonal (WD) is returned exactly."""
+    diagonal = np.diag(K)
+    if (diagonal == diagonal[0]).all():
+        return float(diagonal[0])
+    return float(diagonal.mean())

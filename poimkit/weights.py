@@ -9,17 +9,30 @@ row ``i`` (0-based start position) lists the indices of the k-mers that have a
 weight there (sorted ascending) and their values. Only k-mers present in
 support vectors (shifted by up to S positions for WDS) appear, so the size
 grows with ``n_support * L * degree * (2S + 1)`` and never with ``4**degree``.
+With ``m`` mismatches every such k-mer spreads to its ``sum_{j <= m} C(k, j)
+3**j`` Hamming neighbours (capped by ``4**k`` per position); the reverse
+complement at most doubles the size.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .alphabet import check_codes
 from .errors import InputError
-from .kernels.weights import expand_order, ism_order, score_order
+from .kernels import effective_mismatches, mismatch_ratio
+from .kernels.weights import (
+    expand_mismatch_order,
+    expand_order,
+    ism_order,
+    score_order,
+)
+
+DEFAULT_MEMORY_LIMIT = 4 * 2**30
+"""Bytes that `KmerWeights.from_support_vectors` may use with mismatches."""
 
 
 def wd_beta(degree: int) -> np.ndarray:
@@ -183,6 +196,9 @@ class KmerWeights:
         bias: float,
         degree: int,
         shift: int = 0,
+        mismatches: int = 0,
+        reverse_complement: bool = False,
+        memory_limit: float = DEFAULT_MEMORY_LIMIT,
     ) -> KmerWeights:
         """Expand a kernel expansion ``b + sum_j coef_j k(x_j, x)`` into weights.
 
@@ -196,13 +212,27 @@ class KmerWeights:
             WD degree d.
         shift : int
             WDS maximal shift S (0 for WD).
+        mismatches : int, default=0
+            Mismatches m of the kernel (see `poimkit.wd_kernel`); needs
+            ``shift=0``.
+        reverse_complement : bool, default=False
+            The kernel is strand-symmetric, ``k(x, x') + k(rc(x), x')``.
+        memory_limit : float, default 4 GiB
+            With ``mismatches > 0``: raise an `InputError`, before expanding,
+            if the estimated size (`mismatch_weight_size`) exceeds this many
+            bytes.
 
         Notes
         -----
         With ``c_k(y, p) = beta_k sum_j coef_j I(x_j[p:p+k] = y)`` the weight of
         ``(y, p)`` is ``c_k(y, p) + sum_{s=1..S} delta_s (c_k(y, p - s) +
         c_k(y, p + s))``, where the shifted terms exist only while both k-mers
-        lie inside the sequence. This is exact: it reproduces the kernel
+        lie inside the sequence. With mismatches (S = 0) it is
+        ``sum_{z : H(z, y) <= min(m, k-1)} mu_{k, H(z, y)} c_k(z, p)`` with
+        ``mu_{k,j} = 1 / (C(k, j) 3**j)``: each weight is spread over the
+        Hamming neighbours of its k-mer, ``sum_{j <= m} C(k, j) 3**j`` of them.
+        With the reverse complement, ``w_k(y, p)`` then gains
+        ``w_k(rc(y), L - p - k)``. This is exact: it reproduces the kernel
         expansion up to floating-point rounding.
         """
         sv = check_codes(support_vectors, "support_vectors")
@@ -213,6 +243,27 @@ class KmerWeights:
                 "support vectors"
             )
         length = sv.shape[1]
+        if mismatches > 0 and shift > 0:
+            raise InputError(
+                f"mismatches={mismatches} cannot be combined with shift={shift}"
+            )
+        n_mis = effective_mismatches(mismatches, degree, length)
+        if n_mis > 0:
+            n_entries, n_bytes = mismatch_weight_size(
+                sv.shape[0], length, degree, mismatches, reverse_complement
+            )
+            if n_bytes > memory_limit:
+                k_max = min(degree, length)
+                spread = _n_neighbours(k_max, min(n_mis, k_max - 1))
+                raise InputError(
+                    f"explicit weights with mismatches={mismatches} would need "
+                    f"about {n_bytes / 2**30:.2f} GiB (up to {n_entries:,} "
+                    f"weights: each support-vector k-mer spreads to its "
+                    f"sum_j C(k, j) 3**j Hamming neighbours, {spread:,} for "
+                    f"k = {k_max}), more than memory_limit = "
+                    f"{memory_limit / 2**30:.2f} GiB; lower degree or "
+                    "mismatches, or raise memory_limit"
+                )
         weights = cls(length=length, bias=float(bias))
         beta = wd_beta(degree)
         delta = shift_weights(shift)
@@ -237,6 +288,17 @@ class KmerWeights:
             if len(parts) > 1:
                 b_pos, b_kmer, b_val = _sum_duplicates(
                     *(np.concatenate(a) for a in zip(*parts, strict=True))
+                )
+            if min(n_mis, k - 1) > 0:
+                keep = b_val != 0.0
+                b_pos, b_kmer, b_val = _spread_mismatches(
+                    b_pos[keep], b_kmer[keep], b_val[keep], n_pos, k, min(n_mis, k - 1)
+                )
+            if reverse_complement:  # w(y, p) += w(rc(y), n_pos - 1 - p)
+                b_pos, b_kmer, b_val = _sum_duplicates(
+                    np.concatenate([b_pos, n_pos - 1 - b_pos]),
+                    np.concatenate([b_kmer, _reverse_complement_kmers(b_kmer, k)]),
+                    np.concatenate([b_val, b_val]),
                 )
             keep = b_val != 0.0
             b_pos, b_kmer, b_val = b_pos[keep], b_kmer[keep], b_val[keep]
@@ -307,6 +369,98 @@ class KmerWeights:
             weights.kmers.append(kmers)
             weights.values.append(values)
         return weights
+
+
+def _n_neighbours(k: int, n_mis: int) -> int:
+    """k-mers within Hamming distance ``n_mis`` of one k-mer (itself included)."""
+    return sum(math.comb(k, j) * 3**j for j in range(n_mis + 1))
+
+
+def mismatch_weight_size(
+    n_support: int,
+    length: int,
+    degree: int,
+    mismatches: int,
+    reverse_complement: bool = False,
+) -> tuple[int, int]:
+    """Upper bound on the explicit weights of a WD model with mismatches.
+
+    Parameters
+    ----------
+    n_support : int
+        Number of support vectors.
+    length, degree, mismatches : int
+        Sequence length L, degree d and mismatches m.
+    reverse_complement : bool, default=False
+
+    Returns
+    -------
+    n_weights : int
+        At most ``sum_k (L - k + 1) min(min(n_SV, 4**k) N_k, 4**k)`` stored
+        weights (twice that, capped by ``4**k`` per position, with the
+        reverse complement), ``N_k = sum_{j <= min(m, k-1)} C(k, j) 3**j``.
+    n_bytes : int
+        16 bytes per stored weight plus the largest per-order scratch buffer
+        of the expansion (16 bytes per raw neighbour).
+
+    Examples
+    --------
+    >>> mismatch_weight_size(100, 50, 8, 0)[0] == sum(
+    ...     (50 - k + 1) * min(100, 4**k) for k in range(1, 9))
+    True
+    >>> mismatch_weight_size(100, 50, 8, 2)[0] > 100 * 43 * (1 + 24 + 252)
+    True
+    """
+    n_mis = effective_mismatches(mismatches, degree, length)
+    stored = 0
+    peak_raw = 0
+    for k in range(1, min(degree, length) + 1):
+        n_pos = length - k + 1
+        raw = n_pos * min(n_support, 4**k) * _n_neighbours(k, min(n_mis, k - 1))
+        merged = min(raw, n_pos * 4**k)
+        stored += min(2 * merged, n_pos * 4**k) if reverse_complement else merged
+        peak_raw = max(peak_raw, raw)
+    return stored, 16 * (stored + peak_raw)
+
+
+def _spread_mismatches(
+    pos: np.ndarray, kmer: np.ndarray, val: np.ndarray, n_pos: int, k: int, n_mis: int
+):
+    """Give each weight ``(p, y, w)`` to every z with ``H(z, y) = j <= n_mis``.
+
+    ``pos``/``kmer`` are sorted by (position, k-mer). Returns the merged
+    entries, sorted the same way.
+    """
+    ratio = np.array([mismatch_ratio(k, j) for j in range(n_mis + 1)])
+    indptr = np.searchsorted(pos, np.arange(n_pos + 1)).astype(np.int64)
+    offsets = indptr * _n_neighbours(k, n_mis)
+    out_kmers = np.empty(int(offsets[-1]), dtype=np.int64)
+    out_values = np.empty(int(offsets[-1]), dtype=np.float64)
+    counts = np.zeros(n_pos, dtype=np.int64)
+    expand_mismatch_order(
+        indptr,
+        np.ascontiguousarray(kmer, dtype=np.int64),
+        np.ascontiguousarray(val, dtype=np.float64),
+        k,
+        ratio,
+        offsets,
+        out_kmers,
+        out_values,
+        counts,
+    )
+    first = np.cumsum(counts) - counts  # index of each position's first entry
+    take = np.repeat(offsets[:-1] - first, counts) + np.arange(int(counts.sum()))
+    return np.repeat(np.arange(n_pos), counts), out_kmers[take], out_values[take]
+
+
+def _reverse_complement_kmers(kmers: np.ndarray, k: int) -> np.ndarray:
+    """Index of ``rc(y)`` for every k-mer index ``y`` (complement 3 - c, reversed)."""
+    rest = np.asarray(kmers, dtype=np.int64).copy()
+    out = np.zeros_like(rest)
+    for _ in range(k):
+        out = (out << 2) | (3 - (rest & 3))
+        rest >>= 2
+    return out
 
 
 def _sum_duplicates(pos: np.ndarray, kmer: np.ndarray, val: np.ndarray):

@@ -1,9 +1,10 @@
 """Weighted-degree string kernels on integer-coded DNA.
 
-Public functions: `wd_kernel` (WD and WD with shifts), `wd_diagonal` and
-`wd_normalizer`. They validate their input, pack the sequences into bitplanes
-(`poimkit.kernels._packing`) and call the numba kernels of
-`poimkit.kernels.wd` and `poimkit.kernels.wds`.
+Public functions: `wd_kernel` (WD, WD with shifts, WD with mismatches, each
+optionally strand-symmetric), `wd_diagonal` and `wd_normalizer`. They validate
+their input, pack the sequences into bitplanes (`poimkit.kernels._packing`)
+and call the numba kernels of `poimkit.kernels.wd`, `poimkit.kernels.wds`,
+`poimkit.kernels.wdm` (mismatches) and `poimkit.kernels.paired`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from .._validation import check_int
 from ..alphabet import check_codes
 from ..errors import InputError
 from . import _packing
+from .paired import wds_rows
 from .wd import wd_gram
+from .wdm import wdm_gram, wdm_rows
 from .wds import wds_diagonal, wds_gram
 
 __all__ = ["wd_diagonal", "wd_kernel", "wd_normalizer"]
@@ -37,6 +40,23 @@ def _check_shift(shift, length: int) -> int:
             f"{shift}; a shift s compares x[s:] with x'[:L-s]"
         )
     return shift
+
+
+def _check_mismatches(mismatches, shift: int) -> int:
+    mismatches = check_int(mismatches, "mismatches", 0)
+    if mismatches > 0 and shift > 0:
+        raise InputError(
+            f"mismatches={mismatches} cannot be combined with shift={shift}: the "
+            "WD kernel with mismatches is implemented for shift=0 only; choose "
+            "one of the two"
+        )
+    return mismatches
+
+
+def _check_flag(value, name: str) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise InputError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def _check_pair(X1, X2) -> tuple[np.ndarray, np.ndarray | None]:
@@ -101,23 +121,141 @@ def _diagonal_count(length: int, degree: int) -> int:
     )
 
 
-def _diagonal(X: np.ndarray, degree: int, shift: int) -> np.ndarray:
-    n, length = X.shape
-    den = float(degree * (degree + 1))
-    if shift == 0:
-        return np.full(n, float(_diagonal_count(length, degree)) * 2.0 / den)
-    planes, lanes = _pack(X, shift)
+def effective_mismatches(mismatches: int, degree: int, length: int) -> int:
+    """Largest number of mismatches any k-mer can have: ``min(m, min(d, L) - 1)``.
+
+    A k-mer pair counts only while it keeps one matching letter, so a larger
+    `mismatches` changes nothing.
+    """
+    return min(mismatches, max(min(degree, length) - 1, 0))
+
+
+def mismatch_ratio(k: int, j: int) -> float:
+    """``mu_{k,j} = 1 / (C(k, j) 3**j)`` (see `poimkit.kernels.wdm`)."""
+    return 1.0 / (math.comb(k, j) * 3.0**j)
+
+
+def _mismatch_table(degree: int, n_mis: int) -> np.ndarray:
+    """``table[k, j] = (d - k + 1) mu_{k,j}`` for ``1 <= j <= min(m, k - 1)``."""
+    table = np.zeros((degree + 1, n_mis + 1), dtype=np.float64)
+    for k in range(2, degree + 1):
+        for j in range(1, min(n_mis, k - 1) + 1):
+            table[k, j] = (degree - k + 1) * mismatch_ratio(k, j)
+    return table
+
+
+def _rc(X: np.ndarray) -> np.ndarray:
+    """Reverse complement of validated codes: ``rc(x)[i] = 3 - x[L - 1 - i]``."""
+    return np.ascontiguousarray((3 - X)[:, ::-1])
+
+
+def _gram(
+    X1: np.ndarray,
+    X2: np.ndarray,
+    symmetric: bool,
+    degree: int,
+    shift: int,
+    n_mis: int,
+    num: float,
+    den: float,
+) -> np.ndarray:
+    """``k(X1[a], X2[b]) * num / den`` in units of ``2 / (d (d + 1))``.
+
+    ``symmetric`` promises ``k(X1[a], X2[b]) = k(X1[b], X2[a])``: true for
+    ``X2 is X1`` and for ``X1 = rc(X2)``, since ``k(rc(x), x') = k(x, rc(x'))``.
+    """
+    length = X1.shape[1]
+    out = np.empty((X1.shape[0], X2.shape[0]), dtype=np.float64)
+    if n_mis > 0:
+        table = _mismatch_table(degree, n_mis)
+        wdm_gram(X1, X2, degree, table, symmetric, num, den, out)
+        return out
+    planes1, lanes1 = _pack(X1, shift)
+    planes2, lanes2 = (planes1, lanes1) if X2 is X1 else _pack(X2, shift)
     valid, lane_valid, weights = _tables(length, shift)
-    out = np.empty(n, dtype=np.float64)
-    wds_diagonal(planes, lanes, valid, lane_valid, weights, degree, 2.0, den, out)
+    if shift == 0:
+        wd_gram(planes1, planes2, valid, degree, symmetric, num, den, out)
+    else:
+        wds_gram(
+            planes1,
+            lanes1,
+            planes2,
+            lanes2,
+            valid,
+            lane_valid,
+            weights,
+            degree,
+            symmetric,
+            num,
+            den,
+            out,
+        )
     return out
 
 
-def _normalizer(X: np.ndarray, degree: int, shift: int) -> float:
-    if shift == 0:
+def _rows(
+    X1: np.ndarray, X2: np.ndarray, degree: int, shift: int, n_mis: int
+) -> np.ndarray:
+    """Unnormalised ``k(X1[r], X2[r])`` of paired rows."""
+    den = float(degree * (degree + 1))
+    out = np.empty(X1.shape[0], dtype=np.float64)
+    if n_mis > 0:
+        table = _mismatch_table(degree, n_mis)
+        wdm_rows(X1, X2, degree, table, 2.0, den, out)
+        return out
+    planes1, lanes1 = _pack(X1, shift)
+    planes2, lanes2 = _pack(X2, shift)
+    valid, lane_valid, weights = _tables(X1.shape[1], shift)
+    wds_rows(
+        planes1,
+        lanes1,
+        planes2,
+        lanes2,
+        valid,
+        lane_valid,
+        weights,
+        degree,
+        2.0,
+        den,
+        out,
+    )
+    return out
+
+
+def _diagonal(
+    X: np.ndarray,
+    degree: int,
+    shift: int,
+    mismatches: int = 0,
+    reverse_complement: bool = False,
+) -> np.ndarray:
+    n, length = X.shape
+    den = float(degree * (degree + 1))
+    if shift == 0:  # with or without mismatches: every k-mer matches itself
+        out = np.full(n, float(_diagonal_count(length, degree)) * 2.0 / den)
+    else:
+        planes, lanes = _pack(X, shift)
+        valid, lane_valid, weights = _tables(length, shift)
+        out = np.empty(n, dtype=np.float64)
+        wds_diagonal(planes, lanes, valid, lane_valid, weights, degree, 2.0, den, out)
+    if reverse_complement:
+        n_mis = effective_mismatches(mismatches, degree, length)
+        out += _rows(_rc(X), X, degree, shift, n_mis)
+    return out
+
+
+def _normalizer(
+    X: np.ndarray,
+    degree: int,
+    shift: int,
+    mismatches: int = 0,
+    reverse_complement: bool = False,
+) -> float:
+    if shift == 0 and not reverse_complement:
         count = _diagonal_count(X.shape[1], degree)
         return float(count) * 2.0 / float(degree * (degree + 1))
-    return float(np.mean(_diagonal(X, degree, shift)))
+    diagonal = _diagonal(X, degree, shift, mismatches, reverse_complement)
+    return float(np.mean(diagonal))
 
 
 # --------------------------------------------------------------------------
@@ -133,8 +271,13 @@ def wd_kernel(
     normalize: bool = False,
     scale: float | None = None,
     n_threads: int | None = None,
+    mismatches: int = 0,
+    reverse_complement: bool = False,
 ) -> np.ndarray:
-    r"""Weighted-degree string kernel matrix, optionally with shifts (WDS).
+    r"""Weighted-degree string kernel matrix (WD, WDS, mismatches, both strands).
+
+    The plain WD kernel, with shifts (WDS) or with mismatches, each optionally
+    strand-symmetric.
 
     Parameters
     ----------
@@ -149,8 +292,8 @@ def wd_kernel(
         Largest shift ``S`` with ``0 <= S < L``; 0 is the plain WD kernel.
     normalize : bool, default=False
         Divide the matrix by the constant ``wd_normalizer(X_train, degree,
-        shift)``, where the training side ``X_train`` is ``X2``, or ``X1`` if
-        ``X2`` is None. See Notes.
+        shift, mismatches, reverse_complement)``, where the training side
+        ``X_train`` is ``X2``, or ``X1`` if ``X2`` is None. See Notes.
     scale : float, optional
         Divide the matrix by this positive constant instead (whatever
         `normalize` says). Pass the value of `wd_normalizer` on the training
@@ -158,6 +301,14 @@ def wd_kernel(
     n_threads : int, optional
         Number of numba threads for this call; the previous setting is
         restored afterwards. Default: numba's current setting.
+    mismatches : int, default=0
+        Largest number ``m`` of mismatches of a counted k-mer pair (Shogun's
+        WD ``max_mismatch``); see Notes. Needs ``shift=0``: WDS with
+        mismatches is refused (an `InputError`), as in Shogun. Values above
+        ``min(d, L) - 1`` act like ``min(d, L) - 1``.
+    reverse_complement : bool, default=False
+        Strand-symmetric kernel ``k(x, x') + k(rc(x), x')`` with
+        ``rc(x)[i] = 3 - x[L - 1 - i]``; works with shifts and mismatches.
 
     Returns
     -------
@@ -167,8 +318,9 @@ def wd_kernel(
     Raises
     ------
     InputError
-        For arrays that are not 2-D integer codes 0..3, unequal lengths, or
-        a `degree`, `shift`, `scale` or `n_threads` out of range.
+        For arrays that are not 2-D integer codes 0..3, unequal lengths, a
+        `degree`, `shift`, `scale`, `mismatches` or `n_threads` out of range,
+        or ``mismatches > 0`` with ``shift > 0``.
 
     See Also
     --------
@@ -207,6 +359,33 @@ def wd_kernel(
     k-mers of a pair is the popcount of ``m & m << 1 & ... & m << (k-1)`` and
     is accumulated in exact integers (see `poimkit.kernels.wd`).
 
+    With mismatches, a k-mer pair at Hamming distance :math:`j` adds
+    :math:`\beta_k \mu_{k,j}` with :math:`\mu_{k,0} = 1`,
+    :math:`\mu_{k,j} = 1 / (\binom{k}{j} 3^j)` for
+    :math:`1 \le j \le \min(m, k - 1)` and 0 otherwise:
+
+    .. math::
+
+        k(x, x') = \sum_{k=1}^{d} \beta_k \sum_{i=0}^{L-k}
+                   \mu_{k, H(x[i:i+k], x'[i:i+k])}.
+
+    These are Shogun's weights: each neighbour at distance :math:`j` gets an
+    equal share of the Hamming sphere (:math:`\binom{k}{j} 3^j` k-mers), a
+    k-mer never matches one it shares no letter with (so k-mers with
+    :math:`k \le m` allow :math:`k - 1` mismatches), and the kernel stays
+    positive semi-definite (the unweighted count of k-mers with at most
+    :math:`m` mismatches is not). Every sequence keeps
+    :math:`k(x, x)` of the plain WD kernel, so normalisation is the same
+    constant. The score of a kernel machine stays linear in positional k-mer
+    indicators: a support-vector k-mer gives :math:`\mu_{k,j}` of its weight
+    to every k-mer at distance :math:`j \le m` at the same start.
+
+    The strand-symmetric kernel adds :math:`k(rc(x), x') = k(x, rc(x'))`: it
+    is symmetric and positive semi-definite, and linear in the indicators of
+    ``x`` (the weight of k-mer ``y`` at start ``i`` gains that of ``rc(y)``
+    at start ``L - i - |y|``). Its diagonal varies with ``x``, so
+    ``normalize=True`` divides by the mean training diagonal, as for WDS.
+
     References
     ----------
     .. [1] S. Sonnenburg, G. Raetsch, C. Schaefer, "Learning interpretable SVMs
@@ -215,6 +394,8 @@ def wd_kernel(
     .. [2] G. Raetsch, S. Sonnenburg, B. Schoelkopf, "RASE: recognition of
        alternatively spliced exons in C. elegans", Bioinformatics 21
        (Suppl. 1), i369-i377 (2005).
+    .. [3] S. Sonnenburg et al., "The SHOGUN machine learning toolbox", JMLR
+       11, 1799-1802 (2010): ``CWeightedDegreeStringKernel`` (``max_mismatch``).
 
     Examples
     --------
@@ -228,6 +409,14 @@ def wd_kernel(
     [[3.6667, 0.0], [0.0, 3.6667]]
     >>> wd_kernel(Y, degree=2, shift=1).round(4).tolist()
     [[3.6667, 0.6667], [0.6667, 3.6667]]
+    >>> wd_kernel(Y, degree=2, mismatches=1).round(4).tolist()
+    [[3.6667, 0.0], [0.0, 3.6667]]
+    >>> Z = np.array([[0, 1, 2, 3], [0, 1, 2, 1]])  # ACGT, ACGC
+    >>> wd_kernel(Z, degree=2, mismatches=1).round(4).tolist()
+    [[3.6667, 2.7222], [2.7222, 3.6667]]
+    >>> W = np.array([[0, 0, 1, 1], [2, 2, 3, 3]])  # AACC, GGTT = rc(AACC)
+    >>> wd_kernel(W, degree=2, reverse_complement=True).round(4).tolist()
+    [[3.6667, 3.6667], [3.6667, 3.6667]]
     """
     X1, X2 = _check_pair(X1, X2)
     length = X1.shape[1]
@@ -235,6 +424,9 @@ def wd_kernel(
     shift = _check_shift(shift, length)
     scale = _check_scale(scale)
     n_threads = check_threads(n_threads)
+    mismatches = _check_mismatches(mismatches, shift)
+    reverse_complement = _check_flag(reverse_complement, "reverse_complement")
+    n_mis = effective_mismatches(mismatches, degree, length)
     train = X1 if X2 is None else X2
     symmetric = X2 is None
 
@@ -242,36 +434,25 @@ def wd_kernel(
         num, den = 2.0, float(degree * (degree + 1))
         if scale is not None:
             den *= scale
-        elif normalize and shift == 0:
+        elif normalize and shift == 0 and not reverse_complement:
             num, den = 1.0, float(_diagonal_count(length, degree))
         elif normalize:
-            den *= _normalizer(train, degree, shift)
+            den *= _normalizer(train, degree, shift, mismatches, reverse_complement)
 
-        planes1, lanes1 = _pack(X1, shift)
-        planes2, lanes2 = (planes1, lanes1) if symmetric else _pack(X2, shift)
-        out = np.empty((X1.shape[0], train.shape[0]), dtype=np.float64)
-        valid, lane_valid, weights = _tables(length, shift)
-        if shift == 0:
-            wd_gram(planes1, planes2, valid, degree, symmetric, num, den, out)
-        else:
-            wds_gram(
-                planes1,
-                lanes1,
-                planes2,
-                lanes2,
-                valid,
-                lane_valid,
-                weights,
-                degree,
-                symmetric,
-                num,
-                den,
-                out,
-            )
+        out = _gram(X1, train, symmetric, degree, shift, n_mis, num, den)
+        if reverse_complement:
+            # k(rc(x_a), x'_b) = k(rc(x'_b), x_a): still symmetric for X2 None
+            out += _gram(_rc(X1), train, symmetric, degree, shift, n_mis, num, den)
     return out
 
 
-def wd_diagonal(X: np.ndarray, degree: int = 20, shift: int = 0) -> np.ndarray:
+def wd_diagonal(
+    X: np.ndarray,
+    degree: int = 20,
+    shift: int = 0,
+    mismatches: int = 0,
+    reverse_complement: bool = False,
+) -> np.ndarray:
     """Unnormalised kernel value ``k(x, x)`` of every sequence.
 
     Parameters
@@ -280,13 +461,17 @@ def wd_diagonal(X: np.ndarray, degree: int = 20, shift: int = 0) -> np.ndarray:
         Integer-coded sequences.
     degree : int, default=20
     shift : int, default=0
+    mismatches : int, default=0
+    reverse_complement : bool, default=False
         As in `wd_kernel`.
 
     Returns
     -------
     numpy.ndarray of float64, shape (n,)
-        Equal to the diagonal of ``wd_kernel(X, degree=degree, shift=shift)``.
-        For ``shift=0`` all entries are ``sum_{k <= min(d, L)} beta_k (L-k+1)``.
+        Equal to the diagonal of ``wd_kernel(X, degree=degree, shift=shift,
+        mismatches=mismatches, reverse_complement=reverse_complement)``. For
+        ``shift=0`` without reverse complement all entries are
+        ``sum_{k <= min(d, L)} beta_k (L-k+1)``, whatever `mismatches`.
 
     Examples
     --------
@@ -295,14 +480,25 @@ def wd_diagonal(X: np.ndarray, degree: int = 20, shift: int = 0) -> np.ndarray:
     [3.6667, 3.6667]
     >>> wd_diagonal(X, degree=2, shift=1).round(4).tolist()
     [3.6667, 5.0]
+    >>> # ACGT is its own reverse complement; rc(AAAA) = TTTT shares nothing
+    >>> wd_diagonal(X, degree=2, reverse_complement=True).round(4).tolist()
+    [7.3333, 3.6667]
     """
     X = check_codes(X, "X")
     degree = check_int(degree, "degree", 1)
     shift = _check_shift(shift, X.shape[1])
-    return _diagonal(X, degree, shift)
+    mismatches = _check_mismatches(mismatches, shift)
+    reverse_complement = _check_flag(reverse_complement, "reverse_complement")
+    return _diagonal(X, degree, shift, mismatches, reverse_complement)
 
 
-def wd_normalizer(X: np.ndarray, degree: int = 20, shift: int = 0) -> float:
+def wd_normalizer(
+    X: np.ndarray,
+    degree: int = 20,
+    shift: int = 0,
+    mismatches: int = 0,
+    reverse_complement: bool = False,
+) -> float:
     """Constant that ``wd_kernel(..., normalize=True)`` divides by.
 
     Parameters
@@ -312,15 +508,18 @@ def wd_normalizer(X: np.ndarray, degree: int = 20, shift: int = 0) -> float:
         ``X2`` is None).
     degree : int, default=20
     shift : int, default=0
+    mismatches : int, default=0
+    reverse_complement : bool, default=False
         As in `wd_kernel`.
 
     Returns
     -------
     float
-        ``sum_{k <= min(d, L)} beta_k (L - k + 1)`` for ``shift=0`` (the
-        diagonal, the same for every sequence); the mean of `wd_diagonal`
-        over ``X`` for ``shift > 0``. Store it at training time and pass it
-        as ``scale=`` to `wd_kernel` at prediction time.
+        ``sum_{k <= min(d, L)} beta_k (L - k + 1)`` for ``shift=0`` without
+        reverse complement (the diagonal, the same for every sequence, with
+        or without mismatches); the mean of `wd_diagonal` over ``X`` for
+        ``shift > 0`` or ``reverse_complement=True``. Store it at training
+        time and pass it as ``scale=`` to `wd_kernel` at prediction time.
 
     Examples
     --------
@@ -333,4 +532,6 @@ def wd_normalizer(X: np.ndarray, degree: int = 20, shift: int = 0) -> float:
     X = check_codes(X, "X")
     degree = check_int(degree, "degree", 1)
     shift = _check_shift(shift, X.shape[1])
-    return _normalizer(X, degree, shift)
+    mismatches = _check_mismatches(mismatches, shift)
+    reverse_complement = _check_flag(reverse_complement, "reverse_complement")
+    return _normalizer(X, degree, shift, mismatches, reverse_complement)

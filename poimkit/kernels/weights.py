@@ -1,4 +1,8 @@
-"""Numba kernel: score sequences with sparse positional k-mer weights."""
+"""Numba kernels of sparse positional k-mer weights.
+
+Scoring, in-silico mutagenesis, and the expansion of a kernel expansion into
+weights (exact k-mers, and their Hamming neighbourhoods for mismatches).
+"""
 
 import numpy as np
 from numba import njit, prange
@@ -101,3 +105,97 @@ def ism_order(X, k, indptr, kmers, values, rows, starts, out):
                         out[r, p - s, a] += (
                             _lookup(kmers, values, lo, hi, other) - base
                         )
+
+
+@njit(**NJIT)
+def _next_combination(idx, j, k):
+    """Advance ``idx[:j]`` to the next j-subset of ``0..k-1``; False after the last."""
+    t = j - 1
+    while t >= 0 and idx[t] == k - j + t:
+        t -= 1
+    if t < 0:
+        return False
+    idx[t] += 1
+    for u in range(t + 1, j):
+        idx[u] = idx[u - 1] + 1
+    return True
+
+
+@njit(**NJIT)
+def mismatch_neighbours(key, k, ratio, value, idx, sub, out_kmers, out_values, c):
+    """Write every k-mer within distance ``m = ratio.size - 1`` of ``key``.
+
+    The k-mer at distance ``j`` gets ``value * ratio[j]``; entries go to
+    ``out_kmers[c:]`` / ``out_values[c:]`` (``sum_j C(k, j) 3**j`` of them, key
+    itself first). ``idx`` and ``sub`` are int64 scratch of size ``m``.
+    Returns the index after the last entry written.
+    """
+    out_kmers[c] = key
+    out_values[c] = value
+    c += 1
+    for j in range(1, ratio.shape[0]):
+        v = value * ratio[j]
+        for u in range(j):
+            idx[u] = u
+        more = True
+        while more:  # each set of j positions ...
+            for u in range(j):
+                sub[u] = 0
+            while True:  # ... and each of the 3**j substitutions there
+                z = key
+                for u in range(j):
+                    bit = np.int64(2 * (k - 1 - idx[u]))
+                    cur = (key >> bit) & np.int64(3)
+                    z += (((cur + 1 + sub[u]) & np.int64(3)) - cur) << bit
+                out_kmers[c] = z
+                out_values[c] = v
+                c += 1
+                u = 0
+                while u < j:
+                    sub[u] += 1
+                    if sub[u] < 3:
+                        break
+                    sub[u] = 0
+                    u += 1
+                if u == j:
+                    break
+            more = _next_combination(idx, j, k)
+    return c
+
+
+@njit(**NJIT_PARALLEL)
+def expand_mismatch_order(
+    indptr, kmers, values, k, ratio, offsets, out_kmers, out_values, counts
+):
+    """Spread order-k weights over their Hamming neighbourhoods, per position.
+
+    Entry ``(p, y, w)`` (start p, k-mer y, weight w; CSR ``indptr``/``kmers``/
+    ``values``) gives ``w * ratio[j]`` to every k-mer at distance ``j <=
+    ratio.size - 1`` at the same start. Position p writes its raw entries to
+    ``out_*[offsets[p]:offsets[p+1]]``, sorts them by k-mer and adds equal ones;
+    the merged entries (ascending k-mers) are left at the start of that slice,
+    ``counts[p]`` of them. Weights that add up to exactly 0 are kept.
+    """
+    n_pos = indptr.shape[0] - 1
+    n_mis = ratio.shape[0] - 1
+    for p in prange(n_pos):
+        idx = np.empty(max(n_mis, 1), dtype=np.int64)
+        sub = np.empty(max(n_mis, 1), dtype=np.int64)
+        start = offsets[p]
+        c = start
+        for e in range(indptr[p], indptr[p + 1]):
+            c = mismatch_neighbours(
+                kmers[e], k, ratio, values[e], idx, sub, out_kmers, out_values, c
+            )
+        order = np.argsort(out_kmers[start:c], kind="mergesort")
+        keys = out_kmers[start:c][order]
+        vals = out_values[start:c][order]
+        n = 0
+        for t in range(keys.shape[0]):
+            if n > 0 and out_kmers[start + n - 1] == keys[t]:
+                out_values[start + n - 1] += vals[t]
+            else:
+                out_kmers[start + n] = keys[t]
+                out_values[start + n] = vals[t]
+                n += 1
+        counts[p] = n
