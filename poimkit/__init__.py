@@ -1,9 +1,10 @@
-"""poimkit: explainable weighted-degree string-kernel classifiers for DNA."""
+"""poimkit: explainable string-kernel classifiers for DNA (WD, WDS, gapped k-mer)."""
 
 from ._version import __version__
 from .alphabet import decode, encode, kmer_index, kmer_string, reverse_complement
 from .background import MarkovBackground
 from .errors import InputError
+from .gkm import GkmSVC, gkm_kernel
 from .io import read_fasta, read_labeled
 from .kernels import wd_kernel
 from .linear import WDLinearSVC
@@ -14,6 +15,7 @@ from .svm import WDKernelSVC
 from .weights import KmerWeights
 
 __all__ = [
+    "GkmSVC",
     "InputError",
     "KmerWeights",
     "MarkovBackground",
@@ -27,6 +29,7 @@ __all__ = [
     "encode",
     "explain_instance",
     "extract_motifs",
+    "gkm_kernel",
     "kmer_index",
     "kmer_string",
     "load_model",

@@ -58,7 +58,7 @@ def make_model(
 
 
 def load_model(path: str | Path) -> WDClassifierBase:
-    """Open a model file written by `WDKernelSVC.save` or `WDLinearSVC.save`.
+    """Open a model file written by the ``save`` of any poimkit classifier.
 
     Raises
     ------
@@ -66,8 +66,10 @@ def load_model(path: str | Path) -> WDClassifierBase:
         Naming the file, if it is not a poimkit model (or as the class's
         ``load`` says).
     """
+    from .gkm import GkmSVC
+
     kind = npz_format(path)
-    for cls in SOLVERS.values():
+    for cls in (*SOLVERS.values(), GkmSVC):
         if kind == cls._model_format:
             return cls.load(path)
     raise InputError(

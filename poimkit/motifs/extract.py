@@ -170,7 +170,8 @@ def extract_motifs(
     see all sequences, so on a model no better than chance the test can still pass:
     check the cross-validated AUC first (``poimkit run`` reports no motifs when its
     interval includes 0.5). ``position`` is the 1-based mean start of the sites in
-    the positives and ``spread`` their standard deviation.
+    the positives and ``spread`` their standard deviation; for the POIM of a
+    position-free model (`poimkit.GkmSVC`) both are NaN: its motifs occur anywhere.
 
     **Without sequences** (motifPOIM): seeds come from the highest-order POIM and
     the peaks of the differential POIM (`poimkit.motifs.seeds`). Motifs are added
@@ -267,6 +268,7 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
     from .sites import seed_mass, site_counts, site_motif
 
     background = background_letters(poim.background)
+    anywhere = is_position_free(poim)
     positives = rng.permutation(np.flatnonzero(y))
     half = positives.size // 2
     discovery, held_out = np.sort(positives[:half]), np.sort(positives[half:])
@@ -347,8 +349,8 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
         starts = positive.starts.astype(np.float64)
         motif = Motif(
             counts / counts.sum(axis=1, keepdims=True),
-            position=float(starts.mean()) + 1.0,
-            spread=float(starts.std()),
+            position=np.nan if anywhere else float(starts.mean()) + 1.0,
+            spread=np.nan if anywhere else float(starts.std()),
             n_sites=int(positive.rows.size),
             frac_positive=frac_positive,
             frac_negative=frac_negative,
@@ -364,6 +366,11 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
     for i, motif in enumerate(motifs, start=1):
         motif.name = f"motif_{i}"
     return motifs
+
+
+def is_position_free(poim) -> bool:
+    """True for the POIM of a position-free model (its motifs have no position)."""
+    return poim.metadata.get("model") == "position-free"
 
 
 def _within(seed: str, motif) -> bool:

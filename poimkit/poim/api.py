@@ -26,13 +26,17 @@ def compute_poim(
 
     Parameters
     ----------
-    model : WDKernelSVC or KmerWeights
-        A fitted model with ``explicit_weights()`` (WD and WDS SVMs), or the
-        weights themselves (any positional k-mer linear score).
+    model : WDKernelSVC, GkmSVC or KmerWeights
+        A fitted model with ``explicit_weights()`` (WD and WDS SVMs), the
+        weights themselves (any positional k-mer linear score), or a
+        position-free model (``position_free = True``, e.g. `GkmSVC`), whose
+        POIMs are for sequences of the background's length under that chain
+        in equilibrium (`poimkit.poim.position_free`).
     max_order : int
         Largest k-mer length K.
     background : MarkovBackground, optional
-        Distribution of sequences; default uniform order 0 for the model's length.
+        Distribution of sequences; default uniform order 0 for the model's
+        length (for a position-free model: its most common training length).
     memory_limit : float, default 4 GiB
         Stop with an error, before allocating, if the estimated peak memory in
         bytes exceeds this.
@@ -67,13 +71,12 @@ def compute_poim(
     >>> poim.q(3).shape
     (28, 64)
     """
+    if getattr(model, "position_free", False):
+        return _position_free_poim(model, max_order, background, n_threads)
     weights = as_weights(model)
     if background is None:
         background = MarkovBackground.uniform(weights.length)
-    if not isinstance(background, MarkovBackground):
-        raise InputError(
-            f"background must be a MarkovBackground, got {type(background).__name__}"
-        )
+    _check_background(background)
     with numba_threads(n_threads):
         q = exact_poim(weights, background, max_order, memory_limit=memory_limit)
     metadata = {
@@ -82,9 +85,40 @@ def compute_poim(
         "background": repr(background),
         "n_weights": str(weights.nnz),
     }
-    for name in ("degree", "shift", "C", "normalize"):
+    names = ("degree", "shift", "mismatches", "reverse_complement", "C", "normalize")
+    for name in names:
         if hasattr(model, name):
             metadata[f"model_{name}"] = str(getattr(model, name))
+    return Poim(q, background, metadata)
+
+
+def _check_background(background) -> None:
+    if not isinstance(background, MarkovBackground):
+        raise InputError(
+            f"background must be a MarkovBackground, got {type(background).__name__}"
+        )
+
+
+def _position_free_poim(model, max_order, background, n_threads) -> Poim:
+    """POIMs of a position-free model (`GkmSVC`) at the background's length."""
+    from .position_free import position_free_poim, stationary_background
+
+    if background is None:
+        background = MarkovBackground.uniform(model.length_)
+    _check_background(background)
+    background = stationary_background(background)
+    with numba_threads(n_threads):
+        f = model.lmer_weights(background.length)
+        q = position_free_poim(f, model.l, background, max_order)
+    metadata = {
+        "method": "exact",
+        "model": "position-free",
+        "poimkit_version": __version__,
+        "background": repr(background),
+        "n_weights": str(f.size),
+    }
+    for name in ("l", "k", "reverse_complement", "C", "normalize"):
+        metadata[f"model_{name}"] = str(getattr(model, name))
     return Poim(q, background, metadata)
 
 

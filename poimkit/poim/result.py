@@ -100,6 +100,23 @@ class Poim:
             )
         return out
 
+    def anywhere(self, l: int) -> np.ndarray:
+        """Position-free importance of every l-mer, shape ``(4**l,)``.
+
+        ``E[s(X) | z at a uniformly chosen start J] - E[s(X)] = mean_j
+        Q_l(z, j)``: the expected score change when z occurs at a random
+        position. For a position-free model (`GkmSVC`) it is the importance
+        of z itself; for a positional model it averages out the position.
+
+        Examples
+        --------
+        >>> from poimkit.background import MarkovBackground
+        >>> q = [np.array([[1.0, 0, 0, -1], [3.0, 0, 0, -3]])]
+        >>> Poim(q, MarkovBackground.uniform(2)).anywhere(1).tolist()
+        [2.0, 0.0, 0.0, -2.0]
+        """
+        return self.q(l).mean(axis=0)
+
     def firm(self, l: int) -> np.ndarray:
         """FIRM of the binary features ``I(X[j:j+l] = z)``.
 
