@@ -298,15 +298,50 @@ def _check_options(on_invalid: str, crop_length: int | None) -> None:
 
 
 def _read_fasta(
-    path: PathLike, on_invalid: str, crop_length: int | None, stacklevel: int
-) -> tuple[list[str], np.ndarray, list[str]]:
+    path: PathLike,
+    on_invalid: str,
+    crop_length: int | None,
+    stacklevel: int,
+    any_length: bool = False,
+    drop_short: bool = False,
+) -> tuple[list[str], np.ndarray | list[np.ndarray], list[str]]:
     """`read_fasta` that also returns the ids of dropped records."""
     _check_options(on_invalid, crop_length)
     name = os.fspath(path)
+    records = list(iter_records(io.StringIO(_read_text(name)), name))
+    if crop_length is not None:
+        short = [rid for rid, full in records if len(full) < crop_length]
+        if short and drop_short:
+            warnings.warn(
+                DroppedRecordsWarning(
+                    f"{name}: dropped {len(short)} of {len(records)} records shorter "
+                    f"than crop_length={crop_length}: {_show(short)}",
+                    count=len(short),
+                ),
+                stacklevel=stacklevel,
+            )
+            if len(short) == len(records):
+                raise InputError(
+                    f"all {len(records)} records are shorter than "
+                    f"crop_length={crop_length}; no record is left",
+                    path=name,
+                )
+            records = [r for r in records if len(r[1]) >= crop_length]
+        elif short:
+            first = next(r for r in records if len(r[1]) < crop_length)
+            shortest = min(len(full) for _, full in records)
+            raise InputError(
+                f"sequence has length {len(first[1])}, shorter than "
+                f"crop_length={crop_length}; {len(short)} of {len(records)} records "
+                f"are shorter (the shortest has {shortest} letters): crop to at "
+                f"most {shortest}, or drop them (drop_short=True, CLI: --drop-short)",
+                path=name,
+                record=first[0],
+            )
     ids: list[str] = []
     rows: list[np.ndarray] = []
     dropped: list[str] = []
-    for rid, full in iter_records(io.StringIO(_read_text(name)), name):
+    for rid, full in records:
         codes = clean_record(rid, full, name, on_invalid, crop_length)
         if codes is None:
             dropped.append(rid)
@@ -314,6 +349,8 @@ def _read_fasta(
             ids.append(rid)
             rows.append(codes)
     report_dropped(name, dropped, len(ids) + len(dropped), stacklevel)
+    if any_length:
+        return ids, rows, dropped
     lengths = Counter(len(row) for row in rows)
     if len(lengths) > 1:
         common = lengths.most_common(1)[0][0]
@@ -328,7 +365,8 @@ def _read_fasta(
             f"records have length {common} (lengths found: {found}"
             f"{', ...' if len(lengths) > 4 else ''}); "
             "positional kernels need equal lengths: centre-crop every record with "
-            "crop_length (CLI: --crop)",
+            f"crop_length (CLI: --crop; the shortest has {min(lengths)} letters), or "
+            "use a position-free model (GkmSVC, CLI: --kernel gkm)",
             path=name,
             record=odd,
         )
@@ -340,7 +378,9 @@ def read_fasta(
     *,
     on_invalid: Literal["error", "drop"] = "error",
     crop_length: int | None = None,
-) -> tuple[list[str], np.ndarray]:
+    any_length: bool = False,
+    drop_short: bool = False,
+) -> tuple[list[str], np.ndarray | list[np.ndarray]]:
     """Read a FASTA file of equal-length DNA sequences into letter codes.
 
     Parameters
@@ -361,14 +401,21 @@ def read_fasta(
         ``seq[start : start + crop_length]`` with
         ``start = (len(seq) - crop_length) // 2`` (an odd surplus loses its
         extra letter at the end). Letters are checked only inside the kept
-        window. A record shorter than ``crop_length`` is an error.
+        window. A record shorter than ``crop_length`` is an error (naming the
+        shortest length), unless ``drop_short``.
+    any_length : bool
+        Keep records of any lengths (for position-free models, `GkmSVC`):
+        ``X`` is then a list of 1-D code arrays.
+    drop_short : bool
+        Leave out records shorter than ``crop_length``, with a
+        `DroppedRecordsWarning` naming how many.
 
     Returns
     -------
     ids : list of str
         Record ids in file order.
-    X : numpy.ndarray of uint8, shape (n_records, length)
-        Codes ``A=0, C=1, G=2, T=3``.
+    X : numpy.ndarray of uint8, shape (n_records, length), or list
+        Codes ``A=0, C=1, G=2, T=3`` (a list of arrays with ``any_length``).
 
     Raises
     ------
@@ -393,7 +440,9 @@ def read_fasta(
     >>> X4.tolist()  # start = (6 - 3) // 2 = 1
     [[1, 2, 3], [3, 2, 0]]
     """
-    ids, X, _ = _read_fasta(path, on_invalid, crop_length, stacklevel=3)
+    ids, X, _ = _read_fasta(
+        path, on_invalid, crop_length, 3, any_length=any_length, drop_short=drop_short
+    )
     return ids, X
 
 
@@ -501,7 +550,9 @@ def read_labeled(
     on_invalid: Literal["error", "drop"] = "error",
     crop_length: int | None = None,
     positive_label: str | None = None,
-) -> tuple[list[str], np.ndarray, np.ndarray]:
+    any_length: bool = False,
+    drop_short: bool = False,
+) -> tuple[list[str], np.ndarray | list[np.ndarray], np.ndarray]:
     """Read a labelled sequence data set.
 
     Give either ``pos`` and ``neg`` (two FASTA files), or ``fasta`` and
@@ -522,8 +573,9 @@ def read_labeled(
         a record of ``fasta`` and its label occurs on no other line. Every
         record of ``fasta`` needs exactly one line, and every line a record
         (records dropped by ``on_invalid="drop"`` may keep their line).
-    on_invalid, crop_length
-        As in `read_fasta`, applied to every FASTA file.
+    on_invalid, crop_length, any_length, drop_short
+        As in `read_fasta`, applied to every FASTA file (with ``any_length``
+        the classes may differ in length and ``X`` is a list of arrays).
     positive_label : str, optional
         The label of the positive class in ``labels``. By default: if both
         labels are numbers the larger one is positive (``1/0``, ``+1/-1``,
@@ -579,9 +631,10 @@ def read_labeled(
         if positive_label is not None:
             raise InputError("positive_label applies only to a labels table")
         pos_name, neg_name = os.fspath(pos), os.fspath(neg)
-        ids_p, X_p, _ = _read_fasta(pos_name, on_invalid, crop_length, stacklevel=3)
-        ids_n, X_n, _ = _read_fasta(neg_name, on_invalid, crop_length, stacklevel=3)
-        if X_p.shape[1] != X_n.shape[1]:
+        options = (on_invalid, crop_length, 3, any_length, drop_short)
+        ids_p, X_p, _ = _read_fasta(pos_name, *options)
+        ids_n, X_n, _ = _read_fasta(neg_name, *options)
+        if not any_length and X_p.shape[1] != X_n.shape[1]:
             raise InputError(
                 f"sequences have length {X_n.shape[1]} but those in {pos_name} have "
                 f"length {X_p.shape[1]}; both classes need the same length "
@@ -599,10 +652,13 @@ def read_labeled(
         y = np.concatenate(
             [np.ones(len(ids_p), np.int64), np.zeros(len(ids_n), np.int64)]
         )
-        return ids_p + ids_n, np.concatenate([X_p, X_n]), y
+        X = X_p + X_n if any_length else np.concatenate([X_p, X_n])
+        return ids_p + ids_n, X, y
 
     fasta_name, labels_name = os.fspath(fasta), os.fspath(labels)
-    ids, X, dropped = _read_fasta(fasta_name, on_invalid, crop_length, stacklevel=3)
+    ids, X, dropped = _read_fasta(
+        fasta_name, on_invalid, crop_length, 3, any_length, drop_short
+    )
     kept, gone = set(ids), set(dropped)
     rows = _read_label_table(labels_name, kept | gone)
     label_of: dict[str, str] = {}

@@ -273,6 +273,38 @@ def test_crop_longer_than_record(tmp_path):
     assert "length 3" in str(error) and "crop_length=5" in str(error)
 
 
+def test_crop_error_names_the_shortest_and_drop_short_drops(tmp_path):
+    text = ">a\nACGTACGT\n>b\nACG\n>c\nACGTA\n>d\nAC\n"
+    error = bad(tmp_path, text, crop_length=4)
+    assert error.record == "b"
+    assert "2 of 4 records are shorter" in str(error)
+    assert "the shortest has 2 letters" in str(error)
+    path = tmp_path / "short.fa"
+    path.write_text(text)
+    with pytest.warns(DroppedRecordsWarning, match="dropped 2 of 4 records shorter"):
+        ids, X = read_fasta(path, crop_length=4, drop_short=True)
+    assert ids == ["a", "c"] and X.tolist() == [[2, 3, 0, 1], [0, 1, 2, 3]]
+    with pytest.raises(InputError, match="all 4 records are shorter"):
+        with pytest.warns(DroppedRecordsWarning):
+            read_fasta(path, crop_length=9, drop_short=True)
+
+
+def test_any_length_keeps_records_as_they_are(tmp_path):
+    path = tmp_path / "ragged.fa"
+    path.write_text(">a\nACGTACGT\n>b\nACG\n")
+    ids, X = read_fasta(path, any_length=True)
+    assert ids == ["a", "b"] and [x.tolist() for x in X] == [
+        [0, 1, 2, 3, 0, 1, 2, 3],
+        [0, 1, 2],
+    ]
+    with pytest.raises(InputError, match="GkmSVC"):
+        read_fasta(path)
+    neg = tmp_path / "neg.fa"
+    neg.write_text(">c\nTTTTT\n")
+    _, X, y = read_labeled(path, neg, any_length=True)
+    assert [x.size for x in X] == [8, 3, 5] and y.tolist() == [1, 1, 0]
+
+
 # ------------------------------------------------------------- read_labeled
 
 
