@@ -339,7 +339,11 @@ class GkmSVC(WDClassifierBase):
         return self
 
     def fit(self, X, y) -> GkmSVC:
-        """Train the SVM.
+        """Train the SVM and build its explicit weights.
+
+        The weights (a table of ``4**l`` l-mer weights for l up to
+        `MAX_LMER_TABLE`) are part of the model: scoring is then one look-up
+        per window.
 
         Parameters
         ----------
@@ -352,7 +356,10 @@ class GkmSVC(WDClassifierBase):
         -------
         self
         """
-        return self._fit_gram(X, y, self._raw_kernel(X))
+        self._fit_gram(X, y, self._raw_kernel(X))
+        if self.l <= MAX_LMER_TABLE:
+            self._lmer_table()
+        return self
 
     # ------------------------------------------------------------------ scores
     def _scale(self, n_windows: np.ndarray) -> np.ndarray:
