@@ -11,7 +11,7 @@ from sklearn.base import clone
 from sklearn.metrics import roc_auc_score
 
 import poimkit.gkm as gkm_module
-from poimkit import GkmSVC, gkm_kernel, load_model
+from poimkit import GkmSVC, extract_motifs, gkm_kernel, load_model
 from poimkit.alphabet import kmer_index, kmer_string, reverse_complement
 from poimkit.background import MarkovBackground
 from poimkit.errors import InputError
@@ -214,3 +214,18 @@ def test_save_load_round_trip(fitted, tmp_path):
 def test_clone_and_params():
     model = GkmSVC(l=9, k=5, C=3.0)
     assert clone(model).get_params() == model.get_params()
+
+
+def test_motifs_of_a_position_free_model_have_no_position():
+    """Sites anywhere, on either strand, in records of different lengths."""
+    rng = np.random.default_rng(4)
+    X, y = planted(rng, 400, 80, "TGACTCAG")
+    seqs = [x[rng.integers(0, 6) :] for x in X]  # lengths 75..80
+    seqs = [x if i % 7 else x[:40] for i, x in enumerate(seqs)]  # a few short
+    model = GkmSVC(l=8, k=5).fit(seqs, y)
+    poim = compute_poim(model, 6, MarkovBackground.uniform(60))
+    motifs = extract_motifs(poim, 2, sequences=seqs, labels=y)
+    assert motifs and np.isnan(motifs[0].position) and np.isnan(motifs[0].spread)
+    assert "GACTCA" in motifs[0].consensus or "TGAGTC" in motifs[0].consensus
+    assert motifs[0].frac_positive > 0.5 > 5 * motifs[0].frac_negative
+    assert motifs[0].sites.on_both_strands

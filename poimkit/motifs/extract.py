@@ -124,7 +124,10 @@ def extract_motifs(
     max_motifs : int
         Most motifs to report.
     sequences : array-like of uint8, shape (n, L), optional
-        Integer-coded sequences (`poimkit.encode`), e.g. the training set.
+        Integer-coded sequences (`poimkit.encode`), e.g. the training set. For
+        the POIM of a position-free model they may have any lengths (a list):
+        those of at least the POIM's length are centre-cropped to it, the
+        others left out (`centre_crop`).
     labels : array-like of shape (n,), optional
         1 (or True) for positives, 0 for negatives.
     alpha : float
@@ -239,8 +242,12 @@ def extract_motifs(
 def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
     from ..alphabet import check_codes
 
-    X = check_codes(np.asarray(sequences), "sequences")
     y = np.asarray(labels)
+    if is_position_free(poim) and not (
+        isinstance(sequences, np.ndarray) and sequences.ndim == 2
+    ):
+        sequences, y = centre_crop(sequences, y, poim.length)
+    X = check_codes(np.asarray(sequences), "sequences")
     if y.shape != (X.shape[0],):
         raise InputError(
             f"labels has shape {y.shape} but must have shape ({X.shape[0]},), "
@@ -260,6 +267,46 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
             f"got {int(y.sum())} and {int((~y).sum())}"
         )
     return X, y
+
+
+def centre_crop(sequences, labels, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sequences of any lengths as one array: centre-cropped, shorter ones left out.
+
+    Parameters
+    ----------
+    sequences : list of str or of 1-D code arrays
+    labels : array-like of shape (n,)
+    length : int
+
+    Returns
+    -------
+    X : numpy.ndarray of uint8, shape (n_kept, length)
+    y : numpy.ndarray, the labels of the kept sequences
+
+    Examples
+    --------
+    >>> X, y = centre_crop(["ACGTAC", "AC", "GGGG"], [1, 0, 0], 4)
+    >>> X.tolist(), y.tolist()
+    ([[1, 2, 3, 0], [2, 2, 2, 2]], [1, 0])
+    """
+    from ..gkm import as_sequences
+
+    seqs = as_sequences(sequences, "sequences")
+    labels = np.asarray(labels)
+    if labels.shape != (len(seqs),):
+        raise InputError(
+            f"labels has shape {labels.shape} but must have shape ({len(seqs)},), "
+            "one per sequence"
+        )
+    keep = np.array([x.size >= length for x in seqs], dtype=bool)
+    if not keep.any():
+        raise InputError(f"no sequence has the POIM's length {length} or more")
+    rows = [
+        x[(x.size - length) // 2 : (x.size - length) // 2 + length]
+        for x, k in zip(seqs, keep, strict=True)
+        if k
+    ]
+    return np.stack(rows), labels[keep]
 
 
 def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
