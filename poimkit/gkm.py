@@ -177,15 +177,35 @@ def _gram(seqs, l, k, reverse_complement, n_threads) -> np.ndarray:
 
     codes, offsets, row_seq = strands(seqs, reverse_complement)
     n = len(seqs)
-    masks = gkm_masks(l, k)
+    masks, weight = _gram_masks(l, k, reverse_complement)
     with numba_threads(n_threads):
         tasks = min(numba.get_num_threads(), masks.shape[0])
         tasks = max(1, min(tasks, GRAM_ACCUMULATOR_BYTES // max(8 * n * n, 1)))
         acc = np.zeros((tasks, n, n))
-        _gkm.gkm_gram(codes, offsets, row_seq, masks, l, acc)
+        _gkm.gkm_gram(codes, offsets, row_seq, masks, weight, l, acc)
     K = acc.sum(axis=0) if tasks > 1 else acc[0]
     upper = np.triu(K)
     return upper + np.triu(K, 1).T
+
+
+def _gram_masks(l: int, k: int, reverse_complement: bool):
+    """Masks the Gram matrix needs, with their multiplicity.
+
+    With both strands counted, the pattern counts of the mirrored mask
+    ``l - 1 - m`` are those of m with every pattern reverse-complemented, so
+    both give the same inner products: one of each mirrored pair is computed,
+    twice weighted (halving the work).
+    """
+    masks = gkm_masks(l, k)
+    if not reverse_complement:
+        return masks, np.ones(masks.shape[0])
+    mirror = np.sort(l - 1 - masks, axis=1)
+    keep, weight = [], []
+    for m, (mask, other) in enumerate(zip(masks, mirror, strict=True)):
+        if tuple(mask) <= tuple(other):
+            keep.append(m)
+            weight.append(1.0 if tuple(mask) == tuple(other) else 2.0)
+    return np.ascontiguousarray(masks[keep]), np.array(weight)
 
 
 def windows(seqs: list[np.ndarray], l: int) -> np.ndarray:

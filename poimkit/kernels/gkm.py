@@ -28,8 +28,8 @@ def _pattern(codes, start, masks, m):
 
 
 @njit(**NJIT_PARALLEL)
-def gkm_gram(codes, offsets, row_seq, masks, l, acc):
-    """Add ``sum_m <c_m(x_a), c_m(x_b)>`` to ``acc[t, a, b]`` for ``a <= b``.
+def gkm_gram(codes, offsets, row_seq, masks, mask_weight, l, acc):
+    """Add ``sum_m w_m <c_m(x_a), c_m(x_b)>`` to ``acc[t, a, b]`` for ``a <= b``.
 
     ``c_m(x)`` counts the patterns of mask m in x (all strands). Masks are
     split over ``acc.shape[0]`` parallel tasks, each with its own
@@ -55,6 +55,7 @@ def gkm_gram(codes, offsets, row_seq, masks, l, acc):
         run_seq = np.empty(n_windows, dtype=np.int64)
         run_count = np.empty(n_windows, dtype=np.float64)
         for m in range(t, n_masks, n_tasks):
+            weight = mask_weight[m]
             w = 0
             for r in range(n_rows):
                 for s in range(offsets[r], offsets[r + 1] - l + 1):
@@ -80,11 +81,11 @@ def gkm_gram(codes, offsets, row_seq, masks, l, acc):
                         c += 1
                         i += 1
                     run_seq[n_runs] = a
-                    run_count[n_runs] = c
+                    run_count[n_runs] = c * weight
                     n_runs += 1
                 for u in range(n_runs):
                     a = run_seq[u]
-                    cu = run_count[u]
+                    cu = run_count[u] / weight
                     for v in range(u, n_runs):
                         acc[t, a, run_seq[v]] += cu * run_count[v]
 
