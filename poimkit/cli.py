@@ -65,7 +65,7 @@ def _build_parser() -> argparse.ArgumentParser:
     train = sub.add_parser(
         "train",
         help="train a WD/WDS-kernel SVM and report cross-validated AUC",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_HelpFormatter,
         epilog="example: poimkit train --pos data/gattaca/positives.fa "
         "--neg data/gattaca/negatives.fa --cv 5 -o model.npz\n"
         "  many sequences: poimkit train --pos big_pos.fa.gz --neg big_neg.fa.gz "
@@ -83,7 +83,7 @@ def _build_parser() -> argparse.ArgumentParser:
     score = sub.add_parser(
         "score",
         help="score sequences with a trained model",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_HelpFormatter,
         epilog="example: poimkit score model.npz seqs.fa -o scores.tsv",
     )
     score.add_argument("model", metavar="MODEL.npz")
@@ -95,7 +95,7 @@ def _build_parser() -> argparse.ArgumentParser:
     poim = sub.add_parser(
         "poim",
         help="compute exact POIMs of a trained model",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_HelpFormatter,
         epilog="examples: poimkit poim model.npz --max-order 7 -o poim.npz --top 20\n"
         "  poimkit poim model.npz --background fit:train.fa --markov-order 2 "
         "-o poim.npz",
@@ -135,7 +135,7 @@ def _build_parser() -> argparse.ArgumentParser:
     motifs = sub.add_parser(
         "motifs",
         help="motifs (PWM, position, spread, evidence) behind POIMs",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_HelpFormatter,
         epilog="examples: poimkit motifs poim.npz --pos P.fa --neg N.fa "
         "-o motifs.meme --sites sites.tsv\n"
         "  poimkit motifs OUT/motifs.meme --compare jaspar:vertebrates  "
@@ -192,7 +192,7 @@ def _build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser(
         "run",
         help="FASTA in: CV AUC, model, POIMs, motifs, figures and a report out",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_HelpFormatter,
         epilog="examples: poimkit run --pos data/splice/EI.fa --neg data/splice/N.fa "
         "--drop-invalid -o splice_ei/\n"
         "  poimkit run --fasta seqs.fa --labels labels.tsv --shift 4 "
@@ -207,7 +207,7 @@ def _build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser(
         "demo",
         help="run the whole pipeline on the bundled GATTACA example",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_HelpFormatter,
         epilog="example: poimkit demo -o gattaca_demo/  (then open "
         "gattaca_demo/report.html)",
     )
@@ -218,13 +218,66 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Defaults in the help, except None (the help text says what happens)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None:
+            return action.help
+        return super()._get_help_string(action)
+
+
+def _listed(values) -> str:
+    return "{" + ", ".join(f"{v:g}" for v in values) + "}"
+
+
 def _add_model_options(parser: argparse.ArgumentParser):
-    model = parser.add_argument_group("model")
-    model.add_argument(
-        "--degree", type=int, default=20, help="WD degree (longest k-mer)"
+    from .pipeline import FIXED_DEFAULTS
+    from .selection import (
+        DEFAULT_C,
+        DEFAULT_DEGREES,
+        DEFAULT_SHIFTS,
+        HOLDOUT_ABOVE,
+        INNER_FOLDS,
+        MAX_SEQUENCES,
     )
-    model.add_argument("--shift", type=int, default=0, help="WDS maximal shift (0: WD)")
-    model.add_argument("-C", type=float, default=1.0, help="SVM regularisation")
+
+    fixed = FIXED_DEFAULTS
+    model = parser.add_argument_group(
+        "model (a value given fixes it; the others are chosen by an inner "
+        "cross-validation, see --grid)"
+    )
+    model.add_argument(
+        "--degree",
+        type=int,
+        help="WD degree (longest k-mer); default: chosen from "
+        f"{_listed(DEFAULT_DEGREES)}, {fixed['degree']} with --no-grid",
+    )
+    model.add_argument(
+        "--shift",
+        type=int,
+        help="WDS maximal shift (0: WD); default: chosen from "
+        f"{_listed(DEFAULT_SHIFTS)} up to half the sequence length, "
+        f"{fixed['shift']} with --no-grid",
+    )
+    model.add_argument(
+        "-C",
+        type=float,
+        help=f"SVM regularisation; default: chosen from {_listed(DEFAULT_C)}, "
+        f"{fixed['C']:g} with --no-grid",
+    )
+    model.add_argument(
+        "--grid",
+        action=argparse.BooleanOptionalAction,
+        help="choose the parameters not given above by an inner cross-validation "
+        f"({INNER_FOLDS}-fold; one split holding out a third above {HOLDOUT_ABOVE} "
+        "training sequences) in every outer fold and on all sequences for the "
+        f"final model (above {MAX_SEQUENCES} sequences on a stratified sample of "
+        "that many): the CV AUC is nested, the kernel matrix "
+        "of each setting computed once. Default: on with --solver kernel, off "
+        "with --solver linear. --no-grid: fixed parameters (defaults "
+        f"degree {fixed['degree']}, shift {fixed['shift']}, C {fixed['C']:g})",
+    )
     model.add_argument(
         "--solver",
         choices=("kernel", "linear"),
@@ -270,12 +323,6 @@ def _linear_params(args: argparse.Namespace) -> dict:
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     model = _add_model_options(parser)
     model.add_argument("--cv", type=int, default=5, help="cross-validation folds")
-    model.add_argument(
-        "--grid",
-        action="store_true",
-        help="choose degree, shift and C by an inner 3-fold search over "
-        "degree {10, 20}, shift {0, 4}, C {0.1, 1, 10} (nested CV)",
-    )
     explain = parser.add_argument_group("POIMs and motifs")
     explain.add_argument("--max-order", type=int, default=7, help="longest k-mer K")
     explain.add_argument(
@@ -315,34 +362,50 @@ def _check_labeled_args(args: argparse.Namespace) -> None:
 
 
 def _run_train(args: argparse.Namespace) -> int:
-    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    import numpy as np
 
     from .io import read_labeled
     from .models import make_model
+    from .pipeline import (
+        FIXED_DEFAULTS,
+        RunOptions,
+        _Data,
+        cross_validate,
+        train_final,
+    )
 
     _check_labeled_args(args)
     if args.cv and args.cv < 2:
         raise InputError(f"--cv must be 0 or at least 2, got {args.cv}")
     if args.dask is not None and args.solver != "linear":
         raise InputError("--dask applies to --solver linear")
-    model = make_model(
-        args.solver,
+    options = RunOptions(
         degree=args.degree,
         shift=args.shift,
         C=args.C,
-        n_threads=args.threads,
-        **_linear_params(args),
+        solver=args.solver,
+        cv=args.cv,
+        grid=args.grid,
+        seed=args.seed,
+        threads=args.threads,
+    )
+    params = {
+        k: FIXED_DEFAULTS[k] if v is None else v for k, v in options.fixed().items()
+    }
+    model = make_model(
+        args.solver, n_threads=args.threads, **params, **_linear_params(args)
     )
     read_options = {
         "on_invalid": "drop" if args.drop_invalid else "error",
         "crop_length": args.crop,
     }
     fit_params = {} if args.dask is None else {"client": args.dask}
-    if args.solver == "linear" and args.pos is not None and not args.cv:
+    streams = args.solver == "linear" and args.pos is not None
+    if streams and not args.cv and not options.selects:
         _say(args, "streaming the FASTA files into the linear solver")
         model.fit((args.pos, args.neg), **fit_params, **read_options)
     else:
-        _ids, X, y = read_labeled(
+        ids, X, y = read_labeled(
             pos=args.pos,
             neg=args.neg,
             fasta=args.fasta,
@@ -354,17 +417,26 @@ def _run_train(args: argparse.Namespace) -> int:
             f"read {X.shape[0]} sequences of length {X.shape[1]} "
             f"({int(y.sum())} positive)",
         )
+        data = _Data(list(ids), X, np.asarray(y), [], 0)
+        selection = None
         if args.cv:
-            folds = StratifiedKFold(
-                n_splits=args.cv, shuffle=True, random_state=args.seed
-            )
-            aucs = cross_val_score(
-                model, X, y, cv=folds, scoring="roc_auc", params=fit_params
+            cv = cross_validate(
+                data,
+                options,
+                progress=not args.quiet,
+                model=model,
+                fit_params=fit_params,
             )
             print(
-                f"cv_auc\t{aucs.mean():.4f}\t+/-\t{aucs.std():.4f}\t({args.cv} folds)"
+                f"cv_auc\t{cv['cv_auc']:.4f}\t+/-\t{cv['cv_auc_std']:.4f}\t"
+                f"({args.cv} folds)"
             )
-        model.fit(X, y, **fit_params)
+            selection = cv["selection"]
+        model, chosen, selection = train_final(
+            data, options, selection, model=model, fit_params=fit_params
+        )
+        if selection is not None:
+            _say(args, f"chosen by inner CV: {_chosen_text(chosen, selection)}")
     model.save(args.output)
     _say(
         args,
@@ -372,6 +444,18 @@ def _run_train(args: argparse.Namespace) -> int:
         f"written to {args.output}",
     )
     return EXIT_OK
+
+
+def _chosen_text(chosen: dict, selection: dict) -> str:
+    """``degree 10, shift 16, C 10 (inner holdout AUC 0.8654)`` and corners."""
+    text = ", ".join(f"{k} {v:g}" for k, v in chosen.items())
+    text += f" (inner {selection['inner']} AUC {selection['inner_auc']:.4f})"
+    if selection["corner"]:
+        text += (
+            f"; at the end of its grid: {', '.join(selection['corner'])} "
+            "(the best value may lie beyond; give it explicitly to try)"
+        )
+    return text
 
 
 def _run_score(args: argparse.Namespace) -> int:
@@ -608,6 +692,10 @@ def _print_run(summary: dict, out: str) -> None:
         f"cv_auc\t{summary['cv_auc']:.4f}\t+/-\t{summary['cv_auc_std']:.4f}\t"
         f"accuracy\t{summary['cv_accuracy']:.4f}"
     )
+    chosen = summary["parameters"]["chosen"]
+    print("model\t" + "\t".join(f"{k} {v:g}" for k, v in chosen.items()))
+    if summary["selection"] is not None:
+        print(f"# chosen by inner CV: {_chosen_text(chosen, summary['selection'])}")
     print("motif\tconsensus\tposition\tspread\timportance\tpos\tneg\tq_value")
     for m in summary["motifs"]:
         print(

@@ -28,8 +28,8 @@ from .errors import InputError
 from .linear.layout import exact_size_for
 from .models import SOLVERS, make_model
 
-#: hyper-parameter grid searched by ``grid=True`` (``--grid``)
-DEFAULT_GRID = {"degree": [10, 20], "shift": [0, 4], "C": [0.1, 1.0, 10.0]}
+#: degree, shift and C of a model whose parameters are not selected
+FIXED_DEFAULTS = {"degree": 20, "shift": 0, "C": 1.0}
 #: file names inside the output folder
 OUTPUT_FILES = (
     "model.npz",
@@ -50,18 +50,24 @@ class RunOptions:
 
     Attributes
     ----------
-    degree, shift, C : int, int, float
-        WD degree, WDS maximal shift (0 for WD) and SVM regularisation.
+    degree, shift, C : int, int, float or None
+        WD degree, WDS maximal shift (0 for WD) and SVM regularisation. A
+        value fixes the parameter; None (the default) lets the inner
+        cross-validation choose it from `poimkit.selection.default_grid`, or,
+        with ``grid=False``, takes `FIXED_DEFAULTS` (20, 0, 1.0).
     solver : {"kernel", "linear"}
         Train `WDKernelSVC` (kernel matrix, up to about 20,000 sequences) or
         `WDLinearSVC` (feature space, for more). The POIMs need exact weights,
         so the linear solver indexes every order exactly: its degree must be
-        small (8 or less for L up to 250; `--grid` then varies shift and C).
+        small (8 or less for L up to 250) and is never searched.
     cv : int
         Folds of the stratified cross-validation (at least 2).
-    grid : bool
-        Choose degree, shift and C from `DEFAULT_GRID` by an inner 3-fold
-        search; the reported cross-validated AUC is then nested (honest).
+    grid : bool or None
+        Choose the parameters left at None by an inner cross-validation
+        (`poimkit.selection`) inside every outer fold, and on all sequences
+        for the final model: the reported AUC is then nested (honest). None
+        (the default) means on for the kernel solver and off for the linear
+        one, whose fits cannot share kernel matrices.
     max_order : int
         Longest k-mer K of the POIMs.
     background : {"uniform", "fit"}
@@ -86,12 +92,12 @@ class RunOptions:
         before any training, so a bad source fails first.
     """
 
-    degree: int = 20
-    shift: int = 0
-    C: float = 1.0
+    degree: int | None = None
+    shift: int | None = None
+    C: float | None = None
     solver: str = "kernel"
     cv: int = 5
-    grid: bool = False
+    grid: bool | None = None
     max_order: int = 7
     background: str = "uniform"
     markov_order: int = 0
@@ -105,15 +111,19 @@ class RunOptions:
 
     def check(self) -> None:
         """Raise `InputError` for settings that cannot run."""
-        check_int(self.degree, "degree", 1)
-        check_int(self.shift, "shift", 0)
+        if self.degree is not None:
+            check_int(self.degree, "degree", 1)
+        if self.shift is not None:
+            check_int(self.shift, "shift", 0)
         check_int(self.cv, "cv", 2)
         check_int(self.max_order, "max_order", 1)
         check_int(self.markov_order, "markov_order", 0, 3)
         check_int(self.max_motifs, "max_motifs", 0)
         check_threads(self.threads)
-        if not self.C > 0:
+        if self.C is not None and not self.C > 0:
             raise InputError(f"C must be positive, got {self.C}")
+        if self.grid not in (None, True, False):
+            raise InputError(f"grid must be True, False or None, got {self.grid!r}")
         if self.solver not in SOLVERS:
             raise InputError(
                 f"solver must be one of {sorted(SOLVERS)}, got {self.solver!r}"
@@ -124,6 +134,20 @@ class RunOptions:
             )
         if self.background == "uniform" and self.markov_order:
             raise InputError("markov_order applies to background='fit'")
+
+    @property
+    def selects(self) -> bool:
+        """Whether parameters left at None are chosen by an inner CV."""
+        return self.solver == "kernel" if self.grid is None else bool(self.grid)
+
+    def fixed(self) -> dict:
+        """The parameters the user set (None for those to select)."""
+        fixed = {"degree": self.degree, "shift": self.shift, "C": self.C}
+        if self.solver == "linear" and self.degree is None:
+            fixed["degree"] = FIXED_DEFAULTS["degree"]  # exact weights: never searched
+        if not self.selects:
+            fixed = {k: FIXED_DEFAULTS[k] if v is None else v for k, v in fixed.items()}
+        return fixed
 
 
 @dataclass
@@ -203,64 +227,150 @@ def read_input(pos=None, neg=None, fasta=None, labels=None, options=None) -> _Da
 
 
 def _estimator(options: RunOptions, length: int):
-    from sklearn.model_selection import GridSearchCV, StratifiedKFold
-
-    grid = DEFAULT_GRID
+    """The unfitted model of `poimkit run`; selected parameters at their defaults."""
     extra = {}
+    params = {
+        k: FIXED_DEFAULTS[k] if v is None else v for k, v in options.fixed().items()
+    }
     if options.solver == "linear":
         # POIMs need exact weights: every order gets an exact table, so the
         # degree stays fixed (and small enough for that)
-        extra["exact_size"] = exact_size_for(length, options.degree)
+        extra["exact_size"] = exact_size_for(length, params["degree"])
         extra["verbose"] = False
-        grid = {name: v for name, v in DEFAULT_GRID.items() if name != "degree"}
-    model = make_model(
-        options.solver,
-        degree=options.degree,
-        shift=options.shift,
-        C=options.C,
-        n_threads=options.threads,
-        **extra,
-    )
-    if not options.grid:
-        return model
-    inner = StratifiedKFold(n_splits=3, shuffle=True, random_state=options.seed)
-    return GridSearchCV(model, grid, scoring="roc_auc", cv=inner)
+    return make_model(options.solver, n_threads=options.threads, **params, **extra)
 
 
-def cross_validate(data: _Data, options: RunOptions, progress: bool = False) -> dict:
-    """Stratified k-fold CV: AUC and accuracy per fold, out-of-fold scores."""
+def search_grid(options: RunOptions, length: int):
+    """The candidates of the inner CV, or None if there is nothing to choose.
+
+    Parameters
+    ----------
+    options : RunOptions
+    length : int
+        Sequence length (caps the shifts).
+
+    Returns
+    -------
+    poimkit.selection.Grid or None
+        `poimkit.selection.default_grid` less the parameters the options fix;
+        None without ``selects`` or when every parameter is fixed.
+    """
+    from .selection import default_grid
+
+    if not options.selects:
+        return None
+    grid = default_grid(length, options.fixed())
+    return grid if grid.size > 1 else None
+
+
+def _check_folds(y: np.ndarray, cv: int) -> None:
+    counts = np.bincount(y.astype(np.intp), minlength=2)
+    if counts.min() < cv:
+        raise InputError(
+            f"{cv}-fold cross-validation needs at least {cv} "
+            f"sequences per class, got {counts[1]} positive and {counts[0]} negative "
+            "(lower --cv)"
+        )
+
+
+def _selection_summary(grid, final, folds=()) -> dict:
+    """What summary.json says about the selection (see `run_pipeline`)."""
+    return {
+        "grid": grid.to_dict(),
+        "inner": final.inner,
+        "chosen": final.to_dict()["params"],
+        **{k: v for k, v in final.to_dict(table=True).items() if k != "params"},
+        "folds": [s.to_dict() for s in folds],
+    }
+
+
+def cross_validate(
+    data: _Data,
+    options: RunOptions,
+    progress: bool = False,
+    *,
+    model=None,
+    fit_params: dict | None = None,
+) -> dict:
+    """Stratified k-fold CV: AUC and accuracy per fold, out-of-fold scores.
+
+    With ``options.selects`` the parameters left open are chosen inside every
+    outer fold by an inner CV (nested CV, `poimkit.selection.select_nested`),
+    and once more on all sequences for the final model; each kernel setting's
+    matrix is computed once for all of them.
+
+    Parameters
+    ----------
+    data : _Data
+        The labeled sequences (`read_input`).
+    options : RunOptions
+    progress : bool
+        Progress bars on standard error.
+    model : estimator, optional
+        Unfitted template (default: the model of `poimkit run`); selected
+        parameters override its own.
+    fit_params : dict, optional
+        Passed to every ``fit`` (e.g. ``client`` of `WDLinearSVC`).
+
+    Returns
+    -------
+    dict
+        ``cv_auc``, ``cv_auc_std``, ``cv_auc_interval``, ``cv_auc_folds``,
+        ``cv_accuracy``, ``cv_accuracy_folds``, ``out_of_fold_scores`` and
+        ``selection`` (None if nothing was selected; else the grid, the inner
+        scheme, the parameters chosen on all sequences with their inner AUC,
+        the best candidate, ``corner``, a ``table`` of every candidate's inner
+        AUC and ``folds``, the choice of every outer fold).
+    """
     from sklearn.base import clone
     from sklearn.metrics import accuracy_score, roc_auc_score
     from sklearn.model_selection import StratifiedKFold
     from tqdm.auto import tqdm
 
-    counts = np.bincount(data.y.astype(np.intp), minlength=2)
-    if counts.min() < options.cv:
-        raise InputError(
-            f"{options.cv}-fold cross-validation needs at least {options.cv} "
-            f"sequences per class, got {counts[1]} positive and {counts[0]} negative "
-            "(lower --cv)"
-        )
-    folds = StratifiedKFold(
-        n_splits=options.cv, shuffle=True, random_state=options.seed
+    from .selection import select_nested
+
+    _check_folds(data.y, options.cv)
+    fit_params = fit_params or {}
+    model = _estimator(options, data.X.shape[1]) if model is None else model
+    folds = list(
+        StratifiedKFold(
+            n_splits=options.cv, shuffle=True, random_state=options.seed
+        ).split(data.X, data.y)
     )
+    grid = search_grid(options, data.X.shape[1])
+    chosen, selection = [{}] * options.cv, None
+    if grid is not None:
+        train_sets = [train for train, _ in folds] + [np.arange(data.y.size)]
+        found = select_nested(
+            model,
+            data.X,
+            data.y,
+            grid,
+            train_sets,
+            random_state=options.seed,
+            n_jobs=options.threads,
+            fit_params=fit_params,
+            progress=progress,
+        )
+        chosen = [s.params for s in found[:-1]]
+        selection = _selection_summary(grid, found[-1], found[:-1])
     scores = np.empty(data.y.size)
     aucs, accuracies = [], []
-    splits = folds.split(data.X, data.y)
-    for train, test in tqdm(
-        splits,
-        total=options.cv,
+    for (train, test), params in tqdm(
+        list(zip(folds, chosen, strict=True)),
         desc="cross-validation",
         unit="fold",
         disable=not progress,
         leave=False,
     ):
-        model = clone(_estimator(options, data.X.shape[1])).fit(
-            data.X[train], data.y[train]
+        fitted = (
+            clone(model)
+            .set_params(**params)
+            .fit(data.X[train], data.y[train], **fit_params)
         )
-        scores[test] = model.decision_function(data.X[test])
+        scores[test] = fitted.decision_function(data.X[test])
         aucs.append(roc_auc_score(data.y[test], scores[test]))
-        accuracies.append(accuracy_score(data.y[test], model.predict(data.X[test])))
+        accuracies.append(accuracy_score(data.y[test], fitted.predict(data.X[test])))
     return {
         "cv_auc": float(np.mean(aucs)),
         "cv_auc_std": float(np.std(aucs)),
@@ -269,6 +379,7 @@ def cross_validate(data: _Data, options: RunOptions, progress: bool = False) -> 
         "cv_accuracy": float(np.mean(accuracies)),
         "cv_accuracy_folds": [round(float(a), 6) for a in accuracies],
         "out_of_fold_scores": scores,
+        "selection": selection,
     }
 
 
@@ -293,12 +404,57 @@ def better_than_chance(cv: dict) -> bool:
     return cv["cv_auc_interval"][0] > 0.5
 
 
-def train_final(data: _Data, options: RunOptions):
-    """Fit on all sequences; returns (model, chosen parameters)."""
-    fitted = _estimator(options, data.X.shape[1]).fit(data.X, data.y)
-    model = getattr(fitted, "best_estimator_", fitted)
-    chosen = {"degree": model.degree, "shift": model.shift, "C": model.C}
-    return model, chosen
+def train_final(
+    data: _Data,
+    options: RunOptions,
+    selection: dict | None = None,
+    *,
+    model=None,
+    fit_params: dict | None = None,
+):
+    """Fit on all sequences; returns (model, chosen parameters, selection).
+
+    Parameters
+    ----------
+    data, options
+        As in `cross_validate`.
+    selection : dict, optional
+        ``cross_validate(...)["selection"]``: its parameters chosen on all
+        sequences are used. Without it, and if ``options.selects``, they are
+        chosen here by an inner CV on all sequences.
+    model, fit_params
+        As in `cross_validate`.
+
+    Returns
+    -------
+    model : fitted estimator
+    chosen : dict
+        ``degree``, ``shift`` and ``C`` of the model.
+    selection : dict or None
+        The selection (as in `cross_validate`), None if nothing was selected.
+    """
+    from sklearn.base import clone
+
+    from .selection import select_parameters
+
+    fit_params = fit_params or {}
+    model = _estimator(options, data.X.shape[1]) if model is None else model
+    grid = search_grid(options, data.X.shape[1])
+    if selection is None and grid is not None:
+        found = select_parameters(
+            model,
+            data.X,
+            data.y,
+            grid,
+            random_state=options.seed,
+            n_jobs=options.threads,
+            fit_params=fit_params,
+        )
+        selection = _selection_summary(grid, found)
+    params = selection["chosen"] if selection is not None else {}
+    fitted = clone(model).set_params(**params).fit(data.X, data.y, **fit_params)
+    chosen = {"degree": fitted.degree, "shift": fitted.shift, "C": fitted.C}
+    return fitted, chosen, selection
 
 
 def make_background(data: _Data, options: RunOptions):
@@ -502,6 +658,12 @@ def run_pipeline(
     is written into a hidden sibling folder first and renamed to ``out`` at the
     end, so an interrupted run leaves ``out`` absent (or, with ``force``, as
     it was).
+
+    The summary's ``parameters`` hold the options (None for the parameters
+    left to the selection), ``grid`` (whether parameters were selected) and
+    ``chosen`` (the final model's degree, shift and C); ``selection`` is None
+    or what `cross_validate` returns under that name (grid, inner scheme,
+    choices of the final model and of every outer fold, ``corner``).
     """
     from tqdm.auto import tqdm
 
@@ -537,7 +699,7 @@ def run_pipeline(
         with timer.step("cross-validation"):
             cv = cross_validate(data, options, progress)
         with timer.step("training"):
-            model, chosen = train_final(data, options)
+            model, chosen, _ = train_final(data, options, cv["selection"])
         with timer.step("POIM"):
             background = make_background(data, options)
             poim = compute_poim(
@@ -578,7 +740,11 @@ def run_pipeline(
             "n_negative": int((data.y == 0).sum()),
             "n_dropped": int(data.dropped),
             "length": int(data.X.shape[1]),
-            "parameters": {**asdict(options), "chosen": chosen},
+            "parameters": {
+                **asdict(options),
+                "grid": options.selects,
+                "chosen": chosen,
+            },
             "background": repr(background),
             "versions": _versions(),
             **{k: v for k, v in cv.items() if k != "out_of_fold_scores"},

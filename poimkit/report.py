@@ -55,6 +55,47 @@ def _best_match(motif: dict) -> str:
     return f"{best['target']} (p {p:.2g})" if p is not None else best["target"]
 
 
+def _params_text(params: dict) -> str:
+    return ", ".join(
+        f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}" for k, v in params.items()
+    )
+
+
+def _selection_note(selection: dict | None, n_sequences: int) -> str:
+    """How the parameters were chosen, in words."""
+    if not selection:
+        return "<p class='note'>The model's parameters were fixed (no selection).</p>"
+    grid = "; ".join(
+        f"{k} {{{', '.join(f'{v:g}' if isinstance(v, float) else str(v) for v in vs)}}}"
+        for k, vs in selection["grid"].items()
+    )
+    inner = {"holdout": "one inner split (a third held out)"}.get(
+        selection["inner"], f"an inner {selection['inner']} cross-validation"
+    )
+    text = (
+        "<p class='note'>The parameters were chosen by nested cross-validation: "
+        f"in every outer fold by {inner} over {html.escape(grid)}, and for the "
+        "final model on all sequences the same way"
+        + (
+            f" (on a stratified sample of {selection['n_sequences']} sequences)"
+            if selection.get("n_sequences", n_sequences) < n_sequences
+            else ""
+        )
+        + "; each time the simplest candidate within one standard error of the "
+        "best inner AUC. Final choice: "
+        f"{_params_text(selection['chosen'])} (inner AUC "
+        f"{selection['inner_auc']:.4f}; the best candidate, "
+        f"{_params_text(selection['best'])}, had {selection['best_inner_auc']:.4f})."
+    )
+    if selection["corner"]:
+        text += (
+            f" <b>{html.escape(', '.join(selection['corner']))} was chosen at the "
+            "end of its grid</b>: the best value may lie beyond it; run again with "
+            "it given explicitly to try."
+        )
+    return text + "</p>"
+
+
 def render_report(summary: dict, figures: Path) -> str:
     """The report page as a string; ``figures`` holds the PNGs the summary lists."""
     s = summary
@@ -74,6 +115,7 @@ def render_report(summary: dict, figures: Path) -> str:
         f"separates them with a <b>cross-validated ROC AUC of {s['cv_auc']:.3f}</b> "
         f"(&plusmn; {s['cv_auc_std']:.3f} over {len(s['cv_auc_folds'])} folds) and "
         f"an accuracy of {s['cv_accuracy']:.3f}.</p>",
+        _selection_note(s.get("selection"), s["n_sequences"]),
     ]
     # ---- motifs
     parts.append("<h2>Motifs the model relies on</h2>")
@@ -198,7 +240,12 @@ def render_report(summary: dict, figures: Path) -> str:
             zip(s["cv_auc_folds"], s["cv_accuracy_folds"], strict=True)
         )
     ]
-    parts.append(_table(["fold", "ROC AUC", "accuracy"], folds, {0, 1, 2}))
+    header = ["fold", "ROC AUC", "accuracy"]
+    if s.get("selection"):
+        header.append("parameters chosen by the inner CV")
+        for row, fold in zip(folds, s["selection"]["folds"], strict=True):
+            row.append(_params_text(fold["params"]))
+    parts.append(_table(header, folds, {0, 1, 2}))
     # ---- POIMs
     parts.append("<h2>POIMs per k-mer length</h2>")
     parts.append(

@@ -63,6 +63,13 @@ def test_run_writes_the_folder_and_prints_the_auc(pair, tmp_path):
     )
     assert (out / "report.html").is_file() and (out / "figures" / "roc.png").is_file()
     assert summary["parameters"]["degree"] == 6 and summary["motifs"] == []
+    # shift and C were left open: chosen by the nested CV, degree kept
+    chosen = summary["parameters"]["chosen"]
+    assert summary["parameters"]["grid"] is True
+    assert summary["selection"]["chosen"] == chosen and chosen["degree"] == 6
+    assert result.stdout.splitlines()[1] == (
+        f"model\tdegree 6\tshift {chosen['shift']}\tC {chosen['C']:g}"
+    )
 
 
 def test_progress_bars_on_stderr_without_quiet(pair, tmp_path):

@@ -63,12 +63,17 @@ def test_summary_contract_and_numbers(small_run, small_pair):
         assert key in summary
     assert summary["n_sequences"] == 120 and summary["length"] == 30
     assert summary["versions"]["poimkit"]
-    # the CV AUC is the mean of the folds of the documented split
+    # the CV AUC is the mean of the folds of the documented split, each fold's
+    # model with the parameters its inner CV chose (degree fixed by SMALL)
     pos, neg = small_pair
     _, X, y = read_labeled(pos=pos, neg=neg)
+    folds = summary["selection"]["folds"]
+    assert len(folds) == 3 and all(f["params"]["degree"] == 8 for f in folds)
+    assert summary["selection"]["grid"]["degree"] == [8]
     aucs = []
-    for train, test in StratifiedKFold(3, shuffle=True, random_state=0).split(X, y):
-        model = WDKernelSVC(degree=8).fit(X[train], y[train])
+    splits = StratifiedKFold(3, shuffle=True, random_state=0).split(X, y)
+    for (train, test), fold in zip(splits, folds, strict=True):
+        model = WDKernelSVC(**fold["params"]).fit(X[train], y[train])
         aucs.append(roc_auc_score(y[test], model.decision_function(X[test])))
     assert summary["cv_auc"] == pytest.approx(np.mean(aucs), rel=1e-12)
     assert summary["cv_auc_folds"] == pytest.approx(aucs, abs=1e-6)
@@ -137,9 +142,11 @@ def test_saved_model_and_poim_are_the_run_s(small_run, small_pair):
     pos, neg = small_pair
     _, X, y = read_labeled(pos=pos, neg=neg)
     model = WDKernelSVC.load(out / "model.npz")
+    chosen = summary["parameters"]["chosen"]
+    assert chosen == summary["selection"]["chosen"]  # the all-data inner CV's
     np.testing.assert_allclose(
         model.decision_function(X),
-        WDKernelSVC(degree=8).fit(X, y).decision_function(X),
+        WDKernelSVC(**chosen).fit(X, y).decision_function(X),
         rtol=1e-9,
     )
     poim = Poim.load(out / "poim.npz")
@@ -158,6 +165,7 @@ def test_report_is_self_contained(small_run):
     assert all(s.startswith("data:image/png;base64,") for s in sources)
     assert "<link" not in page and "http" not in page
     assert f"{summary['cv_auc']:.3f}" in page
+    assert "chosen by nested cross-validation" in page
     assert summary["motifs"][0]["iupac"] in page
 
 
@@ -231,7 +239,9 @@ def _q1(poim: Poim, letter: str, position: int) -> float:
 @pytest.fixture(scope="module")
 def splice_runs(tmp_path_factory):
     runs = {}
-    options = RunOptions(degree=10, cv=3, max_order=3, max_motifs=1, drop_invalid=True)
+    options = RunOptions(
+        degree=10, cv=3, max_order=3, max_motifs=1, drop_invalid=True, grid=False
+    )
     for site in ("EI", "IE"):
         out = tmp_path_factory.mktemp("splice") / site
         summary = run_pipeline(
@@ -277,7 +287,7 @@ def test_promoters_show_the_minus_35_and_minus_10_boxes(tmp_path):
         tmp_path / "out",
         pos=str(promoters / "positives.fa"),
         neg=str(promoters / "negatives.fa"),
-        options=RunOptions(degree=20, cv=3, max_order=6, max_motifs=3),
+        options=RunOptions(degree=20, cv=3, max_order=6, max_motifs=3, grid=False),
         progress=False,
     )
     assert summary["cv_auc"] > 0.9

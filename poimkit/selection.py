@@ -1,0 +1,605 @@
+"""Choose kernel parameters and C by an inner cross-validation on shared Gram matrices.
+
+A kernel SVM's cost is the kernel matrix and the solver. The raw WD / WDS (and
+gapped k-mer) kernel of a pair of sequences does not depend on the other
+sequences; only the normalisation constant does, and it is one number per
+training set. So for every *kernel setting* (e.g. degree and shift) the raw
+kernel matrix of all sequences is computed **once**, and every C value, every
+inner fold and every outer fold of a nested cross-validation fits on slices of
+it with `sklearn.svm.SVC` (``kernel="precomputed"``).
+
+The Gram protocol
+-----------------
+An estimator takes part through three private methods (`WDKernelSVC` has
+them; `fit` and `decision_function` are built on them, so a model fitted here
+is the model `fit` gives):
+
+``_raw_kernel(X)``
+    The un-normalised kernel matrix ``(n, n)`` of validated sequences ``X``
+    for the estimator's current kernel parameters. ``K[a, b]`` must depend on
+    ``X[a]`` and ``X[b]`` only, so that ``K[np.ix_(rows, rows)]`` is the
+    matrix of ``X[rows]``.
+``_fit_gram(X, y, K_raw)``
+    What ``fit(X, y)`` does once it has ``K_raw = _raw_kernel(X)``: the
+    normalisation constant of this training set (a scalar, e.g. the mean of
+    ``diag(K_raw)``), the SVM, the fitted attributes; returns ``self`` and
+    sets ``_gram_support``, the rows of ``X`` that are support vectors in the
+    order of ``dual_coef_``. It may overwrite ``K_raw``.
+``_decision_gram(X, K_raw)`` (optional)
+    Decision values of ``X`` given its un-normalised kernel against the
+    support vectors, ``(n, n_SV)``; it may overwrite ``K_raw``. Without it the
+    held-out sequences are scored by ``decision_function`` (kernel recomputed).
+
+An estimator without ``_raw_kernel`` / ``_fit_gram`` (e.g. `WDLinearSVC`) is
+refitted from the sequences for every candidate: the same selection, without
+the sharing.
+
+The kernel fits run in a thread pool (libsvm releases the GIL); the protocol
+methods called there must not start numba-parallel work (the kernel matrices
+are computed before, in the calling thread).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
+
+from .errors import InputError
+
+__all__ = [
+    "DEFAULT_C",
+    "DEFAULT_DEGREES",
+    "DEFAULT_SHIFTS",
+    "MAX_SEQUENCES",
+    "Grid",
+    "Selection",
+    "auc_standard_error",
+    "default_grid",
+    "select_nested",
+    "select_parameters",
+]
+
+#: WD degrees searched by default
+DEFAULT_DEGREES = (10, 20)
+#: WDS shifts searched by default (capped by `max_shift` of the length)
+DEFAULT_SHIFTS = (0, 2, 4, 8, 16, 32)
+#: the longest default shift, as a share of the sequence length
+MAX_SHIFT_SHARE = 0.5
+#: C values searched by default: a log grid, one value per decade
+DEFAULT_C = (0.01, 0.1, 1.0, 10.0, 100.0)
+#: inner folds of the selection
+INNER_FOLDS = 3
+#: above this many training sequences the inner CV is one split (a third held out)
+HOLDOUT_ABOVE = 3000
+#: above this many sequences the selection runs on a stratified sample of this size
+MAX_SEQUENCES = 5000
+#: candidates whose inner AUC is within one standard error of the best one's
+#: (Hanley & McNeil), or within this share of its error 1 - AUC if that is
+#: more, tie with it; the first in grid order wins: the smaller degree, shift
+#: and C, a cheaper model with cheaper POIMs (the one-standard-error rule)
+ERROR_TOLERANCE = 0.1
+#: parameters whose lowest value is a natural bound, not a corner of the grid
+NATURAL_LOWER = {"shift": 0, "mismatches": 0}
+
+
+# --------------------------------------------------------------------------- #
+# grid and result
+# --------------------------------------------------------------------------- #
+@dataclass(frozen=True)
+class Grid:
+    """Candidates: every combination of the kernel parameters, each with every C.
+
+    Attributes
+    ----------
+    kernel : dict of str to tuple
+        Kernel parameters of the estimator (``degree``, ``shift``,
+        ``mismatches``, ``reverse_complement``, ``l``, ...) and their
+        candidates; each combination is one kernel matrix.
+    C : tuple of float
+        SVM regularisation values, fitted on the kernel matrix of every
+        setting.
+
+    Examples
+    --------
+    >>> grid = Grid({"shift": (0, 4)}, (0.1, 1.0))
+    >>> grid.settings(), grid.size
+    ([{'shift': 0}, {'shift': 4}], 4)
+    """
+
+    kernel: dict = field(default_factory=dict)
+    C: tuple = (1.0,)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "kernel", {k: tuple(v) for k, v in dict(self.kernel).items()}
+        )
+        object.__setattr__(self, "C", tuple(float(c) for c in self.C))
+        if "C" in self.kernel:
+            raise InputError("C goes in Grid.C, not among the kernel parameters")
+        for name, values in {**self.kernel, "C": self.C}.items():
+            if not values:
+                raise InputError(f"the grid of {name} is empty")
+        if not all(c > 0 for c in self.C):
+            raise InputError(f"every C must be positive, got {list(self.C)}")
+
+    def settings(self) -> list[dict]:
+        """Every combination of the kernel parameters, in grid order."""
+        names = list(self.kernel)
+        return [
+            dict(zip(names, values, strict=True))
+            for values in itertools.product(*self.kernel.values())
+        ]
+
+    @property
+    def size(self) -> int:
+        """Number of candidates (kernel settings times C values)."""
+        return len(self.settings()) * len(self.C)
+
+    def to_dict(self) -> dict:
+        """JSON-ready ``{parameter: [candidates]}`` with C last."""
+        return {
+            **{k: [_plain(v) for v in vs] for k, vs in self.kernel.items()},
+            "C": list(self.C),
+        }
+
+
+@dataclass
+class Selection:
+    """The outcome of one inner cross-validation.
+
+    Attributes
+    ----------
+    params : dict
+        The chosen kernel parameters and C.
+    score : float
+        Mean inner ROC AUC of the chosen candidate.
+    corner : list of str
+        Parameters chosen at an end of their grid beyond which the optimum
+        might lie (not at a natural bound such as shift 0): widen the grid.
+    grid : Grid
+    scores : numpy.ndarray of shape (n_settings, n_C)
+        Mean inner AUC of every candidate (NaN for a setting the estimator
+        refused, e.g. mismatches with a shift).
+    inner : str
+        The inner scheme: ``"3-fold"`` or ``"holdout"`` (one split, a third
+        held out).
+    best, best_score : dict, float
+        The candidate with the highest inner AUC, and that AUC; ``params``
+        differs from it when a simpler candidate ties (`ERROR_TOLERANCE`).
+    n_sequences : int
+        Training sequences the inner CV used (fewer than given above
+        `MAX_SEQUENCES`).
+    """
+
+    params: dict
+    score: float
+    corner: list
+    grid: Grid
+    scores: np.ndarray
+    inner: str
+    best: dict = field(default_factory=dict)
+    best_score: float = float("nan")
+    n_sequences: int = 0
+
+    def to_dict(self, table: bool = False) -> dict:
+        """JSON-ready summary; ``table`` adds every candidate's inner AUC."""
+        out = {
+            "params": {k: _plain(v) for k, v in self.params.items()},
+            "inner_auc": round(float(self.score), 6),
+            "best": {k: _plain(v) for k, v in self.best.items()},
+            "best_inner_auc": round(float(self.best_score), 6),
+            "corner": list(self.corner),
+            "n_sequences": self.n_sequences,
+        }
+        if table:
+            out["table"] = [
+                {
+                    **{k: _plain(v) for k, v in setting.items()},
+                    "inner_auc": [
+                        None if np.isnan(a) else round(float(a), 6) for a in row
+                    ],
+                }
+                for setting, row in zip(self.grid.settings(), self.scores, strict=True)
+            ]
+        return out
+
+
+def _plain(value):
+    """Python numbers for numpy scalars (JSON)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def max_shift(length: int) -> int:
+    """Longest default shift for sequences of ``length``: ``MAX_SHIFT_SHARE * L``.
+
+    Examples
+    --------
+    >>> max_shift(100), max_shift(30), max_shift(1)
+    (50, 15, 0)
+    """
+    return min(int(MAX_SHIFT_SHARE * length), length - 1)
+
+
+def default_grid(length: int, fixed: dict | None = None) -> Grid:
+    """The default search for sequences of ``length``, less what ``fixed`` sets.
+
+    Parameters
+    ----------
+    length : int
+        Sequence length L; shifts are limited to `max_shift` (L / 2).
+    fixed : dict, optional
+        Parameters the user set (entries that are None are not set): each
+        becomes a single candidate. Other fixed kernel parameters
+        (``mismatches``, ``reverse_complement``, ...) are added as single
+        candidates too.
+
+    Returns
+    -------
+    Grid
+        ``degree`` in `DEFAULT_DEGREES`, ``shift`` in `DEFAULT_SHIFTS` up to
+        `max_shift`, C in `DEFAULT_C`.
+
+    Examples
+    --------
+    >>> default_grid(30).to_dict()
+    {'degree': [10, 20], 'shift': [0, 2, 4, 8], 'C': [0.01, 0.1, 1.0, 10.0, 100.0]}
+    >>> default_grid(100, {"C": 1.0, "degree": 8, "shift": None}).to_dict()
+    {'degree': [8], 'shift': [0, 2, 4, 8, 16, 32], 'C': [1.0]}
+    """
+    fixed = {k: v for k, v in (fixed or {}).items() if v is not None}
+    kernel = {
+        "degree": DEFAULT_DEGREES,
+        "shift": tuple(s for s in DEFAULT_SHIFTS if s <= max_shift(length)),
+    }
+    for name, value in fixed.items():
+        if name != "C":
+            kernel[name] = (value,)
+    C = (fixed["C"],) if "C" in fixed else DEFAULT_C
+    return Grid(kernel, C)
+
+
+# --------------------------------------------------------------------------- #
+# selection
+# --------------------------------------------------------------------------- #
+def _uses_gram(estimator) -> bool:
+    return hasattr(estimator, "_raw_kernel") and hasattr(estimator, "_fit_gram")
+
+
+def _inner_splits(
+    y: np.ndarray, folds: int, random_state: int
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
+    """Stratified k-fold, or one stratified split above `HOLDOUT_ABOVE`."""
+    counts = np.unique(y, return_counts=True)[1]
+    if counts.size < 2 or counts.min() < folds:
+        raise InputError(
+            f"model selection needs at least {folds} sequences of each class in "
+            f"every training set, got {counts.tolist()}: fix the parameters "
+            "(--no-grid, or --shift and -C) or give more sequences"
+        )
+    if y.size > HOLDOUT_ABOVE:
+        splitter = StratifiedShuffleSplit(
+            n_splits=1, test_size=1 / folds, random_state=random_state
+        )
+        return list(splitter.split(np.zeros(y.size), y)), "holdout"
+    splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=random_state)
+    return list(splitter.split(np.zeros(y.size), y)), f"{folds}-fold"
+
+
+def _candidate(estimator, setting: dict):
+    """(the estimator with ``setting``, None), or (None, why it refuses it)."""
+    model = clone(estimator).set_params(**setting)
+    check = getattr(model, "_check_params", None)
+    if check is not None:
+        try:
+            check()
+        except InputError as exc:
+            return None, exc
+    return model, None
+
+
+def _check_grid(estimator, grid: Grid) -> None:
+    known = estimator.get_params()
+    unknown = [name for name in [*grid.kernel, "C"] if name not in known]
+    if unknown:
+        raise InputError(
+            f"{type(estimator).__name__} has no parameter {', '.join(unknown)}; "
+            f"its parameters are {', '.join(sorted(known))}"
+        )
+
+
+def _take(X, rows: np.ndarray):
+    """Rows of an array, or items of a list (sequences of different lengths)."""
+    return X[rows] if isinstance(X, np.ndarray) else [X[i] for i in rows]
+
+
+def _gram_aucs(model, Cs, X, y, K, train, test) -> list[float]:
+    """AUC on ``test`` of a fit on ``K[train, train]`` per C (one thread)."""
+    K_train = K[np.ix_(train, train)]
+    K_test = K[np.ix_(test, train)]
+    aucs = []
+    for C in Cs:
+        fitted = clone(model).set_params(C=C)
+        fitted._fit_gram(_take(X, train), y[train], K_train.copy())
+        if hasattr(fitted, "_decision_gram"):
+            rows = K_test[:, fitted._gram_support]
+            scores = fitted._decision_gram(_take(X, test), rows)
+        else:
+            scores = fitted.decision_function(_take(X, test))
+        aucs.append(roc_auc_score(y[test], scores))
+    return aucs
+
+
+def _refit_aucs(model, Cs, X, y, train, test, fit_params) -> list[float]:
+    """The same without the Gram protocol: fit from the sequences per C."""
+    aucs = []
+    for C in Cs:
+        fitted = clone(model).set_params(C=C)
+        fitted.fit(_take(X, train), y[train], **fit_params)
+        aucs.append(roc_auc_score(y[test], fitted.decision_function(_take(X, test))))
+    return aucs
+
+
+def auc_standard_error(auc: float, n_pos: int, n_neg: int) -> float:
+    """Standard error of an ROC AUC (Hanley & McNeil 1982, equation 2).
+
+    Examples
+    --------
+    >>> round(auc_standard_error(0.9, 100, 100), 4)
+    0.0226
+    """
+    q1, q2 = auc / (2 - auc), 2 * auc**2 / (1 + auc)
+    variance = (
+        auc * (1 - auc) + (n_pos - 1) * (q1 - auc**2) + (n_neg - 1) * (q2 - auc**2)
+    ) / (n_pos * n_neg)
+    return float(np.sqrt(max(variance, 0.0)))
+
+
+def _choose(
+    scores: np.ndarray, grid: Grid, inner: str, n_held_out: tuple[int, int]
+) -> Selection:
+    """The first candidate in grid order whose inner AUC ties the best.
+
+    Ties: within one standard error of the best AUC (`auc_standard_error`
+    for the held-out sequences of all inner folds, ``n_held_out`` positives
+    and negatives), or within `ERROR_TOLERANCE` times its error if that is
+    more.
+    """
+    filled = np.nan_to_num(scores, nan=-np.inf)
+    best = float(filled.max())
+    tolerance = max(
+        ERROR_TOLERANCE * (1.0 - best), auc_standard_error(best, *n_held_out)
+    )
+    settings = grid.settings()
+    k, c = np.unravel_index(np.flatnonzero(filled >= best - tolerance)[0], scores.shape)
+    params = {**settings[k], "C": grid.C[c]}
+    k_best, c_best = np.unravel_index(np.argmax(filled), scores.shape)
+    corner = [
+        name
+        for name in params
+        if _is_corner(name, params, filled, grid, settings, tolerance)
+    ]
+    return Selection(
+        params,
+        float(scores[k, c]),
+        corner,
+        grid,
+        scores,
+        inner,
+        best={**settings[k_best], "C": grid.C[c_best]},
+        best_score=best,
+    )
+
+
+def _is_corner(name, params, filled, grid, settings, tolerance) -> bool:
+    """``params[name]`` sits at an open end of its grid and beats its neighbour.
+
+    An open end is the lowest or highest of two or more numeric candidates,
+    except a natural lower bound (`NATURAL_LOWER`: shift 0). "Beats" means an
+    inner AUC higher than with the next value inwards (the other parameters as
+    chosen) by more than the tie tolerance: the optimum may lie beyond.
+    """
+    candidates = grid.C if name == "C" else grid.kernel[name]
+    value = params[name]
+    if isinstance(value, bool | np.bool_):
+        return False
+    numeric = sorted(
+        {v for v in candidates if not isinstance(v, bool | np.bool_) and np.isreal(v)}
+    )
+    if len(numeric) < 2 or value not in (numeric[0], numeric[-1]):
+        return False
+    if value == numeric[0] and NATURAL_LOWER.get(name) == value:
+        return False
+    inward = numeric[1] if value == numeric[0] else numeric[-2]
+
+    def score(p: dict) -> float:
+        setting = {key: p[key] for key in grid.kernel}
+        if setting not in settings or p["C"] not in grid.C:
+            return -np.inf
+        return filled[settings.index(setting), grid.C.index(p["C"])]
+
+    return score(params) - score({**params, name: inward}) > tolerance
+
+
+def _workers(n_jobs: int | None) -> int:
+    if n_jobs is None:
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    return max(1, int(n_jobs))
+
+
+def select_nested(
+    estimator,
+    X: np.ndarray,
+    y: np.ndarray,
+    grid: Grid,
+    train_sets: Sequence[np.ndarray],
+    *,
+    inner_folds: int = INNER_FOLDS,
+    random_state: int = 0,
+    n_jobs: int | None = None,
+    fit_params: dict | None = None,
+    progress: bool = False,
+    max_sequences: int | None = MAX_SEQUENCES,
+) -> list[Selection]:
+    """Choose the parameters on each of several training sets, sharing kernels.
+
+    For nested cross-validation pass the training part of every outer fold
+    (and all rows, for the final model): each kernel setting's matrix is
+    computed once over ``X`` and every training set, inner fold and C value
+    fits on slices of it (see the module's Gram protocol).
+
+    Parameters
+    ----------
+    estimator : classifier
+        Unfitted template; its parameters outside ``grid`` are kept.
+    X : numpy.ndarray of uint8, shape (n, L), or list
+        Validated sequences (a list for an estimator that takes sequences of
+        different lengths).
+    y : numpy.ndarray of shape (n,)
+        Binary labels.
+    grid : Grid
+        Candidates.
+    train_sets : sequence of numpy.ndarray of int
+        Row indices of ``X``, one selection each.
+    inner_folds : int, default=3
+        Folds of the inner cross-validation; above `HOLDOUT_ABOVE` sequences
+        one stratified split holding out ``1 / inner_folds`` instead.
+    random_state : int, default=0
+        Seed of the inner splits.
+    n_jobs : int, optional
+        Threads fitting SVMs at once (default: the usable cores). Estimators
+        without the Gram protocol fit one at a time.
+    fit_params : dict, optional
+        Passed to ``fit`` of an estimator without the Gram protocol.
+    progress : bool, default=False
+        Show a progress bar over the kernel settings.
+    max_sequences : int or None, default=MAX_SEQUENCES
+        With more sequences than this, select on a stratified random sample
+        of this many (seeded; every training set uses its rows in the
+        sample): the search costs no more than at this size, while the models
+        that are evaluated or kept train on everything. None: never sample.
+
+    Returns
+    -------
+    list of Selection
+        One per training set, in order.
+
+    Raises
+    ------
+    InputError
+        For a parameter the estimator lacks, a training set with fewer than
+        ``inner_folds`` sequences of a class, or a grid the estimator refuses
+        entirely.
+    """
+    from tqdm.auto import tqdm
+
+    _check_grid(estimator, grid)
+    fit_params = fit_params or {}
+    y = np.asarray(y)
+    sample = _sample(y, max_sequences, random_state)
+    if sample is not None:  # select on a sample: its rows of every training set
+        position = np.full(y.size, -1)
+        position[sample] = np.arange(sample.size)
+        train_sets = [position[np.intersect1d(rows, sample)] for rows in train_sets]
+        X, y = _take(X, sample), y[sample]
+    splits, inner, held_out = [], [], []
+    for rows in train_sets:
+        rows = np.asarray(rows)
+        folds, scheme = _inner_splits(y[rows], inner_folds, random_state)
+        splits.append([(np.sort(rows[a]), np.sort(rows[b])) for a, b in folds])
+        inner.append(scheme)
+        test = np.concatenate([rows[b] for _, b in folds])
+        positive = int((y[test] == np.unique(y)[1]).sum())
+        held_out.append((positive, test.size - positive))
+    settings = grid.settings()
+    scores = np.full((len(train_sets), len(settings), len(grid.C)), np.nan)
+    gram = _uses_gram(estimator)
+    workers = _workers(n_jobs) if gram else 1
+    refusals = []
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for k, setting in enumerate(
+            tqdm(settings, desc="model selection", unit="kernel", disable=not progress)
+        ):
+            model, refusal = _candidate(estimator, setting)
+            if model is None:
+                refusals.append(refusal)
+                continue
+            K = model._raw_kernel(X) if gram else None
+            jobs = {}
+            for t, folds in enumerate(splits):
+                for f, (train, test) in enumerate(folds):
+                    if gram:
+                        args = (_gram_aucs, model, grid.C, X, y, K, train, test)
+                    else:
+                        args = (_refit_aucs, model, grid.C, X, y, train, test)
+                        args += (fit_params,)
+                    jobs[t, f] = pool.submit(*args)
+            for t, folds in enumerate(splits):
+                aucs = [jobs[t, f].result() for f in range(len(folds))]
+                scores[t, k] = np.mean(aucs, axis=0)
+            del K
+    if len(refusals) == len(settings):
+        raise InputError(
+            f"{type(estimator).__name__} refused every kernel setting of the grid "
+            f"{grid.to_dict()}, e.g.: {refusals[0]}"
+        )
+    chosen = [
+        _choose(scores[t], grid, inner[t], held_out[t]) for t in range(len(train_sets))
+    ]
+    for selection, rows in zip(chosen, train_sets, strict=True):
+        selection.n_sequences = int(np.asarray(rows).size)
+    return chosen
+
+
+def _sample(y: np.ndarray, max_sequences: int | None, random_state: int):
+    """Sorted rows of a stratified random sample, or None if all fit."""
+    if max_sequences is None or y.size <= max_sequences:
+        return None
+    split = StratifiedShuffleSplit(
+        n_splits=1, train_size=max_sequences, random_state=random_state
+    )
+    rows, _ = next(split.split(np.zeros(y.size), y))
+    return np.sort(rows)
+
+
+def select_parameters(
+    estimator,
+    X: np.ndarray,
+    y: np.ndarray,
+    grid: Grid,
+    **kwargs,
+) -> Selection:
+    """Choose the parameters of ``estimator`` on all of ``X`` by inner CV.
+
+    Parameters
+    ----------
+    estimator, X, y, grid
+        As in `select_nested`.
+    **kwargs
+        ``inner_folds``, ``random_state``, ``n_jobs``, ``fit_params``,
+        ``progress`` of `select_nested`.
+
+    Returns
+    -------
+    Selection
+
+    Examples
+    --------
+    >>> from poimkit import WDKernelSVC
+    >>> from poimkit.datasets import make_gattaca
+    >>> X, y = make_gattaca(n_pos=40, n_neg=40, length=20, mean=8, sd=2,
+    ...                     random_state=0)
+    >>> chosen = select_parameters(WDKernelSVC(degree=6), X, y,
+    ...                            Grid({"shift": (0, 2)}, (0.1, 1.0)))
+    >>> sorted(chosen.params), chosen.inner
+    (['C', 'shift'], '3-fold')
+    """
+    rows = np.arange(np.asarray(y).shape[0])
+    return select_nested(estimator, X, y, grid, [rows], **kwargs)[0]
