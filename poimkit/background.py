@@ -360,6 +360,59 @@ class MarkovBackground:
             )
         return cls(initial, trans, positional=bool(positional))
 
+    @classmethod
+    def fit_pooled(
+        cls, seqs, order: int, length: int, pseudocount: float = 1.0
+    ) -> MarkovBackground:
+        """Homogeneous chain from sequences of any lengths, for sequences of ``length``.
+
+        The counts of `fit` (``positional=False``) pooled over every sequence,
+        each on its own (no letters across two records).
+
+        Parameters
+        ----------
+        seqs : list of 1-D code arrays
+        order : int
+        length : int
+            Length L of the chain's sequences.
+        pseudocount : float
+
+        Returns
+        -------
+        MarkovBackground
+
+        Examples
+        --------
+        >>> from poimkit import encode
+        >>> seqs = [encode(["ACAG"])[0], encode(["AC"])[0]]
+        >>> bg = MarkovBackground.fit_pooled(seqs, 1, 5, pseudocount=0)
+        >>> bg.length, bg.transitions[0, 0].tolist()
+        (5, [0.0, 0.6666666666666666, 0.3333333333333333, 0.0])
+        """
+        order = check_int(order, "order", 0, MAX_ORDER)
+        length = check_int(length, "length", max(order, 1))
+        if not any(np.asarray(x).size > order for x in seqs):
+            raise InputError(f"no sequence is longer than the chain order {order}")
+        counts = np.zeros((4**order, _N_LETTERS))
+        grams = np.zeros(4**order)
+        for x in seqs:
+            x = check_codes(np.asarray(x)[None, :])
+            if x.shape[1] <= order:
+                continue
+            pairs = kmer_indices(x, order + 1).ravel()
+            counts += np.bincount(pairs, minlength=counts.size).reshape(counts.shape)
+            if order:
+                grams += np.bincount(
+                    kmer_indices(x, order).ravel(), minlength=grams.size
+                )
+        trans = _normalise(counts + float(pseudocount))
+        initial = _normalise(grams + float(pseudocount)) if order else np.ones(1)
+        return cls(
+            initial,
+            np.broadcast_to(trans, (length - order, 4**order, _N_LETTERS)),
+            positional=False,
+        )
+
     # --------------------------------------------------------------- probabilities
     def marginals(self) -> np.ndarray:
         """Marginal D-gram distributions ``pi_t(s) = Pr(X[t:t+D] = s)``.

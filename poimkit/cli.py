@@ -47,6 +47,11 @@ def _add_cleaning_options(parser: argparse.ArgumentParser) -> None:
         metavar="LEN",
         help="centre-crop every record to LEN letters",
     )
+    parser.add_argument(
+        "--drop-short",
+        action="store_true",
+        help="with --crop: leave out records shorter than LEN instead of stopping",
+    )
 
 
 def _add_common_options(parser: argparse.ArgumentParser) -> None:
@@ -232,7 +237,7 @@ def _listed(values) -> str:
 
 
 def _add_model_options(parser: argparse.ArgumentParser):
-    from .pipeline import FIXED_DEFAULTS
+    from .pipeline import FIXED_DEFAULTS, GKM_DEFAULTS, KERNELS
     from .selection import (
         DEFAULT_C,
         DEFAULT_DEGREES,
@@ -277,6 +282,40 @@ def _add_model_options(parser: argparse.ArgumentParser):
         "of each setting computed once. Default: on with --solver kernel, off "
         "with --solver linear. --no-grid: fixed parameters (defaults "
         f"degree {fixed['degree']}, shift {fixed['shift']}, C {fixed['C']:g})",
+    )
+    model.add_argument(
+        "--kernel",
+        choices=KERNELS,
+        default="wd",
+        help="wd: positional weighted-degree kernel (WD/WDS; equal lengths or "
+        "--crop); gkm: position-free gapped k-mers (GkmSVC, as LS-GKM) on records "
+        "of any lengths, both strands, motifs anywhere",
+    )
+    model.add_argument(
+        "--mismatches",
+        type=int,
+        metavar="M",
+        help="wd: count k-mer pairs up to M letters apart (default 0)",
+    )
+    model.add_argument(
+        "--reverse-complement",
+        action=argparse.BooleanOptionalAction,
+        help="score both strands alike; default: off for wd, chosen by the inner "
+        "CV for gkm",
+    )
+    model.add_argument(
+        "--gkm-l",
+        type=int,
+        default=GKM_DEFAULTS["l"],
+        metavar="L",
+        help="gkm: length of the compared words",
+    )
+    model.add_argument(
+        "--gkm-k",
+        type=int,
+        default=GKM_DEFAULTS["k"],
+        metavar="K",
+        help="gkm: informative positions per word",
     )
     model.add_argument(
         "--solver",
@@ -370,6 +409,8 @@ def _run_train(args: argparse.Namespace) -> int:
         FIXED_DEFAULTS,
         RunOptions,
         _Data,
+        _estimator,
+        as_rows,
         cross_validate,
         train_final,
     )
@@ -380,24 +421,31 @@ def _run_train(args: argparse.Namespace) -> int:
     if args.dask is not None and args.solver != "linear":
         raise InputError("--dask applies to --solver linear")
     options = RunOptions(
-        degree=args.degree,
-        shift=args.shift,
-        C=args.C,
-        solver=args.solver,
+        **_model_options(args),
         cv=args.cv,
-        grid=args.grid,
         seed=args.seed,
         threads=args.threads,
     )
-    params = {
-        k: FIXED_DEFAULTS[k] if v is None else v for k, v in options.fixed().items()
-    }
-    model = make_model(
-        args.solver, n_threads=args.threads, **params, **_linear_params(args)
-    )
+    options.check_model()
+    if args.solver == "linear":
+        params = {
+            k: FIXED_DEFAULTS[k] if v is None else v for k, v in options.fixed().items()
+        }
+        model = make_model(
+            args.solver, n_threads=args.threads, **params, **_linear_params(args)
+        )
+    else:
+        given = _linear_params(args)
+        if given:
+            raise InputError(
+                f"{', '.join(sorted(given))} apply to the linear solver only "
+                "(--solver linear)"
+            )
+        model = _estimator(options, 0)
     read_options = {
         "on_invalid": "drop" if args.drop_invalid else "error",
         "crop_length": args.crop,
+        "drop_short": args.drop_short,
     }
     fit_params = {} if args.dask is None else {"client": args.dask}
     streams = args.solver == "linear" and args.pos is not None
@@ -410,14 +458,22 @@ def _run_train(args: argparse.Namespace) -> int:
             neg=args.neg,
             fasta=args.fasta,
             labels=args.labels,
+            any_length=options.kernel == "gkm",
             **read_options,
         )
+        data = _Data(
+            list(ids),
+            as_rows(X) if options.kernel == "gkm" else X,
+            np.asarray(y),
+            [],
+            0,
+        )
+        lengths = sorted({len(x) for x in X})
+        shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
         _say(
             args,
-            f"read {X.shape[0]} sequences of length {X.shape[1]} "
-            f"({int(y.sum())} positive)",
+            f"read {len(X)} sequences of length {shown} ({int(y.sum())} positive)",
         )
-        data = _Data(list(ids), X, np.asarray(y), [], 0)
         selection = None
         if args.cv:
             cv = cross_validate(
@@ -446,9 +502,30 @@ def _run_train(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _model_options(args: argparse.Namespace) -> dict:
+    """The `RunOptions` of the model group (shared by train and run)."""
+    return {
+        "degree": args.degree,
+        "shift": args.shift,
+        "C": args.C,
+        "solver": args.solver,
+        "kernel": args.kernel,
+        "mismatches": args.mismatches,
+        "reverse_complement": args.reverse_complement,
+        "gkm_l": args.gkm_l,
+        "gkm_k": args.gkm_k,
+        "grid": args.grid,
+    }
+
+
+def _param_text(name: str, value) -> str:
+    """``C 10``, ``reverse_complement True``."""
+    return f"{name} {value:g}" if isinstance(value, float) else f"{name} {value}"
+
+
 def _chosen_text(chosen: dict, selection: dict) -> str:
     """``degree 10, shift 16, C 10 (inner holdout AUC 0.8654)`` and corners."""
-    text = ", ".join(f"{k} {v:g}" for k, v in chosen.items())
+    text = ", ".join(_param_text(k, v) for k, v in chosen.items())
     text += f" (inner {selection['inner']} AUC {selection['inner_auc']:.4f})"
     if selection["corner"]:
         text += (
@@ -471,12 +548,15 @@ def _run_score(args: argparse.Namespace) -> int:
         args.output,
         on_invalid="drop" if args.drop_invalid else "error",
         crop_length=args.crop,
+        drop_short=args.drop_short,
     )
     _say(args, f"scored {count} sequences into {args.output}")
     return EXIT_OK
 
 
-def _background_from_args(args: argparse.Namespace, length: int):
+def _background_from_args(
+    args: argparse.Namespace, length: int, position_free: bool = False
+):
     from .background import MarkovBackground
     from .io import read_fasta
 
@@ -495,7 +575,17 @@ def _background_from_args(args: argparse.Namespace, length: int):
         path,
         on_invalid="drop" if args.drop_invalid else "error",
         crop_length=args.crop,
+        any_length=position_free,
+        drop_short=args.drop_short,
     )
+    if position_free:
+        if args.positional:
+            raise InputError(
+                "--positional does not apply to a position-free (gkm) model"
+            )
+        return MarkovBackground.fit_pooled(
+            X, args.markov_order, length, pseudocount=args.pseudocount
+        )
     if X.shape[1] != length:
         raise InputError(
             f"background sequences have length {X.shape[1]} but the model scores "
@@ -515,7 +605,9 @@ def _run_poim(args: argparse.Namespace) -> int:
     from .poim import compute_poim
 
     model = load_model(args.model)
-    background = _background_from_args(args, model.length_)
+    background = _background_from_args(
+        args, model.length_, getattr(model, "position_free", False)
+    )
     _say(args, f"computing POIMs up to order {args.max_order} under {background!r}")
     poim = compute_poim(
         model,
@@ -530,7 +622,7 @@ def _run_poim(args: argparse.Namespace) -> int:
     if args.top:
         print("kmer\tposition\tvalue")
         for kmer, position, value in poim.top(args.top):
-            print(f"{kmer}\t{position}\t{value:.6g}")
+            print(f"{kmer}\t{'any' if position is None else position}\t{value:.6g}")
     _say(args, f"POIMs written to {args.output}")
     return EXIT_OK
 
@@ -567,9 +659,14 @@ def _run_motifs(args: argparse.Namespace) -> int:
         "frac_positive\tfrac_negative\tq_value"
     )
     for m in found:
+        where = (
+            "any\tany"
+            if m.position != m.position  # NaN: a position-free model's motif
+            else f"{m.position:.2f}\t{m.spread:.2f}"
+        )
         print(
-            f"{m.name}\t{m.consensus}\t{m.iupac}\t{m.position:.2f}\t"
-            f"{m.spread:.2f}\t{m.importance:.4g}\t{m.n_sites}\t"
+            f"{m.name}\t{m.consensus}\t{m.iupac}\t{where}\t"
+            f"{m.importance:.4g}\t{m.n_sites}\t"
             f"{m.frac_positive:.3f}\t{m.frac_negative:.3f}\t{m.q_value:.3g}"
         )
     if known is not None:
@@ -613,7 +710,13 @@ def _found_motifs(args: argparse.Namespace):
         labels=args.labels,
         on_invalid="drop" if args.drop_invalid else "error",
         crop_length=args.crop,
+        any_length=poim.position_free,
+        drop_short=args.drop_short,
     )
+    if poim.position_free:  # the motif evidence uses one length
+        from .pipeline import _Data, as_rows, motif_data
+
+        X, ids, y = motif_data(_Data(list(ids), as_rows(X), y, [], 0), poim.length)
     found = extract_motifs(
         poim,
         max_motifs=args.max_motifs,
@@ -693,13 +796,18 @@ def _print_run(summary: dict, out: str) -> None:
         f"accuracy\t{summary['cv_accuracy']:.4f}"
     )
     chosen = summary["parameters"]["chosen"]
-    print("model\t" + "\t".join(f"{k} {v:g}" for k, v in chosen.items()))
+    print("model\t" + "\t".join(_param_text(k, v) for k, v in chosen.items()))
     if summary["selection"] is not None:
         print(f"# chosen by inner CV: {_chosen_text(chosen, summary['selection'])}")
     print("motif\tconsensus\tposition\tspread\timportance\tpos\tneg\tq_value")
     for m in summary["motifs"]:
+        where = (
+            "any\tany"
+            if m["position"] is None
+            else (f"{m['position']:.1f}\t{m['spread']:.1f}")
+        )
         print(
-            f"{m['name']}\t{m['iupac']}\t{m['position']:.1f}\t{m['spread']:.1f}\t"
+            f"{m['name']}\t{m['iupac']}\t{where}\t"
             f"{m['importance']:.4g}\t{m['frac_positive']:.3f}\t"
             f"{m['frac_negative']:.3f}\t{m['q_value']:.3g}"
         )
@@ -712,12 +820,8 @@ def _run_run(args: argparse.Namespace) -> int:
     from .pipeline import RunOptions, run_pipeline
 
     options = RunOptions(
-        degree=args.degree,
-        shift=args.shift,
-        C=args.C,
-        solver=args.solver,
+        **_model_options(args),
         cv=args.cv,
-        grid=args.grid,
         max_order=args.max_order,
         background=args.background,
         markov_order=args.markov_order,
@@ -726,6 +830,7 @@ def _run_run(args: argparse.Namespace) -> int:
         threads=args.threads,
         drop_invalid=args.drop_invalid,
         crop=args.crop,
+        drop_short=args.drop_short,
         memory_limit_gb=args.memory_limit,
         compare=args.compare,
     )

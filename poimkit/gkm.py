@@ -24,7 +24,6 @@ in the positional l-mer indicators and POIMs are exact
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
 from itertools import combinations
 from math import comb
@@ -208,6 +207,17 @@ def _gram_masks(l: int, k: int, reverse_complement: bool):
     return np.ascontiguousarray(masks[keep]), np.array(weight)
 
 
+def typical_length(seqs) -> int:
+    """The median length of the sequences (rounded down): the POIM length.
+
+    Examples
+    --------
+    >>> typical_length(["ACGT", "ACGTAC", "ACGTACGT", "AC"])
+    5
+    """
+    return int(np.median([len(x) for x in seqs]))
+
+
 def windows(seqs: list[np.ndarray], l: int) -> np.ndarray:
     """Number of l-mer windows of each sequence (one strand)."""
     return np.array([x.size - l + 1 for x in seqs], dtype=np.float64)
@@ -256,7 +266,7 @@ class GkmSVC(WDClassifierBase):
     kernel_scale_ : float
         ``kappa`` (1.0 if not normalised).
     length_ : int
-        The most common training length: the default length of POIMs.
+        The median training length: the default length of POIMs.
     n_support_ : numpy.ndarray of shape (2,)
 
     Examples
@@ -342,9 +352,7 @@ class GkmSVC(WDClassifierBase):
         self.classes_ = classes
         self.intercept_ = float(svc.intercept_[0])
         self.kernel_scale_ = kappa
-        self.length_ = self.n_features_in_ = Counter(x.size for x in seqs).most_common(
-            1
-        )[0][0]
+        self.length_ = self.n_features_in_ = typical_length(seqs)
         self._gram_support = svc.support_
         support = [seqs[i] for i in svc.support_]
         offsets = np.zeros(len(support) + 1, dtype=np.int64)

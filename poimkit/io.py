@@ -239,7 +239,9 @@ def clean_record(
         if len(full) < crop_length:
             raise InputError(
                 f"sequence has length {len(full)}, shorter than "
-                f"crop_length={crop_length}; remove the record or crop shorter",
+                f"crop_length={crop_length} (--crop {crop_length}; for scoring, the "
+                "model's length); leave such records out with drop_short=True "
+                "(CLI: --drop-short) or crop shorter",
                 path=name,
                 record=rid,
             )
@@ -261,7 +263,11 @@ def clean_record(
 
 
 def report_dropped(
-    name: str, dropped: Sequence[str], n_records: int, stacklevel: int
+    name: str,
+    dropped: Sequence[str],
+    n_records: int,
+    stacklevel: int,
+    reason: str = "with letters other than A, C, G, T/U",
 ) -> None:
     """Warn about dropped records; an error if none is left.
 
@@ -270,16 +276,15 @@ def report_dropped(
     if dropped:
         warnings.warn(
             DroppedRecordsWarning(
-                f"{name}: dropped {len(dropped)} of {n_records} records with "
-                f"letters other than A, C, G, T/U: {_show(dropped)}",
+                f"{name}: dropped {len(dropped)} of {n_records} records "
+                f"{reason}: {_show(dropped)}",
                 count=len(dropped),
             ),
             stacklevel=stacklevel + 1,
         )
-    if len(dropped) == n_records:
+    if dropped and len(dropped) == n_records:
         raise InputError(
-            f"all {len(dropped)} records hold letters other than A, C, G, T/U; "
-            "no record is left",
+            f"all {len(dropped)} records were dropped ({reason}); no record is left",
             path=name,
         )
 

@@ -30,6 +30,10 @@ from .models import SOLVERS, make_model
 
 #: degree, shift and C of a model whose parameters are not selected
 FIXED_DEFAULTS = {"degree": 20, "shift": 0, "C": 1.0}
+#: the same for the gapped k-mer model (``kernel="gkm"``)
+GKM_DEFAULTS = {"l": 11, "k": 7, "reverse_complement": True, "C": 1.0}
+#: model families of ``kernel``: positional WD / WDS, position-free gapped k-mers
+KERNELS = ("wd", "gkm")
 #: file names inside the output folder
 OUTPUT_FILES = (
     "model.npz",
@@ -60,6 +64,16 @@ class RunOptions:
         `WDLinearSVC` (feature space, for more). The POIMs need exact weights,
         so the linear solver indexes every order exactly: its degree must be
         small (8 or less for L up to 250) and is never searched.
+    kernel : {"wd", "gkm"}
+        ``"wd"``: the positional WD / WDS kernel (equal lengths, or ``crop``).
+        ``"gkm"``: the position-free gapped k-mer kernel (`GkmSVC`) on records
+        of any lengths; its POIMs are for the median length, and the motif
+        evidence uses the records at least that long, centre-cropped.
+    mismatches, reverse_complement : int or None, bool or None
+        `WDKernelSVC` options (default 0 and False); ``reverse_complement``
+        is also a `GkmSVC` option, chosen by the inner CV unless given.
+    gkm_l, gkm_k : int
+        l-mer length and informative positions of the gkm kernel.
     cv : int
         Folds of the stratified cross-validation (at least 2).
     grid : bool or None
@@ -84,6 +98,8 @@ class RunOptions:
         Drop records with N/IUPAC letters instead of stopping.
     crop : int or None
         Centre-crop every record to this length.
+    drop_short : bool
+        Leave out records shorter than ``crop`` instead of stopping.
     memory_limit_gb : float
         Refuse POIMs whose estimated memory exceeds this.
     compare : str or None
@@ -96,6 +112,11 @@ class RunOptions:
     shift: int | None = None
     C: float | None = None
     solver: str = "kernel"
+    kernel: str = "wd"
+    mismatches: int | None = None
+    reverse_complement: bool | None = None
+    gkm_l: int = GKM_DEFAULTS["l"]
+    gkm_k: int = GKM_DEFAULTS["k"]
     cv: int = 5
     grid: bool | None = None
     max_order: int = 7
@@ -106,19 +127,30 @@ class RunOptions:
     threads: int | None = None
     drop_invalid: bool = False
     crop: int | None = None
+    drop_short: bool = False
     memory_limit_gb: float = 4.0
     compare: str | None = None
 
     def check(self) -> None:
         """Raise `InputError` for settings that cannot run."""
-        if self.degree is not None:
-            check_int(self.degree, "degree", 1)
-        if self.shift is not None:
-            check_int(self.shift, "shift", 0)
+        self.check_model()
         check_int(self.cv, "cv", 2)
         check_int(self.max_order, "max_order", 1)
         check_int(self.markov_order, "markov_order", 0, 3)
         check_int(self.max_motifs, "max_motifs", 0)
+        if self.background not in ("uniform", "fit"):
+            raise InputError(
+                f"background must be 'uniform' or 'fit', got {self.background!r}"
+            )
+        if self.background == "uniform" and self.markov_order:
+            raise InputError("markov_order applies to background='fit'")
+
+    def check_model(self) -> None:
+        """Raise `InputError` for model settings that cannot run (`check` part)."""
+        if self.degree is not None:
+            check_int(self.degree, "degree", 1)
+        if self.shift is not None:
+            check_int(self.shift, "shift", 0)
         check_threads(self.threads)
         if self.C is not None and not self.C > 0:
             raise InputError(f"C must be positive, got {self.C}")
@@ -128,21 +160,54 @@ class RunOptions:
             raise InputError(
                 f"solver must be one of {sorted(SOLVERS)}, got {self.solver!r}"
             )
-        if self.background not in ("uniform", "fit"):
-            raise InputError(
-                f"background must be 'uniform' or 'fit', got {self.background!r}"
-            )
-        if self.background == "uniform" and self.markov_order:
-            raise InputError("markov_order applies to background='fit'")
+        if self.kernel not in KERNELS:
+            raise InputError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
+        if self.mismatches is not None:
+            check_int(self.mismatches, "mismatches", 0)
+        if self.kernel == "gkm":
+            check_int(self.gkm_l, "gkm_l", 1, 20)
+            check_int(self.gkm_k, "gkm_k", 1, self.gkm_l)
+            wd_only = {
+                "degree": self.degree,
+                "shift": self.shift,
+                "mismatches": self.mismatches,
+            }
+            given = [name for name, v in wd_only.items() if v is not None]
+            if given:
+                raise InputError(
+                    f"{', '.join(given)}: option(s) of the WD kernel, not of "
+                    "kernel='gkm'"
+                )
+            if self.solver != "kernel":
+                raise InputError("kernel='gkm' needs solver='kernel'")
 
     @property
     def selects(self) -> bool:
         """Whether parameters left at None are chosen by an inner CV."""
         return self.solver == "kernel" if self.grid is None else bool(self.grid)
 
+    def defaults(self) -> dict:
+        """Values of the parameters neither given nor selected."""
+        return GKM_DEFAULTS if self.kernel == "gkm" else FIXED_DEFAULTS
+
     def fixed(self) -> dict:
         """The parameters the user set (None for those to select)."""
+        if self.kernel == "gkm":
+            fixed = {
+                "l": self.gkm_l,
+                "k": self.gkm_k,
+                "reverse_complement": self.reverse_complement,
+                "C": self.C,
+            }
+            if not self.selects:
+                fixed = {
+                    k: GKM_DEFAULTS[k] if v is None else v for k, v in fixed.items()
+                }
+            return fixed
         fixed = {"degree": self.degree, "shift": self.shift, "C": self.C}
+        for name in ("mismatches", "reverse_complement"):
+            if getattr(self, name) is not None:
+                fixed[name] = getattr(self, name)
         if self.solver == "linear" and self.degree is None:
             fixed["degree"] = FIXED_DEFAULTS["degree"]  # exact weights: never searched
         if not self.selects:
@@ -153,10 +218,26 @@ class RunOptions:
 @dataclass
 class _Data:
     ids: list[str]
-    X: np.ndarray
+    X: np.ndarray  # (n, L) codes; for kernel="gkm" a 1-D object array of rows
     y: np.ndarray
     inputs: list[dict]
     dropped: int
+
+    @property
+    def length(self) -> int:
+        """The sequence length; for records of any lengths the median one."""
+        if self.X.ndim == 2:
+            return int(self.X.shape[1])
+        from .gkm import typical_length
+
+        return typical_length(self.X)
+
+
+def as_rows(seqs: list[np.ndarray]) -> np.ndarray:
+    """Sequences of any lengths as a 1-D object array (indexable by arrays)."""
+    rows = np.empty(len(seqs), dtype=object)
+    rows[:] = seqs
+    return rows
 
 
 @dataclass
@@ -208,7 +289,11 @@ def read_input(pos=None, neg=None, fasta=None, labels=None, options=None) -> _Da
             labels=labels,
             on_invalid="drop" if options.drop_invalid else "error",
             crop_length=options.crop,
+            any_length=options.kernel == "gkm",
+            drop_short=options.drop_short,
         )
+    if options.kernel == "gkm":
+        X = as_rows(X)
     dropped = sum(
         getattr(w.message, "count", 0)
         for w in caught
@@ -229,9 +314,12 @@ def read_input(pos=None, neg=None, fasta=None, labels=None, options=None) -> _Da
 def _estimator(options: RunOptions, length: int):
     """The unfitted model of `poimkit run`; selected parameters at their defaults."""
     extra = {}
-    params = {
-        k: FIXED_DEFAULTS[k] if v is None else v for k, v in options.fixed().items()
-    }
+    defaults = options.defaults()
+    params = {k: defaults[k] if v is None else v for k, v in options.fixed().items()}
+    if options.kernel == "gkm":
+        from .gkm import GkmSVC
+
+        return GkmSVC(n_threads=options.threads, **params)
     if options.solver == "linear":
         # POIMs need exact weights: every order gets an exact table, so the
         # degree stays fixed (and small enough for that)
@@ -255,11 +343,14 @@ def search_grid(options: RunOptions, length: int):
         `poimkit.selection.default_grid` less the parameters the options fix;
         None without ``selects`` or when every parameter is fixed.
     """
-    from .selection import default_grid
+    from .selection import default_grid, gkm_grid
 
     if not options.selects:
         return None
-    grid = default_grid(length, options.fixed())
+    if options.kernel == "gkm":
+        grid = gkm_grid(options.fixed())
+    else:
+        grid = default_grid(length, options.fixed())
     return grid if grid.size > 1 else None
 
 
@@ -331,13 +422,13 @@ def cross_validate(
 
     _check_folds(data.y, options.cv)
     fit_params = fit_params or {}
-    model = _estimator(options, data.X.shape[1]) if model is None else model
+    model = _estimator(options, data.length) if model is None else model
     folds = list(
         StratifiedKFold(
             n_splits=options.cv, shuffle=True, random_state=options.seed
         ).split(data.X, data.y)
     )
-    grid = search_grid(options, data.X.shape[1])
+    grid = search_grid(options, data.length)
     chosen, selection = [{}] * options.cv, None
     if grid is not None:
         train_sets = [train for train, _ in folds] + [np.arange(data.y.size)]
@@ -438,8 +529,8 @@ def train_final(
     from .selection import select_parameters
 
     fit_params = fit_params or {}
-    model = _estimator(options, data.X.shape[1]) if model is None else model
-    grid = search_grid(options, data.X.shape[1])
+    model = _estimator(options, data.length) if model is None else model
+    grid = search_grid(options, data.length)
     if selection is None and grid is not None:
         found = select_parameters(
             model,
@@ -453,8 +544,13 @@ def train_final(
         selection = _selection_summary(grid, found)
     params = selection["chosen"] if selection is not None else {}
     fitted = clone(model).set_params(**params).fit(data.X, data.y, **fit_params)
-    chosen = {"degree": fitted.degree, "shift": fitted.shift, "C": fitted.C}
+    chosen = {name: _plain(getattr(fitted, name)) for name in options.fixed()}
     return fitted, chosen, selection
+
+
+def _plain(value):
+    """Python numbers and booleans for numpy scalars (JSON)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def make_background(data: _Data, options: RunOptions):
@@ -462,8 +558,33 @@ def make_background(data: _Data, options: RunOptions):
     from .background import MarkovBackground
 
     if options.background == "uniform":
-        return MarkovBackground.uniform(data.X.shape[1])
-    return MarkovBackground.fit(data.X, order=options.markov_order)
+        return MarkovBackground.uniform(data.length)
+    if data.X.ndim == 2:
+        return MarkovBackground.fit(data.X, order=options.markov_order)
+    # records of any lengths: one homogeneous chain over all of them, for the
+    # POIM length (position-free POIMs use it in equilibrium)
+    return MarkovBackground.fit_pooled(data.X, options.markov_order, data.length)
+
+
+def motif_data(
+    data: _Data, length: int | None = None
+) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """Sequences, ids and labels for the motif evidence: one length.
+
+    Records of any lengths (``kernel="gkm"``) are centre-cropped to the POIM
+    length (default ``data.length``); shorter ones are left out of the motif
+    step.
+    """
+    if data.X.ndim == 2:
+        return data.X, data.ids, data.y
+    from .motifs.extract import centre_crop
+
+    length = data.length if length is None else length
+    keep = np.array([x.size >= length for x in data.X], dtype=bool)
+    if not keep.any():
+        raise InputError(f"no sequence has the POIM's length {length} or more")
+    X, y = centre_crop(list(data.X[keep]), data.y[keep], length)
+    return X, [i for i, k in zip(data.ids, keep, strict=True) if k], y
 
 
 def _versions() -> dict:
@@ -570,8 +691,8 @@ def _motif_rows(motifs, known=None) -> list[dict]:
             "consensus": m.consensus,
             "iupac": m.iupac,
             "length": int(m.length),
-            "position": round(float(m.position), 3),
-            "spread": round(float(m.spread), 3),
+            "position": _number(m.position),
+            "spread": _number(m.spread),
             "importance": float(m.importance),
             "n_sites": int(m.n_sites),
             "frac_positive": round(float(m.frac_positive), 6),
@@ -584,6 +705,11 @@ def _motif_rows(motifs, known=None) -> list[dict]:
         }
         for m in motifs
     ]
+
+
+def _number(value: float) -> float | None:
+    """Rounded for JSON; None for NaN (a position-free model's motif position)."""
+    return None if np.isnan(value) else round(float(value), 3)
 
 
 def motif_note(cv: dict, options: RunOptions, motifs) -> str:
@@ -704,18 +830,19 @@ def run_pipeline(
             background = make_background(data, options)
             poim = compute_poim(
                 model,
-                min(options.max_order, data.X.shape[1]),
+                min(options.max_order, data.length),
                 background,
                 memory_limit=options.memory_limit_gb * 1024**3,
                 n_threads=options.threads,
             )
         with timer.step("motifs"):
+            X_motifs, ids_motifs, y_motifs = motif_data(data)
             motifs = (
                 extract_motifs(
                     poim,
                     max_motifs=options.max_motifs,
-                    sequences=data.X,
-                    labels=data.y,
+                    sequences=X_motifs,
+                    labels=y_motifs,
                     random_state=options.seed,
                 )
                 if options.max_motifs and better_than_chance(cv)
@@ -726,10 +853,11 @@ def run_pipeline(
             poim.save(staged / "poim.npz")
             poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
             write_meme(staged / "motifs.meme", motifs, background_letters(background))
-            write_sites(staged / "sites.tsv", motifs, data.ids, data.y)
+            write_sites(staged / "sites.tsv", motifs, ids_motifs, y_motifs)
             figures = write_figures(
                 staged / "figures", poim, motifs, data.y, cv["out_of_fold_scores"]
             )
+        lengths = [len(x) for x in data.X]
         summary = {
             "format": "poimkit-run-summary",
             "format_version": SUMMARY_VERSION,
@@ -739,7 +867,10 @@ def run_pipeline(
             "n_positive": int((data.y == 1).sum()),
             "n_negative": int((data.y == 0).sum()),
             "n_dropped": int(data.dropped),
-            "length": int(data.X.shape[1]),
+            "length": data.length,
+            "lengths": [int(min(lengths)), int(max(lengths))],
+            "position_free": poim.position_free,
+            "n_motif_sequences": int(y_motifs.size),
             "parameters": {
                 **asdict(options),
                 "grid": options.selects,
@@ -752,7 +883,7 @@ def run_pipeline(
             "motifs": _motif_rows(motifs, known),
             "motifs_note": motif_note(cv, options, motifs),
             "top_kmers": [
-                {"kmer": z, "position": int(j), "value": float(v)}
+                {"kmer": z, "position": j, "value": float(v)}
                 for z, j, v in poim.top(10)
             ],
             "differential_peaks": _differential_peaks(poim),

@@ -29,6 +29,11 @@ class _Html(str):
     """Markup that table cells pass through unescaped."""
 
 
+def _where(value, fmt: str) -> str:
+    """A motif's position or spread; ``anywhere`` for a position-free model's."""
+    return "anywhere" if value is None else fmt.format(value)
+
+
 def _img(folder: Path, name: str, alt: str) -> _Html:
     data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
     return _Html(f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt)}">')
@@ -96,22 +101,45 @@ def _selection_note(selection: dict | None, n_sequences: int) -> str:
     return text + "</p>"
 
 
+def _model_text(chosen: dict) -> str:
+    """``A WDS (shift 4)-kernel SVM of degree 20, C = 1,`` or its gkm sibling."""
+    if "l" in chosen:
+        strands = "both strands" if chosen["reverse_complement"] else "one strand"
+        return (
+            f"A position-free gapped k-mer SVM (l = {chosen['l']}, k = "
+            f"{chosen['k']}, {strands}), C = {chosen['C']},"
+        )
+    kind = f"WDS (shift {chosen['shift']})" if chosen["shift"] else "WD"
+    extras = []
+    if chosen.get("mismatches"):
+        extras.append(f"{chosen['mismatches']} mismatch(es)")
+    if chosen.get("reverse_complement"):
+        extras.append("both strands")
+    extra = f" ({', '.join(extras)})" if extras else ""
+    degree = chosen["degree"]
+    return f"A {kind}-kernel SVM{extra} of degree {degree}, C = {chosen['C']},"
+
+
 def render_report(summary: dict, figures: Path) -> str:
     """The report page as a string; ``figures`` holds the PNGs the summary lists."""
     s = summary
     name = s.get("dataset") or ", ".join(Path(i["path"]).name for i in s["inputs"])
-    chosen = s["parameters"]["chosen"]
-    kind = f"WDS (shift {chosen['shift']})" if chosen["shift"] else "WD"
+    lengths = s.get("lengths") or [s["length"], s["length"]]
+    described = (
+        f"{s['n_sequences']} sequences of length {s['length']}"
+        if lengths[0] == lengths[1]
+        else f"{s['n_sequences']} sequences of lengths {lengths[0]} to {lengths[1]}"
+    )
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>poimkit report: {html.escape(name)}</title>",
         f"<style>{_STYLE}</style></head><body>",
         f"<h1>poimkit report: {html.escape(name)}</h1>",
         "<p class='big'>"
-        f"{s['n_sequences']} sequences of length {s['length']} "
+        f"{described} "
         f"({s['n_positive']} positive, {s['n_negative']} negative"
-        + (f"; {s['n_dropped']} dropped for N/IUPAC letters" if s["n_dropped"] else "")
-        + f"). A {kind}-kernel SVM of degree {chosen['degree']}, C = {chosen['C']}, "
+        + (f"; {s['n_dropped']} dropped" if s["n_dropped"] else "")
+        + f"). {_model_text(s['parameters']['chosen'])} "
         f"separates them with a <b>cross-validated ROC AUC of {s['cv_auc']:.3f}</b> "
         f"(&plusmn; {s['cv_auc_std']:.3f} over {len(s['cv_auc_folds'])} folds) and "
         f"an accuracy of {s['cv_accuracy']:.3f}.</p>",
@@ -146,8 +174,8 @@ def render_report(summary: dict, figures: Path) -> str:
                 m["name"],
                 _img(figures, f"logo_{m['name']}.png", f"logo of {m['name']}"),
                 m["iupac"],
-                f"{m['position']:.1f}",
-                f"{m['spread']:.1f}",
+                _where(m["position"], "{:.1f}"),
+                _where(m["spread"], "{:.1f}"),
                 f"{m['importance']:.3g}",
                 m["n_sites"],
                 f"{100 * m['frac_positive']:.0f} %",
@@ -212,16 +240,29 @@ def render_report(summary: dict, figures: Path) -> str:
     parts.append(_table(["k-mer length", "start position", "value"], peaks, {0, 1, 2}))
     parts.append(_img(figures, "weight_mass.png", "weight mass"))
     # ---- k-mers
-    parts.append("<h2>Strongest positional k-mers</h2>")
-    parts.append(
-        "<p>POIM entries of largest absolute value: the expected change of the "
-        "score when the k-mer starts at that position. The 50 strongest are in "
-        "<span class='mono'>top_kmers.tsv</span>.</p>"
-    )
+    if s.get("position_free"):
+        parts.append(
+            "<p class='note'>This model is position-free (gapped k-mers, "
+            "<span class='mono'>GkmSVC</span>): it weighs a word alike wherever it "
+            "occurs, so these profiles are flat except near the sequence ends.</p>"
+        )
+        parts.append("<h2>Strongest k-mers, anywhere</h2>")
+        parts.append(
+            "<p>The expected change of the score when the k-mer occurs at a "
+            "random position (the POIM averaged over positions). The 50 strongest "
+            "are in <span class='mono'>top_kmers.tsv</span>.</p>"
+        )
+    else:
+        parts.append("<h2>Strongest positional k-mers</h2>")
+        parts.append(
+            "<p>POIM entries of largest absolute value: the expected change of the "
+            "score when the k-mer starts at that position. The 50 strongest are in "
+            "<span class='mono'>top_kmers.tsv</span>.</p>"
+        )
     top = [
         [
             _Html(f"<span class='mono'>{html.escape(t['kmer'])}</span>"),
-            t["position"],
+            "any" if t["position"] is None else t["position"],
             f"{t['value']:.4g}",
         ]
         for t in s["top_kmers"]

@@ -63,6 +63,7 @@ __all__ = [
     "Selection",
     "auc_standard_error",
     "default_grid",
+    "gkm_grid",
     "select_nested",
     "select_parameters",
 ]
@@ -75,6 +76,11 @@ DEFAULT_SHIFTS = (0, 2, 4, 8, 16, 32)
 MAX_SHIFT_SHARE = 0.5
 #: C values searched by default: a log grid, one value per decade
 DEFAULT_C = (0.01, 0.1, 1.0, 10.0, 100.0)
+#: gapped k-mer models: l-mer length and informative positions (LS-GKM's)
+GKM_L, GKM_K = 11, 7
+#: gapped k-mer models: strand settings searched (a tie goes to both strands,
+#: the usual choice for regulatory DNA and the model with fewer weights)
+GKM_STRANDS = (True, False)
 #: inner folds of the selection
 INNER_FOLDS = 3
 #: above this many training sequences the inner CV is one split (a third held out)
@@ -262,6 +268,40 @@ def default_grid(length: int, fixed: dict | None = None) -> Grid:
     for name, value in fixed.items():
         if name != "C":
             kernel[name] = (value,)
+    C = (fixed["C"],) if "C" in fixed else DEFAULT_C
+    return Grid(kernel, C)
+
+
+def gkm_grid(fixed: dict | None = None) -> Grid:
+    """The default search of a gapped k-mer model (`poimkit.GkmSVC`).
+
+    Parameters
+    ----------
+    fixed : dict, optional
+        ``l``, ``k``, ``reverse_complement`` and ``C`` the user set (None: not
+        set). l and k are not searched (default 11 and 7).
+
+    Returns
+    -------
+    Grid
+        ``reverse_complement`` in `GKM_STRANDS` (a motif on one strand only,
+        as in aligned data, is learnt better without it), C in `DEFAULT_C`.
+
+    Examples
+    --------
+    >>> gkm_grid({"C": 1.0}).to_dict()
+    {'l': [11], 'k': [7], 'reverse_complement': [True, False], 'C': [1.0]}
+    """
+    fixed = {k: v for k, v in (fixed or {}).items() if v is not None}
+    kernel = {
+        "l": (fixed.get("l", GKM_L),),
+        "k": (fixed.get("k", GKM_K),),
+        "reverse_complement": (
+            (fixed["reverse_complement"],)
+            if "reverse_complement" in fixed
+            else GKM_STRANDS
+        ),
+    }
     C = (fixed["C"],) if "C" in fixed else DEFAULT_C
     return Grid(kernel, C)
 

@@ -39,7 +39,9 @@ def iter_fasta_chunks(
     *,
     on_invalid: Literal["error", "drop"] = "error",
     crop_length: int | None = None,
-) -> Iterator[tuple[list[str], np.ndarray]]:
+    any_length: bool = False,
+    drop_short: bool = False,
+) -> Iterator[tuple[list[str], np.ndarray | list[np.ndarray]]]:
     r"""Read a FASTA file in chunks of integer codes.
 
     Parameters
@@ -51,6 +53,10 @@ def iter_fasta_chunks(
     on_invalid, crop_length
         As in `poimkit.io.read_fasta`; dropped records are counted and
         reported in one `~poimkit.io.DroppedRecordsWarning` at the end.
+    any_length : bool
+        Records of any lengths: every chunk is a list of 1-D code arrays.
+    drop_short : bool
+        Leave out records shorter than ``crop_length`` (counted in the warning).
 
     Yields
     ------
@@ -82,17 +88,21 @@ def iter_fasta_chunks(
     name = os.fspath(path)
     length = None
     dropped: list[str] = []
+    short: list[str] = []
     n_kept = 0
     ids: list[str] = []
     rows: list[np.ndarray] = []
     with open_text(name) as handle:
         try:
             for rid, full in iter_records(handle, name):
+                if drop_short and crop_length and len(full) < crop_length:
+                    short.append(rid)
+                    continue
                 codes = clean_record(rid, full, name, on_invalid, crop_length)
                 if codes is None:
                     dropped.append(rid)
                     continue
-                if length is None:
+                if length is None or any_length:
                     length = codes.shape[0]
                 elif codes.shape[0] != length:
                     raise InputError(
@@ -107,7 +117,7 @@ def iter_fasta_chunks(
                 rows.append(codes)
                 if len(rows) == chunk_size:
                     n_kept += len(rows)
-                    yield ids, np.stack(rows)
+                    yield ids, rows if any_length else np.stack(rows)
                     ids, rows = [], []
         except (UnicodeDecodeError, EOFError, OSError, zlib.error) as exc:
             raise InputError(
@@ -115,8 +125,12 @@ def iter_fasta_chunks(
             ) from None
     if rows:
         n_kept += len(rows)
-        yield ids, np.stack(rows)
-    report_dropped(name, dropped, n_kept + len(dropped), stacklevel=2)
+        yield ids, rows if any_length else np.stack(rows)
+    total = n_kept + len(dropped) + len(short)
+    report_dropped(name, dropped, total, stacklevel=2)
+    report_dropped(
+        name, short, total, stacklevel=2, reason=f"shorter than {crop_length}"
+    )
 
 
 def count_records(path: str | os.PathLike, **kwargs) -> tuple[int, int]:
@@ -134,12 +148,15 @@ def score_fasta(
 
     Parameters
     ----------
-    model : fitted `WDKernelSVC` or `WDLinearSVC` (or any estimator with
-        ``decision_function`` and ``length_``)
+    model : fitted `WDKernelSVC`, `WDLinearSVC` or `GkmSVC` (or any estimator
+        with ``decision_function`` and ``length_``)
     path : str or path-like
     chunk_size : int
     **kwargs
-        ``on_invalid`` and ``crop_length`` of `iter_fasta_chunks`.
+        ``on_invalid`` and ``crop_length`` of `iter_fasta_chunks`. A
+        positional model centre-crops longer records to its own length
+        unless ``crop_length`` is given; a position-free model
+        (``position_free = True``) scores records of any lengths.
 
     Yields
     ------
@@ -151,6 +168,12 @@ def score_fasta(
     InputError
         As `iter_fasta_chunks`, or if the records' length is not the model's.
     """
+    if getattr(model, "position_free", False):
+        for ids, X in iter_fasta_chunks(path, chunk_size, any_length=True, **kwargs):
+            yield ids, np.asarray(model.decision_function(X), dtype=np.float64)
+        return
+    if kwargs.get("crop_length") is None:
+        kwargs["crop_length"] = model.length_  # the model's own crop
     for ids, X in iter_fasta_chunks(path, chunk_size, **kwargs):
         if X.shape[1] != model.length_:
             raise InputError(

@@ -316,6 +316,8 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
 
     background = background_letters(poim.background)
     anywhere = is_position_free(poim)
+    # a strand-symmetric model rewards a site and its reverse complement alike
+    symmetric = poim.metadata.get("model_reverse_complement") == "True"
     positives = rng.permutation(np.flatnonzero(y))
     half = positives.size // 2
     discovery, held_out = np.sort(positives[:half]), np.sort(positives[half:])
@@ -329,7 +331,7 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
     for i in by_mass:
         if any(_within(seeds[i], m) for m, _ in found):
             continue  # a piece of a motif found already: its sites are the same
-        candidate = site_motif(X_discovery, poim, seeds[i], background)
+        candidate = site_motif(X_discovery, poim, seeds[i], background, symmetric)
         if candidate is None:
             continue
         sites = candidate.sites(X_discovery)

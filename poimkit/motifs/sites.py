@@ -520,7 +520,7 @@ def _extend(ok, first: int, step: int) -> int:
 
 
 def site_motif(
-    X: np.ndarray, poim, seed: str, background: np.ndarray
+    X: np.ndarray, poim, seed: str, background: np.ndarray, both_strands: bool = False
 ) -> SiteMotif | None:
     """The motif behind a POIM seed, from the sequences X (discovery positives).
 
@@ -528,18 +528,25 @@ def site_motif(
     is not specific (background sequences would hold a chance site more than
     `MAX_CHANCE` of the time: too short a motif for so many starts), again at
     the starts that stand out of the profile's noise. None when neither gives
-    a specific motif with `MIN_SITES` sites and `MIN_COLUMNS` columns.
+    a specific motif with `MIN_SITES` sites and `MIN_COLUMNS` columns. With
+    ``both_strands`` (a strand-symmetric model, which rewards a site and its
+    reverse complement alike) both strands are always scanned; otherwise the
+    other strand only if it holds `STRAND_ENRICHMENT` x the chance sites.
     """
     for above_noise in (False, True):
         seed_allowed = allowed_starts(poim, seed, above_noise)
-        motif = _site_motif_at(X, seed, seed_allowed, background)
+        motif = _site_motif_at(X, seed, seed_allowed, background, both_strands)
         if motif is not None:
             return motif
     return None
 
 
 def _site_motif_at(
-    X: np.ndarray, seed: str, seed_allowed: np.ndarray, background: np.ndarray
+    X: np.ndarray,
+    seed: str,
+    seed_allowed: np.ndarray,
+    background: np.ndarray,
+    both_strands: bool,
 ) -> SiteMotif | None:
     """`site_motif` at the given allowed starts of the seed."""
     if seed_allowed.size == 0:
@@ -566,7 +573,11 @@ def _site_motif_at(
         lods = log_odds(counts, background)
         threshold, _ = score_threshold(lods, background, p_site)
         hits = scan(X, allowed, allowed_rc, lods, threshold)
-        if refit == 0 and not _both_strands(hits, len(X) * allowed_rc.size * p_site):
+        if (
+            refit == 0
+            and not both_strands
+            and not _both_strands(hits, len(X) * allowed_rc.size * p_site)
+        ):
             # the other strand holds no more sites than chance: scan one strand
             allowed_rc = allowed_rc[:0]
             p_site = SITE_FPR / allowed.size

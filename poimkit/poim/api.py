@@ -36,7 +36,7 @@ def compute_poim(
         Largest k-mer length K.
     background : MarkovBackground, optional
         Distribution of sequences; default uniform order 0 for the model's
-        length (for a position-free model: its most common training length).
+        length (for a position-free model: its median training length).
     memory_limit : float, default 4 GiB
         Stop with an error, before allocating, if the estimated peak memory in
         bytes exceeds this.

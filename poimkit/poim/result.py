@@ -132,10 +132,18 @@ class Poim:
         out[ok] = q[ok] * np.sqrt((1.0 - p[ok]) / p[ok])
         return out
 
+    @property
+    def position_free(self) -> bool:
+        """True for the POIM of a position-free model (`poimkit.GkmSVC`)."""
+        return self.metadata.get("model") == "position-free"
+
     def top(
         self, n: int = 20, order: int | None = None
-    ) -> list[tuple[str, int, float]]:
+    ) -> list[tuple[str, int | None, float]]:
         """The n entries of largest ``|Q|`` as (k-mer, 1-based position, value).
+
+        For a position-free model the k-mers are ranked by their position-free
+        importance (`anywhere`) and the position is None.
 
         Parameters
         ----------
@@ -146,21 +154,25 @@ class Poim:
         orders = range(1, self.max_order + 1) if order is None else [order]
         candidates = []
         for l in orders:
-            q = self.q(l)
+            q = self.anywhere(l)[None, :] if self.position_free else self.q(l)
             flat = np.abs(q).ravel()
             take = min(n, flat.size)
             best = np.argpartition(-flat, take - 1)[:take]
             for f in best:
                 j, z = divmod(int(f), q.shape[1])
-                candidates.append((kmer_string(z, l), j + 1, float(q[j, z])))
-        candidates.sort(key=lambda t: (-abs(t[2]), len(t[0]), t[1], t[0]))
+                position = None if self.position_free else j + 1
+                candidates.append((kmer_string(z, l), position, float(q[j, z])))
+        candidates.sort(key=lambda t: (-abs(t[2]), len(t[0]), t[1] or 0, t[0]))
         return candidates[:n]
 
     def write_top(
         self, path: str | Path, n: int = 50, order: int | None = None
     ) -> None:
-        """Write `top` as a TSV with columns kmer, length, position (1-based), value."""
-        rows = [(z, len(z), j, f"{v:.10g}") for z, j, v in self.top(n, order)]
+        """Write `top` as a TSV: kmer, length, position (1-based, or ``any``), value."""
+        rows = [
+            (z, len(z), "any" if j is None else j, f"{v:.10g}")
+            for z, j, v in self.top(n, order)
+        ]
         write_table(path, ["kmer", "length", "position", "value"], rows)
 
     # ------------------------------------------------------------------ files
