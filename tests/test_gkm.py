@@ -12,7 +12,7 @@ from sklearn.metrics import roc_auc_score
 
 import poimkit.gkm as gkm_module
 from poimkit import GkmSVC, extract_motifs, gkm_kernel, load_model
-from poimkit.alphabet import kmer_index, kmer_string, reverse_complement
+from poimkit.alphabet import decode, kmer_index, kmer_string, reverse_complement
 from poimkit.background import MarkovBackground
 from poimkit.errors import InputError
 from poimkit.poim import compute_poim
@@ -227,3 +227,13 @@ def test_motifs_of_a_position_free_model_have_no_position():
     assert "GACTCA" in motifs[0].consensus or "TGAGTC" in motifs[0].consensus
     assert motifs[0].frac_positive > 0.5 > 5 * motifs[0].frac_negative
     assert motifs[0].sites.on_both_strands
+
+
+def test_in_scikit_learn_cross_validation():
+    """Lists of DNA strings of any lengths go through scikit-learn's CV."""
+    from sklearn.model_selection import cross_val_score
+
+    X, y = planted(np.random.default_rng(6), 120, 40, "TGACTCAG")
+    seqs = [decode(x[None, : 30 + i % 11])[0] for i, x in enumerate(X)]
+    aucs = cross_val_score(GkmSVC(l=6, k=4), seqs, y, cv=3, scoring="roc_auc")
+    assert aucs.min() > 0.8
