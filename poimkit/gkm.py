@@ -19,7 +19,10 @@ Normalisation divides by a constant per length, ``a(x) = 1 / sqrt(kappa
 W(x))`` with ``W(x)`` the number of windows and ``kappa`` the mean training
 diagonal per window, so for sequences of one length the score stays linear
 in the positional l-mer indicators and POIMs are exact
-(`poimkit.poim.position_free`).
+(`poimkit.poim.position_free`). The gapped table folds into one weight per
+l-mer, ``f = sum_m g[m, u under m]`` (4**l numbers), computed from the
+support sequences' l-mer counts by two Walsh-Hadamard transforms
+(`GkmSVC._lmer_table`): scoring is then one look-up per window.
 """
 
 from __future__ import annotations
