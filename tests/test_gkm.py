@@ -237,3 +237,9 @@ def test_in_scikit_learn_cross_validation():
     seqs = [decode(x[None, : 30 + i % 11])[0] for i, x in enumerate(X)]
     aucs = cross_val_score(GkmSVC(l=6, k=4), seqs, y, cv=3, scoring="roc_auc")
     assert aucs.min() > 0.8
+
+
+def test_poim_memory_limit(fitted):
+    _, _, models = fitted
+    with pytest.raises(InputError, match="GiB, over the limit"):
+        compute_poim(models[True], 5, MarkovBackground.uniform(40), memory_limit=1e5)

@@ -72,7 +72,9 @@ def compute_poim(
     (28, 64)
     """
     if getattr(model, "position_free", False):
-        return _position_free_poim(model, max_order, background, n_threads)
+        return _position_free_poim(
+            model, max_order, background, n_threads, memory_limit
+        )
     weights = as_weights(model)
     if background is None:
         background = MarkovBackground.uniform(weights.length)
@@ -99,14 +101,22 @@ def _check_background(background) -> None:
         )
 
 
-def _position_free_poim(model, max_order, background, n_threads) -> Poim:
+def _position_free_poim(model, max_order, background, n_threads, memory_limit) -> Poim:
     """POIMs of a position-free model (`GkmSVC`) at the background's length."""
-    from .position_free import position_free_poim, stationary_background
+    from .position_free import estimate_bytes, position_free_poim, stationary_background
 
     if background is None:
         background = MarkovBackground.uniform(model.length_)
     _check_background(background)
     background = stationary_background(background)
+    need = estimate_bytes(background.length, model.l, max_order, background.order)
+    if need > memory_limit:
+        raise InputError(
+            f"POIMs up to order {max_order} for length {background.length} need "
+            f"about {need / 1024**3:.1f} GiB, over the limit of "
+            f"{memory_limit / 1024**3:.1f} GiB; lower --max-order, or raise "
+            "--memory-limit"
+        )
     with numba_threads(n_threads):
         f = model.lmer_weights(background.length)
         q = position_free_poim(f, model.l, background, max_order)

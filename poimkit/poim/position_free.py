@@ -91,6 +91,13 @@ def _spans(l: int, m: int, order: int) -> tuple[np.ndarray, np.ndarray]:
     return offsets, spans
 
 
+def estimate_bytes(length: int, l: int, max_order: int, chain_order: int = 0) -> int:
+    """Peak bytes of `position_free_poim`: l-mer table, offset tables, POIMs."""
+    top = max(max_order, chain_order)
+    poims = sum((length - m + 1) * 4**m for m in range(1, top + 1))
+    return 8 * (4**l + 2 * (l + top) * 4**top + 2 * poims)
+
+
 def position_free_poim(
     f: np.ndarray,
     l: int,
