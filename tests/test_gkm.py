@@ -243,3 +243,16 @@ def test_poim_memory_limit(fitted):
     _, _, models = fitted
     with pytest.raises(InputError, match="GiB, over the limit"):
         compute_poim(models[True], 5, MarkovBackground.uniform(40), memory_limit=1e5)
+
+
+def test_explain_instance_of_a_position_free_model(fitted):
+    from poimkit.poim import explain_instance
+
+    _, _, models = fitted
+    background = stationary_background(gkm_backgrounds(7)["order1"])
+    x = np.array([0, 1, 2, 3, 3, 2, 1], dtype=np.uint8)
+    got = explain_instance(models[True], x, 3, background)
+    poim = compute_poim(models[True], 3, background)
+    assert_allclose(
+        got[2], poim.q(3)[np.arange(5), [kmer_index(x[j : j + 3]) for j in range(5)]]
+    )

@@ -173,11 +173,13 @@ def explain_instance(
         raise InputError(
             f"poim has orders up to {poim.max_order} but max_order is {max_order}"
         )
-    weights = as_weights(model) if not isinstance(model, KmerWeights) else model
-    if codes.shape[0] != weights.length:
+    if getattr(model, "position_free", False):
+        length = poim.length  # any length scores; the POIM fixes one
+    else:
+        length = (model if isinstance(model, KmerWeights) else as_weights(model)).length
+    if codes.shape[0] != length:
         raise InputError(
-            f"x has length {codes.shape[0]} but the model scores length "
-            f"{weights.length}"
+            f"x has length {codes.shape[0]} but the model scores length {length}"
         )
     out = []
     for l in range(1, max_order + 1):
