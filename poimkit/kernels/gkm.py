@@ -142,17 +142,36 @@ def lmer_counts(codes, offsets, row_coef, l, out):
                 out[key] += c
 
 
+#: elements of `walsh_hadamard`'s in-cache blocks (256 KiB of float64)
+WHT_BLOCK = 1 << 15
+
+
 @njit(**NJIT_PARALLEL)
 def walsh_hadamard(a):
-    """In-place unnormalised Walsh-Hadamard transform of a (size a power of 2)."""
+    """In-place unnormalised Walsh-Hadamard transform of a (size a power of 2).
+
+    The butterflies of spans below `WHT_BLOCK` run block by block in cache
+    (one pass over memory); each longer span is one parallel pass.
+    """
     n = a.size
-    h = 1
+    block = min(n, WHT_BLOCK)
+    for b in prange(n // block):
+        base = b * block
+        h = 1
+        while h < block:
+            for lo in range(base, base + block, 2 * h):
+                for i in range(lo, lo + h):
+                    x = a[i]
+                    y = a[i + h]
+                    a[i] = x + y
+                    a[i + h] = x - y
+            h *= 2
+    h = block
     while h < n:
-        for block in prange(n // (2 * h)):
-            lo = block * 2 * h
-            for i in range(lo, lo + h):
-                x = a[i]
-                y = a[i + h]
-                a[i] = x + y
-                a[i + h] = x - y
+        for j in prange(n // 2):
+            i = (j // h) * 2 * h + j % h
+            x = a[i]
+            y = a[i + h]
+            a[i] = x + y
+            a[i + h] = x - y
         h *= 2
