@@ -256,3 +256,23 @@ def test_explain_instance_of_a_position_free_model(fitted):
     assert_allclose(
         got[2], poim.q(3)[np.arange(5), [kmer_index(x[j : j + 3]) for j in range(5)]]
     )
+
+
+@pytest.mark.parametrize("n", [1, 2, 16, 1 << 17])
+def test_walsh_hadamard(n):
+    """Against scipy's Hadamard matrix; H H = n I beyond the in-cache blocks."""
+    from scipy.linalg import hadamard
+
+    from poimkit.kernels.gkm import WHT_BLOCK, walsh_hadamard
+
+    a = np.random.default_rng(n).normal(size=n)
+    b = a.copy()
+    walsh_hadamard(b)
+    if n <= 16:
+        assert_allclose(b, hadamard(n) @ a, atol=1e-12)
+    else:
+        assert n > WHT_BLOCK
+        # the first outputs see only the low bits of the index
+        assert_allclose(b[:16], hadamard(16) @ a.reshape(-1, 16).sum(axis=0))
+        walsh_hadamard(b)
+        assert_allclose(b / n, a, atol=1e-12)
