@@ -16,6 +16,8 @@ from ._version import __version__
 from .errors import InputError
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
+#: Ctrl-C (128 + SIGINT) and SIGTERM (128 + SIGTERM), as shells report them
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 
 
 def _add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -420,6 +422,14 @@ def _run_train(args: argparse.Namespace) -> int:
         raise InputError(f"--cv must be 0 or at least 2, got {args.cv}")
     if args.dask is not None and args.solver != "linear":
         raise InputError("--dask applies to --solver linear")
+    if args.dask is not None:
+        from importlib.util import find_spec
+
+        if find_spec("dask") is None or find_spec("distributed") is None:
+            raise InputError(
+                '--dask needs Dask: pip install "poimkit[dask]" (dask[distributed])'
+            )
+    _check_writable(args.output)
     options = RunOptions(
         **_model_options(args),
         cv=args.cv,
@@ -523,6 +533,18 @@ def _param_text(name: str, value) -> str:
     return f"{name} {value:g}" if isinstance(value, float) else f"{name} {value}"
 
 
+def _check_writable(*paths) -> None:
+    """Output files: their folder must exist and be writable (checked first)."""
+    for path in paths:
+        if path is None:
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise InputError(f"cannot write {path}: folder {folder} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise InputError(f"cannot write {path}: folder {folder} is not writable")
+
+
 def _chosen_text(chosen: dict, selection: dict) -> str:
     """``degree 10, shift 16, C 10 (inner holdout AUC 0.8654)`` and corners."""
     text = ", ".join(_param_text(k, v) for k, v in chosen.items())
@@ -539,6 +561,7 @@ def _run_score(args: argparse.Namespace) -> int:
     from .models import load_model
     from .stream import write_scores
 
+    _check_writable(args.output)
     model = load_model(args.model)
     if args.threads is not None:
         model.n_threads = args.threads
@@ -604,6 +627,9 @@ def _run_poim(args: argparse.Namespace) -> int:
     from .models import load_model
     from .poim import compute_poim
 
+    _check_writable(args.output, args.top_tsv)
+    if not args.memory_limit > 0:
+        raise InputError(f"--memory-limit must be positive, got {args.memory_limit}")
     model = load_model(args.model)
     background = _background_from_args(
         args, model.length_, getattr(model, "position_free", False)
@@ -648,6 +674,12 @@ def _run_motifs(args: argparse.Namespace) -> int:
         )
     if not is_motif_file and not args.output:
         raise InputError("-o/--output FILE is required with a POIM.npz input")
+    if args.output and Path(args.output).suffix.lower() not in FORMATS.values():
+        raise InputError(
+            f"cannot tell the motif format of {args.output}: use the suffix "
+            f"{', '.join(sorted(set(FORMATS.values())))}"
+        )
+    _check_writable(args.output, args.sites, args.matches)
     known = known_motifs(args.compare) if args.compare else None
     found, ids, y = _found_motifs(args) if not is_motif_file else _read_found(args)
     if args.output:
@@ -869,10 +901,14 @@ def _run_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, unwinding like Ctrl-C (exit code 128 + 15)."""
+
+
 def _terminate(signum, frame) -> None:
     # SIGTERM (batch schedulers, `kill`) unwinds like Ctrl-C, so staged output
     # folders are removed rather than left behind.
-    raise KeyboardInterrupt
+    raise _Terminated
 
 
 _COMMANDS = {
@@ -900,9 +936,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"poimkit: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    except _Terminated:
+        print("poimkit: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         print("poimkit: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except ImportError as exc:  # an optional dependency (e.g. Dask) is missing
+        if (exc.name or "poimkit").split(".")[0] == "poimkit":
+            print(f"poimkit: internal error: ImportError: {exc}", file=sys.stderr)
+            return EXIT_INTERNAL
+        print(
+            f"poimkit: error: {exc.name} is not installed; install the optional "
+            "dependency it belongs to (see the README)",
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
+    except OSError as exc:  # read-only folder, disk full, ...: the environment
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"poimkit: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INPUT
     except Exception as exc:  # noqa: BLE001 - last line of defence for scripts
         print(f"poimkit: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_INTERNAL

@@ -964,14 +964,18 @@ def _load_npz(path: str, what: str, keys=None) -> dict[str, np.ndarray]:
     except FileNotFoundError:
         raise InputError(f"{what} file not found", path=path) from None
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        raise InputError(
-            f"not a readable {what} file (.npz): {exc}", path=path
-        ) from None
+        # numpy's own message for a non-npz file suggests loading it with
+        # pickle, which poimkit never does: say what the file is not instead
+        reason = "" if "pickle" in str(exc) else f": {exc}"
+        raise InputError(f"not a {what} file (.npz){reason}", path=path) from None
 
 
-def npz_format(path: PathLike) -> str:
-    """The ``format`` a file written by `write_npz` declares ('' if none)."""
-    return str(_load_npz(str(path), "poimkit", ["format"]).get("format", ""))
+def npz_format(path: PathLike, what: str = "poimkit") -> str:
+    """The ``format`` a file written by `write_npz` declares ('' if none).
+
+    ``what`` names the expected kind in the error for an unreadable file.
+    """
+    return str(_load_npz(str(path), what, ["format"]).get("format", ""))
 
 
 def read_npz(path: PathLike, kind: str, version: int) -> dict[str, np.ndarray]:

@@ -68,7 +68,7 @@ def load_model(path: str | Path) -> WDClassifierBase:
     """
     from .gkm import GkmSVC
 
-    kind = npz_format(path)
+    kind = npz_format(path, "poimkit model")
     for cls in (*SOLVERS.values(), GkmSVC):
         if kind == cls._model_format:
             return cls.load(path)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,23 +13,46 @@ from pathlib import Path
 
 from .errors import InputError
 
+#: the files of a run folder (besides ``figures/``)
+OUTPUT_FILES = (
+    "model.npz",
+    "poim.npz",
+    "top_kmers.tsv",
+    "motifs.meme",
+    "sites.tsv",
+    "summary.json",
+    "report.html",
+)
+#: what a poimkit run folder holds (anything else there is not ours to delete)
+RUN_FILES = frozenset({*OUTPUT_FILES, "figures"})
+#: the ``format`` of a run's summary.json: the mark of a folder poimkit made
+RUN_FORMAT = "poimkit-run-summary"
+#: file in a staging folder naming the process that writes it
+OWNER_FILE = ".poimkit-owner"
+
 
 @contextmanager
-def staged_directory(out: str | os.PathLike, force: bool = False) -> Iterator[Path]:
+def staged_directory(
+    out: str | os.PathLike, force: bool = False, inputs: tuple = ()
+) -> Iterator[Path]:
     """Yield an empty hidden folder next to ``out``; move it to ``out`` on success.
 
     The folder is created in the parent of ``out`` (same file system, so the
     final rename is atomic). If the block raises, including on
     `KeyboardInterrupt`, the staged folder is deleted and ``out`` is left as it
     was. With ``force``, an existing ``out`` is replaced only after the block
-    succeeded.
+    succeeded, and only if poimkit made it (`check_output_folder`). Staging
+    folders of ``out`` left by a killed run (their process is gone) are
+    removed first, with a notice on standard error.
 
     Parameters
     ----------
     out : str or path-like
         The final folder.
     force : bool
-        Replace ``out`` if it exists; otherwise an existing ``out`` is an error.
+        Replace ``out`` if it exists and is a poimkit run folder.
+    inputs : tuple of path-like
+        Input files, which ``out`` must not hold.
 
     Yields
     ------
@@ -37,8 +62,7 @@ def staged_directory(out: str | os.PathLike, force: bool = False) -> Iterator[Pa
     Raises
     ------
     InputError
-        If ``out`` exists (without ``force``), is a file, or its parent folder
-        does not exist.
+        As `check_output_folder`.
 
     Examples
     --------
@@ -49,16 +73,20 @@ def staged_directory(out: str | os.PathLike, force: bool = False) -> Iterator[Pa
     >>> (root / "result" / "a.txt").read_text()
     'done'
     """
-    out = check_output_folder(out, force)
-    parent = out.parent if str(out.parent) else Path(".")
+    out = check_output_folder(out, force, inputs)
+    parent = out.parent
+    remove_stale_staging(out)
     staged = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=parent))
+    (staged / OWNER_FILE).write_text(str(os.getpid()))
     try:
         yield staged
+        (staged / OWNER_FILE).unlink()
     except BaseException:
         shutil.rmtree(staged, ignore_errors=True)
         raise
     if out.exists():  # --force: swap the old folder out only now
         retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
+        (retired / OWNER_FILE).write_text(str(os.getpid()))
         os.replace(out, retired / out.name)
         os.replace(staged, out)
         shutil.rmtree(retired, ignore_errors=True)
@@ -68,16 +96,75 @@ def staged_directory(out: str | os.PathLike, force: bool = False) -> Iterator[Pa
     os.chmod(out, 0o755)
 
 
-def check_output_folder(out: str | os.PathLike, force: bool = False) -> Path:
+def remove_stale_staging(out: Path) -> list[Path]:
+    """Delete the staging folders of ``out`` whose writing process is gone.
+
+    Only folders named like poimkit's (``.OUT.partial-*``, ``.OUT.old-*``)
+    holding its owner file with the id of a process that no longer runs are
+    removed; each is named on standard error. Returns them.
+    """
+    removed = []
+    for pattern in (f".{out.name}.partial-*", f".{out.name}.old-*"):
+        for folder in out.parent.glob(pattern):
+            owner = folder / OWNER_FILE
+            try:
+                pid = int(owner.read_text())
+            except (OSError, ValueError):
+                continue  # not ours, or not readable: leave it
+            if _alive(pid):
+                continue
+            shutil.rmtree(folder, ignore_errors=True)
+            print(
+                f"poimkit: removed {folder}, left by an interrupted run",
+                file=sys.stderr,
+            )
+            removed.append(folder)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (on this machine)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, another user's
+    return True
+
+
+def check_output_folder(
+    out: str | os.PathLike, force: bool = False, inputs: tuple = ()
+) -> Path:
     """Raise `InputError` if ``out`` cannot become a new output folder; return it.
 
-    See `staged_directory` for the rules; call this before long work so that a
-    wrong ``-o`` fails at once.
+    Rules: the parent folder must exist and be writable; ``out`` must not be
+    the current folder, one of its parents, or a folder holding an input.
+    An existing ``out`` is refused unless ``force``, and even then unless
+    poimkit made it: it holds the ``summary.json`` of a run and nothing but
+    the files of a run (`RUN_FILES`); otherwise the error names what is
+    there. Call this before long work so that a wrong ``-o`` fails at once.
     """
     out = Path(out)
-    parent = out.parent if str(out.parent) else Path(".")
+    resolved = out.resolve()
+    if resolved == Path.cwd().resolve() or resolved in Path.cwd().resolve().parents:
+        raise InputError(
+            f"output folder {out} is the current folder or one of its parents; "
+            "give a new folder for the results"
+        )
+    for path in inputs:
+        if path is not None and resolved in Path(path).resolve().parents:
+            raise InputError(
+                f"output folder {out} holds the input {path}; give a new folder "
+                "for the results"
+            )
+    parent = resolved.parent
     if not parent.is_dir():
         raise InputError(f"output folder {out}: parent folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise InputError(f"output folder {out}: parent folder {parent} is not writable")
     if out.exists() and not out.is_dir():
         raise InputError(f"output folder {out} is an existing file")
     if out.exists() and not force:
@@ -85,4 +172,32 @@ def check_output_folder(out: str | os.PathLike, force: bool = False) -> Path:
             f"output folder {out} exists; choose another -o or pass --force to "
             "replace it"
         )
-    return out
+    if out.exists():
+        _check_ours(out)
+    return resolved
+
+
+def _check_ours(out: Path) -> None:
+    """Raise unless ``out`` is a run folder poimkit wrote (what --force replaces).
+
+    An empty folder may be replaced too: there is nothing in it to lose.
+    """
+    if not any(out.iterdir()):
+        return
+    try:
+        made = json.loads((out / "summary.json").read_text()).get("format")
+    except (OSError, ValueError, AttributeError):
+        made = None
+    if made != RUN_FORMAT:
+        raise InputError(
+            f"output folder {out} was not made by poimkit (no summary.json of a "
+            "poimkit run); --force only replaces poimkit's own output folders"
+        )
+    foreign = sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES)
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise InputError(
+            f"output folder {out} holds files poimkit did not write ({shown}); "
+            "--force replaces only a folder of poimkit's own results: move them "
+            "or choose another -o"
+        )

@@ -27,6 +27,7 @@ from ._version import __version__
 from .errors import InputError
 from .linear.layout import exact_size_for
 from .models import SOLVERS, make_model
+from .outdir import OUTPUT_FILES, RUN_FORMAT  # noqa: F401 (OUTPUT_FILES: API)
 
 #: degree, shift and C of a model whose parameters are not selected
 FIXED_DEFAULTS = {"degree": 20, "shift": 0, "C": 1.0}
@@ -34,16 +35,6 @@ FIXED_DEFAULTS = {"degree": 20, "shift": 0, "C": 1.0}
 GKM_DEFAULTS = {"l": 11, "k": 7, "reverse_complement": True, "C": 1.0}
 #: model families of ``kernel``: positional WD / WDS, position-free gapped k-mers
 KERNELS = ("wd", "gkm")
-#: file names inside the output folder
-OUTPUT_FILES = (
-    "model.npz",
-    "poim.npz",
-    "top_kmers.tsv",
-    "motifs.meme",
-    "sites.tsv",
-    "summary.json",
-    "report.html",
-)
 SUMMARY_VERSION = 1
 _TOP_KMERS = 50
 
@@ -144,6 +135,10 @@ class RunOptions:
             )
         if self.background == "uniform" and self.markov_order:
             raise InputError("markov_order applies to background='fit'")
+        if not self.memory_limit_gb > 0:
+            raise InputError(
+                f"memory_limit_gb must be positive, got {self.memory_limit_gb}"
+            )
 
     def check_model(self) -> None:
         """Raise `InputError` for model settings that cannot run (`check` part)."""
@@ -553,6 +548,28 @@ def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
+def check_poim_memory(data: _Data, options: RunOptions) -> None:
+    """Raise `InputError` now if the POIM step would exceed the memory limit."""
+    order = options.markov_order if options.background == "fit" else 0
+    max_order = min(options.max_order, data.length)
+    if options.kernel == "gkm":
+        from .poim.position_free import estimate_bytes
+
+        need = estimate_bytes(data.length, options.gkm_l, max_order, order)
+    else:
+        from .poim.engine import estimate_bytes
+
+        need = estimate_bytes(data.length, max_order, order)
+    limit = options.memory_limit_gb * 1024**3
+    if need > limit:
+        raise InputError(
+            f"POIMs up to order {max_order} for length {data.length} need about "
+            f"{need / 1024**3:.1f} GiB, over the limit of "
+            f"{options.memory_limit_gb:g} GiB; lower --max-order, or raise "
+            "--memory-limit"
+        )
+
+
 def make_background(data: _Data, options: RunOptions):
     """Uniform letters, or a Markov chain of order D fitted to all input sequences."""
     from .background import MarkovBackground
@@ -805,7 +822,8 @@ def run_pipeline(
     options.check()
     started = time.perf_counter()
     # cheap checks and reading first: bad input fails before any bar or folder
-    check_output_folder(out, force)
+    inputs = (pos, neg, fasta, labels)
+    check_output_folder(out, force, inputs)
     timer = _Timer()
     known = None
     if options.compare:
@@ -815,9 +833,10 @@ def run_pipeline(
             known = known_motifs(options.compare)
     with timer.step("read"):
         data = read_input(pos, neg, fasta, labels, options)
+    check_poim_memory(data, options)  # before hours of training, not after
     steps = ["cross-validation", "training", "POIM", "motifs", "outputs"]
     with (
-        staged_directory(out, force=force) as staged,
+        staged_directory(out, force=force, inputs=inputs) as staged,
         numba_threads(options.threads),
         tqdm(total=len(steps), unit="step", disable=not progress) as bar,
     ):
@@ -859,7 +878,7 @@ def run_pipeline(
             )
         lengths = [len(x) for x in data.X]
         summary = {
-            "format": "poimkit-run-summary",
+            "format": RUN_FORMAT,
             "format_version": SUMMARY_VERSION,
             "dataset": dataset,
             "inputs": data.inputs,

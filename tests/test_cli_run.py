@@ -152,9 +152,18 @@ def test_existing_output_needs_force(pair, tmp_path):
     result = poimkit("run", "--pos", pos, "--neg", neg, *FAST, "-o", out)
     assert_input_error(result, str(out), "--force")
     assert (out / "mine.txt").read_text() == "precious"
+    # --force replaces only a folder poimkit made: never the user's files
     result = poimkit("run", "--pos", pos, "--neg", neg, *FAST, "-o", out, "--force")
+    assert_input_error(result, str(out), "not made by poimkit")
+    assert (out / "mine.txt").read_text() == "precious"
+    fresh = tmp_path / "fresh"
+    assert (
+        poimkit("run", "--pos", pos, "--neg", neg, *FAST, "-o", fresh).returncode == 0
+    )
+    first = (fresh / "summary.json").read_text()
+    result = poimkit("run", "--pos", pos, "--neg", neg, *FAST, "-o", fresh, "--force")
     assert result.returncode == 0, result.stderr
-    assert not (out / "mine.txt").exists() and (out / "summary.json").exists()
+    assert (fresh / "summary.json").read_text() != first  # replaced (new runtimes)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
@@ -191,8 +200,13 @@ def test_interrupted_run_leaves_no_output(tmp_path, sig):
     time.sleep(0.5)  # well inside the run (cross-validation takes seconds)
     process.send_signal(sig)
     _, stderr = process.communicate(timeout=120)
-    assert process.returncode == 130, stderr
-    assert "interrupted" in stderr
+    expected = {
+        signal.SIGINT: (130, "interrupted"),
+        signal.SIGTERM: (143, "terminated"),
+    }
+    code, word = expected[sig]
+    assert process.returncode == code, stderr
+    assert word in stderr
     assert list(tmp_path.iterdir()) == []
 
 

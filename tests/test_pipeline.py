@@ -177,10 +177,19 @@ def test_existing_output_is_refused_then_replaced_with_force(small_pair, tmp_pat
     with pytest.raises(InputError, match="exists.*--force"):
         run_pipeline(out, pos=str(pos), neg=str(neg), options=SMALL, progress=False)
     assert (out / "old.txt").read_text() == "keep me"
+    with pytest.raises(InputError, match="not made by poimkit"):
+        run_pipeline(
+            out, pos=str(pos), neg=str(neg), options=SMALL, force=True, progress=False
+        )
+    assert (out / "old.txt").read_text() == "keep me"
+    (out / "old.txt").unlink()  # an empty folder may be replaced
     run_pipeline(
         out, pos=str(pos), neg=str(neg), options=SMALL, force=True, progress=False
     )
-    assert not (out / "old.txt").exists() and (out / "summary.json").exists()
+    run_pipeline(  # and poimkit's own results
+        out, pos=str(pos), neg=str(neg), options=SMALL, force=True, progress=False
+    )
+    assert (out / "summary.json").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 

@@ -1,0 +1,192 @@
+"""Error paths that must never lose data or exit 1 (issue 15, first items)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from poimkit.cli import main as cli_main
+from poimkit.datasets import make_gattaca
+from poimkit.errors import InputError
+from poimkit.io import write_fasta
+from poimkit.outdir import OWNER_FILE, remove_stale_staging, staged_directory
+
+FAST = ["--no-grid", "--degree", "4", "--cv", "2", "--max-order", "2"]
+FAST += ["--max-motifs", "0", "--quiet"]
+
+
+def main(args) -> int:
+    return cli_main([str(a) for a in args])
+
+
+@pytest.fixture
+def data(tmp_path):
+    """A folder holding the input files (and nothing poimkit made)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    X, y = make_gattaca(n_pos=20, n_neg=20, length=16, mean=5, sd=1, random_state=0)
+    write_fasta(folder / "p.fa", [f"p{i}" for i in range(20)], X[y == 1])
+    write_fasta(folder / "n.fa", [f"n{i}" for i in range(20)], X[y == 0])
+    return folder
+
+
+def test_force_never_deletes_a_folder_poimkit_did_not_make(data, capsys):
+    before = sorted(p.name for p in data.iterdir())
+    args = ["run", "--pos", data / "p.fa", "--neg", data / "n.fa", *FAST]
+    assert main([*args, "-o", data, "--force"]) == 2
+    assert "holds the input" in capsys.readouterr().err
+    assert sorted(p.name for p in data.iterdir()) == before
+
+    other = data.parent / "notes"
+    other.mkdir()
+    (other / "mine.txt").write_text("keep me")
+    assert main([*args, "-o", other, "--force"]) == 2
+    assert "not made by poimkit" in capsys.readouterr().err
+    assert (other / "mine.txt").read_text() == "keep me"
+
+    out = data.parent / "out"
+    assert main([*args, "-o", out]) == 0
+    (out / "mine.txt").write_text("keep me too")
+    assert main([*args, "-o", out, "--force"]) == 2
+    assert "holds files poimkit did not write (mine.txt)" in capsys.readouterr().err
+    (out / "mine.txt").unlink()
+    assert main([*args, "-o", out, "--force"]) == 0  # its own folder: replaced
+    assert json.loads((out / "summary.json").read_text())["format"]
+
+
+def test_current_folder_and_its_parents_are_refused(data, monkeypatch, capsys):
+    monkeypatch.chdir(data)
+    args = ["run", "--pos", "p.fa", "--neg", "n.fa", *FAST, "--force"]
+    for out in (".", ".."):
+        assert main([*args, "-o", out]) == 2
+        assert "current folder or one of its parents" in capsys.readouterr().err
+    assert sorted(p.name for p in data.iterdir()) == ["n.fa", "p.fa"]
+    assert not [p for p in data.parent.iterdir() if p.name.startswith("..")]
+
+
+def test_stale_staging_folders_are_removed(tmp_path, capsys):
+    out = tmp_path / "out"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = tmp_path / ".out.partial-abc"
+    stale.mkdir()
+    (stale / OWNER_FILE).write_text(str(dead.pid))
+    live = tmp_path / ".out.partial-live"
+    live.mkdir()
+    (live / OWNER_FILE).write_text(str(os.getpid()))
+    foreign = tmp_path / ".out.partial-foreign"  # not ours: no owner file
+    foreign.mkdir()
+    with staged_directory(out) as staged:
+        (staged / "a.txt").write_text("done")
+    assert "left by an interrupted run" in capsys.readouterr().err
+    assert not stale.exists() and live.exists() and foreign.exists()
+    assert sorted(p.name for p in out.iterdir()) == ["a.txt"]
+    assert remove_stale_staging(out) == []
+
+
+def test_fasta_given_as_model_never_mentions_pickle(data, tmp_path, capsys):
+    out = tmp_path / "s.tsv"
+    assert main(["score", data / "p.fa", data / "n.fa", "-o", out]) == 2
+    err = capsys.readouterr().err
+    assert "not a poimkit model file (.npz)" in err and "pickle" not in err
+
+
+def test_outputs_checked_before_any_work(data, tmp_path, capsys):
+    pos, neg = data / "p.fa", data / "n.fa"
+    code = main(
+        ["train", "--pos", pos, "--neg", neg, "-o", tmp_path / "missing" / "m.npz"]
+    )
+    assert code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "does not exist" in captured.err
+    run = ["run", "--pos", pos, "--neg", neg, *FAST, "-o", tmp_path / "o"]
+    assert main([*run, "--memory-limit", "-1"]) == 2
+    assert "must be positive" in capsys.readouterr().err
+
+
+def test_read_only_folder_exits_2(data, tmp_path, monkeypatch, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    if os.access(locked, os.W_OK):  # root writes anyway: refuse at the OS call
+        real = os.access
+        monkeypatch.setattr(
+            os, "access", lambda p, m: False if str(p) == str(locked) else real(p, m)
+        )
+    args = ["--pos", data / "p.fa", "--neg", data / "n.fa"]
+    assert main(["train", *args, "-o", locked / "m.npz"]) == 2
+    assert "is not writable" in capsys.readouterr().err
+    assert main(["run", *args, *FAST, "-o", locked / "out"]) == 2
+    assert "is not writable" in capsys.readouterr().err
+    locked.chmod(0o700)
+
+
+def test_write_failures_exit_2_with_the_path(data, tmp_path, monkeypatch, capsys):
+    """Disk full (or any OS refusal) at the write: one line, exit 2."""
+    import errno
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "m.npz"))
+
+    monkeypatch.setattr("poimkit.base.write_npz", full)
+    args = ["train", "--pos", data / "p.fa", "--neg", data / "n.fa", "--no-grid"]
+    assert main([*args, "--cv", "0", "-o", tmp_path / "m.npz"]) == 2
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and "m.npz" in err
+    assert "internal error" not in err
+
+
+def test_sigterm_exits_143(tmp_path):
+    X, y = make_gattaca(n_pos=1500, n_neg=1500, length=60, random_state=0)
+    pos, neg = tmp_path / "p.fa", tmp_path / "n.fa"
+    write_fasta(pos, [f"p{i}" for i in range(1500)], X[y == 1])
+    write_fasta(neg, [f"n{i}" for i in range(1500)], X[y == 0])
+    out = tmp_path / "out"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "poimkit.cli", "run", "--pos", pos, "--neg", neg]
+        + ["-o", out, "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
+    deadline = time.monotonic() + 120
+    while not any(p.name.startswith(".out.partial-") for p in tmp_path.iterdir()):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 143, err
+    assert "terminated" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["n.fa", "p.fa"]
+
+
+def test_check_output_folder_rules(tmp_path):
+    from poimkit.outdir import check_output_folder
+
+    with pytest.raises(InputError, match="does not exist"):
+        check_output_folder(tmp_path / "a" / "b")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert check_output_folder(empty, force=True) == empty.resolve()
+    assert np.all([True])
+
+
+def test_poim_memory_checked_before_training(data, tmp_path, capsys, monkeypatch):
+    import poimkit.pipeline as pipeline
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained before the memory check")
+
+    monkeypatch.setattr(pipeline, "cross_validate", no_training)
+    args = ["run", "--pos", data / "p.fa", "--neg", data / "n.fa", *FAST]
+    assert main([*args, "--max-order", "14", "-o", tmp_path / "o"]) == 2
+    assert "over the limit" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
