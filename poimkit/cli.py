@@ -9,6 +9,7 @@ import argparse
 import os
 import signal
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -33,7 +34,18 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--fasta", metavar="FASTA", help="all sequences, labels in --labels"
     )
-    group.add_argument("--labels", metavar="TSV", help="two columns: record id, label")
+    group.add_argument(
+        "--labels",
+        metavar="TSV",
+        help="two columns: record id, label. Two labels; the positive one is the "
+        "larger number, or one of 1, +1, +, pos, positive, true, t, yes, y (any "
+        "case) against 0, -1, -, neg, negative, false, f, no, n",
+    )
+    group.add_argument(
+        "--positive-label",
+        metavar="LABEL",
+        help="with --labels: the label of the positive class (any other words)",
+    )
     _add_cleaning_options(parser)
 
 
@@ -468,6 +480,7 @@ def _run_train(args: argparse.Namespace) -> int:
             neg=args.neg,
             fasta=args.fasta,
             labels=args.labels,
+            positive_label=args.positive_label,
             any_length=options.kernel == "gkm",
             **read_options,
         )
@@ -680,6 +693,9 @@ def _run_motifs(args: argparse.Namespace) -> int:
             f"{', '.join(sorted(set(FORMATS.values())))}"
         )
     _check_writable(args.output, args.sites, args.matches)
+    if args.logos:  # a folder: it, or the folder it goes into, must be writable
+        logos = Path(args.logos)
+        _check_writable(logos / "x" if logos.is_dir() else logos)
     known = known_motifs(args.compare) if args.compare else None
     found, ids, y = _found_motifs(args) if not is_motif_file else _read_found(args)
     if args.output:
@@ -740,6 +756,7 @@ def _found_motifs(args: argparse.Namespace):
         neg=args.neg,
         fasta=args.fasta,
         labels=args.labels,
+        positive_label=args.positive_label,
         on_invalid="drop" if args.drop_invalid else "error",
         crop_length=args.crop,
         any_length=poim.position_free,
@@ -845,6 +862,8 @@ def _print_run(summary: dict, out: str) -> None:
         )
     if not summary["motifs"]:
         print(f"# {summary['motifs_note']}")
+    if summary["n_dropped"]:
+        print(f"# {summary['n_dropped']} records dropped (see the warnings above)")
     print(f"report\t{os.path.join(out, 'report.html')}")
 
 
@@ -863,6 +882,7 @@ def _run_run(args: argparse.Namespace) -> int:
         drop_invalid=args.drop_invalid,
         crop=args.crop,
         drop_short=args.drop_short,
+        positive_label=args.positive_label,
         memory_limit_gb=args.memory_limit,
         compare=args.compare,
     )
@@ -921,6 +941,18 @@ _COMMANDS = {
 }
 
 
+def _one_line_warnings(default):
+    """A ``showwarning`` printing poimkit's own warnings as one line on stderr."""
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if category.__module__.split(".")[0] == "poimkit":
+            print(f"poimkit: warning: {message}", file=sys.stderr)
+        else:
+            default(message, category, filename, lineno, file, line)
+
+    return show
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the poimkit command line; returns the exit code."""
     parser = _build_parser()
@@ -932,7 +964,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError:  # not the main thread: leave signals alone
             previous = None
     try:
-        return _COMMANDS[args.command](args)
+        with warnings.catch_warnings():  # restores showwarning afterwards
+            warnings.showwarning = _one_line_warnings(warnings.showwarning)
+            return _COMMANDS[args.command](args)
     except InputError as exc:
         print(f"poimkit: error: {exc}", file=sys.stderr)
         return EXIT_INPUT

@@ -539,7 +539,8 @@ def _classes(
                 f"cannot tell which of the labels {spelled[first]!r} and "
                 f"{spelled[second]!r} is positive; use numbers (the larger is "
                 "positive), words such as pos/neg, positive/negative, true/false, "
-                "yes/no, or pass positive_label",
+                "yes/no, or name the positive one (positive_label, CLI: "
+                "--positive-label)",
                 path=name,
             )
         positive = pos[0]

@@ -91,6 +91,9 @@ class RunOptions:
         Centre-crop every record to this length.
     drop_short : bool
         Leave out records shorter than ``crop`` instead of stopping.
+    positive_label : str or None
+        With a labels table: the label of the positive class
+        (`poimkit.read_labeled`).
     memory_limit_gb : float
         Refuse POIMs whose estimated memory exceeds this.
     compare : str or None
@@ -119,6 +122,7 @@ class RunOptions:
     drop_invalid: bool = False
     crop: int | None = None
     drop_short: bool = False
+    positive_label: str | None = None
     memory_limit_gb: float = 4.0
     compare: str | None = None
 
@@ -286,6 +290,7 @@ def read_input(pos=None, neg=None, fasta=None, labels=None, options=None) -> _Da
             crop_length=options.crop,
             any_length=options.kernel == "gkm",
             drop_short=options.drop_short,
+            positive_label=options.positive_label,
         )
     if options.kernel == "gkm":
         X = as_rows(X)

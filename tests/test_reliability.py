@@ -190,3 +190,63 @@ def test_poim_memory_checked_before_training(data, tmp_path, capsys, monkeypatch
     assert main([*args, "--max-order", "14", "-o", tmp_path / "o"]) == 2
     assert "over the limit" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_second_output_checked_before_the_first_is_written(
+    data, tmp_path, monkeypatch, capsys
+):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = os.access
+    monkeypatch.setattr(
+        os, "access", lambda p, m: False if str(p) == str(locked) else real(p, m)
+    )
+    args = ["--pos", data / "p.fa", "--neg", data / "n.fa", "--no-grid", "--cv", "0"]
+    assert main(["train", *args, "--degree", "4", "-o", tmp_path / "m.npz"]) == 0
+    poim = tmp_path / "p.npz"
+    code = main(["poim", tmp_path / "m.npz", "-o", poim, "--top-tsv", locked / "t.tsv"])
+    assert code == 2 and not poim.exists()
+    assert main(["poim", tmp_path / "m.npz", "--max-order", "3", "-o", poim]) == 0
+    meme = tmp_path / "m.meme"
+    code = main(["motifs", poim, "-o", meme, "--logos", locked / "logos"])
+    assert code == 2 and not meme.exists()
+    assert "is not writable" in capsys.readouterr().err
+
+
+def test_train_with_too_few_of_a_class_exits_2(tmp_path, capsys):
+    X, y = make_gattaca(n_pos=10, n_neg=10, length=16, mean=5, sd=1, random_state=0)
+    pos, neg = tmp_path / "p.fa", tmp_path / "n.fa"
+    write_fasta(pos, [f"p{i}" for i in range(10)], X[y == 1])
+    write_fasta(neg, ["n0", "n1"], X[y == 0][:2])
+    assert main(["train", "--pos", pos, "--neg", neg, "-o", tmp_path / "m.npz"]) == 2
+    captured = capsys.readouterr()
+    assert "nan" not in captured.out and "at least 5" in captured.err
+    assert not (tmp_path / "m.npz").exists()
+
+
+def test_positive_label_option(data, tmp_path, capsys):
+    fasta = tmp_path / "all.fa"
+    fasta.write_text((data / "p.fa").read_text() + (data / "n.fa").read_text())
+    table = tmp_path / "labels.tsv"
+    rows = [f"p{i}\tbound" for i in range(20)] + [f"n{i}\tunbound" for i in range(20)]
+    table.write_text("\n".join(rows) + "\n")
+    args = ["train", "--fasta", fasta, "--labels", table, "--no-grid", "--cv", "0"]
+    assert main([*args, "-o", tmp_path / "m.npz"]) == 2
+    assert "--positive-label" in capsys.readouterr().err
+    code = main([*args, "--positive-label", "bound", "-o", tmp_path / "m.npz"])
+    assert code == 0
+    from poimkit import load_model
+
+    assert load_model(tmp_path / "m.npz").classes_.tolist() == [0, 1]
+
+
+def test_dropped_records_are_one_line(data, tmp_path, capsys):
+    bad = tmp_path / "p.fa"
+    bad.write_text((data / "p.fa").read_text() + ">x\nACGTNNACGTACGTAC\n")
+    args = ["train", "--pos", bad, "--neg", data / "n.fa", "--drop-invalid"]
+    assert main([*args, "--no-grid", "--cv", "0", "-o", tmp_path / "m.npz"]) == 0
+    lines = [x for x in capsys.readouterr().err.splitlines() if "dropped " in x]
+    assert lines == [
+        f"poimkit: warning: {bad}: dropped 1 of 21 records with letters other "
+        "than A, C, G, T/U: 'x'"
+    ]

@@ -102,9 +102,7 @@ def ism_order(X, k, indptr, kmers, values, rows, starts, out):
                 for a in range(4):
                     if a != cur:
                         other = key + ((np.int64(a) - cur) << shift)
-                        out[r, p - s, a] += (
-                            _lookup(kmers, values, lo, hi, other) - base
-                        )
+                        out[r, p - s, a] += _lookup(kmers, values, lo, hi, other) - base
 
 
 @njit(**NJIT)
