@@ -425,6 +425,7 @@ def _run_train(args: argparse.Namespace) -> int:
         _Data,
         _estimator,
         as_rows,
+        check_kernel_size,
         cross_validate,
         train_final,
     )
@@ -484,6 +485,8 @@ def _run_train(args: argparse.Namespace) -> int:
             any_length=options.kernel == "gkm",
             **read_options,
         )
+        if args.solver == "kernel":
+            check_kernel_size(len(X), options)
         data = _Data(
             list(ids),
             as_rows(X) if options.kernel == "gkm" else X,

@@ -33,6 +33,10 @@ from .outdir import OUTPUT_FILES, RUN_FORMAT  # noqa: F401 (OUTPUT_FILES: API)
 FIXED_DEFAULTS = {"degree": 20, "shift": 0, "C": 1.0}
 #: the same for the gapped k-mer model (``kernel="gkm"``)
 GKM_DEFAULTS = {"l": 11, "k": 7, "reverse_complement": True, "C": 1.0}
+#: share of the machine's memory the kernel solver's matrices may take
+KERNEL_RAM_SHARE = 0.5
+#: n x n matrices the kernel solver holds at once (raw kernel, fold slices, SVC's)
+KERNEL_COPIES = 3
 #: model families of ``kernel``: positional WD / WDS, position-free gapped k-mers
 KERNELS = ("wd", "gkm")
 SUMMARY_VERSION = 1
@@ -553,6 +557,37 @@ def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
+def kernel_memory_limit() -> float:
+    """Bytes the kernel solver's matrices may take: `KERNEL_RAM_SHARE` of RAM."""
+    try:
+        ram = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        ram = 8 * 1024**3
+    return KERNEL_RAM_SHARE * ram
+
+
+def check_kernel_size(n: int, options: RunOptions) -> None:
+    """Refuse at once a kernel-matrix fit that would not fit in memory.
+
+    The kernel solver holds ``n x n`` doubles, and about `KERNEL_COPIES` of
+    them while it selects parameters and slices folds; beyond
+    `kernel_memory_limit` the run would swap for hours, so the error names
+    the solver that fits.
+    """
+    if options.solver != "kernel":
+        return
+    need = KERNEL_COPIES * 8.0 * n * n
+    limit = kernel_memory_limit()
+    if need > limit:
+        raise InputError(
+            f"{n} sequences are too many for the kernel solver: its kernel "
+            f"matrices need about {need / 1024**3:.0f} GiB, over "
+            f"{limit / 1024**3:.0f} GiB ({KERNEL_RAM_SHARE:.0%} of this machine's "
+            "memory); use --solver linear (the WD kernel in feature space; exact "
+            "POIMs need --degree 8 or less there) or fewer sequences"
+        )
+
+
 def check_poim_memory(data: _Data, options: RunOptions) -> None:
     """Raise `InputError` now if the POIM step would exceed the memory limit."""
     order = options.markov_order if options.background == "fit" else 0
@@ -839,6 +874,7 @@ def run_pipeline(
     with timer.step("read"):
         data = read_input(pos, neg, fasta, labels, options)
     check_poim_memory(data, options)  # before hours of training, not after
+    check_kernel_size(data.y.size, options)
     steps = ["cross-validation", "training", "POIM", "motifs", "outputs"]
     with (
         staged_directory(out, force=force, inputs=inputs) as staged,

@@ -250,3 +250,20 @@ def test_dropped_records_are_one_line(data, tmp_path, capsys):
         f"poimkit: warning: {bad}: dropped 1 of 21 records with letters other "
         "than A, C, G, T/U: 'x'"
     ]
+
+
+def test_kernel_solver_refused_at_once_when_too_large(
+    data, tmp_path, monkeypatch, capsys
+):
+    import poimkit.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "kernel_memory_limit", lambda: 1000.0)
+    monkeypatch.setattr(
+        pipeline, "cross_validate", lambda *a, **k: pytest.fail("trained anyway")
+    )
+    args = ["--pos", data / "p.fa", "--neg", data / "n.fa"]
+    assert main(["run", *args, *FAST, "-o", tmp_path / "o"]) == 2
+    assert "use --solver linear" in capsys.readouterr().err
+    assert main(["train", *args, "-o", tmp_path / "m.npz"]) == 2
+    assert "too many for the kernel solver" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists() and not (tmp_path / "m.npz").exists()
