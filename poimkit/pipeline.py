@@ -590,6 +590,8 @@ def check_kernel_size(n: int, options: RunOptions) -> None:
 
 def check_poim_memory(data: _Data, options: RunOptions) -> None:
     """Raise `InputError` now if the POIM step would exceed the memory limit."""
+    from .poim.engine import check_memory
+
     order = options.markov_order if options.background == "fit" else 0
     max_order = min(options.max_order, data.length)
     if options.kernel == "gkm":
@@ -600,14 +602,7 @@ def check_poim_memory(data: _Data, options: RunOptions) -> None:
         from .poim.engine import estimate_bytes
 
         need = estimate_bytes(data.length, max_order, order)
-    limit = options.memory_limit_gb * 1024**3
-    if need > limit:
-        raise InputError(
-            f"POIMs up to order {max_order} for length {data.length} need about "
-            f"{need / 1024**3:.1f} GiB, over the limit of "
-            f"{options.memory_limit_gb:g} GiB; lower --max-order, or raise "
-            "--memory-limit"
-        )
+    check_memory(need, options.memory_limit_gb * 1024**3, max_order, data.length)
 
 
 def make_background(data: _Data, options: RunOptions):

@@ -10,7 +10,7 @@ from ..alphabet import check_codes, kmer_indices
 from ..background import MarkovBackground
 from ..errors import InputError
 from ..weights import KmerWeights
-from .engine import DEFAULT_MEMORY_LIMIT, as_weights, exact_poim
+from .engine import DEFAULT_MEMORY_LIMIT, as_weights, check_memory, exact_poim
 from .result import Poim
 
 
@@ -110,13 +110,7 @@ def _position_free_poim(model, max_order, background, n_threads, memory_limit) -
     _check_background(background)
     background = stationary_background(background)
     need = estimate_bytes(background.length, model.l, max_order, background.order)
-    if need > memory_limit:
-        raise InputError(
-            f"POIMs up to order {max_order} for length {background.length} need "
-            f"about {need / 1024**3:.1f} GiB, over the limit of "
-            f"{memory_limit / 1024**3:.1f} GiB; lower --max-order, or raise "
-            "--memory-limit"
-        )
+    check_memory(need, memory_limit, max_order, background.length)
     with numba_threads(n_threads):
         f = model.lmer_weights(background.length)
         q = position_free_poim(f, model.l, background, max_order)

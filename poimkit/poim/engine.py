@@ -108,6 +108,16 @@ def estimate_bytes(length: int, max_order: int, chain_order: int = 0) -> int:
     return 8 * (2 * out + n_windows * region)
 
 
+def check_memory(need: float, limit: float, max_order: int, length: int) -> None:
+    """Raise `InputError` if POIMs needing ``need`` bytes exceed ``limit``."""
+    if need > limit:
+        raise InputError(
+            f"POIMs up to order {max_order} for length {length} need about "
+            f"{need / 1024**3:.1f} GiB, over the limit of {limit / 1024**3:.1f} "
+            "GiB; lower --max-order, or raise --memory-limit"
+        )
+
+
 def exact_poim(
     weights: KmerWeights,
     background: MarkovBackground,
@@ -146,14 +156,9 @@ def exact_poim(
         )
     order = background.order
     top = max(int(max_order), order)
-    need = estimate_bytes(length, max_order, order)
-    if need > memory_limit:
-        raise InputError(
-            f"POIMs up to order {max_order} for length {length} need about "
-            f"{need / 1024**3:.1f} GiB, over the limit of "
-            f"{memory_limit / 1024**3:.1f} GiB; lower --max-order, or raise "
-            "--memory-limit"
-        )
+    check_memory(
+        estimate_bytes(length, max_order, order), memory_limit, max_order, length
+    )
     p_next = kmer_probability_table(background, top)
     poims = [None] * top
     poims[top - 1] = _exact_top_order(weights, background, top, p_next, n_blocks)
