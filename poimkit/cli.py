@@ -96,7 +96,9 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_linear_options(train)
     train.add_argument("--cv", type=int, default=5, help="CV folds for AUC (0: skip)")
     train.add_argument("--seed", type=int, default=0, help="seed of the CV split")
-    train.add_argument("-o", "--output", required=True, metavar="MODEL.npz")
+    train.add_argument(
+        "-o", "--output", required=True, metavar="MODEL.npz", help="model file to write"
+    )
     _add_common_options(train)
 
     score = sub.add_parser(
@@ -105,9 +107,19 @@ def _build_parser() -> argparse.ArgumentParser:
         formatter_class=_HelpFormatter,
         epilog="example: poimkit score model.npz seqs.fa -o scores.tsv",
     )
-    score.add_argument("model", metavar="MODEL.npz")
-    score.add_argument("fasta", metavar="FASTA")
-    score.add_argument("-o", "--output", required=True, metavar="SCORES.tsv")
+    score.add_argument(
+        "model", metavar="MODEL.npz", help="a model file (poimkit train)"
+    )
+    score.add_argument(
+        "fasta", metavar="FASTA", help="sequences to score (plain or .gz)"
+    )
+    score.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="SCORES.tsv",
+        help="table to write: id, score, predicted label",
+    )
     _add_cleaning_options(score)
     _add_common_options(score)
 
@@ -119,7 +131,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "  poimkit poim model.npz --background fit:train.fa --markov-order 2 "
         "-o poim.npz",
     )
-    poim.add_argument("model", metavar="MODEL.npz")
+    poim.add_argument("model", metavar="MODEL.npz", help="a model file (poimkit train)")
     poim.add_argument("--max-order", type=int, default=7, help="longest k-mer K")
     poim.add_argument(
         "--background",
@@ -143,7 +155,9 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="GB",
         help="refuse to start above this estimated peak memory",
     )
-    poim.add_argument("-o", "--output", required=True, metavar="POIM.npz")
+    poim.add_argument(
+        "-o", "--output", required=True, metavar="POIM.npz", help="POIM file to write"
+    )
     poim.add_argument(
         "--top", type=int, default=20, help="print the N strongest entries"
     )
@@ -180,7 +194,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help="write every site (sequence, label, motif, start, strand, score); "
         "needs the labeled sequences",
     )
-    motifs.add_argument("--max-motifs", type=int, default=3)
+    motifs.add_argument(
+        "--max-motifs", type=int, default=3, help="most motifs to report"
+    )
     motifs.add_argument(
         "--restarts",
         type=int,
@@ -219,8 +235,18 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     _add_input_options(run)
     _add_run_options(run)
-    run.add_argument("-o", "--output", required=True, metavar="OUT", help="folder")
-    run.add_argument("--force", action="store_true", help="replace an existing OUT")
+    run.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="output folder (written whole at the end, or not at all)",
+    )
+    run.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing OUT that poimkit made (never other files)",
+    )
     _add_common_options(run)
 
     demo = sub.add_parser(
@@ -230,15 +256,30 @@ def _build_parser() -> argparse.ArgumentParser:
         epilog="example: poimkit demo -o gattaca_demo/  (then open "
         "gattaca_demo/report.html)",
     )
-    demo.add_argument("-o", "--output", required=True, metavar="OUT", help="folder")
-    demo.add_argument("--force", action="store_true", help="replace an existing OUT")
+    demo.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="output folder (written whole at the end, or not at all)",
+    )
+    demo.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing OUT that poimkit made (never other files)",
+    )
     demo.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")
     _add_common_options(demo)
     return parser
 
 
-class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Defaults in the help, except None (the help text says what happens)."""
+class _HelpFormatter(
+    argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter
+):
+    """Defaults in the help, except None (the help text says what happens).
+
+    Epilogs keep their line breaks: one example per line, never split.
+    """
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         if action.default is None:
@@ -387,7 +428,9 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     explain.add_argument(
         "--markov-order", type=int, default=0, help="order D of a fitted chain (0-3)"
     )
-    explain.add_argument("--max-motifs", type=int, default=3)
+    explain.add_argument(
+        "--max-motifs", type=int, default=3, help="most motifs to report (0: none)"
+    )
     explain.add_argument(
         "--compare",
         metavar="SOURCE",

@@ -267,3 +267,22 @@ def test_kernel_solver_refused_at_once_when_too_large(
     assert main(["train", *args, "-o", tmp_path / "m.npz"]) == 2
     assert "too many for the kernel solver" in capsys.readouterr().err
     assert not (tmp_path / "o").exists() and not (tmp_path / "m.npz").exists()
+
+
+def test_help_every_option_explained_and_examples_whole():
+    import argparse
+
+    from poimkit.cli import _build_parser
+
+    parser = _build_parser()
+    commands = next(
+        a for a in parser._actions if isinstance(a, argparse._SubParsersAction)
+    ).choices
+    for name, command in commands.items():
+        for action in command._actions:
+            if not isinstance(action, argparse._HelpAction):
+                assert action.help, f"{name} {action.option_strings or action.dest}"
+        text = command.format_help()
+        assert "(default: None)" not in text
+        for line in (command.epilog or "").splitlines():
+            assert line in text  # one example per line, never split
