@@ -470,6 +470,7 @@ def cross_validate(
         "cv_auc": float(np.mean(aucs)),
         "cv_auc_std": float(np.std(aucs)),
         "cv_auc_interval": auc_interval(aucs),
+        "cv_auc_pooled": float(roc_auc_score(data.y, scores)),
         "cv_auc_folds": [round(float(a), 6) for a in aucs],
         "cv_accuracy": float(np.mean(accuracies)),
         "cv_accuracy_folds": [round(float(a), 6) for a in accuracies],
@@ -868,6 +869,9 @@ def run_pipeline(
             known = known_motifs(options.compare)
     with timer.step("read"):
         data = read_input(pos, neg, fasta, labels, options)
+    if dataset is not None:  # e.g. the demo's temporary copies: name the source
+        for item in data.inputs:
+            item["path"] = f"{dataset}: {Path(item['path']).name} (temporary copy)"
     check_poim_memory(data, options)  # before hours of training, not after
     check_kernel_size(data.y.size, options)
     steps = ["cross-validation", "training", "POIM", "motifs", "outputs"]

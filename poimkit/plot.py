@@ -258,7 +258,9 @@ def plot_poim_heatmap(
     ax.set_xlabel(_POSITION_LABEL)
     ax.set_ylabel(f"{order}-mer")
     ax.set_title(f"POIM, k-mer length {order}")
-    ax.figure.colorbar(image, ax=ax, label=f"$Q_{{{order}}}(z, j)$")
+    ax.figure.colorbar(
+        image, ax=ax, label=f"$Q_{{{order}}}(z, j)$ (change of the SVM score)"
+    )
     return ax
 
 
@@ -271,8 +273,9 @@ def plot_differential(poim: Poim, ax: Axes | None = None, cmap: str = "RdBu_r") 
     ax : matplotlib.axes.Axes, optional
         Where to draw; default a new figure.
     cmap : str or matplotlib colormap
-        Diverging map with symmetric limits; undefined cells (k-mers running
-        past the sequence end) are left blank.
+        Diverging map centred on 0, each side stretched to the data's own
+        extreme (so no half of it lies unused when D is mostly positive);
+        undefined cells (k-mers running past the sequence end) are blank.
 
     Returns
     -------
@@ -287,12 +290,18 @@ def plot_differential(poim: Poim, ax: Axes | None = None, cmap: str = "RdBu_r") 
     Peaks mark the length and start of motifs.
     """
     import matplotlib
+    from matplotlib.colors import TwoSlopeNorm
 
     d = poim.differential()
     n_orders, length = d.shape
     finite = d[np.isfinite(d)]
-    limit = float(np.abs(finite).max()) if finite.size else 0.0
-    limit = limit if limit > 0 else 1.0
+    high = float(finite.max()) if finite.size else 0.0
+    low = float(finite.min()) if finite.size else 0.0
+    span = max(high, -low, 1e-300)
+    # 0 stays the neutral colour; a side with no data gets a sliver only
+    norm = TwoSlopeNorm(
+        vcenter=0.0, vmin=min(low, -1e-3 * span), vmax=max(high, 1e-3 * span)
+    )
     colormap = matplotlib.colormaps[cmap] if isinstance(cmap, str) else cmap
     colormap = colormap.with_extremes(bad=(0, 0, 0, 0))
     if ax is None:
@@ -302,8 +311,7 @@ def plot_differential(poim: Poim, ax: Axes | None = None, cmap: str = "RdBu_r") 
         aspect="auto",
         interpolation="nearest",
         cmap=colormap,
-        vmin=-limit,
-        vmax=limit,
+        norm=norm,
         extent=(0.5, length + 0.5, n_orders + 0.5, 0.5),
     )
     _integer_ticks(ax.xaxis)
@@ -313,12 +321,15 @@ def plot_differential(poim: Poim, ax: Axes | None = None, cmap: str = "RdBu_r") 
     ax.set_xlabel(_POSITION_LABEL)
     ax.set_ylabel("k-mer length")
     ax.set_title("differential POIM")
-    ax.figure.colorbar(image, ax=ax, label="$D_l(j)$")
+    ax.figure.colorbar(image, ax=ax, label="$D_l(j)$ (change of the SVM score)")
     return ax
 
 
 def plot_weight_mass(
-    poim: Poim, ax: Axes | None = None, orders: Sequence[int] | None = None
+    poim: Poim,
+    ax: Axes | None = None,
+    orders: Sequence[int] | None = None,
+    relative: bool = True,
 ) -> Axes:
     """Plot the weight mass ``W_l(j) = sum_z |Q_l(z, j)|`` against position.
 
@@ -329,6 +340,10 @@ def plot_weight_mass(
         Where to draw; default a new figure.
     orders : sequence of int, optional
         k-mer lengths to show; default all, 1..K.
+    relative : bool, default=True
+        Each order on its own scale, ``W_l(j) / max_j W_l(j)``: the mass of
+        long k-mers is orders of magnitude above that of short ones, which
+        would otherwise be flat lines.
 
     Returns
     -------
@@ -344,11 +359,16 @@ def plot_weight_mass(
     if ax is None:
         ax = _new_axes((6.0, 3.5))
     for l, mass in masses:
+        top = float(mass.max()) if mass.size else 0.0
+        if relative and top > 0:
+            mass = mass / top
         ax.plot(np.arange(1, mass.size + 1), mass, marker=".", label=f"l = {l}")
     _integer_ticks(ax.xaxis)
     ax.set_xlim(0.5, poim.length + 0.5)
     ax.set_xlabel(_POSITION_LABEL)
-    ax.set_ylabel("weight mass $W_l(j)$")
+    ax.set_ylabel(
+        "$W_l(j)$ / its maximum" if relative else "weight mass $W_l(j)$ (score units)"
+    )
     ax.set_title("POIM weight mass")
     ax.legend(title="k-mer length", fontsize="small")
     for side in ("top", "right"):

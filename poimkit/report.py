@@ -22,6 +22,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .note { color: #555; font-size: 0.92rem; }
 img { max-width: 100%; }
 .big { font-size: 1.15rem; }
+.hash { font-family: ui-monospace, monospace; word-break: break-all; }
 """
 
 
@@ -270,9 +271,18 @@ def render_report(summary: dict, figures: Path) -> str:
     parts.append(_table(["k-mer", "position", "Q"], top, {1, 2}))
     # ---- quality
     parts.append("<h2>How well the classes are separated</h2>")
+    pooled = s.get("cv_auc_pooled")
     parts.append(
         "<p>ROC curve of the out-of-fold scores: every sequence scored by a model "
-        "that did not see it in training.</p>"
+        "that did not see it in training."
+        + (
+            f" Its area, over all scores pooled, is {pooled:.4f}; the AUC reported "
+            f"above, {s['cv_auc']:.4f}, is the mean of the folds' own AUCs (each "
+            "fold's model ranks only its own sequences, so the two differ "
+            "slightly).</p>"
+            if pooled is not None
+            else "</p>"
+        )
     )
     parts.append(_img(figures, "roc.png", "ROC curve"))
     folds = [
@@ -299,7 +309,10 @@ def render_report(summary: dict, figures: Path) -> str:
             parts.append(_img(figures, figure, figure))
     # ---- details
     parts.append("<h2>Run details</h2>")
-    inputs = [[i["role"], i["path"], i["sha256"]] for i in s["inputs"]]
+    inputs = [
+        [i["role"], i["path"], _Html(f"<span class='hash'>{i['sha256']}</span>")]
+        for i in s["inputs"]
+    ]
     parts.append(_table(["input", "path", "sha256"], inputs))
     parts.append(
         f"<p>Background: <span class='mono'>{html.escape(s['background'])}"

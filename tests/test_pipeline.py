@@ -163,7 +163,8 @@ def test_report_is_self_contained(small_run):
     sources = re.findall(r'src="([^"]*)"', page)
     assert len(sources) == len(summary["figures"])
     assert all(s.startswith("data:image/png;base64,") for s in sources)
-    assert "<link" not in page and "http" not in page
+    text = re.sub(r'src="data:[^"]*"', "", page)  # base64 may spell anything
+    assert "<link" not in text and "http" not in text
     assert f"{summary['cv_auc']:.3f}" in page
     assert "chosen by nested cross-validation" in page
     assert summary["motifs"][0]["iupac"] in page

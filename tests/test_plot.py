@@ -168,6 +168,11 @@ def test_differential(poim):
     assert sorted(visible_ticks(ax, "y")) == list(range(1, K + 1))
     assert all(1 <= t <= L for t in visible_ticks(ax))
     assert ax.get_ylabel() == "k-mer length"
+    # both halves of the colour map used: each side ends at the data's extreme
+    finite = d[np.isfinite(d)]
+    norm = image.norm
+    assert norm.vcenter == 0.0 and norm.vmax == pytest.approx(finite.max())
+    assert norm.vmin == pytest.approx(min(finite.min(), -1e-3 * np.abs(finite).max()))
 
 
 def test_weight_mass(poim):
@@ -177,7 +182,10 @@ def test_weight_mass(poim):
     assert len(lines) == K
     for l, line in enumerate(lines, start=1):
         assert_allclose(line.get_xdata(), np.arange(1, L - l + 2))
-        assert_allclose(line.get_ydata(), poim.weight_mass(l))
+        mass = poim.weight_mass(l)  # each order on its own scale
+        assert_allclose(line.get_ydata(), mass / mass.max())
+    absolute = plot_weight_mass(poim, relative=False).get_lines()
+    assert_allclose(absolute[0].get_ydata(), poim.weight_mass(1))
     ax = plot_weight_mass(poim, orders=[2])
     assert len(ax.get_lines()) == 1
     with pytest.raises(InputError, match="order"):

@@ -286,3 +286,20 @@ def test_help_every_option_explained_and_examples_whole():
         assert "(default: None)" not in text
         for line in (command.epilog or "").splitlines():
             assert line in text  # one example per line, never split
+
+
+def test_report_explains_pooled_auc_and_demo_inputs(data, tmp_path):
+    from poimkit.pipeline import RunOptions, run_pipeline
+
+    summary = run_pipeline(
+        tmp_path / "o",
+        pos=str(data / "p.fa"),
+        neg=str(data / "n.fa"),
+        options=RunOptions(degree=4, shift=0, C=1.0, cv=2, max_order=2, max_motifs=0),
+        progress=False,
+        dataset="bundled example",
+    )
+    assert 0 <= summary["cv_auc_pooled"] <= 1
+    assert summary["inputs"][0]["path"] == "bundled example: p.fa (temporary copy)"
+    page = (tmp_path / "o" / "report.html").read_text()
+    assert "over all scores pooled" in page and "class='hash'" in page
