@@ -410,7 +410,7 @@ def _linear_params(args: argparse.Namespace) -> dict:
     given = {"loss": args.loss, "chunk_size": args.chunk_size}
     params = {name: value for name, value in given.items() if value is not None}
     if args.solver == "linear":
-        params["verbose"] = not args.quiet  # progress bar of the iterations
+        params["verbose"] = _bars(args)  # progress bar of the iterations
     return params
 
 
@@ -441,6 +441,11 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         "--memory-limit", type=float, default=4.0, metavar="GB", help="POIM memory cap"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")
+
+
+def _bars(args: argparse.Namespace) -> bool:
+    """Progress bars: not with --quiet, and only on a terminal (no codes in logs)."""
+    return not args.quiet and sys.stderr.isatty()
 
 
 def _say(args: argparse.Namespace, message: str) -> None:
@@ -548,7 +553,7 @@ def _run_train(args: argparse.Namespace) -> int:
             cv = cross_validate(
                 data,
                 options,
-                progress=not args.quiet,
+                progress=_bars(args),
                 model=model,
                 fit_params=fit_params,
             )
@@ -940,7 +945,7 @@ def _run_run(args: argparse.Namespace) -> int:
         labels=args.labels,
         options=options,
         force=args.force,
-        progress=not args.quiet,
+        progress=_bars(args),
     )
     _print_run(summary, args.output)
     return EXIT_OK
@@ -960,7 +965,7 @@ def _run_demo(args: argparse.Namespace) -> int:
             neg=str(neg),
             options=RunOptions(seed=args.seed, threads=args.threads),
             force=args.force,
-            progress=not args.quiet,
+            progress=_bars(args),
             dataset="GATTACA example (poimkit.datasets.GATTACA_BUNDLE)",
         )
     _print_run(summary, args.output)

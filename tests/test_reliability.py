@@ -303,3 +303,17 @@ def test_report_explains_pooled_auc_and_demo_inputs(data, tmp_path):
     assert summary["inputs"][0]["path"] == "bundled example: p.fa (temporary copy)"
     page = (tmp_path / "o" / "report.html").read_text()
     assert "over all scores pooled" in page and "class='hash'" in page
+
+
+def test_no_progress_bar_codes_in_logs(data, tmp_path):
+    """stderr to a file: plain lines only, no carriage returns of tqdm."""
+    out = tmp_path / "o"
+    result = subprocess.run(
+        [sys.executable, "-m", "poimkit.cli", "run", "--pos", data / "p.fa"]
+        + ["--neg", data / "n.fa", *FAST[:-1], "-o", out],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "\r" not in result.stderr and "\x1b[" not in result.stderr
