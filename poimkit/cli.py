@@ -448,6 +448,13 @@ def _bars(args: argparse.Namespace) -> bool:
     return not args.quiet and sys.stderr.isatty()
 
 
+def _progress(args: argparse.Namespace) -> bool | str:
+    """`run_pipeline`'s progress: bars on a terminal, plain lines in a log."""
+    if args.quiet:
+        return False
+    return True if sys.stderr.isatty() else "lines"
+
+
 def _say(args: argparse.Namespace, message: str) -> None:
     if not args.quiet:
         print(message, file=sys.stderr)
@@ -945,7 +952,7 @@ def _run_run(args: argparse.Namespace) -> int:
         labels=args.labels,
         options=options,
         force=args.force,
-        progress=_bars(args),
+        progress=_progress(args),
     )
     _print_run(summary, args.output)
     return EXIT_OK
@@ -965,7 +972,7 @@ def _run_demo(args: argparse.Namespace) -> int:
             neg=str(neg),
             options=RunOptions(seed=args.seed, threads=args.threads),
             force=args.force,
-            progress=_bars(args),
+            progress=_progress(args),
             dataset="GATTACA example (poimkit.datasets.GATTACA_BUNDLE)",
         )
     _print_run(summary, args.output)

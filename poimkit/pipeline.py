@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import platform
+import sys
 import time
 import warnings
 from collections.abc import Iterator
@@ -249,11 +250,14 @@ class _Timer:
 
     bar: object = None
     seconds: dict = field(default_factory=dict)
+    lines: bool = False  # a plain line per step (stderr not a terminal)
 
     @contextmanager
     def step(self, name: str) -> Iterator[None]:
         if self.bar is not None:
             self.bar.set_description_str(name)
+        if self.lines:
+            print(f"poimkit: {name}", file=sys.stderr, flush=True)
         start = time.perf_counter()
         yield
         self.seconds[name] = round(time.perf_counter() - start, 3)
@@ -814,8 +818,9 @@ def run_pipeline(
         Model, POIM and motif settings; default `RunOptions()`.
     force : bool
         Replace an existing ``out`` (only once the new run succeeded).
-    progress : bool
-        Show progress bars on standard error.
+    progress : bool or "lines"
+        Show progress bars on standard error; ``"lines"``: a plain line per
+        step instead (for logs: no terminal control codes).
     dataset : str, optional
         A name for the input recorded in the summary (e.g. for the demo).
 
@@ -878,11 +883,12 @@ def run_pipeline(
     with (
         staged_directory(out, force=force, inputs=inputs) as staged,
         numba_threads(options.threads),
-        tqdm(total=len(steps), unit="step", disable=not progress) as bar,
+        tqdm(total=len(steps), unit="step", disable=progress is not True) as bar,
     ):
         timer.bar = bar
+        timer.lines = progress == "lines"
         with timer.step("cross-validation"):
-            cv = cross_validate(data, options, progress)
+            cv = cross_validate(data, options, progress is True)
         with timer.step("training"):
             model, chosen, _ = train_final(data, options, cv["selection"])
         with timer.step("POIM"):

@@ -320,8 +320,15 @@ def test_meme_site_motif_has_real_nsites_and_e_value(tmp_path):
     # a PWM of counts over 7 sites: nsites 7, its E-value, counts read back
     counts = np.array([[7, 0, 0, 0], [1, 6, 0, 0], [0, 2, 5, 0]], dtype=float)
     motif = Motif(
-        counts / 7, position=3.0, spread=0.0, name="m1", n_sites=7,
-        frac_positive=0.8, frac_negative=0.05, p_value=1e-5, q_value=2e-5,
+        counts / 7,
+        position=3.0,
+        spread=0.0,
+        name="m1",
+        n_sites=7,
+        frac_positive=0.8,
+        frac_negative=0.05,
+        p_value=1e-5,
+        q_value=2e-5,
         e_value=3e-5,
     )
     path = tmp_path / "m.meme"
