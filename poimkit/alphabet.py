@@ -228,3 +228,19 @@ def reverse_complement(X: np.ndarray) -> np.ndarray:
     """
     X = check_codes(np.atleast_2d(X))
     return np.ascontiguousarray((3 - X)[:, ::-1])
+
+
+def reverse_complement_kmers(kmers, k: int) -> np.ndarray:
+    """Index of ``rc(y)`` for every k-mer index ``y`` (complement 3 - c, reversed).
+
+    Examples
+    --------
+    >>> kmer_string(int(reverse_complement_kmers([kmer_index("GATTACA")], 7)[0]), 7)
+    'TGTAATC'
+    """
+    rest = np.asarray(kmers, dtype=np.int64).copy()
+    out = np.zeros_like(rest)
+    for _ in range(k):
+        out = (out << 2) | (3 - (rest & 3))
+        rest >>= 2
+    return out

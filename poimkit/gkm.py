@@ -37,7 +37,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._threads import numba_threads
 from ._validation import check_int
-from .alphabet import check_codes, encode
+from .alphabet import check_codes, encode, reverse_complement_kmers
 from .base import WDClassifierBase, check_binary_target
 from .errors import InputError
 from .kernels import gkm as _gkm
@@ -573,10 +573,5 @@ def _hamming_eigenvalues(l: int, k: int) -> np.ndarray:
 
 @lru_cache(maxsize=2)
 def _reverse_complement_index(l: int) -> np.ndarray:
-    """``rc[u]``: index of the reverse complement of every l-mer u."""
-    u = np.arange(4**l, dtype=np.int64)
-    out = np.zeros_like(u)
-    for _ in range(l):
-        out = (out << 2) | (3 - (u & 3))
-        u >>= 2
-    return out
+    """``rc[u]``: index of the reverse complement of every l-mer u (cached)."""
+    return reverse_complement_kmers(np.arange(4**l, dtype=np.int64), l)

@@ -535,7 +535,7 @@ def train_final(
     """
     from sklearn.base import clone
 
-    from .selection import select_parameters
+    from .selection import _plain, select_parameters
 
     fit_params = fit_params or {}
     model = _estimator(options, data.length) if model is None else model
@@ -555,11 +555,6 @@ def train_final(
     fitted = clone(model).set_params(**params).fit(data.X, data.y, **fit_params)
     chosen = {name: _plain(getattr(fitted, name)) for name in options.fixed()}
     return fitted, chosen, selection
-
-
-def _plain(value):
-    """Python numbers and booleans for numpy scalars (JSON)."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def kernel_memory_limit() -> float:

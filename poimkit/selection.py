@@ -219,7 +219,7 @@ class Selection:
 
 
 def _plain(value):
-    """Python numbers for numpy scalars (JSON)."""
+    """Python numbers and booleans for numpy scalars (JSON)."""
     return value.item() if isinstance(value, np.generic) else value
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .alphabet import check_codes
+from .alphabet import check_codes, reverse_complement_kmers
 from .errors import InputError
 from .kernels import effective_mismatches, mismatch_ratio
 from .kernels.weights import (
@@ -297,7 +297,7 @@ class KmerWeights:
             if reverse_complement:  # w(y, p) += w(rc(y), n_pos - 1 - p)
                 b_pos, b_kmer, b_val = _sum_duplicates(
                     np.concatenate([b_pos, n_pos - 1 - b_pos]),
-                    np.concatenate([b_kmer, _reverse_complement_kmers(b_kmer, k)]),
+                    np.concatenate([b_kmer, reverse_complement_kmers(b_kmer, k)]),
                     np.concatenate([b_val, b_val]),
                 )
             keep = b_val != 0.0
@@ -451,16 +451,6 @@ def _spread_mismatches(
     first = np.cumsum(counts) - counts  # index of each position's first entry
     take = np.repeat(offsets[:-1] - first, counts) + np.arange(int(counts.sum()))
     return np.repeat(np.arange(n_pos), counts), out_kmers[take], out_values[take]
-
-
-def _reverse_complement_kmers(kmers: np.ndarray, k: int) -> np.ndarray:
-    """Index of ``rc(y)`` for every k-mer index ``y`` (complement 3 - c, reversed)."""
-    rest = np.asarray(kmers, dtype=np.int64).copy()
-    out = np.zeros_like(rest)
-    for _ in range(k):
-        out = (out << 2) | (3 - (rest & 3))
-        rest >>= 2
-    return out
 
 
 def _sum_duplicates(pos: np.ndarray, kmer: np.ndarray, val: np.ndarray):

@@ -17,6 +17,7 @@ import numpy as np
 from .._threads import check_threads, numba_threads
 from .._validation import check_int
 from ..alphabet import check_codes
+from ..alphabet import reverse_complement as rc_codes  # params use the name
 from ..errors import InputError
 from . import _packing
 from .paired import wds_rows
@@ -144,11 +145,6 @@ def _mismatch_table(degree: int, n_mis: int) -> np.ndarray:
     return table
 
 
-def _rc(X: np.ndarray) -> np.ndarray:
-    """Reverse complement of validated codes: ``rc(x)[i] = 3 - x[L - 1 - i]``."""
-    return np.ascontiguousarray((3 - X)[:, ::-1])
-
-
 def _gram(
     X1: np.ndarray,
     X2: np.ndarray,
@@ -240,7 +236,7 @@ def _diagonal(
         wds_diagonal(planes, lanes, valid, lane_valid, weights, degree, 2.0, den, out)
     if reverse_complement:
         n_mis = effective_mismatches(mismatches, degree, length)
-        out += _rows(_rc(X), X, degree, shift, n_mis)
+        out += _rows(rc_codes(X), X, degree, shift, n_mis)
     return out
 
 
@@ -442,7 +438,7 @@ def wd_kernel(
         out = _gram(X1, train, symmetric, degree, shift, n_mis, num, den)
         if reverse_complement:
             # k(rc(x_a), x'_b) = k(rc(x'_b), x_a): still symmetric for X2 None
-            out += _gram(_rc(X1), train, symmetric, degree, shift, n_mis, num, den)
+            out += _gram(rc_codes(X1), train, symmetric, degree, shift, n_mis, num, den)
     return out
 
 
