@@ -632,10 +632,7 @@ def motif_data(
     from .motifs.extract import centre_crop
 
     length = data.length if length is None else length
-    keep = np.array([x.size >= length for x in data.X], dtype=bool)
-    if not keep.any():
-        raise InputError(f"no sequence has the POIM's length {length} or more")
-    X, y = centre_crop(list(data.X[keep]), data.y[keep], length)
+    X, y, keep = centre_crop(list(data.X), data.y, length)
     return X, [i for i, k in zip(data.ids, keep, strict=True) if k], y
 
 

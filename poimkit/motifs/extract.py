@@ -246,7 +246,7 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
     if is_position_free(poim) and not (
         isinstance(sequences, np.ndarray) and sequences.ndim == 2
     ):
-        sequences, y = centre_crop(sequences, y, poim.length)
+        sequences, y, _ = centre_crop(sequences, y, poim.length)
     X = check_codes(np.asarray(sequences), "sequences")
     if y.shape != (X.shape[0],):
         raise InputError(
@@ -269,7 +269,9 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
-def centre_crop(sequences, labels, length: int) -> tuple[np.ndarray, np.ndarray]:
+def centre_crop(
+    sequences, labels, length: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sequences of any lengths as one array: centre-cropped, shorter ones left out.
 
     Parameters
@@ -282,12 +284,14 @@ def centre_crop(sequences, labels, length: int) -> tuple[np.ndarray, np.ndarray]
     -------
     X : numpy.ndarray of uint8, shape (n_kept, length)
     y : numpy.ndarray, the labels of the kept sequences
+    keep : numpy.ndarray of bool, shape (n,)
+        Which sequences were kept.
 
     Examples
     --------
-    >>> X, y = centre_crop(["ACGTAC", "AC", "GGGG"], [1, 0, 0], 4)
-    >>> X.tolist(), y.tolist()
-    ([[1, 2, 3, 0], [2, 2, 2, 2]], [1, 0])
+    >>> X, y, keep = centre_crop(["ACGTAC", "AC", "GGGG"], [1, 0, 0], 4)
+    >>> X.tolist(), y.tolist(), keep.tolist()
+    ([[1, 2, 3, 0], [2, 2, 2, 2]], [1, 0], [True, False, True])
     """
     from ..gkm import as_sequences
 
@@ -306,7 +310,7 @@ def centre_crop(sequences, labels, length: int) -> tuple[np.ndarray, np.ndarray]
         for x, k in zip(seqs, keep, strict=True)
         if k
     ]
-    return np.stack(rows), labels[keep]
+    return np.stack(rows), labels[keep], keep
 
 
 def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
