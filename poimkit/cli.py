@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ._version import __version__
 from .errors import InputError
+from .outdir import check_writable
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 #: Ctrl-C (128 + SIGINT) and SIGTERM (128 + SIGTERM), as shells report them
@@ -497,7 +498,7 @@ def _run_train(args: argparse.Namespace) -> int:
             raise InputError(
                 '--dask needs Dask: pip install "poimkit[dask]" (dask[distributed])'
             )
-    _check_writable(args.output)
+    check_writable(args.output)
     options = RunOptions(
         **_model_options(args),
         cv=args.cv,
@@ -604,18 +605,6 @@ def _param_text(name: str, value) -> str:
     return f"{name} {value:g}" if isinstance(value, float) else f"{name} {value}"
 
 
-def _check_writable(*paths) -> None:
-    """Output files: their folder must exist and be writable (checked first)."""
-    for path in paths:
-        if path is None:
-            continue
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise InputError(f"cannot write {path}: folder {folder} does not exist")
-        if not os.access(folder, os.W_OK):
-            raise InputError(f"cannot write {path}: folder {folder} is not writable")
-
-
 def _chosen_text(chosen: dict, selection: dict) -> str:
     """``degree 10, shift 16, C 10 (inner holdout AUC 0.8654)`` and corners."""
     text = ", ".join(_param_text(k, v) for k, v in chosen.items())
@@ -632,7 +621,7 @@ def _run_score(args: argparse.Namespace) -> int:
     from .models import load_model
     from .stream import write_scores
 
-    _check_writable(args.output)
+    check_writable(args.output)
     model = load_model(args.model)
     if args.threads is not None:
         model.n_threads = args.threads
@@ -698,7 +687,7 @@ def _run_poim(args: argparse.Namespace) -> int:
     from .models import load_model
     from .poim import compute_poim
 
-    _check_writable(args.output, args.top_tsv)
+    check_writable(args.output, args.top_tsv)
     if not args.memory_limit > 0:
         raise InputError(f"--memory-limit must be positive, got {args.memory_limit}")
     model = load_model(args.model)
@@ -750,10 +739,10 @@ def _run_motifs(args: argparse.Namespace) -> int:
             f"cannot tell the motif format of {args.output}: use the suffix "
             f"{', '.join(sorted(set(FORMATS.values())))}"
         )
-    _check_writable(args.output, args.sites, args.matches)
+    check_writable(args.output, args.sites, args.matches)
     if args.logos:  # a folder: it, or the folder it goes into, must be writable
         logos = Path(args.logos)
-        _check_writable(logos / "x" if logos.is_dir() else logos)
+        check_writable(logos / "x" if logos.is_dir() else logos)
     known = known_motifs(args.compare) if args.compare else None
     found, ids, y = _found_motifs(args) if not is_motif_file else _read_found(args)
     if args.output:

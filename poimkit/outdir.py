@@ -160,11 +160,7 @@ def check_output_folder(
                 f"output folder {out} holds the input {path}; give a new folder "
                 "for the results"
             )
-    parent = resolved.parent
-    if not parent.is_dir():
-        raise InputError(f"output folder {out}: parent folder {parent} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise InputError(f"output folder {out}: parent folder {parent} is not writable")
+    check_writable(out)
     if out.exists() and not out.is_dir():
         raise InputError(f"output folder {out} is an existing file")
     if out.exists() and not force:
@@ -175,6 +171,21 @@ def check_output_folder(
     if out.exists():
         _check_ours(out)
     return resolved
+
+
+def check_writable(*paths) -> None:
+    """Raise `InputError` unless each path's folder exists and is writable.
+
+    For output files and folders, checked before any work; None is skipped.
+    """
+    for path in paths:
+        if path is None:
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise InputError(f"cannot write {path}: folder {folder} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise InputError(f"cannot write {path}: folder {folder} is not writable")
 
 
 def _check_ours(out: Path) -> None:
