@@ -394,7 +394,7 @@ class GkmSVC(WDClassifierBase):
 
     # ------------------------------------------------------------------ scores
     def _scale(self, n_windows: np.ndarray) -> np.ndarray:
-        """``1 / a(x)``-free factor: divide raw sums by ``sqrt(kappa W)``."""
+        """``sqrt(kappa W(x))`` per sequence: what raw kernel sums are divided by."""
         if not self.normalize:
             return np.ones_like(n_windows)
         return np.sqrt(self.kernel_scale_ * n_windows)
