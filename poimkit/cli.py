@@ -417,7 +417,9 @@ def _linear_params(args: argparse.Namespace) -> dict:
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     model = _add_model_options(parser)
-    model.add_argument("--cv", type=int, default=5, help="cross-validation folds")
+    model.add_argument(
+        "--cv", type=int, default=5, help="cross-validation folds (0: skip)"
+    )
     explain = parser.add_argument_group("POIMs and motifs")
     explain.add_argument("--max-order", type=int, default=7, help="longest k-mer K")
     explain.add_argument(
@@ -481,14 +483,15 @@ def _run_train(args: argparse.Namespace) -> int:
         _Data,
         _estimator,
         as_rows,
+        check_cv,
+        check_folds,
         check_kernel_size,
         cross_validate,
         train_final,
     )
 
     _check_labeled_args(args)
-    if args.cv and args.cv < 2:
-        raise InputError(f"--cv must be 0 or at least 2, got {args.cv}")
+    check_cv(args.cv)
     if args.dask is not None and args.solver != "linear":
         raise InputError("--dask applies to --solver linear")
     if args.dask is not None:
@@ -541,8 +544,6 @@ def _run_train(args: argparse.Namespace) -> int:
             any_length=options.kernel == "gkm",
             **read_options,
         )
-        if args.solver == "kernel":
-            check_kernel_size(len(X), options)
         data = _Data(
             list(ids),
             as_rows(X) if options.kernel == "gkm" else X,
@@ -550,6 +551,8 @@ def _run_train(args: argparse.Namespace) -> int:
             [],
             0,
         )
+        check_folds(data, options)
+        check_kernel_size(len(X), options)
         lengths = sorted({len(x) for x in X})
         shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
         _say(
@@ -887,10 +890,13 @@ def _write_logos(folder: str, found) -> None:
 
 
 def _print_run(summary: dict, out: str) -> None:
-    print(
-        f"cv_auc\t{summary['cv_auc']:.4f}\t+/-\t{summary['cv_auc_std']:.4f}\t"
-        f"accuracy\t{summary['cv_accuracy']:.4f}"
-    )
+    if summary["cv_auc"] is None:
+        print("# no cross-validation (--cv 0): the model's accuracy is unknown")
+    else:
+        print(
+            f"cv_auc\t{summary['cv_auc']:.4f}\t+/-\t{summary['cv_auc_std']:.4f}\t"
+            f"accuracy\t{summary['cv_accuracy']:.4f}"
+        )
     chosen = summary["parameters"]["chosen"]
     print("model\t" + "\t".join(_param_text(k, v) for k, v in chosen.items()))
     if summary["selection"] is not None:

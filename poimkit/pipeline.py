@@ -134,7 +134,7 @@ class RunOptions:
     def check(self) -> None:
         """Raise `InputError` for settings that cannot run."""
         self.check_model()
-        check_int(self.cv, "cv", 2)
+        check_cv(self.cv)
         check_int(self.max_order, "max_order", 1)
         check_int(self.markov_order, "markov_order", 0, 3)
         check_int(self.max_motifs, "max_motifs", 0)
@@ -362,14 +362,40 @@ def search_grid(options: RunOptions, length: int):
     return grid if grid.size > 1 else None
 
 
-def _check_folds(y: np.ndarray, cv: int) -> None:
-    counts = np.bincount(y.astype(np.intp), minlength=2)
-    if counts.min() < cv:
+def check_cv(cv: int) -> None:
+    """Raise `InputError` unless ``cv`` is 0 (no cross-validation) or at least 2."""
+    check_int(cv, "cv", 0)
+    if cv == 1:
+        raise InputError("cv must be 0 (no cross-validation) or at least 2, got 1")
+
+
+def check_folds(data: _Data, options: RunOptions) -> None:
+    """Raise `InputError` now if a class is too small for the cross-validations.
+
+    The outer CV needs ``options.cv`` sequences per class, and the selection
+    of parameters (`poimkit.selection`) its inner folds in every training set.
+    """
+    from .selection import INNER_FOLDS
+
+    counts = np.bincount(data.y.astype(np.intp), minlength=2)
+    got = f"got {counts[1]} positive and {counts[0]} negative"
+    if options.cv and counts.min() < options.cv:
         raise InputError(
-            f"{cv}-fold cross-validation needs at least {cv} "
-            f"sequences per class, got {counts[1]} positive and {counts[0]} negative "
-            "(lower --cv)"
+            f"{options.cv}-fold cross-validation needs at least {options.cv} "
+            f"sequences per class, {got} (lower --cv)"
         )
+    if search_grid(options, data.length) is not None:
+        # every inner fold needs a sequence of each class; an outer training
+        # set lacks up to ceil(n / cv) of a class's n sequences
+        fewest = int(counts.min())
+        if options.cv:
+            fewest -= -(-fewest // options.cv)
+        if fewest < INNER_FOLDS:
+            raise InputError(
+                f"choosing the model's parameters by an inner {INNER_FOLDS}-fold "
+                f"cross-validation needs more sequences per class, {got}; fix them "
+                "with --no-grid (or give more sequences)"
+            )
 
 
 def _selection_summary(grid, final, folds=()) -> dict:
@@ -428,7 +454,7 @@ def cross_validate(
 
     from .selection import select_nested
 
-    _check_folds(data.y, options.cv)
+    check_folds(data, options)
     fit_params = fit_params or {}
     model = _estimator(options, data.length) if model is None else model
     folds = list(
@@ -481,6 +507,20 @@ def cross_validate(
         "out_of_fold_scores": scores,
         "selection": selection,
     }
+
+
+#: `cross_validate`'s result for ``cv=0`` (no cross-validation): all None
+NO_CV = {
+    "cv_auc": None,
+    "cv_auc_std": None,
+    "cv_auc_interval": None,
+    "cv_auc_pooled": None,
+    "cv_auc_folds": [],
+    "cv_accuracy": None,
+    "cv_accuracy_folds": [],
+    "out_of_fold_scores": None,
+    "selection": None,
+}
 
 
 def auc_interval(aucs, level: float = 0.95) -> list[float]:
@@ -681,9 +721,10 @@ def write_figures(folder: Path, poim, motifs, y, oof_scores) -> list[str]:
         fig.savefig(folder / name, dpi=120)
         written.append(name)
 
-    fig = Figure(figsize=(4.4, 4.2), layout="constrained")
-    plot_roc(y, oof_scores, ax=fig.add_subplot(), label="out-of-fold")
-    save(fig, "roc.png")
+    if oof_scores is not None:  # None without cross-validation
+        fig = Figure(figsize=(4.4, 4.2), layout="constrained")
+        plot_roc(y, oof_scores, ax=fig.add_subplot(), label="out-of-fold")
+        save(fig, "roc.png")
     wide = min(16.0, max(5.0, 0.12 * poim.length + 3))
     for l in range(1, poim.max_order + 1):
         rows = 4**l if l <= 2 else 20
@@ -765,6 +806,16 @@ def motif_note(cv: dict, options: RunOptions, motifs) -> str:
     """Why the motif list is what it is, in words (for the summary and report)."""
     if not options.max_motifs:
         return "motif extraction was switched off (max_motifs 0)"
+    if not options.cv:
+        unknown = (
+            "without cross-validation (cv 0) the model's accuracy is unknown; "
+        )
+        if not motifs:
+            return unknown + "no motif passed the test on held-out sequences"
+        return unknown + (
+            f"{len(motifs)} motif(s) passed the test on held-out sequences at a "
+            "false discovery rate of 5 %"
+        )
     if not better_than_chance(cv):
         low, high = cv["cv_auc_interval"]
         return (
@@ -869,9 +920,15 @@ def run_pipeline(
     if dataset is not None:  # e.g. the demo's temporary copies: name the source
         for item in data.inputs:
             item["path"] = f"{dataset}: {Path(item['path']).name} (temporary copy)"
-    check_poim_memory(data, options)  # before hours of training, not after
+    check_folds(data, options)  # before hours of training, not after
+    check_poim_memory(data, options)
     check_kernel_size(data.y.size, options)
-    steps = ["cross-validation", "training", "POIM", "motifs", "outputs"]
+    steps = ["cross-validation"] * bool(options.cv) + [
+        "training",
+        "POIM",
+        "motifs",
+        "outputs",
+    ]
     with (
         staged_directory(out, force=force, inputs=inputs) as staged,
         numba_threads(options.threads),
@@ -879,8 +936,11 @@ def run_pipeline(
     ):
         timer.bar = bar
         timer.lines = progress == "lines"
-        with timer.step("cross-validation"):
-            cv = cross_validate(data, options, progress is True)
+        if options.cv:
+            with timer.step("cross-validation"):
+                cv = cross_validate(data, options, progress is True)
+        else:
+            cv = NO_CV
         with timer.step("training"):
             model, chosen, _ = train_final(data, options, cv["selection"])
         with timer.step("POIM"):
@@ -902,7 +962,7 @@ def run_pipeline(
                     labels=y_motifs,
                     random_state=options.seed,
                 )
-                if options.max_motifs and better_than_chance(cv)
+                if options.max_motifs and (not options.cv or better_than_chance(cv))
                 else []
             )
         with timer.step("outputs"):

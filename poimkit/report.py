@@ -67,6 +67,38 @@ def _params_text(params: dict) -> str:
     )
 
 
+def _quality(s: dict, figures: Path) -> list[str]:
+    """The section on cross-validation: ROC curve and the folds' AUCs."""
+    parts = ["<h2>How well the classes are separated</h2>"]
+    pooled = s.get("cv_auc_pooled")
+    parts.append(
+        "<p>ROC curve of the out-of-fold scores: every sequence scored by a model "
+        "that did not see it in training."
+        + (
+            f" Its area, over all scores pooled, is {pooled:.4f}; the AUC reported "
+            f"above, {s['cv_auc']:.4f}, is the mean of the folds' own AUCs (each "
+            "fold's model ranks only its own sequences, so the two differ "
+            "slightly).</p>"
+            if pooled is not None
+            else "</p>"
+        )
+    )
+    parts.append(_img(figures, "roc.png", "ROC curve"))
+    folds = [
+        [i + 1, f"{a:.4f}", f"{b:.4f}"]
+        for i, (a, b) in enumerate(
+            zip(s["cv_auc_folds"], s["cv_accuracy_folds"], strict=True)
+        )
+    ]
+    header = ["fold", "ROC AUC", "accuracy"]
+    if s.get("selection"):
+        header.append("parameters chosen by the inner CV")
+        for row, fold in zip(folds, s["selection"]["folds"], strict=True):
+            row.append(_params_text(fold["params"]))
+    parts.append(_table(header, folds, {0, 1, 2}))
+    return parts
+
+
 def _selection_note(selection: dict | None, n_sequences: int) -> str:
     """How the parameters were chosen, in words."""
     if not selection:
@@ -141,9 +173,14 @@ def render_report(summary: dict, figures: Path) -> str:
         f"({s['n_positive']} positive, {s['n_negative']} negative"
         + (f"; {s['n_dropped']} dropped" if s["n_dropped"] else "")
         + f"). {_model_text(s['parameters']['chosen'])} "
-        f"separates them with a <b>cross-validated ROC AUC of {s['cv_auc']:.3f}</b> "
-        f"(&plusmn; {s['cv_auc_std']:.3f} over {len(s['cv_auc_folds'])} folds) and "
-        f"an accuracy of {s['cv_accuracy']:.3f}.</p>",
+        + (
+            f"separates them with a <b>cross-validated ROC AUC of {s['cv_auc']:.3f}"
+            f"</b> (&plusmn; {s['cv_auc_std']:.3f} over {len(s['cv_auc_folds'])} "
+            f"folds) and an accuracy of {s['cv_accuracy']:.3f}.</p>"
+            if s["cv_auc"] is not None
+            else "was trained on all of them <b>without cross-validation</b> "
+            "(cv 0): how well it separates new sequences is unknown.</p>"
+        ),
         _selection_note(s.get("selection"), s["n_sequences"]),
     ]
     # ---- motifs
@@ -270,33 +307,8 @@ def render_report(summary: dict, figures: Path) -> str:
     ]
     parts.append(_table(["k-mer", "position", "Q"], top, {1, 2}))
     # ---- quality
-    parts.append("<h2>How well the classes are separated</h2>")
-    pooled = s.get("cv_auc_pooled")
-    parts.append(
-        "<p>ROC curve of the out-of-fold scores: every sequence scored by a model "
-        "that did not see it in training."
-        + (
-            f" Its area, over all scores pooled, is {pooled:.4f}; the AUC reported "
-            f"above, {s['cv_auc']:.4f}, is the mean of the folds' own AUCs (each "
-            "fold's model ranks only its own sequences, so the two differ "
-            "slightly).</p>"
-            if pooled is not None
-            else "</p>"
-        )
-    )
-    parts.append(_img(figures, "roc.png", "ROC curve"))
-    folds = [
-        [i + 1, f"{a:.4f}", f"{b:.4f}"]
-        for i, (a, b) in enumerate(
-            zip(s["cv_auc_folds"], s["cv_accuracy_folds"], strict=True)
-        )
-    ]
-    header = ["fold", "ROC AUC", "accuracy"]
-    if s.get("selection"):
-        header.append("parameters chosen by the inner CV")
-        for row, fold in zip(folds, s["selection"]["folds"], strict=True):
-            row.append(_params_text(fold["params"]))
-    parts.append(_table(header, folds, {0, 1, 2}))
+    if s["cv_auc"] is not None:
+        parts.extend(_quality(s, figures))
     # ---- POIMs
     parts.append("<h2>POIMs per k-mer length</h2>")
     parts.append(

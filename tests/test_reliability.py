@@ -7,7 +7,6 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 import pytest
 
 from poimkit.cli import main as cli_main
@@ -176,7 +175,6 @@ def test_check_output_folder_rules(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     assert check_output_folder(empty, force=True) == empty.resolve()
-    assert np.all([True])
 
 
 def test_poim_memory_checked_before_training(data, tmp_path, capsys, monkeypatch):
@@ -222,6 +220,47 @@ def test_train_with_too_few_of_a_class_exits_2(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "nan" not in captured.out and "at least 5" in captured.err
     assert not (tmp_path / "m.npz").exists()
+
+
+def test_cv_0_means_no_cross_validation_in_train_and_run(data, tmp_path, capsys):
+    args = ["--pos", data / "p.fa", "--neg", data / "n.fa", "--cv", "0"]
+    assert main(["train", *args, "--no-grid", "-o", tmp_path / "m.npz"]) == 0
+    assert "cv_auc" not in capsys.readouterr().out
+    run = ["run", *args, "--no-grid", "--degree", "4", "--max-order", "2"]
+    assert main([*run, "--quiet", "-o", tmp_path / "o"]) == 0
+    out = capsys.readouterr().out
+    assert "no cross-validation (--cv 0)" in out and "nan" not in out
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["cv_auc"] is None and summary["parameters"]["cv"] == 0
+    assert "roc.png" not in summary["figures"]
+    assert "without cross-validation" in (tmp_path / "o" / "report.html").read_text()
+    for command in ("train", "run"):
+        code = main([command, *args[:-1], "1", "-o", tmp_path / "x"])
+        assert code == 2
+        assert "cv must be 0 (no cross-validation) or at least 2, got 1" in (
+            capsys.readouterr().err
+        )
+
+
+def test_too_few_for_the_inner_selection_exits_2_before_work(
+    tmp_path, monkeypatch, capsys
+):
+    import poimkit.selection as selection
+
+    monkeypatch.setattr(
+        selection, "select_parameters", lambda *a, **k: pytest.fail("selected")
+    )
+    X, y = make_gattaca(n_pos=10, n_neg=10, length=16, mean=5, sd=1, random_state=0)
+    pos, neg = tmp_path / "p.fa", tmp_path / "n.fa"
+    write_fasta(pos, [f"p{i}" for i in range(10)], X[y == 1])
+    write_fasta(neg, ["n0", "n1"], X[y == 0][:2])
+    for command in ("train", "run"):
+        args = [command, "--pos", pos, "--neg", neg, "--cv", "0", "--quiet"]
+        assert main([*args, "-o", tmp_path / "o"]) == 2
+        assert "inner 3-fold cross-validation needs more sequences per class" in (
+            capsys.readouterr().err
+        )
+        assert not (tmp_path / "o").exists()
 
 
 def test_positive_label_option(data, tmp_path, capsys):
