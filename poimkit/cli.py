@@ -9,6 +9,7 @@ import argparse
 import os
 import signal
 import sys
+import threading
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,6 +21,8 @@ from .outdir import check_writable
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 #: Ctrl-C (128 + SIGINT) and SIGTERM (128 + SIGTERM), as shells report them
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
+#: seconds a stopped command may take to unwind before the program exits anyway
+STOP_GRACE = 1.0
 
 
 def _add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -375,12 +378,15 @@ def _add_model_options(parser: argparse.ArgumentParser):
     )
     model.add_argument(
         "--solver",
-        choices=("kernel", "linear"),
-        default="kernel",
-        help="kernel: SVM on the kernel matrix (up to ~20,000 sequences); linear: "
-        "the WD feature map with hashed long k-mers, trained in feature space "
-        "(WDLinearSVC; millions of sequences). In 'run' the linear solver keeps "
-        "every order exact for the POIMs: use --degree 8 or less",
+        choices=("auto", "kernel", "linear"),
+        default="auto",
+        help="kernel: SVM on the kernel matrix (up to 20,000 sequences); linear: "
+        "the WD feature map trained in feature space (WDLinearSVC; millions of "
+        "sequences); auto (default): kernel unless the sequences are too many "
+        "for it (then linear, with a notice). A linear model in 'run' (and from "
+        "auto) keeps every order exact for the POIMs: its degree is 8 unless "
+        "given (at most 8 for length 141); 'train --solver linear' hashes long "
+        "k-mers instead",
     )
     return model
 
@@ -487,6 +493,7 @@ def _run_train(args: argparse.Namespace) -> int:
         check_folds,
         check_kernel_size,
         cross_validate,
+        resolve_solver,
         train_final,
     )
 
@@ -523,7 +530,7 @@ def _run_train(args: argparse.Namespace) -> int:
                 f"{', '.join(sorted(given))} apply to the linear solver only "
                 "(--solver linear)"
             )
-        model = _estimator(options, 0)
+        model = _estimator(options, 0) if args.solver == "kernel" else None
     read_options = {
         "on_invalid": "drop" if args.drop_invalid else "error",
         "crop_length": args.crop,
@@ -551,6 +558,9 @@ def _run_train(args: argparse.Namespace) -> int:
             [],
             0,
         )
+        if args.solver == "auto":  # the kernel solver, unless too many sequences
+            options = resolve_solver(options, len(X), data.length)
+            model = _estimator(options, data.length)
         check_folds(data, options)
         check_kernel_size(len(X), options)
         lengths = sorted({len(x) for x in X})
@@ -687,6 +697,7 @@ def _background_from_args(
 
 
 def _run_poim(args: argparse.Namespace) -> int:
+    from .io import commit_together
     from .models import load_model
     from .poim import compute_poim
 
@@ -704,10 +715,12 @@ def _run_poim(args: argparse.Namespace) -> int:
         background,
         memory_limit=args.memory_limit * 1024**3,
         n_threads=args.threads,
+        progress=_bars(args),
     )
-    poim.save(args.output)
-    if args.top_tsv:
-        poim.write_top(args.top_tsv, n=args.top)
+    with commit_together():  # both files appear, or neither
+        poim.save(args.output)
+        if args.top_tsv:
+            poim.write_top(args.top_tsv, n=args.top)
     if args.top:
         print("kmer\tposition\tvalue")
         for kmer, position, value in poim.top(args.top):
@@ -717,6 +730,7 @@ def _run_poim(args: argparse.Namespace) -> int:
 
 
 def _run_motifs(args: argparse.Namespace) -> int:
+    from .io import commit_together
     from .motifs.compare import known_motifs
     from .motifs.formats import FORMATS
 
@@ -748,10 +762,13 @@ def _run_motifs(args: argparse.Namespace) -> int:
         check_writable(logos / "x" if logos.is_dir() else logos)
     known = known_motifs(args.compare) if args.compare else None
     found, ids, y = _found_motifs(args) if not is_motif_file else _read_found(args)
-    if args.output:
-        _write_found(args, found, ids, y)
-    if args.logos:
-        _write_logos(args.logos, found)
+    with commit_together():  # all output files appear, or none
+        if args.output:
+            _write_found(args, found, ids, y)
+        if args.logos:
+            _write_logos(args.logos, found)
+        if known is not None and args.matches:
+            _report_matches(args, found, known)
     print(
         "name\tconsensus\tiupac\tposition\tspread\timportance\tn_sites\t"
         "frac_positive\tfrac_negative\tq_value"
@@ -767,7 +784,7 @@ def _run_motifs(args: argparse.Namespace) -> int:
             f"{m.importance:.4g}\t{m.n_sites}\t"
             f"{m.frac_positive:.3f}\t{m.frac_negative:.3f}\t{m.q_value:.3g}"
         )
-    if known is not None:
+    if known is not None and not args.matches:
         _report_matches(args, found, known)
     return EXIT_OK
 
@@ -798,6 +815,7 @@ def _found_motifs(args: argparse.Namespace):
             max_motifs=args.max_motifs,
             n_restarts=args.restarts,
             random_state=args.seed,
+            progress=_bars(args),
         )
         return found, None, None
     _check_labeled_args(args)
@@ -822,6 +840,7 @@ def _found_motifs(args: argparse.Namespace):
         sequences=X,
         labels=y,
         random_state=args.seed,
+        progress=_bars(args),
     )
     _say(args, f"{len(found)} motifs passed the test (false discovery rate 5 %)")
     return found, ids, y
@@ -864,18 +883,16 @@ def _report_matches(args: argparse.Namespace, found, known) -> None:
 
 
 def _write_logos(folder: str, found) -> None:
-    from pathlib import Path
 
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .io import atomic_path
+    from .io import atomic_path, output_folder
     from .plot import plot_logo
 
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(folder)
     for motif in found:
         fig, ax = plt.subplots(figsize=(0.5 * motif.length + 1.5, 2.2))
         plot_logo(
@@ -1007,15 +1024,71 @@ def _one_line_warnings(default):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the poimkit command line; returns the exit code."""
+    """Run the poimkit command line; returns the exit code.
+
+    The command runs in a worker thread while this one waits, so Ctrl-C and
+    SIGTERM act within a second even inside a compiled kernel (which only
+    returns to Python when done). The worker is asked to stop; if it cannot
+    within `STOP_GRACE` seconds and poimkit runs as the program (``argv`` is
+    None), the staged outputs are deleted and the process exits at once.
+    """
     parser = _build_parser()
     args = parser.parse_args(argv)
     previous = None
-    if args.command in ("run", "demo"):
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    outcome: list[int] = []
+    done = threading.Event()
+
+    def work() -> None:
         try:
-            previous = signal.signal(signal.SIGTERM, _terminate)
-        except ValueError:  # not the main thread: leave signals alone
-            previous = None
+            outcome.append(_dispatch(args))
+        finally:
+            done.set()
+
+    # an Event, not Thread.join(timeout): a join interrupted by a signal can
+    # mark the thread finished while it runs (CPython before 3.13)
+    worker = threading.Thread(target=work, name="poimkit", daemon=True)
+    try:
+        worker.start()
+        while not done.wait(0.1):  # wakes for signals
+            pass
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (`_Terminated`)
+        _stop(worker, done, type(exc), hard=argv is None)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    return outcome[0] if outcome else EXIT_INTERRUPTED
+
+
+def _stop(
+    worker: threading.Thread, done: threading.Event, signal_class: type, hard: bool
+) -> None:
+    """Stop the command's thread; exit the process if it is stuck in compiled code."""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(worker.ident), ctypes.py_object(signal_class)
+    )  # raised in the worker at its next Python line: it unwinds and cleans up
+    try:
+        done.wait(STOP_GRACE)
+    except KeyboardInterrupt:  # pressed again: do not wait
+        pass
+    if not done.is_set() and hard:
+        from .outdir import remove_unfinished
+
+        remove_unfinished()
+        terminated = issubclass(signal_class, _Terminated)
+        word = "terminated" if terminated else "interrupted"
+        print(f"poimkit: {word}", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
+    done.wait()  # a library caller: wait for the kernel to return
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    """Run one subcommand; every error becomes a line on stderr and an exit code."""
     try:
         with warnings.catch_warnings():  # restores showwarning afterwards
             warnings.showwarning = _one_line_warnings(warnings.showwarning)
@@ -1046,9 +1119,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - last line of defence for scripts
         print(f"poimkit: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_INTERNAL
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

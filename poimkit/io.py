@@ -25,6 +25,7 @@ Conventions
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import gzip
 import io
 import itertools
@@ -43,10 +44,13 @@ from Bio.SeqIO.FastaIO import SimpleFastaParser
 
 from .alphabet import check_codes, decode, encode
 from .errors import InputError
+from .outdir import unfinished
 
 __all__ = [
     "DroppedRecordsWarning",
     "atomic_path",
+    "commit_together",
+    "output_folder",
     "read_fasta",
     "read_labeled",
     "write_fasta",
@@ -755,15 +759,86 @@ def atomic_path(path: PathLike) -> Iterator[str]:
             break
         except FileExistsError:  # pragma: no cover - 48 random bits collided
             continue
-    try:
-        yield tmp
-        with open(tmp, "rb+") as handle:
-            os.fsync(handle.fileno())
-        os.replace(tmp, final)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    batch = _COMMIT.get()
+    with unfinished(tmp):
+        try:
+            yield tmp
+            with open(tmp, "rb+") as handle:
+                os.fsync(handle.fileno())
+            if batch is None:
+                os.replace(tmp, final)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    if batch is not None:  # `commit_together` renames it with the others
+        pending, marks, _ = batch
+        marks.enter_context(unfinished(tmp))
+        pending.append((tmp, final))
+
+
+#: (temporary and final paths, their `unfinished` marks) of the current
+#: `commit_together` block; None outside one
+_COMMIT: contextvars.ContextVar[tuple | None] = contextvars.ContextVar(
+    "poimkit_commit", default=None
+)
+
+
+@contextlib.contextmanager
+def commit_together() -> Iterator[None]:
+    """All files written through `atomic_path` in the block appear together, or none.
+
+    Each file is written to its temporary name as usual; the renames into
+    place wait until the block ends without an error. If anything raises (a
+    full disk while writing the third of three outputs, Ctrl-C), every
+    temporary file is deleted and no output appears.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> try:
+    ...     with commit_together():
+    ...         write_table(os.path.join(folder, "a.tsv"), ["x"], [[1]])
+    ...         raise OSError("disk full")
+    ... except OSError:
+    ...     pass
+    >>> os.listdir(folder)
+    []
+    """
+    pending: list[tuple[str, str]] = []
+    made: list[Path] = []
+    with contextlib.ExitStack() as marks:
+        token = _COMMIT.set((pending, marks, made))
+        try:
+            yield
+            for tmp, final in pending:
+                os.replace(tmp, final)
+        except BaseException:
+            for tmp, _ in pending:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+            for folder in reversed(made):  # empty now, unless someone else wrote
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+            raise
+        finally:
+            _COMMIT.reset(token)
+
+
+def output_folder(path: PathLike) -> Path:
+    """Create the folder ``path`` (with missing parents) for outputs; return it.
+
+    Inside `commit_together`, the folders created here are removed again if
+    the block fails (an existing folder is never removed).
+    """
+    path = Path(path)
+    missing = [p for p in (path, *path.parents) if not p.exists()]
+    path.mkdir(parents=True, exist_ok=True)
+    batch = _COMMIT.get()
+    if batch is not None:
+        batch[2].extend(reversed(missing))  # parents first
+    return path
 
 
 @contextlib.contextmanager

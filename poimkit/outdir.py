@@ -8,7 +8,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from .errors import InputError
@@ -29,6 +29,33 @@ RUN_FILES = frozenset({*OUTPUT_FILES, "figures"})
 RUN_FORMAT = "poimkit-run-summary"
 #: file in a staging folder naming the process that writes it
 OWNER_FILE = ".poimkit-owner"
+#: staging folders and temporary files being written now (`remove_unfinished`)
+_UNFINISHED: set[Path] = set()
+
+
+@contextmanager
+def unfinished(path: str | os.PathLike) -> Iterator[None]:
+    """Mark ``path`` (a staging folder or temporary file) as being written.
+
+    If the process must exit at once (`remove_unfinished`, e.g. on Ctrl-C
+    while a compiled kernel runs), the marked paths are deleted.
+    """
+    path = Path(path)
+    _UNFINISHED.add(path)
+    try:
+        yield
+    finally:
+        _UNFINISHED.discard(path)
+
+
+def remove_unfinished() -> None:
+    """Delete the staging folders and temporary files being written now."""
+    for path in list(_UNFINISHED):
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with suppress(OSError):
+                path.unlink()
 
 
 @contextmanager
@@ -77,21 +104,22 @@ def staged_directory(
     parent = out.parent
     remove_stale_staging(out)
     staged = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=parent))
-    (staged / OWNER_FILE).write_text(str(os.getpid()))
-    try:
-        yield staged
-        (staged / OWNER_FILE).unlink()
-    except BaseException:
-        shutil.rmtree(staged, ignore_errors=True)
-        raise
-    if out.exists():  # --force: swap the old folder out only now
-        retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
-        (retired / OWNER_FILE).write_text(str(os.getpid()))
-        os.replace(out, retired / out.name)
-        os.replace(staged, out)
-        shutil.rmtree(retired, ignore_errors=True)
-    else:
-        os.replace(staged, out)
+    with unfinished(staged):
+        (staged / OWNER_FILE).write_text(str(os.getpid()))
+        try:
+            yield staged
+            (staged / OWNER_FILE).unlink()
+        except BaseException:
+            shutil.rmtree(staged, ignore_errors=True)
+            raise
+        if out.exists():  # --force: swap the old folder out only now
+            retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
+            (retired / OWNER_FILE).write_text(str(os.getpid()))
+            os.replace(out, retired / out.name)
+            os.replace(staged, out)
+            shutil.rmtree(retired, ignore_errors=True)
+        else:
+            os.replace(staged, out)
     # mkdtemp makes 0700 folders; results are ordinary files for their owner's group
     os.chmod(out, 0o755)
 

@@ -38,6 +38,13 @@ GKM_DEFAULTS = {"l": 11, "k": 7, "reverse_complement": True, "C": 1.0}
 KERNEL_RAM_SHARE = 0.5
 #: n x n matrices the kernel solver holds at once (raw kernel, fold slices, SVC's)
 KERNEL_COPIES = 3
+#: above this many sequences ``solver="auto"`` is the linear solver: the kernel
+#: solver's time grows with n**2 to n**3 (16,000 GATTACA sequences of length 30
+#: take 55 s and 2.6 GB; harder data many times that)
+KERNEL_MAX_SEQUENCES = 20_000
+#: a linear model's degree when not given (less if its exact tables would not
+#: fit): 50,000 sequences of length 30 take 421 s and 7 GB at degree 10
+LINEAR_DEGREE = 8
 #: model families of ``kernel``: positional WD / WDS, position-free gapped k-mers
 KERNELS = ("wd", "gkm")
 SUMMARY_VERSION = 1
@@ -55,11 +62,13 @@ class RunOptions:
         value fixes the parameter; None (the default) lets the inner
         cross-validation choose it from `poimkit.selection.default_grid`, or,
         with ``grid=False``, takes `FIXED_DEFAULTS` (20, 0, 1.0).
-    solver : {"kernel", "linear"}
-        Train `WDKernelSVC` (kernel matrix, up to about 20,000 sequences) or
-        `WDLinearSVC` (feature space, for more). The POIMs need exact weights,
+    solver : {"auto", "kernel", "linear"}
+        Train `WDKernelSVC` (kernel matrix, up to `KERNEL_MAX_SEQUENCES`) or
+        `WDLinearSVC` (feature space, for more); ``"auto"`` picks the one
+        that fits the data (`resolve_solver`). The POIMs need exact weights,
         so the linear solver indexes every order exactly: its degree must be
-        small (8 or less for L up to 250) and is never searched.
+        small (8 or less for L up to 250; by default the largest that fits)
+        and is never searched.
     kernel : {"wd", "gkm"}
         ``"wd"``: the positional WD / WDS kernel (equal lengths, or ``crop``).
         ``"gkm"``: the position-free gapped k-mer kernel (`GkmSVC`) on records
@@ -110,7 +119,7 @@ class RunOptions:
     degree: int | None = None
     shift: int | None = None
     C: float | None = None
-    solver: str = "kernel"
+    solver: str = "auto"
     kernel: str = "wd"
     mismatches: int | None = None
     reverse_complement: bool | None = None
@@ -160,9 +169,10 @@ class RunOptions:
             raise InputError(f"C must be positive, got {self.C}")
         if self.grid not in (None, True, False):
             raise InputError(f"grid must be True, False or None, got {self.grid!r}")
-        if self.solver not in SOLVERS:
+        if self.solver != "auto" and self.solver not in SOLVERS:
             raise InputError(
-                f"solver must be one of {sorted(SOLVERS)}, got {self.solver!r}"
+                f"solver must be 'auto' or one of {sorted(SOLVERS)}, got "
+                f"{self.solver!r}"
             )
         if self.kernel not in KERNELS:
             raise InputError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
@@ -182,13 +192,13 @@ class RunOptions:
                     f"{', '.join(given)}: option(s) of the WD kernel, not of "
                     "kernel='gkm'"
                 )
-            if self.solver != "kernel":
+            if self.solver == "linear":
                 raise InputError("kernel='gkm' needs solver='kernel'")
 
     @property
     def selects(self) -> bool:
         """Whether parameters left at None are chosen by an inner CV."""
-        return self.solver == "kernel" if self.grid is None else bool(self.grid)
+        return self.solver != "linear" if self.grid is None else bool(self.grid)
 
     def defaults(self) -> dict:
         """Values of the parameters neither given nor selected."""
@@ -213,7 +223,8 @@ class RunOptions:
             if getattr(self, name) is not None:
                 fixed[name] = getattr(self, name)
         if self.solver == "linear" and self.degree is None:
-            fixed["degree"] = FIXED_DEFAULTS["degree"]  # exact weights: never searched
+            # exact weights: never searched (`resolve_solver` sets it for the data)
+            fixed["degree"] = FIXED_DEFAULTS["degree"]
         if not self.selects:
             fixed = {k: FIXED_DEFAULTS[k] if v is None else v for k, v in fixed.items()}
         return fixed
@@ -454,6 +465,7 @@ def cross_validate(
 
     from .selection import select_nested
 
+    options = resolve_solver(options, data.y.size, data.length)
     check_folds(data, options)
     fit_params = fit_params or {}
     model = _estimator(options, data.length) if model is None else model
@@ -577,6 +589,7 @@ def train_final(
 
     from .selection import _plain, select_parameters
 
+    options = resolve_solver(options, data.y.size, data.length)
     fit_params = fit_params or {}
     model = _estimator(options, data.length) if model is None else model
     grid = search_grid(options, data.length)
@@ -606,6 +619,60 @@ def kernel_memory_limit() -> float:
     return KERNEL_RAM_SHARE * ram
 
 
+def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
+    """The options with ``solver="auto"`` decided for ``n`` sequences of ``length``.
+
+    Auto is the kernel solver unless the data are too many for it (over
+    `KERNEL_MAX_SEQUENCES`, or its matrices over `kernel_memory_limit`) and
+    the linear solver can fit the model (the WD kernel without mismatches or
+    strands); then the linear one, with a one-line notice. A linear model's
+    degree, if not given, is `LINEAR_DEGREE` or the largest below whose k-mer
+    tables are all exact (`largest_exact_degree`), so its POIMs can be
+    computed.
+    """
+    from dataclasses import replace
+
+    from .linear.layout import largest_exact_degree
+
+    solver = options.solver
+    linear_fits = options.kernel == "wd" and not options.mismatches
+    linear_fits = linear_fits and not options.reverse_complement
+    too_large = None
+    if n > KERNEL_MAX_SEQUENCES:
+        too_large = f"more than {KERNEL_MAX_SEQUENCES}"
+    elif kernel_bytes(n) > kernel_memory_limit():
+        too_large = (
+            f"its matrices would need {kernel_bytes(n) / 1024**3:.0f} GiB, over "
+            f"{kernel_memory_limit() / 1024**3:.0f} GiB"
+        )
+    if solver == "auto":
+        solver = "linear" if too_large and linear_fits else "kernel"
+    degree = options.degree
+    if solver == "linear" and degree is None:
+        degree = min(LINEAR_DEGREE, largest_exact_degree(length))
+    if solver == "linear":
+        exact_size_for(length, degree)  # the POIMs need exact tables
+    if solver == "linear" and options.solver == "auto":
+        warnings.warn(
+            SolverNotice(
+                f"{n} sequences are too many for the kernel solver ({too_large}): "
+                f"using the linear solver, degree {degree} (choose with --solver, "
+                "--degree)"
+            ),
+            stacklevel=2,
+        )
+    return replace(options, solver=solver, degree=degree)
+
+
+class SolverNotice(UserWarning):
+    """`resolve_solver` chose the linear solver because the data are large."""
+
+
+def kernel_bytes(n: int) -> float:
+    """Bytes of the kernel solver's matrices for ``n`` sequences."""
+    return KERNEL_COPIES * 8.0 * n * n
+
+
 def check_kernel_size(n: int, options: RunOptions) -> None:
     """Refuse at once a kernel-matrix fit that would not fit in memory.
 
@@ -614,17 +681,22 @@ def check_kernel_size(n: int, options: RunOptions) -> None:
     `kernel_memory_limit` the run would swap for hours, so the error names
     the solver that fits.
     """
-    if options.solver != "kernel":
+    if options.solver == "linear":
         return
-    need = KERNEL_COPIES * 8.0 * n * n
+    need = kernel_bytes(n)
     limit = kernel_memory_limit()
     if need > limit:
         raise InputError(
             f"{n} sequences are too many for the kernel solver: its kernel "
             f"matrices need about {need / 1024**3:.0f} GiB, over "
             f"{limit / 1024**3:.0f} GiB ({KERNEL_RAM_SHARE:.0%} of this machine's "
-            "memory); use --solver linear (the WD kernel in feature space; exact "
-            "POIMs need --degree 8 or less there) or fewer sequences"
+            "memory); "
+            + (
+                "give fewer sequences"
+                if options.kernel == "gkm"
+                else "use --solver linear (the WD kernel in feature space) or "
+                "fewer sequences"
+            )
         )
 
 
@@ -920,6 +992,7 @@ def run_pipeline(
     if dataset is not None:  # e.g. the demo's temporary copies: name the source
         for item in data.inputs:
             item["path"] = f"{dataset}: {Path(item['path']).name} (temporary copy)"
+    options = resolve_solver(options, data.y.size, data.length)
     check_folds(data, options)  # before hours of training, not after
     check_poim_memory(data, options)
     check_kernel_size(data.y.size, options)
@@ -951,6 +1024,7 @@ def run_pipeline(
                 background,
                 memory_limit=options.memory_limit_gb * 1024**3,
                 n_threads=options.threads,
+                progress=progress is True,
             )
         with timer.step("motifs"):
             X_motifs, ids_motifs, y_motifs = motif_data(data)

@@ -128,11 +128,14 @@ def test_run_with_the_linear_solver(tmp_path, fasta_pair, capsys):
     pos, neg = fasta_pair
     base = ["run", "--pos", str(pos), "--neg", str(neg), "--solver", "linear"]
     out = tmp_path / "out"
-    assert (
-        main([*base, "--cv", "3", "--max-order", "3", "-o", str(out), "--quiet"]) == 2
-    )
+    fixed = ["--cv", "3", "--max-order", "3", "-o", str(out), "--quiet"]
+    assert main([*base, *fixed, "--degree", "20"]) == 2
     assert "use degree <= " in capsys.readouterr().err and not out.exists()
+    assert main([*base, *fixed, "--max-motifs", "0"]) == 0  # the degree that fits
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["parameters"]["chosen"]["degree"] == 8
     args = ["--degree", "6", "--cv", "3", "--max-order", "3", "--max-motifs", "1"]
+    args += ["--force"]
     assert main([*base, *args, "-o", str(out), "--quiet"]) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["parameters"]["solver"] == "linear"

@@ -71,10 +71,14 @@ def test_trained_models_match_brute_force(small_models, model_name, background_n
     assert_poims_equal([poim.q(l) for l in range(1, L + 1)], expected)
 
 
+@pytest.mark.parametrize("progress", [False, True])
 @pytest.mark.parametrize("n_blocks", [1, 2, 5])
 @pytest.mark.parametrize("order", [0, 1, 2, 3])
-def test_random_weights_any_block_split(order, n_blocks):
-    """Weights not from an SVM (any sign, k-mers absent from data, degree > K)."""
+def test_random_weights_any_block_split(order, n_blocks, progress):
+    """Weights not from an SVM (any sign, k-mers absent from data, degree > K).
+
+    With a progress bar the blocks go to the kernel a thread's worth per call.
+    """
     rng = np.random.default_rng(order * 10 + n_blocks)
     length = 6
     entries = {}
@@ -85,7 +89,7 @@ def test_random_weights_any_block_split(order, n_blocks):
     weights = make_weights(length, entries, bias=0.7)
     background = random_chain(rng, order, length, positional=True)
     expected = poim_reference(weights.decision_function, background, 3)
-    got = exact_poim(weights, background, 3, n_blocks=n_blocks)
+    got = exact_poim(weights, background, 3, n_blocks=n_blocks, progress=progress)
     assert_poims_equal(got, expected)
 
 

@@ -167,6 +167,54 @@ def test_sigterm_exits_143(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["n.fa", "p.fa"]
 
 
+STUCK = """
+import sys
+from numba import njit
+import poimkit.cli as cli
+from poimkit.outdir import staged_directory
+
+@njit(nogil=True)
+def spin(n):  # a compiled kernel: no Python line (nor signal handler) runs
+    x = 0.0
+    for _ in range(n):
+        x = x * 0.999999 + 1.0
+    return x
+
+def stuck(args):
+    spin(10)  # compiled before the signal
+    with staged_directory(sys.argv[-1]):
+        print("staged", flush=True)
+        spin(10**11)  # about a minute or more
+    return 0
+
+cli._COMMANDS["train"] = stuck
+sys.exit(cli.main())
+"""
+
+
+@pytest.mark.parametrize(("name", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_signals_act_at_once_inside_compiled_code(tmp_path, name, code):
+    """Before, a signal waited for the running kernel (8-53 s in kernel CV)."""
+    script = tmp_path / "stuck.py"
+    script.write_text(STUCK)
+    out = tmp_path / "out"
+    process = subprocess.Popen(
+        [sys.executable, script, "train", "--pos", "p", "--neg", "n", "-o", out],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout.readline() == "staged\n"
+        process.send_signal(getattr(signal, name))
+        _, err = process.communicate(timeout=30)  # the kernel takes over a minute
+    finally:
+        process.kill()
+    assert process.returncode == code, err
+    assert err.strip() == f"poimkit: {'interrupted' if code == 130 else 'terminated'}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["stuck.py"]
+
+
 def test_check_output_folder_rules(tmp_path):
     from poimkit.outdir import check_output_folder
 
@@ -209,6 +257,42 @@ def test_second_output_checked_before_the_first_is_written(
     code = main(["motifs", poim, "-o", meme, "--logos", locked / "logos"])
     assert code == 2 and not meme.exists()
     assert "is not writable" in capsys.readouterr().err
+
+
+def test_outputs_of_one_command_appear_together_or_not_at_all(
+    data, tmp_path, monkeypatch, capsys
+):
+    """A disk filling up at the second output took the first one with it."""
+    import errno
+
+    from poimkit.poim import Poim
+
+    def disk_full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", "the second output")
+
+    args = ["--pos", data / "p.fa", "--neg", data / "n.fa", "--no-grid", "--cv", "0"]
+    assert main(["train", *args, "--degree", "4", "-o", tmp_path / "m.npz"]) == 0
+    poim, top = tmp_path / "p.npz", tmp_path / "top.tsv"
+    with monkeypatch.context() as patch:
+        patch.setattr(Poim, "write_top", disk_full)
+        code = main(["poim", tmp_path / "m.npz", "-o", poim, "--top-tsv", top])
+    assert code == 2 and "No space left on device" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "m.npz"]
+    assert main(["poim", tmp_path / "m.npz", "--max-order", "3", "-o", poim]) == 0
+
+    import poimkit.plot
+
+    meme, logos = tmp_path / "m.meme", tmp_path / "logos"
+    motifs = ["motifs", poim, "--pos", data / "p.fa", "--neg", data / "n.fa"]
+    with monkeypatch.context() as patch:
+        patch.setattr(poimkit.plot, "plot_logo", disk_full)
+        code = main(
+            [*motifs, "-o", meme, "--sites", tmp_path / "s.tsv", "--logos", logos]
+        )
+    assert code == 2, capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "m.npz", "p.npz"]
+    assert main([*motifs, "-o", meme, "--logos", logos]) == 0
+    assert meme.exists() and logos.is_dir()
 
 
 def test_train_with_too_few_of_a_class_exits_2(tmp_path, capsys):
@@ -300,12 +384,41 @@ def test_kernel_solver_refused_at_once_when_too_large(
     monkeypatch.setattr(
         pipeline, "cross_validate", lambda *a, **k: pytest.fail("trained anyway")
     )
-    args = ["--pos", data / "p.fa", "--neg", data / "n.fa"]
+    args = ["--pos", data / "p.fa", "--neg", data / "n.fa", "--solver", "kernel"]
     assert main(["run", *args, *FAST, "-o", tmp_path / "o"]) == 2
     assert "use --solver linear" in capsys.readouterr().err
     assert main(["train", *args, "-o", tmp_path / "m.npz"]) == 2
     assert "too many for the kernel solver" in capsys.readouterr().err
     assert not (tmp_path / "o").exists() and not (tmp_path / "m.npz").exists()
+
+
+def test_default_solver_switches_to_linear_for_many_sequences(
+    data, tmp_path, monkeypatch, capsys
+):
+    """Before, the kernel solver started on 50,000 sequences (13 GB, > 10 min)."""
+    import poimkit.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "KERNEL_MAX_SEQUENCES", 30)
+    args = ["--pos", data / "p.fa", "--neg", data / "n.fa", "--cv", "2"]
+    run = ["run", *args, "--max-order", "3", "--max-motifs", "0", "--quiet"]
+    assert main([*run, "-o", tmp_path / "o"]) == 0
+    notices = [x for x in capsys.readouterr().err.splitlines() if "linear" in x]
+    assert notices == [
+        "poimkit: warning: 40 sequences are too many for the kernel solver (more "
+        "than 30): using the linear solver, degree 8 (choose with --solver, "
+        "--degree)"
+    ]
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["parameters"]["solver"] == "linear"
+    assert summary["parameters"]["chosen"]["degree"] == 8  # LINEAR_DEGREE
+    assert main(["train", *args, "--quiet", "-o", tmp_path / "m.npz"]) == 0
+    from poimkit import WDLinearSVC, load_model
+
+    assert isinstance(load_model(tmp_path / "m.npz"), WDLinearSVC)
+    monkeypatch.setattr(pipeline, "KERNEL_MAX_SEQUENCES", 100)
+    assert main([*run, "-o", tmp_path / "k"]) == 0
+    summary = json.loads((tmp_path / "k" / "summary.json").read_text())
+    assert summary["parameters"]["solver"] == "kernel"
 
 
 def test_help_every_option_explained_and_examples_whole():

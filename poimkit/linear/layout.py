@@ -165,13 +165,30 @@ def exact_size_for(length: int, degree: int, max_columns: int = 2**25) -> int:
     """
     sizes = [(length - k + 1) * 4**k for k in range(1, min(degree, length) + 1)]
     if sum(sizes) > max_columns:
-        fits = max(d for d in range(1, len(sizes) + 1) if sum(sizes[:d]) <= max_columns)
         raise InputError(
             f"exact k-mer tables for degree {degree} on length {length} need "
             f"{sum(sizes):.3g} weights (more than {max_columns}); the linear "
-            f"solver's explicit weights and POIMs need them: use degree <= {fits}"
+            "solver's explicit weights and POIMs need them: use degree <= "
+            f"{largest_exact_degree(length, max_columns)}"
         )
     return max(sizes)
+
+
+def largest_exact_degree(length: int, max_columns: int = 2**25) -> int:
+    """The largest degree whose k-mer tables all fit in ``max_columns`` weights.
+
+    Examples
+    --------
+    >>> largest_exact_degree(141), largest_exact_degree(30)
+    (8, 10)
+    """
+    total, degree = 0, 0
+    while degree < length:
+        total += (length - degree) * 4 ** (degree + 1)
+        if total > max_columns:
+            break
+        degree += 1
+    return max(degree, 1)
 
 
 def make_layout(

@@ -108,6 +108,7 @@ def extract_motifs(
     min_gain: float = 0.05,
     pad: int = 0,
     random_state=0,
+    progress: bool = False,
 ) -> list[Motif]:
     """Motifs (PWM, mean position, spread) behind a POIM.
 
@@ -149,6 +150,9 @@ def extract_motifs(
         sequences), or of the restarts' perturbations (without). A perturbed
         restart only replaces the unperturbed fit if it is clearly better
         (`CLEARLY_BETTER`), so the motifs do not hinge on it.
+    progress : bool
+        Show a progress bar on standard error (over the seeds tried, or the
+        motifs fitted).
 
     Returns
     -------
@@ -204,7 +208,9 @@ def extract_motifs(
         if not 0 < alpha <= 1:
             raise InputError(f"alpha must lie in (0, 1], got {alpha!r}")
         X, y = _check_labeled(poim, sequences, labels)
-        return _site_motifs(poim, X, y, max_motifs, alpha, as_rng(random_state))
+        return _site_motifs(
+            poim, X, y, max_motifs, alpha, as_rng(random_state), progress
+        )
     top = poim.max_order
     if orders is None:
         highest = min(top, 5)
@@ -220,7 +226,14 @@ def extract_motifs(
     # threads that contend with each other (and with numba's) on few cores.
     with threadpool_limits(1, user_api="blas"):
         accepted, loss = _fit_motifs(
-            poim, fit, max_motifs, n_restarts, min_gain, pad, as_rng(random_state)
+            poim,
+            fit,
+            max_motifs,
+            n_restarts,
+            min_gain,
+            pad,
+            as_rng(random_state),
+            progress,
         )
     if not accepted:
         return []
@@ -313,8 +326,10 @@ def centre_crop(
     return np.stack(rows), labels[keep], keep
 
 
-def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
+def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
     """Motifs from the sites of POIM seeds, with evidence (`extract_motifs`)."""
+    from tqdm.auto import tqdm
+
     from .evidence import enrichment_p_value, q_values
     from .sites import seed_mass, site_counts, site_motif
 
@@ -332,7 +347,7 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng) -> list[Motif]:
     mass = np.array([seed_mass(X_discovery, poim, seed) for seed in seeds])
     by_mass = np.argsort(-mass, kind="stable")[:MAX_SITE_SEEDS]
     by_mass = by_mass[mass[by_mass] > 0]
-    for i in by_mass:
+    for i in tqdm(by_mass, desc="motif seeds", unit="seed", disable=not progress):
         if any(_within(seeds[i], m) for m, _ in found):
             continue  # a piece of a motif found already: its sites are the same
         candidate = site_motif(X_discovery, poim, seeds[i], background, symmetric)
@@ -462,12 +477,14 @@ def _informative(shape: MotifShape) -> bool:
     return set(motif.iupac) != {"N"}
 
 
-def _fit_motifs(poim, fit, max_motifs, n_restarts, min_gain, pad, rng):
+def _fit_motifs(poim, fit, max_motifs, n_restarts, min_gain, pad, rng, progress):
     """Add motifs one by one from the most promising seeds; (shapes, loss).
 
     Deterministic but for perturbed restarts that are clearly better than the
     unperturbed fits.
     """
+    from tqdm.auto import tqdm
+
     pool = [
         MotifShape.from_string(
             seed.string, seed.mean_start, max(seed.spread, 0.5), pad=pad
@@ -476,6 +493,7 @@ def _fit_motifs(poim, fit, max_motifs, n_restarts, min_gain, pad, rng):
     ]
     loss = 1.0
     accepted: list[MotifShape] = []
+    bar = tqdm(total=max_motifs, desc="motifs", unit="motif", disable=not progress)
     while len(accepted) < max_motifs and pool:
         rest = fit.residual(accepted) if accepted else fit
         # screen every seed as it stands (scales in closed form, no optimiser)
@@ -499,6 +517,8 @@ def _fit_motifs(poim, fit, max_motifs, n_restarts, min_gain, pad, rng):
             break
         del pool[i]
         accepted, loss, _ = fit.fit([*accepted, shape])
+        bar.update()
+    bar.close()
     trimmed = [_trim(s, fit.background) for s in accepted]
     if any(t is not s for t, s in zip(trimmed, accepted, strict=True)):
         accepted, loss, _ = fit.fit(trimmed)

@@ -236,6 +236,8 @@ def accumulate_features(
     kmers,
     values,
     block_bounds,
+    b_lo,
+    b_hi,
     l,
     order,
     length,
@@ -256,11 +258,12 @@ def accumulate_features(
     order k (rows: start positions). Block b owns windows
     ``block_bounds[b]:block_bounds[b + 1]`` (only it writes their ``tables`` and
     ``out`` rows) and the features starting there (it alone writes their chain
-    messages into ``new_left[b]``, ``new_right[b]`` and ``totals[b]``).
+    messages into ``new_left[b]``, ``new_right[b]`` and ``totals[b]``). One call
+    does blocks ``b_lo:b_hi`` (several calls: a progress bar between them).
     """
     n_blocks = block_bounds.shape[0] - 1
     max_k = len(indptrs)
-    for b in prange(n_blocks):
+    for b in prange(b_lo, b_hi):
         jb0 = block_bounds[b]
         jb1 = block_bounds[b + 1]
         last = b == n_blocks - 1

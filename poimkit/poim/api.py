@@ -21,6 +21,7 @@ def compute_poim(
     *,
     memory_limit: float = DEFAULT_MEMORY_LIMIT,
     n_threads: int | None = None,
+    progress: bool = False,
 ) -> Poim:
     """Exact POIMs of a positional k-mer linear model, orders 1..max_order.
 
@@ -42,6 +43,8 @@ def compute_poim(
         bytes exceeds this.
     n_threads : int, optional
         Threads for the numba engine.
+    progress : bool
+        Show a progress bar on standard error (positional models).
 
     Returns
     -------
@@ -80,7 +83,13 @@ def compute_poim(
         background = MarkovBackground.uniform(weights.length)
     _check_background(background)
     with numba_threads(n_threads):
-        q = exact_poim(weights, background, max_order, memory_limit=memory_limit)
+        q = exact_poim(
+            weights,
+            background,
+            max_order,
+            memory_limit=memory_limit,
+            progress=progress,
+        )
     metadata = {
         "method": "exact",
         "poimkit_version": __version__,

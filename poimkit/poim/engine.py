@@ -124,6 +124,7 @@ def exact_poim(
     max_order: int,
     memory_limit: float = DEFAULT_MEMORY_LIMIT,
     n_blocks: int | None = None,
+    progress: bool = False,
 ) -> list[np.ndarray]:
     """Exact POIMs ``Q_l`` for l = 1..max_order.
 
@@ -138,6 +139,8 @@ def exact_poim(
         Refuse to start if the estimated peak memory (bytes) exceeds this.
     n_blocks : int, optional
         Parallel work units (default: 4 per thread).
+    progress : bool
+        Show a progress bar over the windows of the top order.
 
     Returns
     -------
@@ -161,7 +164,9 @@ def exact_poim(
     )
     p_next = kmer_probability_table(background, top)
     poims = [None] * top
-    poims[top - 1] = _exact_top_order(weights, background, top, p_next, n_blocks)
+    poims[top - 1] = _exact_top_order(
+        weights, background, top, p_next, n_blocks, progress
+    )
     for l in range(top - 1, 0, -1):  # one probability table alive at a time
         p_this = kmer_probability_table(background, l)
         poims[l - 1] = _marginalise(poims[l], p_next, p_this)
@@ -186,9 +191,10 @@ def _marginalise(q_next, p_next, p_this):
     return q
 
 
-def _exact_top_order(weights, background, l, zprob, n_blocks):
+def _exact_top_order(weights, background, l, zprob, n_blocks, progress=False):
     import numba
     from numba.typed import List
+    from tqdm.auto import tqdm
 
     length = weights.length
     order = background.order
@@ -212,6 +218,8 @@ def _exact_top_order(weights, background, l, zprob, n_blocks):
         n_blocks = 4 * numba.get_num_threads()
     n_blocks = max(1, min(int(n_blocks), n_windows))
     block_bounds = np.linspace(0, n_windows, n_blocks + 1).round().astype(np.int64)
+    # calls of one block per thread: the bar moves between them
+    per_call = numba.get_num_threads() if progress else n_blocks
 
     offsets, region_size = _region_offsets(l)
     tables = np.zeros((n_windows, max(region_size, 1)))
@@ -219,25 +227,38 @@ def _exact_top_order(weights, background, l, zprob, n_blocks):
     new_left = np.zeros((n_blocks, length + 1, n_states))
     new_right = np.zeros((n_blocks, length + 1, n_states))
     totals = np.zeros(n_blocks)
-    _exact.accumulate_features(
-        indptrs,
-        kmers,
-        values,
-        block_bounds,
-        l,
-        order,
-        length,
-        pi,
-        trans,
-        small,
-        zprob,
-        offsets,
-        tables,
-        out,
-        new_left,
-        new_right,
-        totals,
+    bar = tqdm(
+        total=n_windows,
+        desc=f"POIM order {l}",
+        unit="window",
+        disable=not progress,
+        leave=False,
     )
+    for b_lo in range(0, n_blocks, per_call):
+        b_hi = min(b_lo + per_call, n_blocks)
+        _exact.accumulate_features(
+            indptrs,
+            kmers,
+            values,
+            block_bounds,
+            b_lo,
+            b_hi,
+            l,
+            order,
+            length,
+            pi,
+            trans,
+            small,
+            zprob,
+            offsets,
+            tables,
+            out,
+            new_left,
+            new_right,
+            totals,
+        )
+        bar.update(int(block_bounds[b_hi] - block_bounds[b_lo]))
+    bar.close()
     left = np.zeros((length - order + 1, n_states))
     right = np.zeros((length + 1, n_states))
     _exact.chain_messages(
