@@ -192,6 +192,18 @@ def test_bundled_files_regenerate_byte_identically(tmp_path):
     assert neg.read_bytes() == (BUNDLE / "negatives.fa").read_bytes()
 
 
+def test_load_gattaca_after_a_plain_install(tmp_path, monkeypatch):
+    """Installed without the source tree, the same data come from their seed."""
+    import poimkit.datasets.gattaca as gattaca
+
+    monkeypatch.setattr(gattaca, "_DATA_DIR", tmp_path / "absent")
+    ids, X, y = load_gattaca()
+    files = read_labeled(BUNDLE / "positives.fa", BUNDLE / "negatives.fa")
+    assert ids == files[0]
+    np.testing.assert_array_equal(X, files[1])
+    np.testing.assert_array_equal(y, files[2])
+
+
 def test_bundled_data_equals_generator_and_provenance():
     ids, X, y = load_gattaca()
     X_gen, y_gen = make_gattaca(**GATTACA_BUNDLE)

@@ -7,6 +7,7 @@ reproduction on a reduced size.
 """
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -332,3 +333,96 @@ def test_garbage_svm_reduced_training_vs_test():
     assert train["min"] > 1.0
     assert train["median"] > test["max"]
     assert abs(test["median"] - 1.0) < 0.02
+
+
+def check_claims(claims):
+    """Every claim is built by `_common.claim`: a verdict, a reason unless it holds."""
+    assert claims
+    for c in claims:
+        assert set(c) == {"claim", "paper", "ours", "verdict", "reason"}
+        assert c["verdict"] in ("holds", "differs", "not attempted")
+        assert c["verdict"] == "holds" or c["reason"]
+    return {c["claim"]: c for c in claims}
+
+
+def find(claims, start):
+    (hit,) = [c for text, c in claims.items() if text.startswith(start)]
+    return hit
+
+
+def test_garbage_svm_claims_on_a_reduced_run():
+    """The claims of section 5.5.2 follow from a small run over 3 seeds: the
+    verdicts come from the ranges over the seeds, and the reasons quote them."""
+    script = load_script("molnar_garbage_svm")
+    first, model, X_train, X_test = script.experiment(
+        seed=1, n=100, n_features=20, n_repeats=2
+    )
+    others = [
+        script.reproduce(seed=s, n=100, n_features=20, n_repeats=2) for s in (2, 3)
+    ]
+    first["seed_spread"] = spread = script.seed_spread([first, *others])
+    top = first["top_feature_train"]["index"]
+    first["partial_dependence"] = pdp = script.partial_dependence_top(
+        model, X_train, X_test, top, grid_resolution=5
+    )
+    assert spread["seeds"] == [1, 2, 3]
+    assert pdp["feature"] == first["top_feature_train"]["feature"] == f"X{top + 1}"
+    claims = check_claims(script.claims(first))
+    assert len(claims) == 12
+    assert find(claims, "Setup")["verdict"] == "differs"  # reduced sizes
+    lo, hi = spread["range"]["top_feature_train_importance"]
+    importance = find(claims, "The top feature's importance")
+    assert importance["ours"]["train_range_over_seeds"] == [lo, hi]
+    te_lo, te_hi = spread["range"]["top_feature_test_importance"]
+    inside = lo <= 1.21 <= hi and te_lo <= 0.97 <= te_hi
+    assert importance["verdict"] == ("holds" if inside else "differs")
+    assert f"{lo:.3f}-{hi:.3f}" in importance["reason"]
+    mae = find(claims, "MAE of the SVM on the test data")
+    lo, hi = spread["range"]["mae_test"]
+    assert mae["verdict"] == ("holds" if lo <= 0.82 <= hi else "differs")
+    # the top feature (by training importance) also has the widest PDP
+    assert find(claims, "Fig. 5.28")["verdict"] == "holds"
+    assert pdp["range_all_features"]["rank_of_feature"] <= 3
+
+
+def test_garbage_svm_stored_results_carry_the_claims():
+    """The committed full-size run: the book's 1.21 / 0.97 lie outside our
+    20-seed range, the PDP of the top feature is not flat and the same on
+    training and test data."""
+    path = REPRODUCE / "results" / "molnar_garbage_svm.json"
+    result = json.loads(path.read_text())
+    spread = result["seed_spread"]
+    assert len(spread["seeds"]) == 20 and not result["settings"]["quick"]
+    claims = check_claims(result["claims"])
+    tr = spread["range"]["top_feature_train_importance"]
+    te = spread["range"]["top_feature_test_importance"]
+    per_seed = spread["per_seed"]["top_feature_train_importance"]
+    assert tr == [min(per_seed), max(per_seed)]
+    assert not tr[0] <= 1.21 <= tr[1] and not te[0] <= 0.97 <= te[1]
+    importance = find(claims, "The top feature's importance")
+    assert importance["verdict"] == "differs"
+    assert f"{tr[0]:.3f}-{tr[1]:.3f}" in importance["reason"]
+    assert f"{te[0]:.3f}-{te[1]:.3f}" in importance["reason"]
+    assert importance["paper"] == {"train": 1.21, "test": 0.97}
+    expected = [
+        ("Setup", "holds"),
+        ("MAE of the SVM on the training data is 0.29", "differs"),
+        ("The SVM overfits", "holds"),
+        ("MAE of the SVM on the test data is 0.82", "holds"),
+        ("Always predicting the mean outcome 0", "holds"),
+        ("The SVM is garbage", "holds"),
+        ("Fig. 5.27: on training data", "holds"),
+        ("Fig. 5.27: on test data", "holds"),
+        ("The most important feature on training data is X13", "differs"),
+        ("The top feature's importance is 1.21", "differs"),
+        ("Fig. 5.28", "holds"),
+        ("It doesn't matter whether the PDP is computed", "holds"),
+    ]
+    assert len(claims) == len(expected)
+    for (start, verdict), (text, c) in zip(expected, claims.items(), strict=True):
+        assert text.startswith(start) and c["verdict"] == verdict, text
+    pdp = result["partial_dependence"]
+    assert pdp["feature"] == result["top_feature_train"]["feature"]
+    assert pdp["max_abs_train_minus_test"] < 0.1 * pdp["range_train"]
+    for suffix in (".png", ".pdf"):
+        assert (REPRODUCE / "results" / f"molnar_garbage_svm_pdp{suffix}").is_file()

@@ -40,6 +40,30 @@ def save_figure(fig, out: Path, stem: str) -> list[Path]:
     return paths
 
 
+#: what a claim's check found (`claim`)
+VERDICTS = ("holds", "differs", "not attempted")
+
+
+def claim(text: str, paper, ours, verdict: str, reason: str | None = None) -> dict:
+    """One claim of a paper checked: its number or sentence, ours, the verdict.
+
+    Every reproduction's JSON lists these under ``claims``. ``verdict`` is one
+    of `VERDICTS`; ``reason`` says why a claim differs or was not attempted
+    (required then), or how it was checked.
+    """
+    if verdict not in VERDICTS:
+        raise ValueError(f"verdict must be one of {VERDICTS}, got {verdict!r}")
+    if verdict != "holds" and not reason:
+        raise ValueError(f"a claim that {verdict!r} needs its reason")
+    return {
+        "claim": text,
+        "paper": paper,
+        "ours": ours,
+        "verdict": verdict,
+        "reason": reason,
+    }
+
+
 def write_json(out: Path, stem: str, data: dict) -> Path:
     """Write ``stem.json`` (sorted keys, indented) into ``out`` atomically."""
     out.mkdir(parents=True, exist_ok=True)

@@ -38,7 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import matplotlib.pyplot as plt  # noqa: E402
-from _common import parser, save_figure, write_json  # noqa: E402
+from _common import claim, parser, save_figure, write_json  # noqa: E402
 
 from poimkit import WDKernelSVC, compute_poim  # noqa: E402
 from poimkit.datasets import PlantedMotif, make_motif_data  # noqa: E402
@@ -141,8 +141,53 @@ def run(quick: bool, seed: int, n: int | None = None, max_order: int = MAX_ORDER
         "seed": seed,
         "quick": quick,
     }
+    summary["claims"] = claims(summary)
     summary["seconds"] = time.perf_counter() - t0
     return summary, D
+
+
+def claims(summary: dict) -> list[dict]:
+    """Per motif: does D peak at its length and start, and drop one letter on?"""
+    found = []
+    for row in summary["motifs"]:
+        m, p = row["length"], row["position"]
+        peak = row["peak_position"] == p and row["peak_over_row_max"] == 1.0
+        found.append(
+            claim(
+                f"the differential POIM of {row['consensus']} peaks at its length "
+                f"{m} and start {p}",
+                f"D_{m} largest at position {p}",
+                f"D_{m} largest at position {row['peak_position']} "
+                f"({row['peak_over_row_max']:.2f} of the row maximum)",
+                "holds" if peak else "differs",
+                None if peak else "the row maximum lies elsewhere",
+            )
+        )
+        after = row["next_length_values"]
+        if after is None:
+            found.append(
+                claim(
+                    f"D drops at length {m + 1} after {row['consensus']}",
+                    f"D_{m + 1} small next to position {p}",
+                    None,
+                    "not attempted",
+                    f"D_{m + 1} needs POIMs of order {m + 1} (over the memory limit "
+                    f"for length {LENGTH})",
+                )
+            )
+            continue
+        drops = max(after) < 0.5 * row["peak_value"]
+        found.append(
+            claim(
+                f"D drops at length {m + 1} after {row['consensus']}",
+                f"D_{m + 1} small next to position {p}",
+                f"D_{m + 1} at most {max(after):.4f} against D_{m} "
+                f"{row['peak_value']:.4f}",
+                "holds" if drops else "differs",
+                None if drops else "D stays large one letter on",
+            )
+        )
+    return found
 
 
 def plot(D: np.ndarray, summary: dict):

@@ -2,6 +2,7 @@
 
 python benchmarks/reproduce/run_all.py            # full sizes
 python benchmarks/reproduce/run_all.py --quick    # small sizes
+python benchmarks/reproduce/run_all.py --table    # README's table of the claims
 
 Every script in this folder except ``_common.py`` and this one is run, in
 name order; the sequence figures are ``firm_fig3_gattaca.py``,
@@ -10,6 +11,7 @@ name order; the sequence figures are ``firm_fig3_gattaca.py``,
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -18,9 +20,26 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
+def claims_table(results: Path = HERE / "results") -> list[str]:
+    """README's table of the papers' claims, one row per claim of every JSON.
+
+    ``python benchmarks/reproduce/run_all.py --table`` prints it; a test keeps
+    README.md equal to it.
+    """
+    rows = ["| script | claim | verdict |", "|---|---|---|"]
+    for path in sorted(results.glob("*.json")):
+        for entry in json.loads(path.read_text()).get("claims", []):
+            text = entry["claim"].replace("|", "\\|")
+            rows.append(f"| `{path.stem}` | {text} | {entry['verdict']} |")
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run each script with the given arguments; report failures at the end."""
     argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--table"]:
+        print("\n".join(claims_table()))
+        return 0
     failed = []
     for script in sorted(HERE.glob("*.py")):
         if script.name.startswith("_") or script.name == Path(__file__).name:

@@ -159,14 +159,24 @@ def write_gattaca_data(directory: str | os.PathLike) -> tuple[Path, Path]:
     positives.fa >pos_0001
     """
     X, y = make_gattaca(**GATTACA_BUNDLE)
+    ids = _bundle_ids(y)
     folder = Path(directory)
     paths = folder / "positives.fa", folder / "negatives.fa"
-    for path, label, prefix in zip(paths, (1, 0), ("pos", "neg"), strict=True):
-        rows = X[y == label]
-        width = max(4, len(str(len(rows))))
-        ids = [f"{prefix}_{i:0{width}d}" for i in range(1, len(rows) + 1)]
-        write_fasta(path, ids, rows)
+    for path, label in zip(paths, (1, 0), strict=True):
+        write_fasta(
+            path, [i for i, c in zip(ids, y, strict=True) if c == label], X[y == label]
+        )
     return paths
+
+
+def _bundle_ids(y: np.ndarray) -> list[str]:
+    """Record ids of the bundled files: ``pos_0001`` ..., then ``neg_0001`` ...."""
+    ids = []
+    for label, prefix in ((1, "pos"), (0, "neg")):
+        n = int((y == label).sum())
+        width = max(4, len(str(n)))
+        ids += [f"{prefix}_{i:0{width}d}" for i in range(1, n + 1)]
+    return ids
 
 
 def load_gattaca(
@@ -178,7 +188,9 @@ def load_gattaca(
     ----------
     directory : str or path-like, optional
         Folder with ``positives.fa`` and ``negatives.fa``; default
-        ``data/gattaca`` of the source tree.
+        ``data/gattaca`` of the source tree, or, where the package is
+        installed without it, the same data regenerated from their seed
+        (``make_gattaca(**GATTACA_BUNDLE)``, identical to the files).
 
     Returns
     -------
@@ -186,12 +198,6 @@ def load_gattaca(
     X : numpy.ndarray of uint8, shape (5000, 100)
     y : numpy.ndarray of int64, shape (5000,)
         ``1`` for the first 2500 (positives), ``0`` for the rest.
-
-    Raises
-    ------
-    InputError
-        If the files are not there (an installed package without the source
-        tree); ``make_gattaca(**GATTACA_BUNDLE)`` gives the same arrays.
 
     Examples
     --------
@@ -202,10 +208,6 @@ def load_gattaca(
     folder = _DATA_DIR if directory is None else Path(directory)
     pos, neg = folder / "positives.fa", folder / "negatives.fa"
     if directory is None and not (pos.is_file() and neg.is_file()):
-        raise InputError(
-            "the bundled GATTACA files are missing (they ship with the source "
-            "tree, not the installed package); use "
-            "make_gattaca(**GATTACA_BUNDLE) for the same arrays",
-            path=str(folder),
-        )
+        X, y = make_gattaca(**GATTACA_BUNDLE)  # a plain install: regenerate
+        return _bundle_ids(y), X, y
     return read_labeled(pos=pos, neg=neg)
