@@ -15,7 +15,7 @@ values on the held-out fold. Methods (columns):
   ``gkm_esttrunc``, l = 11, k = 7, d = 3, reverse complement, normalised,
   C = 1, the scikit-learn SVC on the precomputed Gram matrix), and with its
   exact kernel ``gkm_cnt``;
-* ``run_wd``: what ``poimkit run`` does by default: `poimkit.pipeline.
+* ``run_wd``: what ``poimkit run`` does by default: `poimkit.run.crossval.
   cross_validate` with ``RunOptions(kernel="wd")``, i.e. degree, shift and C
   chosen by an inner CV inside every outer fold (`poimkit.selection`; equal
   lengths only);
@@ -709,8 +709,8 @@ def warm_up(method: Method, data: Data) -> float:
 
 
 def pipeline_data(data: Data, kernel: str):
-    """The `poimkit.pipeline._Data` that ``read_input`` builds from FASTA files."""
-    from poimkit.pipeline import _Data, as_rows
+    """The `poimkit.run.data._Data` that ``read_input`` builds from FASTA files."""
+    from poimkit.run.data import _Data, as_rows
 
     if kernel == "gkm":  # records of any lengths: a 1-D object array of codes
         X = as_rows([poimkit.encode([s])[0] for s in data.seqs])
@@ -727,7 +727,8 @@ def run_pipeline_cv(method: Method, data: Data, folds, args) -> dict:
     call on all sequences; its fold AUCs are checked against the out-of-fold
     scores on this script's folds.
     """
-    from poimkit.pipeline import RunOptions, cross_validate
+    from poimkit.run import RunOptions
+    from poimkit.run.crossval import cross_validate
 
     options = RunOptions(**method.pipeline, cv=args.folds, seed=args.seed)
     warm = data.subset(stratified_subset(data.y, WARM_UP_PER_CLASS, 2))

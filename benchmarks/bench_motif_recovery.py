@@ -40,7 +40,7 @@ positives of the one model instead.
 
 Real data sets have no planted truth; the known signal (splice donor GT,
 acceptor AG, promoter boxes, the NFE2 peaks' E-box) is checked the same way
-and the full pipeline (`poimkit.pipeline.run_pipeline`, 5-fold CV) is timed
+and the full pipeline (`poimkit.run.run_pipeline`, 5-fold CV) is timed
 once to give the motif step's share of a run.
 
     pip install -e ".[bench]"    # modisco-lite, the peer (a benchmark extra)
@@ -860,7 +860,7 @@ def run_modisco(case: Case, model, data: Data, args) -> dict:
 
 def pipeline_share(case: Case, data: Data, scratch: Path, max_order: int) -> dict:
     """One `run_pipeline` (5-fold CV included): motifs / total seconds."""
-    from poimkit.pipeline import RunOptions, run_pipeline
+    from poimkit.run import RunOptions, run_pipeline
 
     log(f"{case.name}: run_pipeline (5-fold CV) for the run-time share")
     options = RunOptions(

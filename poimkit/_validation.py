@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from numbers import Integral
+import math
+from collections.abc import Sequence
+from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
 
@@ -32,3 +35,760 @@ def as_rng(random_state, name: str = "random_state") -> np.random.Generator:
             f"{type(random_state).__name__}"
         )
     return np.random.default_rng(random_state)
+
+
+def is_positive_int(value: object) -> bool:
+    """Whether ``value`` is an int or numpy integer of at least 1 (bools are not).
+
+    Parameters
+    ----------
+    value : object
+        The value to test.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_positive_int(3), is_positive_int(np.int64(1)), is_positive_int(True)
+    (True, True, False)
+    >>> is_positive_int(0), is_positive_int(2.0)
+    (False, False)
+    """
+    return bool(
+        not isinstance(value, bool)
+        and isinstance(value, int | np.integer)
+        and value >= 1
+    )
+
+
+def check_nonnegative(value: object, name: str) -> float:
+    """Return ``value`` as float if it is a finite real number >= 0 (bools refused).
+
+    Parameters
+    ----------
+    value : object
+        The value to check, such as a spread or a pseudocount: an int or
+        float, not NaN or infinite.
+    name : str
+        The argument's name, for the error message.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    InputError
+        Naming the argument, for anything else.
+
+    Examples
+    --------
+    >>> check_nonnegative(2, "spread")
+    2.0
+    """
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, Real)
+        or not math.isfinite(value)
+        or value < 0
+    ):
+        raise InputError(f"{name} must be a finite number >= 0, got {value!r}")
+    return float(value)
+
+
+# ------------------------------------------- shared by the importance measures
+def is_numeric(values: Any) -> bool:
+    """Whether ``values`` converts to a float64 array.
+
+    Parameters
+    ----------
+    values : object
+        Anything `numpy.asarray` takes.
+
+    Returns
+    -------
+    bool
+    """
+    try:
+        np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def check_choice(value: Any, name: str, options: tuple[str, ...]) -> str:
+    """Return ``value`` if it is one of the strings ``options``, else raise.
+
+    Parameters
+    ----------
+    value : object
+        The argument to check.
+    name : str
+        Its name, for the message.
+    options : tuple of str
+        The allowed values.
+
+    Returns
+    -------
+    str
+    """
+    if not isinstance(value, str) or value not in options:
+        raise InputError(f"{name} must be one of {options}, got {value!r}")
+    return value
+
+
+def check_real(
+    value: Any, name: str, low: float, high: float | None = None, what: str = ""
+) -> float:
+    """Return ``value`` as float if it is a real number in ``(low, high)``, else raise.
+
+    Parameters
+    ----------
+    value : object
+        The argument to check; bools are refused, NaN is out of range.
+    name : str
+        Its name, for the message.
+    low : float
+        Exclusive lower bound.
+    high : float, optional
+        Exclusive upper bound; none by default.
+    what : str, optional
+        What ``value`` must be, for the message (default: the interval).
+
+    Returns
+    -------
+    float
+    """
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, Real)
+        or not (value > low and (high is None or value < high))
+    ):
+        span = f"in ({low}, {high})" if high is not None else f"> {low}"
+        raise InputError(f"{name} must be {what or 'a number ' + span}, got {value!r}")
+    return float(value)
+
+
+def _as_float(value: Any, name: str, what: str) -> np.ndarray:
+    """``value`` as a float64 array; if it does not convert, say it must be ``what``."""
+    try:
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{name} must be {what} ({exc})") from exc
+
+
+def _check_finite(arr: np.ndarray, name: str) -> None:
+    if not np.all(np.isfinite(arr)):
+        raise InputError(f"{name} contains NaN or infinite values; all must be finite")
+
+
+def as_matrix(X: Any, name: str, min_rows: int = 1) -> np.ndarray:
+    """``X`` as a finite, C-contiguous float64 matrix (n_samples, n_features).
+
+    Parameters
+    ----------
+    X : array-like
+        The argument to check: numeric, 2-D, at least one column.
+    name : str
+        Its name, for messages.
+    min_rows : int, default 1
+        Fewest rows allowed.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_samples, n_features)
+    """
+    arr = _as_float(X, name, "a numeric 2-D array")
+    if arr.ndim != 2:
+        raise InputError(
+            f"{name} has shape {arr.shape} but must be 2-D (n_samples, n_features); "
+            "flatten images or other inputs to one row each"
+        )
+    if arr.shape[0] < min_rows or arr.shape[1] < 1:
+        raise InputError(
+            f"{name} has shape {arr.shape} but needs at least {min_rows} row(s) "
+            "and 1 column"
+        )
+    _check_finite(arr, name)
+    return np.ascontiguousarray(arr)
+
+
+def as_vector(
+    v: Any, name: str, size: int | None = None, size_name: str = ""
+) -> np.ndarray:
+    """``v`` as a finite, non-empty float64 vector, of length ``size`` if given.
+
+    Parameters
+    ----------
+    v : array-like
+        The argument to check.
+    name : str
+        Its name, for messages.
+    size : int, optional
+        Required number of entries.
+    size_name : str, optional
+        Where ``size`` comes from, for the message (e.g. "X.shape[1]").
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (size,)
+    """
+    arr = _as_float(v, name, "a numeric 1-D array")
+    if arr.ndim != 1 or arr.size == 0:
+        raise InputError(f"{name} has shape {arr.shape} but must be non-empty 1-D")
+    if size is not None and arr.size != size:
+        raise InputError(
+            f"{name} has {arr.size} entries but must have {size} ({size_name})"
+        )
+    _check_finite(arr, name)
+    return arr
+
+
+def as_targets(y: Any, n: int, dtype: Any = None) -> np.ndarray:
+    """Targets ``y`` of shape (n,) or (n, 1) as an array of shape (n,).
+
+    Parameters
+    ----------
+    y : array-like
+        The targets, one per row of ``X``; a single column is flattened.
+    n : int
+        Number of rows of ``X``.
+    dtype : numpy dtype, optional
+        Type to convert to (default: as `numpy.asarray` gives).
+
+    Returns
+    -------
+    numpy.ndarray of shape (n,)
+    """
+    y = np.asarray(y, dtype=dtype)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.shape != (n,):
+        raise InputError(
+            f"y must have shape ({n},) to match X with {n} samples, got shape {y.shape}"
+        )
+    return y
+
+
+def check_covariance(cov: Any, d: int, name: str) -> np.ndarray:
+    """``cov`` as a symmetric positive semi-definite (d, d) float64 matrix.
+
+    Parameters
+    ----------
+    cov : array-like of shape (d, d)
+        The argument to check; symmetric up to rounding, then symmetrised.
+    d : int
+        Number of features.
+    name : str
+        Its name, for messages.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (d, d)
+    """
+    arr = _as_float(cov, name, "a numeric matrix")
+    if arr.shape != (d, d):
+        raise InputError(
+            f"{name} has shape {arr.shape} but must have shape ({d}, {d}) "
+            f"(one row and column per feature, {d} features)"
+        )
+    _check_finite(arr, name)
+    scale = max(float(np.abs(arr).max()), np.finfo(float).tiny)
+    asym = float(np.abs(arr - arr.T).max())
+    if asym > 1e-10 * scale:
+        raise InputError(
+            f"{name} must be symmetric, got max |cov - cov.T| = {asym:.3g}"
+        )
+    arr = (arr + arr.T) / 2.0
+    low = float(np.linalg.eigvalsh(arr).min())
+    if low < -1e-10 * scale:
+        raise InputError(
+            f"{name} must be positive semi-definite, got smallest eigenvalue {low:.3g}"
+        )
+    return arr
+
+
+def covariance_of(
+    X: np.ndarray, covariance: Any, name: str = "covariance"
+) -> np.ndarray:
+    """Covariance of the rows of ``X`` by a named estimator, or a given matrix.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of shape (n_samples, n_features)
+        Finite data.
+    covariance : {"empirical", "ledoit_wolf"} or array-like
+        The maximum-likelihood covariance (divisor n), its Ledoit-Wolf
+        shrinkage (`sklearn.covariance.LedoitWolf`), or a matrix checked by
+        `check_covariance`.
+    name : str, default "covariance"
+        The argument's name, for messages.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_features, n_features)
+    """
+    d = X.shape[1]
+    if isinstance(covariance, str):
+        if covariance == "empirical":
+            Xc = X - X.mean(axis=0)
+            return Xc.T @ Xc / X.shape[0]
+        if covariance == "ledoit_wolf":
+            from sklearn.covariance import LedoitWolf
+
+            return LedoitWolf().fit(X).covariance_
+        raise InputError(
+            f"{name} must be one of ('empirical', 'ledoit_wolf') or a ({d}, {d}) "
+            f"matrix, got {covariance!r}"
+        )
+    return check_covariance(covariance, d, name)
+
+
+def check_features(features: Sequence[int] | np.ndarray | None, d: int) -> np.ndarray:
+    """Column indices to evaluate: all ``d`` columns, or the distinct ones given.
+
+    Parameters
+    ----------
+    features : sequence of int or None
+        Column indices in ``0..d-1``, none repeated; None for all.
+    d : int
+        Number of columns.
+
+    Returns
+    -------
+    numpy.ndarray of intp
+    """
+    if features is None:
+        return np.arange(d)
+    if isinstance(features, str | bytes) or not isinstance(
+        features, Sequence | np.ndarray
+    ):
+        raise InputError(
+            f"features must be None or a sequence of column indices, got "
+            f"{type(features).__name__}"
+        )
+    idx = np.asarray(features)
+    if idx.ndim != 1 or idx.size == 0:
+        raise InputError(
+            f"features must be a non-empty 1-D sequence of column indices, got "
+            f"shape {idx.shape}"
+        )
+    cols = [
+        check_int(j, f"features[{i}]", 0, d - 1) for i, j in enumerate(idx.tolist())
+    ]
+    if len(set(cols)) != len(cols):
+        raise InputError(f"features must not repeat a column, got {cols}")
+    return np.asarray(cols, dtype=np.intp)
+
+
+def check_weights(sample_weight: Any, n: int) -> np.ndarray:
+    """Non-negative sample weights normalised to sum 1 (uniform for None).
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n,) or None
+        Non-negative weights with a positive sum.
+    n : int
+        Number of samples.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n,)
+    """
+    if sample_weight is None:
+        return np.full(n, 1.0 / n)
+    w = as_vector(sample_weight, "sample_weight", size=n, size_name="n_samples")
+    if np.any(w < 0) or w.sum() <= 0:
+        raise InputError(
+            "sample_weight must be non-negative with a positive sum, got "
+            f"min {w.min():.3g}, sum {w.sum():.3g}"
+        )
+    return w / w.sum()
+
+
+def as_indicators(F: np.ndarray, n: int, name: str) -> np.ndarray:
+    """Boolean features ``F`` (bool or 0/1) as a bool matrix (n, m).
+
+    Parameters
+    ----------
+    F : numpy.ndarray of shape (n,) or (n, m)
+        Value of each Boolean feature at each of n rows.
+    n : int
+        Number of rows.
+    name : str
+        Its name, for messages.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n, m)
+    """
+    F2 = F.reshape(-1, 1) if F.ndim == 1 else F
+    if F2.ndim != 2 or F2.shape[0] != n or F2.shape[1] == 0:
+        raise InputError(
+            f"{name} has shape {F.shape} but must have shape ({n},) or ({n}, m)"
+        )
+    if F2.dtype != bool:
+        vals = _as_float(F2, name, "Boolean (bool or 0/1)")
+        if not np.all((vals == 0) | (vals == 1)):
+            raise InputError(
+                f"{name} must be Boolean (bool or 0/1), got values "
+                f"{np.unique(vals)[:5].tolist()}"
+            )
+        F2 = vals == 1
+    return F2
+
+
+def binary_columns(
+    X: np.ndarray, cols: np.ndarray, name: str, advice: str = ""
+) -> tuple[np.ndarray, np.ndarray]:
+    """Larger and smaller value of each selected column; at most two allowed.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of shape (n, d)
+        The data.
+    cols : numpy.ndarray of int
+        Columns to check.
+    name : str
+        The name of ``X``, for the message.
+    advice : str, optional
+        What to do instead, appended to the message.
+
+    Returns
+    -------
+    high, low : numpy.ndarray of shape (len(cols),)
+    """
+    high = X[:, cols].max(axis=0)
+    low = X[:, cols].min(axis=0)
+    other = (X[:, cols] != high) & (X[:, cols] != low)
+    if other.any():
+        j = int(cols[np.flatnonzero(other.any(axis=0))[0]])
+        n_values = np.unique(X[:, j]).size
+        raise InputError(
+            f"{name}[:, {j}] takes {n_values} distinct values but must be binary "
+            f"(two values) for this exact estimate{advice}"
+        )
+    return high, low
+
+
+def binary_coding(X: np.ndarray, name: str) -> tuple[float, float]:
+    """The coding of binary data, ``(0.0, 1.0)`` or ``(-1.0, 1.0)``, else raise.
+
+    Parameters
+    ----------
+    X : numpy.ndarray
+        Data coded 0/1, or -1/+1.
+    name : str
+        Its name, for the message.
+
+    Returns
+    -------
+    tuple of (float, float)
+    """
+    vals = np.unique(X)
+    if np.all(np.isin(vals, (0.0, 1.0))):
+        return (0.0, 1.0)
+    if np.all(np.isin(vals, (-1.0, 1.0))):
+        return (-1.0, 1.0)
+    raise InputError(
+        f"{name} must be coded 0/1 or -1/+1, got values {vals[:6].tolist()}"
+    )
+
+
+def check_unset(applies_to: str, given: str, **options: Any) -> None:
+    """Refuse options that apply only in another mode: each must be None.
+
+    Parameters
+    ----------
+    applies_to : str
+        Where the options apply, e.g. ``"method='gaussian'"``.
+    given : str
+        The mode actually chosen, e.g. ``"method='regression'"``.
+    **options
+        The options, by name.
+    """
+    for name, value in options.items():
+        if value is not None:
+            shown = value if isinstance(value, str | Real) else type(value).__name__
+            raise InputError(
+                f"{name} applies only to {applies_to}, got {name}={shown!r} with "
+                f"{given}; leave it unset"
+            )
+
+
+# ------------------------------------------ shared by the string-kernel models
+def check_flag(value: object, name: str) -> bool:
+    """Return ``value`` as bool if it is True or False (a numpy bool too).
+
+    Parameters
+    ----------
+    value : object
+        Should be True or False.
+    name : str
+        The parameter's name, for the message.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    InputError
+        For anything else (1, "yes", None, ...).
+
+    Examples
+    --------
+    >>> check_flag(np.True_, "reverse_complement")
+    True
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise InputError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_shift(shift: object, length: int) -> int:
+    """Return the WDS shift as int if it is an integer in ``0..length - 1``.
+
+    Parameters
+    ----------
+    shift : object
+        Largest shift S of the WDS kernel (0: plain WD).
+    length : int
+        Sequence length L: a shift s compares ``x[s:]`` with ``x'[:L-s]``.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    InputError
+        If ``shift`` is not an integer >= 0 or not below ``length``.
+
+    Examples
+    --------
+    >>> check_shift(2, 10)
+    2
+    """
+    shift = check_int(shift, "shift", 0)
+    if shift >= length:
+        raise InputError(
+            f"shift must be smaller than the sequence length L = {length}, got "
+            f"{shift}; a shift s compares x[s:] with x'[:L-s]"
+        )
+    return shift
+
+
+def check_mismatches(mismatches: object, shift: int) -> int:
+    """Return ``mismatches`` as int if it is >= 0 and compatible with ``shift``.
+
+    Parameters
+    ----------
+    mismatches : object
+        Largest number of mismatches of the WD kernel with mismatches.
+    shift : int
+        The validated WDS shift: mismatches need ``shift=0``.
+
+    Returns
+    -------
+    int
+        ``mismatches`` unchanged (values above ``min(d, L) - 1`` act like it).
+
+    Raises
+    ------
+    InputError
+        If ``mismatches`` is not an integer >= 0, or is positive with a
+        positive shift.
+
+    Examples
+    --------
+    >>> check_mismatches(1, 0)
+    1
+    """
+    mismatches = check_int(mismatches, "mismatches", 0)
+    if mismatches > 0 and shift > 0:
+        raise InputError(
+            f"mismatches={mismatches} cannot be combined with shift={shift}: the "
+            "WD kernel with mismatches is implemented for shift=0 only; set one of "
+            "them to 0"
+        )
+    return mismatches
+
+
+def as_codes(X: Any, name: str = "X") -> np.ndarray:
+    """Integer codes ``(n, L)`` from a code array or a list of DNA strings.
+
+    Parameters
+    ----------
+    X : array-like of int, shape (n, L), or list of str
+        Letter codes 0..3 (A, C, G, T), integer codes that travelled as
+        floats, or equal-length DNA strings.
+    name : str, default="X"
+        The argument's name, for the messages.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (n, L)
+
+    Raises
+    ------
+    TypeError
+        For a sparse matrix.
+    InputError
+        For a single string, NaN, complex numbers, no letters, or codes
+        outside 0..3.
+
+    Examples
+    --------
+    >>> as_codes(["ACGT", "TTAA"]).tolist()
+    [[0, 1, 2, 3], [3, 3, 0, 0]]
+    """
+    from .alphabet import check_codes, encode
+
+    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+        raise TypeError(
+            f"{name} is a sparse matrix; sparse input is not supported: pass "
+            "integer-coded sequences (poimkit.encode) or DNA strings"
+        )
+    if isinstance(X, str):
+        raise InputError(f"{name} must be a list of sequences, not a single string")
+    if isinstance(X, np.ndarray) and X.dtype.kind in "iub":
+        return check_codes(X, name)
+    if isinstance(X, Sequence) and len(X) and all(isinstance(s, str) for s in X):
+        return encode(X)
+    arr = np.asarray(X)
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise InputError(
+            f"Input {name} contains NaN or infinity; it must hold letter codes"
+        )
+    if arr.dtype.kind == "f" and arr.size and np.all(arr == np.round(arr)):
+        arr = arr.astype(np.int64)  # integer codes that travelled as floats
+    if arr.dtype.kind in "US":
+        return encode([str(s) for s in arr.ravel()])
+    if arr.dtype.kind == "c":
+        raise InputError(f"Complex data not supported: {name} must hold letter codes")
+    if arr.ndim == 2 and 0 in arr.shape:
+        raise InputError(
+            f"{name} has 0 feature(s) (shape={arr.shape}) while a minimum of 1 is "
+            "required: no sequence letters"
+        )
+    return check_codes(arr, name)
+
+
+def check_binary_target(y: Any, estimator: str) -> np.ndarray:
+    """``y`` as an array of exactly two classes (scikit-learn's messages).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels.
+    estimator : str
+        The estimator's name, for the message.
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is None, not class labels, or does not hold two classes.
+
+    Examples
+    --------
+    >>> check_binary_target(["a", "b", "a"], "WDKernelSVC").tolist()
+    ['a', 'b', 'a']
+    """
+    from sklearn.utils.multiclass import check_classification_targets, type_of_target
+
+    if y is None:
+        raise ValueError(
+            "requires y to be passed, but the target y is None: give one label "
+            "per sequence"
+        )
+    y = np.asarray(y)
+    check_classification_targets(y)
+    classes = np.unique(y)
+    if type_of_target(y) != "binary" and classes.size > 2:
+        raise ValueError(
+            f"Only binary classification is supported: {estimator} needs exactly "
+            f"two classes, got {classes.size}: {classes.tolist()[:5]}"
+        )
+    if classes.size < 2:
+        raise ValueError(
+            "Classifier can't train when only one class is present: y holds only "
+            f"{classes.tolist()}"
+        )
+    return y
+
+
+def check_sequences(X: Any, y: np.ndarray) -> np.ndarray:
+    """Integer codes of ``X`` (see `as_codes`), one sequence per label of ``y``.
+
+    Parameters
+    ----------
+    X : array-like of int, shape (n, L), or list of str
+        The sequences.
+    y : numpy.ndarray of shape (n,)
+        Their labels, as returned by `check_binary_target`.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (n, L)
+
+    Raises
+    ------
+    InputError
+        If ``X`` is not sequences or ``y`` does not have one label per
+        sequence.
+
+    Examples
+    --------
+    >>> check_sequences(["ACGT", "TTAA"], np.array([0, 1])).shape
+    (2, 4)
+    """
+    X = as_codes(X)
+    if y.ndim != 1 or y.shape[0] != X.shape[0]:
+        raise InputError(
+            f"y has shape {y.shape} but X has {X.shape[0]} sequences; y must "
+            "be one label per sequence"
+        )
+    return X
+
+
+def check_length(X: np.ndarray, length: int, expected: str) -> np.ndarray:
+    """Return ``X`` if its sequences have ``length`` letters.
+
+    Parameters
+    ----------
+    X : numpy.ndarray, shape (n, L)
+        Validated sequences.
+    length : int
+        The length they must have.
+    expected : str
+        Says whose length that is, for the message, e.g. ``"the model was
+        trained on length"``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``X`` itself.
+
+    Raises
+    ------
+    InputError
+        If ``L != length``.
+
+    Examples
+    --------
+    >>> check_length(np.zeros((2, 5)), 5, "the weights are for length").shape
+    (2, 5)
+    """
+    if X.shape[1] != length:
+        raise InputError(
+            f"X has sequences of length {X.shape[1]} but {expected} {length}"
+        )
+    return X

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .errors import InputError
 
@@ -40,7 +41,15 @@ def _encode_one(seq: str, record: str) -> np.ndarray:
 
 
 def check_equal_lengths(seqs: Sequence[str], ids: Sequence[str]) -> None:
-    """Raise `InputError` unless all sequences have the same, non-zero length."""
+    """Raise `InputError` unless all sequences have the same, non-zero length.
+
+    Parameters
+    ----------
+    seqs : sequence of str
+        The sequences.
+    ids : sequence of str
+        Their names, for error messages.
+    """
     if not seqs:
         raise InputError("no sequences were given")
     length = len(seqs[0])
@@ -140,6 +149,15 @@ def check_codes(X: np.ndarray, name: str = "X") -> np.ndarray:
 def decode(X: np.ndarray) -> list[str]:
     """Turn a ``(n, L)`` code array back into strings.
 
+    Parameters
+    ----------
+    X : array-like of int, shape (n, L) or (L,)
+        Letter codes 0..3.
+
+    Returns
+    -------
+    list of str
+
     Examples
     --------
     >>> decode(encode(["GATTACA"]))
@@ -152,6 +170,15 @@ def decode(X: np.ndarray) -> list[str]:
 
 def kmer_index(kmer: str | Sequence[int]) -> int:
     """Index of a k-mer: ``sum_p code(z_p) * 4**(l-1-p)``.
+
+    Parameters
+    ----------
+    kmer : str or sequence of int
+        Letters over ``ACGT`` or codes 0..3, at most `MAX_KMER_LENGTH`.
+
+    Returns
+    -------
+    int
 
     Examples
     --------
@@ -173,6 +200,17 @@ def kmer_index(kmer: str | Sequence[int]) -> int:
 
 def kmer_string(index: int, length: int) -> str:
     """The k-mer of the given length with this index (inverse of `kmer_index`).
+
+    Parameters
+    ----------
+    index : int
+        k-mer index, ``0 .. 4**length - 1``.
+    length : int
+        k-mer length, ``1 .. MAX_KMER_LENGTH``.
+
+    Returns
+    -------
+    str
 
     Examples
     --------
@@ -196,6 +234,7 @@ def kmer_indices(X: np.ndarray, k: int) -> np.ndarray:
     Parameters
     ----------
     X : numpy.ndarray of uint8, shape (n, L)
+        Letter codes.
     k : int
         k-mer length, ``1 <= k <= min(L, 31)``.
 
@@ -221,6 +260,15 @@ def kmer_indices(X: np.ndarray, k: int) -> np.ndarray:
 def reverse_complement(X: np.ndarray) -> np.ndarray:
     """Reverse complement of integer-coded sequences (``3 - code``, reversed).
 
+    Parameters
+    ----------
+    X : array-like of int, shape (n, L) or (L,)
+        Sequences as letter codes 0..3 (one sequence: a 1-D array).
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (n, L)
+
     Examples
     --------
     >>> decode(reverse_complement(encode(["GATTACA"])))
@@ -230,8 +278,20 @@ def reverse_complement(X: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray((3 - X)[:, ::-1])
 
 
-def reverse_complement_kmers(kmers, k: int) -> np.ndarray:
+def reverse_complement_kmers(kmers: ArrayLike, k: int) -> np.ndarray:
     """Index of ``rc(y)`` for every k-mer index ``y`` (complement 3 - c, reversed).
+
+    Parameters
+    ----------
+    kmers : array-like of int
+        k-mer indices.
+    k : int
+        Their length.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Same shape as ``kmers``.
 
     Examples
     --------

@@ -17,10 +17,11 @@ is ``(4 s + a) mod 4**D``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from numbers import Integral, Real
+from collections.abc import Iterable, Mapping
+from numbers import Integral
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validation import as_rng, check_int
 from .alphabet import check_codes, kmer_indices, kmer_string
@@ -121,7 +122,12 @@ class MarkovBackground:
     0.05
     """
 
-    def __init__(self, initial, transitions, positional: bool | None = None) -> None:
+    def __init__(
+        self,
+        initial: ArrayLike,
+        transitions: ArrayLike,
+        positional: bool | None = None,
+    ) -> None:
         initial = np.array(initial, dtype=np.float64)
         transitions = np.array(transitions, dtype=np.float64)
         if initial.ndim != 1:
@@ -213,7 +219,7 @@ class MarkovBackground:
 
     @classmethod
     def from_letter_probabilities(
-        cls, p, length: int | None = None
+        cls, p: ArrayLike, length: int | None = None
     ) -> MarkovBackground:
         """Order-0 chain from letter probabilities.
 
@@ -310,59 +316,18 @@ class MarkovBackground:
         >>> bg.transitions[0, 3].tolist()  # T never precedes a letter: uniform
         [0.25, 0.25, 0.25, 0.25]
         """
-        X = check_codes(X)
-        n, length = X.shape
-        order = check_int(order, "order", 0, MAX_ORDER)
-        if length < order:
-            raise InputError(
-                f"X has sequences of length {length}, shorter than the chain order "
-                f"{order}; use order <= {length}"
-            )
-        if not isinstance(positional, bool | np.bool_):
-            raise InputError(f"positional must be True or False, got {positional!r}")
-        if (
-            isinstance(pseudocount, bool)
-            or not isinstance(pseudocount, Real)
-            or not np.isfinite(pseudocount)
-            or pseudocount < 0
-        ):
-            raise InputError(
-                f"pseudocount must be a finite number >= 0, got {pseudocount!r}"
-            )
-        n_states = _N_LETTERS**order
-        n_steps = length - order
-        if n_steps:
-            # (D+1)-gram index at start t - D is 4 * state + letter.
-            grams = kmer_indices(X, order + 1)
-            if positional:
-                flat = grams + (n_states * _N_LETTERS) * np.arange(n_steps)
-                counts = np.bincount(
-                    flat.ravel(), minlength=n_steps * n_states * _N_LETTERS
-                )
-                counts = counts.reshape(n_steps, n_states, _N_LETTERS)
-            else:
-                counts = np.bincount(grams.ravel(), minlength=n_states * _N_LETTERS)
-                counts = np.broadcast_to(
-                    counts.reshape(1, n_states, _N_LETTERS),
-                    (n_steps, n_states, _N_LETTERS),
-                )
-            trans = _normalise(counts + float(pseudocount))
-        else:
-            trans = np.zeros((0, n_states, _N_LETTERS))
-        if order == 0:
-            initial = np.ones(1)
-        else:
-            starts = kmer_indices(X, order)
-            if positional:
-                starts = starts[:, 0]
-            initial = _normalise(
-                np.bincount(starts.ravel(), minlength=n_states) + float(pseudocount)
-            )
+        from ._background_fit import fit_chain
+
+        initial, trans = fit_chain(X, order, positional, pseudocount)
         return cls(initial, trans, positional=bool(positional))
 
     @classmethod
     def fit_pooled(
-        cls, seqs, order: int, length: int, pseudocount: float = 1.0
+        cls,
+        seqs: Iterable[np.ndarray],
+        order: int,
+        length: int,
+        pseudocount: float = 1.0,
     ) -> MarkovBackground:
         """Homogeneous chain from sequences of any lengths, for sequences of ``length``.
 
@@ -371,11 +336,14 @@ class MarkovBackground:
 
         Parameters
         ----------
-        seqs : list of 1-D code arrays
+        seqs : iterable of numpy.ndarray
+            1-D letter code arrays of any lengths.
         order : int
+            Chain order D in 0..3.
         length : int
             Length L of the chain's sequences.
         pseudocount : float
+            Added to every count.
 
         Returns
         -------
@@ -389,29 +357,10 @@ class MarkovBackground:
         >>> bg.length, bg.transitions[0, 0].tolist()
         (5, [0.0, 0.6666666666666666, 0.3333333333333333, 0.0])
         """
-        order = check_int(order, "order", 0, MAX_ORDER)
-        length = check_int(length, "length", max(order, 1))
-        if not any(np.asarray(x).size > order for x in seqs):
-            raise InputError(f"no sequence is longer than the chain order {order}")
-        counts = np.zeros((4**order, _N_LETTERS))
-        grams = np.zeros(4**order)
-        for x in seqs:
-            x = check_codes(np.asarray(x)[None, :])
-            if x.shape[1] <= order:
-                continue
-            pairs = kmer_indices(x, order + 1).ravel()
-            counts += np.bincount(pairs, minlength=counts.size).reshape(counts.shape)
-            if order:
-                grams += np.bincount(
-                    kmer_indices(x, order).ravel(), minlength=grams.size
-                )
-        trans = _normalise(counts + float(pseudocount))
-        initial = _normalise(grams + float(pseudocount)) if order else np.ones(1)
-        return cls(
-            initial,
-            np.broadcast_to(trans, (length - order, 4**order, _N_LETTERS)),
-            positional=False,
-        )
+        from ._background_fit import fit_pooled_chain
+
+        initial, trans = fit_pooled_chain(seqs, order, length, pseudocount)
+        return cls(initial, trans, positional=False)
 
     # --------------------------------------------------------------- probabilities
     def marginals(self) -> np.ndarray:
@@ -474,20 +423,10 @@ class MarkovBackground:
         [0.1, 0.2, 0.3, 0.4]
         """
         k, position = self._check_window(k, position)
-        order = self.order
-        if k < order:
-            start = min(position, self.length - order)
-            offset = position - start
-            grams = self.marginals()[start].reshape(
-                _N_LETTERS**offset, _N_LETTERS**k, _N_LETTERS ** (order - k - offset)
-            )
-            return grams.sum(axis=(0, 2))
-        n_states = _N_LETTERS**order
-        table = self.marginals()[position] if order else np.ones(1)
-        for n in range(order, k):
-            step = self.transitions[position + n - order]  # (4**D, 4)
-            table = (table.reshape(-1, n_states)[:, :, None] * step[None]).ravel()
-        return table
+        # an order-0 window starts from probability exactly 1 here (the table's
+        # marginals() rows are sums of letter probabilities: 1 up to rounding)
+        pi = None if self.order else np.ones((self.length + 1, 1))
+        return _window_probabilities(self, k, np.array([position]), pi)[0]
 
     def kmer_probability(self, kmer_index: int, k: int, position: int) -> float:
         """``Pr(X[position:position+k] = z)`` for the k-mer z with this index.
@@ -496,10 +435,8 @@ class MarkovBackground:
         ----------
         kmer_index : int
             Index of z (see `poimkit.kmer_index`), 0..4**k - 1.
-        k : int
-            k-mer length, 1..L.
-        position : int
-            0-based start, 0..L-k.
+        k, position : int
+            As in `kmer_probabilities`.
 
         Returns
         -------
@@ -689,9 +626,67 @@ class MarkovBackground:
         return k, position
 
 
-def _normalise(counts: np.ndarray) -> np.ndarray:
-    """Divide the last axis by its sum; zero rows become uniform."""
-    counts = np.asarray(counts, dtype=np.float64)
-    totals = counts.sum(axis=-1, keepdims=True)
-    uniform = np.full_like(counts, 1.0 / counts.shape[-1])
-    return np.where(totals > 0, counts / np.where(totals > 0, totals, 1.0), uniform)
+def kmer_probability_table(background: MarkovBackground, l: int) -> np.ndarray:
+    """``P[j, z] = Pr(X[j:j+l] = z)`` for every start j, shape (L - l + 1, 4**l).
+
+    Parameters
+    ----------
+    background : MarkovBackground
+        The chain, of order D and length L.
+    l : int
+        k-mer length, 1..L.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (L - l + 1, 4**l)
+        Row j is `MarkovBackground.kmer_probabilities` ``(l, j)``, for all
+        starts at once (computed from `MarkovBackground.marginals`).
+
+    Examples
+    --------
+    >>> P = kmer_probability_table(MarkovBackground.uniform(5), 2)
+    >>> P.shape, float(P[0, 0])
+    ((4, 16), 0.0625)
+    """
+    starts = np.arange(background.length - l + 1)
+    return _window_probabilities(background, l, starts)
+
+
+def _window_probabilities(
+    background: MarkovBackground,
+    l: int,
+    starts: np.ndarray,
+    pi: np.ndarray | None = None,
+) -> np.ndarray:
+    """``Pr(X[j:j+l] = z)`` for the given starts j, one row each.
+
+    ``pi`` is the D-gram marginal table the windows start from (default
+    ``background.marginals()``). For l >= D the letters after the first D are
+    appended one by one; for l < D the D-gram marginal of the nearest start
+    is summed over the letters outside the window.
+    """
+    order, length = background.order, background.length
+    pi = background.marginals() if pi is None else pi  # (L - D + 1, 4**D)
+    trans = background.transitions
+    if l >= order:
+        table = pi[starts]  # Pr(first D letters)
+        for n in range(order, l):  # append letter n (position j + n)
+            step = trans[starts + n - order]  # (n_windows, 4**D, 4)
+            prev = (
+                table.reshape(table.shape[0], -1, 4**order)
+                if order
+                else (table[:, :, None])
+            )
+            # table index z = prefix * 4**D + state; next letter given the state
+            grown = prev[:, :, :, None] * step[:, None, :, :]
+            table = grown.reshape(table.shape[0], -1)
+        return np.ascontiguousarray(table)
+    # l < D: marginalise D-gram probabilities
+    out = np.empty((starts.size, 4**l))
+    last = length - order
+    for row, j in enumerate(starts.tolist()):
+        start = min(j, last)
+        offset = j - start
+        grams = pi[start].reshape(4**offset, 4**l, 4 ** (order - l - offset))
+        out[row] = grams.sum(axis=(0, 2))
+    return out

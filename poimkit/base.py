@@ -1,119 +1,79 @@
-"""What the WD / WDS SVMs share: input checks, prediction and model files.
+"""`WDClassifierBase`: what the poimkit classifiers share: prediction and model files.
 
 `WDKernelSVC` (a kernel expansion over support vectors, trained on the kernel
-matrix) and `WDLinearSVC` (a weight vector over the explicit, partly hashed
-feature map, trained in feature space) score sequences differently but take
-the same inputs, predict the same way and write ``.npz`` model files (no
-pickle) whose ``format`` names the estimator: each class reads only its own
-files and `poimkit.models.load_model` opens either.
+matrix), `WDLinearSVC` (a weight vector over the explicit, partly hashed
+feature map, trained in feature space) and `GkmSVC` (gapped k-mers) score
+sequences differently but predict the same way and write ``.npz`` model files
+(no pickle) whose ``format`` names the estimator: each class reads only its
+own files and `poimkit.models.load_model` opens any. Their input checks are in
+`poimkit._validation`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from .alphabet import MAX_KMER_LENGTH, check_codes, encode
+from ._threads import check_threads
+from ._validation import as_codes, check_int, check_length, check_real
+from .alphabet import MAX_KMER_LENGTH
 from .errors import InputError
 from .io import read_npz, write_npz
 
 
-def as_codes(X, name: str = "X") -> np.ndarray:
-    """Integer codes from a code array or a list of DNA strings."""
-    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
-        raise TypeError(
-            f"{name} is a sparse matrix; sparse input is not supported: pass "
-            "integer-coded sequences (poimkit.encode) or DNA strings"
-        )
-    if isinstance(X, str):
-        raise InputError(f"{name} must be a list of sequences, not a single string")
-    if isinstance(X, np.ndarray) and X.dtype.kind in "iub":
-        return check_codes(X, name)
-    if isinstance(X, Sequence) and len(X) and all(isinstance(s, str) for s in X):
-        return encode(X)
-    arr = np.asarray(X)
-    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
-        raise InputError(
-            f"Input {name} contains NaN or infinity; it must hold letter codes"
-        )
-    if arr.dtype.kind == "f" and arr.size and np.all(arr == np.round(arr)):
-        arr = arr.astype(np.int64)  # integer codes that travelled as floats
-    if arr.dtype.kind in "US":
-        return encode([str(s) for s in arr.ravel()])
-    if arr.dtype.kind == "c":
-        raise InputError(f"Complex data not supported: {name} must hold letter codes")
-    if arr.ndim == 2 and 0 in arr.shape:
-        raise InputError(
-            f"{name} has 0 feature(s) (shape={arr.shape}) while a minimum of 1 is "
-            "required: no sequence letters"
-        )
-    return check_codes(arr, name)
+def optional_float(value: object) -> float | None:
+    """A saved optional number: NaN stands for None (`save` writes None so).
 
+    Parameters
+    ----------
+    value : object
+        The saved scalar (a 0-d array or a number).
 
-def check_binary_target(y, estimator: str) -> np.ndarray:
-    """``y`` as an array of exactly two classes (scikit-learn's messages)."""
-    if y is None:
-        raise ValueError(
-            "requires y to be passed, but the target y is None: give one label "
-            "per sequence"
-        )
-    y = np.asarray(y)
-    check_classification_targets(y)
-    classes = np.unique(y)
-    if type_of_target(y) != "binary" and classes.size > 2:
-        raise ValueError(
-            f"Only binary classification is supported: {estimator} needs exactly "
-            f"two classes, got {classes.size}: {classes.tolist()[:5]}"
-        )
-    if classes.size < 2:
-        raise ValueError(
-            "Classifier can't train when only one class is present: y holds only "
-            f"{classes.tolist()}"
-        )
-    return y
+    Returns
+    -------
+    float or None
 
-
-def check_sequences(X, y: np.ndarray) -> np.ndarray:
-    """Integer codes of ``X``, one sequence per label of ``y``."""
-    X = as_codes(X)
-    if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise InputError(
-            f"y has shape {y.shape} but X has {X.shape[0]} sequences; y must "
-            "be one label per sequence"
-        )
-    return X
-
-
-def optional_float(value) -> float | None:
-    """A saved optional number: NaN stands for None (`save` writes None so)."""
+    Examples
+    --------
+    >>> optional_float(np.nan) is None, optional_float(np.float64(0.5))
+    (True, 0.5)
+    """
     value = float(value)
     return None if np.isnan(value) else value
 
 
-def check_shift(shift: int, length: int) -> None:
-    """A WDS shift must be shorter than the sequences."""
-    if shift >= length:
-        raise InputError(
-            f"shift must be smaller than the sequence length {length}, got {shift}"
-        )
+def optional_int(value: object) -> int | None:
+    """A saved optional integer: NaN stands for None (`save` writes None so).
 
+    Parameters
+    ----------
+    value : object
+        As in `optional_float`.
 
-def optional_int(value) -> int | None:
-    """A saved optional integer: NaN stands for None (`save` writes None so)."""
+    Returns
+    -------
+    int or None
+        None for NaN.
+
+    Examples
+    --------
+    >>> optional_int(np.float64(3))
+    3
+    """
     value = optional_float(value)
     return None if value is None else int(value)
 
 
 class WDClassifierBase(ClassifierMixin, BaseEstimator):
-    """Base of the WD / WDS SVM estimators.
+    """Base of the poimkit classifiers (WD / WDS and gapped k-mer SVMs).
 
-    Subclasses define ``__init__`` (scikit-learn parameters), ``fit``,
+    Subclasses define ``__init__`` (scikit-learn parameters, stored by
+    `_keep_params`), ``_check_params`` (called by ``fit``), ``fit``,
     ``decision_function``, ``explicit_weights``, ``_model_format``,
     ``_saved_params`` (parameter name -> type, written to and read from files;
     None is written as NaN and read back by `optional_float` / `optional_int`;
@@ -133,13 +93,28 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
-    def _check_length(self, X: np.ndarray) -> np.ndarray:
-        if X.shape[1] != self.length_:
-            raise InputError(
-                f"X has sequences of length {X.shape[1]} but the model was trained "
-                f"on length {self.length_}"
-            )
-        return X
+    def _keep_params(self, params: dict[str, object]) -> None:
+        """Store the ``__init__`` arguments as given: ``params`` is its ``locals()``.
+
+        scikit-learn's rule: ``__init__`` only stores; ``fit`` checks
+        (``_check_params``).
+        """
+        for name in self._get_param_names():
+            setattr(self, name, params[name])
+
+    def _fitted_codes(self, X: ArrayLike) -> np.ndarray:
+        """Codes of ``X`` for this fitted model: sequences of its training length."""
+        check_is_fitted(self)
+        return check_length(
+            as_codes(X), self.length_, "the model was trained on length"
+        )
+
+    def _check_wd_params(self) -> None:
+        """Check the parameters of the WD / WDS models: degree, shift, C, threads."""
+        check_int(self.degree, "degree", 1)
+        check_int(self.shift, "shift", 0)
+        check_real(self.C, "C", 0)
+        check_threads(self.n_threads)
 
     def _check_kmer_length(self) -> None:
         """Explicit weights index k-mers in 64 bits."""
@@ -150,14 +125,30 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
                 f"{self.length_}: train with degree <= {MAX_KMER_LENGTH}"
             )
 
-    def predict(self, X) -> np.ndarray:
-        """Predicted class labels (``classes_[1]`` where the score is positive)."""
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Predicted class labels (``classes_[1]`` where the score is positive).
+
+        Parameters
+        ----------
+        X : array-like of int, shape (n_samples, length), or list of str
+            Sequences, as ``decision_function`` takes them.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples,)
+        """
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(np.intp)]
 
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> None:
-        """Write the fitted model to an ``.npz`` file (no pickle), atomically."""
+        """Write the fitted model to an ``.npz`` file (no pickle), atomically.
+
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            The file to write (replaced if it exists).
+        """
         check_is_fitted(self)
         classes = np.asarray(self.classes_)
         if classes.dtype.kind not in "iubfU":
@@ -178,8 +169,18 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
         write_npz(path, self._model_format, self._format_version, arrays)
 
     @classmethod
-    def load(cls, path: str | Path):
+    def load(cls, path: str | Path) -> WDClassifierBase:
         """Read a model written by `save` of this class.
+
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            A file written by ``save`` of this class.
+
+        Returns
+        -------
+        WDClassifierBase
+            A fitted model of this class.
 
         Raises
         ------

@@ -14,402 +14,19 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._version import __version__
+from ._cli_parser import _build_parser
+from ._exit import (
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_TERMINATED,
+    _stop,
+    _terminate,
+    _Terminated,
+)
 from .errors import InputError
 from .outdir import check_writable
-
-EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
-#: Ctrl-C (128 + SIGINT) and SIGTERM (128 + SIGTERM), as shells report them
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
-#: seconds a stopped command may take to unwind before the program exits anyway
-STOP_GRACE = 1.0
-
-
-def _add_input_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group(
-        "labeled input (either --pos/--neg or --fasta/--labels)"
-    )
-    group.add_argument(
-        "--pos", metavar="FASTA", help="positive sequences (plain or .gz)"
-    )
-    group.add_argument(
-        "--neg", metavar="FASTA", help="negative sequences (plain or .gz)"
-    )
-    group.add_argument(
-        "--fasta", metavar="FASTA", help="all sequences, labels in --labels"
-    )
-    group.add_argument(
-        "--labels",
-        metavar="TSV",
-        help="two columns: record id, label. Two labels; the positive one is the "
-        "larger number, or one of 1, +1, +, pos, positive, true, t, yes, y (any "
-        "case) against 0, -1, -, neg, negative, false, f, no, n",
-    )
-    group.add_argument(
-        "--positive-label",
-        metavar="LABEL",
-        help="with --labels: the label of the positive class (any other words)",
-    )
-    _add_cleaning_options(parser)
-
-
-def _add_cleaning_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--drop-invalid",
-        action="store_true",
-        help="drop records with N/IUPAC or unknown letters instead of stopping",
-    )
-    parser.add_argument(
-        "--crop",
-        type=int,
-        metavar="LEN",
-        help="centre-crop every record to LEN letters",
-    )
-    parser.add_argument(
-        "--drop-short",
-        action="store_true",
-        help="with --crop: leave out records shorter than LEN instead of stopping",
-    )
-
-
-def _add_common_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--threads", type=int, metavar="N", help="threads for numba")
-    parser.add_argument("--quiet", action="store_true", help="print only results")
-
-
-def _build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="poimkit",
-        description="Explainable weighted-degree string-kernel classifiers for DNA.",
-    )
-    parser.add_argument("--version", action="version", version=f"poimkit {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    train = sub.add_parser(
-        "train",
-        help="train a WD/WDS-kernel SVM and report cross-validated AUC",
-        formatter_class=_HelpFormatter,
-        epilog="example: poimkit train --pos data/gattaca/positives.fa "
-        "--neg data/gattaca/negatives.fa --cv 5 -o model.npz\n"
-        "  many sequences: poimkit train --pos big_pos.fa.gz --neg big_neg.fa.gz "
-        "--solver linear --cv 0 -o model.npz (streams the files; --dask ADDRESS "
-        "runs on a cluster)",
-    )
-    _add_input_options(train)
-    _add_model_options(train)
-    _add_linear_options(train)
-    train.add_argument("--cv", type=int, default=5, help="CV folds for AUC (0: skip)")
-    train.add_argument("--seed", type=int, default=0, help="seed of the CV split")
-    train.add_argument(
-        "-o", "--output", required=True, metavar="MODEL.npz", help="model file to write"
-    )
-    _add_common_options(train)
-
-    score = sub.add_parser(
-        "score",
-        help="score sequences with a trained model",
-        formatter_class=_HelpFormatter,
-        epilog="example: poimkit score model.npz seqs.fa -o scores.tsv",
-    )
-    score.add_argument(
-        "model", metavar="MODEL.npz", help="a model file (poimkit train)"
-    )
-    score.add_argument(
-        "fasta", metavar="FASTA", help="sequences to score (plain or .gz)"
-    )
-    score.add_argument(
-        "-o",
-        "--output",
-        required=True,
-        metavar="SCORES.tsv",
-        help="table to write: id, score, predicted label",
-    )
-    _add_cleaning_options(score)
-    _add_common_options(score)
-
-    poim = sub.add_parser(
-        "poim",
-        help="compute exact POIMs of a trained model",
-        formatter_class=_HelpFormatter,
-        epilog="examples: poimkit poim model.npz --max-order 7 -o poim.npz --top 20\n"
-        "  poimkit poim model.npz --background fit:train.fa --markov-order 2 "
-        "-o poim.npz",
-    )
-    poim.add_argument("model", metavar="MODEL.npz", help="a model file (poimkit train)")
-    poim.add_argument("--max-order", type=int, default=7, help="longest k-mer K")
-    poim.add_argument(
-        "--background",
-        default="uniform",
-        metavar="uniform|fit:FASTA",
-        help="uniform letters, or a Markov chain fitted to a FASTA file",
-    )
-    poim.add_argument(
-        "--markov-order", type=int, default=0, help="order D of a fitted chain (0-3)"
-    )
-    poim.add_argument(
-        "--positional", action="store_true", help="position-specific fitted chain"
-    )
-    poim.add_argument(
-        "--pseudocount", type=float, default=1.0, help="pseudocount of a fitted chain"
-    )
-    poim.add_argument(
-        "--memory-limit",
-        type=float,
-        default=4.0,
-        metavar="GB",
-        help="refuse to start above this estimated peak memory",
-    )
-    poim.add_argument(
-        "-o", "--output", required=True, metavar="POIM.npz", help="POIM file to write"
-    )
-    poim.add_argument(
-        "--top", type=int, default=20, help="print the N strongest entries"
-    )
-    poim.add_argument("--top-tsv", metavar="TSV", help="also write the top N as TSV")
-    _add_cleaning_options(poim)
-    _add_common_options(poim)
-
-    motifs = sub.add_parser(
-        "motifs",
-        help="motifs (PWM, position, spread, evidence) behind POIMs",
-        formatter_class=_HelpFormatter,
-        epilog="examples: poimkit motifs poim.npz --pos P.fa --neg N.fa "
-        "-o motifs.meme --sites sites.tsv\n"
-        "  poimkit motifs OUT/motifs.meme --compare jaspar:vertebrates  "
-        "(compares motifs found before, no extraction)",
-    )
-    motifs.add_argument(
-        "input",
-        metavar="POIM.npz|MOTIFS",
-        help="POIMs to extract motifs from, or a motif file (.meme, .jaspar, "
-        ".transfac) of motifs found before, to compare, convert or draw",
-    )
-    motifs.add_argument(
-        "-o",
-        "--output",
-        metavar="FILE",
-        help="motif file; format from the suffix: .meme, .jaspar or .transfac "
-        "(required with POIM.npz)",
-    )
-    _add_input_options(motifs)
-    motifs.add_argument(
-        "--sites",
-        metavar="TSV",
-        help="write every site (sequence, label, motif, start, strand, score); "
-        "needs the labeled sequences",
-    )
-    motifs.add_argument(
-        "--max-motifs", type=int, default=3, help="most motifs to report"
-    )
-    motifs.add_argument(
-        "--restarts",
-        type=int,
-        default=3,
-        help="optimiser starts of the POIM-only fit (without sequences)",
-    )
-    motifs.add_argument("--logos", metavar="DIR", help="write a PNG logo per motif")
-    motifs.add_argument(
-        "--seed", type=int, default=0, help="seed of the discovery split / restarts"
-    )
-    motifs.add_argument(
-        "--compare",
-        metavar="SOURCE",
-        help="rank known motifs by similarity to each found one: a MEME/JASPAR/"
-        "TRANSFAC file, or jaspar[:GROUP[:RELEASE]] (offline JASPAR CORE; needs "
-        'pip install "poimkit[jaspar]")',
-    )
-    motifs.add_argument(
-        "--matches",
-        metavar="TSV",
-        help="write the matches of --compare to this TSV instead of printing them",
-    )
-    motifs.add_argument(
-        "--compare-top", type=int, default=3, help="matches listed per motif"
-    )
-    _add_common_options(motifs)
-
-    run = sub.add_parser(
-        "run",
-        help="FASTA in: CV AUC, model, POIMs, motifs, figures and a report out",
-        formatter_class=_HelpFormatter,
-        epilog="examples: poimkit run --pos data/splice/EI.fa --neg data/splice/N.fa "
-        "--drop-invalid -o splice_ei/\n"
-        "  poimkit run --fasta seqs.fa --labels labels.tsv --shift 4 "
-        "--background fit --markov-order 2 -o out/",
-    )
-    _add_input_options(run)
-    _add_run_options(run)
-    run.add_argument(
-        "-o",
-        "--output",
-        required=True,
-        metavar="OUT",
-        help="output folder (written whole at the end, or not at all)",
-    )
-    run.add_argument(
-        "--force",
-        action="store_true",
-        help="replace an existing OUT that poimkit made (never other files)",
-    )
-    _add_common_options(run)
-
-    demo = sub.add_parser(
-        "demo",
-        help="run the whole pipeline on the bundled GATTACA example",
-        formatter_class=_HelpFormatter,
-        epilog="example: poimkit demo -o gattaca_demo/  (then open "
-        "gattaca_demo/report.html)",
-    )
-    demo.add_argument(
-        "-o",
-        "--output",
-        required=True,
-        metavar="OUT",
-        help="output folder (written whole at the end, or not at all)",
-    )
-    demo.add_argument(
-        "--force",
-        action="store_true",
-        help="replace an existing OUT that poimkit made (never other files)",
-    )
-    demo.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")
-    _add_common_options(demo)
-    return parser
-
-
-class _HelpFormatter(
-    argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter
-):
-    """Defaults in the help, except None (the help text says what happens).
-
-    Epilogs keep their line breaks: one example per line, never split.
-    """
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default is None:
-            return action.help
-        return super()._get_help_string(action)
-
-
-def _listed(values) -> str:
-    return "{" + ", ".join(f"{v:g}" for v in values) + "}"
-
-
-def _add_model_options(parser: argparse.ArgumentParser):
-    from .pipeline import FIXED_DEFAULTS, GKM_DEFAULTS, KERNELS
-    from .selection import (
-        DEFAULT_C,
-        DEFAULT_DEGREES,
-        DEFAULT_SHIFTS,
-        HOLDOUT_ABOVE,
-        INNER_FOLDS,
-        MAX_SEQUENCES,
-    )
-
-    fixed = FIXED_DEFAULTS
-    model = parser.add_argument_group(
-        "model (a value given fixes it; the others are chosen by an inner "
-        "cross-validation, see --grid)"
-    )
-    model.add_argument(
-        "--degree",
-        type=int,
-        help="WD degree (longest k-mer); default: chosen from "
-        f"{_listed(DEFAULT_DEGREES)}, {fixed['degree']} with --no-grid",
-    )
-    model.add_argument(
-        "--shift",
-        type=int,
-        help="WDS maximal shift (0: WD); default: chosen from "
-        f"{_listed(DEFAULT_SHIFTS)} up to half the sequence length, "
-        f"{fixed['shift']} with --no-grid",
-    )
-    model.add_argument(
-        "-C",
-        type=float,
-        help=f"SVM regularisation; default: chosen from {_listed(DEFAULT_C)}, "
-        f"{fixed['C']:g} with --no-grid",
-    )
-    model.add_argument(
-        "--grid",
-        action=argparse.BooleanOptionalAction,
-        help="choose the parameters not given above by an inner cross-validation "
-        f"({INNER_FOLDS}-fold; one split holding out a third above {HOLDOUT_ABOVE} "
-        "training sequences) in every outer fold and on all sequences for the "
-        f"final model (above {MAX_SEQUENCES} sequences on a stratified sample of "
-        "that many): the CV AUC is nested, the kernel matrix "
-        "of each setting computed once. Default: on with --solver kernel, off "
-        "with --solver linear. --no-grid: fixed parameters (defaults "
-        f"degree {fixed['degree']}, shift {fixed['shift']}, C {fixed['C']:g})",
-    )
-    model.add_argument(
-        "--kernel",
-        choices=KERNELS,
-        default="wd",
-        help="wd: positional weighted-degree kernel (WD/WDS; equal lengths or "
-        "--crop); gkm: position-free gapped k-mers (GkmSVC, as LS-GKM) on records "
-        "of any lengths, both strands, motifs anywhere",
-    )
-    model.add_argument(
-        "--mismatches",
-        type=int,
-        metavar="M",
-        help="wd: count k-mer pairs up to M letters apart (default 0)",
-    )
-    model.add_argument(
-        "--reverse-complement",
-        action=argparse.BooleanOptionalAction,
-        help="score both strands alike; default: off for wd, chosen by the inner "
-        "CV for gkm",
-    )
-    model.add_argument(
-        "--gkm-l",
-        type=int,
-        default=GKM_DEFAULTS["l"],
-        metavar="L",
-        help="gkm: length of the compared words",
-    )
-    model.add_argument(
-        "--gkm-k",
-        type=int,
-        default=GKM_DEFAULTS["k"],
-        metavar="K",
-        help="gkm: informative positions per word",
-    )
-    model.add_argument(
-        "--solver",
-        choices=("auto", "kernel", "linear"),
-        default="auto",
-        help="kernel: SVM on the kernel matrix (up to 20,000 sequences); linear: "
-        "the WD feature map trained in feature space (WDLinearSVC; millions of "
-        "sequences); auto (default): kernel unless the sequences are too many "
-        "for it (then linear, with a notice). A linear model in 'run' (and from "
-        "auto) keeps every order exact for the POIMs: its degree is 8 unless "
-        "given (at most 8 for length 141); 'train --solver linear' hashes long "
-        "k-mers instead",
-    )
-    return model
-
-
-def _add_linear_options(parser: argparse.ArgumentParser) -> None:
-    linear = parser.add_argument_group("linear solver (--solver linear)")
-    linear.add_argument(
-        "--loss",
-        choices=("squared_hinge", "logistic", "hinge"),
-        help="loss of the linear solver (default squared_hinge)",
-    )
-    linear.add_argument(
-        "--chunk-size",
-        type=int,
-        metavar="N",
-        help="sequences per chunk of the linear solver (default 65536)",
-    )
-    linear.add_argument(
-        "--dask",
-        metavar="ADDRESS|local",
-        help="run the linear solver's passes on a Dask cluster: a scheduler "
-        "address, or 'local' for a 2-worker LocalCluster",
-    )
 
 
 def _linear_params(args: argparse.Namespace) -> dict:
@@ -419,37 +36,6 @@ def _linear_params(args: argparse.Namespace) -> dict:
     if args.solver == "linear":
         params["verbose"] = _bars(args)  # progress bar of the iterations
     return params
-
-
-def _add_run_options(parser: argparse.ArgumentParser) -> None:
-    model = _add_model_options(parser)
-    model.add_argument(
-        "--cv", type=int, default=5, help="cross-validation folds (0: skip)"
-    )
-    explain = parser.add_argument_group("POIMs and motifs")
-    explain.add_argument("--max-order", type=int, default=7, help="longest k-mer K")
-    explain.add_argument(
-        "--background",
-        choices=("uniform", "fit"),
-        default="uniform",
-        help="uniform letters or a Markov chain fitted to the input",
-    )
-    explain.add_argument(
-        "--markov-order", type=int, default=0, help="order D of a fitted chain (0-3)"
-    )
-    explain.add_argument(
-        "--max-motifs", type=int, default=3, help="most motifs to report (0: none)"
-    )
-    explain.add_argument(
-        "--compare",
-        metavar="SOURCE",
-        help="compare the motifs with known ones (Tomtom p-values in the summary "
-        "and report): a MEME/JASPAR/TRANSFAC file or jaspar[:GROUP[:RELEASE]]",
-    )
-    explain.add_argument(
-        "--memory-limit", type=float, default=4.0, metavar="GB", help="POIM memory cap"
-    )
-    parser.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")
 
 
 def _bars(args: argparse.Namespace) -> bool:
@@ -483,18 +69,15 @@ def _run_train(args: argparse.Namespace) -> int:
 
     from .io import read_labeled
     from .models import make_model
-    from .pipeline import (
+    from .run.crossval import cross_validate, train_final
+    from .run.data import _Data, as_rows, check_folds
+    from .run.options import (
         FIXED_DEFAULTS,
         RunOptions,
-        _Data,
         _estimator,
-        as_rows,
         check_cv,
-        check_folds,
         check_kernel_size,
-        cross_validate,
         resolve_solver,
-        train_final,
     )
 
     _check_labeled_args(args)
@@ -831,7 +414,7 @@ def _found_motifs(args: argparse.Namespace):
         drop_short=args.drop_short,
     )
     if poim.position_free:  # the motif evidence uses one length
-        from .pipeline import _Data, as_rows, motif_data
+        from .run.data import _Data, as_rows, motif_data
 
         X, ids, y = motif_data(_Data(list(ids), as_rows(X), y, [], 0), poim.length)
     found = extract_motifs(
@@ -938,7 +521,7 @@ def _print_run(summary: dict, out: str) -> None:
 
 
 def _run_run(args: argparse.Namespace) -> int:
-    from .pipeline import RunOptions, run_pipeline
+    from .run import RunOptions, run_pipeline
 
     options = RunOptions(
         **_model_options(args),
@@ -974,7 +557,7 @@ def _run_demo(args: argparse.Namespace) -> int:
     import tempfile
 
     from .datasets import write_gattaca_data
-    from .pipeline import RunOptions, run_pipeline
+    from .run import RunOptions, run_pipeline
 
     with tempfile.TemporaryDirectory(prefix="poimkit-demo-") as folder:
         pos, neg = write_gattaca_data(folder)
@@ -989,16 +572,6 @@ def _run_demo(args: argparse.Namespace) -> int:
         )
     _print_run(summary, args.output)
     return EXIT_OK
-
-
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM, unwinding like Ctrl-C (exit code 128 + 15)."""
-
-
-def _terminate(signum, frame) -> None:
-    # SIGTERM (batch schedulers, `kill`) unwinds like Ctrl-C, so staged output
-    # folders are removed rather than left behind.
-    raise _Terminated
 
 
 _COMMANDS = {
@@ -1031,6 +604,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     returns to Python when done). The worker is asked to stop; if it cannot
     within `STOP_GRACE` seconds and poimkit runs as the program (``argv`` is
     None), the staged outputs are deleted and the process exits at once.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: the program's, ``sys.argv[1:]``).
     """
     parser = _build_parser()
     args = parser.parse_args(argv)
@@ -1059,32 +637,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
     return outcome[0] if outcome else EXIT_INTERRUPTED
-
-
-def _stop(
-    worker: threading.Thread, done: threading.Event, signal_class: type, hard: bool
-) -> None:
-    """Stop the command's thread; exit the process if it is stuck in compiled code."""
-    import ctypes
-
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(
-        ctypes.c_ulong(worker.ident), ctypes.py_object(signal_class)
-    )  # raised in the worker at its next Python line: it unwinds and cleans up
-    try:
-        done.wait(STOP_GRACE)
-    except KeyboardInterrupt:  # pressed again: do not wait
-        pass
-    if not done.is_set() and hard:
-        from .outdir import remove_unfinished
-
-        remove_unfinished()
-        terminated = issubclass(signal_class, _Terminated)
-        word = "terminated" if terminated else "interrupted"
-        print(f"poimkit: {word}", file=sys.stderr)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
-    done.wait()  # a library caller: wait for the kernel to return
 
 
 def _dispatch(args: argparse.Namespace) -> int:

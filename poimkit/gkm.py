@@ -32,13 +32,14 @@ from itertools import combinations
 from math import comb
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
-from ._threads import numba_threads
-from ._validation import check_int
+from ._threads import check_threads, numba_threads
+from ._validation import check_binary_target, check_flag, check_int, check_real
 from .alphabet import check_codes, encode, reverse_complement_kmers
-from .base import WDClassifierBase, check_binary_target
+from .base import WDClassifierBase
 from .errors import InputError
 from .kernels import gkm as _gkm
 
@@ -52,6 +53,18 @@ MAX_LMER_TABLE = 12
 def gkm_masks(l: int, k: int) -> np.ndarray:
     """Informative positions of every gapped pattern: shape ``(C(l, k), k)``.
 
+    Parameters
+    ----------
+    l : int
+        Word length.
+    k : int
+        Informative positions of a pattern.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        One row per mask, positions ascending, masks in lexicographic order.
+
     Examples
     --------
     >>> gkm_masks(3, 2).tolist()
@@ -60,12 +73,15 @@ def gkm_masks(l: int, k: int) -> np.ndarray:
     return np.array(list(combinations(range(l), k)), dtype=np.int64).reshape(-1, k)
 
 
-def as_sequences(X, name: str = "X") -> list[np.ndarray]:
+def as_sequences(X: ArrayLike, name: str = "X") -> list[np.ndarray]:
     """Letter codes of sequences of any lengths, one uint8 array each.
 
     Parameters
     ----------
     X : list of str, list of 1-D code arrays, or 2-D code array
+        The sequences.
+    name : str, default="X"
+        The argument's name, for the messages.
 
     Returns
     -------
@@ -100,8 +116,17 @@ def as_sequences(X, name: str = "X") -> list[np.ndarray]:
     return out
 
 
-def strands(seqs: list[np.ndarray], reverse_complement: bool):
+def strands(
+    seqs: list[np.ndarray], reverse_complement: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ragged rows of the sequences (and their reverse complements).
+
+    Parameters
+    ----------
+    seqs : list of numpy.ndarray of uint8
+        The sequences.
+    reverse_complement : bool
+        Add each sequence's reverse complement as the row after it.
 
     Returns
     -------
@@ -134,7 +159,7 @@ def _check_long_enough(seqs: list[np.ndarray], l: int, name: str = "X") -> None:
 
 
 def gkm_kernel(
-    X,
+    X: ArrayLike,
     l: int = 11,
     k: int = 7,
     reverse_complement: bool = True,
@@ -145,11 +170,13 @@ def gkm_kernel(
     Parameters
     ----------
     X : list of str, list of code arrays, or 2-D code array
+        Sequences of any lengths, each at least ``l`` letters.
     l, k : int
         l-mer length and informative positions (1 <= k <= l <= 20).
     reverse_complement : bool
         Count the patterns of both strands.
     n_threads : int, optional
+        Threads for the kernel (None: numba's default).
 
     Returns
     -------
@@ -164,6 +191,7 @@ def gkm_kernel(
     [[6.0, 4.0], [4.0, 6.0]]
     """
     _check_lk(l, k)
+    check_flag(reverse_complement, "reverse_complement")
     seqs = as_sequences(X)
     _check_long_enough(seqs, l)
     return _gram(seqs, l, k, reverse_complement, n_threads)
@@ -210,8 +238,17 @@ def _gram_masks(l: int, k: int, reverse_complement: bool):
     return np.ascontiguousarray(masks[keep]), np.array(weight)
 
 
-def typical_length(seqs) -> int:
+def typical_length(seqs: list) -> int:
     """The median length of the sequences (rounded down): the POIM length.
+
+    Parameters
+    ----------
+    seqs : list of str or of numpy.ndarray
+        The sequences.
+
+    Returns
+    -------
+    int
 
     Examples
     --------
@@ -222,7 +259,20 @@ def typical_length(seqs) -> int:
 
 
 def windows(seqs: list[np.ndarray], l: int) -> np.ndarray:
-    """Number of l-mer windows of each sequence (one strand)."""
+    """Number of l-mer windows of each sequence (one strand).
+
+    Parameters
+    ----------
+    seqs : list of numpy.ndarray
+        The sequences.
+    l : int
+        Window length.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n,)
+        ``len(x) - l + 1`` per sequence.
+    """
     return np.array([x.size - l + 1 for x in seqs], dtype=np.float64)
 
 
@@ -300,23 +350,18 @@ class GkmSVC(WDClassifierBase):
         reverse_complement: bool = True,
         C: float = 1.0,
         normalize: bool = True,
-        class_weight=None,
+        class_weight: dict | str | None = None,
         tol: float = 1e-3,
         n_threads: int | None = None,
     ) -> None:
-        self.l = l
-        self.k = k
-        self.reverse_complement = reverse_complement
-        self.C = C
-        self.normalize = normalize
-        self.class_weight = class_weight
-        self.tol = tol
-        self.n_threads = n_threads
+        self._keep_params(locals())
 
     def _check_params(self) -> None:
         _check_lk(self.l, self.k)
-        if not self.C > 0:
-            raise InputError(f"C must be > 0, got {self.C!r}")
+        check_flag(self.reverse_complement, "reverse_complement")
+        check_real(self.C, "C", 0)
+        check_real(self.tol, "tol", 0)
+        check_threads(self.n_threads)
 
     # ------------------------------------------------------------ Gram protocol
     # `poimkit.selection` fits many models from one kernel matrix through these
@@ -369,7 +414,7 @@ class GkmSVC(WDClassifierBase):
         )
         return self
 
-    def fit(self, X, y) -> GkmSVC:
+    def fit(self, X: ArrayLike, y: ArrayLike) -> GkmSVC:
         """Train the SVM and build its explicit weights.
 
         The weights (a table of ``4**l`` l-mer weights for l up to
@@ -426,7 +471,7 @@ class GkmSVC(WDClassifierBase):
             self._weights = table
         return self._weights
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Signed distance to the separating hyperplane (positive: ``classes_[1]``).
 
         Scores come from the explicit weights (`gapped_weights`): the same

@@ -27,18 +27,23 @@ def make_model(
     shift: int = 0,
     C: float = 1.0,
     n_threads: int | None = None,
-    **linear_params,
+    **linear_params: object,
 ) -> WDClassifierBase:
     """An unfitted WD / WDS SVM trained by ``solver``.
 
     Parameters
     ----------
     solver : {"kernel", "linear"}
+        `WDKernelSVC` (kernel matrix) or `WDLinearSVC` (feature space).
     degree, shift, C, n_threads
         As in `WDKernelSVC` and `WDLinearSVC`.
     **linear_params
         Further `WDLinearSVC` parameters (``loss``, ``chunk_size``, ...);
         only with ``solver="linear"``.
+
+    Returns
+    -------
+    WDClassifierBase
 
     Examples
     --------
@@ -59,6 +64,16 @@ def make_model(
 
 def load_model(path: str | Path) -> WDClassifierBase:
     """Open a model file written by the ``save`` of any poimkit classifier.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The ``.npz`` model file.
+
+    Returns
+    -------
+    WDClassifierBase
+        A fitted `WDKernelSVC`, `WDLinearSVC` or `GkmSVC`.
 
     Raises
     ------

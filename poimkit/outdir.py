@@ -39,6 +39,15 @@ def unfinished(path: str | os.PathLike) -> Iterator[None]:
 
     If the process must exit at once (`remove_unfinished`, e.g. on Ctrl-C
     while a compiled kernel runs), the marked paths are deleted.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The folder or file; unmarked when the block ends.
+
+    Yields
+    ------
+    None
     """
     path = Path(path)
     _UNFINISHED.add(path)
@@ -129,7 +138,17 @@ def remove_stale_staging(out: Path) -> list[Path]:
 
     Only folders named like poimkit's (``.OUT.partial-*``, ``.OUT.old-*``)
     holding its owner file with the id of a process that no longer runs are
-    removed; each is named on standard error. Returns them.
+    removed; each is named on standard error.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The output folder whose staging folders are looked for.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The folders removed.
     """
     removed = []
     for pattern in (f".{out.name}.partial-*", f".{out.name}.old-*"):
@@ -174,6 +193,20 @@ def check_output_folder(
     poimkit made it: it holds the ``summary.json`` of a run and nothing but
     the files of a run (`RUN_FILES`); otherwise the error names what is
     there. Call this before long work so that a wrong ``-o`` fails at once.
+
+    Parameters
+    ----------
+    out : str or path-like
+        The output folder.
+    force : bool
+        Allow replacing an existing poimkit run folder.
+    inputs : tuple of path-like
+        Input files, which ``out`` must not hold (None entries are skipped).
+
+    Returns
+    -------
+    pathlib.Path
+        ``out``, resolved.
     """
     out = Path(out)
     resolved = out.resolve()
@@ -201,10 +234,15 @@ def check_output_folder(
     return resolved
 
 
-def check_writable(*paths) -> None:
+def check_writable(*paths: str | os.PathLike | None) -> None:
     """Raise `InputError` unless each path's folder exists and is writable.
 
-    For output files and folders, checked before any work; None is skipped.
+    For output files and folders, checked before any work.
+
+    Parameters
+    ----------
+    *paths : str, path-like or None
+        Output files or folders; None is skipped.
     """
     for path in paths:
         if path is None:

@@ -27,6 +27,7 @@ from matplotlib.patches import PathPatch
 from matplotlib.textpath import TextPath
 from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import Affine2D
+from numpy.typing import ArrayLike
 
 from .alphabet import ALPHABET, kmer_string
 from .errors import InputError
@@ -196,6 +197,7 @@ def plot_poim_heatmap(
     Parameters
     ----------
     poim : Poim
+        POIMs of a model (`poimkit.compute_poim`), with order ``order``.
     order : int
         The k-mer length l.
     ax : matplotlib.axes.Axes, optional
@@ -270,6 +272,7 @@ def plot_differential(poim: Poim, ax: Axes | None = None, cmap: str = "RdBu_r") 
     Parameters
     ----------
     poim : Poim
+        POIMs of a model, from which ``D_l`` is computed.
     ax : matplotlib.axes.Axes, optional
         Where to draw; default a new figure.
     cmap : str or matplotlib colormap
@@ -336,6 +339,7 @@ def plot_weight_mass(
     Parameters
     ----------
     poim : Poim
+        POIMs of a model, one curve per order.
     ax : matplotlib.axes.Axes, optional
         Where to draw; default a new figure.
     orders : sequence of int, optional
@@ -379,7 +383,12 @@ def plot_weight_mass(
 # --------------------------------------------------------------------------- #
 # ROC curve
 # --------------------------------------------------------------------------- #
-def plot_roc(y_true, scores, ax: Axes | None = None, label: str | None = None) -> Axes:
+def plot_roc(
+    y_true: ArrayLike,
+    scores: ArrayLike,
+    ax: Axes | None = None,
+    label: str | None = None,
+) -> Axes:
     """ROC curve of scores against binary labels, with the AUC in the legend.
 
     Parameters
@@ -434,6 +443,7 @@ def plot_nucleotide_importance(poim: Poim, ax: Axes | None = None) -> Axes:
     Parameters
     ----------
     poim : Poim
+        POIMs of a model; only order 1 is drawn.
     ax : matplotlib.axes.Axes, optional
         Where to draw; default a new figure.
 

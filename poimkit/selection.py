@@ -48,7 +48,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.base import clone
+from sklearn.base import ClassifierMixin, clone
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
 
@@ -196,7 +196,17 @@ class Selection:
     n_sequences: int = 0
 
     def to_dict(self, table: bool = False) -> dict:
-        """JSON-ready summary; ``table`` adds every candidate's inner AUC."""
+        """JSON-ready summary of the selection.
+
+        Parameters
+        ----------
+        table : bool, default=False
+            Add every candidate's inner AUC.
+
+        Returns
+        -------
+        dict
+        """
         out = {
             "params": {k: _plain(v) for k, v in self.params.items()},
             "inner_auc": round(float(self.score), 6),
@@ -225,6 +235,16 @@ def _plain(value):
 
 def max_shift(length: int) -> int:
     """Longest default shift for sequences of ``length``: ``MAX_SHIFT_SHARE * L``.
+
+    Parameters
+    ----------
+    length : int
+        Sequence length L.
+
+    Returns
+    -------
+    int
+        At most ``L - 1``.
 
     Examples
     --------
@@ -390,6 +410,17 @@ def _refit_aucs(model, Cs, X, y, train, test, fit_params) -> list[float]:
 def auc_standard_error(auc: float, n_pos: int, n_neg: int) -> float:
     """Standard error of an ROC AUC (Hanley & McNeil 1982, equation 2).
 
+    Parameters
+    ----------
+    auc : float
+        The area under the ROC curve.
+    n_pos, n_neg : int
+        Positive and negative sequences it was measured on.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> round(auc_standard_error(0.9, 100, 100), 4)
@@ -475,7 +506,7 @@ def _workers(n_jobs: int | None) -> int:
 
 
 def select_nested(
-    estimator,
+    estimator: ClassifierMixin,
     X: np.ndarray,
     y: np.ndarray,
     grid: Grid,
@@ -610,11 +641,11 @@ def _sample(y: np.ndarray, max_sequences: int | None, random_state: int):
 
 
 def select_parameters(
-    estimator,
+    estimator: ClassifierMixin,
     X: np.ndarray,
     y: np.ndarray,
     grid: Grid,
-    **kwargs,
+    **kwargs: object,
 ) -> Selection:
     """Choose the parameters of ``estimator`` on all of ``X`` by inner CV.
 

@@ -1,157 +1,53 @@
-"""Read FASTA files chunk by chunk and score files larger than memory.
+"""Score FASTA files larger than memory, chunk by chunk.
 
-`iter_fasta_chunks` yields ``(ids, X)`` blocks of at most ``chunk_size``
-records with the checks of `poimkit.io.read_fasta` (the same record parser
-and cleaning), raising the same `~poimkit.errors.InputError` naming the
-file, record and 1-based position. Only the current chunk (and the ids seen,
-for the duplicate check) is held in memory. `score_fasta` scores a file chunk
-by chunk with any fitted model; `write_scores` writes those scores to a TSV
-file as they come, atomically.
+`score_fasta` scores a file chunk by chunk with any fitted model, reading it
+with `poimkit.io.iter_fasta_chunks` (the checks of `poimkit.io.read_fasta`,
+raising the same `~poimkit.errors.InputError` naming the file, record and
+1-based position); `write_scores` writes those scores to a TSV file as they
+come, atomically. `iter_fasta_chunks` and `count_records` are importable from
+here too.
 """
 
 from __future__ import annotations
 
 import os
-import zlib
 from collections.abc import Iterator
-from typing import Literal
+from typing import Any, Protocol
 
 import numpy as np
 
 from .errors import InputError
-from .io import (
-    _check_options,
-    clean_record,
-    iter_records,
-    open_text,
-    report_dropped,
-    write_table,
-)
+from .io.fasta import DEFAULT_CHUNK_SIZE, count_records, iter_fasta_chunks
+from .io.files import write_table
 
 __all__ = ["count_records", "iter_fasta_chunks", "score_fasta", "write_scores"]
 
-DEFAULT_CHUNK_SIZE = 65536
 
+class _Classifier(Protocol):
+    """What `score_fasta` needs of a fitted model (besides ``length_``)."""
 
-def iter_fasta_chunks(
-    path: str | os.PathLike,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    *,
-    on_invalid: Literal["error", "drop"] = "error",
-    crop_length: int | None = None,
-    any_length: bool = False,
-    drop_short: bool = False,
-) -> Iterator[tuple[list[str], np.ndarray | list[np.ndarray]]]:
-    r"""Read a FASTA file in chunks of integer codes.
+    classes_: np.ndarray
 
-    Parameters
-    ----------
-    path : str or path-like
-        Plain or gzip FASTA (gzip recognised by its magic bytes).
-    chunk_size : int, default=65536
-        Largest number of records per chunk.
-    on_invalid, crop_length
-        As in `poimkit.io.read_fasta`; dropped records are counted and
-        reported in one `~poimkit.io.DroppedRecordsWarning` at the end.
-    any_length : bool
-        Records of any lengths: every chunk is a list of 1-D code arrays.
-    drop_short : bool
-        Leave out records shorter than ``crop_length`` (counted in the warning).
-
-    Yields
-    ------
-    ids : list of str
-    X : numpy.ndarray of uint8, shape (n_chunk, length)
-        Every chunk has the length of the file's first record (or ``crop_length``).
-
-    Raises
-    ------
-    InputError
-        With file, record and 1-based position, as `poimkit.io.read_fasta`;
-        an unequal length names the first record that differs from the first.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "a.fa")
-    >>> _ = open(path, "w").write(">a\nACGT\n>b\nacgt\n>c\nTTTT\n")
-    >>> [X.shape for _, X in iter_fasta_chunks(path, chunk_size=2)]
-    [(2, 4), (1, 4)]
-    """
-    _check_options(on_invalid, crop_length)
-    if (
-        isinstance(chunk_size, bool)
-        or not isinstance(chunk_size, int)
-        or chunk_size < 1
-    ):
-        raise InputError(f"chunk_size must be an integer >= 1, got {chunk_size!r}")
-    name = os.fspath(path)
-    length = None
-    dropped: list[str] = []
-    short: list[str] = []
-    n_kept = 0
-    ids: list[str] = []
-    rows: list[np.ndarray] = []
-    with open_text(name) as handle:
-        try:
-            for rid, full in iter_records(handle, name):
-                if drop_short and crop_length and len(full) < crop_length:
-                    short.append(rid)
-                    continue
-                codes = clean_record(rid, full, name, on_invalid, crop_length)
-                if codes is None:
-                    dropped.append(rid)
-                    continue
-                if length is None or any_length:
-                    length = codes.shape[0]
-                elif codes.shape[0] != length:
-                    raise InputError(
-                        f"sequence has length {codes.shape[0]} but the records "
-                        f"before it have length {length}; positional kernels need "
-                        "equal lengths: centre-crop every record with crop_length "
-                        "(CLI: --crop)",
-                        path=name,
-                        record=rid,
-                    )
-                ids.append(rid)
-                rows.append(codes)
-                if len(rows) == chunk_size:
-                    n_kept += len(rows)
-                    yield ids, rows if any_length else np.stack(rows)
-                    ids, rows = [], []
-        except (UnicodeDecodeError, EOFError, OSError, zlib.error) as exc:
-            raise InputError(
-                f"not readable as UTF-8 text or gzip ({exc})", path=name
-            ) from None
-    if rows:
-        n_kept += len(rows)
-        yield ids, rows if any_length else np.stack(rows)
-    total = n_kept + len(dropped) + len(short)
-    report_dropped(name, dropped, total, stacklevel=2)
-    report_dropped(
-        name, short, total, stacklevel=2, reason=f"shorter than {crop_length}"
-    )
-
-
-def count_records(path: str | os.PathLike, **kwargs) -> tuple[int, int]:
-    """Number of (kept) records and their length, reading chunk by chunk."""
-    n, length = 0, 0
-    for _, X in iter_fasta_chunks(path, **kwargs):
-        n, length = n + X.shape[0], X.shape[1]
-    return n, length
+    def decision_function(self, X: Any) -> np.ndarray: ...
 
 
 def score_fasta(
-    model, path: str | os.PathLike, chunk_size: int = DEFAULT_CHUNK_SIZE, **kwargs
+    model: _Classifier,
+    path: str | os.PathLike,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    **kwargs: Any,
 ) -> Iterator[tuple[list[str], np.ndarray]]:
     """Score a FASTA file chunk by chunk with ``model.decision_function``.
 
     Parameters
     ----------
-    model : fitted `WDKernelSVC`, `WDLinearSVC` or `GkmSVC` (or any estimator
-        with ``decision_function`` and ``length_``)
+    model : estimator
+        A fitted `WDKernelSVC`, `WDLinearSVC` or `GkmSVC`, or any estimator
+        with ``decision_function`` and ``length_``.
     path : str or path-like
+        Plain or gzip FASTA.
     chunk_size : int
+        Largest number of records scored at once.
     **kwargs
         ``on_invalid`` and ``crop_length`` of `iter_fasta_chunks`. A
         positional model centre-crops longer records to its own length
@@ -186,16 +82,30 @@ def score_fasta(
 
 
 def write_scores(
-    model,
+    model: _Classifier,
     path: str | os.PathLike,
     out: str | os.PathLike,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
-    **kwargs,
+    **kwargs: Any,
 ) -> int:
     """Write ``id, score, predicted`` rows for every record of ``path``.
 
     Scores are computed and written chunk by chunk; ``out`` is written
     atomically (`poimkit.io.write_table`), so it never holds a partial table.
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted model, as in `score_fasta`; ``predicted`` is
+        ``model.classes_[score > 0]``.
+    path : str or path-like
+        Plain or gzip FASTA to score.
+    out : str or path-like
+        The TSV file to write.
+    chunk_size : int
+        Largest number of records scored at once.
+    **kwargs
+        Options of `score_fasta`.
 
     Returns
     -------

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
-from .alphabet import check_codes
-from .base import (
-    WDClassifierBase,
-    as_codes,
+from ._validation import (
     check_binary_target,
+    check_flag,
+    check_mismatches,
+    check_real,
     check_sequences,
     check_shift,
 )
+from .alphabet import check_codes
+from .base import WDClassifierBase
 from .errors import InputError
 from .kernels import wd_kernel
 from .weights import KmerWeights
@@ -102,55 +105,27 @@ class WDKernelSVC(WDClassifierBase):
         shift: int = 0,
         C: float = 1.0,
         normalize: bool = True,
-        class_weight=None,
+        class_weight: dict | str | None = None,
         tol: float = 1e-3,
         n_threads: int | None = None,
         mismatches: int = 0,
         reverse_complement: bool = False,
     ) -> None:
-        self.degree = degree
-        self.shift = shift
-        self.C = C
-        self.normalize = normalize
-        self.class_weight = class_weight
-        self.tol = tol
-        self.n_threads = n_threads
-        self.mismatches = mismatches
-        self.reverse_complement = reverse_complement
+        self._keep_params(locals())
 
     def _check_params(self) -> None:
-        if not isinstance(self.degree, int | np.integer) or self.degree < 1:
-            raise InputError(f"degree must be an integer >= 1, got {self.degree!r}")
-        if not isinstance(self.shift, int | np.integer) or self.shift < 0:
-            raise InputError(f"shift must be an integer >= 0, got {self.shift!r}")
-        if not self.C > 0:
-            raise InputError(f"C must be > 0, got {self.C!r}")
-        if (
-            isinstance(self.mismatches, bool)
-            or not isinstance(self.mismatches, int | np.integer)
-            or self.mismatches < 0
-        ):
-            raise InputError(
-                f"mismatches must be an integer >= 0, got {self.mismatches!r}"
-            )
-        if self.mismatches > 0 and self.shift > 0:
-            raise InputError(
-                f"mismatches={self.mismatches} cannot be combined with "
-                f"shift={self.shift}: the WD kernel with mismatches is implemented "
-                "for shift=0 only; set one of them to 0"
-            )
-        if not isinstance(self.reverse_complement, bool | np.bool_):
-            raise InputError(
-                "reverse_complement must be True or False, got "
-                f"{self.reverse_complement!r}"
-            )
+        self._check_wd_params()
+        check_real(self.tol, "tol", 0)
+        check_mismatches(self.mismatches, self.shift)
+        check_flag(self.reverse_complement, "reverse_complement")
 
-    def fit(self, X, y) -> WDKernelSVC:
+    def fit(self, X: ArrayLike, y: ArrayLike) -> WDKernelSVC:
         """Train the SVM.
 
         Parameters
         ----------
         X : array-like of int, shape (n_samples, length), or list of str
+            Integer-coded sequences or equal-length DNA strings.
         y : array-like of shape (n_samples,)
             Exactly two distinct labels.
 
@@ -214,19 +189,20 @@ class WDKernelSVC(WDClassifierBase):
         K_raw /= self.kernel_scale_
         return K_raw @ self.dual_coef_ + self.intercept_
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Signed distance to the separating hyperplane (positive: ``classes_[1]``).
 
         Parameters
         ----------
         X : array-like of int, shape (n_samples, length), or list of str
+            Sequences of the length the model was trained on.
 
         Returns
         -------
         numpy.ndarray of shape (n_samples,)
+            ``sum_j dual_coef_[j] k(sv_j, x) / kernel_scale_ + intercept_``.
         """
-        check_is_fitted(self)
-        X = self._check_length(as_codes(X))
+        X = self._fitted_codes(X)
         return self._decision_gram(X, self._raw_kernel(X, self.support_vectors_))
 
     def _set_expansion(

@@ -17,10 +17,12 @@ complement at most doubles the size.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._validation import check_length, check_mismatches
 from .alphabet import check_codes, reverse_complement_kmers
 from .errors import InputError
 from .kernels import effective_mismatches, mismatch_ratio
@@ -38,6 +40,15 @@ DEFAULT_MEMORY_LIMIT = 4 * 2**30
 def wd_beta(degree: int) -> np.ndarray:
     """WD order weights ``beta_k = 2 (d - k + 1) / (d (d + 1))`` for k = 1..d.
 
+    Parameters
+    ----------
+    degree : int
+        The WD degree d.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (d,)
+
     Examples
     --------
     >>> wd_beta(3).tolist() == [3 / 6, 2 / 6, 1 / 6]
@@ -48,7 +59,22 @@ def wd_beta(degree: int) -> np.ndarray:
 
 
 def shift_weights(shift: int) -> np.ndarray:
-    """WDS shift weights ``delta_s = 1 / (2 (s + 1))`` for s = 1..S."""
+    """WDS shift weights ``delta_s = 1 / (2 (s + 1))`` for s = 1..S.
+
+    Parameters
+    ----------
+    shift : int
+        The largest shift S (0: none).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (S,)
+
+    Examples
+    --------
+    >>> shift_weights(2).tolist()
+    [0.25, 0.16666666666666666]
+    """
     return 1.0 / (2.0 * (np.arange(1, shift + 1, dtype=np.float64) + 1.0))
 
 
@@ -89,7 +115,18 @@ class KmerWeights:
         return int(sum(v.size for v in self.values))
 
     def order(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(indptr, kmers, values)`` of order k."""
+        """``(indptr, kmers, values)`` of order k.
+
+        Parameters
+        ----------
+        k : int
+            The order, ``1 <= k <= max_order``.
+
+        Returns
+        -------
+        indptr, kmers, values : numpy.ndarray
+            The CSR block of order k (see the class docstring).
+        """
         if not 1 <= k <= self.max_order:
             raise InputError(f"order must be in 1..{self.max_order}, got {k}")
         return self.indptr[k - 1], self.kmers[k - 1], self.values[k - 1]
@@ -100,17 +137,13 @@ class KmerWeights:
         Parameters
         ----------
         X : numpy.ndarray of uint8, shape (n, L)
+            Integer-coded sequences of the weights' length.
 
         Returns
         -------
         numpy.ndarray of float64, shape (n,)
         """
-        X = check_codes(X)
-        if X.shape[1] != self.length:
-            raise InputError(
-                f"X has sequences of length {X.shape[1]} but the weights are for "
-                f"length {self.length}"
-            )
+        X = check_length(check_codes(X), self.length, "the weights are for length")
         scores = np.full(X.shape[0], self.bias, dtype=np.float64)
         for k in range(1, self.max_order + 1):
             score_order(X, k, *self.order(k), scores)
@@ -128,6 +161,7 @@ class KmerWeights:
         Parameters
         ----------
         X : numpy.ndarray of uint8, shape (n, L)
+            Integer-coded sequences of the weights' length.
         rows : numpy.ndarray of int, shape (n_windows,), optional
             Sequence of each window; default every row of X once.
         starts : numpy.ndarray of int, shape (n_windows,), optional
@@ -154,12 +188,7 @@ class KmerWeights:
         >>> w.mutagenesis(np.array([[0]]))[0, 0].tolist()
         [0.0, 2.0, 0.0, 0.0]
         """
-        X = check_codes(X)
-        if X.shape[1] != self.length:
-            raise InputError(
-                f"X has sequences of length {X.shape[1]} but the weights are for "
-                f"length {self.length}"
-            )
+        X = check_length(check_codes(X), self.length, "the weights are for length")
         width = self.length if width is None else int(width)
         rows = np.arange(X.shape[0]) if rows is None else np.asarray(rows)
         rows = np.ascontiguousarray(rows, dtype=np.int64)
@@ -205,9 +234,11 @@ class KmerWeights:
         Parameters
         ----------
         support_vectors : numpy.ndarray of uint8, shape (m, L)
+            The support vectors ``x_j``.
         coef : numpy.ndarray of float64, shape (m,)
             Dual coefficients times labels, already divided by any kernel scale.
         bias : float
+            The bias b.
         degree : int
             WD degree d.
         shift : int
@@ -234,6 +265,10 @@ class KmerWeights:
         With the reverse complement, ``w_k(y, p)`` then gains
         ``w_k(rc(y), L - p - k)``. This is exact: it reproduces the kernel
         expansion up to floating-point rounding.
+
+        Returns
+        -------
+        KmerWeights
         """
         sv = check_codes(support_vectors, "support_vectors")
         coef = np.asarray(coef, dtype=np.float64).ravel()
@@ -243,10 +278,7 @@ class KmerWeights:
                 "support vectors"
             )
         length = sv.shape[1]
-        if mismatches > 0 and shift > 0:
-            raise InputError(
-                f"mismatches={mismatches} cannot be combined with shift={shift}"
-            )
+        check_mismatches(mismatches, shift)
         n_mis = effective_mismatches(mismatches, degree, length)
         if n_mis > 0:
             n_entries, n_bytes = mismatch_weight_size(
@@ -312,7 +344,18 @@ class KmerWeights:
     def from_tables(cls, tables: list[np.ndarray], bias: float) -> KmerWeights:
         """Weights from dense tables: ``tables[k-1][p, y]`` for orders k = 1..K.
 
-        Zero entries are left out. Table k has shape ``(L - k + 1, 4**k)``.
+        Zero entries are left out.
+
+        Parameters
+        ----------
+        tables : list of numpy.ndarray
+            Table k has shape ``(L - k + 1, 4**k)``.
+        bias : float
+            The bias b.
+
+        Returns
+        -------
+        KmerWeights
 
         Examples
         --------
@@ -337,7 +380,17 @@ class KmerWeights:
         return weights
 
     def to_arrays(self, prefix: str = "w") -> dict[str, np.ndarray]:
-        """Flat dictionary of arrays for `numpy.savez`."""
+        """Flat dictionary of arrays for `numpy.savez`.
+
+        Parameters
+        ----------
+        prefix : str, default="w"
+            Start of every key (several weights can share a file).
+
+        Returns
+        -------
+        dict of str to numpy.ndarray
+        """
         out = {f"{prefix}_length": np.int64(self.length), f"{prefix}_bias": self.bias}
         out[f"{prefix}_max_order"] = np.int64(self.max_order)
         for k in range(1, self.max_order + 1):
@@ -348,8 +401,27 @@ class KmerWeights:
         return out
 
     @classmethod
-    def from_arrays(cls, arrays, prefix: str = "w") -> KmerWeights:
-        """Inverse of `to_arrays`; validates shapes."""
+    def from_arrays(
+        cls, arrays: Mapping[str, np.ndarray], prefix: str = "w"
+    ) -> KmerWeights:
+        """Inverse of `to_arrays`; validates shapes.
+
+        Parameters
+        ----------
+        arrays : mapping of str to numpy.ndarray
+            What `to_arrays` wrote (e.g. an opened ``.npz`` file).
+        prefix : str, default="w"
+            As given to `to_arrays`.
+
+        Returns
+        -------
+        KmerWeights
+
+        Raises
+        ------
+        InputError
+            If the arrays of an order are inconsistent.
+        """
         length = int(arrays[f"{prefix}_length"])
         weights = cls(length=length, bias=float(arrays[f"{prefix}_bias"]))
         for k in range(1, int(arrays[f"{prefix}_max_order"]) + 1):
@@ -392,6 +464,7 @@ def mismatch_weight_size(
     length, degree, mismatches : int
         Sequence length L, degree d and mismatches m.
     reverse_complement : bool, default=False
+        The kernel is strand-symmetric.
 
     Returns
     -------

@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from poimkit.errors import InputError
-from poimkit.importance.mfi import MorfCurve, hsic, mfi, morf_curve
+from poimkit.importance.hsic import hsic
+from poimkit.importance.mfi import mfi
+from poimkit.importance.morf import MorfCurve, morf_curve
 
 
 # ------------------------------------------------------------ naive references

@@ -211,7 +211,7 @@ def test_writes_atomically(tmp_path, monkeypatch, fmt):
     def fail(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr("poimkit.io.os.replace", fail)
+    monkeypatch.setattr("poimkit.io.files.os.replace", fail)
     with pytest.raises(OSError, match="disk full"):
         WRITERS[fmt](path, [gattaca("other", 40.0)])
     monkeypatch.undo()

@@ -5,7 +5,11 @@ import pytest
 
 from poimkit.errors import InputError
 from poimkit.motifs import Motif
-from poimkit.motifs.model import motif_poim, motif_poim_gradient, start_distribution
+from poimkit.motifs.motif_poim import (
+    motif_poim,
+    motif_poim_gradient,
+    start_distribution,
+)
 
 
 def test_motif_poim_is_centred_like_a_poim():

@@ -13,9 +13,9 @@ from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.io import write_fasta
 from poimkit.motifs.formats import read_motifs
-from poimkit.outdir import staged_directory
-from poimkit.pipeline import OUTPUT_FILES, RunOptions, run_pipeline
+from poimkit.outdir import OUTPUT_FILES, staged_directory
 from poimkit.poim import Poim
+from poimkit.run import RunOptions, run_pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
 SPLICE = ROOT / "data" / "splice"

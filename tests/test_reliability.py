@@ -226,7 +226,7 @@ def test_check_output_folder_rules(tmp_path):
 
 
 def test_poim_memory_checked_before_training(data, tmp_path, capsys, monkeypatch):
-    import poimkit.pipeline as pipeline
+    import poimkit.run.pipeline as pipeline
 
     def no_training(*args, **kwargs):
         raise AssertionError("trained before the memory check")
@@ -378,12 +378,15 @@ def test_dropped_records_are_one_line(data, tmp_path, capsys):
 def test_kernel_solver_refused_at_once_when_too_large(
     data, tmp_path, monkeypatch, capsys
 ):
-    import poimkit.pipeline as pipeline
+    import poimkit.run.crossval
+    import poimkit.run.options
+    import poimkit.run.pipeline
 
-    monkeypatch.setattr(pipeline, "kernel_memory_limit", lambda: 1000.0)
-    monkeypatch.setattr(
-        pipeline, "cross_validate", lambda *a, **k: pytest.fail("trained anyway")
-    )
+    monkeypatch.setattr(poimkit.run.options, "kernel_memory_limit", lambda: 1000.0)
+    for module in (poimkit.run.pipeline, poimkit.run.crossval):
+        monkeypatch.setattr(
+            module, "cross_validate", lambda *a, **k: pytest.fail("trained anyway")
+        )
     args = ["--pos", data / "p.fa", "--neg", data / "n.fa", "--solver", "kernel"]
     assert main(["run", *args, *FAST, "-o", tmp_path / "o"]) == 2
     assert "use --solver linear" in capsys.readouterr().err
@@ -396,9 +399,9 @@ def test_default_solver_switches_to_linear_for_many_sequences(
     data, tmp_path, monkeypatch, capsys
 ):
     """Before, the kernel solver started on 50,000 sequences (13 GB, > 10 min)."""
-    import poimkit.pipeline as pipeline
+    import poimkit.run.options as options
 
-    monkeypatch.setattr(pipeline, "KERNEL_MAX_SEQUENCES", 30)
+    monkeypatch.setattr(options, "KERNEL_MAX_SEQUENCES", 30)
     args = ["--pos", data / "p.fa", "--neg", data / "n.fa", "--cv", "2"]
     run = ["run", *args, "--max-order", "3", "--max-motifs", "0", "--quiet"]
     assert main([*run, "-o", tmp_path / "o"]) == 0
@@ -415,7 +418,7 @@ def test_default_solver_switches_to_linear_for_many_sequences(
     from poimkit import WDLinearSVC, load_model
 
     assert isinstance(load_model(tmp_path / "m.npz"), WDLinearSVC)
-    monkeypatch.setattr(pipeline, "KERNEL_MAX_SEQUENCES", 100)
+    monkeypatch.setattr(options, "KERNEL_MAX_SEQUENCES", 100)
     assert main([*run, "-o", tmp_path / "k"]) == 0
     summary = json.loads((tmp_path / "k" / "summary.json").read_text())
     assert summary["parameters"]["solver"] == "kernel"
@@ -441,7 +444,7 @@ def test_help_every_option_explained_and_examples_whole():
 
 
 def test_report_explains_pooled_auc_and_demo_inputs(data, tmp_path):
-    from poimkit.pipeline import RunOptions, run_pipeline
+    from poimkit.run import RunOptions, run_pipeline
 
     summary = run_pipeline(
         tmp_path / "o",

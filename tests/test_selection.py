@@ -13,13 +13,9 @@ from poimkit.cli import main
 from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.io import write_fasta
-from poimkit.pipeline import (
-    FIXED_DEFAULTS,
-    RunOptions,
-    _Data,
-    cross_validate,
-    search_grid,
-)
+from poimkit.run.crossval import cross_validate
+from poimkit.run.data import _Data
+from poimkit.run.options import FIXED_DEFAULTS, RunOptions, search_grid
 from poimkit.selection import (
     DEFAULT_C,
     DEFAULT_DEGREES,

@@ -1,4 +1,11 @@
-"""Seeded synthetic data sets and loaders for the bundled ``data/`` files."""
+"""Seeded synthetic data sets and loaders for the bundled ``data/`` files.
+
+`poimkit.datasets.synthetic` holds the planted-motif generators
+(`make_planted`, `make_motif_data` and their pieces) and `write_dataset`;
+`poimkit.datasets.planted_motif` the description of a motif to plant
+(`PlantedMotif`) and of what was planted (`PlantingRecord`);
+`poimkit.datasets.gattaca` the GATTACA toy data set of the papers.
+"""
 
 from .gattaca import (
     GATTACA_BUNDLE,
@@ -7,34 +14,38 @@ from .gattaca import (
     make_gattaca,
     write_gattaca_data,
 )
-from .planted import make_planted, plant_motif, planting_pwm, random_dna
+from .planted_motif import PlantedMotif, PlantingRecord
 from .synthetic import (
-    PlantedMotif,
-    PlantingRecord,
     expected_pwm,
     make_motif_data,
+    make_planted,
     mutate_copies,
+    plant_motif,
+    planting_pwm,
+    random_dna,
     sample_copies,
     sample_starts,
     write_dataset,
 )
 
 __all__ = [
+    # data sets: generate, write, load
+    "make_planted",
+    "make_motif_data",
+    "make_gattaca",
+    "load_gattaca",
+    "write_gattaca_data",
+    "write_dataset",
     "GATTACA_BUNDLE",
+    "GATTACA_SEED",
+    # planting motifs, piece by piece
     "PlantedMotif",
     "PlantingRecord",
-    "GATTACA_SEED",
-    "load_gattaca",
-    "make_gattaca",
-    "expected_pwm",
-    "make_motif_data",
-    "make_planted",
-    "mutate_copies",
+    "random_dna",
     "plant_motif",
     "planting_pwm",
-    "random_dna",
-    "sample_copies",
+    "expected_pwm",
     "sample_starts",
-    "write_dataset",
-    "write_gattaca_data",
+    "sample_copies",
+    "mutate_copies",
 ]

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from ..io import read_labeled, write_fasta
-from .planted import plant_motif, random_dna
+from ..io import read_labeled
+from .synthetic import _labels, _plant_normal, random_dna, record_ids, write_dataset
 
 __all__ = [
     "GATTACA_BUNDLE",
@@ -123,13 +123,8 @@ def make_gattaca(
         raise InputError(f"need a finite mean and sd >= 0, got mean={mean}, sd={sd}")
     rng = np.random.default_rng(random_state)
     X = random_dna(n_pos + n_neg, length, rng)
-    first = np.rint(rng.normal(mean, sd, size=n_pos))
-    first = np.clip(first, 1, length - m + 1).astype(np.int64)
-    starts = np.full(n_pos + n_neg, -1, dtype=np.int64)
-    starts[:n_pos] = first - 1
-    X = plant_motif(X, starts, motif, mutate=mutate, rng=rng)
-    y = np.zeros(n_pos + n_neg, dtype=np.int64)
-    y[:n_pos] = 1
+    X, starts = _plant_normal(X, n_pos, motif, mean, sd, mutate, rng)
+    y = _labels(n_pos, n_neg)
     return (X, y, starts) if return_starts else (X, y)
 
 
@@ -137,8 +132,8 @@ def write_gattaca_data(directory: str | os.PathLike) -> tuple[Path, Path]:
     """Write the bundled data set, ``positives.fa`` and ``negatives.fa``.
 
     Generates ``make_gattaca(**GATTACA_BUNDLE)`` and writes it with
-    `poimkit.io.write_fasta` (60 letters per line) under ids ``pos_0001`` ...
-    and ``neg_0001`` .... Running it again gives byte-identical files.
+    `write_dataset` (60 letters per line) under ids ``pos_0001`` ... and
+    ``neg_0001`` .... Running it again gives byte-identical files.
 
     Parameters
     ----------
@@ -158,25 +153,7 @@ def write_gattaca_data(directory: str | os.PathLike) -> tuple[Path, Path]:
     ...     print(pos.name, open(pos).readline(), end="")
     positives.fa >pos_0001
     """
-    X, y = make_gattaca(**GATTACA_BUNDLE)
-    ids = _bundle_ids(y)
-    folder = Path(directory)
-    paths = folder / "positives.fa", folder / "negatives.fa"
-    for path, label in zip(paths, (1, 0), strict=True):
-        write_fasta(
-            path, [i for i, c in zip(ids, y, strict=True) if c == label], X[y == label]
-        )
-    return paths
-
-
-def _bundle_ids(y: np.ndarray) -> list[str]:
-    """Record ids of the bundled files: ``pos_0001`` ..., then ``neg_0001`` ...."""
-    ids = []
-    for label, prefix in ((1, "pos"), (0, "neg")):
-        n = int((y == label).sum())
-        width = max(4, len(str(n)))
-        ids += [f"{prefix}_{i:0{width}d}" for i in range(1, n + 1)]
-    return ids
+    return write_dataset(directory, *make_gattaca(**GATTACA_BUNDLE))
 
 
 def load_gattaca(
@@ -209,5 +186,6 @@ def load_gattaca(
     pos, neg = folder / "positives.fa", folder / "negatives.fa"
     if directory is None and not (pos.is_file() and neg.is_file()):
         X, y = make_gattaca(**GATTACA_BUNDLE)  # a plain install: regenerate
-        return _bundle_ids(y), X, y
+        n_pos = int(y.sum())
+        return record_ids("pos", n_pos) + record_ids("neg", y.size - n_pos), X, y
     return read_labeled(pos=pos, neg=neg)

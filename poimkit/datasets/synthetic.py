@@ -1,222 +1,293 @@
-"""Configurable planted-motif data sets: backgrounds, PWMs, positions, mutations.
+"""Planted-motif data sets: random DNA with motifs written in, and what was planted.
 
-`PlantedMotif` describes one motif (a consensus or a PWM), where its first
-letter goes (fixed, uniform range or rounded normal, 1-based), how a planted
-copy is mutated, how often it is planted on the reverse strand and how often
-positives and negatives carry it. `make_motif_data` draws background
-sequences from any `~poimkit.MarkovBackground` and plants a list of such
-motifs; `expected_pwm` gives the letter distribution of the planted copies;
+Two generators share this module's pieces (`random_dna`, the mutation of a
+planted copy, the letter distribution of the copies):
+
+* `make_planted` plants consensus strings at rounded-normal positions in the
+  positives (the process of `poimkit.datasets.make_gattaca`); `plant_motif`
+  writes one motif at given starts and `planting_pwm` gives the letter
+  distribution of its copies.
+* `make_motif_data` plants a list of `PlantedMotif` (consensus or PWM, fixed,
+  uniform or normal position, mutation, strand, share of positives and of
+  negatives) into background sequences drawn from any
+  `~poimkit.MarkovBackground`; `expected_pwm` gives the letter distribution
+  of the planted copies.
+
 `write_dataset` writes ``positives.fa`` and ``negatives.fa``.
 """
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
-from numbers import Integral, Real
 from pathlib import Path
 
 import numpy as np
 
 from .._validation import as_rng, check_int
-from ..alphabet import N_LETTERS, check_codes, decode, encode
+from ..alphabet import N_LETTERS, check_codes, encode
 from ..background import MarkovBackground
 from ..errors import InputError
 from ..io import write_fasta
-from .planted import random_dna
+from .planted_motif import MUTATE_ONE, PlantedMotif, PlantingRecord, _mutation_rate
 
 __all__ = [
-    "PlantedMotif",
-    "PlantingRecord",
     "expected_pwm",
     "make_motif_data",
+    "make_planted",
     "mutate_copies",
+    "plant_motif",
+    "planting_pwm",
+    "random_dna",
     "sample_copies",
     "sample_starts",
     "write_dataset",
 ]
 
-#: the FIRM paper's mutation: one uniformly chosen position gets a uniform letter
-MUTATE_ONE = "one"
+
+def _motif_codes(motif: str) -> np.ndarray:
+    if not isinstance(motif, str) or not motif:
+        raise InputError(f"motif must be a non-empty DNA string, got {motif!r}")
+    return encode(motif, ["motif"])[0]
 
 
-@dataclass(frozen=True)
-class PlantedMotif:
-    """One motif to plant, with its position distribution and noise.
+def random_dna(
+    n: int,
+    length: int,
+    rng: np.random.Generator | int | None = None,
+    *,
+    background: MarkovBackground | None = None,
+) -> np.ndarray:
+    """Random DNA: i.i.d. uniform letters, or drawn from a Markov background.
 
     Parameters
     ----------
-    motif : str or array-like of float, shape (m, 4)
-        A consensus over ``ACGT`` or a PWM (rows: motif columns, columns
-        A, C, G, T; each row sums to 1) from which every copy is drawn.
-    position : float or (int, int)
-        **1-based** position of the motif's first letter: a number is the
-        fixed position (``spread == 0``) or the mean of a rounded normal
-        (``spread > 0``); a pair ``(first, last)`` draws uniformly from that
-        inclusive range. Starts are clipped so that the motif fits.
-    spread : float
-        Standard deviation of the rounded normal position; 0 for a fixed
-        position. Must be 0 with a uniform range.
-    mutation : "one", "none" or float
-        ``"one"`` (the FIRM paper's process): one uniformly chosen position
-        of each copy is replaced by a uniformly random letter, so about 25%
-        of the copies stay unchanged. ``"none"``: copies are planted as
-        drawn. A float ``r`` in [0, 1]: every position independently is
-        replaced by a uniformly random letter with probability ``r`` (it then
-        differs from the drawn letter with probability ``3 r / 4``).
-    reverse_complement : float
-        Probability that a copy is planted as its reverse complement (the
-        motif read on the other strand), in [0, 1].
-    in_positives : float
-        Probability that a positive sequence carries the motif.
-    in_negatives : float
-        Probability that a negative sequence carries the motif (a decoy; 0
-        leaves the negatives pure background).
+    n : int
+        Number of sequences.
+    length : int
+        Sequence length.
+    rng : numpy.random.Generator, int or None
+        Random generator, or a seed for `numpy.random.default_rng`.
+    background : MarkovBackground, optional
+        Chain to sample from (`MarkovBackground.sample`, any order,
+        homogeneous or positional); its length must equal ``length``.
+        Default: every letter uniform and independent.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (n, length)
+        Codes 0..3 (each with probability 1/4 without a background).
 
     Examples
     --------
-    >>> PlantedMotif("GATTACA", 35, spread=7).distribution
-    'normal'
-    >>> PlantedMotif("GATTACA", (10, 20)).distribution
-    'uniform'
+    >>> X = random_dna(3, 5, np.random.default_rng(0))
+    >>> X.shape, X.dtype.name, bool(X.max() <= 3)
+    ((3, 5), 'uint8', True)
+    >>> bg = MarkovBackground.from_letter_probabilities([0, 0, 0, 1.0], 4)
+    >>> random_dna(1, 4, 0, background=bg).tolist()
+    [[3, 3, 3, 3]]
     """
-
-    motif: str | np.ndarray
-    position: float | tuple[int, int]
-    spread: float = 0.0
-    mutation: str | float = MUTATE_ONE
-    reverse_complement: float = 0.0
-    in_positives: float = 1.0
-    in_negatives: float = 0.0
-
-    def __post_init__(self) -> None:
-        pwm = _as_pwm(self.motif)
-        object.__setattr__(self, "_pwm", pwm)
-        if isinstance(self.position, tuple | list):
-            if len(self.position) != 2 or not all(
-                isinstance(p, Integral) and not isinstance(p, bool)
-                for p in self.position
-            ):
-                raise InputError(
-                    f"position must be a number or a pair of ints (first, last), "
-                    f"got {self.position!r}"
-                )
-            first, last = (int(p) for p in self.position)
-            if not 1 <= first <= last:
-                raise InputError(
-                    f"position range must satisfy 1 <= first <= last, got "
-                    f"{self.position!r}"
-                )
-            object.__setattr__(self, "position", (first, last))
-            if self.spread != 0:
-                raise InputError("spread must be 0 with a uniform position range")
-        elif (
-            isinstance(self.position, bool)
-            or not isinstance(self.position, Real)
-            or not math.isfinite(self.position)
-        ):
-            raise InputError(
-                f"position must be a finite number or a pair of ints, got "
-                f"{self.position!r}"
-            )
-        if (
-            isinstance(self.spread, bool)
-            or not isinstance(self.spread, Real)
-            or not math.isfinite(self.spread)
-            or self.spread < 0
-        ):
-            raise InputError(
-                f"spread must be a finite number >= 0, got {self.spread!r}"
-            )
-        _mutation_rate(self.mutation, pwm.shape[0])
-        for name in ("reverse_complement", "in_positives", "in_negatives"):
-            _check_probability(getattr(self, name), name)
-
-    @property
-    def pwm(self) -> np.ndarray:
-        """The letter distribution copies are drawn from, shape (m, 4)."""
-        return self._pwm.copy()
-
-    @property
-    def length(self) -> int:
-        """Number of motif columns m."""
-        return self._pwm.shape[0]
-
-    @property
-    def consensus(self) -> str:
-        """Most probable letter of each column."""
-        return decode(self._pwm.argmax(axis=1)[None, :].astype(np.uint8))[0]
-
-    @property
-    def distribution(self) -> str:
-        """``"fixed"``, ``"uniform"`` or ``"normal"``."""
-        if isinstance(self.position, tuple):
-            return "uniform"
-        return "normal" if self.spread > 0 else "fixed"
-
-
-@dataclass
-class PlantingRecord:
-    """What `make_motif_data` planted where.
-
-    Attributes
-    ----------
-    starts : numpy.ndarray of int64, shape (n, n_motifs)
-        0-based start of motif g in sequence i, ``-1`` where it was not planted.
-    strands : numpy.ndarray of int8, shape (n, n_motifs)
-        ``+1`` forward, ``-1`` reverse complement, ``0`` not planted.
-    copies : list of numpy.ndarray of uint8
-        ``copies[g]`` of shape (n, m_g): the letters written for motif g, in
-        the motif's own orientation (before reverse complementing); rows of
-        sequences without the motif are undefined.
-    """
-
-    starts: np.ndarray
-    strands: np.ndarray
-    copies: list[np.ndarray]
-
-
-def _check_probability(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value <= 1:
-        raise InputError(f"{name} must be a probability in [0, 1], got {value!r}")
-    return float(value)
-
-
-def _as_pwm(motif) -> np.ndarray:
-    if isinstance(motif, str):
-        if not motif:
-            raise InputError("motif must be a non-empty DNA string or a PWM")
-        return np.eye(N_LETTERS)[encode(motif, ["motif"])[0]]
-    pwm = np.array(motif, dtype=np.float64)
-    if pwm.ndim != 2 or pwm.shape[1] != N_LETTERS or pwm.shape[0] < 1:
+    if n < 0 or length < 1:
+        raise InputError(f"need n >= 0 and length >= 1, got n={n}, length={length}")
+    rng = np.random.default_rng(rng)
+    if background is None:
+        return rng.integers(0, N_LETTERS, size=(n, length), dtype=np.uint8)
+    if not isinstance(background, MarkovBackground):
         raise InputError(
-            f"motif PWM has shape {pwm.shape} but must have shape (m, 4) with m >= 1"
+            f"background must be a MarkovBackground, got {type(background).__name__}"
         )
-    if not np.isfinite(pwm).all() or (pwm < 0).any():
-        raise InputError("motif PWM must hold finite, non-negative probabilities")
-    if not np.allclose(pwm.sum(axis=1), 1.0, atol=1e-8):
-        raise InputError("every row of the motif PWM must sum to 1")
-    return pwm / pwm.sum(axis=1, keepdims=True)
+    if background.length != length:
+        raise InputError(
+            f"background is for sequences of length {background.length} but "
+            f"length is {length}"
+        )
+    return background.sample(n, rng)
 
 
-def _mutation_rate(mutation, m: int) -> float:
-    """Per-column probability that the letter is replaced by a uniform letter."""
-    if isinstance(mutation, str):
-        if mutation == MUTATE_ONE:
-            return 1.0 / m
-        if mutation == "none":
-            return 0.0
-    elif isinstance(mutation, Real) and not isinstance(mutation, bool):
-        if 0 <= mutation <= 1:
-            return float(mutation)
-    raise InputError(
-        f"mutation must be 'one', 'none' or a rate in [0, 1], got {mutation!r}"
-    )
+def plant_motif(
+    X: np.ndarray,
+    starts: np.ndarray,
+    motif: str,
+    *,
+    mutate: bool = True,
+    rng: np.random.Generator | int | None = None,
+) -> np.ndarray:
+    """Copy of ``X`` with ``motif`` written at ``starts``, optionally mutated.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Background sequences.
+    starts : array of int, shape (n,)
+        0-based start of the motif in each row; a negative value leaves the
+        row unchanged.
+    motif : str
+        Consensus over ``ACGT``, length ``m <= L``.
+    mutate : bool
+        If true, each planted copy then has one motif position, chosen
+        uniformly, replaced by a uniformly random letter (which equals the
+        consensus letter with probability 1/4). The planted columns then
+        follow `planting_pwm`.
+    rng : numpy.random.Generator, int or None
+        Random generator or seed (used only when ``mutate``). Draws: the
+        mutated columns, then the new letters, one per planted row.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (n, L)
+
+    Examples
+    --------
+    >>> from poimkit.alphabet import decode
+    >>> X = np.zeros((2, 10), dtype=np.uint8)
+    >>> decode(plant_motif(X, np.array([2, -1]), "GATTACA", mutate=False))
+    ['AAGATTACAA', 'AAAAAAAAAA']
+    """
+    X = check_codes(X).copy()
+    codes = _motif_codes(motif)
+    m = len(codes)
+    starts = np.asarray(starts)
+    if starts.shape != (X.shape[0],) or starts.dtype.kind not in "iu":
+        raise InputError(
+            f"starts has shape {starts.shape} and dtype {starts.dtype} but must "
+            f"be integers of shape ({X.shape[0]},)"
+        )
+    rows = np.flatnonzero(starts >= 0)
+    at = starts[rows].astype(np.int64)
+    if at.size and at.max() + m > X.shape[1]:
+        raise InputError(
+            f"a motif of length {m} starting at 0-based {int(at.max())} does not "
+            f"fit into sequences of length {X.shape[1]}"
+        )
+    copies = np.broadcast_to(codes, (rows.size, m)).copy()
+    if mutate and rows.size:
+        _mutate_one(copies, np.random.default_rng(rng))
+    X[rows[:, None], at[:, None] + np.arange(m)] = copies
+    return X
 
 
-def expected_pwm(motif: PlantedMotif | str, mutation: str | float | None = None):
+def planting_pwm(motif: str, mutate: bool = True) -> np.ndarray:
+    r"""Per-column letter distribution of the motif copies `plant_motif` writes.
+
+    Parameters
+    ----------
+    motif : str
+        Consensus of length ``m`` over ``ACGT``.
+    mutate : bool
+        Whether one uniformly chosen position is replaced by a uniform letter.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (m, 4)
+        Row ``c`` is the distribution of the letter at motif column ``c``
+        (columns ``A, C, G, T``); rows sum to 1.
+
+    Notes
+    -----
+    With mutation, column ``c`` is hit with probability ``1/m`` and then gets
+    a uniform letter, so
+
+    .. math::
+
+        P(\text{consensus}) = 1 - \frac{1}{m} + \frac{1}{4m}, \qquad
+        P(\text{other letter}) = \frac{1}{4m}.
+
+    Without mutation every row is the one-hot consensus letter.
+
+    Examples
+    --------
+    >>> planting_pwm("GA").tolist()
+    [[0.125, 0.125, 0.625, 0.125], [0.625, 0.125, 0.125, 0.125]]
+    """
+    codes = _motif_codes(motif)
+    return _mutated(np.eye(N_LETTERS)[codes], 1.0 / len(codes) if mutate else 0.0)
+
+
+def make_planted(
+    n_pos: int,
+    n_neg: int,
+    length: int,
+    motifs: Sequence[tuple[str, float, float]],
+    *,
+    mutate: bool = True,
+    random_state: np.random.Generator | int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Random DNA with motifs planted in the positives (seeded).
+
+    Parameters
+    ----------
+    n_pos, n_neg : int
+        Number of positive and negative sequences (positives first).
+    length : int
+        Sequence length L.
+    motifs : sequence of (consensus, mean, sd)
+        Each motif's first letter sits at the 1-based position
+        ``round(N(mean, sd))``, clipped so that it fits; motifs are planted in
+        the order given (a later one overwrites an earlier one where they meet).
+    mutate : bool
+        One uniformly chosen position of each planted copy gets a uniformly
+        random letter (see `plant_motif`).
+    random_state : numpy.random.Generator, int or None
+        Seed or generator. Draws, in order: the background, then per motif
+        the positions and (with ``mutate``) the mutations.
+
+    Returns
+    -------
+    X : numpy.ndarray of uint8, shape (n_pos + n_neg, L)
+    y : numpy.ndarray of int64
+        1 for positives, 0 for negatives.
+
+    Examples
+    --------
+    >>> X, y = make_planted(2, 1, 30, [("GGCCGTAAA", 11, 0)], mutate=False,
+    ...                     random_state=0)
+    >>> from poimkit.alphabet import decode
+    >>> [s[10:19] for s in decode(X)][:2]
+    ['GGCCGTAAA', 'GGCCGTAAA']
+    """
+    if n_pos < 0 or n_neg < 0 or n_pos + n_neg < 1:
+        raise InputError(
+            f"need n_pos, n_neg >= 0 and one sequence, got {n_pos}, {n_neg}"
+        )
+    rng = np.random.default_rng(random_state)
+    X = random_dna(n_pos + n_neg, length, rng)
+    for consensus, mean, sd in motifs:
+        if len(_motif_codes(consensus)) > length:
+            raise InputError(f"motif {consensus!r} is longer than length {length}")
+        X, _ = _plant_normal(X, n_pos, consensus, mean, sd, mutate, rng)
+    return X, _labels(n_pos, n_neg)
+
+
+def _plant_normal(
+    X: np.ndarray,
+    n_pos: int,
+    motif: str,
+    mean: float,
+    sd: float,
+    mutate: bool,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``motif`` planted in rows ``0..n_pos-1`` at ``round(N(mean, sd))``; starts.
+
+    The 1-based position is clipped so that the motif fits; returns the new
+    ``X`` and the 0-based starts (``-1`` for rows without the motif).
+    """
+    first = np.rint(rng.normal(mean, sd, size=n_pos))
+    starts = np.full(X.shape[0], -1, dtype=np.int64)
+    starts[:n_pos] = np.clip(first, 1, X.shape[1] - len(motif) + 1).astype(np.int64) - 1
+    return plant_motif(X, starts, motif, mutate=mutate, rng=rng), starts
+
+
+def _labels(n_pos: int, n_neg: int) -> np.ndarray:
+    """``n_pos`` ones, then ``n_neg`` zeros (int64)."""
+    y = np.zeros(n_pos + n_neg, dtype=np.int64)
+    y[:n_pos] = 1
+    return y
+
+
+def expected_pwm(
+    motif: PlantedMotif | str, mutation: str | float | None = None
+) -> np.ndarray:
     r"""Letter distribution of the copies of a motif, mutation included.
 
     Parameters
@@ -259,6 +330,14 @@ def expected_pwm(motif: PlantedMotif | str, mutation: str | float | None = None)
         )
     pwm = motif.pwm
     rate = _mutation_rate(motif.mutation if mutation is None else mutation, len(pwm))
+    return _mutated(pwm, rate)
+
+
+def _mutated(pwm: np.ndarray, rate: float) -> np.ndarray:
+    """Letter distribution of copies of ``pwm`` after the mutation of ``rate``.
+
+    A column is replaced by a uniform letter with probability ``rate``.
+    """
     return (1.0 - rate) * pwm + rate / N_LETTERS
 
 
@@ -270,8 +349,11 @@ def sample_copies(
     Parameters
     ----------
     motif : PlantedMotif
+        The motif (its ``pwm`` and ``mutation``).
     n : int
+        Number of copies.
     rng : numpy.random.Generator, int or None
+        Draws the letters, then the mutations (`mutate_copies`).
 
     Returns
     -------
@@ -308,6 +390,7 @@ def mutate_copies(
     Parameters
     ----------
     copies : numpy.ndarray of uint8, shape (n, m)
+        Motif copies (letter codes).
     mutation : "one", "none" or float
         See `PlantedMotif`.
     rng : numpy.random.Generator, int or None
@@ -333,14 +416,23 @@ def mutate_copies(
         return copies
     rng = as_rng(rng, "rng")
     if mutation == MUTATE_ONE:
-        columns = rng.integers(0, m, size=n)
-        letters = rng.integers(0, N_LETTERS, size=n, dtype=np.uint8)
-        copies[np.arange(n), columns] = letters
+        _mutate_one(copies, rng)
     else:
         hit = rng.random((n, m)) < rate
         letters = rng.integers(0, N_LETTERS, size=(n, m), dtype=np.uint8)
         copies[hit] = letters[hit]
     return copies
+
+
+def _mutate_one(copies: np.ndarray, rng: np.random.Generator) -> None:
+    """Replace one uniformly chosen letter of every row by a uniform letter.
+
+    In place. Draws the columns, then the letters, one per row.
+    """
+    n, m = copies.shape
+    columns = rng.integers(0, m, size=n)
+    letters = rng.integers(0, N_LETTERS, size=n, dtype=np.uint8)
+    copies[np.arange(n), columns] = letters
 
 
 def sample_starts(
@@ -354,9 +446,13 @@ def sample_starts(
     Parameters
     ----------
     motif : PlantedMotif
+        The motif (its ``position``, ``spread`` and length).
     n : int
+        Number of starts.
     length : int
+        Sequence length L.
     rng : numpy.random.Generator, int or None
+        Draws the positions (not for a fixed position).
 
     Returns
     -------
@@ -435,6 +531,7 @@ def make_motif_data(
 
     Examples
     --------
+    >>> from poimkit.alphabet import decode
     >>> X, y, rec = make_motif_data(
     ...     2, 1, 30, [PlantedMotif("GGCCGTAAA", 11, mutation="none")],
     ...     random_state=0, return_record=True)
@@ -457,8 +554,7 @@ def make_motif_data(
     rng = as_rng(random_state)
     n = n_pos + n_neg
     X = random_dna(n, length, rng, background=background)
-    y = np.zeros(n, dtype=np.int64)
-    y[:n_pos] = 1
+    y = _labels(n_pos, n_neg)
     starts = np.full((n, len(motifs)), -1, dtype=np.int64)
     strands = np.zeros((n, len(motifs)), dtype=np.int8)
     copies = []
@@ -497,6 +593,7 @@ def write_dataset(
     directory : str or path-like
         Existing folder.
     X : numpy.ndarray of uint8, shape (n, L)
+        Letter codes.
     y : array of int, shape (n,)
         Labels 0 and 1.
     line_width : int or None
@@ -529,7 +626,28 @@ def write_dataset(
     paths = folder / "positives.fa", folder / "negatives.fa"
     for path, label, prefix in zip(paths, (1, 0), ("pos", "neg"), strict=True):
         rows = X[y == label]
-        width = max(4, len(str(len(rows))))
-        ids = [f"{prefix}_{i:0{width}d}" for i in range(1, len(rows) + 1)]
-        write_fasta(path, ids, rows, line_width=line_width)
+        write_fasta(path, record_ids(prefix, len(rows)), rows, line_width=line_width)
     return paths
+
+
+def record_ids(prefix: str, n: int) -> list[str]:
+    """Record ids ``prefix_0001`` ... of `write_dataset` (more digits if needed).
+
+    Parameters
+    ----------
+    prefix : str
+        ``"pos"`` or ``"neg"`` in `write_dataset`.
+    n : int
+        Number of ids.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> record_ids("pos", 2)
+    ['pos_0001', 'pos_0002']
+    """
+    width = max(4, len(str(n)))
+    return [f"{prefix}_{i:0{width}d}" for i in range(1, n + 1)]

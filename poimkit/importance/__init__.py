@@ -1,39 +1,25 @@
 """Model-agnostic importance measures from the papers.
 
 FIRM (Zien et al. 2009), permutation feature importance (Breiman; Fisher, Rudin
-and Dominici), sensitivity analysis (Huh and Lee), MFI (Vidovic et al.) and
-FIBLR. The sequence versions of FIRM and MFI are the POIMs in `poimkit.poim`.
+and Dominici), sensitivity analysis (Huh and Lee), MFI with its HSIC and MoRF
+evaluation (Vidovic et al.) and FIBLR. The sequence versions of FIRM and MFI
+are the POIMs in `poimkit.poim`. Each module's public names (its ``__all__``)
+are importable from here.
 """
 
-from .fiblr import FIBLRClassifier
-from .firm import (
-    firm,
-    firm_binary,
-    firm_indicators,
-    firm_least_squares,
-    firm_linear,
-    firm_linear_binary,
-    rbf_svm_gradient,
-)
-from .mfi import MorfCurve, hsic, mfi, morf_curve
-from .permutation import PermutationResult, permutation
-from .sensitivity import output_spread, sensitivity
+from .fiblr import *  # noqa: F403
+from .fiblr import __all__ as _fiblr
+from .firm import *  # noqa: F403
+from .firm import __all__ as _firm
+from .hsic import *  # noqa: F403
+from .hsic import __all__ as _hsic
+from .mfi import *  # noqa: F403
+from .mfi import __all__ as _mfi
+from .morf import *  # noqa: F403
+from .morf import __all__ as _morf
+from .permutation import *  # noqa: F403
+from .permutation import __all__ as _permutation
+from .sensitivity import *  # noqa: F403
+from .sensitivity import __all__ as _sensitivity
 
-__all__ = [
-    "FIBLRClassifier",
-    "MorfCurve",
-    "PermutationResult",
-    "firm",
-    "firm_binary",
-    "firm_indicators",
-    "firm_least_squares",
-    "firm_linear",
-    "firm_linear_binary",
-    "hsic",
-    "mfi",
-    "morf_curve",
-    "output_spread",
-    "permutation",
-    "rbf_svm_gradient",
-    "sensitivity",
-]
+__all__ = sorted({*_fiblr, *_firm, *_hsic, *_mfi, *_morf, *_permutation, *_sensitivity})

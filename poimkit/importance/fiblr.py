@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import warnings
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import sparse
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -337,7 +339,7 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
 
     # -- fitting --------------------------------------------------------------
 
-    def fit(self, X, y) -> FIBLRClassifier:
+    def fit(self, X: ArrayLike, y: ArrayLike) -> FIBLRClassifier:
         """Bin the features and train all per-bin parameters jointly.
 
         Parameters
@@ -426,7 +428,7 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
         cols = np.arange(X.shape[1])[None, :]
         return self.bin_intercept_[:, cols, B] + self.bin_coef_[:, cols, B] * X
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Summed score ``z = sum_j z_j`` (eq. 4) of each one-vs-rest model.
 
         Parameters
@@ -444,7 +446,7 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
         z = self._feature_scores(X).sum(axis=2).T
         return z[:, 0] if self.classes_.size == 2 else z
 
-    def predict_proba(self, X) -> np.ndarray:
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities.
 
         Parameters
@@ -464,7 +466,7 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
         p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
         return p / p.sum(axis=1, keepdims=True)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Most probable class of each sample.
 
         Parameters
@@ -481,7 +483,7 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
 
     # -- importance -----------------------------------------------------------
 
-    def _feature_index(self, feature) -> int:
+    def _feature_index(self, feature: int | str) -> int:
         names = getattr(self, "feature_names_in_", None)
         if isinstance(feature, str):
             if names is None or feature not in names:
@@ -506,7 +508,7 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
             )
         return int(feature) % self.n_features_in_
 
-    def bin_centres(self, feature) -> np.ndarray:
+    def bin_centres(self, feature: int | str) -> np.ndarray:
         """Midpoints of the bins of one feature.
 
         Parameters
@@ -523,7 +525,12 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
         return 0.5 * (e[:-1] + e[1:])
 
     def importance_distribution(
-        self, feature, class_=None, values=None, *, normalize: bool = False
+        self,
+        feature: int | str,
+        class_: Any = None,
+        values: ArrayLike | None = None,
+        *,
+        normalize: bool = False,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Importance of one feature across its values (eq. 3).
 

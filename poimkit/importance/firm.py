@@ -11,21 +11,15 @@ Because the whole distribution of ``X`` enters through the conditioning,
 FIRM credits a feature with the effects of the features it is correlated
 with; the raw weights of a model do not. This module computes FIRM for
 vectorial inputs (the POIM engine, `poimkit.poim`, does the same for
-positional k-mers of sequences):
-
-* `firm`: any model or score function on a data matrix, by one of three
-  estimators: ``"gaussian"`` (Section 2.2/2.4.3: exact for linear scores,
-  first-order Taylor otherwise), ``"empirical"`` (Section 2.3/2.4.2: exact for
-  binary features under the empirical distribution) and ``"regression"``
-  (Section 2: the slope of the least-squares line of ``q_f``);
-* pure functions on arrays for the paper's closed forms: `firm_linear`
-  (``Q = D^-1 Sigma w``), `firm_linear_binary` (``Q = M^T X w``, eq. 11),
-  `firm_least_squares` (eq. 13) and `firm_indicators` (eq. 10 for any
-  Boolean features);
-* `firm_binary`: literals and pairwise conjunctions of binary variables,
-  exactly, under a distribution given by its support rows (a truth table)
-  and their weights;
-* `rbf_svm_gradient` and `conditional_score_line`, the building blocks.
+positional k-mers of sequences): `firm` for any model or score function on a
+data matrix, by the ``"gaussian"``, ``"empirical"`` or ``"regression"``
+estimator; the paper's closed forms on arrays, `firm_linear`
+(``Q = D^-1 Sigma w``), `firm_linear_binary` (``Q = M^T X w``, eq. 11),
+`firm_least_squares` (eq. 13) and `firm_indicators` (eq. 10); `firm_binary`
+for literals and pairwise conjunctions of binary variables under a
+distribution given by its support rows; and the building blocks
+`conditional_score_line` and `rbf_svm_gradient` (a model adapter, defined in
+`poimkit._scoring`).
 
 Sign convention: like eq. (10) and eq. (12) of the paper, all functions
 return a *signed* FIRM, positive when larger feature values (for a Boolean
@@ -42,11 +36,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from numbers import Real
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._validation import check_int
+from .. import _scoring, _validation
+from .._scoring import rbf_svm_gradient
 from ..errors import InputError
 
 __all__ = [
@@ -61,15 +57,12 @@ __all__ = [
     "rbf_svm_gradient",
 ]
 
-ScoreFunction = Callable[[np.ndarray], np.ndarray]
-
 _METHODS = ("gaussian", "empirical", "regression")
-_COVARIANCES = ("empirical", "ledoit_wolf")
-_GRADIENTS = ("auto", "numeric")
+_NOT_BINARY = "; use method='regression' or 'gaussian' for other features"
 
 
 # =============================================================== pure formulas
-def firm_linear(w, cov) -> np.ndarray:
+def firm_linear(w: ArrayLike, cov: ArrayLike) -> np.ndarray:
     r"""FIRM of the input variables for a linear score and Gaussian inputs.
 
     Parameters
@@ -126,8 +119,8 @@ def firm_linear(w, cov) -> np.ndarray:
     >>> firm_linear([0.5, 0.5], cov).round(3).tolist()
     [0.95, 0.95]
     """
-    w = _as_vector(w, "w")
-    cov = _check_covariance(cov, w.size, "cov")
+    w = _validation.as_vector(w, "w")
+    cov = _validation.check_covariance(cov, w.size, "cov")
     return _firm_linear(w, cov)
 
 
@@ -139,7 +132,9 @@ def _firm_linear(w: np.ndarray, cov: np.ndarray) -> np.ndarray:
     return out
 
 
-def firm_linear_binary(w, X, features=None) -> np.ndarray:
+def firm_linear_binary(
+    w: ArrayLike, X: ArrayLike, features: Sequence[int] | None = None
+) -> np.ndarray:
     r"""FIRM of binary input variables for a linear score, empirical distribution.
 
     Parameters
@@ -198,11 +193,11 @@ def firm_linear_binary(w, X, features=None) -> np.ndarray:
     >>> firm_linear_binary([2.0, -0.5], X).tolist()
     [2.0, -0.5]
     """
-    X = _as_matrix(X, "X")
+    X = _validation.as_matrix(X, "X")
     n, d = X.shape
-    w = _as_vector(w, "w", size=d, size_name="X.shape[1]")
-    cols = _check_features(features, d)
-    high, _ = _binary_columns(X, cols, "X")
+    w = _validation.as_vector(w, "w", size=d, size_name="X.shape[1]")
+    cols = _validation.check_features(features, d)
+    high, _ = _validation.binary_columns(X, cols, "X", _NOT_BINARY)
     Z = np.where(X[:, cols] == high, 1.0, -1.0)
     n_pos = (Z > 0).sum(axis=0).astype(np.float64)
     n_neg = n - n_pos
@@ -216,7 +211,9 @@ def firm_linear_binary(w, X, features=None) -> np.ndarray:
     return M.T @ (X @ w)
 
 
-def firm_least_squares(X, y, cov=None) -> np.ndarray:
+def firm_least_squares(
+    X: ArrayLike, y: ArrayLike, cov: ArrayLike | None = None
+) -> np.ndarray:
     r"""FIRM of the inputs for the least-squares linear regression of ``y`` on ``X``.
 
     Parameters
@@ -266,9 +263,9 @@ def firm_least_squares(X, y, cov=None) -> np.ndarray:
     >>> firm_least_squares(X, y).round(4).tolist()
     [1.2298, 0.7071]
     """
-    X = _as_matrix(X, "X", min_rows=2)
+    X = _validation.as_matrix(X, "X", min_rows=2)
     n, d = X.shape
-    y = _as_vector(y, "y", size=n, size_name="X.shape[0]")
+    y = _validation.as_vector(y, "y", size=n, size_name="X.shape[0]")
     Xc = X - X.mean(axis=0)
     yc = y - y.mean()
     xty = Xc.T @ yc
@@ -278,7 +275,7 @@ def firm_least_squares(X, y, cov=None) -> np.ndarray:
         out = np.zeros(d)
         np.divide(xty / n, sd, out=out, where=sd > 0)
         return out
-    cov = _check_covariance(cov, d, "cov")
+    cov = _validation.check_covariance(cov, d, "cov")
     if np.linalg.matrix_rank(emp) < d:
         raise InputError(
             f"X has an empirical covariance of rank {np.linalg.matrix_rank(emp)} "
@@ -289,7 +286,9 @@ def firm_least_squares(X, y, cov=None) -> np.ndarray:
     return _firm_linear(w, cov)
 
 
-def firm_indicators(scores, F, sample_weight=None) -> np.ndarray | float:
+def firm_indicators(
+    scores: ArrayLike, F: ArrayLike, sample_weight: ArrayLike | None = None
+) -> np.ndarray | float:
     r"""Exact FIRM of Boolean features from scores under a discrete distribution.
 
     Parameters
@@ -346,12 +345,12 @@ def firm_indicators(scores, F, sample_weight=None) -> np.ndarray | float:
     >>> firm_indicators(s, X[:, 0] != X[:, 1])
     0.0
     """
-    scores = _as_vector(scores, "scores")
+    scores = _validation.as_vector(scores, "scores")
     n = scores.size
     F_arr = np.asarray(F)
     one_d = F_arr.ndim == 1
-    F_arr = _as_indicators(F_arr, n, "F")
-    weights = _check_weights(sample_weight, n)
+    F_arr = _validation.as_indicators(F_arr, n, "F")
+    weights = _validation.check_weights(sample_weight, n)
     out = _firm_indicators(scores, F_arr, weights)
     return float(out[0]) if one_d else out
 
@@ -374,7 +373,7 @@ def _firm_indicators(scores: np.ndarray, F: np.ndarray, weights: np.ndarray):
 class BinaryFirm:
     """FIRM of literals and of pairwise conjunctions of binary variables.
 
-    Attributes
+    Parameters
     ----------
     variables : ndarray of shape (m,)
         Column indices of the variables, in the order of the axes below.
@@ -397,7 +396,10 @@ class BinaryFirm:
 
 
 def firm_binary(
-    model_or_score, X_binary, features=None, sample_weight=None
+    model_or_score: Any,
+    X_binary: ArrayLike,
+    features: Sequence[int] | None = None,
+    sample_weight: ArrayLike | None = None,
 ) -> BinaryFirm:
     """Exact FIRM of all literals and pairwise conjunctions of binary variables.
 
@@ -459,12 +461,12 @@ def firm_binary(
     >>> round(float(result.pairs[0, 1, 1, 0]), 3)  # x_1 = 1 and x_2 = 0
     0.433
     """
-    X = _as_matrix(X_binary, "X_binary")
+    X = _validation.as_matrix(X_binary, "X_binary")
     n, d = X.shape
-    values = _binary_coding(X, "X_binary")
-    cols = _check_features(features, d)
-    scores = _scores(model_or_score, X, "model_or_score")
-    weights = _check_weights(sample_weight, n)
+    values = _validation.binary_coding(X, "X_binary")
+    cols = _validation.check_features(features, d)
+    scores = _scoring.score_batch(model_or_score, X, name="model_or_score", arrays=True)
+    weights = _validation.check_weights(sample_weight, n)
     m = cols.size
     sub = X[:, cols]
     L = np.stack([sub == values[0], sub == values[1]], axis=-1)  # (n, m, 2)
@@ -487,97 +489,9 @@ def firm_binary(
 
 
 # ======================================================== model-based helpers
-def rbf_svm_gradient(model, x) -> np.ndarray:
-    r"""Gradient of the score of a fitted RBF-kernel SVM (classifier or regressor).
-
-    Parameters
-    ----------
-    model : sklearn.svm.SVC, SVR, NuSVC, NuSVR or OneClassSVM
-        Fitted with ``kernel="rbf"``; a classifier must be binary.
-    x : array-like of shape (n_features,) or (n_points, n_features)
-        Point(s) at which to evaluate the gradient.
-
-    Returns
-    -------
-    ndarray of shape (n_features,) or (n_points, n_features)
-        ``grad s(x)`` of the score ``s`` (``decision_function``, or ``predict``
-        of a regressor), same leading shape as ``x``.
-
-    Raises
-    ------
-    InputError
-        If the model is not a fitted RBF support vector machine with a single
-        decision function, or ``x`` has the wrong number of features.
-
-    Notes
-    -----
-    With ``s(x) = sum_i c_i k(x, x_i) + b``, ``k(x, x') = exp(-gamma
-    ||x - x'||^2)`` and ``c_i = alpha_i y_i`` (``dual_coef_``),
-
-    .. math:: \nabla s(x) = \sum_i c_i \, (-2\gamma) (x - x_i)
-              \exp(-\gamma \|x - x_i\|^2).
-
-    The paper writes the kernel as ``exp(-||x - x'||^2 / gamma^2)``; its
-    ``1 / gamma^2`` is scikit-learn's ``gamma``. The value of ``gamma`` is
-    the fitted one (``gamma="scale"`` or ``"auto"`` resolved).
-
-    References
-    ----------
-    .. [1] Zien et al. (2009), Section 2.2.
-
-    Examples
-    --------
-    >>> from sklearn.svm import SVR
-    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    >>> model = SVR(kernel="rbf", gamma=0.5).fit(X, X[:, 0] - X[:, 1])
-    >>> rbf_svm_gradient(model, [0.5, 0.5]).round(3).tolist()
-    [0.779, -0.779]
-    """
-    for attr in ("dual_coef_", "support_vectors_"):
-        if not hasattr(model, attr):
-            raise InputError(
-                f"model must be a fitted scikit-learn SVM (attribute {attr}), got "
-                f"{type(model).__name__} without it; call fit first"
-            )
-    if getattr(model, "kernel", None) != "rbf":
-        raise InputError(
-            f"model.kernel must be 'rbf', got {getattr(model, 'kernel', None)!r}; "
-            "use firm(..., gradient='numeric') for other kernels"
-        )
-    dual = _dense(model.dual_coef_)
-    if dual.ndim != 2 or dual.shape[0] != 1:
-        raise InputError(
-            f"model.dual_coef_ has shape {dual.shape} but must have shape "
-            "(1, n_support) (one decision function: a binary classifier or a "
-            "regressor); pass a callable for one column of a multiclass model"
-        )
-    sv = _dense(model.support_vectors_)
-    gamma = getattr(model, "_gamma", None)
-    if gamma is None:
-        gamma = getattr(model, "gamma", None)
-    if isinstance(gamma, bool) or not isinstance(gamma, Real):
-        raise InputError(f"model gamma must be a number after fitting, got {gamma!r}")
-    x_arr = np.asarray(x, dtype=np.float64)
-    one = x_arr.ndim == 1
-    points = np.atleast_2d(x_arr)
-    if points.ndim != 2 or points.shape[1] != sv.shape[1]:
-        raise InputError(
-            f"x has shape {x_arr.shape} but must have shape ({sv.shape[1]},) or "
-            f"(n_points, {sv.shape[1]}) (the model's number of features)"
-        )
-    if not np.all(np.isfinite(points)):
-        raise InputError("x contains NaN or infinite values; all must be finite")
-    sq = (
-        (points**2).sum(axis=1)[:, None]
-        - 2.0 * points @ sv.T
-        + (sv**2).sum(axis=1)[None, :]
-    )
-    ck = np.exp(-gamma * np.clip(sq, 0.0, None)) * dual[0][None, :]
-    grad = -2.0 * gamma * (points * ck.sum(axis=1)[:, None] - ck @ sv)
-    return grad[0] if one else grad
-
-
-def conditional_score_line(model, X, features=None) -> tuple[np.ndarray, np.ndarray]:
+def conditional_score_line(
+    model: Any, X: ArrayLike, features: Sequence[int] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Least-squares line ``q_f(t) ~ a_f + b_f t`` of the conditional expected score.
 
     Parameters
@@ -615,9 +529,9 @@ def conditional_score_line(model, X, features=None) -> tuple[np.ndarray, np.ndar
     >>> a.tolist(), b.tolist()
     ([1.0, 6.0], [2.0, -4.0])
     """
-    X = _as_matrix(X, "X", min_rows=2)
-    cols = _check_features(features, X.shape[1])
-    scores = _scores(model, X, "model")
+    X = _validation.as_matrix(X, "X", min_rows=2)
+    cols = _validation.check_features(features, X.shape[1])
+    scores = _scoring.score_batch(model, X, arrays=True)
     return _score_line(scores, X[:, cols])
 
 
@@ -633,13 +547,13 @@ def _score_line(scores: np.ndarray, Xf: np.ndarray):
 
 # ======================================================================= firm
 def firm(
-    model,
-    X,
-    features=None,
+    model: Any,
+    X: ArrayLike,
+    features: Sequence[int] | None = None,
     *,
     method: str = "gaussian",
-    covariance=None,
-    gradient=None,
+    covariance: str | ArrayLike | None = None,
+    gradient: str | Callable[[np.ndarray], ArrayLike] | None = None,
     step: float | None = None,
 ) -> np.ndarray:
     r"""FIRM of the input variables of any model, estimated from data.
@@ -745,322 +659,39 @@ def firm(
     >>> firm(lambda Z: Z[:, 0] * Z[:, 1], B, method="empirical").tolist()
     [0.25, 0.25]
     """
-    if method not in _METHODS:
-        raise InputError(f"method must be one of {_METHODS}, got {method!r}")
+    _validation.check_choice(method, "method", _METHODS)
     if method != "gaussian":
-        options = (("covariance", covariance), ("gradient", gradient), ("step", step))
-        for name, value in options:
-            if value is not None:
-                shown = value if isinstance(value, str | Real) else type(value).__name__
-                raise InputError(
-                    f"{name} applies only to method='gaussian', got {name}="
-                    f"{shown!r} with method={method!r}; leave it unset"
-                )
-    step = 1e-4 if step is None else step
-    if isinstance(step, bool) or not isinstance(step, Real) or not 0 < step < 1:
-        raise InputError(f"step must be a number in (0, 1), got {step!r}")
-    X = _as_matrix(X, "X", min_rows=2)
+        options = {"covariance": covariance, "gradient": gradient, "step": step}
+        _validation.check_unset("method='gaussian'", f"method={method!r}", **options)
+    step = _validation.check_real(1e-4 if step is None else step, "step", 0, 1)
+    X = _validation.as_matrix(X, "X", min_rows=2)
     n, d = X.shape
-    cols = _check_features(features, d)
+    cols = _validation.check_features(features, d)
 
     if method == "gaussian":
-        if _is_score_array(model):
+        if _scoring.is_score_array(model):
             raise InputError(
                 "model must be a model or a callable for method='gaussian' (it "
                 "needs the gradient of the score), got an array of scores; use "
                 "method='regression' or 'empirical' with precomputed scores"
             )
-        cov = _covariance(X, "empirical" if covariance is None else covariance)
-        grad = _gradient(
-            model, X, "auto" if gradient is None else gradient, float(step)
+        cov = _validation.covariance_of(
+            X, "empirical" if covariance is None else covariance
+        )
+        grad = _scoring.score_gradient(
+            model, X, "auto" if gradient is None else gradient, step
         )
         return _firm_linear(grad, cov)[cols]
 
     if method == "empirical":
-        high, _ = _binary_columns(X, cols, "X")
-        w = None if _is_score_array(model) else _linear_coef(model, d)
+        high, _ = _validation.binary_columns(X, cols, "X", _NOT_BINARY)
+        w = None if _scoring.is_score_array(model) else _scoring.linear_coef(model, d)
         if w is not None:
             return firm_linear_binary(w, X, cols)
-        scores = _scores(model, X, "model")
+        scores = _scoring.score_batch(model, X, arrays=True)
         weights = np.full(n, 1.0 / n)
         return _firm_indicators(scores, X[:, cols] == high, weights)
 
-    scores = _scores(model, X, "model")
+    scores = _scoring.score_batch(model, X, arrays=True)
     _, slope = _score_line(scores, X[:, cols])
     return slope * X[:, cols].std(axis=0)
-
-
-# ================================================================ validation
-def _as_matrix(X, name: str, min_rows: int = 1) -> np.ndarray:
-    try:
-        arr = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{name} must be a numeric 2-D array ({exc})") from exc
-    if arr.ndim != 2:
-        raise InputError(
-            f"{name} has shape {arr.shape} but must be 2-D (n_samples, n_features)"
-        )
-    if arr.shape[0] < min_rows or arr.shape[1] < 1:
-        raise InputError(
-            f"{name} has shape {arr.shape} but needs at least {min_rows} row(s) "
-            "and 1 column"
-        )
-    if not np.all(np.isfinite(arr)):
-        raise InputError(f"{name} contains NaN or infinite values; all must be finite")
-    return np.ascontiguousarray(arr)
-
-
-def _as_vector(v, name: str, size=None, size_name: str = "") -> np.ndarray:
-    try:
-        arr = np.asarray(v, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{name} must be a numeric 1-D array ({exc})") from exc
-    if arr.ndim != 1 or arr.size == 0:
-        raise InputError(f"{name} has shape {arr.shape} but must be non-empty 1-D")
-    if size is not None and arr.size != size:
-        raise InputError(
-            f"{name} has {arr.size} entries but must have {size} ({size_name})"
-        )
-    if not np.all(np.isfinite(arr)):
-        raise InputError(f"{name} contains NaN or infinite values; all must be finite")
-    return arr
-
-
-def _check_covariance(cov, d: int, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(cov, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{name} must be a numeric matrix ({exc})") from exc
-    if arr.shape != (d, d):
-        raise InputError(
-            f"{name} has shape {arr.shape} but must have shape ({d}, {d}) "
-            f"(one row and column per feature, {d} features)"
-        )
-    if not np.all(np.isfinite(arr)):
-        raise InputError(f"{name} contains NaN or infinite values; all must be finite")
-    scale = max(float(np.abs(arr).max()), np.finfo(float).tiny)
-    asym = float(np.abs(arr - arr.T).max())
-    if asym > 1e-10 * scale:
-        raise InputError(
-            f"{name} must be symmetric, got max |cov - cov.T| = {asym:.3g}"
-        )
-    arr = (arr + arr.T) / 2.0
-    low = float(np.linalg.eigvalsh(arr).min())
-    if low < -1e-10 * scale:
-        raise InputError(
-            f"{name} must be positive semi-definite, got smallest eigenvalue {low:.3g}"
-        )
-    return arr
-
-
-def _check_features(features, d: int) -> np.ndarray:
-    if features is None:
-        return np.arange(d)
-    if isinstance(features, str | bytes) or not isinstance(
-        features, Sequence | np.ndarray
-    ):
-        raise InputError(
-            f"features must be None or a sequence of column indices, got "
-            f"{type(features).__name__}"
-        )
-    idx = np.asarray(features)
-    if idx.ndim != 1 or idx.size == 0:
-        raise InputError(
-            f"features must be a non-empty 1-D sequence of column indices, got "
-            f"shape {idx.shape}"
-        )
-    cols = [
-        check_int(j, f"features[{i}]", 0, d - 1) for i, j in enumerate(idx.tolist())
-    ]
-    if len(set(cols)) != len(cols):
-        raise InputError(f"features must not repeat a column, got {cols}")
-    return np.asarray(cols, dtype=np.intp)
-
-
-def _check_weights(sample_weight, n: int) -> np.ndarray:
-    if sample_weight is None:
-        return np.full(n, 1.0 / n)
-    w = _as_vector(sample_weight, "sample_weight", size=n, size_name="n_samples")
-    if np.any(w < 0) or w.sum() <= 0:
-        raise InputError(
-            "sample_weight must be non-negative with a positive sum, got "
-            f"min {w.min():.3g}, sum {w.sum():.3g}"
-        )
-    return w / w.sum()
-
-
-def _as_indicators(F: np.ndarray, n: int, name: str) -> np.ndarray:
-    F2 = F.reshape(-1, 1) if F.ndim == 1 else F
-    if F2.ndim != 2 or F2.shape[0] != n or F2.shape[1] == 0:
-        raise InputError(
-            f"{name} has shape {F.shape} but must have shape ({n},) or ({n}, m)"
-        )
-    if F2.dtype != bool:
-        try:
-            vals = np.asarray(F2, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"{name} must be Boolean (bool or 0/1) ({exc})") from exc
-        if not np.all((vals == 0) | (vals == 1)):
-            raise InputError(
-                f"{name} must be Boolean (bool or 0/1), got values "
-                f"{np.unique(vals)[:5].tolist()}"
-            )
-        F2 = vals == 1
-    return F2
-
-
-def _binary_columns(X: np.ndarray, cols: np.ndarray, name: str):
-    """Larger and smaller value of each selected column; at most two allowed."""
-    high = X[:, cols].max(axis=0)
-    low = X[:, cols].min(axis=0)
-    other = (X[:, cols] != high) & (X[:, cols] != low)
-    if other.any():
-        j = int(cols[np.flatnonzero(other.any(axis=0))[0]])
-        n_values = np.unique(X[:, j]).size
-        raise InputError(
-            f"{name}[:, {j}] takes {n_values} distinct values but must be binary "
-            "(two values) for this exact estimate; use method='regression' or "
-            "'gaussian' for other features"
-        )
-    return high, low
-
-
-def _binary_coding(X: np.ndarray, name: str) -> tuple:
-    vals = np.unique(X)
-    if np.all(np.isin(vals, (0.0, 1.0))):
-        return (0.0, 1.0)
-    if np.all(np.isin(vals, (-1.0, 1.0))):
-        return (-1.0, 1.0)
-    raise InputError(
-        f"{name} must be coded 0/1 or -1/+1, got values {vals[:6].tolist()}"
-    )
-
-
-def _is_score_array(model) -> bool:
-    return isinstance(model, np.ndarray | list | tuple)
-
-
-def _score_function(model, name: str) -> ScoreFunction:
-    if hasattr(model, "decision_function"):
-        return _checked(model.decision_function, f"{name}.decision_function")
-    if hasattr(model, "predict_proba"):
-        return _checked(model.predict_proba, f"{name}.predict_proba", column=1)
-    if hasattr(model, "predict"):
-        return _checked(model.predict, f"{name}.predict")
-    if callable(model):
-        return _checked(model, name)
-    raise InputError(
-        f"{name} must be callable, have decision_function, predict_proba or "
-        f"predict, or be an array of scores, got {type(model).__name__}"
-    )
-
-
-def _checked(fn: Callable, name: str, column: int | None = None) -> ScoreFunction:
-    def score(X: np.ndarray) -> np.ndarray:
-        n = X.shape[0]
-        try:
-            out = np.asarray(fn(X), dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            if isinstance(exc, InputError):
-                raise
-            raise InputError(
-                f"{name} did not return numbers for {n} rows ({exc}); for a "
-                "classifier whose predict returns labels, pass a callable"
-            ) from exc
-        if column is not None:
-            if out.shape != (n, 2):
-                raise InputError(
-                    f"{name} returned shape {out.shape} but must return ({n}, 2) "
-                    "(a binary classifier); pass a callable for other outputs"
-                )
-            out = out[:, column]
-        elif out.shape == (n, 1):
-            out = out[:, 0]
-        if out.shape != (n,):
-            raise InputError(
-                f"{name} returned shape {out.shape} for {n} rows but must return "
-                f"shape ({n},) (one score per row); pass a callable that selects "
-                "one output"
-            )
-        if not np.all(np.isfinite(out)):
-            raise InputError(f"{name} returned NaN or infinite scores")
-        return out
-
-    return score
-
-
-def _scores(model, X: np.ndarray, name: str) -> np.ndarray:
-    if _is_score_array(model):
-        return _as_vector(model, name, size=X.shape[0], size_name="one per row of X")
-    return _score_function(model, name)(X)
-
-
-def _dense(a) -> np.ndarray:
-    return np.asarray(a.toarray() if hasattr(a, "toarray") else a, dtype=np.float64)
-
-
-def _linear_coef(model, d: int) -> np.ndarray | None:
-    try:
-        coef = getattr(model, "coef_", None)
-    except AttributeError:  # e.g. SVC with a non-linear kernel
-        return None
-    if coef is None:
-        return None
-    coef = _dense(coef)
-    if coef.ndim == 2 and coef.shape[0] == 1:
-        coef = coef[0]
-    if coef.shape != (d,) or not np.all(np.isfinite(coef)):
-        return None
-    return coef
-
-
-def _is_rbf_svm(model) -> bool:
-    return (
-        getattr(model, "kernel", None) == "rbf"
-        and hasattr(model, "dual_coef_")
-        and hasattr(model, "support_vectors_")
-        and np.ndim(model.dual_coef_) == 2
-        and np.shape(model.dual_coef_)[0] == 1
-    )
-
-
-def _covariance(X: np.ndarray, covariance) -> np.ndarray:
-    d = X.shape[1]
-    if isinstance(covariance, str):
-        if covariance == "empirical":
-            Xc = X - X.mean(axis=0)
-            return Xc.T @ Xc / X.shape[0]
-        if covariance == "ledoit_wolf":
-            from sklearn.covariance import LedoitWolf
-
-            return LedoitWolf().fit(X).covariance_
-        raise InputError(
-            f"covariance must be one of {_COVARIANCES} or a ({d}, {d}) matrix, "
-            f"got {covariance!r}"
-        )
-    return _check_covariance(covariance, d, "covariance")
-
-
-def _gradient(model, X: np.ndarray, gradient, step: float) -> np.ndarray:
-    d = X.shape[1]
-    mean = X.mean(axis=0)
-    if callable(gradient):
-        return _as_vector(
-            gradient(mean.copy()), "gradient(mean)", size=d, size_name="n_features"
-        )
-    if gradient not in _GRADIENTS:
-        raise InputError(
-            f"gradient must be one of {_GRADIENTS} or a callable, got {gradient!r}"
-        )
-    if gradient == "auto":
-        coef = _linear_coef(model, d)
-        if coef is not None:
-            return coef
-        if _is_rbf_svm(model):
-            return rbf_svm_gradient(model, mean)
-    score = _score_function(model, "model")
-    sd = X.std(axis=0)
-    h = step * np.where(sd > 0, sd, 1.0)
-    shift = np.diag(h)
-    values = score(np.vstack([mean + shift, mean - shift]))
-    return (values[:d] - values[d:]) / (2.0 * h)

@@ -17,92 +17,36 @@ features are positional k-mers under a Markov background, are
 `poimkit.poim.sampled.sampled_poim` (model-based MFI, the sampled POIM) and
 `poimkit.poim.sampled.sampled_instance` (instance-based MFI).
 
-`morf_curve` evaluates a relevance ordering the way the paper does: remove
-the most relevant features first (MoRF) and watch the model's performance
-drop, against removal in random order.
+The HSIC itself is `poimkit.importance.hsic.hsic`. `morf_curve`
+(`poimkit.importance.morf`, re-exported here) evaluates a relevance ordering
+the way the paper does: remove the most relevant features first (MoRF) and
+watch the model's performance drop, against removal in random order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from numbers import Integral, Real
+from collections.abc import Sequence
+from numbers import Integral
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._validation import as_rng, check_int
+from .._scoring import ScoreFunction, score_function
+from .._validation import as_matrix, as_rng, check_choice, check_int, is_numeric
 from ..errors import InputError
+from .hsic import _ESTIMATORS, _KERNELS, _check_gamma, _gram, _Hsic
+from .morf import morf_curve as morf_curve  # re-export: benchmarks import it here
 
-__all__ = ["MorfCurve", "hsic", "mfi", "morf_curve"]
+__all__ = ["mfi"]
 
-ScoreFunction = Callable[[np.ndarray], np.ndarray]
-
-_KERNELS = ("rbf", "linear")
-_ESTIMATORS = ("biased", "unbiased")
 _SAMPLINGS = ("independent", "data")
-_BASELINES = ("uniform", "marginal", "mean")
 
 
 # ----------------------------------------------------------------- validation
-def _choice(value, name: str, options: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in options:
-        raise InputError(f"{name} must be one of {options}, got {value!r}")
-    return value
-
-
-def _gamma(value, name: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, Real) or not value > 0:
-        raise InputError(
-            f"{name} must be a positive number or None (median heuristic), "
-            f"got {value!r}"
-        )
-    if not np.isfinite(value):
-        raise InputError(f"{name} must be finite, got {value!r}")
-    return float(value)
-
-
-def _matrix(X, name: str, min_rows: int = 1) -> np.ndarray:
-    """``X`` as a finite C-contiguous float64 array of shape (n, d)."""
-    try:
-        A = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{name} must be a numeric array, got {exc}") from exc
-    if A.ndim != 2 or A.shape[1] < 1:
-        raise InputError(
-            f"{name} has shape {A.shape} but must have shape (n_samples, "
-            "n_features) with n_features >= 1; reshape images to one row each"
-        )
-    if A.shape[0] < min_rows:
-        raise InputError(f"{name} has {A.shape[0]} rows but needs at least {min_rows}")
-    if not np.all(np.isfinite(A)):
-        raise InputError(f"{name} contains NaN or infinite values")
-    return np.ascontiguousarray(A)
-
-
-def _variable(a, name: str, n: int | None = None) -> np.ndarray:
-    """An HSIC argument as a finite float64 array of shape (n, p)."""
-    try:
-        A = np.asarray(a, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{name} must be a numeric array, got {exc}") from exc
-    if A.ndim == 1:
-        A = A[:, None]
-    if A.ndim != 2 or A.shape[1] < 1:
-        raise InputError(
-            f"{name} has shape {np.shape(a)} but must have shape (n,) or (n, p)"
-        )
-    if n is not None and A.shape[0] != n:
-        raise InputError(
-            f"{name} has {A.shape[0]} samples but the other variable has {n}"
-        )
-    if not np.all(np.isfinite(A)):
-        raise InputError(f"{name} contains NaN or infinite values")
-    return np.ascontiguousarray(A)
-
-
-def _feature_groups(features, n_features: int) -> list[np.ndarray]:
+def _feature_groups(
+    features: Sequence[int | Sequence[int]] | None, n_features: int
+) -> list[np.ndarray]:
     """Column index arrays, one per feature (an int) or group (ints)."""
     if features is None:
         return [np.array([f]) for f in range(n_features)]
@@ -138,255 +82,6 @@ def _feature_groups(features, n_features: int) -> list[np.ndarray]:
     return groups
 
 
-# ------------------------------------------------------------- score function
-def _score_function(model) -> ScoreFunction:
-    """``score(X)`` mapping float64 (n, d) to float64 (n,), checked."""
-    if hasattr(model, "decision_function"):
-        fn, name, column = model.decision_function, "decision_function", None
-    elif hasattr(model, "predict_proba"):
-        fn, name, column = model.predict_proba, "predict_proba", 1
-    elif hasattr(model, "predict"):
-        fn, name, column = model.predict, "predict", None
-    elif callable(model):
-        fn, column = model, None
-        name = getattr(model, "__name__", type(model).__name__)
-    else:
-        raise InputError(
-            "model must be callable or have decision_function, predict_proba or "
-            f"predict, got {type(model).__name__}; pass e.g. a function mapping "
-            "an array (n, d) to n scores"
-        )
-
-    def score(X: np.ndarray) -> np.ndarray:
-        n = X.shape[0]
-        try:
-            out = np.asarray(fn(X), dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            if isinstance(exc, InputError):
-                raise
-            raise InputError(
-                f"{name} did not return numbers for {n} inputs ({exc}); pass a "
-                "model with decision_function or predict_proba, or a callable"
-            ) from exc
-        if column is not None:
-            if out.shape != (n, 2):
-                raise InputError(
-                    f"{name} returned shape {out.shape} for {n} inputs but must "
-                    f"return shape ({n}, 2) (a binary classifier; column 1 is "
-                    "used); pass a callable for other outputs"
-                )
-            out = out[:, column]
-        elif out.shape == (n, 1):
-            out = out[:, 0]
-        if out.shape != (n,):
-            raise InputError(
-                f"{name} returned shape {out.shape} for {n} inputs but must return "
-                f"shape ({n},); for a multi-class model pass a callable that "
-                "returns the score of one class"
-            )
-        if not np.all(np.isfinite(out)):
-            raise InputError(f"{name} returned non-finite scores")
-        return out
-
-    return score
-
-
-# ------------------------------------------------------------------- kernels
-def _sq_dists(A: np.ndarray) -> np.ndarray:
-    """Squared Euclidean distances between the rows of ``A`` (n, p), exact."""
-    D2 = np.zeros((A.shape[0], A.shape[0]))
-    for col in A.T:
-        diff = col[:, None] - col[None, :]
-        D2 += diff * diff
-    return D2
-
-
-def _median_gamma(D2: np.ndarray) -> float | None:
-    """``1 / (2 sigma^2)``, sigma the median non-zero pairwise distance.
-
-    None if all rows are equal (the kernel is constant).
-    """
-    upper = D2[np.triu_indices(D2.shape[0], k=1)]
-    upper = upper[upper > 0]
-    if upper.size == 0:
-        return None
-    sigma = np.median(np.sqrt(upper))
-    return 1.0 / (2.0 * sigma * sigma)
-
-
-def _gram(A: np.ndarray, kernel: str, gamma: float | None) -> np.ndarray | None:
-    """Gram matrix of the rows of ``A``; None if it is constant (no information)."""
-    if kernel == "linear":
-        if np.all(A == A[0]):
-            return None
-        return A @ A.T
-    D2 = _sq_dists(A)
-    if gamma is None:
-        gamma = _median_gamma(D2)
-        if gamma is None:
-            return None
-    elif not np.any(D2 > 0):
-        return None
-    return np.exp(-gamma * D2)
-
-
-def _centre(G: np.ndarray) -> np.ndarray:
-    """``H G H`` with ``H = I - 1 1^T / n``."""
-    row = G.mean(axis=1)
-    return G - row[:, None] - G.mean(axis=0)[None, :] + row.mean()
-
-
-class _Hsic:
-    """HSIC between one fixed Gram matrix K and any Gram matrix L of size n.
-
-    Precomputes what depends on K only, so that each feature costs O(n^2).
-    """
-
-    def __init__(self, K: np.ndarray, estimator: str) -> None:
-        self.n = K.shape[0]
-        self.estimator = estimator
-        self.K = self._prepare(K)
-        self.self_value = self._value(self.K, self.K)
-
-    def _prepare(self, G: np.ndarray):
-        """Centred G (biased) or (G with zero diagonal, row sums, total)."""
-        if self.estimator == "biased":
-            return _centre(G)
-        Gt = G.copy()
-        np.fill_diagonal(Gt, 0.0)
-        row = Gt.sum(axis=1)
-        return Gt, row, row.sum()
-
-    def _value(self, A, B) -> float:
-        """HSIC from two prepared Gram matrices."""
-        n = self.n
-        if self.estimator == "biased":
-            return float(np.vdot(A, B)) / (n - 1) ** 2
-        (At, a_row, a_sum), (Bt, b_row, b_sum) = A, B
-        value = (
-            float(np.vdot(At, Bt))
-            + a_sum * b_sum / ((n - 1) * (n - 2))
-            - 2.0 * float(a_row @ b_row) / (n - 2)
-        )
-        return value / (n * (n - 3))
-
-    def between(self, L: np.ndarray, normalize: bool) -> float:
-        """HSIC(K, L), divided by sqrt(HSIC(K, K) HSIC(L, L)) if ``normalize``."""
-        if self.estimator == "biased" and not normalize:
-            # tr(K H L H) = <H K H, L>_F because H is idempotent: no centring of L
-            return float(np.vdot(self.K, L)) / (self.n - 1) ** 2
-        prepared = self._prepare(L)
-        value = self._value(self.K, prepared)
-        if not normalize:
-            return value
-        denom = self.self_value * self._value(prepared, prepared)
-        return float(value / np.sqrt(denom)) if denom > 0 else 0.0
-
-
-def hsic(
-    x,
-    y,
-    *,
-    kernel: str = "rbf",
-    gamma_x: float | None = None,
-    gamma_y: float | None = None,
-    estimator: str = "biased",
-    normalize: bool = False,
-) -> float:
-    r"""Hilbert-Schmidt independence criterion between two samples.
-
-    Parameters
-    ----------
-    x : array-like, shape (n,) or (n, p)
-        First variable, one row per observation.
-    y : array-like, shape (n,) or (n, q)
-        Second variable, paired with ``x`` row by row.
-    kernel : {"rbf", "linear"}, default "rbf"
-        Kernel used on both variables.
-    gamma_x, gamma_y : float, optional
-        RBF widths ``k(a, b) = exp(-gamma ||a - b||^2)``. Default: the median
-        heuristic (see Notes). Ignored for the linear kernel.
-    estimator : {"biased", "unbiased"}, default "biased"
-        Gretton et al. (2005) or Song et al. (2012), see Notes.
-    normalize : bool, default False
-        Divide by ``sqrt(HSIC(x, x) HSIC(y, y))``: for the biased estimator
-        this is the centred kernel alignment, in [0, 1].
-
-    Returns
-    -------
-    float
-        The estimate; 0 if either variable is constant.
-
-    Raises
-    ------
-    InputError
-        If the shapes disagree, there are fewer than 2 (biased) or 4
-        (unbiased) observations, or an option is invalid.
-
-    Notes
-    -----
-    With Gram matrices ``K_ij = k(x_i, x_j)``, ``L_ij = l(y_i, y_j)`` and
-    ``H = I - 1 1^T / n``, the biased estimator of Gretton et al. (2005) is
-
-    .. math:: \mathrm{HSIC}_b = \frac{1}{(n-1)^2} \operatorname{tr}(K H L H)
-
-    and the unbiased one of Song et al. (2012), with ``K~``, ``L~`` the Gram
-    matrices with zeroed diagonals,
-
-    .. math::
-
-        \mathrm{HSIC}_u = \frac{1}{n(n-3)} \Big[\operatorname{tr}(\tilde K
-        \tilde L) + \frac{1^T \tilde K 1 \; 1^T \tilde L 1}{(n-1)(n-2)}
-        - \frac{2}{n-2} 1^T \tilde K \tilde L 1\Big].
-
-    HSIC is zero in population if and only if x and y are independent
-    (for characteristic kernels such as the RBF). The median heuristic sets
-    ``gamma = 1 / (2 sigma^2)`` with sigma the median of the non-zero
-    pairwise distances ``||a_i - a_j||``. With linear kernels on scalars the
-    biased estimator is the squared sample covariance (denominator n - 1).
-
-    References
-    ----------
-    A. Gretton, O. Bousquet, A. Smola and B. Schölkopf. Measuring statistical
-    dependence with Hilbert-Schmidt norms. ALT 2005.
-
-    L. Song, A. Smola, A. Gretton, J. Bedo and K. Borgwardt. Feature selection
-    via dependence maximization. JMLR 13, 1393-1434, 2012.
-
-    Examples
-    --------
-    A dependence that correlation misses, against independent noise:
-
-    >>> rng = np.random.default_rng(0)
-    >>> x = rng.normal(size=200)
-    >>> abs(float(np.corrcoef(x, x**2)[0, 1])) < 0.2
-    True
-    >>> hsic(x, x**2, normalize=True) > 10 * hsic(x, rng.normal(size=200),
-    ...                                           normalize=True)
-    True
-    >>> x, y = [0.0, 1.0, 2.0, 3.0], [1.0, 3.0, 2.0, 5.0]
-    >>> round(hsic(x, y, kernel="linear"), 6)  # cov(x, y)^2 = (5.5 / 3)^2
-    3.361111
-    """
-    kernel = _choice(kernel, "kernel", _KERNELS)
-    estimator = _choice(estimator, "estimator", _ESTIMATORS)
-    gamma_x = _gamma(gamma_x, "gamma_x")
-    gamma_y = _gamma(gamma_y, "gamma_y")
-    A = _variable(x, "x")
-    B = _variable(y, "y", A.shape[0])
-    need = 2 if estimator == "biased" else 4
-    if A.shape[0] < need:
-        raise InputError(
-            f"x and y have {A.shape[0]} observations but the {estimator} "
-            f"estimator needs at least {need}"
-        )
-    K = _gram(A, kernel, gamma_x)
-    L = _gram(B, kernel, gamma_y)
-    if K is None or L is None:
-        return 0.0
-    return _Hsic(K, estimator).between(L, bool(normalize))
-
-
 # --------------------------------------------------------------------- MFI
 def _draw_samples(
     X: np.ndarray, n_samples: int, sampling: str, rng: np.random.Generator
@@ -402,10 +97,10 @@ def _draw_samples(
 
 
 def mfi(
-    model,
-    X,
-    instance=None,
-    features=None,
+    model: Any,
+    X: ArrayLike,
+    instance: ArrayLike | None = None,
+    features: Sequence[int | Sequence[int]] | None = None,
     kernel: str = "rbf",
     gamma: float | None = None,
     n_samples: int = 1000,
@@ -556,18 +251,18 @@ def mfi(
     >>> float(value[2]), float(se[2])
     (0.0, 0.0)
     """
-    kernel = _choice(kernel, "kernel", _KERNELS)
-    sampling = _choice(sampling, "sampling", _SAMPLINGS)
-    estimator = _choice(estimator, "estimator", _ESTIMATORS)
-    gamma = _gamma(gamma, "gamma")
-    score_gamma = _gamma(score_gamma, "score_gamma")
+    kernel = check_choice(kernel, "kernel", _KERNELS)
+    sampling = check_choice(sampling, "sampling", _SAMPLINGS)
+    estimator = check_choice(estimator, "estimator", _ESTIMATORS)
+    gamma = _check_gamma(gamma, "gamma")
+    score_gamma = _check_gamma(score_gamma, "score_gamma")
     min_samples = 4 if estimator == "unbiased" and instance is None else 2
     n_samples = check_int(n_samples, "n_samples", min_samples)
     batch_size = check_int(batch_size, "batch_size", 1)
-    X = _matrix(X, "X")
+    X = as_matrix(X, "X")
     groups = _feature_groups(features, X.shape[1])
     rows = None if instance is None else _instances(instance, X.shape[1])
-    score = _score_function(model)
+    score = score_function(model, unit="input")
     rng = as_rng(random_state)
     if sampling == "data" and X.shape[0] < min_samples:
         raise InputError(
@@ -588,9 +283,9 @@ def mfi(
     return values, stderrs
 
 
-def _instances(instance, n_features: int) -> np.ndarray:
+def _instances(instance: ArrayLike, n_features: int) -> np.ndarray:
     """The instance(s) to explain as a finite float64 array (m, d)."""
-    x = np.asarray(instance, dtype=np.float64) if _numeric(instance) else None
+    x = np.asarray(instance, dtype=np.float64) if is_numeric(instance) else None
     if x is None or x.ndim not in (1, 2) or x.shape[-1] != n_features:
         raise InputError(
             f"instance has shape {np.shape(instance)} but must be numeric with "
@@ -599,14 +294,6 @@ def _instances(instance, n_features: int) -> np.ndarray:
     if not np.all(np.isfinite(x)):
         raise InputError("instance contains NaN or infinite values")
     return np.atleast_2d(x)
-
-
-def _numeric(a) -> bool:
-    try:
-        np.asarray(a, dtype=np.float64)
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 def _kernel_mfi(
@@ -654,261 +341,3 @@ def _instance_mfi(
         values[first : first + len(chunk)] = diff.mean(axis=1)
         stderrs[first : first + len(chunk)] = diff.std(axis=1, ddof=1) / np.sqrt(n)
     return values, stderrs
-
-
-# --------------------------------------------------------------------- MoRF
-@dataclass(frozen=True)
-class MorfCurve:
-    """Performance while removing features, most relevant first vs random.
-
-    Attributes
-    ----------
-    n_removed : numpy.ndarray of int, shape (n_points,)
-        Number of features replaced at each point, starting with 0.
-    curve : numpy.ndarray, shape (n_points,)
-        Performance (mean score, or accuracy if labels were given) when the
-        ``n_removed`` most relevant features are replaced.
-    random_curves : numpy.ndarray, shape (n_random, n_points)
-        The same for random removal orders, one row per repetition.
-    n_features : int
-        Number of features of the data.
-    """
-
-    n_removed: np.ndarray
-    curve: np.ndarray
-    random_curves: np.ndarray
-    n_features: int
-
-    @property
-    def random_curve(self) -> np.ndarray:
-        """Mean performance over the random orders, shape (n_points,)."""
-        return self.random_curves.mean(axis=0)
-
-    @property
-    def aopc(self) -> float:
-        """Area over the MoRF curve: ``mean_k (curve[0] - curve[k])``."""
-        return _aopc(self.curve)
-
-    @property
-    def random_aopc(self) -> float:
-        """Area over the random-order curve (mean over repetitions)."""
-        return _aopc(self.random_curve)
-
-    @property
-    def auc(self) -> float:
-        """Area under the MoRF curve against the fraction of features removed."""
-        return _trapezoid(self.curve, self.n_removed / self.n_features)
-
-    @property
-    def random_auc(self) -> float:
-        """Area under the random-order curve, same axis as `auc`."""
-        return _trapezoid(self.random_curve, self.n_removed / self.n_features)
-
-
-def _aopc(curve: np.ndarray) -> float:
-    return float(np.mean(curve[0] - curve))
-
-
-def _trapezoid(y: np.ndarray, x: np.ndarray) -> float:
-    return float(np.sum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2.0))
-
-
-def _replacements(X: np.ndarray, baseline, rng: np.random.Generator) -> np.ndarray:
-    """Values that replace removed features, shape (n, d)."""
-    n, d = X.shape
-    if isinstance(baseline, str):
-        baseline = _choice(baseline, "baseline", _BASELINES)
-        if baseline == "uniform":
-            low, high = X.min(axis=0), X.max(axis=0)
-            return low + (high - low) * rng.random((n, d))
-        if baseline == "marginal":
-            return X[rng.integers(0, n, size=(n, d)), np.arange(d)[None, :]]
-        return np.broadcast_to(X.mean(axis=0), (n, d))
-    if not _numeric(baseline):
-        raise InputError(
-            f"baseline must be one of {_BASELINES}, a number or an array of shape "
-            f"({d},), got {baseline!r}"
-        )
-    values = np.asarray(baseline, dtype=np.float64)
-    if values.shape not in ((), (d,)) or not np.all(np.isfinite(values)):
-        raise InputError(
-            f"baseline has shape {values.shape} but must be a finite number or "
-            f"have shape ({d},) to match X"
-        )
-    return np.broadcast_to(values, (n, d))
-
-
-def _ranks(order: np.ndarray) -> np.ndarray:
-    """``rank[i, f]`` = position of feature f in row i of ``order``."""
-    ranks = np.empty_like(order)
-    rows = np.arange(order.shape[0])[:, None]
-    ranks[rows, order] = np.arange(order.shape[1])[None, :]
-    return ranks
-
-
-def morf_curve(
-    model,
-    X,
-    relevance,
-    n_steps: int = 20,
-    baseline="uniform",
-    random_state: np.random.Generator | int | None = None,
-    *,
-    y=None,
-    n_random: int = 10,
-    max_features: int | None = None,
-) -> MorfCurve:
-    r"""MoRF evaluation: replace the most relevant features first, vs random.
-
-    Parameters
-    ----------
-    model : object or callable
-        As in `mfi`. With ``y`` it must have ``predict``.
-    X : array-like, shape (n, d)
-        Inputs to perturb (e.g. a test set).
-    relevance : array-like, shape (d,) or (n, d)
-        Relevance of each feature: one ordering for all inputs (model-based)
-        or one per input (instance-based; for a classifier, multiply by the
-        sign of the input's score so that large values support its class).
-        Ties are broken at random.
-    n_steps : int, default 20
-        Number of removal steps; the points are ``round(linspace(0,
-        max_features, n_steps + 1))`` features removed (duplicates dropped).
-    baseline : {"uniform", "marginal", "mean"}, float or array, default "uniform"
-        What a removed feature becomes: a uniform random value in the
-        feature's range over X (as the authors' pixel flipping), a random
-        value of the feature from another row of X, the feature's mean, or
-        given values. Random values are drawn once and shared by the MoRF
-        and the random orders.
-    random_state : int, numpy.random.Generator or None
-        Seed for the replacement values, tie breaking and random orders.
-    y : array-like, shape (n,), optional
-        Labels. If given the curve is the accuracy of ``model.predict``,
-        otherwise the mean score (see `mfi`).
-    n_random : int, default 10
-        Random removal orders (per input) for the reference curve, >= 1.
-    max_features : int, optional
-        Remove at most this many features (default all d).
-
-    Returns
-    -------
-    MorfCurve
-        The curves with their areas: ``aopc``/``random_aopc`` (area over the
-        perturbation curve, larger means faster degradation) and
-        ``auc``/``random_auc`` (area under it).
-
-    Raises
-    ------
-    InputError
-        For invalid arguments.
-
-    See Also
-    --------
-    mfi : the relevance to evaluate.
-
-    Notes
-    -----
-    With ``x^(0) = x`` and ``x^(k)`` the input with its k most relevant
-    features replaced, the performance curve is ``c_k = mean_x p(x^(k))``
-    (score, or correctness of the prediction), and following Samek et al.
-    the area over the perturbation curve over the ``K + 1`` points is
-
-    .. math:: \mathrm{AOPC} = \frac{1}{K+1} \sum_{k=0}^{K} (c_0 - c_k).
-
-    A relevance ordering is informative if its AOPC exceeds that of random
-    orders: removing relevant features first degrades the model faster.
-    Vidovic et al. (figure 3 (c, d)) compare accuracies this way.
-
-    References
-    ----------
-    W. Samek, A. Binder, G. Montavon, S. Bach and K.-R. Müller. Evaluating the
-    visualization of what a deep neural network has learned. IEEE TNNLS
-    28(11), 2660-2673, 2017. arXiv:1509.06321.
-
-    M. M.-C. Vidovic, N. Görnitz, K.-R. Müller and M. Kloft. Feature importance
-    measure for non-linear learning algorithms. NIPS 2016 Workshop on
-    Interpretable Machine Learning in Complex Systems. arXiv:1611.07567.
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(50, 4))
-    >>> w = np.array([3.0, 2.0, 1.0, 0.0])
-    >>> res = morf_curve(lambda X: X @ w, X[X @ w > 0], relevance=w, n_steps=4,
-    ...                  baseline=0.0, random_state=0)
-    >>> res.n_removed.tolist()
-    [0, 1, 2, 3, 4]
-    >>> bool(res.aopc > res.random_aopc)
-    True
-    """
-    X = _matrix(X, "X")
-    n, d = X.shape
-    n_steps = check_int(n_steps, "n_steps", 1)
-    n_random = check_int(n_random, "n_random", 1)
-    max_features = (
-        d if max_features is None else check_int(max_features, "max_features", 1, d)
-    )
-    rng = as_rng(random_state)
-    if not _numeric(relevance):
-        raise InputError(
-            f"relevance must be numeric with shape ({d},) or ({n}, {d}), got "
-            f"{type(relevance).__name__}"
-        )
-    rel = np.asarray(relevance, dtype=np.float64)
-    if rel.shape not in ((d,), (n, d)):
-        raise InputError(
-            f"relevance has shape {rel.shape} but must have shape ({d},) or "
-            f"({n}, {d}) to match X"
-        )
-    if np.any(np.isnan(rel)):
-        raise InputError("relevance contains NaN")
-    if y is None:
-        score = _score_function(model)
-
-        def perf(A: np.ndarray) -> float:
-            return float(score(A).mean())
-
-    else:
-        labels = np.asarray(y)
-        if labels.shape != (n,):
-            raise InputError(
-                f"y has shape {labels.shape} but must have shape ({n},) to match X"
-            )
-        if not hasattr(model, "predict"):
-            raise InputError(
-                "model must have predict when y is given (accuracy curve), got "
-                f"{type(model).__name__}; omit y to follow the mean score"
-            )
-
-        def perf(A: np.ndarray) -> float:
-            pred = np.asarray(model.predict(A))
-            if pred.shape != (n,):
-                raise InputError(
-                    f"predict returned shape {pred.shape} for {n} inputs but must "
-                    f"return shape ({n},)"
-                )
-            return float(np.mean(pred == labels))
-
-    replacement = _replacements(X, baseline, rng)
-    rel = np.broadcast_to(rel, (n, d))
-    # random tie breaking: shuffle the columns, then a stable descending sort
-    shuffle = np.argsort(rng.random((n, d)), axis=1)
-    shuffled = np.take_along_axis(rel, shuffle, axis=1)
-    order = np.take_along_axis(
-        shuffle, np.argsort(-shuffled, axis=1, kind="stable"), axis=1
-    )
-    n_removed = np.unique(
-        np.round(np.linspace(0, max_features, n_steps + 1)).astype(np.int64)
-    )
-
-    def curve_for(ranks: np.ndarray) -> np.ndarray:
-        return np.array([perf(np.where(ranks < m, replacement, X)) for m in n_removed])
-
-    curve = curve_for(_ranks(order))
-    random_curves = np.array(
-        [
-            curve_for(_ranks(np.argsort(rng.random((n, d)), axis=1)))
-            for _ in range(n_random)
-        ]
-    )
-    return MorfCurve(n_removed, curve, random_curves, d)

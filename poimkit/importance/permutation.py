@@ -11,15 +11,17 @@ all-pairs ``n(n-1)`` estimate, which scikit-learn has no equivalent of.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import is_classifier
 from sklearn.inspection import permutation_importance
 from sklearn.metrics import get_scorer, make_scorer, zero_one_loss
 
-from .._validation import as_rng, check_int
+from .._validation import as_rng, as_targets, check_int
 from ..errors import InputError
 
 __all__ = ["PermutationResult", "permutation"]
@@ -35,7 +37,7 @@ _KINDS = ("ratio", "difference")
 class PermutationResult:
     """Permutation feature importances of one model on one data set.
 
-    Attributes
+    Parameters
     ----------
     importances_mean : ndarray of shape (n_features,)
         Mean importance over the repeats.
@@ -60,11 +62,11 @@ class PermutationResult:
 
 
 def permutation(
-    model,
-    X,
-    y,
+    model: Any,
+    X: ArrayLike,
+    y: ArrayLike,
     n_repeats: int = 5,
-    scoring=None,
+    scoring: str | Callable[[Any, np.ndarray, np.ndarray], float] | None = None,
     kind: Literal["ratio", "difference"] = "ratio",
     random_state: int | np.random.Generator | None = None,
     exact: bool = False,
@@ -194,7 +196,6 @@ def permutation(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from sklearn.linear_model import LinearRegression
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(200, 3))
@@ -252,7 +253,7 @@ def permutation(
     )
 
 
-def _check_data(X, y) -> tuple[np.ndarray, np.ndarray]:
+def _check_data(X: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """``X`` as a 2-D array with at least 2 rows and ``y`` as a matching 1-D array."""
     X = np.asarray(X)
     if X.ndim != 2:
@@ -261,15 +262,7 @@ def _check_data(X, y) -> tuple[np.ndarray, np.ndarray]:
         raise InputError(
             f"X must have at least 2 samples and 1 feature, got shape {X.shape}"
         )
-    y = np.asarray(y)
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y[:, 0]
-    if y.shape != (X.shape[0],):
-        raise InputError(
-            f"y must have shape ({X.shape[0]},) to match X with {X.shape[0]} "
-            f"samples, got shape {y.shape}"
-        )
-    return X, y
+    return X, as_targets(y, X.shape[0])
 
 
 def _resolve_scoring(model, scoring):

@@ -12,11 +12,13 @@ paper starts from.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._validation import as_rng, check_int
+from .._scoring import ScoreFunction, score_function
+from .._validation import as_rng, as_targets, check_int, is_numeric
 from ..errors import InputError
 
 __all__ = ["output_spread", "sensitivity"]
@@ -26,9 +28,9 @@ _CHUNK_CELLS = 4_000_000  # rows x features predicted at once by variant="max"
 
 
 def sensitivity(
-    model,
-    X,
-    y,
+    model: Any,
+    X: ArrayLike,
+    y: ArrayLike,
     n_repeats: int = 10,
     variant: Literal["random", "max"] = "random",
     random_state: int | np.random.Generator | None = None,
@@ -155,7 +157,6 @@ def sensitivity(
 
     Examples
     --------
-    >>> import numpy as np
     >>> from sklearn.linear_model import LinearRegression
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(1000, 2))
@@ -177,7 +178,9 @@ def sensitivity(
     n_pairs = 10 * n if n_pairs is None else check_int(n_pairs, "n_pairs", 1)
     if n_grid is not None:
         n_grid = check_int(n_grid, "n_grid", 2)
-    predict = _predictor(model)
+    predict = score_function(
+        model, methods=("predict",), callables=False, example="a fitted regressor"
+    )
 
     if variant == "max":
         d_max = [_max_difference(predict, X, j, n_grid) for j in range(X.shape[1])]
@@ -193,7 +196,7 @@ def sensitivity(
 
 
 def output_spread(
-    y,
+    y: ArrayLike,
     variant: Literal["random", "max"] = "random",
     n_pairs: int | None = None,
     random_state: int | np.random.Generator | None = None,
@@ -240,7 +243,7 @@ def output_spread(
     >>> round(output_spread(rng.normal(size=100_000), random_state=0), 2)
     1.13
     """
-    y = np.asarray(y, dtype=np.float64) if _is_numeric(y) else None
+    y = np.asarray(y, dtype=np.float64) if is_numeric(y) else None
     if y is None or y.ndim != 1 or y.size < 2 or not np.all(np.isfinite(y)):
         raise InputError(
             "y must be a 1-D array of at least 2 finite numbers, got "
@@ -261,17 +264,9 @@ def output_spread(
     return spread
 
 
-def _is_numeric(values) -> bool:
-    try:
-        np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def _check_data(X, y) -> tuple[np.ndarray, np.ndarray]:
+def _check_data(X: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Float64 ``X`` (n >= 2, finite) and a matching, non-constant ``y``."""
-    if not _is_numeric(X):
+    if not is_numeric(X):
         raise InputError("X must be numeric; encode categorical inputs first")
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[0] < 2 or X.shape[1] < 1:
@@ -281,16 +276,9 @@ def _check_data(X, y) -> tuple[np.ndarray, np.ndarray]:
         )
     if not np.all(np.isfinite(X)):
         raise InputError("X must be finite, got NaN or infinite values")
-    if not _is_numeric(y):
+    if not is_numeric(y):
         raise InputError("y must be numeric (a continuous output)")
-    y = np.asarray(y, dtype=np.float64)
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y[:, 0]
-    if y.shape != (X.shape[0],):
-        raise InputError(
-            f"y must have shape ({X.shape[0]},) to match X with {X.shape[0]} "
-            f"samples, got shape {y.shape}"
-        )
+    y = as_targets(y, X.shape[0], dtype=np.float64)
     if not np.all(np.isfinite(y)):
         raise InputError("y must be finite, got NaN or infinite values")
     if np.ptp(y) == 0:
@@ -301,32 +289,9 @@ def _check_data(X, y) -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
-def _predictor(model):
-    """``predict`` of ``model``, returning checked float64 arrays of shape (n,)."""
-    if not hasattr(model, "predict"):
-        raise InputError(
-            f"model must have a predict method, got {type(model).__name__}"
-        )
-
-    def predict(X: np.ndarray) -> np.ndarray:
-        out = np.asarray(model.predict(X))
-        if out.ndim == 2 and out.shape[1] == 1:
-            out = out[:, 0]
-        if out.shape != (X.shape[0],) or not _is_numeric(out):
-            raise InputError(
-                f"model.predict must return {X.shape[0]} numbers for {X.shape[0]} "
-                f"rows (one continuous output), got shape {out.shape} of dtype "
-                f"{out.dtype}"
-            )
-        out = out.astype(np.float64)
-        if not np.all(np.isfinite(out)):
-            raise InputError("model.predict returned NaN or infinite values")
-        return out
-
-    return predict
-
-
-def _random_difference(predict, X: np.ndarray, j: int, rng) -> float:
+def _random_difference(
+    predict: ScoreFunction, X: np.ndarray, j: int, rng: np.random.Generator
+) -> float:
     """``D_p`` for input ``j``: mean |f(x_i, x*_ij) - f(x_i, x**_ij)| (Steps 1-3)."""
     n = X.shape[0]
     draws = rng.integers(n, size=(2, n))
@@ -336,13 +301,15 @@ def _random_difference(predict, X: np.ndarray, j: int, rng) -> float:
     return float(np.mean(np.abs(out[:n] - out[n:])))
 
 
-def _random_spread(y: np.ndarray, n_pairs: int, rng) -> float:
+def _random_spread(y: np.ndarray, n_pairs: int, rng: np.random.Generator) -> float:
     """``D_y``: mean |y* - y**| over ``n_pairs`` random pairs (Step 4)."""
     draws = rng.integers(y.size, size=(2, n_pairs))
     return float(np.mean(np.abs(y[draws[0]] - y[draws[1]])))
 
 
-def _max_difference(predict, X: np.ndarray, j: int, n_grid: int | None) -> float:
+def _max_difference(
+    predict: ScoreFunction, X: np.ndarray, j: int, n_grid: int | None
+) -> float:
     """``D_p^max`` for input ``j``: mean over rows of the range of f over the grid."""
     values = np.unique(X[:, j])
     if n_grid is not None and values.size > n_grid:

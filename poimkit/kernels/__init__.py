@@ -3,27 +3,27 @@
 Public functions: `wd_kernel` (WD, WD with shifts, WD with mismatches, each
 optionally strand-symmetric), `wd_diagonal` and `wd_normalizer`. They validate
 their input, pack the sequences into bitplanes (`poimkit.kernels._packing`)
-and call the numba kernels of `poimkit.kernels.wd`, `poimkit.kernels.wds`,
-`poimkit.kernels.wdm` (mismatches) and `poimkit.kernels.paired`.
+and call the numba kernels of `poimkit.kernels.wd`, `poimkit.kernels.wds`
+(shifts, and paired rows) and `poimkit.kernels.wdm` (mismatches).
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+from typing import NamedTuple
 
 import numpy as np
 
 from .._threads import check_threads, numba_threads
-from .._validation import check_int
+from .._validation import check_flag, check_int, check_mismatches, check_shift
 from ..alphabet import check_codes
 from ..alphabet import reverse_complement as rc_codes  # params use the name
 from ..errors import InputError
 from . import _packing
-from .paired import wds_rows
 from .wd import wd_gram
 from .wdm import wdm_gram, wdm_rows
-from .wds import wds_diagonal, wds_gram
+from .wds import wds_gram, wds_rows
 
 __all__ = ["wd_diagonal", "wd_kernel", "wd_normalizer"]
 
@@ -33,31 +33,34 @@ __all__ = ["wd_diagonal", "wd_kernel", "wd_normalizer"]
 # --------------------------------------------------------------------------
 
 
-def _check_shift(shift, length: int) -> int:
-    shift = check_int(shift, "shift", 0)
-    if shift >= length:
-        raise InputError(
-            f"shift must be smaller than the sequence length L = {length}, got "
-            f"{shift}; a shift s compares x[s:] with x'[:L-s]"
-        )
-    return shift
+class _Kernel(NamedTuple):
+    """Validated parameters of the kernel for sequences of one length."""
+
+    length: int
+    degree: int
+    shift: int
+    mismatches: int
+    reverse_complement: bool
+
+    @property
+    def n_mis(self) -> int:
+        """Mismatches that change the kernel (`effective_mismatches`)."""
+        return effective_mismatches(self.mismatches, self.degree, self.length)
+
+    @property
+    def den(self) -> float:
+        """``d (d + 1)``: the kernel is the integer count times ``2 / den``."""
+        return float(self.degree * (self.degree + 1))
 
 
-def _check_mismatches(mismatches, shift: int) -> int:
-    mismatches = check_int(mismatches, "mismatches", 0)
-    if mismatches > 0 and shift > 0:
-        raise InputError(
-            f"mismatches={mismatches} cannot be combined with shift={shift}: the "
-            "WD kernel with mismatches is implemented for shift=0 only; choose "
-            "one of the two"
-        )
-    return mismatches
-
-
-def _check_flag(value, name: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise InputError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
+def _check_kernel(
+    length: int, degree, shift, mismatches, reverse_complement
+) -> _Kernel:
+    degree = check_int(degree, "degree", 1)
+    shift = check_shift(shift, length)
+    mismatches = check_mismatches(mismatches, shift)
+    reverse_complement = check_flag(reverse_complement, "reverse_complement")
+    return _Kernel(length, degree, shift, mismatches, reverse_complement)
 
 
 def _check_pair(X1, X2) -> tuple[np.ndarray, np.ndarray | None]:
@@ -89,7 +92,7 @@ def _check_scale(scale) -> float | None:
 
 
 def _pack(X: np.ndarray, shift: int) -> tuple[np.ndarray, np.ndarray]:
-    """Bitplanes ``(n, 2, W)`` and shifted lanes ``(n, n_blocks, 2, W, 8)``."""
+    """``(planes, lanes)``: bitplanes ``(n, 2, W)`` and shifted ``(n, B, 2, W, 8)``."""
     n, length = X.shape
     n_w = _packing.n_words(length)
     planes = np.zeros((n, 2, n_w), dtype=np.uint64)
@@ -127,12 +130,47 @@ def effective_mismatches(mismatches: int, degree: int, length: int) -> int:
 
     A k-mer pair counts only while it keeps one matching letter, so a larger
     `mismatches` changes nothing.
+
+    Parameters
+    ----------
+    mismatches : int
+        Mismatches ``m`` of the kernel.
+    degree : int
+        Largest k-mer length ``d``.
+    length : int
+        Sequence length ``L``.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> effective_mismatches(5, 3, 100), effective_mismatches(1, 20, 100)
+    (2, 1)
     """
     return min(mismatches, max(min(degree, length) - 1, 0))
 
 
 def mismatch_ratio(k: int, j: int) -> float:
-    """``mu_{k,j} = 1 / (C(k, j) 3**j)`` (see `poimkit.kernels.wdm`)."""
+    """``mu_{k,j} = 1 / (C(k, j) 3**j)`` (see `poimkit.kernels.wdm`).
+
+    Parameters
+    ----------
+    k : int
+        k-mer length.
+    j : int
+        Hamming distance, ``0 <= j <= k``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> mismatch_ratio(2, 1) == 1 / 6
+    True
+    """
     return 1.0 / (math.comb(k, j) * 3.0**j)
 
 
@@ -146,112 +184,59 @@ def _mismatch_table(degree: int, n_mis: int) -> np.ndarray:
 
 
 def _gram(
-    X1: np.ndarray,
-    X2: np.ndarray,
-    symmetric: bool,
-    degree: int,
-    shift: int,
-    n_mis: int,
-    num: float,
-    den: float,
+    X1: np.ndarray, X2: np.ndarray, symmetric: bool, kern: _Kernel, factor: tuple
 ) -> np.ndarray:
     """``k(X1[a], X2[b]) * num / den`` in units of ``2 / (d (d + 1))``.
 
-    ``symmetric`` promises ``k(X1[a], X2[b]) = k(X1[b], X2[a])``: true for
-    ``X2 is X1`` and for ``X1 = rc(X2)``, since ``k(rc(x), x') = k(x, rc(x'))``.
+    ``factor`` is ``(num, den)``. ``symmetric`` promises ``k(X1[a], X2[b]) =
+    k(X1[b], X2[a])``: true for ``X2 is X1`` and for ``X1 = rc(X2)``, since
+    ``k(rc(x), x') = k(x, rc(x'))``.
     """
-    length = X1.shape[1]
     out = np.empty((X1.shape[0], X2.shape[0]), dtype=np.float64)
-    if n_mis > 0:
-        table = _mismatch_table(degree, n_mis)
-        wdm_gram(X1, X2, degree, table, symmetric, num, den, out)
+    if kern.n_mis > 0:
+        table = _mismatch_table(kern.degree, kern.n_mis)
+        wdm_gram(X1, X2, kern.degree, table, symmetric, factor, out)
         return out
-    planes1, lanes1 = _pack(X1, shift)
-    planes2, lanes2 = (planes1, lanes1) if X2 is X1 else _pack(X2, shift)
-    valid, lane_valid, weights = _tables(length, shift)
-    if shift == 0:
-        wd_gram(planes1, planes2, valid, degree, symmetric, num, den, out)
+    side1 = _pack(X1, kern.shift)
+    side2 = side1 if X2 is X1 else _pack(X2, kern.shift)
+    tables = _tables(kern.length, kern.shift)
+    if kern.shift == 0:
+        planes1, planes2, valid = side1[0], side2[0], tables[0]
+        wd_gram(planes1, planes2, valid, kern.degree, symmetric, factor, out)
     else:
-        wds_gram(
-            planes1,
-            lanes1,
-            planes2,
-            lanes2,
-            valid,
-            lane_valid,
-            weights,
-            degree,
-            symmetric,
-            num,
-            den,
-            out,
-        )
+        wds_gram(side1, side2, tables, kern.degree, symmetric, factor, out)
     return out
 
 
-def _rows(
-    X1: np.ndarray, X2: np.ndarray, degree: int, shift: int, n_mis: int
-) -> np.ndarray:
+def _rows(X1: np.ndarray, X2: np.ndarray, kern: _Kernel) -> np.ndarray:
     """Unnormalised ``k(X1[r], X2[r])`` of paired rows."""
-    den = float(degree * (degree + 1))
     out = np.empty(X1.shape[0], dtype=np.float64)
-    if n_mis > 0:
-        table = _mismatch_table(degree, n_mis)
-        wdm_rows(X1, X2, degree, table, 2.0, den, out)
+    if kern.n_mis > 0:
+        table = _mismatch_table(kern.degree, kern.n_mis)
+        wdm_rows(X1, X2, kern.degree, table, (2.0, kern.den), out)
         return out
-    planes1, lanes1 = _pack(X1, shift)
-    planes2, lanes2 = _pack(X2, shift)
-    valid, lane_valid, weights = _tables(X1.shape[1], shift)
-    wds_rows(
-        planes1,
-        lanes1,
-        planes2,
-        lanes2,
-        valid,
-        lane_valid,
-        weights,
-        degree,
-        2.0,
-        den,
-        out,
-    )
+    side2 = _pack(X2, kern.shift)
+    side1 = side2 if X1 is X2 else _pack(X1, kern.shift)
+    tables = _tables(kern.length, kern.shift)
+    wds_rows(side1, side2, tables, kern.degree, (2.0, kern.den), out)
     return out
 
 
-def _diagonal(
-    X: np.ndarray,
-    degree: int,
-    shift: int,
-    mismatches: int = 0,
-    reverse_complement: bool = False,
-) -> np.ndarray:
-    n, length = X.shape
-    den = float(degree * (degree + 1))
-    if shift == 0:  # with or without mismatches: every k-mer matches itself
-        out = np.full(n, float(_diagonal_count(length, degree)) * 2.0 / den)
-    else:
-        planes, lanes = _pack(X, shift)
-        valid, lane_valid, weights = _tables(length, shift)
-        out = np.empty(n, dtype=np.float64)
-        wds_diagonal(planes, lanes, valid, lane_valid, weights, degree, 2.0, den, out)
-    if reverse_complement:
-        n_mis = effective_mismatches(mismatches, degree, length)
-        out += _rows(rc_codes(X), X, degree, shift, n_mis)
+def _diagonal(X: np.ndarray, kern: _Kernel) -> np.ndarray:
+    if kern.shift == 0:  # with or without mismatches: every k-mer matches itself
+        count = _diagonal_count(kern.length, kern.degree)
+        out = np.full(X.shape[0], float(count) * 2.0 / kern.den)
+    else:  # no mismatches with shifts
+        out = _rows(X, X, kern)
+    if kern.reverse_complement:
+        out += _rows(rc_codes(X), X, kern)
     return out
 
 
-def _normalizer(
-    X: np.ndarray,
-    degree: int,
-    shift: int,
-    mismatches: int = 0,
-    reverse_complement: bool = False,
-) -> float:
-    if shift == 0 and not reverse_complement:
-        count = _diagonal_count(X.shape[1], degree)
-        return float(count) * 2.0 / float(degree * (degree + 1))
-    diagonal = _diagonal(X, degree, shift, mismatches, reverse_complement)
-    return float(np.mean(diagonal))
+def _normalizer(X: np.ndarray, kern: _Kernel) -> float:
+    if kern.shift == 0 and not kern.reverse_complement:
+        return float(_diagonal_count(kern.length, kern.degree)) * 2.0 / kern.den
+    return float(np.mean(_diagonal(X, kern)))
 
 
 # --------------------------------------------------------------------------
@@ -415,30 +400,25 @@ def wd_kernel(
     [[3.6667, 3.6667], [3.6667, 3.6667]]
     """
     X1, X2 = _check_pair(X1, X2)
-    length = X1.shape[1]
-    degree = check_int(degree, "degree", 1)
-    shift = _check_shift(shift, length)
+    kern = _check_kernel(X1.shape[1], degree, shift, mismatches, reverse_complement)
     scale = _check_scale(scale)
     n_threads = check_threads(n_threads)
-    mismatches = _check_mismatches(mismatches, shift)
-    reverse_complement = _check_flag(reverse_complement, "reverse_complement")
-    n_mis = effective_mismatches(mismatches, degree, length)
     train = X1 if X2 is None else X2
     symmetric = X2 is None
 
     with numba_threads(n_threads):
-        num, den = 2.0, float(degree * (degree + 1))
+        num, den = 2.0, kern.den
         if scale is not None:
             den *= scale
-        elif normalize and shift == 0 and not reverse_complement:
-            num, den = 1.0, float(_diagonal_count(length, degree))
+        elif normalize and kern.shift == 0 and not kern.reverse_complement:
+            num, den = 1.0, float(_diagonal_count(kern.length, kern.degree))
         elif normalize:
-            den *= _normalizer(train, degree, shift, mismatches, reverse_complement)
+            den *= _normalizer(train, kern)
 
-        out = _gram(X1, train, symmetric, degree, shift, n_mis, num, den)
-        if reverse_complement:
+        out = _gram(X1, train, symmetric, kern, (num, den))
+        if kern.reverse_complement:
             # k(rc(x_a), x'_b) = k(rc(x'_b), x_a): still symmetric for X2 None
-            out += _gram(rc_codes(X1), train, symmetric, degree, shift, n_mis, num, den)
+            out += _gram(rc_codes(X1), train, symmetric, kern, (num, den))
     return out
 
 
@@ -481,11 +461,8 @@ def wd_diagonal(
     [7.3333, 3.6667]
     """
     X = check_codes(X, "X")
-    degree = check_int(degree, "degree", 1)
-    shift = _check_shift(shift, X.shape[1])
-    mismatches = _check_mismatches(mismatches, shift)
-    reverse_complement = _check_flag(reverse_complement, "reverse_complement")
-    return _diagonal(X, degree, shift, mismatches, reverse_complement)
+    kern = _check_kernel(X.shape[1], degree, shift, mismatches, reverse_complement)
+    return _diagonal(X, kern)
 
 
 def wd_normalizer(
@@ -502,11 +479,8 @@ def wd_normalizer(
     X : array-like of int, shape (n, L)
         The training sequences (the ``X2`` side of `wd_kernel`, or ``X1`` when
         ``X2`` is None).
-    degree : int, default=20
-    shift : int, default=0
-    mismatches : int, default=0
-    reverse_complement : bool, default=False
-        As in `wd_kernel`.
+    degree, shift, mismatches, reverse_complement
+        As in `wd_kernel` (defaults 20, 0, 0 and False).
 
     Returns
     -------
@@ -526,8 +500,5 @@ def wd_normalizer(
     4.3333
     """
     X = check_codes(X, "X")
-    degree = check_int(degree, "degree", 1)
-    shift = _check_shift(shift, X.shape[1])
-    mismatches = _check_mismatches(mismatches, shift)
-    reverse_complement = _check_flag(reverse_complement, "reverse_complement")
-    return _normalizer(X, degree, shift, mismatches, reverse_complement)
+    kern = _check_kernel(X.shape[1], degree, shift, mismatches, reverse_complement)
+    return _normalizer(X, kern)

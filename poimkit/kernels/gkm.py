@@ -28,7 +28,15 @@ def _pattern(codes, start, masks, m):
 
 
 @njit(**NJIT_PARALLEL)
-def gkm_gram(codes, offsets, row_seq, masks, mask_weight, l, acc):
+def gkm_gram(
+    codes: np.ndarray,
+    offsets: np.ndarray,
+    row_seq: np.ndarray,
+    masks: np.ndarray,
+    mask_weight: np.ndarray,
+    l: int,
+    acc: np.ndarray,
+) -> None:
     """Add ``sum_m w_m <c_m(x_a), c_m(x_b)>`` to ``acc[t, a, b]`` for ``a <= b``.
 
     ``c_m(x)`` counts the patterns of mask m in x (all strands). Masks are
@@ -38,6 +46,23 @@ def gkm_gram(codes, offsets, row_seq, masks, mask_weight, l, acc):
     sort, so a bucket lists sequences in ascending order), runs of one
     sequence are counted, and every pair of runs in a bucket adds the product
     of their counts: the work is ``sum over buckets of (sequences in it)**2``.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray of uint8
+        Letters of all rows, one row after another.
+    offsets : numpy.ndarray of int64, shape (n_rows + 1,)
+        Row ``r`` is ``codes[offsets[r]:offsets[r + 1]]``.
+    row_seq : numpy.ndarray of int64, shape (n_rows,)
+        Sequence of each row.
+    masks : numpy.ndarray of int64, shape (n_masks, k)
+        Informative positions of each gapped pattern.
+    mask_weight : numpy.ndarray of float64, shape (n_masks,)
+        Weight ``w_m`` of each mask.
+    l : int
+        Window length.
+    acc : numpy.ndarray of float64, shape (n_tasks, n, n)
+        Per-task accumulators (upper triangles filled).
     """
     n_tasks = acc.shape[0]
     n_masks, k = masks.shape
@@ -91,8 +116,29 @@ def gkm_gram(codes, offsets, row_seq, masks, mask_weight, l, acc):
 
 
 @njit(**NJIT_PARALLEL)
-def gkm_weights(codes, offsets, row_coef, masks, l, out):
-    """``out[m, p] += row_coef[r]`` for every pattern p of mask m in every row r."""
+def gkm_weights(
+    codes: np.ndarray,
+    offsets: np.ndarray,
+    row_coef: np.ndarray,
+    masks: np.ndarray,
+    l: int,
+    out: np.ndarray,
+) -> None:
+    """``out[m, p] += row_coef[r]`` for every pattern p of mask m in every row r.
+
+    One mask per parallel task: each writes its own row of ``out``.
+
+    Parameters
+    ----------
+    codes, offsets
+        The ragged rows (as in `gkm_gram`).
+    row_coef : numpy.ndarray of float64, shape (n_rows,)
+        Coefficient of each row.
+    masks, l
+        Gapped patterns and window length (as in `gkm_gram`).
+    out : numpy.ndarray of float64, shape (n_masks, 4**k)
+        Pattern weights, added to.
+    """
     n_masks = masks.shape[0]
     n_rows = offsets.size - 1
     for m in prange(n_masks):
@@ -103,8 +149,24 @@ def gkm_weights(codes, offsets, row_coef, masks, l, out):
 
 
 @njit(**NJIT_PARALLEL)
-def gkm_score_rows(codes, offsets, masks, l, table, out):
-    """``out[r] = sum over windows and masks of table[m, pattern]`` per row."""
+def gkm_score_rows(
+    codes: np.ndarray,
+    offsets: np.ndarray,
+    masks: np.ndarray,
+    l: int,
+    table: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """``out[r] = sum over windows and masks of table[m, pattern]`` per row.
+
+    Parameters
+    ----------
+    codes, offsets, masks, l
+        As in `gkm_gram`.
+    table : numpy.ndarray of float64, shape (n_masks, 4**k)
+        Weight of every gapped pattern (`gkm_weights`).
+    out : numpy.ndarray of float64, shape (n_rows,)
+    """
     n_masks = masks.shape[0]
     n_rows = offsets.size - 1
     for r in prange(n_rows):
@@ -116,8 +178,19 @@ def gkm_score_rows(codes, offsets, masks, l, table, out):
 
 
 @njit(**NJIT_PARALLEL)
-def lmer_score_rows(codes, offsets, l, f, out):
-    """``out[r] = sum over the windows of row r of f[l-mer index]``."""
+def lmer_score_rows(
+    codes: np.ndarray, offsets: np.ndarray, l: int, f: np.ndarray, out: np.ndarray
+) -> None:
+    """``out[r] = sum over the windows of row r of f[l-mer index]``.
+
+    Parameters
+    ----------
+    codes, offsets, l
+        As in `gkm_gram`.
+    f : numpy.ndarray of float64, shape (4**l,)
+        Weight of every l-mer.
+    out : numpy.ndarray of float64, shape (n_rows,)
+    """
     mask = (np.int64(1) << np.int64(2 * l)) - 1
     for r in prange(offsets.size - 1):
         key = np.int64(0)
@@ -130,8 +203,24 @@ def lmer_score_rows(codes, offsets, l, f, out):
 
 
 @njit(**NJIT)
-def lmer_counts(codes, offsets, row_coef, l, out):
-    """``out[u] += row_coef[r]`` for every l-mer u at every window of row r."""
+def lmer_counts(
+    codes: np.ndarray,
+    offsets: np.ndarray,
+    row_coef: np.ndarray,
+    l: int,
+    out: np.ndarray,
+) -> None:
+    """``out[u] += row_coef[r]`` for every l-mer u at every window of row r.
+
+    Parameters
+    ----------
+    codes, offsets, l
+        As in `gkm_gram`.
+    row_coef : numpy.ndarray of float64, shape (n_rows,)
+        What each window of a row adds.
+    out : numpy.ndarray of float64, shape (4**l,)
+        Coefficient-weighted l-mer counts, added to.
+    """
     mask = (np.int64(1) << np.int64(2 * l)) - 1
     for r in range(offsets.size - 1):
         key = np.int64(0)
@@ -147,11 +236,16 @@ WHT_BLOCK = 1 << 15
 
 
 @njit(**NJIT_PARALLEL)
-def walsh_hadamard(a):
+def walsh_hadamard(a: np.ndarray) -> None:
     """In-place unnormalised Walsh-Hadamard transform of a (size a power of 2).
 
     The butterflies of spans below `WHT_BLOCK` run block by block in cache
     (one pass over memory); each longer span is one parallel pass.
+
+    Parameters
+    ----------
+    a : numpy.ndarray of float64
+        Transformed in place; its size is a power of 2.
     """
     n = a.size
     block = min(n, WHT_BLOCK)

@@ -33,11 +33,18 @@ import numpy as np
 from numba import int64, njit, prange
 
 from .._config import NJIT, NJIT_PARALLEL
-from .wd import TILE, n_tasks, tile_of
+from .wd import n_tasks, put, tile_span
 
 
 @njit(inline="always", **NJIT)
-def wdm_pair_sum(x, y, degree, table, pos, diff):
+def wdm_pair_sum(
+    x: np.ndarray,
+    y: np.ndarray,
+    degree: int,
+    table: np.ndarray,
+    pos: np.ndarray,
+    diff: np.ndarray,
+) -> float:
     """Return ``C_0 + sum_{k, j >= 1} table[k, j] #{k-mers with j mismatches}``.
 
     Parameters
@@ -99,8 +106,19 @@ def wdm_pair_sum(x, y, degree, table, pos, diff):
 
 
 @njit(**NJIT_PARALLEL)
-def wdm_gram(X1, X2, degree, table, symmetric, num, den, out):
+def wdm_gram(
+    X1: np.ndarray,
+    X2: np.ndarray,
+    degree: int,
+    table: np.ndarray,
+    symmetric: bool,
+    factor: tuple,
+    out: np.ndarray,
+) -> None:
     """Fill ``out[a, b] = wdm_pair_sum(X1[a], X2[b]) * num / den``.
+
+    The tiles of `poimkit.kernels.wd.wd_gram`; each task has its own
+    mismatch positions and difference array.
 
     Parameters
     ----------
@@ -112,30 +130,44 @@ def wdm_gram(X1, X2, degree, table, symmetric, num, den, out):
         ``k(X1[a], X2[b]) = k(X1[b], X2[a])`` (``X2`` is ``X1``, or the reverse
         complement pair of `poimkit.kernels.wd_kernel`): compute tiles on and
         above the diagonal and write both ``out[a, b]`` and ``out[b, a]``.
-    num, den : float
-        Output scale.
+    factor : tuple of float
+        ``(num, den)``, the output scale.
     out : numpy.ndarray of float64, shape (n1, n2)
     """
+    num, den = factor
     n1, length = X1.shape
     n2 = X2.shape[0]
     n_mis = table.shape[1] - 1
     for task in prange(n_tasks(n1, n2, symmetric)):
-        ti, tj = tile_of(task, n1, n2, symmetric)
+        a0, a1, b0, b1, diagonal = tile_span(task, n1, n2, symmetric)
         pos = np.empty(length + n_mis + 1, dtype=np.int64)
         diff = np.zeros((n_mis + 1, degree + 2), dtype=np.int64)
-        for a in range(ti * TILE, min(n1, (ti + 1) * TILE)):
-            b_start = a if symmetric and ti == tj else tj * TILE
-            for b in range(b_start, min(n2, (tj + 1) * TILE)):
+        for a in range(a0, a1):
+            for b in range(a if diagonal else b0, b1):
                 acc = wdm_pair_sum(X1[a], X2[b], degree, table, pos, diff)
-                value = acc * num / den
-                out[a, b] = value
-                if symmetric:
-                    out[b, a] = value
+                put(out, a, b, acc * num / den, symmetric)
 
 
 @njit(**NJIT_PARALLEL)
-def wdm_rows(X1, X2, degree, table, num, den, out):
-    """Fill ``out[r] = wdm_pair_sum(X1[r], X2[r]) * num / den`` (paired rows)."""
+def wdm_rows(
+    X1: np.ndarray,
+    X2: np.ndarray,
+    degree: int,
+    table: np.ndarray,
+    factor: tuple,
+    out: np.ndarray,
+) -> None:
+    """Fill ``out[r] = wdm_pair_sum(X1[r], X2[r]) * num / den`` (paired rows).
+
+    Parameters
+    ----------
+    X1, X2 : numpy.ndarray of uint8, shape (n, L)
+        The pairs are their rows.
+    degree, table, factor
+        As in `wdm_gram`.
+    out : numpy.ndarray of float64, shape (n,)
+    """
+    num, den = factor
     n, length = X1.shape
     n_mis = table.shape[1] - 1
     for r in prange(n):

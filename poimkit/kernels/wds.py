@@ -1,4 +1,4 @@
-"""numba kernels of the WD kernel with shifts (WDS).
+"""numba kernels of the WD kernel with shifts (WDS), and of paired rows.
 
 The shifted terms of a pair are WD counts of ``x[s:]`` against ``x'[:L-s]``
 (direction +) and of ``x[:L-s]`` against ``x'[s:]`` (direction -), for
@@ -11,6 +11,21 @@ handled at once, one per vector lane, with the counting loop of the WD kernel
 run on both directions together; ``C_s^+ + C_s^-`` stays an exact integer per
 lane until it is weighted. The lanes of a block share their loop, which runs
 until the longest matching run of all 16 comparisons has ended.
+
+Arrays travel in three tuples:
+
+``side = (planes, lanes)``
+    Bitplanes ``(n, 2, W)`` of a set of sequences (see
+    `poimkit.kernels._packing.pack_planes`) and their shifted bitplanes
+    ``(n, n_blocks, 2, W, 8)`` (`poimkit.kernels._packing.pack_shifted_lanes`).
+``tables = (valid, lane_valid, weights)``
+    Valid-position masks ``(W,)``, the same per lane for length ``L - s``
+    ``(n_blocks, W, 8)``, and ``delta_s`` per lane ``(n_blocks * 8,)`` (0 for
+    padding lanes).
+``scratch = (mask, mask_plus, mask_minus)``
+    Per-thread work arrays of `wds_scratch`.
+
+With no lane blocks (``shift=0``) the value of a pair is the plain WD count.
 """
 
 from __future__ import annotations
@@ -32,45 +47,41 @@ from ._packing import (
     v_store,
     v_weighted_sum,
 )
-from .wd import TILE, n_tasks, tile_of, wd_pair_count
+from .wd import n_tasks, put, tile_span, wd_pair_count
 
 
 @njit(inline="always", **NJIT)
-def shifted_pair_sum(
-    planes1,
-    lanes1,
-    a,
-    planes2,
-    lanes2,
-    b,
-    lane_valid,
-    weights,
-    degree,
-    mask_plus,
-    mask_minus,
-):
-    """Return ``sum_s delta_s (C_s^+ + C_s^-)`` for row ``a`` of X1, row ``b`` of X2.
+def wds_scratch(n_w: int) -> tuple:
+    """Return the work arrays of one thread for `wds_pair_sum`.
 
     Parameters
     ----------
-    planes1, planes2 : numpy.ndarray of uint64, shape (n, 2, W)
-        Bitplanes of X1 and X2.
-    lanes1, lanes2 : numpy.ndarray of uint64, shape (n, n_blocks, 2, W, 8)
-        Shifted bitplanes (see `poimkit.kernels._packing.pack_shifted_lanes`).
-    a, b : int
-        Rows of X1 and X2.
-    lane_valid : numpy.ndarray of uint64, shape (n_blocks, W, 8)
-        Valid-position masks of length ``L - s`` per lane.
-    weights : numpy.ndarray of float64, shape (n_blocks * 8,)
-        ``delta_s`` per lane, 0 for padding lanes.
-    degree : int
-    mask_plus, mask_minus : numpy.ndarray of uint64, shape (W * 8,)
-        Scratch.
+    n_w : int
+        Words per bitplane, ``W``.
 
     Returns
     -------
-    float
+    tuple of numpy.ndarray of uint64
+        ``(mask, mask_plus, mask_minus)`` of shapes ``(W,)``, ``(W * 8,)``
+        and ``(W * 8,)``.
     """
+    return (
+        np.empty(n_w, dtype=np.uint64),
+        np.empty(n_w * LANES, dtype=np.uint64),
+        np.empty(n_w * LANES, dtype=np.uint64),
+    )
+
+
+@njit(inline="always", **NJIT)
+def _shifted_pair_sum(side1, a, side2, b, tables, degree, scratch):
+    """Return ``sum_s delta_s (C_s^+ + C_s^-)`` for row ``a`` of X1, row ``b`` of X2.
+
+    Arguments as in `wds_pair_sum`; only the lane masks of ``scratch`` are used.
+    """
+    planes1, lanes1 = side1
+    planes2, lanes2 = side2
+    _, lane_valid, weights = tables
+    _, mask_plus, mask_minus = scratch
     n_blocks = lane_valid.shape[0]
     n_w = lane_valid.shape[1]
     row = n_blocks * 2 * n_w * LANES
@@ -134,111 +145,104 @@ def shifted_pair_sum(
 
 @njit(inline="always", **NJIT)
 def wds_pair_sum(
-    planes1,
-    lanes1,
-    a,
-    planes2,
-    lanes2,
-    b,
-    valid,
-    lane_valid,
-    weights,
-    degree,
-    mask,
-    mask_plus,
-    mask_minus,
-):
-    """Return ``C_0 + sum_s delta_s (C_s^+ + C_s^-)`` for one pair."""
+    side1: tuple,
+    a: int,
+    side2: tuple,
+    b: int,
+    tables: tuple,
+    degree: int,
+    scratch: tuple,
+) -> float:
+    """Return ``C_0 + sum_s delta_s (C_s^+ + C_s^-)`` for one pair.
+
+    Parameters
+    ----------
+    side1, side2 : tuple of numpy.ndarray
+        ``(planes, lanes)`` of X1 and X2 (see the module docstring).
+    a, b : int
+        Rows of X1 and X2.
+    tables : tuple of numpy.ndarray
+        ``(valid, lane_valid, weights)``.
+    degree : int
+        Largest k-mer length ``d``.
+    scratch : tuple of numpy.ndarray
+        Work arrays of `wds_scratch`.
+
+    Returns
+    -------
+    float
+    """
+    planes1 = side1[0]
+    planes2 = side2[0]
+    valid = tables[0]
+    mask = scratch[0]
     acc = float(wd_pair_count(planes1, a, planes2, b, valid, degree, mask))
-    if lane_valid.shape[0] > 0:
-        acc += shifted_pair_sum(
-            planes1,
-            lanes1,
-            a,
-            planes2,
-            lanes2,
-            b,
-            lane_valid,
-            weights,
-            degree,
-            mask_plus,
-            mask_minus,
-        )
+    if tables[1].shape[0] > 0:
+        acc += _shifted_pair_sum(side1, a, side2, b, tables, degree, scratch)
     return acc
 
 
 @njit(**NJIT_PARALLEL)
 def wds_gram(
-    planes1,
-    lanes1,
-    planes2,
-    lanes2,
-    valid,
-    lane_valid,
-    weights,
-    degree,
-    symmetric,
-    num,
-    den,
-    out,
-):
+    side1: tuple,
+    side2: tuple,
+    tables: tuple,
+    degree: int,
+    symmetric: bool,
+    factor: tuple,
+    out: np.ndarray,
+) -> None:
     """Fill ``out[a, b] = (C_0 + sum_s delta_s (C_s^+ + C_s^-)) * num / den``.
 
-    Arguments as in `shifted_pair_sum` and `poimkit.kernels.wd.wd_gram`.
+    The tiles of `poimkit.kernels.wd.wd_gram`, with the scratch arrays of
+    `wds_scratch`.
+
+    Parameters
+    ----------
+    side1, side2, tables
+        As in `wds_pair_sum`.
+    degree, symmetric, factor, out
+        As in `poimkit.kernels.wd.wd_gram`.
     """
-    n1 = planes1.shape[0]
-    n2 = planes2.shape[0]
-    n_w = planes1.shape[2]
+    num, den = factor
+    n1 = side1[0].shape[0]
+    n2 = side2[0].shape[0]
+    n_w = side1[0].shape[2]
     for task in prange(n_tasks(n1, n2, symmetric)):
-        ti, tj = tile_of(task, n1, n2, symmetric)
-        mask = np.empty(n_w, dtype=np.uint64)
-        mask_plus = np.empty(n_w * LANES, dtype=np.uint64)
-        mask_minus = np.empty(n_w * LANES, dtype=np.uint64)
-        for a in range(ti * TILE, min(n1, (ti + 1) * TILE)):
-            b_start = a if symmetric and ti == tj else tj * TILE
-            for b in range(b_start, min(n2, (tj + 1) * TILE)):
-                acc = wds_pair_sum(
-                    planes1,
-                    lanes1,
-                    a,
-                    planes2,
-                    lanes2,
-                    b,
-                    valid,
-                    lane_valid,
-                    weights,
-                    degree,
-                    mask,
-                    mask_plus,
-                    mask_minus,
-                )
-                value = acc * num / den
-                out[a, b] = value
-                if symmetric:
-                    out[b, a] = value
+        a0, a1, b0, b1, diagonal = tile_span(task, n1, n2, symmetric)
+        scratch = wds_scratch(n_w)
+        for a in range(a0, a1):
+            for b in range(a if diagonal else b0, b1):
+                acc = wds_pair_sum(side1, a, side2, b, tables, degree, scratch)
+                put(out, a, b, acc * num / den, symmetric)
 
 
 @njit(**NJIT_PARALLEL)
-def wds_diagonal(planes, lanes, valid, lane_valid, weights, degree, num, den, out):
-    """Fill ``out[r]`` with the WDS value of row ``r`` against itself."""
-    n_w = planes.shape[2]
-    for r in prange(planes.shape[0]):
-        mask = np.empty(n_w, dtype=np.uint64)
-        mask_plus = np.empty(n_w * LANES, dtype=np.uint64)
-        mask_minus = np.empty(n_w * LANES, dtype=np.uint64)
-        acc = wds_pair_sum(
-            planes,
-            lanes,
-            r,
-            planes,
-            lanes,
-            r,
-            valid,
-            lane_valid,
-            weights,
-            degree,
-            mask,
-            mask_plus,
-            mask_minus,
-        )
+def wds_rows(
+    side1: tuple,
+    side2: tuple,
+    tables: tuple,
+    degree: int,
+    factor: tuple,
+    out: np.ndarray,
+) -> None:
+    """Fill ``out[r]`` with the WD / WDS value of ``X1[r]`` against ``X2[r]``.
+
+    That is ``(C_0 + sum_s delta_s (C_s^+ + C_s^-)) * num / den``: the
+    diagonal of the kernel for ``side2 = side1``, and its strand-symmetric
+    term ``k(rc(x), x)`` for X1 the reverse complements of X2.
+
+    Parameters
+    ----------
+    side1, side2, tables, degree
+        As in `wds_pair_sum`.
+    factor : tuple of float
+        ``(num, den)``, the output scale.
+    out : numpy.ndarray of float64, shape (n,)
+    """
+    num, den = factor
+    n_w = side1[0].shape[2]
+    for r in prange(side1[0].shape[0]):
+        scratch = wds_scratch(n_w)
+        acc = wds_pair_sum(side1, r, side2, r, tables, degree, scratch)
         out[r] = acc * num / den

@@ -26,8 +26,27 @@ def _lookup(kmers, values, lo, hi, key):
 
 
 @njit(**NJIT_PARALLEL)
-def score_order(X, k, indptr, kmers, values, out):
-    """Add ``sum_i w_k[i, x[i:i+k]]`` to ``out`` for every row of X."""
+def score_order(
+    X: np.ndarray,
+    k: int,
+    indptr: np.ndarray,
+    kmers: np.ndarray,
+    values: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Add ``sum_i w_k[i, x[i:i+k]]`` to ``out`` for every row of X.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Integer-coded sequences.
+    k : int
+        The order.
+    indptr, kmers, values : numpy.ndarray
+        CSR weights of order k (see `poimkit.weights.KmerWeights`).
+    out : numpy.ndarray of float64, shape (n,)
+        Scores, added to.
+    """
     n, length = X.shape
     mask = (np.int64(1) << np.int64(2 * k)) - 1
     for r in prange(n):
@@ -42,7 +61,15 @@ def score_order(X, k, indptr, kmers, values, out):
 
 
 @njit(**NJIT_PARALLEL)
-def expand_order(svt, coef, k, beta_k, counts, kmers, values):
+def expand_order(
+    svt: np.ndarray,
+    coef: np.ndarray,
+    k: int,
+    beta_k: float,
+    counts: np.ndarray,
+    kmers: np.ndarray,
+    values: np.ndarray,
+) -> None:
     """Order-k weights of a kernel expansion, one position per parallel task.
 
     ``svt`` holds the support vectors position-major (``svt[q, j]`` is letter
@@ -51,6 +78,21 @@ def expand_order(svt, coef, k, beta_k, counts, kmers, values):
     ``sum_j beta_k coef_j`` over the support vectors j with that k-mer, in
     support-vector order, for the ascending keys ``kmers[p, :counts[p]]``.
     Weights that add up to exactly 0 are kept (the caller drops them).
+
+    Parameters
+    ----------
+    svt : numpy.ndarray of uint8, shape (L, m)
+        The support vectors, position-major.
+    coef : numpy.ndarray of float64, shape (m,)
+        Their coefficients.
+    k : int
+        The order.
+    beta_k : float
+        WD weight of order k.
+    counts : numpy.ndarray of int64, shape (L - k + 1,)
+        Output: distinct k-mers per start.
+    kmers, values : numpy.ndarray, shape (L - k + 1, m)
+        Output: the merged k-mers and weights per start.
     """
     length, m = svt.shape
     for p in prange(length - k + 1):
@@ -72,7 +114,16 @@ def expand_order(svt, coef, k, beta_k, counts, kmers, values):
 
 
 @njit(**NJIT_PARALLEL)
-def ism_order(X, k, indptr, kmers, values, rows, starts, out):
+def ism_order(
+    X: np.ndarray,
+    k: int,
+    indptr: np.ndarray,
+    kmers: np.ndarray,
+    values: np.ndarray,
+    rows: np.ndarray,
+    starts: np.ndarray,
+    out: np.ndarray,
+) -> None:
     """Add the order-k part of exact in-silico mutagenesis to ``out``.
 
     For window r (sequence ``X[rows[r]]``, columns ``starts[r] .. starts[r] + w - 1``
@@ -80,6 +131,15 @@ def ism_order(X, k, indptr, kmers, values, rows, starts, out):
     ``sum_i w_k[i, y_i'] - w_k[i, y_i]`` over the k-mers ``y_i = x[i:i+k]``
     that cover position ``p = starts[r] + c``, where ``y_i'`` is ``y_i`` with
     the letter at ``p`` replaced by ``a`` (0 for the letter already there).
+
+    Parameters
+    ----------
+    X, k, indptr, kmers, values
+        As in `score_order`.
+    rows, starts : numpy.ndarray of int64, shape (n_windows,)
+        Sequence and first position of each window.
+    out : numpy.ndarray of float64, shape (n_windows, width, 4)
+        Score differences, added to.
     """
     n_win, width, _ = out.shape
     length = X.shape[1]
@@ -120,13 +180,44 @@ def _next_combination(idx, j, k):
 
 
 @njit(**NJIT)
-def mismatch_neighbours(key, k, ratio, value, idx, sub, out_kmers, out_values, c):
+def mismatch_neighbours(
+    key: int,
+    k: int,
+    ratio: np.ndarray,
+    value: float,
+    idx: np.ndarray,
+    sub: np.ndarray,
+    out_kmers: np.ndarray,
+    out_values: np.ndarray,
+    c: int,
+) -> int:
     """Write every k-mer within distance ``m = ratio.size - 1`` of ``key``.
 
     The k-mer at distance ``j`` gets ``value * ratio[j]``; entries go to
     ``out_kmers[c:]`` / ``out_values[c:]`` (``sum_j C(k, j) 3**j`` of them, key
-    itself first). ``idx`` and ``sub`` are int64 scratch of size ``m``.
-    Returns the index after the last entry written.
+    itself first).
+
+    Parameters
+    ----------
+    key : int
+        Index of the k-mer.
+    k : int
+        Its length.
+    ratio : numpy.ndarray of float64, shape (m + 1,)
+        ``mu_{k,j}`` per distance ``j``.
+    value : float
+        Its weight.
+    idx, sub : numpy.ndarray of int64, shape (m,)
+        Scratch.
+    out_kmers, out_values : numpy.ndarray
+        Where the neighbours are written.
+    c : int
+        First entry to write.
+
+    Returns
+    -------
+    int
+        The index after the last entry written.
     """
     out_kmers[c] = key
     out_values[c] = value
@@ -163,8 +254,16 @@ def mismatch_neighbours(key, k, ratio, value, idx, sub, out_kmers, out_values, c
 
 @njit(**NJIT_PARALLEL)
 def expand_mismatch_order(
-    indptr, kmers, values, k, ratio, offsets, out_kmers, out_values, counts
-):
+    indptr: np.ndarray,
+    kmers: np.ndarray,
+    values: np.ndarray,
+    k: int,
+    ratio: np.ndarray,
+    offsets: np.ndarray,
+    out_kmers: np.ndarray,
+    out_values: np.ndarray,
+    counts: np.ndarray,
+) -> None:
     """Spread order-k weights over their Hamming neighbourhoods, per position.
 
     Entry ``(p, y, w)`` (start p, k-mer y, weight w; CSR ``indptr``/``kmers``/
@@ -173,6 +272,21 @@ def expand_mismatch_order(
     ``out_*[offsets[p]:offsets[p+1]]``, sorts them by k-mer and adds equal ones;
     the merged entries (ascending k-mers) are left at the start of that slice,
     ``counts[p]`` of them. Weights that add up to exactly 0 are kept.
+
+    Parameters
+    ----------
+    indptr, kmers, values : numpy.ndarray
+        CSR weights of order k.
+    k : int
+        The order.
+    ratio : numpy.ndarray of float64
+        As in `mismatch_neighbours`.
+    offsets : numpy.ndarray of int64, shape (n_pos + 1,)
+        Slice of the output of each position.
+    out_kmers, out_values : numpy.ndarray
+        Output entries.
+    counts : numpy.ndarray of int64, shape (n_pos,)
+        Output: merged entries per position.
     """
     n_pos = indptr.shape[0] - 1
     n_mis = ratio.shape[0] - 1

@@ -17,6 +17,7 @@ arrays and the solver takes the same path.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -36,16 +37,48 @@ def _order_list(layout: FeatureLayout) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def chunk_margins(X, v, layout: FeatureLayout, parallel: bool = True) -> np.ndarray:
-    """``<phi(x), v[:-1]> + B v[-1]`` for the rows of one chunk (B = 1)."""
+def chunk_margins(
+    X: np.ndarray, v: np.ndarray, layout: FeatureLayout, parallel: bool = True
+) -> np.ndarray:
+    """``<phi(x), v[:-1]> + B v[-1]`` for the rows of one chunk (B = 1).
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        The chunk's sequences.
+    v : numpy.ndarray of float64, shape (n_columns + 1,)
+        Weights, bias last.
+    layout : FeatureLayout
+        The feature map.
+    parallel : bool, default=True
+        Use numba's threads (False inside a Dask task).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n,)
+    """
     out = np.empty(X.shape[0], dtype=np.float64)
     kernel = _kernels.margins_parallel if parallel else _kernels.margins_serial
     kernel(np.ascontiguousarray(X), v, layout.fmap, out)
     return out
 
 
-def chunk_gradient(X, c, layout: FeatureLayout, parallel: bool = True) -> np.ndarray:
-    """``sum_i c_i phi(x_i)`` of one chunk, bias column last (B = 1)."""
+def chunk_gradient(
+    X: np.ndarray, c: np.ndarray, layout: FeatureLayout, parallel: bool = True
+) -> np.ndarray:
+    """``sum_i c_i phi(x_i)`` of one chunk, bias column last (B = 1).
+
+    Parameters
+    ----------
+    X, layout, parallel
+        As in `chunk_margins`.
+    c : numpy.ndarray of float64, shape (n,)
+        Coefficient of each sequence.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_columns + 1,)
+    """
     out = np.zeros(layout.n_columns + 1, dtype=np.float64)
     kernel = _kernels.scatter_parallel if parallel else _kernels.scatter_serial
     kernel(np.ascontiguousarray(X), c, _order_list(layout), layout.fmap, out)
@@ -55,8 +88,20 @@ def chunk_gradient(X, c, layout: FeatureLayout, parallel: bool = True) -> np.nda
     return out
 
 
-def collision_stats(chunks, layout: FeatureLayout) -> tuple[int, int]:
-    """Occupied hashed buckets and those holding two or more distinct features."""
+def collision_stats(chunks: list[np.ndarray], layout: FeatureLayout) -> tuple[int, int]:
+    """Occupied hashed buckets and those holding two or more distinct features.
+
+    Parameters
+    ----------
+    chunks : list of numpy.ndarray of uint8
+        The training sequences, chunk by chunk.
+    layout : FeatureLayout
+        The feature map.
+
+    Returns
+    -------
+    occupied, shared : int
+    """
     if layout.n_hashed_orders == 0:
         return 0, 0
     first = np.zeros(layout.n_columns, dtype=np.uint64)
@@ -70,23 +115,58 @@ def collision_stats(chunks, layout: FeatureLayout) -> tuple[int, int]:
 
 
 class LocalBackend:
-    """Passes over in-memory or memory-mapped chunks in this process."""
+    """Passes over in-memory or memory-mapped chunks in this process.
 
-    def __init__(self, chunks, layout: FeatureLayout, n_threads=None) -> None:
+    Parameters
+    ----------
+    chunks : list of numpy.ndarray of uint8
+        Row blocks of the training sequences (arrays or memory maps).
+    layout : FeatureLayout
+        Feature map of the model.
+    n_threads : int, optional
+        numba threads for the passes.
+    """
+
+    def __init__(
+        self,
+        chunks: list[np.ndarray],
+        layout: FeatureLayout,
+        n_threads: int | None = None,
+    ) -> None:
         self.chunks = chunks
         self.layout = layout
         self.n_threads = n_threads
         self.bounds = np.cumsum([0] + [len(X) for X in chunks])
 
     def margins(self, v: np.ndarray) -> np.ndarray:
-        """Margins of every sequence, chunk after chunk."""
+        """Margins of every sequence, chunk after chunk.
+
+        Parameters
+        ----------
+        v : numpy.ndarray of float64, shape (n_columns + 1,)
+            Weights, bias last.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n,)
+        """
         with numba_threads(self.n_threads):
             return np.concatenate(
                 [chunk_margins(X, v, self.layout) for X in self.chunks]
             )
 
     def gradient(self, c: np.ndarray) -> np.ndarray:
-        """``sum_i c_i phi(x_i)``: chunk results added by `tree_sum`."""
+        """``sum_i c_i phi(x_i)``: chunk results added by `tree_sum`.
+
+        Parameters
+        ----------
+        c : numpy.ndarray of float64, shape (n,)
+            Coefficient of each sequence.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n_columns + 1,)
+        """
         with numba_threads(self.n_threads):
             return tree_sum(
                 (
@@ -110,9 +190,18 @@ class DaskBackend:
     (kernels single-threaded inside a task, one task per worker thread).
     Gradients are added on the workers in the tree of `tree_sum`, so mostly
     where their chunks live, and only the total comes back.
+
+    Parameters
+    ----------
+    client : dask.distributed.Client
+        The cluster.
+    chunks, layout
+        As in `LocalBackend`; the chunks are copied to the workers.
     """
 
-    def __init__(self, client, chunks, layout: FeatureLayout) -> None:
+    def __init__(
+        self, client: object, chunks: list[np.ndarray], layout: FeatureLayout
+    ) -> None:
         self.client = client
         self.layout = layout
         self.bounds = np.cumsum([0] + [len(X) for X in chunks])
@@ -127,7 +216,17 @@ class DaskBackend:
         self.layout_future = client.scatter(layout, broadcast=True)
 
     def margins(self, v: np.ndarray) -> np.ndarray:
-        """Margins of every sequence, gathered in chunk order."""
+        """Margins of every sequence, gathered in chunk order.
+
+        Parameters
+        ----------
+        v : numpy.ndarray of float64, shape (n_columns + 1,)
+            Weights, bias last; broadcast to the workers.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n,)
+        """
         vf = self.client.scatter(v, broadcast=True)
         tasks = [
             self.client.submit(
@@ -140,7 +239,17 @@ class DaskBackend:
         return out
 
     def gradient(self, c: np.ndarray) -> np.ndarray:
-        """Per-chunk gradients added on the workers by `tree_sum`."""
+        """Per-chunk gradients added on the workers by `tree_sum`.
+
+        Parameters
+        ----------
+        c : numpy.ndarray of float64, shape (n,)
+            Coefficient of each sequence; each task gets its chunk's part.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n_columns + 1,)
+        """
         parts = (
             self.client.submit(
                 chunk_gradient, X, c[lo:hi], self.layout_future, False, pure=False
@@ -159,7 +268,9 @@ class DaskBackend:
         self.client.cancel(self.futures + [self.layout_future])
 
 
-def tree_sum(parts, add):
+def tree_sum(
+    parts: Iterable[object], add: Callable[[object, object], object]
+) -> object:
     """Add ``parts`` in a fixed binary tree: that of a binary counter.
 
     Every part is pushed as a leaf, and the two latest subtrees are merged
@@ -167,6 +278,18 @@ def tree_sum(parts, add):
     rest is merged from the right. The tree depends only on the number of
     parts, so any two backends that use it add in the same order (bitwise
     equal sums); at most log2(n) partial sums are held at a time.
+
+    Parameters
+    ----------
+    parts : iterable
+        The terms, in order (at least one).
+    add : callable
+        ``add(a, b)`` returns the sum of two terms or partial sums.
+
+    Returns
+    -------
+    object
+        The total.
 
     Examples
     --------

@@ -9,7 +9,7 @@ from ..errors import InputError
 
 
 @contextmanager
-def open_client(client) -> Iterator[object | None]:
+def open_client(client: object) -> Iterator[object | None]:
     """Yield a ``dask.distributed.Client`` (or None for this process).
 
     Parameters
@@ -18,6 +18,10 @@ def open_client(client) -> Iterator[object | None]:
         ``"local"`` starts an embedded ``LocalCluster`` (2 single-threaded
         workers in this process) and closes it afterwards; an address connects
         to a running scheduler (closed afterwards); a Client is used as is.
+
+    Yields
+    ------
+    dask.distributed.Client or None
     """
     if client is None:
         yield None

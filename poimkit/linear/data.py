@@ -20,7 +20,19 @@ from ..stream import iter_fasta_chunks
 
 @dataclass
 class ChunkedData:
-    """Sequences (array or memmap), labels in {0, 1}, and the chunk bounds."""
+    """Sequences (array or memmap), labels in {0, 1}, and the chunk bounds.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        The sequences (a memory map for a FASTA pair).
+    y : numpy.ndarray of shape (n,)
+        Their labels.
+    chunk_size : int
+        Rows per chunk.
+    _tmpdir : tempfile.TemporaryDirectory, optional
+        The folder of a memory map, removed by `close`.
+    """
 
     X: np.ndarray
     y: np.ndarray
@@ -41,8 +53,18 @@ class ChunkedData:
             self._tmpdir = None
 
 
-def is_fasta_pair(X) -> bool:
-    """True for a (positive, negative) pair of paths."""
+def is_fasta_pair(X: object) -> bool:
+    """True for a (positive, negative) pair of paths.
+
+    Parameters
+    ----------
+    X : object
+        What `WDLinearSVC.fit` was given (two DNA strings are not paths).
+
+    Returns
+    -------
+    bool
+    """
     return (
         isinstance(X, tuple | list)
         and len(X) == 2
@@ -51,8 +73,34 @@ def is_fasta_pair(X) -> bool:
     )
 
 
-def from_fasta_pair(pos, neg, chunk_size: int, **read_kwargs) -> ChunkedData:
-    """Stream two FASTA files into a temporary memmap (positives first)."""
+def from_fasta_pair(
+    pos: str | os.PathLike,
+    neg: str | os.PathLike,
+    chunk_size: int,
+    **read_kwargs: object,
+) -> ChunkedData:
+    """Stream two FASTA files into a temporary memmap (positives first).
+
+    Parameters
+    ----------
+    pos, neg : str or os.PathLike
+        FASTA files of the positive and the negative sequences.
+    chunk_size : int
+        Sequences read (and later passed over) at a time.
+    **read_kwargs
+        ``on_invalid`` and ``crop_length`` of `poimkit.read_fasta`.
+
+    Returns
+    -------
+    ChunkedData
+        Labels 1 for ``pos``, 0 for ``neg``; `ChunkedData.close` removes the
+        file.
+
+    Raises
+    ------
+    InputError
+        If the files hold sequences of different lengths.
+    """
     tmpdir = tempfile.TemporaryDirectory(prefix="poimkit-linear-")
     raw_path = os.path.join(tmpdir.name, "codes.u8")
     n_pos = n_neg = 0

@@ -5,21 +5,21 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 from tqdm.auto import tqdm
 
-from .._threads import check_threads, numba_threads
-from .._validation import check_int
-from ..base import (
-    WDClassifierBase,
-    as_codes,
+from .._threads import numba_threads
+from .._validation import (
     check_binary_target,
+    check_choice,
+    check_int,
+    check_real,
     check_sequences,
     check_shift,
-    optional_float,
-    optional_int,
 )
+from ..base import WDClassifierBase, optional_float, optional_int
 from ..errors import InputError
 from ..kernels import wd_diagonal, wd_normalizer
 from ..weights import KmerWeights
@@ -152,9 +152,9 @@ class WDLinearSVC(WDClassifierBase):
     --------
     >>> from poimkit.datasets import make_gattaca
     >>> X, y = make_gattaca(n_pos=60, n_neg=60, random_state=0)
-    >>> clf = WDLinearSVC(degree=8).fit(X, y)
-    >>> clf.decision_function(X[:2]).shape
-    (2,)
+    >>> clf = WDLinearSVC(degree=8, loss="logistic").fit(X, y)
+    >>> clf.n_exact_orders_, clf.converged_  # orders 7 and 8 are hashed
+    (6, True)
     """
 
     _model_format = "poimkit.WDLinearSVC"
@@ -188,37 +188,18 @@ class WDLinearSVC(WDClassifierBase):
         n_threads: int | None = None,
         verbose: bool = False,
     ) -> None:
-        self.degree = degree
-        self.shift = shift
-        self.C = C
-        self.loss = loss
-        self.tol = tol
-        self.max_iter = max_iter
-        self.normalize = normalize
-        self.exact_size = exact_size
-        self.hash_bits = hash_bits
-        self.chunk_size = chunk_size
-        self.random_state = random_state
-        self.n_threads = n_threads
-        self.verbose = verbose
+        self._keep_params(locals())
 
     # ------------------------------------------------------------- validation
     def _check_params(self) -> None:
-        check_int(self.degree, "degree", 1)
-        check_int(self.shift, "shift", 0)
+        self._check_wd_params()
+        if self.tol is not None:
+            check_real(self.tol, "tol", 0)
+        check_choice(self.loss, "loss", LOSSES)
         check_int(self.max_iter, "max_iter", 1)
         check_int(self.exact_size, "exact_size", 1)
         check_int(self.hash_bits, "hash_bits", 1, 30)
         check_int(self.chunk_size, "chunk_size", 1)
-        check_threads(self.n_threads)
-        if not isinstance(self.C, int | float | np.number) or not self.C > 0:
-            raise InputError(f"C must be a number > 0, got {self.C!r}")
-        if self.tol is not None and (
-            not isinstance(self.tol, int | float | np.number) or not self.tol > 0
-        ):
-            raise InputError(f"tol must be None or a number > 0, got {self.tol!r}")
-        if self.loss not in LOSSES:
-            raise InputError(f"loss must be one of {LOSSES}, got {self.loss!r}")
         if self.random_state is not None:
             check_int(self.random_state, "random_state", 0)
 
@@ -239,7 +220,14 @@ class WDLinearSVC(WDClassifierBase):
         return ChunkedData(X=check_sequences(X, y), y=y, chunk_size=self.chunk_size)
 
     # -------------------------------------------------------------------- fit
-    def fit(self, X, y=None, *, client=None, **read_options) -> WDLinearSVC:
+    def fit(
+        self,
+        X: ArrayLike | tuple[str, str],
+        y: ArrayLike | None = None,
+        *,
+        client: object = None,
+        **read_options: object,
+    ) -> WDLinearSVC:
         """Train the linear WD SVM.
 
         Parameters
@@ -415,19 +403,20 @@ class WDLinearSVC(WDClassifierBase):
         return self.layout_.n_exact
 
     # ---------------------------------------------------------------- predict
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Score sequences with the learned weights (positive: ``classes_[1]``).
 
         Parameters
         ----------
         X : array-like of int, shape (n_samples, length), or list of str
+            Codes or strings, of the training length; scored chunk by chunk.
 
         Returns
         -------
         numpy.ndarray of shape (n_samples,)
+            ``<coef_, phi(x)> + intercept_``.
         """
-        check_is_fitted(self)
-        X = self._check_length(as_codes(X))
+        X = self._fitted_codes(X)
         w = np.append(self.coef_, self.intercept_)
         with numba_threads(self.n_threads):
             return np.concatenate(
@@ -493,6 +482,19 @@ def exact_tables(coef: np.ndarray, layout: FeatureLayout) -> list[np.ndarray]:
     An occurrence of y at p feeds the features ``(k, p - j, y)`` with factors
     ``coef_k * band[k, p, j]`` (see `poimkit.linear.layout`), so its weight is
     the sum of those features' weights times the factors.
+
+    Parameters
+    ----------
+    coef : numpy.ndarray of float64, shape (n_columns,)
+        Weights of the feature map (``WDLinearSVC.coef_``).
+    layout : FeatureLayout
+        The feature map; every order exact.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        Table k has shape ``(L - k + 1, 4**k)`` (see
+        `poimkit.weights.KmerWeights.from_tables`).
     """
     tables = []
     for k in range(1, layout.degree + 1):

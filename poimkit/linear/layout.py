@@ -98,6 +98,19 @@ class FeatureLayout:
 def n_exact_orders(length: int, degree: int, exact_size: int) -> int:
     """Largest K such that every order k <= K has ``(L-k+1) * 4**k <= exact_size``.
 
+    Parameters
+    ----------
+    length : int
+        Sequence length L.
+    degree : int
+        The WD degree: K is at most this.
+    exact_size : int
+        Largest table of one exact order.
+
+    Returns
+    -------
+    int
+
     Examples
     --------
     >>> n_exact_orders(141, 20, 2**20), n_exact_orders(10, 3, 2**20)
@@ -114,7 +127,17 @@ def n_exact_orders(length: int, degree: int, exact_size: int) -> int:
 def shift_band(n_pos: int, shift: int) -> np.ndarray:
     """Banded lower Cholesky factor of the WDS shift matrix ``M`` (n_pos x n_pos).
 
-    Returns ``B`` of shape (n_pos, S + 1) with ``B[p, j] = A[p, p - j]``.
+    Parameters
+    ----------
+    n_pos : int
+        Positions of an order, ``L - k + 1``.
+    shift : int
+        The WDS shift S.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_pos, S + 1)
+        ``B[p, j] = A[p, p - j]`` for the factor ``A`` of ``M = A A^T``.
 
     Examples
     --------
@@ -152,6 +175,20 @@ def shift_band(n_pos: int, shift: int) -> np.ndarray:
 def exact_size_for(length: int, degree: int, max_columns: int = 2**25) -> int:
     """The ``exact_size`` that indexes every order of the model exactly.
 
+    Parameters
+    ----------
+    length : int
+        Sequence length L.
+    degree : int
+        The WD degree.
+    max_columns : int, default=2**25
+        Largest number of exact weights accepted.
+
+    Returns
+    -------
+    int
+        The largest table of one order: ``max_k (L - k + 1) 4**k``.
+
     Raises
     ------
     InputError
@@ -176,6 +213,18 @@ def exact_size_for(length: int, degree: int, max_columns: int = 2**25) -> int:
 
 def largest_exact_degree(length: int, max_columns: int = 2**25) -> int:
     """The largest degree whose k-mer tables all fit in ``max_columns`` weights.
+
+    Parameters
+    ----------
+    length : int
+        Sequence length L.
+    max_columns : int, default=2**25
+        Largest number of exact weights accepted.
+
+    Returns
+    -------
+    int
+        At least 1.
 
     Examples
     --------

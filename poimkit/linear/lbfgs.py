@@ -19,12 +19,17 @@ the optimum by the gradient norm (up to the coupling with the bias).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from .losses import loss_terms
+
+if TYPE_CHECKING:
+    from .backend import DaskBackend, LocalBackend
 
 
 @dataclass
@@ -70,14 +75,14 @@ def _line_search(w, d, m, md, y, C, loss) -> float:
 
 
 def minimize(
-    backend,
+    backend: LocalBackend | DaskBackend,
     y: np.ndarray,
     C: float,
     loss: str,
     tol: float,
     max_iter: int,
     memory: int = 10,
-    callback=None,
+    callback: Callable[[int, float], None] | None = None,
 ) -> LbfgsResult:
     """Minimise F with L-BFGS; passes over the data go through ``backend``.
 

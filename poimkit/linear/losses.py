@@ -16,6 +16,18 @@ LOSSES = ("squared_hinge", "logistic", "hinge")  # hinge: dual CD only
 def loss_terms(loss: str, m: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     """``sum l(m)``, ``l'(m)`` and ``l''(m)``.
 
+    Parameters
+    ----------
+    loss : {"squared_hinge", "logistic"}
+        The loss ``l``.
+    m : numpy.ndarray of float64, shape (n,)
+        Margins ``y_i f(x_i)``.
+
+    Returns
+    -------
+    value : float
+    d1, d2 : numpy.ndarray of float64, shape (n,)
+
     Examples
     --------
     >>> value, d1, d2 = loss_terms("squared_hinge", np.array([0.0, 2.0]))

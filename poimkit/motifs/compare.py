@@ -42,7 +42,7 @@ MIN_TOMTOM_TARGETS = 25
 class MotifMatch:
     """The best alignment of a query motif with one known motif.
 
-    Attributes
+    Parameters
     ----------
     query, target : str
         Names of the query motif and of the known motif.
@@ -135,7 +135,17 @@ def match_motifs(
 def tomtom_p_values(query: Motif, known: Sequence[Motif]) -> np.ndarray:
     """Tomtom p-value of the query against each known motif, both strands.
 
-    NaN for every motif when there are fewer than `MIN_TOMTOM_TARGETS`.
+    Parameters
+    ----------
+    query : Motif
+        The motif to look up.
+    known : sequence of Motif
+        The motifs to search; also the null's columns (see the module notes).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (len(known),)
+        NaN for every motif when there are fewer than `MIN_TOMTOM_TARGETS`.
     """
     known = list(known)
     if len(known) < MIN_TOMTOM_TARGETS:

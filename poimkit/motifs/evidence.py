@@ -10,10 +10,24 @@ of the false discovery rate over every seed examined
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 
-def enrichment_p_value(n_pos_site: int, n_pos: int, n_neg_site: int, n_neg: int):
+def enrichment_p_value(
+    n_pos_site: int, n_pos: int, n_neg_site: int, n_neg: int
+) -> float:
     """One-sided Fisher p-value that positives hold a site more often.
+
+    Parameters
+    ----------
+    n_pos_site, n_pos : int
+        Positives with a site, and all positives.
+    n_neg_site, n_neg : int
+        Negatives with a site, and all negatives.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -28,8 +42,18 @@ def enrichment_p_value(n_pos_site: int, n_pos: int, n_neg_site: int, n_neg: int)
     return float(fisher_exact(table, alternative="greater").pvalue)
 
 
-def q_values(p_values) -> np.ndarray:
+def q_values(p_values: ArrayLike) -> np.ndarray:
     """Benjamini-Hochberg adjusted p-values (q-values) of a family of tests.
+
+    Parameters
+    ----------
+    p_values : array-like of float
+        The p-values of the family.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        One q-value per p-value, in the same order.
 
     Examples
     --------

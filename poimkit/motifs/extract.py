@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 from threadpoolctl import threadpool_limits
 
 from .._validation import as_rng, check_int
+from ..background import kmer_probability_table
 from ..errors import InputError
 from .fit import MotifPoimFit, MotifShape
 from .motif import Motif
 from .seeds import find_seeds, site_seeds
+
+if TYPE_CHECKING:
+    from ..background import MarkovBackground
+    from ..poim import Poim
 
 #: edge columns whose letters move the motif's score less than this share of
 #: its strongest column's are trimmed after the fit (`_column_effects`)
@@ -38,10 +47,18 @@ SHARED_SITES = 0.5
 CLEARLY_BETTER = 0.01
 
 
-def background_letters(background) -> np.ndarray:
-    """Mean letter probabilities of A, C, G, T over a background's positions."""
-    from ..poim.engine import kmer_probability_table
+def background_letters(background: MarkovBackground) -> np.ndarray:
+    """Mean letter probabilities of A, C, G, T over a background's positions.
 
+    Parameters
+    ----------
+    background : MarkovBackground
+        The chain.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (4,)
+    """
     return kmer_probability_table(background, 1).mean(axis=0)
 
 
@@ -49,7 +66,7 @@ def _column_effects(shape: MotifShape, background: np.ndarray) -> np.ndarray:
     """How much each column moves the motif's score.
 
     The coefficient of variation, under the background, of the column's factor
-    ``(r_c / b)**gamma`` in the model (`poimkit.motifs.model`). Not the
+    ``(r_c / b)**gamma`` in the model (`poimkit.motifs.motif_poim`). Not the
     information content: that is quadratic in the log-odds of a soft column,
     and a small temper (an additive score) leaves every column soft, so the
     information of a column that matters to the fit can look negligible.
@@ -97,17 +114,17 @@ def _importance(poim, consensus: str) -> float:
 
 
 def extract_motifs(
-    poim,
+    poim: Poim,
     max_motifs: int = 3,
     *,
-    sequences=None,
-    labels=None,
+    sequences: ArrayLike | Sequence[np.ndarray] | None = None,
+    labels: ArrayLike | None = None,
     alpha: float = 0.05,
     orders: list[int] | None = None,
     n_restarts: int = 3,
     min_gain: float = 0.05,
     pad: int = 0,
-    random_state=0,
+    random_state: int | np.random.Generator | None = 0,
     progress: bool = False,
 ) -> list[Motif]:
     """Motifs (PWM, mean position, spread) behind a POIM.
@@ -191,7 +208,7 @@ def extract_motifs(
     barely move a motif's score are trimmed and the motifs refitted once more. The
     fit minimises ``sum_k ||Q_k - sum_g v_gk R_gk||^2 / sum_k ||Q_k||^2`` over PWMs,
     mean starts, spreads and tempers, where R is the POIM a positioned PWM induces
-    (`poimkit.motifs.model`). A Markov background enters through its average letter
+    (`poimkit.motifs.motif_poim`). A Markov background enters through its average letter
     probabilities.
 
     References
@@ -283,15 +300,18 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
 
 
 def centre_crop(
-    sequences, labels, length: int
+    sequences: Sequence[str] | Sequence[np.ndarray], labels: ArrayLike, length: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sequences of any lengths as one array: centre-cropped, shorter ones left out.
 
     Parameters
     ----------
     sequences : list of str or of 1-D code arrays
+        The sequences, of any lengths.
     labels : array-like of shape (n,)
+        One label per sequence.
     length : int
+        The length to crop to; shorter sequences are left out.
 
     Returns
     -------
@@ -331,7 +351,8 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
     from tqdm.auto import tqdm
 
     from .evidence import enrichment_p_value, q_values
-    from .sites import seed_mass, site_counts, site_motif
+    from .scan import site_counts
+    from .sites import seed_mass, site_motif
 
     background = background_letters(poim.background)
     anywhere = is_position_free(poim)
@@ -436,8 +457,18 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
     return motifs
 
 
-def is_position_free(poim) -> bool:
-    """True for the POIM of a position-free model (its motifs have no position)."""
+def is_position_free(poim: Poim) -> bool:
+    """True for the POIM of a position-free model (its motifs have no position).
+
+    Parameters
+    ----------
+    poim : Poim
+        POIMs of a model.
+
+    Returns
+    -------
+    bool
+    """
     return poim.metadata.get("model") == "position-free"
 
 

@@ -1,7 +1,7 @@
 """Fit motifs (PWM, mean position, spread) to a POIM: the motifPOIM approach.
 
 Each motif g contributes ``v_gk R_gk`` to the POIM of order k (see
-`poimkit.motifs.model`); the scales ``v_gk`` are solved in closed form (least
+`poimkit.motifs.motif_poim`); the scales ``v_gk`` are solved in closed form (least
 squares) for given shapes, and the shapes (PWM logits, mean start, log
 spread) are fitted with scipy's L-BFGS-B on the analytic gradient, from
 several starts. The loss is the relative residual
@@ -16,7 +16,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from ..alphabet import ALPHABET
-from .model import motif_poim, motif_poim_gradient
+from .motif_poim import motif_poim, motif_poim_gradient
 
 MIN_SPREAD = 0.3
 MIN_GAMMA = 0.05
@@ -24,7 +24,19 @@ MIN_GAMMA = 0.05
 
 @dataclass
 class MotifShape:
-    """Parameters of one motif in a fit: PWM logits, mean 0-based start, spread."""
+    """Parameters of one motif in a fit: PWM logits, mean 0-based start, spread.
+
+    Parameters
+    ----------
+    logits : numpy.ndarray of float, shape (m, 4)
+        The PWM is their row-wise softmax.
+    mu : float
+        Mean 0-based start.
+    sigma : float
+        Spread (standard deviation) of the start.
+    gamma : float
+        Temper of the score's growth with matching letters, in (0, 1].
+    """
 
     logits: np.ndarray  # (m, 4)
     mu: float
@@ -43,8 +55,23 @@ class MotifShape:
     ) -> MotifShape:
         """Seed shape: logit ``strength`` on the string's letters, 0 elsewhere.
 
-        ``pad`` uniform columns go on each side (the mean start moves left by
-        ``pad``).
+        Parameters
+        ----------
+        string : str
+            The seed over ``ACGT``.
+        mu : float
+            Mean 0-based start of the string.
+        sigma : float
+            Spread of the start (at least `MIN_SPREAD`).
+        strength : float
+            Logit of each string letter.
+        pad : int
+            Uniform columns added on each side (the mean start moves left by
+            ``pad``).
+
+        Returns
+        -------
+        MotifShape
         """
         logits = np.zeros((len(string) + 2 * pad, 4))
         for c, letter in enumerate(string):
@@ -122,7 +149,18 @@ class MotifPoimFit:
         )
 
     def residual(self, shapes: list[MotifShape]) -> MotifPoimFit:
-        """The same fit problem on what the given motifs leave unexplained."""
+        """The same fit problem on what the given motifs leave unexplained.
+
+        Parameters
+        ----------
+        shapes : list of MotifShape
+            The motifs whose fitted contribution is removed.
+
+        Returns
+        -------
+        MotifPoimFit
+            With this fit's loss divisor.
+        """
         _, scales, _ = self.evaluate(shapes, gradient=False)
         rest = {}
         for k, q in self.poims.items():
@@ -136,8 +174,28 @@ class MotifPoimFit:
             s.pwm, s.mu, s.sigma, k, self.length, self.background, s.gamma
         )
 
-    def evaluate(self, shapes: list[MotifShape], gradient: bool = True):
-        """Relative residual, per-order scales and (optionally) the gradient."""
+    def evaluate(
+        self, shapes: list[MotifShape], gradient: bool = True
+    ) -> tuple[float, dict[int, np.ndarray], np.ndarray | None]:
+        """Relative residual, per-order scales and (optionally) the gradient.
+
+        Parameters
+        ----------
+        shapes : list of MotifShape
+            The motifs.
+        gradient : bool
+            Also compute the gradient.
+
+        Returns
+        -------
+        loss : float
+            The relative residual.
+        scales : dict of int to numpy.ndarray
+            Least-squares scales ``v_gk`` per order k.
+        gradient : numpy.ndarray or None
+            In the packed parameters (logits, mean, log spread, log temper of
+            each shape); None without ``gradient``.
+        """
         loss, scales = 0.0, {}
         grads = [np.zeros(s.logits.size + 3) for s in shapes]
         for k, q in self.poims.items():
@@ -169,8 +227,27 @@ class MotifPoimFit:
             return loss, scales, None
         return loss, scales, np.concatenate(grads) / self.norm
 
-    def fit(self, shapes: list[MotifShape], max_iter: int = 200):
-        """L-BFGS-B from the given shapes; returns (shapes, loss, scales)."""
+    def fit(
+        self, shapes: list[MotifShape], max_iter: int = 200
+    ) -> tuple[list[MotifShape], float, dict[int, np.ndarray]]:
+        """L-BFGS-B from the given shapes.
+
+        Parameters
+        ----------
+        shapes : list of MotifShape
+            The starting shapes.
+        max_iter : int
+            Most L-BFGS-B iterations.
+
+        Returns
+        -------
+        shapes : list of MotifShape
+            The fitted shapes.
+        loss : float
+            Their relative residual.
+        scales : dict of int to numpy.ndarray
+            Their scales per order.
+        """
 
         def fun(x):
             loss, _, grad = self.evaluate(_unpack(x, shapes))

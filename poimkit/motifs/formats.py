@@ -49,13 +49,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..alphabet import ALPHABET
 from ..errors import InputError
-from ..io import atomic_path, write_table
+from ..io import PathLike, atomic_path, write_table
 from .motif import COUNT_SCALE, Motif
-
-PathLike = str | os.PathLike
 
 #: ``nsites=`` written to MEME files; probabilities are multiples of its inverse
 MEME_NSITES = 1_000_000
@@ -185,7 +184,8 @@ def write_jaspar(path: PathLike, motifs: Sequence[Motif]) -> None:
     Parameters
     ----------
     path : str or path-like
-        Output file, conventionally ``*.jaspar``.
+        Output file, conventionally ``*.jaspar``; replaced only once the whole
+        new file is written.
     motifs : sequence of Motif
         Motifs with distinct names without whitespace.
 
@@ -210,12 +210,8 @@ def write_jaspar(path: PathLike, motifs: Sequence[Motif]) -> None:
     """
     from Bio import motifs as bio_motifs
 
-    motifs = _check_motifs(motifs)
     quantum = COUNT_SCALE * 100  # Biopython writes counts with 2 decimals
-    bio = [
-        dataclasses.replace(m, pwm=_quantize(m.pwm, quantum) / quantum).to_biopython()
-        for m in motifs
-    ]
+    bio = [_rounded(m, quantum).to_biopython() for m in _check_motifs(motifs)]
     _write_text(path, bio_motifs.write(bio, "jaspar"))
 
 
@@ -227,15 +223,9 @@ def write_transfac(path: PathLike, motifs: Sequence[Motif]) -> None:
 
     Parameters
     ----------
-    path : str or path-like
-        Output file, conventionally ``*.transfac``.
-    motifs : sequence of Motif
-        Motifs with distinct names without whitespace.
-
-    Raises
-    ------
-    InputError
-        For bad names or a missing output directory.
+    path, motifs
+        As in `write_jaspar` (the file conventionally ``*.transfac``), which
+        also raises the same errors.
     """
     from Bio import motifs as bio_motifs
     from Bio.motifs import transfac
@@ -244,8 +234,7 @@ def write_transfac(path: PathLike, motifs: Sequence[Motif]) -> None:
     quantum = COUNT_SCALE * 10_000
     bio = []
     for motif in _check_motifs(motifs):
-        pwm = _quantize(motif.pwm, quantum) / quantum
-        plain = dataclasses.replace(motif, pwm=pwm).to_biopython()
+        plain = _rounded(motif, quantum).to_biopython()
         record = transfac.Motif(alphabet=plain.alphabet, counts=plain.counts)
         record.update({"ID": motif.name, "CC": [_meta_line(motif)]})
         bio.append(record)
@@ -263,7 +252,9 @@ def write_motifs(
         Output file; ``.meme``, ``.jaspar`` or ``.transfac`` (any case) select
         the format when ``format`` is None.
     motifs : sequence of Motif
+        Motifs with distinct names without whitespace.
     format : {"meme", "jaspar", "transfac"}, optional
+        The format; default from the suffix.
 
     Raises
     ------
@@ -280,7 +271,7 @@ def write_motifs(
 
 
 def write_sites(
-    path: PathLike, motifs: Sequence[Motif], ids: Sequence[str], labels
+    path: PathLike, motifs: Sequence[Motif], ids: Sequence[str], labels: ArrayLike
 ) -> None:
     """Write ``sites.tsv``: one row per site, by motif and then sequence.
 
@@ -291,6 +282,7 @@ def write_sites(
     Parameters
     ----------
     path : str or path-like
+        Output file, conventionally ``sites.tsv``.
     motifs : sequence of Motif
         Motifs from `poimkit.extract_motifs` with sequences (they carry sites).
     ids : sequence of str
@@ -353,13 +345,14 @@ def read_motifs(path: PathLike, format: str | None = None) -> list[Motif]:
     Examples
     --------
     >>> import os, tempfile
-    >>> motif = Motif(np.eye(4)[[2, 0, 3]], position=5.0, spread=0.5, name="m1")
+    >>> tata = Motif(np.eye(4)[[3, 0, 3, 0]], position=30.0, spread=2.0, name="tata")
+    >>> gata = Motif(np.eye(4)[[2, 0, 3, 0]], position=12.0, spread=0.5, name="gata")
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = os.path.join(folder, "motifs.meme")
-    ...     write_motifs(path, [motif])
-    ...     [back] = read_motifs(path)
-    >>> back.name, back.consensus, back.position, back.spread
-    ('m1', 'GAT', 5.0, 0.5)
+    ...     path = os.path.join(folder, "known.transfac")
+    ...     write_motifs(path, [tata, gata])
+    ...     back = read_motifs(path)
+    >>> [(m.name, m.consensus, m.position, m.spread) for m in back]
+    [('tata', 'TATA', 30.0, 2.0), ('gata', 'GATA', 12.0, 0.5)]
     """
     from Bio import motifs as bio_motifs
 
@@ -493,6 +486,11 @@ def _quantize(pwm: np.ndarray, total: int) -> np.ndarray:
             take = np.argsort(remainder[row], kind="stable")[:-off]
             counts[row, take] -= 1
     return counts.astype(np.int64)
+
+
+def _rounded(motif: Motif, quantum: int) -> Motif:
+    """The motif with its PWM rounded to multiples of ``1 / quantum`` (`_quantize`)."""
+    return dataclasses.replace(motif, pwm=_quantize(motif.pwm, quantum) / quantum)
 
 
 def _site_count(motif: Motif) -> int:

@@ -14,13 +14,27 @@ from ..errors import InputError
 COUNT_SCALE = 10_000
 
 
+class PwmColumns:
+    """The columns of a motif's ``pwm`` (shape (m, 4)): their number, consensus."""
+
+    @property
+    def length(self) -> int:
+        """Number of columns m."""
+        return self.pwm.shape[0]
+
+    @property
+    def consensus(self) -> str:
+        """Most probable letter of each column (the first of equals)."""
+        return "".join(ALPHABET[i] for i in self.pwm.argmax(axis=1))
+
+
 @dataclass
-class Motif:
+class Motif(PwmColumns):
     """A sequence motif found in a model's POIMs.
 
-    Attributes
+    Parameters
     ----------
-    pwm : numpy.ndarray of shape (m, 4)
+    pwm : array-like of float, shape (m, 4)
         Letter probabilities per motif column, columns A, C, G, T; rows sum to 1.
     position : float
         Mean start of the motif, **1-based** (as in figures and tables).
@@ -47,7 +61,13 @@ class Motif:
         ``p_value`` times the number of seeds examined (MEME's E-value: the
         expected number of motifs this good by chance).
     sites : Sites or None
-        The best site of each sequence holding one (`poimkit.motifs.sites`).
+        The best site of each sequence holding one
+        (`poimkit.motifs.scan.Sites`).
+
+    Raises
+    ------
+    InputError
+        For a ``pwm`` that is not of shape (m, 4) with rows of probabilities.
     """
 
     pwm: np.ndarray
@@ -73,16 +93,6 @@ class Motif:
         if not np.allclose(pwm.sum(axis=1), 1.0, atol=1e-6):
             raise InputError("every pwm row must sum to 1")
         self.pwm = pwm
-
-    @property
-    def length(self) -> int:
-        """Number of columns m."""
-        return self.pwm.shape[0]
-
-    @property
-    def consensus(self) -> str:
-        """Most probable letter of each column."""
-        return "".join(ALPHABET[i] for i in self.pwm.argmax(axis=1))
 
     @property
     def iupac(self) -> str:

@@ -13,10 +13,14 @@ neighbour does not lengthen the motif.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..alphabet import ALPHABET, kmer_index, kmer_string
+
+if TYPE_CHECKING:
+    from ..poim import Poim
 
 #: an extension letter must beat every alternative letter by this factor
 SPECIFICITY = 1.15
@@ -24,7 +28,21 @@ SPECIFICITY = 1.15
 
 @dataclass
 class Seed:
-    """A candidate motif: a consensus string and where it was seen."""
+    """A candidate motif: a consensus string and where it was seen.
+
+    Parameters
+    ----------
+    string : str
+        The consensus over ``ACGT``.
+    start : int
+        0-based start of ``string[0]`` at the strongest sighting.
+    value : float
+        The strongest POIM value.
+    starts : list of int
+        0-based start of ``string[0]``, one per sighting.
+    values : list of float
+        POIM value of each sighting.
+    """
 
     string: str
     start: int  # 0-based start of string[0] at the strongest sighting
@@ -163,13 +181,14 @@ def _extend(seed: Seed, kmer: str, start: int, shift: int, poim) -> None:
 
 
 def find_seeds(
-    poim, max_seeds: int = 3, n_top: int = 200, window: int = 25
+    poim: Poim, max_seeds: int = 3, n_top: int = 200, window: int = 25
 ) -> list[Seed]:
     """Candidate motifs of a POIM, strongest first.
 
     Parameters
     ----------
     poim : Poim
+        POIMs of a model.
     max_seeds : int
         How many seeds to return at most.
     n_top : int
@@ -214,12 +233,24 @@ def _merge(seeds: list[Seed], poim, window: int) -> list[Seed]:
     return kept
 
 
-def site_seeds(poim, n_top: int = 200) -> list[str]:
+def site_seeds(poim: Poim, n_top: int = 200) -> list[str]:
     """Distinct k-mers of the strongest POIM entries and of every start.
 
     The k-mers of `_candidates` (with every start) as they are, not
     assembled: a motif planted on both strands at one place shows both
     orientations there, and assembling them would make a chimera. Longer
     motifs grow from these seeds by their flanks (`poimkit.motifs.sites`).
+
+    Parameters
+    ----------
+    poim : Poim
+        POIMs of a model.
+    n_top : int
+        How many top entries of the highest order to take.
+
+    Returns
+    -------
+    list of str
+        Strongest first.
     """
     return list(dict.fromkeys(k for k, _, _ in _candidates(poim, n_top, True)))

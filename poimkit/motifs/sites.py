@@ -26,15 +26,32 @@ steps, all on integer-coded sequences:
    final sites are trimmed; a motif needs `MIN_COLUMNS` columns.
 
 The PWM is the letter frequencies of its sites, so it is as sharp as they are.
+Scanning (windows, log-odds, thresholds, `Sites`) is `poimkit.motifs.scan`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..alphabet import ALPHABET
+from .motif import PwmColumns
+from .scan import SCORE_GRID as SCORE_GRID  # site scores and thresholds lie on it
+from .scan import (
+    Sites,
+    letter_counts,
+    log_odds,
+    oriented,
+    scan,
+    score_threshold,
+    site_counts,
+    windows,
+)
+
+if TYPE_CHECKING:
+    from ..poim import Poim
 
 #: allowed starts: POIM profile of the seed at least this share of its peak
 ALLOWED_FRACTION = 0.1
@@ -46,18 +63,12 @@ MIN_BITS = 0.3
 COLUMN_P = 0.01
 #: expected share of background sequences with a chance site
 SITE_FPR = 0.05
-#: pseudocount (in sites) spread over the letters by their background share
-PSEUDOCOUNT = 0.5
 #: expected chance matches of a seed (first sites) per background sequence
 FIRST_RATE = 0.1
-#: window letters scored at once (`window_scores`)
-CHUNK_LETTERS = 1 << 22
 #: fewest shared columns of a motif and its other-strand twin
 MIN_TWIN_OVERLAP = 5
 #: fewest columns of a motif
 MIN_COLUMNS = 4
-#: log-odds are multiples of this many bits
-SCORE_GRID = 0.01
 #: rescans with a refitted PWM after the first sites' PWM
 REFITS = 2
 #: the other strand is scanned if it holds this many times the chance sites
@@ -73,10 +84,10 @@ MIN_SITES = 8
 
 
 @dataclass
-class SiteMotif:
+class SiteMotif(PwmColumns):
     """A motif defined by its sites: PWM, log-odds, threshold, where it may start.
 
-    Attributes
+    Parameters
     ----------
     pwm : numpy.ndarray of shape (m, 4)
         Letter frequencies of the sites (rows sum to 1).
@@ -105,18 +116,19 @@ class SiteMotif:
     twin: SiteMotif | None = None
     twin_shift: int = 0
 
-    @property
-    def length(self) -> int:
-        """Number of columns m."""
-        return self.pwm.shape[0]
-
-    @property
-    def consensus(self) -> str:
-        """Most frequent letter of each column."""
-        return "".join(ALPHABET[i] for i in self.pwm.argmax(axis=1))
-
     def sites(self, X: np.ndarray) -> Sites:
-        """The best site of each sequence of X that holds one, either strand."""
+        """The best site of each sequence of X that holds one, either strand.
+
+        Parameters
+        ----------
+        X : numpy.ndarray of uint8, shape (n, L)
+            Letter codes.
+
+        Returns
+        -------
+        Sites
+            With the twin's sites (if any) in this motif's frame.
+        """
         sites = scan(X, self.allowed, self.allowed_rc, self.log_odds, self.threshold)
         if self.twin is None:
             return sites
@@ -144,6 +156,15 @@ class SiteMotif:
         They match if, at some offset, they share all but one column of the
         longer motif and at least `MIN_TWIN_OVERLAP` columns, with at most one
         mismatch.
+
+        Parameters
+        ----------
+        other : SiteMotif
+            The motif found on the other strand, perhaps.
+
+        Returns
+        -------
+        int or None
         """
         mine = self.pwm.argmax(axis=1)
         theirs = 3 - other.pwm.argmax(axis=1)[::-1]
@@ -162,6 +183,19 @@ def tolerated(seed: str, n_allowed: int, background: np.ndarray) -> int:
     The most, up to a third of the seed, for which a background sequence
     holds a match at one of ``n_allowed`` starts less than `FIRST_RATE` times
     on average (letters drawn from ``background``).
+
+    Parameters
+    ----------
+    seed : str
+        The seed k-mer over ``ACGT``.
+    n_allowed : int
+        Number of starts a match may have.
+    background : numpy.ndarray of float, shape (4,)
+        Background letter probabilities.
+
+    Returns
+    -------
+    int
     """
     p_wrong = 1.0 - background[[ALPHABET.index(c) for c in seed]]
     dist = np.ones(1)  # distribution of the number of mismatches
@@ -170,27 +204,6 @@ def tolerated(seed: str, n_allowed: int, background: np.ndarray) -> int:
     within = np.cumsum(dist) * n_allowed
     ok = np.flatnonzero(within[: len(seed) // 3 + 1] <= FIRST_RATE)
     return int(ok[-1]) if ok.size else 0
-
-
-def windows(X: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
-    """Letter codes of the windows ``X[:, s:s+width]``, shape (n, n_starts, width)."""
-    return X[:, starts[:, None] + np.arange(width)]
-
-
-def window_scores(X: np.ndarray, starts: np.ndarray, log_odds: np.ndarray):
-    """Summed log-odds of every window, shape (n, n_starts).
-
-    In row chunks of at most `CHUNK_LETTERS` window letters, so memory stays
-    small for long sequences with many allowed starts.
-    """
-    width = log_odds.shape[0]
-    out = np.empty((X.shape[0], starts.size))
-    cols = np.arange(width)
-    step = max(1, CHUNK_LETTERS // max(1, starts.size * width))
-    for lo in range(0, X.shape[0], step):
-        codes = windows(X[lo : lo + step], starts, width)
-        out[lo : lo + step] = log_odds[cols, codes].sum(axis=-1)
-    return out
 
 
 def _profile(poim, seed: str) -> tuple[np.ndarray, int]:
@@ -207,7 +220,7 @@ def _profile(poim, seed: str) -> tuple[np.ndarray, int]:
     return max(pieces, key=lambda p: p[0].max())
 
 
-def allowed_starts(poim, seed: str, above_noise: bool = False) -> np.ndarray:
+def allowed_starts(poim: Poim, seed: str, above_noise: bool = False) -> np.ndarray:
     """0-based starts where the model rewards the seed (see the module notes).
 
     For a seed longer than the POIM's highest order K, the profile is that of
@@ -216,6 +229,19 @@ def allowed_starts(poim, seed: str, above_noise: bool = False) -> np.ndarray:
     root mean square of its negative values (the profile's noise where the
     model does not reward the seed): in long sequences a model trained on
     few of them rewards the seed a little at many chance places.
+
+    Parameters
+    ----------
+    poim : Poim
+        POIMs of the model.
+    seed : str
+        The seed k-mer over ``ACGT``.
+    above_noise : bool
+        Also require the profile to stand out of its noise.
+
+    Returns
+    -------
+    numpy.ndarray of int64
     """
     m = len(seed)
     profile, offset = _profile(poim, seed)
@@ -228,13 +254,26 @@ def allowed_starts(poim, seed: str, above_noise: bool = False) -> np.ndarray:
     return starts[(starts >= 0) & (starts + m <= poim.length)].astype(np.int64)
 
 
-def seed_mass(X: np.ndarray, poim, seed: str) -> float:
+def seed_mass(X: np.ndarray, poim: Poim, seed: str) -> float:
     """Score mass a seed explains in X: exact occurrences times POIM value.
 
     The sequences of X holding the seed exactly (either strand) at an allowed
     start, times the seed's largest POIM value. A chimera of a motif's two orientations
     (which an additive model can rank first where a motif sits on both
     strands) occurs in no sequence and ranks last.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Letter codes.
+    poim : Poim
+        POIMs of the model.
+    seed : str
+        The seed k-mer over ``ACGT``.
+
+    Returns
+    -------
+    float
     """
     allowed = allowed_starts(poim, seed)
     if allowed.size == 0:
@@ -251,7 +290,19 @@ def seed_mass(X: np.ndarray, poim, seed: str) -> float:
 
 
 def column_bits(counts: np.ndarray, background: np.ndarray) -> np.ndarray:
-    """Relative entropy (bits) of each column's letter frequencies to the background."""
+    """Relative entropy (bits) of each column's letter frequencies to the background.
+
+    Parameters
+    ----------
+    counts : numpy.ndarray of float, shape (..., 4)
+        Letter counts per column.
+    background : numpy.ndarray of float, shape (4,)
+        Background letter probabilities.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (...)
+    """
     n = counts.sum(axis=-1, keepdims=True)
     freq = counts / np.maximum(n, 1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -264,167 +315,21 @@ def column_differs(counts: np.ndarray, background: np.ndarray) -> np.ndarray:
 
     G-test: ``G = 2 n KL`` (natural log) against chi-squared with 3 degrees of
     freedom, and at least `MIN_BITS` bits of relative entropy.
+
+    Parameters
+    ----------
+    counts, background : numpy.ndarray
+        As in `column_bits`.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (...)
     """
     from scipy.stats import chi2
 
     bits = column_bits(counts, background)
     g = 2.0 * counts.sum(axis=-1) * bits * np.log(2.0)
     return (bits >= MIN_BITS) & (chi2.sf(g, 3) <= COLUMN_P)
-
-
-def letter_counts(codes: np.ndarray) -> np.ndarray:
-    """Counts of A, C, G, T per column of aligned sites ``(n, m)`` -> ``(m, 4)``."""
-    return (codes[:, :, None] == np.arange(4)).sum(axis=0).astype(np.float64)
-
-
-def site_counts(X: np.ndarray, sites: Sites, width: int) -> np.ndarray:
-    """Letter counts of the aligned sites, read on the motif's strand, (width, 4)."""
-    codes = oriented(
-        X, sites.rows, sites.starts, sites.strands, width, np.arange(width)
-    )
-    return letter_counts(codes)
-
-
-def log_odds(counts: np.ndarray, background: np.ndarray) -> np.ndarray:
-    """Bits of the pseudocounted frequencies over the background letters.
-
-    Rounded to `SCORE_GRID`, so that window scores are exact multiples of it
-    and `score_threshold` holds exactly for them.
-    """
-    n = counts.sum(axis=1, keepdims=True)
-    freq = (counts + PSEUDOCOUNT * background) / (n + PSEUDOCOUNT)
-    return np.round(np.log2(freq / background) / SCORE_GRID) * SCORE_GRID
-
-
-def score_threshold(
-    log_odds_: np.ndarray, background: np.ndarray, p: float
-) -> tuple[float, float]:
-    """Lowest score whose chance of being reached under the background is <= p.
-
-    Returns the threshold and that chance (above p only where capped).
-
-    The exact distribution of the summed log-odds of a background window
-    (independent letters) for log-odds on the grid of `SCORE_GRID` bits (as
-    `log_odds` gives them); capped at the best score (the consensus alone)
-    when even that is more likely than p.
-    """
-    scale = 1.0 / SCORE_GRID
-    ints = np.rint(log_odds_ * scale).astype(np.int64)
-    low = ints.min(axis=1)
-    span = ints - low[:, None]
-    dist = np.ones(1)
-    for row, pr in zip(span, np.broadcast_to(background, span.shape), strict=True):
-        new = np.zeros(dist.size + row.max())
-        for a in range(4):
-            new[row[a] : row[a] + dist.size] += pr[a] * dist
-        dist = new
-    tail = np.cumsum(dist[::-1])[::-1]  # P(score >= low.sum() + i)
-    ok = np.flatnonzero(tail <= p)
-    i = ok[0] if ok.size else dist.size - 1
-    return (low.sum() + i) / scale - 1e-9, float(tail[i])
-
-
-@dataclass
-class Sites:
-    """Sites of a motif: the best window of each sequence that holds one.
-
-    Attributes
-    ----------
-    rows : numpy.ndarray of int64
-        Sequence (row) indices, ascending.
-    starts : numpy.ndarray of int64
-        0-based start of the site in its sequence.
-    scores : numpy.ndarray of float64
-        Log-odds score of the site (bits).
-    strands : numpy.ndarray of int8
-        1 where the site reads as the motif, -1 where its reverse complement
-        does (the start is then that of the reverse complement's first
-        letter on the given strand, its leftmost position).
-    """
-
-    rows: np.ndarray
-    starts: np.ndarray
-    scores: np.ndarray
-    strands: np.ndarray | None = None
-
-    def __post_init__(self) -> None:
-        if self.strands is None:
-            self.strands = np.ones(self.rows.size, dtype=np.int8)
-
-    @property
-    def on_both_strands(self) -> bool:
-        """True if some site reads as the motif's reverse complement."""
-        return bool((self.strands < 0).any())
-
-    def take(self, keep: np.ndarray) -> Sites:
-        """The sites selected by the boolean mask or index array ``keep``."""
-        return Sites(
-            self.rows[keep], self.starts[keep], self.scores[keep], self.strands[keep]
-        )
-
-    def merged(self, other: Sites) -> Sites:
-        """These sites and those of ``other`` (the other strand), by row."""
-        rows = np.concatenate([self.rows, other.rows])
-        order = np.argsort(rows, kind="stable")
-        return Sites(
-            rows[order],
-            np.concatenate([self.starts, other.starts])[order],
-            np.concatenate([self.scores, other.scores])[order],
-            np.concatenate([self.strands, -other.strands])[order],
-        )
-
-
-def scan(
-    X: np.ndarray,
-    allowed: np.ndarray,
-    allowed_rc: np.ndarray,
-    log_odds_: np.ndarray,
-    threshold: float,
-) -> Sites:
-    """The best window of each row, on either strand, scoring at least threshold.
-
-    A window read as the reverse complement is scored with the reversed and
-    complemented log-odds; ties go to the given strand.
-    """
-    starts = np.concatenate([allowed, allowed_rc])
-    scores = np.concatenate(
-        [
-            window_scores(X, allowed, log_odds_),
-            window_scores(X, allowed_rc, log_odds_[::-1, ::-1]),
-        ],
-        axis=1,
-    )
-    best = scores.argmax(axis=1)
-    top = scores[np.arange(scores.shape[0]), best]
-    rows = np.flatnonzero(top >= threshold)
-    strands = np.where(best[rows] < allowed.size, 1, -1).astype(np.int8)
-    return Sites(rows, starts[best[rows]], top[rows], strands)
-
-
-def oriented(
-    X: np.ndarray,
-    rows: np.ndarray,
-    starts: np.ndarray,
-    strands: np.ndarray,
-    width: int,
-    columns: np.ndarray,
-) -> np.ndarray:
-    """Letters of motif columns at sites, read on each site's strand.
-
-    ``columns`` are offsets from the motif's first column (they may lie
-    outside ``0..width-1``: flanks); a site on strand -1 with leftmost start
-    s reads column c at position ``s + width - 1 - c``, complemented. Letters
-    outside the sequence are 4. Shape (n_sites, len(columns)).
-    """
-    pos = np.where(
-        strands[:, None] > 0,
-        starts[:, None] + columns,
-        starts[:, None] + width - 1 - columns,
-    )
-    inside = (pos >= 0) & (pos < X.shape[1])
-    letters = X[rows[:, None], np.clip(pos, 0, X.shape[1] - 1)].astype(np.int64)
-    letters = np.where(strands[:, None] > 0, letters, 3 - letters)
-    return np.where(inside, letters, 4)
 
 
 def _columns(
@@ -520,7 +425,11 @@ def _extend(ok, first: int, step: int) -> int:
 
 
 def site_motif(
-    X: np.ndarray, poim, seed: str, background: np.ndarray, both_strands: bool = False
+    X: np.ndarray,
+    poim: Poim,
+    seed: str,
+    background: np.ndarray,
+    both_strands: bool = False,
 ) -> SiteMotif | None:
     """The motif behind a POIM seed, from the sequences X (discovery positives).
 
@@ -532,6 +441,23 @@ def site_motif(
     ``both_strands`` (a strand-symmetric model, which rewards a site and its
     reverse complement alike) both strands are always scanned; otherwise the
     other strand only if it holds `STRAND_ENRICHMENT` x the chance sites.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        The discovery positives' letter codes.
+    poim : Poim
+        POIMs of the model.
+    seed : str
+        The seed k-mer over ``ACGT``.
+    background : numpy.ndarray of float, shape (4,)
+        Background letter probabilities.
+    both_strands : bool
+        Always scan both strands.
+
+    Returns
+    -------
+    SiteMotif or None
     """
     for above_noise in (False, True):
         seed_allowed = allowed_starts(poim, seed, above_noise)

@@ -97,32 +97,18 @@ def _region_add(j, a, b, pattern, value, l, offsets, tables, out):
 
 
 @njit(**NJIT)
-def _add_feature(
-    k,
-    i,
-    index,
-    w,
-    j_lo,
-    j_hi,
-    l,
-    order,
-    pi,
-    trans,
-    zprob,
-    offsets,
-    tables,
-    out,
-    pp,
-    sp,
-    scratch,
-):
+def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work):
     """Add one feature's ``w Pr(y at i | z at j)`` for the windows it overlaps.
 
     Windows ``j_lo <= j < j_hi`` are visited. The value depends on z only
     through the letters of a sub-window ``[a, b)`` (the overlap, widened by the
     chain order where the chain state at an edge holds letters of z that the
-    feature does not fix).
+    feature does not fix). ``chain``, ``windows`` and ``work`` are the tuples
+    of `accumulate_features`.
     """
+    pi, trans, _ = chain
+    zprob, offsets, tables, out = windows
+    pp, sp, scratch = work
     for j in range(j_lo, j_hi):
         a = max(i, j) - j
         b = min(i + k, j + l) - j
@@ -186,14 +172,14 @@ def _add_feature(
 
 
 @njit(**NJIT)
-def _boundary_terms(
-    k, i, index, w, order, length, pi, trans, pp, sp, scratch, new_left, new_right
-):
+def _boundary_terms(k, i, index, w, order, length, chain, work, new_left, new_right):
     """Chain messages of one feature for the windows it does not overlap.
 
     ``new_left[i + k, s] += w Pr(y at i, X[i+k:i+k+D] = s)`` and
     ``new_right[i, s] += w Pr(y at i | X[i-D:i] = s)``.
     """
+    pi, trans, _ = chain
+    pp, sp, scratch = work
     n_states = 1 << (2 * order)
     state_mask = n_states - 1
     end = i + k
@@ -232,35 +218,53 @@ def _boundary_terms(
 
 @njit(**NJIT_PARALLEL)
 def accumulate_features(
-    indptrs,
-    kmers,
-    values,
-    block_bounds,
-    b_lo,
-    b_hi,
-    l,
-    order,
-    length,
-    pi,
-    trans,
-    small,
-    zprob,
-    offsets,
-    tables,
-    out,
-    new_left,
-    new_right,
-    totals,
-):
+    weights: tuple,
+    block_bounds: np.ndarray,
+    b_lo: int,
+    b_hi: int,
+    l: int,
+    order: int,
+    length: int,
+    chain: tuple,
+    windows: tuple,
+    messages: tuple,
+) -> None:
     """Scatter every weighted feature into the windows' tables, one block per task.
 
-    ``indptrs[k - 1]``, ``kmers[k - 1]``, ``values[k - 1]`` are the CSR weights of
-    order k (rows: start positions). Block b owns windows
-    ``block_bounds[b]:block_bounds[b + 1]`` (only it writes their ``tables`` and
-    ``out`` rows) and the features starting there (it alone writes their chain
-    messages into ``new_left[b]``, ``new_right[b]`` and ``totals[b]``). One call
-    does blocks ``b_lo:b_hi`` (several calls: a progress bar between them).
+    Block b owns windows ``block_bounds[b]:block_bounds[b + 1]`` (only it
+    writes their ``tables`` and ``out`` rows) and the features starting there
+    (it alone writes their chain messages into ``new_left[b]``,
+    ``new_right[b]`` and ``totals[b]``). One call does blocks ``b_lo:b_hi``
+    (several calls: a progress bar between them).
+
+    Parameters
+    ----------
+    weights : tuple of numba.typed.List
+        ``(indptrs, kmers, values)``: ``indptrs[k - 1]``, ``kmers[k - 1]``,
+        ``values[k - 1]`` are the CSR weights of order k (rows: start
+        positions).
+    block_bounds : numpy.ndarray of int64, shape (n_blocks + 1,)
+        First window of each block, then the number of windows.
+    b_lo, b_hi : int
+        Blocks of this call.
+    l : int
+        Window length (the POIM order).
+    order : int
+        Order D of the background chain.
+    length : int
+        Sequence length L.
+    chain : tuple of numpy.ndarray
+        ``(pi, trans, small)``: D-gram probabilities ``pi[t, s]``, transitions
+        ``trans[t - D, s, a]`` and ``small[k, i, y] = Pr(y at i)`` for k < D.
+    windows : tuple of numpy.ndarray
+        ``(zprob, offsets, tables, out)``: ``Pr(z at j)``, region offsets of
+        the sub-windows, their tables, and the whole-window output.
+    messages : tuple of numpy.ndarray
+        ``(new_left, new_right, totals)`` per block (see `_boundary_terms`).
     """
+    indptrs, kmers, values = weights
+    pi, trans, small = chain
+    new_left, new_right, totals = messages
     n_blocks = block_bounds.shape[0] - 1
     max_k = len(indptrs)
     for b in prange(b_lo, b_hi):
@@ -270,6 +274,9 @@ def accumulate_features(
         pp = np.zeros(max_k + order + 2)
         sp = np.zeros(max_k + order + 2)
         scratch = np.zeros(max_k + 2 * order + 2, dtype=np.int64)
+        work = (pp, sp, scratch)
+        left_b = new_left[b]
+        right_b = new_right[b]
         for k in range(1, max_k + 1):
             indptr = indptrs[k - 1]
             kmer_k = kmers[k - 1]
@@ -289,40 +296,12 @@ def accumulate_features(
                     if k >= order:
                         _suffix_probs(index, k, i, order, trans, sp)
                     _add_feature(
-                        k,
-                        i,
-                        index,
-                        w,
-                        j_lo,
-                        j_hi,
-                        l,
-                        order,
-                        pi,
-                        trans,
-                        zprob,
-                        offsets,
-                        tables,
-                        out,
-                        pp,
-                        sp,
-                        scratch,
+                        k, i, index, w, j_lo, j_hi, l, order, chain, windows, work
                     )
                     if owner:
                         totals[b] += w * pp[k]
                         _boundary_terms(
-                            k,
-                            i,
-                            index,
-                            w,
-                            order,
-                            length,
-                            pi,
-                            trans,
-                            pp,
-                            sp,
-                            scratch,
-                            new_left[b],
-                            new_right[b],
+                            k, i, index, w, order, length, chain, work, left_b, right_b
                         )
 
 

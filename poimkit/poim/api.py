@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._threads import numba_threads
 from .._version import __version__
@@ -13,9 +16,12 @@ from ..weights import KmerWeights
 from .engine import DEFAULT_MEMORY_LIMIT, as_weights, check_memory, exact_poim
 from .result import Poim
 
+if TYPE_CHECKING:
+    from ..base import WDClassifierBase
+
 
 def compute_poim(
-    model,
+    model: WDClassifierBase | KmerWeights,
     max_order: int,
     background: MarkovBackground | None = None,
     *,
@@ -68,10 +74,10 @@ def compute_poim(
     --------
     >>> from poimkit import WDKernelSVC
     >>> from poimkit.datasets import make_gattaca
-    >>> X, y = make_gattaca(n_pos=50, n_neg=50, length=30, mean=10, sd=1,
-    ...                     random_state=0)
-    >>> poim = compute_poim(WDKernelSVC(degree=6).fit(X, y), max_order=3)
-    >>> poim.q(3).shape
+    >>> model = WDKernelSVC(degree=6).fit(
+    ...     *make_gattaca(n_pos=50, n_neg=50, length=30, mean=10, sd=1, random_state=0)
+    ... )
+    >>> compute_poim(model, max_order=3).q(3).shape
     (28, 64)
     """
     if getattr(model, "position_free", False):
@@ -136,8 +142,8 @@ def _position_free_poim(model, max_order, background, n_threads, memory_limit) -
 
 
 def explain_instance(
-    model,
-    x,
+    model: WDClassifierBase | KmerWeights,
+    x: ArrayLike | str,
     max_order: int,
     background: MarkovBackground | None = None,
     *,
@@ -147,10 +153,12 @@ def explain_instance(
 
     Parameters
     ----------
-    model : WDKernelSVC or KmerWeights
+    model : WDKernelSVC, WDLinearSVC, GkmSVC or KmerWeights
+        As in `compute_poim`.
     x : array-like of int, shape (L,), or str
         The sequence to explain.
     max_order : int
+        Largest k-mer length explained.
     background : MarkovBackground, optional
         Default uniform order 0.
     poim : Poim, optional

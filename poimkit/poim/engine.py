@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import check_int
 from ..background import MarkovBackground
 from ..errors import InputError
 from ..weights import KmerWeights
@@ -38,8 +39,24 @@ from . import _exact
 DEFAULT_MEMORY_LIMIT = 4 * 1024**3  # bytes
 
 
-def as_weights(model) -> KmerWeights:
-    """Explicit k-mer weights of a fitted model, or the weights themselves."""
+def as_weights(model: object) -> KmerWeights:
+    """Explicit k-mer weights of a fitted model, or the weights themselves.
+
+    Parameters
+    ----------
+    model : WDKernelSVC, WDLinearSVC or KmerWeights
+        A fitted model with ``explicit_weights()``, or weights.
+
+    Returns
+    -------
+    KmerWeights
+        ``model`` itself, or its ``explicit_weights()``.
+
+    Raises
+    ------
+    InputError
+        For anything else.
+    """
     if isinstance(model, KmerWeights):
         return model
     if hasattr(model, "explicit_weights"):
@@ -52,6 +69,17 @@ def as_weights(model) -> KmerWeights:
 
 def kmer_probability_table(background: MarkovBackground, l: int) -> np.ndarray:
     """``P[j, z] = Pr(X[j:j+l] = z)`` for every start j, shape (L - l + 1, 4**l).
+
+    Parameters
+    ----------
+    background : MarkovBackground
+        The sequence distribution.
+    l : int
+        k-mer length, ``1 <= l <= L``.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (L - l + 1, 4**l)
 
     Examples
     --------
@@ -100,7 +128,28 @@ def _region_offsets(l: int) -> tuple[np.ndarray, int]:
 
 
 def estimate_bytes(length: int, max_order: int, chain_order: int = 0) -> int:
-    """Peak bytes of `exact_poim`: output, probability tables and region tables."""
+    """Peak bytes of `exact_poim`: output, probability tables and region tables.
+
+    Parameters
+    ----------
+    length : int
+        Sequence length L.
+    max_order : int
+        Largest POIM order K.
+    chain_order : int, default=0
+        Order D of the background chain (orders up to ``max(K, D)`` are
+        computed).
+
+    Returns
+    -------
+    int
+        8 bytes per float: two tables of every order and the region tables.
+
+    Examples
+    --------
+    >>> estimate_bytes(100, 2)
+    38080
+    """
     top = max(max_order, chain_order)
     out = sum((length - l + 1) * 4**l for l in range(1, top + 1))
     _, region = _region_offsets(top)
@@ -109,7 +158,22 @@ def estimate_bytes(length: int, max_order: int, chain_order: int = 0) -> int:
 
 
 def check_memory(need: float, limit: float, max_order: int, length: int) -> None:
-    """Raise `InputError` if POIMs needing ``need`` bytes exceed ``limit``."""
+    """Raise `InputError` if POIMs needing ``need`` bytes exceed ``limit``.
+
+    Parameters
+    ----------
+    need : float
+        Estimated peak bytes (`estimate_bytes`).
+    limit : float
+        The memory limit in bytes.
+    max_order, length : int
+        The POIM request, for the message.
+
+    Raises
+    ------
+    InputError
+        If ``need > limit``, with what to change.
+    """
     if need > limit:
         raise InputError(
             f"POIMs up to order {max_order} for length {length} need about "
@@ -131,6 +195,7 @@ def exact_poim(
     Parameters
     ----------
     weights : KmerWeights
+        The model's positional k-mer weights.
     background : MarkovBackground
         Same sequence length as the weights.
     max_order : int
@@ -153,21 +218,50 @@ def exact_poim(
             f"background is for length {background.length} but the model scores "
             f"sequences of length {length}"
         )
-    if not isinstance(max_order, int | np.integer) or not 1 <= max_order <= length:
-        raise InputError(
-            f"max_order must be an integer in 1..{length}, got {max_order!r}"
-        )
+    check_int(max_order, "max_order", 1, length)
     order = background.order
     top = max(int(max_order), order)
     check_memory(
         estimate_bytes(length, max_order, order), memory_limit, max_order, length
     )
-    p_next = kmer_probability_table(background, top)
+    p_top = kmer_probability_table(background, top)
+    q_top = _exact_top_order(weights, background, top, p_top, n_blocks, progress)
+    return lower_orders(q_top, p_top, background, max_order)
+
+
+def lower_orders(
+    q_top: np.ndarray,
+    p_top: np.ndarray,
+    background: MarkovBackground,
+    max_order: int,
+) -> list[np.ndarray]:
+    """All POIMs ``Q_1..Q_max_order`` from the top one, by total expectation.
+
+    ``Q_l(z, j) = sum_u Pr(zu at j | z at j) Q_{l+1}(zu, j)`` (at the sequence
+    end, the letter before z); one probability table of each order is alive
+    at a time.
+
+    Parameters
+    ----------
+    q_top : numpy.ndarray of float64, shape (L - K' + 1, 4**K')
+        The POIM of the top order ``K' = max(max_order, D)``.
+    p_top : numpy.ndarray of float64
+        ``kmer_probability_table(background, K')``.
+    background : MarkovBackground
+        The sequence distribution.
+    max_order : int
+        The orders returned.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        ``Q[l - 1]`` has shape ``(L - l + 1, 4**l)``.
+    """
+    top = int(q_top.shape[1]).bit_length() // 2  # 4**top columns
     poims = [None] * top
-    poims[top - 1] = _exact_top_order(
-        weights, background, top, p_next, n_blocks, progress
-    )
-    for l in range(top - 1, 0, -1):  # one probability table alive at a time
+    poims[top - 1] = q_top
+    p_next = p_top
+    for l in range(top - 1, 0, -1):
         p_this = kmer_probability_table(background, l)
         poims[l - 1] = _marginalise(poims[l], p_next, p_this)
         p_next = p_this
@@ -234,28 +328,23 @@ def _exact_top_order(weights, background, l, zprob, n_blocks, progress=False):
         disable=not progress,
         leave=False,
     )
+    features = (indptrs, kmers, values)
+    chain = (pi, trans, small)
+    windows = (zprob, offsets, tables, out)
+    messages = (new_left, new_right, totals)
     for b_lo in range(0, n_blocks, per_call):
         b_hi = min(b_lo + per_call, n_blocks)
         _exact.accumulate_features(
-            indptrs,
-            kmers,
-            values,
+            features,
             block_bounds,
             b_lo,
             b_hi,
             l,
             order,
             length,
-            pi,
-            trans,
-            small,
-            zprob,
-            offsets,
-            tables,
-            out,
-            new_left,
-            new_right,
-            totals,
+            chain,
+            windows,
+            messages,
         )
         bar.update(int(block_bounds[b_hi] - block_bounds[b_lo]))
     bar.close()

@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import check_int
 from ..background import MarkovBackground
 from ..errors import InputError
 from . import _position_free
-from .engine import _marginalise, kmer_probability_table
+from .engine import kmer_probability_table, lower_orders
 
 
 def stationary_background(background: MarkovBackground) -> MarkovBackground:
@@ -40,6 +41,15 @@ def stationary_background(background: MarkovBackground) -> MarkovBackground:
     every window looks alike; `MarkovBackground.fit` (pooled) gives the
     homogeneous chain, and this replaces its initial D-gram distribution by
     the stationary one of its transition matrix (for D = 0 nothing changes).
+
+    Parameters
+    ----------
+    background : MarkovBackground
+        A homogeneous chain (``positional=False``).
+
+    Returns
+    -------
+    MarkovBackground
 
     Raises
     ------
@@ -92,7 +102,23 @@ def _spans(l: int, m: int, order: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def estimate_bytes(length: int, l: int, max_order: int, chain_order: int = 0) -> int:
-    """Peak bytes of `position_free_poim`: l-mer table, offset tables, POIMs."""
+    """Peak bytes of `position_free_poim`: l-mer table, offset tables, POIMs.
+
+    Parameters
+    ----------
+    length : int
+        Sequence length of the POIMs.
+    l : int
+        Word length of the model.
+    max_order : int
+        Largest POIM order.
+    chain_order : int, default=0
+        Order of the background chain.
+
+    Returns
+    -------
+    int
+    """
     top = max(max_order, chain_order)
     poims = sum((length - m + 1) * 4**m for m in range(1, top + 1))
     return 8 * (4**l + 2 * (l + top) * 4**top + 2 * poims)
@@ -111,10 +137,12 @@ def position_free_poim(
     f : numpy.ndarray of float64, shape (4**l,)
         Weight of every l-mer window.
     l : int
+        Word length.
     background : MarkovBackground
         Homogeneous chain for the sequence length L (>= l); it is used with
         its stationary initial distribution (`stationary_background`).
     max_order : int
+        Largest POIM order, ``1 <= max_order <= L``.
 
     Returns
     -------
@@ -125,10 +153,7 @@ def position_free_poim(
     length, order = background.length, background.order
     if length < l:
         raise InputError(f"sequence length {length} is shorter than l = {l}")
-    if not isinstance(max_order, int | np.integer) or not 1 <= max_order <= length:
-        raise InputError(
-            f"max_order must be an integer in 1..{length}, got {max_order!r}"
-        )
+    check_int(max_order, "max_order", 1, length)
     top = max(int(max_order), order)
     pi = np.ascontiguousarray(background.initial)
     trans = np.ascontiguousarray(background.transitions[0])
@@ -162,14 +187,9 @@ def position_free_poim(
         if n_left >= 0:
             q[j] += left[n_left][first]
 
-    poims = [None] * top
-    poims[top - 1] = q
-    p_next = kmer_probability_table(background, top)
-    for m in range(top - 1, 0, -1):
-        p_this = kmer_probability_table(background, m)
-        poims[m - 1] = _marginalise(poims[m], p_next, p_this)
-        p_next = p_this
-    return poims[:max_order]
+    return lower_orders(
+        q, kmer_probability_table(background, top), background, max_order
+    )
 
 
 def _outside_sums(before, after, pi, trans, order, mean, length):

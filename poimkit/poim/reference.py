@@ -13,31 +13,50 @@ is undefined there).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._scoring import ScoreFunction, score_function
 from ..alphabet import check_codes, kmer_indices
 from ..background import MarkovBackground
 from ..errors import InputError
 
+__all__ = [
+    "MAX_REFERENCE_LENGTH",
+    "enumerate_sequences",
+    "expected_score_reference",
+    "instance_reference",
+    "poim_reference",
+]
+
 MAX_REFERENCE_LENGTH = 8
 
-ScoreFunction = Callable[[np.ndarray], np.ndarray]
 
-
-def _check_length(length, name: str = "length") -> int:
+def _check_range(
+    value: Any, name: str, high: int, why: str = "", advice: str = ""
+) -> int:
+    """``value`` as int if it is an integer in ``1..high`` (bools refused)."""
     if (
-        isinstance(length, bool)
-        or not isinstance(length, int | np.integer)
-        or not 1 <= length <= MAX_REFERENCE_LENGTH
+        isinstance(value, bool)
+        or not isinstance(value, int | np.integer)
+        or not 1 <= value <= high
     ):
         raise InputError(
-            f"{name} must be an integer in 1..{MAX_REFERENCE_LENGTH} for brute-force "
-            f"enumeration of all 4**L sequences, got {length!r}; use the exact engine "
-            "(poimkit.poim.engine) for longer sequences"
+            f"{name} must be an integer in 1..{high}{why}, got {value!r}{advice}"
         )
-    return int(length)
+    return int(value)
+
+
+def _check_length(length: Any, name: str = "length") -> int:
+    return _check_range(
+        length,
+        name,
+        MAX_REFERENCE_LENGTH,
+        " for brute-force enumeration of all 4**L sequences",
+        "; use the exact engine (poimkit.poim.engine) for longer sequences",
+    )
 
 
 def enumerate_sequences(length: int) -> np.ndarray:
@@ -73,22 +92,18 @@ def _weighted_scores(
         raise InputError(
             f"background must be a MarkovBackground, got {type(background).__name__}"
         )
-    if not callable(score):
-        raise InputError(
-            f"score must be a callable mapping a uint8 (n, L) array to (n,) scores, "
-            f"got {type(score).__name__}; pass e.g. model.decision_function"
-        )
+    checked = score_function(
+        score,
+        name="score",
+        methods=(),
+        unit="sequence",
+        squeeze=False,
+        example="model.decision_function, mapping a uint8 array (n, L) to n scores",
+    )
     length = _check_length(background.length, "background.length")
     X = enumerate_sequences(length)
     prob = np.exp(background.log_probability(X))
-    s = np.asarray(score(X), dtype=np.float64)
-    if s.shape != (X.shape[0],):
-        raise InputError(
-            f"score returned shape {s.shape} for {X.shape[0]} sequences but must "
-            f"return shape ({X.shape[0]},)"
-        )
-    if not np.all(np.isfinite(s)):
-        raise InputError("score returned non-finite values")
+    s = checked(X)
     mean = float(np.dot(prob, s) / prob.sum())
     return X, prob, s, mean
 
@@ -176,7 +191,7 @@ def poim_reference(
     """
     X, prob, s, mean = _weighted_scores(score, background)
     length = X.shape[1]
-    max_order = _check_max_order(max_order, length)
+    max_order = _check_range(max_order, "max_order", length)
     centred = prob * (s - mean)
     out = []
     for width in range(1, max_order + 1):
@@ -193,7 +208,7 @@ def poim_reference(
 
 
 def instance_reference(
-    score: ScoreFunction, background: MarkovBackground, x, max_order: int
+    score: ScoreFunction, background: MarkovBackground, x: ArrayLike, max_order: int
 ) -> list[np.ndarray]:
     """POIM entries of the k-mers of one sequence, by enumeration.
 
@@ -234,15 +249,3 @@ def instance_reference(
         target = kmer_indices(x, width)[0]
         out.append(q[np.arange(q.shape[0]), target])
     return out
-
-
-def _check_max_order(max_order, length: int) -> int:
-    if (
-        isinstance(max_order, bool)
-        or not isinstance(max_order, int | np.integer)
-        or not 1 <= max_order <= length
-    ):
-        raise InputError(
-            f"max_order must be an integer in 1..{length}, got {max_order!r}"
-        )
-    return int(max_order)

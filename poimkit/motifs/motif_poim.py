@@ -27,8 +27,27 @@ from __future__ import annotations
 import numpy as np
 
 
-def start_distribution(mu: float, sigma: float, n_starts: int):
-    """phi_t for t = 0..n_starts-1 and its derivatives in mu and sigma."""
+def start_distribution(
+    mu: float, sigma: float, n_starts: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """phi_t for t = 0..n_starts-1 and its derivatives in mu and sigma.
+
+    Parameters
+    ----------
+    mu : float
+        Mean 0-based start.
+    sigma : float
+        Spread (> 0).
+    n_starts : int
+        Number of valid starts, ``L - m + 1``.
+
+    Returns
+    -------
+    phi, d_mu, d_sigma : numpy.ndarray of float64, shape (n_starts,)
+        The normal density on the starts, renormalised, and its derivatives
+        (all mass on the nearest edge, and zero derivatives, for a mean far
+        outside).
+    """
     t = np.arange(n_starts, dtype=np.float64)
     u = np.exp(-0.5 * ((t - mu) / sigma) ** 2)
     total = u.sum()
@@ -67,7 +86,20 @@ def _kron_all(vectors) -> np.ndarray:
 
 
 def offsets(m: int, k: int) -> np.ndarray:
-    """Offsets d = t - j of motif start relative to window start that overlap."""
+    """Offsets d = t - j of motif start relative to window start that overlap.
+
+    Parameters
+    ----------
+    m : int
+        Number of motif columns.
+    k : int
+        Window (k-mer) length.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        ``-(m - 1) .. k - 1``.
+    """
     return np.arange(-(m - 1), k)
 
 
@@ -86,7 +118,24 @@ def _outside(means: np.ndarray, m: int, k: int, d: int) -> float:
 def overlap_matrix(
     pwm: np.ndarray, background: np.ndarray, k: int, gamma: float = 1.0
 ) -> np.ndarray:
-    """F_k per offset: ``prod_in f_c(z) prod_out e_c - prod_all e_c``, all k-mers."""
+    """F_k per offset: ``prod_in f_c(z) prod_out e_c - prod_all e_c``, all k-mers.
+
+    Parameters
+    ----------
+    pwm : numpy.ndarray of float, shape (m, 4)
+        Motif letter probabilities r.
+    background : numpy.ndarray of float, shape (4,)
+        Letter probabilities b.
+    k : int
+        k-mer length.
+    gamma : float
+        Temper, in (0, 1].
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (m + k - 1, 4**k)
+        One row per offset of `offsets`.
+    """
     m = pwm.shape[0]
     means = _column_means(pwm, background, gamma)
     total = float(np.prod(means))
@@ -100,7 +149,23 @@ def overlap_matrix(
 
 
 def position_matrix(phi: np.ndarray, m: int, k: int, length: int) -> np.ndarray:
-    """Phi_k[j, d] = phi_{j + d} (zero outside the valid starts)."""
+    """Phi_k[j, d] = phi_{j + d} (zero outside the valid starts).
+
+    Parameters
+    ----------
+    phi : numpy.ndarray of float, shape (L - m + 1,)
+        Start distribution (`start_distribution`).
+    m : int
+        Number of motif columns.
+    k : int
+        k-mer length.
+    length : int
+        Sequence length L.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (L - k + 1, m + k - 1)
+    """
     n_windows = length - k + 1
     ds = offsets(m, k)
     t = np.arange(n_windows)[:, None] + ds[None, :]
@@ -108,8 +173,38 @@ def position_matrix(phi: np.ndarray, m: int, k: int, length: int) -> np.ndarray:
     return np.where(inside, phi[np.clip(t, 0, phi.size - 1)], 0.0)
 
 
-def motif_poim(pwm, mu, sigma, k, length, background, gamma=1.0) -> np.ndarray:
-    """R_k(z, j) of one motif, shape (L - k + 1, 4**k) (without its scale v)."""
+def motif_poim(
+    pwm: np.ndarray,
+    mu: float,
+    sigma: float,
+    k: int,
+    length: int,
+    background: np.ndarray,
+    gamma: float = 1.0,
+) -> np.ndarray:
+    """R_k(z, j) of one motif, shape (L - k + 1, 4**k) (without its scale v).
+
+    Parameters
+    ----------
+    pwm : numpy.ndarray of float, shape (m, 4)
+        Motif letter probabilities r.
+    mu : float
+        Mean 0-based start.
+    sigma : float
+        Spread of the start.
+    k : int
+        POIM order.
+    length : int
+        Sequence length L.
+    background : numpy.ndarray of float, shape (4,)
+        Letter probabilities b.
+    gamma : float
+        Temper, in (0, 1].
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (L - k + 1, 4**k)
+    """
     m = pwm.shape[0]
     phi, _, _ = start_distribution(mu, sigma, length - m + 1)
     return position_matrix(phi, m, k, length) @ overlap_matrix(
@@ -117,8 +212,24 @@ def motif_poim(pwm, mu, sigma, k, length, background, gamma=1.0) -> np.ndarray:
     )
 
 
-def motif_poim_gradient(pwm, mu, sigma, k, length, background, grad_r, gamma=1.0):
+def motif_poim_gradient(
+    pwm: np.ndarray,
+    mu: float,
+    sigma: float,
+    k: int,
+    length: int,
+    background: np.ndarray,
+    grad_r: np.ndarray,
+    gamma: float = 1.0,
+) -> tuple[np.ndarray, float, float, float]:
     """Pull ``dL/dR_k`` (shape (L-k+1, 4**k)) back to the motif's parameters.
+
+    Parameters
+    ----------
+    pwm, mu, sigma, k, length, background, gamma
+        As in `motif_poim`.
+    grad_r : numpy.ndarray of float, shape (L - k + 1, 4**k)
+        Gradient of the loss in ``R_k``.
 
     Returns
     -------

@@ -7,7 +7,7 @@ import html
 import json
 from pathlib import Path
 
-from .io import atomic_path
+from ..io import atomic_path
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto;
@@ -154,7 +154,15 @@ def _model_text(chosen: dict) -> str:
 
 
 def render_report(summary: dict, figures: Path) -> str:
-    """The report page as a string; ``figures`` holds the PNGs the summary lists."""
+    """The report page as a string.
+
+    Parameters
+    ----------
+    summary : dict
+        The content of ``summary.json``.
+    figures : pathlib.Path
+        The folder holding the PNGs the summary lists.
+    """
     s = summary
     name = s.get("dataset") or ", ".join(Path(i["path"]).name for i in s["inputs"])
     lengths = s.get("lengths") or [s["length"], s["length"]]
@@ -341,7 +349,17 @@ def render_report(summary: dict, figures: Path) -> str:
 
 
 def write_report(path: str | Path, summary: dict, figures: str | Path) -> None:
-    """Write `render_report` to ``path`` atomically."""
+    """Write `render_report` to ``path`` atomically.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The HTML file.
+    summary : dict
+        The content of ``summary.json``.
+    figures : str or pathlib.Path
+        The folder holding the PNGs the summary lists.
+    """
     page = render_report(summary, Path(figures))
     with atomic_path(path) as tmp:
         Path(tmp).write_text(page, encoding="utf-8")

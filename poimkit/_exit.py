@@ -1,0 +1,49 @@
+"""Exit codes, and how a running command stops (SIGTERM, Ctrl-C in compiled code)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
+#: Ctrl-C (128 + SIGINT) and SIGTERM (128 + SIGTERM), as shells report them
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
+#: seconds a stopped command may take to unwind before the program exits anyway
+STOP_GRACE = 1.0
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, unwinding like Ctrl-C (exit code 128 + 15)."""
+
+
+def _terminate(signum, frame) -> None:
+    # SIGTERM (batch schedulers, `kill`) unwinds like Ctrl-C, so staged output
+    # folders are removed rather than left behind.
+    raise _Terminated
+
+
+def _stop(
+    worker: threading.Thread, done: threading.Event, signal_class: type, hard: bool
+) -> None:
+    """Stop the command's thread; exit the process if it is stuck in compiled code."""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(worker.ident), ctypes.py_object(signal_class)
+    )  # raised in the worker at its next Python line: it unwinds and cleans up
+    try:
+        done.wait(STOP_GRACE)
+    except KeyboardInterrupt:  # pressed again: do not wait
+        pass
+    if not done.is_set() and hard:
+        from .outdir import remove_unfinished
+
+        remove_unfinished()
+        terminated = issubclass(signal_class, _Terminated)
+        word = "terminated" if terminated else "interrupted"
+        print(f"poimkit: {word}", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
+    done.wait()  # a library caller: wait for the kernel to return

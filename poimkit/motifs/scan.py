@@ -1,0 +1,329 @@
+"""Scanning sequences with a PWM: windows, log-odds scores and sites.
+
+All on integer-coded sequences. A motif's log-odds (`log_odds`) are bits on
+a grid of `SCORE_GRID`, so that `score_threshold` gives the exact lowest
+score whose chance under the background is at most p; `scan` finds the best
+window of each sequence on either strand that reaches it, as `Sites`, and
+`site_counts` counts the letters of such sites read on the motif's strand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: pseudocount (in sites) spread over the letters by their background share
+PSEUDOCOUNT = 0.5
+#: window letters scored at once (`window_scores`)
+CHUNK_LETTERS = 1 << 22
+#: log-odds are multiples of this many bits
+SCORE_GRID = 0.01
+
+
+@dataclass
+class Sites:
+    """Sites of a motif: the best window of each sequence that holds one.
+
+    Parameters
+    ----------
+    rows : numpy.ndarray of int64
+        Sequence (row) indices, ascending.
+    starts : numpy.ndarray of int64
+        0-based start of the site in its sequence.
+    scores : numpy.ndarray of float64
+        Log-odds score of the site (bits).
+    strands : numpy.ndarray of int8, optional
+        1 where the site reads as the motif, -1 where its reverse complement
+        does (the start is then that of the reverse complement's first
+        letter on the given strand, its leftmost position). Default: all 1.
+    """
+
+    rows: np.ndarray
+    starts: np.ndarray
+    scores: np.ndarray
+    strands: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.strands is None:
+            self.strands = np.ones(self.rows.size, dtype=np.int8)
+
+    @property
+    def on_both_strands(self) -> bool:
+        """True if some site reads as the motif's reverse complement."""
+        return bool((self.strands < 0).any())
+
+    def take(self, keep: np.ndarray) -> Sites:
+        """The sites selected by a mask or an index array.
+
+        Parameters
+        ----------
+        keep : numpy.ndarray of bool or int
+            Boolean mask over the sites, or their indices.
+
+        Returns
+        -------
+        Sites
+        """
+        return Sites(
+            self.rows[keep], self.starts[keep], self.scores[keep], self.strands[keep]
+        )
+
+    def merged(self, other: Sites) -> Sites:
+        """These sites and those of ``other`` (the other strand), by row.
+
+        Parameters
+        ----------
+        other : Sites
+            Sites read on the other strand: their strands are flipped.
+
+        Returns
+        -------
+        Sites
+            Ordered by row (stable: these sites first within a row).
+        """
+        rows = np.concatenate([self.rows, other.rows])
+        order = np.argsort(rows, kind="stable")
+        return Sites(
+            rows[order],
+            np.concatenate([self.starts, other.starts])[order],
+            np.concatenate([self.scores, other.scores])[order],
+            np.concatenate([self.strands, -other.strands])[order],
+        )
+
+
+def windows(X: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
+    """Letter codes of the windows ``X[:, s:s+width]``, shape (n, n_starts, width).
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Letter codes.
+    starts : numpy.ndarray of int
+        0-based window starts, each at most ``L - width``.
+    width : int
+        Window length.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, n_starts, width)
+    """
+    return X[:, starts[:, None] + np.arange(width)]
+
+
+def window_scores(
+    X: np.ndarray, starts: np.ndarray, log_odds: np.ndarray
+) -> np.ndarray:
+    """Summed log-odds of every window, shape (n, n_starts).
+
+    In row chunks of at most `CHUNK_LETTERS` window letters, so memory stays
+    small for long sequences with many allowed starts.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Letter codes.
+    starts : numpy.ndarray of int
+        0-based window starts.
+    log_odds : numpy.ndarray of float, shape (m, 4)
+        Score of each letter at each motif column.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n, n_starts)
+    """
+    width = log_odds.shape[0]
+    out = np.empty((X.shape[0], starts.size))
+    cols = np.arange(width)
+    step = max(1, CHUNK_LETTERS // max(1, starts.size * width))
+    for lo in range(0, X.shape[0], step):
+        codes = windows(X[lo : lo + step], starts, width)
+        out[lo : lo + step] = log_odds[cols, codes].sum(axis=-1)
+    return out
+
+
+def letter_counts(codes: np.ndarray) -> np.ndarray:
+    """Counts of A, C, G, T per column of aligned sites ``(n, m)`` -> ``(m, 4)``.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray of int, shape (n, m)
+        Letters of n aligned sites; other values (4: outside the sequence)
+        are not counted.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (m, 4)
+    """
+    return (codes[:, :, None] == np.arange(4)).sum(axis=0).astype(np.float64)
+
+
+def site_counts(X: np.ndarray, sites: Sites, width: int) -> np.ndarray:
+    """Letter counts of the aligned sites, read on the motif's strand, (width, 4).
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        The sequences the sites are in.
+    sites : Sites
+        Sites of a motif of ``width`` columns.
+    width : int
+        Number of motif columns.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (width, 4)
+    """
+    codes = oriented(
+        X, sites.rows, sites.starts, sites.strands, width, np.arange(width)
+    )
+    return letter_counts(codes)
+
+
+def log_odds(counts: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """Bits of the pseudocounted frequencies over the background letters.
+
+    Rounded to `SCORE_GRID`, so that window scores are exact multiples of it
+    and `score_threshold` holds exactly for them.
+
+    Parameters
+    ----------
+    counts : numpy.ndarray of float, shape (m, 4)
+        Letter counts per motif column.
+    background : numpy.ndarray of float, shape (4,)
+        Background letter probabilities; `PSEUDOCOUNT` sites are spread
+        over the letters by these shares.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (m, 4)
+    """
+    n = counts.sum(axis=1, keepdims=True)
+    freq = (counts + PSEUDOCOUNT * background) / (n + PSEUDOCOUNT)
+    return np.round(np.log2(freq / background) / SCORE_GRID) * SCORE_GRID
+
+
+def score_threshold(
+    log_odds_: np.ndarray, background: np.ndarray, p: float
+) -> tuple[float, float]:
+    """Lowest score whose chance of being reached under the background is <= p.
+
+    The exact distribution of the summed log-odds of a background window
+    (independent letters) for log-odds on the grid of `SCORE_GRID` bits (as
+    `log_odds` gives them); capped at the best score (the consensus alone)
+    when even that is more likely than p.
+
+    Parameters
+    ----------
+    log_odds_ : numpy.ndarray of float, shape (m, 4)
+        Log-odds on the grid of `SCORE_GRID`.
+    background : numpy.ndarray of float, shape (4,)
+        Background letter probabilities.
+    p : float
+        Largest chance of a background window reaching the threshold.
+
+    Returns
+    -------
+    threshold : float
+    chance : float
+        The chance of reaching it (above p only where capped).
+    """
+    scale = 1.0 / SCORE_GRID
+    ints = np.rint(log_odds_ * scale).astype(np.int64)
+    low = ints.min(axis=1)
+    span = ints - low[:, None]
+    dist = np.ones(1)
+    for row, pr in zip(span, np.broadcast_to(background, span.shape), strict=True):
+        new = np.zeros(dist.size + row.max())
+        for a in range(4):
+            new[row[a] : row[a] + dist.size] += pr[a] * dist
+        dist = new
+    tail = np.cumsum(dist[::-1])[::-1]  # P(score >= low.sum() + i)
+    ok = np.flatnonzero(tail <= p)
+    i = ok[0] if ok.size else dist.size - 1
+    return (low.sum() + i) / scale - 1e-9, float(tail[i])
+
+
+def scan(
+    X: np.ndarray,
+    allowed: np.ndarray,
+    allowed_rc: np.ndarray,
+    log_odds_: np.ndarray,
+    threshold: float,
+) -> Sites:
+    """The best window of each row, on either strand, scoring at least threshold.
+
+    A window read as the reverse complement is scored with the reversed and
+    complemented log-odds; ties go to the given strand.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Letter codes.
+    allowed : numpy.ndarray of int
+        0-based starts of windows read on the given strand.
+    allowed_rc : numpy.ndarray of int
+        0-based (leftmost) starts of windows read as the reverse complement.
+    log_odds_ : numpy.ndarray of float, shape (m, 4)
+        The motif's log-odds.
+    threshold : float
+        Lowest score of a site.
+
+    Returns
+    -------
+    Sites
+    """
+    starts = np.concatenate([allowed, allowed_rc])
+    scores = np.concatenate(
+        [
+            window_scores(X, allowed, log_odds_),
+            window_scores(X, allowed_rc, log_odds_[::-1, ::-1]),
+        ],
+        axis=1,
+    )
+    best = scores.argmax(axis=1)
+    top = scores[np.arange(scores.shape[0]), best]
+    rows = np.flatnonzero(top >= threshold)
+    strands = np.where(best[rows] < allowed.size, 1, -1).astype(np.int8)
+    return Sites(rows, starts[best[rows]], top[rows], strands)
+
+
+def oriented(
+    X: np.ndarray,
+    rows: np.ndarray,
+    starts: np.ndarray,
+    strands: np.ndarray,
+    width: int,
+    columns: np.ndarray,
+) -> np.ndarray:
+    """Letters of motif columns at sites, read on each site's strand.
+
+    A site on strand -1 with leftmost start s reads column c at position
+    ``s + width - 1 - c``, complemented.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Letter codes.
+    rows, starts, strands : numpy.ndarray
+        The sites, as in `Sites`.
+    width : int
+        Number of motif columns.
+    columns : numpy.ndarray of int
+        Offsets from the motif's first column; they may lie outside
+        ``0..width-1`` (flanks).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n_sites, len(columns))
+        Letter codes; 4 outside the sequence.
+    """
+    pos = np.where(
+        strands[:, None] > 0,
+        starts[:, None] + columns,
+        starts[:, None] + width - 1 - columns,
+    )
+    inside = (pos >= 0) & (pos < X.shape[1])
+    letters = X[rows[:, None], np.clip(pos, 0, X.shape[1] - 1)].astype(np.int64)
+    letters = np.where(strands[:, None] > 0, letters, 3 - letters)
+    return np.where(inside, letters, 4)

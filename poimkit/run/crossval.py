@@ -1,0 +1,225 @@
+"""Cross-validation (nested when parameters are selected) and the final fit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .data import _Data, check_folds
+from .options import RunOptions, _estimator, resolve_solver, search_grid
+
+
+def _selection_summary(grid, final, folds=()) -> dict:
+    """What summary.json says about the selection (see `run_pipeline`)."""
+    return {
+        "grid": grid.to_dict(),
+        "inner": final.inner,
+        "chosen": final.to_dict()["params"],
+        **{k: v for k, v in final.to_dict(table=True).items() if k != "params"},
+        "folds": [s.to_dict() for s in folds],
+    }
+
+
+def cross_validate(
+    data: _Data,
+    options: RunOptions,
+    progress: bool = False,
+    *,
+    model: Any = None,
+    fit_params: dict | None = None,
+) -> dict:
+    """Stratified k-fold CV: AUC and accuracy per fold, out-of-fold scores.
+
+    With ``options.selects`` the parameters left open are chosen inside every
+    outer fold by an inner CV (nested CV, `poimkit.selection.select_nested`),
+    and once more on all sequences for the final model; each kernel setting's
+    matrix is computed once for all of them.
+
+    Parameters
+    ----------
+    data : _Data
+        The labeled sequences (`read_input`).
+    options : RunOptions
+    progress : bool
+        Progress bars on standard error.
+    model : estimator, optional
+        Unfitted template (default: the model of `poimkit run`); selected
+        parameters override its own.
+    fit_params : dict, optional
+        Passed to every ``fit`` (e.g. ``client`` of `WDLinearSVC`).
+
+    Returns
+    -------
+    dict
+        ``cv_auc``, ``cv_auc_std``, ``cv_auc_interval``, ``cv_auc_folds``,
+        ``cv_accuracy``, ``cv_accuracy_folds``, ``out_of_fold_scores`` and
+        ``selection`` (None if nothing was selected; else the grid, the inner
+        scheme, the parameters chosen on all sequences with their inner AUC,
+        the best candidate, ``corner``, a ``table`` of every candidate's inner
+        AUC and ``folds``, the choice of every outer fold).
+    """
+    from sklearn.base import clone
+    from sklearn.metrics import accuracy_score, roc_auc_score
+    from sklearn.model_selection import StratifiedKFold
+    from tqdm.auto import tqdm
+
+    from ..selection import select_nested
+
+    options = resolve_solver(options, data.y.size, data.length)
+    check_folds(data, options)
+    fit_params = fit_params or {}
+    model = _estimator(options, data.length) if model is None else model
+    folds = list(
+        StratifiedKFold(
+            n_splits=options.cv, shuffle=True, random_state=options.seed
+        ).split(data.X, data.y)
+    )
+    grid = search_grid(options, data.length)
+    chosen, selection = [{}] * options.cv, None
+    if grid is not None:
+        train_sets = [train for train, _ in folds] + [np.arange(data.y.size)]
+        found = select_nested(
+            model,
+            data.X,
+            data.y,
+            grid,
+            train_sets,
+            random_state=options.seed,
+            n_jobs=options.threads,
+            fit_params=fit_params,
+            progress=progress,
+        )
+        chosen = [s.params for s in found[:-1]]
+        selection = _selection_summary(grid, found[-1], found[:-1])
+    scores = np.empty(data.y.size)
+    aucs, accuracies = [], []
+    for (train, test), params in tqdm(
+        list(zip(folds, chosen, strict=True)),
+        desc="cross-validation",
+        unit="fold",
+        disable=not progress,
+        leave=False,
+    ):
+        fitted = (
+            clone(model)
+            .set_params(**params)
+            .fit(data.X[train], data.y[train], **fit_params)
+        )
+        scores[test] = fitted.decision_function(data.X[test])
+        aucs.append(roc_auc_score(data.y[test], scores[test]))
+        accuracies.append(accuracy_score(data.y[test], fitted.predict(data.X[test])))
+    return {
+        "cv_auc": float(np.mean(aucs)),
+        "cv_auc_std": float(np.std(aucs)),
+        "cv_auc_interval": auc_interval(aucs),
+        "cv_auc_pooled": float(roc_auc_score(data.y, scores)),
+        "cv_auc_folds": [round(float(a), 6) for a in aucs],
+        "cv_accuracy": float(np.mean(accuracies)),
+        "cv_accuracy_folds": [round(float(a), 6) for a in accuracies],
+        "out_of_fold_scores": scores,
+        "selection": selection,
+    }
+
+
+#: `cross_validate`'s result for ``cv=0`` (no cross-validation): all None
+NO_CV = {
+    "cv_auc": None,
+    "cv_auc_std": None,
+    "cv_auc_interval": None,
+    "cv_auc_pooled": None,
+    "cv_auc_folds": [],
+    "cv_accuracy": None,
+    "cv_accuracy_folds": [],
+    "out_of_fold_scores": None,
+    "selection": None,
+}
+
+
+def auc_interval(aucs: Sequence[float], level: float = 0.95) -> list[float]:
+    """Student-t interval of the mean fold AUC, ``[low, high]``.
+
+    Parameters
+    ----------
+    aucs : sequence of float
+        The folds' AUCs (at least two).
+    level : float
+        Coverage of the interval.
+
+    Examples
+    --------
+    >>> auc_interval([0.9, 0.92, 0.94])
+    [0.870317, 0.969683]
+    """
+    from scipy.stats import t
+
+    aucs = np.asarray(aucs, dtype=np.float64)
+    half = t.ppf(0.5 + level / 2, aucs.size - 1) * aucs.std(ddof=1) / np.sqrt(aucs.size)
+    mean = aucs.mean()
+    return [round(float(mean - half), 6), round(float(mean + half), 6)]
+
+
+def better_than_chance(cv: dict) -> bool:
+    """True unless the interval of the cross-validated AUC includes 0.5.
+
+    Parameters
+    ----------
+    cv : dict
+        `cross_validate`'s result.
+    """
+    return cv["cv_auc_interval"][0] > 0.5
+
+
+def train_final(
+    data: _Data,
+    options: RunOptions,
+    selection: dict | None = None,
+    *,
+    model: Any = None,
+    fit_params: dict | None = None,
+):
+    """Fit on all sequences; returns (model, chosen parameters, selection).
+
+    Parameters
+    ----------
+    data, options
+        As in `cross_validate`.
+    selection : dict, optional
+        ``cross_validate(...)["selection"]``: its parameters chosen on all
+        sequences are used. Without it, and if ``options.selects``, they are
+        chosen here by an inner CV on all sequences.
+    model, fit_params
+        As in `cross_validate`.
+
+    Returns
+    -------
+    model : fitted estimator
+    chosen : dict
+        ``degree``, ``shift`` and ``C`` of the model.
+    selection : dict or None
+        The selection (as in `cross_validate`), None if nothing was selected.
+    """
+    from sklearn.base import clone
+
+    from ..selection import _plain, select_parameters
+
+    options = resolve_solver(options, data.y.size, data.length)
+    fit_params = fit_params or {}
+    model = _estimator(options, data.length) if model is None else model
+    grid = search_grid(options, data.length)
+    if selection is None and grid is not None:
+        found = select_parameters(
+            model,
+            data.X,
+            data.y,
+            grid,
+            random_state=options.seed,
+            n_jobs=options.threads,
+            fit_params=fit_params,
+        )
+        selection = _selection_summary(grid, found)
+    params = selection["chosen"] if selection is not None else {}
+    fitted = clone(model).set_params(**params).fit(data.X, data.y, **fit_params)
+    chosen = {name: _plain(getattr(fitted, name)) for name in options.fixed()}
+    return fitted, chosen, selection

@@ -1,0 +1,222 @@
+"""The labeled input of a run (`read_input`) and the checks that need it."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import warnings
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..errors import InputError
+from .options import RunOptions, search_grid
+
+if TYPE_CHECKING:
+    from ..background import MarkovBackground
+
+
+@dataclass
+class _Data:
+    ids: list[str]
+    X: np.ndarray  # (n, L) codes; for kernel="gkm" a 1-D object array of rows
+    y: np.ndarray
+    inputs: list[dict]
+    dropped: int
+
+    @property
+    def length(self) -> int:
+        """The sequence length; for records of any lengths the median one."""
+        if self.X.ndim == 2:
+            return int(self.X.shape[1])
+        from ..gkm import typical_length
+
+        return typical_length(self.X)
+
+
+def as_rows(seqs: list[np.ndarray]) -> np.ndarray:
+    """Sequences of any lengths as a 1-D object array (indexable by arrays).
+
+    Parameters
+    ----------
+    seqs : list of numpy.ndarray
+        Code arrays, one per record.
+    """
+    rows = np.empty(len(seqs), dtype=object)
+    rows[:] = seqs
+    return rows
+
+
+def _sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_input(
+    pos: str | None = None,
+    neg: str | None = None,
+    fasta: str | None = None,
+    labels: str | None = None,
+    options: RunOptions | None = None,
+) -> _Data:
+    """Read and validate the labeled sequences; record checksums of the files.
+
+    Parameters
+    ----------
+    pos, neg : str, optional
+        Positive and negative FASTA files.
+    fasta, labels : str, optional
+        One FASTA file and its two-column label table, instead.
+    options : RunOptions, optional
+        Reading options (cleaning, crop, labels, kernel); default `RunOptions()`.
+    """
+    from ..io import DroppedRecordsWarning, read_labeled
+
+    options = options or RunOptions()
+    if (
+        (pos is None) != (neg is None)
+        or (fasta is None) != (labels is None)
+        or ((pos is None) == (fasta is None))
+    ):
+        raise InputError("give either --pos and --neg, or --fasta and --labels")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DroppedRecordsWarning)
+        ids, X, y = read_labeled(
+            pos=pos,
+            neg=neg,
+            fasta=fasta,
+            labels=labels,
+            on_invalid="drop" if options.drop_invalid else "error",
+            crop_length=options.crop,
+            any_length=options.kernel == "gkm",
+            drop_short=options.drop_short,
+            positive_label=options.positive_label,
+        )
+    if options.kernel == "gkm":
+        X = as_rows(X)
+    dropped = sum(
+        getattr(w.message, "count", 0)
+        for w in caught
+        if issubclass(w.category, DroppedRecordsWarning)
+    )
+    for w in caught:  # pass on anything that is not ours to count
+        if not issubclass(w.category, DroppedRecordsWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    roles = {"pos": pos, "neg": neg, "fasta": fasta, "labels": labels}
+    inputs = [
+        {"role": role, "path": os.path.abspath(path), "sha256": _sha256(path)}
+        for role, path in roles.items()
+        if path is not None
+    ]
+    return _Data(list(ids), X, np.asarray(y), inputs, dropped)
+
+
+def check_folds(data: _Data, options: RunOptions) -> None:
+    """Raise `InputError` now if a class is too small for the cross-validations.
+
+    Parameters
+    ----------
+    data : _Data
+        The labeled sequences.
+    options : RunOptions
+        ``cv`` and the parameters left to select.
+
+    The outer CV needs ``options.cv`` sequences per class, and the selection
+    of parameters (`poimkit.selection`) its inner folds in every training set.
+    """
+    from ..selection import INNER_FOLDS
+
+    counts = np.bincount(data.y.astype(np.intp), minlength=2)
+    got = f"got {counts[1]} positive and {counts[0]} negative"
+    if options.cv and counts.min() < options.cv:
+        raise InputError(
+            f"{options.cv}-fold cross-validation needs at least {options.cv} "
+            f"sequences per class, {got} (lower --cv)"
+        )
+    if search_grid(options, data.length) is not None:
+        # every inner fold needs a sequence of each class; an outer training
+        # set lacks up to ceil(n / cv) of a class's n sequences
+        fewest = int(counts.min())
+        if options.cv:
+            fewest -= -(-fewest // options.cv)
+        if fewest < INNER_FOLDS:
+            raise InputError(
+                f"choosing the model's parameters by an inner {INNER_FOLDS}-fold "
+                f"cross-validation needs more sequences per class, {got}; fix them "
+                "with --no-grid (or give more sequences)"
+            )
+
+
+def check_poim_memory(data: _Data, options: RunOptions) -> None:
+    """Raise `InputError` now if the POIM step would exceed the memory limit.
+
+    Parameters
+    ----------
+    data : _Data
+        The labeled sequences (their length).
+    options : RunOptions
+        ``max_order``, the background and ``memory_limit_gb``.
+    """
+    from ..poim.engine import check_memory
+
+    order = options.markov_order if options.background == "fit" else 0
+    max_order = min(options.max_order, data.length)
+    if options.kernel == "gkm":
+        from ..poim.position_free import estimate_bytes
+
+        need = estimate_bytes(data.length, options.gkm_l, max_order, order)
+    else:
+        from ..poim.engine import estimate_bytes
+
+        need = estimate_bytes(data.length, max_order, order)
+    check_memory(need, options.memory_limit_gb * 1024**3, max_order, data.length)
+
+
+def make_background(data: _Data, options: RunOptions) -> MarkovBackground:
+    """Uniform letters, or a Markov chain of order D fitted to all input sequences.
+
+    Parameters
+    ----------
+    data : _Data
+        The labeled sequences.
+    options : RunOptions
+        ``background`` and ``markov_order``.
+    """
+    from ..background import MarkovBackground
+
+    if options.background == "uniform":
+        return MarkovBackground.uniform(data.length)
+    if data.X.ndim == 2:
+        return MarkovBackground.fit(data.X, order=options.markov_order)
+    # records of any lengths: one homogeneous chain over all of them, for the
+    # POIM length (position-free POIMs use it in equilibrium)
+    return MarkovBackground.fit_pooled(data.X, options.markov_order, data.length)
+
+
+def motif_data(
+    data: _Data, length: int | None = None
+) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """Sequences, ids and labels for the motif evidence: one length.
+
+    Records of any lengths (``kernel="gkm"``) are centre-cropped to the POIM
+    length (default ``data.length``); shorter ones are left out of the motif
+    step.
+
+    Parameters
+    ----------
+    data : _Data
+        The labeled sequences.
+    length : int, optional
+        The POIM length.
+    """
+    if data.X.ndim == 2:
+        return data.X, data.ids, data.y
+    from ..motifs.extract import centre_crop
+
+    length = data.length if length is None else length
+    X, y, keep = centre_crop(list(data.X), data.y, length)
+    return X, [i for i, k in zip(data.ids, keep, strict=True) if k], y

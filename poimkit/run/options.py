@@ -1,0 +1,381 @@
+"""The settings of `poimkit run` and `train` (`RunOptions`) and the solver checks.
+
+Light to import: the CLI reads the defaults for its help from here.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, replace
+
+from .._threads import check_threads
+from .._validation import check_int
+from ..errors import InputError
+
+#: degree, shift and C of a model whose parameters are not selected
+FIXED_DEFAULTS = {"degree": 20, "shift": 0, "C": 1.0}
+#: the same for the gapped k-mer model (``kernel="gkm"``)
+GKM_DEFAULTS = {"l": 11, "k": 7, "reverse_complement": True, "C": 1.0}
+#: share of the machine's memory the kernel solver's matrices may take
+KERNEL_RAM_SHARE = 0.5
+#: n x n matrices the kernel solver holds at once (raw kernel, fold slices, SVC's)
+KERNEL_COPIES = 3
+#: above this many sequences ``solver="auto"`` is the linear solver: the kernel
+#: solver's time grows with n**2 to n**3 (16,000 GATTACA sequences of length 30
+#: take 55 s and 2.6 GB; harder data many times that)
+KERNEL_MAX_SEQUENCES = 20_000
+#: a linear model's degree when not given (less if its exact tables would not
+#: fit): 50,000 sequences of length 30 take 421 s and 7 GB at degree 10
+LINEAR_DEGREE = 8
+#: model families of ``kernel``: positional WD / WDS, position-free gapped k-mers
+KERNELS = ("wd", "gkm")
+
+
+@dataclass
+class RunOptions:
+    """Settings of one pipeline run (the options of ``poimkit run``).
+
+    Attributes
+    ----------
+    degree, shift, C : int, int, float or None
+        WD degree, WDS maximal shift (0 for WD) and SVM regularisation. A
+        value fixes the parameter; None (the default) lets the inner
+        cross-validation choose it from `poimkit.selection.default_grid`, or,
+        with ``grid=False``, takes `FIXED_DEFAULTS` (20, 0, 1.0).
+    solver : {"auto", "kernel", "linear"}
+        Train `WDKernelSVC` (kernel matrix, up to `KERNEL_MAX_SEQUENCES`) or
+        `WDLinearSVC` (feature space, for more); ``"auto"`` picks the one
+        that fits the data (`resolve_solver`). The POIMs need exact weights,
+        so the linear solver indexes every order exactly: its degree must be
+        small (8 or less for L up to 250; by default the largest that fits)
+        and is never searched.
+    kernel : {"wd", "gkm"}
+        ``"wd"``: the positional WD / WDS kernel (equal lengths, or ``crop``).
+        ``"gkm"``: the position-free gapped k-mer kernel (`GkmSVC`) on records
+        of any lengths; its POIMs are for the median length, and the motif
+        evidence uses the records at least that long, centre-cropped.
+    mismatches, reverse_complement : int or None, bool or None
+        `WDKernelSVC` options (default 0 and False); ``reverse_complement``
+        is also a `GkmSVC` option, chosen by the inner CV unless given.
+    gkm_l, gkm_k : int
+        l-mer length and informative positions of the gkm kernel.
+    cv : int
+        Folds of the stratified cross-validation (at least 2).
+    grid : bool or None
+        Choose the parameters left at None by an inner cross-validation
+        (`poimkit.selection`) inside every outer fold, and on all sequences
+        for the final model: the reported AUC is then nested (honest). None
+        (the default) means on for the kernel solver and off for the linear
+        one, whose fits cannot share kernel matrices.
+    max_order : int
+        Longest k-mer K of the POIMs.
+    background : {"uniform", "fit"}
+        POIM background: uniform letters or a Markov chain fitted to the input.
+    markov_order : int
+        Order D of the fitted chain (0-3).
+    max_motifs : int
+        Most motifs to extract.
+    seed : int
+        Seed of the CV split and the motif fit's restarts.
+    threads : int or None
+        Threads for numba (None: numba's default).
+    drop_invalid : bool
+        Drop records with N/IUPAC letters instead of stopping.
+    crop : int or None
+        Centre-crop every record to this length.
+    drop_short : bool
+        Leave out records shorter than ``crop`` instead of stopping.
+    positive_label : str or None
+        With a labels table: the label of the positive class
+        (`poimkit.read_labeled`).
+    memory_limit_gb : float
+        Refuse POIMs whose estimated memory exceeds this.
+    compare : str or None
+        Known motifs to compare the found ones with (`poimkit.motifs.
+        known_motifs`: a motif file or ``jaspar[:GROUP[:RELEASE]]``); read
+        before any training, so a bad source fails first.
+    """
+
+    degree: int | None = None
+    shift: int | None = None
+    C: float | None = None
+    solver: str = "auto"
+    kernel: str = "wd"
+    mismatches: int | None = None
+    reverse_complement: bool | None = None
+    gkm_l: int = GKM_DEFAULTS["l"]
+    gkm_k: int = GKM_DEFAULTS["k"]
+    cv: int = 5
+    grid: bool | None = None
+    max_order: int = 7
+    background: str = "uniform"
+    markov_order: int = 0
+    max_motifs: int = 3
+    seed: int = 0
+    threads: int | None = None
+    drop_invalid: bool = False
+    crop: int | None = None
+    drop_short: bool = False
+    positive_label: str | None = None
+    memory_limit_gb: float = 4.0
+    compare: str | None = None
+
+    def check(self) -> None:
+        """Raise `InputError` for settings that cannot run."""
+        self.check_model()
+        check_cv(self.cv)
+        check_int(self.max_order, "max_order", 1)
+        check_int(self.markov_order, "markov_order", 0, 3)
+        check_int(self.max_motifs, "max_motifs", 0)
+        if self.background not in ("uniform", "fit"):
+            raise InputError(
+                f"background must be 'uniform' or 'fit', got {self.background!r}"
+            )
+        if self.background == "uniform" and self.markov_order:
+            raise InputError("markov_order applies to background='fit'")
+        if not self.memory_limit_gb > 0:
+            raise InputError(
+                f"memory_limit_gb must be positive, got {self.memory_limit_gb}"
+            )
+
+    def check_model(self) -> None:
+        """Raise `InputError` for model settings that cannot run (`check` part)."""
+        if self.degree is not None:
+            check_int(self.degree, "degree", 1)
+        if self.shift is not None:
+            check_int(self.shift, "shift", 0)
+        check_threads(self.threads)
+        if self.C is not None and not self.C > 0:
+            raise InputError(f"C must be positive, got {self.C}")
+        if self.grid not in (None, True, False):
+            raise InputError(f"grid must be True, False or None, got {self.grid!r}")
+        from ..models import SOLVERS
+
+        if self.solver != "auto" and self.solver not in SOLVERS:
+            raise InputError(
+                f"solver must be 'auto' or one of {sorted(SOLVERS)}, got "
+                f"{self.solver!r}"
+            )
+        if self.kernel not in KERNELS:
+            raise InputError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
+        if self.mismatches is not None:
+            check_int(self.mismatches, "mismatches", 0)
+        if self.kernel == "gkm":
+            check_int(self.gkm_l, "gkm_l", 1, 20)
+            check_int(self.gkm_k, "gkm_k", 1, self.gkm_l)
+            wd_only = {
+                "degree": self.degree,
+                "shift": self.shift,
+                "mismatches": self.mismatches,
+            }
+            given = [name for name, v in wd_only.items() if v is not None]
+            if given:
+                raise InputError(
+                    f"{', '.join(given)}: option(s) of the WD kernel, not of "
+                    "kernel='gkm'"
+                )
+            if self.solver == "linear":
+                raise InputError("kernel='gkm' needs solver='kernel'")
+
+    @property
+    def selects(self) -> bool:
+        """Whether parameters left at None are chosen by an inner CV."""
+        return self.solver != "linear" if self.grid is None else bool(self.grid)
+
+    def defaults(self) -> dict:
+        """Values of the parameters neither given nor selected."""
+        return GKM_DEFAULTS if self.kernel == "gkm" else FIXED_DEFAULTS
+
+    def fixed(self) -> dict:
+        """The parameters the user set (None for those to select)."""
+        if self.kernel == "gkm":
+            fixed = {
+                "l": self.gkm_l,
+                "k": self.gkm_k,
+                "reverse_complement": self.reverse_complement,
+                "C": self.C,
+            }
+            if not self.selects:
+                fixed = {
+                    k: GKM_DEFAULTS[k] if v is None else v for k, v in fixed.items()
+                }
+            return fixed
+        fixed = {"degree": self.degree, "shift": self.shift, "C": self.C}
+        for name in ("mismatches", "reverse_complement"):
+            if getattr(self, name) is not None:
+                fixed[name] = getattr(self, name)
+        if self.solver == "linear" and self.degree is None:
+            # exact weights: never searched (`resolve_solver` sets it for the data)
+            fixed["degree"] = FIXED_DEFAULTS["degree"]
+        if not self.selects:
+            fixed = {k: FIXED_DEFAULTS[k] if v is None else v for k, v in fixed.items()}
+        return fixed
+
+
+def _estimator(options: RunOptions, length: int):
+    """The unfitted model of `poimkit run`; selected parameters at their defaults."""
+    extra = {}
+    defaults = options.defaults()
+    params = {k: defaults[k] if v is None else v for k, v in options.fixed().items()}
+    if options.kernel == "gkm":
+        from ..gkm import GkmSVC
+
+        return GkmSVC(n_threads=options.threads, **params)
+    if options.solver == "linear":
+        # POIMs need exact weights: every order gets an exact table, so the
+        # degree stays fixed (and small enough for that)
+        from ..linear.layout import exact_size_for
+
+        extra["exact_size"] = exact_size_for(length, params["degree"])
+        extra["verbose"] = False
+    from ..models import make_model
+
+    return make_model(options.solver, n_threads=options.threads, **params, **extra)
+
+
+def search_grid(options: RunOptions, length: int):
+    """The candidates of the inner CV, or None if there is nothing to choose.
+
+    Parameters
+    ----------
+    options : RunOptions
+    length : int
+        Sequence length (caps the shifts).
+
+    Returns
+    -------
+    poimkit.selection.Grid or None
+        `poimkit.selection.default_grid` less the parameters the options fix;
+        None without ``selects`` or when every parameter is fixed.
+    """
+    from ..selection import default_grid, gkm_grid
+
+    if not options.selects:
+        return None
+    if options.kernel == "gkm":
+        grid = gkm_grid(options.fixed())
+    else:
+        grid = default_grid(length, options.fixed())
+    return grid if grid.size > 1 else None
+
+
+def check_cv(cv: int) -> None:
+    """Raise `InputError` unless ``cv`` is 0 (no cross-validation) or at least 2.
+
+    Parameters
+    ----------
+    cv : int
+        Number of cross-validation folds.
+    """
+    check_int(cv, "cv", 0)
+    if cv == 1:
+        raise InputError("cv must be 0 (no cross-validation) or at least 2, got 1")
+
+
+def kernel_memory_limit() -> float:
+    """Bytes the kernel solver's matrices may take: `KERNEL_RAM_SHARE` of RAM."""
+    try:
+        ram = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        ram = 8 * 1024**3
+    return KERNEL_RAM_SHARE * ram
+
+
+def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
+    """The options with ``solver="auto"`` decided for ``n`` sequences of ``length``.
+
+    Auto is the kernel solver unless the data are too many for it (over
+    `KERNEL_MAX_SEQUENCES`, or its matrices over `kernel_memory_limit`) and
+    the linear solver can fit the model (the WD kernel without mismatches or
+    strands); then the linear one, with a one-line notice. A linear model's
+    degree, if not given, is `LINEAR_DEGREE` or the largest below whose k-mer
+    tables are all exact (`largest_exact_degree`), so its POIMs can be
+    computed.
+
+    Parameters
+    ----------
+    options : RunOptions
+        The settings; returned unchanged but for ``solver`` and ``degree``.
+    n, length : int
+        Number of sequences and their (typical) length.
+    """
+    from ..linear.layout import exact_size_for, largest_exact_degree
+
+    solver = options.solver
+    linear_fits = options.kernel == "wd" and not options.mismatches
+    linear_fits = linear_fits and not options.reverse_complement
+    too_large = None
+    if n > KERNEL_MAX_SEQUENCES:
+        too_large = f"more than {KERNEL_MAX_SEQUENCES}"
+    elif kernel_bytes(n) > kernel_memory_limit():
+        too_large = (
+            f"its matrices would need {kernel_bytes(n) / 1024**3:.0f} GiB, over "
+            f"{kernel_memory_limit() / 1024**3:.0f} GiB"
+        )
+    if solver == "auto":
+        solver = "linear" if too_large and linear_fits else "kernel"
+    degree = options.degree
+    if solver == "linear" and degree is None:
+        degree = min(LINEAR_DEGREE, largest_exact_degree(length))
+    if solver == "linear":
+        exact_size_for(length, degree)  # the POIMs need exact tables
+    if solver == "linear" and options.solver == "auto":
+        warnings.warn(
+            SolverNotice(
+                f"{n} sequences are too many for the kernel solver ({too_large}): "
+                f"using the linear solver, degree {degree} (choose with --solver, "
+                "--degree)"
+            ),
+            stacklevel=2,
+        )
+    return replace(options, solver=solver, degree=degree)
+
+
+class SolverNotice(UserWarning):
+    """`resolve_solver` chose the linear solver because the data are large."""
+
+
+def kernel_bytes(n: int) -> float:
+    """Bytes of the kernel solver's matrices for ``n`` sequences.
+
+    Parameters
+    ----------
+    n : int
+        Number of training sequences.
+    """
+    return KERNEL_COPIES * 8.0 * n * n
+
+
+def check_kernel_size(n: int, options: RunOptions) -> None:
+    """Refuse at once a kernel-matrix fit that would not fit in memory.
+
+    The kernel solver holds ``n x n`` doubles, and about `KERNEL_COPIES` of
+    them while it selects parameters and slices folds; beyond
+    `kernel_memory_limit` the run would swap for hours, so the error names
+    the solver that fits.
+
+    Parameters
+    ----------
+    n : int
+        Number of training sequences.
+    options : RunOptions
+        Its ``solver`` and ``kernel``.
+    """
+    if options.solver == "linear":
+        return
+    need = kernel_bytes(n)
+    limit = kernel_memory_limit()
+    if need > limit:
+        raise InputError(
+            f"{n} sequences are too many for the kernel solver: its kernel "
+            f"matrices need about {need / 1024**3:.0f} GiB, over "
+            f"{limit / 1024**3:.0f} GiB ({KERNEL_RAM_SHARE:.0%} of this machine's "
+            "memory); "
+            + (
+                "give fewer sequences"
+                if options.kernel == "gkm"
+                else "use --solver linear (the WD kernel in feature space) or "
+                "fewer sequences"
+            )
+        )

@@ -1,0 +1,241 @@
+"""`poimkit run`: labeled FASTA in; model, POIMs, motifs, figures and a report out.
+
+Each step is a small function; `run_pipeline` times them, shows progress and
+writes everything into a staged folder that is moved into place only at the end
+(`poimkit.outdir.staged_directory`), so an interrupted run leaves no output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .._threads import numba_threads
+from ..outdir import RUN_FORMAT
+from .crossval import NO_CV, better_than_chance, cross_validate, train_final
+from .data import (
+    check_folds,
+    check_poim_memory,
+    make_background,
+    motif_data,
+    read_input,
+)
+from .options import RunOptions, check_kernel_size, resolve_solver
+from .summary import (
+    _TOP_KMERS,
+    SUMMARY_VERSION,
+    _differential_peaks,
+    _motif_rows,
+    _versions,
+    motif_note,
+    write_figures,
+)
+
+
+@dataclass
+class _Timer:
+    """Wall time per step, with an optional tqdm bar over the steps."""
+
+    bar: object = None
+    seconds: dict = field(default_factory=dict)
+    lines: bool = False  # a plain line per step (stderr not a terminal)
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        if self.bar is not None:
+            self.bar.set_description_str(name)
+        if self.lines:
+            print(f"poimkit: {name}", file=sys.stderr, flush=True)
+        start = time.perf_counter()
+        yield
+        self.seconds[name] = round(time.perf_counter() - start, 3)
+        if self.bar is not None:
+            self.bar.update()
+
+
+def run_pipeline(
+    out: str | os.PathLike,
+    *,
+    pos: str | None = None,
+    neg: str | None = None,
+    fasta: str | None = None,
+    labels: str | None = None,
+    options: RunOptions | None = None,
+    force: bool = False,
+    progress: bool = True,
+    dataset: str | None = None,
+) -> dict:
+    """Run the whole analysis and write its results to the folder ``out``.
+
+    Parameters
+    ----------
+    out : str or path-like
+        Output folder; it must not exist unless ``force``. It appears only when
+        the run succeeds (see Notes).
+    pos, neg : str, optional
+        Positive and negative FASTA files (plain or gzip).
+    fasta, labels : str, optional
+        One FASTA file and a two-column TSV of record id and label, instead.
+    options : RunOptions, optional
+        Model, POIM and motif settings; default `RunOptions()`.
+    force : bool
+        Replace an existing ``out`` (only once the new run succeeded).
+    progress : bool or "lines"
+        Show progress bars on standard error; ``"lines"``: a plain line per
+        step instead (for logs: no terminal control codes).
+    dataset : str, optional
+        A name for the input recorded in the summary (e.g. for the demo).
+
+    Returns
+    -------
+    dict
+        The content of ``summary.json``.
+
+    Raises
+    ------
+    InputError
+        For bad input or settings; nothing is written then.
+
+    Notes
+    -----
+    ``out`` receives ``model.npz``, ``poim.npz``, ``top_kmers.tsv`` (the 50
+    strongest POIM entries), ``motifs.meme``, ``sites.tsv``, ``figures/`` (PNG),
+    ``summary.json`` and ``report.html`` (one self-contained page). Everything
+    is written into a hidden sibling folder first and renamed to ``out`` at the
+    end, so an interrupted run leaves ``out`` absent (or, with ``force``, as
+    it was).
+
+    The summary's ``parameters`` hold the options (None for the parameters
+    left to the selection), ``grid`` (whether parameters were selected) and
+    ``chosen`` (the final model's degree, shift and C); ``selection`` is None
+    or what `cross_validate` returns under that name (grid, inner scheme,
+    choices of the final model and of every outer fold, ``corner``).
+    """
+    from tqdm.auto import tqdm
+
+    from ..io import atomic_path
+    from ..motifs import extract_motifs
+    from ..motifs.extract import background_letters
+    from ..motifs.formats import write_meme, write_sites
+    from ..outdir import check_output_folder, staged_directory
+    from ..poim import compute_poim
+    from .report import write_report
+
+    options = options or RunOptions()
+    options.check()
+    started = time.perf_counter()
+    # cheap checks and reading first: bad input fails before any bar or folder
+    inputs = (pos, neg, fasta, labels)
+    check_output_folder(out, force, inputs)
+    timer = _Timer()
+    known = None
+    if options.compare:
+        from ..motifs.compare import known_motifs
+
+        with timer.step("known motifs"):
+            known = known_motifs(options.compare)
+    with timer.step("read"):
+        data = read_input(pos, neg, fasta, labels, options)
+    if dataset is not None:  # e.g. the demo's temporary copies: name the source
+        for item in data.inputs:
+            item["path"] = f"{dataset}: {Path(item['path']).name} (temporary copy)"
+    options = resolve_solver(options, data.y.size, data.length)
+    check_folds(data, options)  # before hours of training, not after
+    check_poim_memory(data, options)
+    check_kernel_size(data.y.size, options)
+    steps = ["cross-validation"] * bool(options.cv) + [
+        "training",
+        "POIM",
+        "motifs",
+        "outputs",
+    ]
+    with (
+        staged_directory(out, force=force, inputs=inputs) as staged,
+        numba_threads(options.threads),
+        tqdm(total=len(steps), unit="step", disable=progress is not True) as bar,
+    ):
+        timer.bar = bar
+        timer.lines = progress == "lines"
+        if options.cv:
+            with timer.step("cross-validation"):
+                cv = cross_validate(data, options, progress is True)
+        else:
+            cv = NO_CV
+        with timer.step("training"):
+            model, chosen, _ = train_final(data, options, cv["selection"])
+        with timer.step("POIM"):
+            background = make_background(data, options)
+            poim = compute_poim(
+                model,
+                min(options.max_order, data.length),
+                background,
+                memory_limit=options.memory_limit_gb * 1024**3,
+                n_threads=options.threads,
+                progress=progress is True,
+            )
+        with timer.step("motifs"):
+            X_motifs, ids_motifs, y_motifs = motif_data(data)
+            motifs = (
+                extract_motifs(
+                    poim,
+                    max_motifs=options.max_motifs,
+                    sequences=X_motifs,
+                    labels=y_motifs,
+                    random_state=options.seed,
+                )
+                if options.max_motifs and (not options.cv or better_than_chance(cv))
+                else []
+            )
+        with timer.step("outputs"):
+            model.save(staged / "model.npz")
+            poim.save(staged / "poim.npz")
+            poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
+            write_meme(staged / "motifs.meme", motifs, background_letters(background))
+            write_sites(staged / "sites.tsv", motifs, ids_motifs, y_motifs)
+            figures = write_figures(
+                staged / "figures", poim, motifs, data.y, cv["out_of_fold_scores"]
+            )
+        lengths = [len(x) for x in data.X]
+        summary = {
+            "format": RUN_FORMAT,
+            "format_version": SUMMARY_VERSION,
+            "dataset": dataset,
+            "inputs": data.inputs,
+            "n_sequences": int(data.y.size),
+            "n_positive": int((data.y == 1).sum()),
+            "n_negative": int((data.y == 0).sum()),
+            "n_dropped": int(data.dropped),
+            "length": data.length,
+            "lengths": [int(min(lengths)), int(max(lengths))],
+            "position_free": poim.position_free,
+            "n_motif_sequences": int(y_motifs.size),
+            "parameters": {
+                **asdict(options),
+                "grid": options.selects,
+                "chosen": chosen,
+            },
+            "background": repr(background),
+            "versions": _versions(),
+            **{k: v for k, v in cv.items() if k != "out_of_fold_scores"},
+            "n_support_vectors": int(model.n_support_.sum()),
+            "motifs": _motif_rows(motifs, known),
+            "motifs_note": motif_note(cv, options, motifs),
+            "top_kmers": [
+                {"kmer": z, "position": j, "value": float(v)}
+                for z, j, v in poim.top(10)
+            ],
+            "differential_peaks": _differential_peaks(poim),
+            "figures": figures,
+            "runtimes": timer.seconds,
+        }
+        summary["runtimes"]["total"] = round(time.perf_counter() - started, 3)
+        with atomic_path(staged / "summary.json") as tmp:
+            Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
+        write_report(staged / "report.html", summary, staged / "figures")
+    return summary

@@ -1,0 +1,209 @@
+"""What a run reports: figures, motif rows, notes (``summary.json``, report)."""
+
+from __future__ import annotations
+
+import platform
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .._version import __version__
+from .crossval import better_than_chance
+from .options import RunOptions
+
+if TYPE_CHECKING:
+    from ..motifs import Motif
+    from ..poim import Poim
+
+SUMMARY_VERSION = 1
+_TOP_KMERS = 50
+
+
+def _versions() -> dict:
+    out = {"poimkit": __version__, "python": platform.python_version()}
+    for name in ("numpy", "numba", "scipy", "scikit-learn", "biopython", "matplotlib"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:  # pragma: no cover
+            out[name] = None
+    return out
+
+
+def _differential_peaks(poim, n: int = 5) -> list[dict]:
+    d = poim.differential()
+    flat = np.where(np.isnan(d), -np.inf, d).ravel()
+    best = np.argsort(-flat, kind="stable")[:n]
+    return [
+        {
+            "length": int(i // d.shape[1]) + 1,
+            "position": int(i % d.shape[1]) + 1,
+            "value": float(flat[i]),
+        }
+        for i in best
+        if np.isfinite(flat[i])
+    ]
+
+
+def write_figures(
+    folder: Path,
+    poim: Poim,
+    motifs: list[Motif],
+    y: np.ndarray,
+    oof_scores: np.ndarray | None,
+) -> list[str]:
+    """PNGs: ROC, POIMs per order, nucleotide logo, differential POIM, mass, logos.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        New folder for the PNGs (created here).
+    poim : Poim
+        The model's POIMs.
+    motifs : list of Motif
+        The motifs reported (a logo each).
+    y : numpy.ndarray
+        Labels, for the ROC curve.
+    oof_scores : numpy.ndarray or None
+        Out-of-fold scores (None without cross-validation: no ROC curve).
+
+    Returns
+    -------
+    list of str
+        The file names written.
+    """
+    from matplotlib.figure import Figure
+
+    from ..plot import (
+        plot_differential,
+        plot_logo,
+        plot_nucleotide_importance,
+        plot_poim_heatmap,
+        plot_roc,
+        plot_weight_mass,
+    )
+
+    folder.mkdir()
+    written = []
+
+    def save(fig: Figure, name: str) -> None:
+        fig.savefig(folder / name, dpi=120)
+        written.append(name)
+
+    if oof_scores is not None:  # None without cross-validation
+        fig = Figure(figsize=(4.4, 4.2), layout="constrained")
+        plot_roc(y, oof_scores, ax=fig.add_subplot(), label="out-of-fold")
+        save(fig, "roc.png")
+    wide = min(16.0, max(5.0, 0.12 * poim.length + 3))
+    for l in range(1, poim.max_order + 1):
+        rows = 4**l if l <= 2 else 20
+        fig = Figure(
+            figsize=(wide, 0.2 * rows + 1.6),
+            layout="constrained",
+        )
+        plot_poim_heatmap(poim, l, ax=fig.add_subplot(), top=rows)
+        save(fig, f"poim_order_{l}.png")
+    fig = Figure(figsize=(wide, 3.4), layout="constrained")
+    plot_nucleotide_importance(poim, ax=fig.add_subplot())
+    save(fig, "nucleotide_importance.png")
+    fig = Figure(figsize=(wide, 3.2), layout="constrained")
+    plot_differential(poim, ax=fig.add_subplot())
+    save(fig, "differential_poim.png")
+    fig = Figure(figsize=(wide, 3.2), layout="constrained")
+    plot_weight_mass(poim, ax=fig.add_subplot())
+    save(fig, "weight_mass.png")
+    for motif in motifs:
+        fig = Figure(figsize=(0.5 * motif.length + 1.5, 2.2), layout="constrained")
+        plot_logo(
+            motif,
+            ax=fig.add_subplot(),
+            title=f"{motif.name}: {motif.iupac} at {motif.position:.1f} "
+            f"(spread {motif.spread:.1f})",
+        )
+        save(fig, f"logo_{motif.name}.png")
+    return written
+
+
+#: known motifs listed per found motif with ``compare``
+_MATCHES = 3
+
+
+def _matches(motif, known) -> list[dict]:
+    from ..motifs.compare import match_motifs
+
+    return [
+        {
+            "target": m.target,
+            "score": round(m.score, 4),
+            "p_value": None if np.isnan(m.p_value) else m.p_value,
+            "strand": m.strand,
+            "offset": m.offset,
+        }
+        for m in match_motifs(motif, known, top=_MATCHES)
+    ]
+
+
+def _motif_rows(motifs, known=None) -> list[dict]:
+    return [
+        {
+            "name": m.name,
+            "consensus": m.consensus,
+            "iupac": m.iupac,
+            "length": int(m.length),
+            "position": _number(m.position),
+            "spread": _number(m.spread),
+            "importance": float(m.importance),
+            "n_sites": int(m.n_sites),
+            "frac_positive": round(float(m.frac_positive), 6),
+            "frac_negative": round(float(m.frac_negative), 6),
+            "p_value": float(m.p_value),
+            "q_value": float(m.q_value),
+            "e_value": float(m.e_value),
+            "strands": "+-" if m.sites.on_both_strands else "+",
+            **({"matches": _matches(m, known)} if known is not None else {}),
+        }
+        for m in motifs
+    ]
+
+
+def _number(value: float) -> float | None:
+    """Rounded for JSON; None for NaN (a position-free model's motif position)."""
+    return None if np.isnan(value) else round(float(value), 3)
+
+
+def motif_note(cv: dict, options: RunOptions, motifs: list[Motif]) -> str:
+    """Why the motif list is what it is, in words (for the summary and report).
+
+    Parameters
+    ----------
+    cv : dict
+        `cross_validate`'s result (`NO_CV` without cross-validation).
+    options : RunOptions
+        ``cv`` and ``max_motifs``.
+    motifs : list of Motif
+        The motifs reported.
+    """
+    if not options.max_motifs:
+        return "motif extraction was switched off (max_motifs 0)"
+    if not options.cv:
+        unknown = "without cross-validation (cv 0) the model's accuracy is unknown; "
+        if not motifs:
+            return unknown + "no motif passed the test on held-out sequences"
+        return unknown + (
+            f"{len(motifs)} motif(s) passed the test on held-out sequences at a "
+            "false discovery rate of 5 %"
+        )
+    if not better_than_chance(cv):
+        low, high = cv["cv_auc_interval"]
+        return (
+            f"no motifs reported: the model is not better than chance (the 95 % "
+            f"interval of its cross-validated AUC, {low:.3f} to {high:.3f}, "
+            "includes 0.5), so whatever it rewards may be noise"
+        )
+    if not motifs:
+        return (
+            "no motif passed the test: no candidate's sites were more common in "
+            "held-out positives than in negatives at a false discovery rate of 5 %"
+        )
+    return f"{len(motifs)} motif(s) passed the test at a false discovery rate of 5 %"
