@@ -45,8 +45,12 @@ def parse_args(argv=None):
 
 def train(n, length, seed):
     X, y = make_gattaca(
-        n_pos=n // 2, n_neg=n - n // 2, length=length, mean=length * 0.35,
-        sd=7, random_state=seed,
+        n_pos=n // 2,
+        n_neg=n - n // 2,
+        length=length,
+        mean=length * 0.35,
+        sd=7,
+        random_state=seed,
     )
     return WDKernelSVC(degree=20).fit(X, y), X
 
@@ -133,13 +137,16 @@ def main(argv=None) -> int:
         f"({evaluations:,} model calls per sample)"
     )
     print(f"exact / MC speed-up, top entry : {top_seconds / t0:10.1f} x")
-    print(f"exact / MC speed-up, whole POIM: {full_seconds / t0:10.0f} x   "
-          "(goal >= 100x)")
+    print(
+        f"exact / MC speed-up, whole POIM: {full_seconds / t0:10.0f} x   (goal >= 100x)"
+    )
 
     if args.quick:
         return 0
-    print("\nscaling: exact POIM seconds (order-0 background), WD degree 20, "
-          "2000 training sequences")
+    print(
+        "\nscaling: exact POIM seconds (order-0 background), WD degree 20, "
+        "2000 training sequences"
+    )
     orders = range(3, 9)
     print("    L " + "".join(f"   K={k:<5d}" for k in orders))
     for length in (50, 100, 200, 400):

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import numba
-
 from .errors import InputError
 
 
@@ -14,6 +12,8 @@ def check_threads(n_threads) -> int | None:
     """Validate ``n_threads`` (None: numba's default) against NUMBA_NUM_THREADS."""
     if n_threads is None:
         return None
+    import numba  # here, not at the top: the CLI starts without numba
+
     if isinstance(n_threads, bool) or not isinstance(n_threads, int) or n_threads < 1:
         raise InputError(f"n_threads must be an integer >= 1, got {n_threads!r}")
     if n_threads > numba.config.NUMBA_NUM_THREADS:
@@ -31,6 +31,8 @@ def numba_threads(n_threads: int | None) -> Iterator[None]:
     if n_threads is None:
         yield
         return
+    import numba
+
     old = numba.get_num_threads()
     numba.set_num_threads(n_threads)
     try:

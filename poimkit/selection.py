@@ -46,13 +46,14 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn.base import ClassifierMixin, clone
-from sklearn.metrics import roc_auc_score
-from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
 
 from .errors import InputError
+
+if TYPE_CHECKING:
+    from sklearn.base import ClassifierMixin
 
 __all__ = [
     "DEFAULT_C",
@@ -337,6 +338,8 @@ def _inner_splits(
     y: np.ndarray, folds: int, random_state: int
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
     """Stratified k-fold, or one stratified split above `HOLDOUT_ABOVE`."""
+    from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
+
     counts = np.unique(y, return_counts=True)[1]
     if counts.size < 2 or counts.min() < folds:
         raise InputError(
@@ -355,6 +358,8 @@ def _inner_splits(
 
 def _candidate(estimator, setting: dict):
     """(the estimator with ``setting``, None), or (None, why it refuses it)."""
+    from sklearn.base import clone
+
     model = clone(estimator).set_params(**setting)
     check = getattr(model, "_check_params", None)
     if check is not None:
@@ -382,6 +387,9 @@ def _take(X, rows: np.ndarray):
 
 def _gram_aucs(model, Cs, X, y, K, train, test) -> list[float]:
     """AUC on ``test`` of a fit on ``K[train, train]`` per C (one thread)."""
+    from sklearn.base import clone
+    from sklearn.metrics import roc_auc_score
+
     K_train = K[np.ix_(train, train)]
     K_test = K[np.ix_(test, train)]
     aucs = []
@@ -399,6 +407,9 @@ def _gram_aucs(model, Cs, X, y, K, train, test) -> list[float]:
 
 def _refit_aucs(model, Cs, X, y, train, test, fit_params) -> list[float]:
     """The same without the Gram protocol: fit from the sequences per C."""
+    from sklearn.base import clone
+    from sklearn.metrics import roc_auc_score
+
     aucs = []
     for C in Cs:
         fitted = clone(model).set_params(C=C)
@@ -631,6 +642,8 @@ def select_nested(
 
 def _sample(y: np.ndarray, max_sequences: int | None, random_state: int):
     """Sorted rows of a stratified random sample, or None if all fit."""
+    from sklearn.model_selection import StratifiedShuffleSplit
+
     if max_sequences is None or y.size <= max_sequences:
         return None
     split = StratifiedShuffleSplit(

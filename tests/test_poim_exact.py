@@ -4,11 +4,11 @@ from numpy.testing import assert_allclose
 
 from poimkit import WDKernelSVC
 from poimkit.alphabet import kmer_index, kmer_string
-from poimkit.background import MarkovBackground
+from poimkit.background import MarkovBackground, kmer_probability_table
 from poimkit.datasets import load_gattaca, make_gattaca
 from poimkit.errors import InputError
 from poimkit.poim import Poim, compute_poim, explain_instance
-from poimkit.poim.engine import estimate_bytes, exact_poim, kmer_probability_table
+from poimkit.poim.engine import estimate_bytes, exact_poim
 from poimkit.poim.reference import instance_reference, poim_reference
 from poimkit.weights import KmerWeights
 

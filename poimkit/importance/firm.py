@@ -44,6 +44,7 @@ from numpy.typing import ArrayLike
 from .. import _scoring, _validation
 from .._scoring import rbf_svm_gradient
 from ..errors import InputError
+from . import _inputs
 
 __all__ = [
     "BinaryFirm",
@@ -120,7 +121,7 @@ def firm_linear(w: ArrayLike, cov: ArrayLike) -> np.ndarray:
     [0.95, 0.95]
     """
     w = _validation.as_vector(w, "w")
-    cov = _validation.check_covariance(cov, w.size, "cov")
+    cov = _inputs.check_covariance(cov, w.size, "cov")
     return _firm_linear(w, cov)
 
 
@@ -196,8 +197,8 @@ def firm_linear_binary(
     X = _validation.as_matrix(X, "X")
     n, d = X.shape
     w = _validation.as_vector(w, "w", size=d, size_name="X.shape[1]")
-    cols = _validation.check_features(features, d)
-    high, _ = _validation.binary_columns(X, cols, "X", _NOT_BINARY)
+    cols = _inputs.check_features(features, d)
+    high, _ = _inputs.binary_columns(X, cols, "X", _NOT_BINARY)
     Z = np.where(X[:, cols] == high, 1.0, -1.0)
     n_pos = (Z > 0).sum(axis=0).astype(np.float64)
     n_neg = n - n_pos
@@ -275,7 +276,7 @@ def firm_least_squares(
         out = np.zeros(d)
         np.divide(xty / n, sd, out=out, where=sd > 0)
         return out
-    cov = _validation.check_covariance(cov, d, "cov")
+    cov = _inputs.check_covariance(cov, d, "cov")
     if np.linalg.matrix_rank(emp) < d:
         raise InputError(
             f"X has an empirical covariance of rank {np.linalg.matrix_rank(emp)} "
@@ -349,8 +350,8 @@ def firm_indicators(
     n = scores.size
     F_arr = np.asarray(F)
     one_d = F_arr.ndim == 1
-    F_arr = _validation.as_indicators(F_arr, n, "F")
-    weights = _validation.check_weights(sample_weight, n)
+    F_arr = _inputs.as_indicators(F_arr, n, "F")
+    weights = _inputs.check_weights(sample_weight, n)
     out = _firm_indicators(scores, F_arr, weights)
     return float(out[0]) if one_d else out
 
@@ -463,10 +464,10 @@ def firm_binary(
     """
     X = _validation.as_matrix(X_binary, "X_binary")
     n, d = X.shape
-    values = _validation.binary_coding(X, "X_binary")
-    cols = _validation.check_features(features, d)
+    values = _inputs.binary_coding(X, "X_binary")
+    cols = _inputs.check_features(features, d)
     scores = _scoring.score_batch(model_or_score, X, name="model_or_score", arrays=True)
-    weights = _validation.check_weights(sample_weight, n)
+    weights = _inputs.check_weights(sample_weight, n)
     m = cols.size
     sub = X[:, cols]
     L = np.stack([sub == values[0], sub == values[1]], axis=-1)  # (n, m, 2)
@@ -530,7 +531,7 @@ def conditional_score_line(
     ([1.0, 6.0], [2.0, -4.0])
     """
     X = _validation.as_matrix(X, "X", min_rows=2)
-    cols = _validation.check_features(features, X.shape[1])
+    cols = _inputs.check_features(features, X.shape[1])
     scores = _scoring.score_batch(model, X, arrays=True)
     return _score_line(scores, X[:, cols])
 
@@ -666,7 +667,7 @@ def firm(
     step = _validation.check_real(1e-4 if step is None else step, "step", 0, 1)
     X = _validation.as_matrix(X, "X", min_rows=2)
     n, d = X.shape
-    cols = _validation.check_features(features, d)
+    cols = _inputs.check_features(features, d)
 
     if method == "gaussian":
         if _scoring.is_score_array(model):
@@ -675,7 +676,7 @@ def firm(
                 "needs the gradient of the score), got an array of scores; use "
                 "method='regression' or 'empirical' with precomputed scores"
             )
-        cov = _validation.covariance_of(
+        cov = _inputs.covariance_of(
             X, "empirical" if covariance is None else covariance
         )
         grad = _scoring.score_gradient(
@@ -684,7 +685,7 @@ def firm(
         return _firm_linear(grad, cov)[cols]
 
     if method == "empirical":
-        high, _ = _validation.binary_columns(X, cols, "X", _NOT_BINARY)
+        high, _ = _inputs.binary_columns(X, cols, "X", _NOT_BINARY)
         w = None if _scoring.is_score_array(model) else _scoring.linear_coef(model, d)
         if w is not None:
             return firm_linear_binary(w, X, cols)

@@ -20,9 +20,8 @@ from numpy.typing import ArrayLike
 
 from .._validation import as_rng, check_int
 from ..alphabet import check_codes, encode, kmer_indices
-from ..background import MarkovBackground
+from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
-from .engine import kmer_probability_table
 
 __all__ = ["sample_conditional"]
 

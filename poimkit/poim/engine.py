@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_int
-from ..background import MarkovBackground
+from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
 from ..weights import KmerWeights
 from . import _exact
@@ -65,54 +65,6 @@ def as_weights(model: object) -> KmerWeights:
         f"expected a fitted WDKernelSVC (or another model with explicit_weights()) "
         f"or KmerWeights, got {type(model).__name__}"
     )
-
-
-def kmer_probability_table(background: MarkovBackground, l: int) -> np.ndarray:
-    """``P[j, z] = Pr(X[j:j+l] = z)`` for every start j, shape (L - l + 1, 4**l).
-
-    Parameters
-    ----------
-    background : MarkovBackground
-        The sequence distribution.
-    l : int
-        k-mer length, ``1 <= l <= L``.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (L - l + 1, 4**l)
-
-    Examples
-    --------
-    >>> P = kmer_probability_table(MarkovBackground.uniform(5), 2)
-    >>> P.shape, float(P[0, 0])
-    ((4, 16), 0.0625)
-    """
-    order, length = background.order, background.length
-    pi = background.marginals()  # (L - D + 1, 4**D)
-    trans = background.transitions
-    if l >= order:
-        table = pi[: length - l + 1]  # Pr(first D letters)
-        for n in range(order, l):  # append letter n (position j + n)
-            starts = np.arange(length - l + 1)
-            step = trans[starts + n - order]  # (n_windows, 4**D, 4)
-            prev = (
-                table.reshape(table.shape[0], -1, 4**order)
-                if order
-                else (table[:, :, None])
-            )
-            # table index z = prefix * 4**D + state; next letter given the state
-            grown = prev[:, :, :, None] * step[:, None, :, :]
-            table = grown.reshape(table.shape[0], -1)
-        return np.ascontiguousarray(table)
-    # l < D: marginalise D-gram probabilities
-    out = np.empty((length - l + 1, 4**l))
-    last = length - order
-    for j in range(length - l + 1):
-        start = min(j, last)
-        offset = j - start
-        grams = pi[start].reshape(4**offset, 4**l, 4 ** (order - l - offset))
-        out[j] = grams.sum(axis=(0, 2))
-    return out
 
 
 def _region_offsets(l: int) -> tuple[np.ndarray, int]:

@@ -28,10 +28,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_int
-from ..background import MarkovBackground
+from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
 from . import _position_free
-from .engine import kmer_probability_table, lower_orders
+from .engine import lower_orders
 
 
 def stationary_background(background: MarkovBackground) -> MarkovBackground:

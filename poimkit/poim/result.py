@@ -123,7 +123,7 @@ class Poim:
         ``Q_l(z, j) sqrt(Pr(X[j:j+l] != z) / Pr(X[j:j+l] = z))``; 0 where the
         k-mer has probability 0.
         """
-        from .engine import kmer_probability_table
+        from ..background import kmer_probability_table
 
         q = self.q(l)
         p = kmer_probability_table(self.background, l)
