@@ -1,7 +1,7 @@
 """Benchmark: WD / WDS kernel matrix against an explicit sparse-feature baseline.
 
 Computes the full n x n WD kernel matrix of random DNA (X2=None) with
-`poimkit.kernels.wd_kernel` and with what a scikit-learn user would write:
+`poimkit.kernels.wd.wd_kernel` and with what a scikit-learn user would write:
 sparse one-hot positional k-mer features Phi_k of shape
 (n, (L - k + 1) * 4**k) for k = 1..d and K = sum_k beta_k Phi_k Phi_k^T. Also
 times the WDS kernel (shift S) and checks that all results agree.
@@ -101,7 +101,9 @@ def run(args) -> int:
         sys.path.insert(0, str(ROOT))
     import numba
 
-    from poimkit.kernels import wd, wd_kernel, wds
+    from poimkit.kernels import _wd as wd
+    from poimkit.kernels import _wds as wds
+    from poimkit.kernels.wd import wd_kernel
 
     n, length, degree, shift = args.n, args.length, args.degree, args.shift
     rng = np.random.default_rng(args.seed)

@@ -17,7 +17,7 @@ values on the held-out fold. Methods (columns):
   exact kernel ``gkm_cnt``;
 * ``run_wd``: what ``poimkit run`` does by default: `poimkit.run.crossval.
   cross_validate` with ``RunOptions(kernel="wd")``, i.e. degree, shift and C
-  chosen by an inner CV inside every outer fold (`poimkit.selection`; equal
+  chosen by an inner CV inside every outer fold (`poimkit.svm.selection`; equal
   lengths only);
 * ``run_gkm``: ``poimkit run --kernel gkm``, the same with
   ``RunOptions(kernel="gkm")``: strands and C chosen inside every fold (any

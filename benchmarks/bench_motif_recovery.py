@@ -71,7 +71,7 @@ import numpy as np
 import poimkit
 from poimkit.datasets import PlantedMotif, make_motif_data
 from poimkit.datasets.synthetic import expected_pwm
-from poimkit.linear.layout import exact_size_for
+from poimkit.svm.linear.layout import exact_size_for
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

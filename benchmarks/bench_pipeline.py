@@ -11,7 +11,7 @@ an empty cache folder (``NUMBA_CACHE_DIR``). Peak memory is the child's maximal
 resident set size. The per-step times come from the run's ``summary.json``.
 
 Runs are the default ``poimkit run`` (degree, shift and C chosen by a nested
-cross-validation, `poimkit.selection`) unless named ``--no-grid`` (fixed
+cross-validation, `poimkit.svm.selection`) unless named ``--no-grid`` (fixed
 degree 20, shift 0, C 1: what ``poimkit run`` did before model selection;
 kept for reference). The summary's chosen parameters are printed.
 

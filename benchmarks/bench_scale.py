@@ -57,7 +57,7 @@ def peak_mib() -> float:
 
 def make_model(what: str, args):
     from poimkit import WDKernelSVC, WDLinearSVC
-    from poimkit.linear.layout import exact_size_for
+    from poimkit.svm.linear.layout import exact_size_for
 
     if what == "kernel":
         return WDKernelSVC(degree=DEGREE, C=args.C)
@@ -142,7 +142,7 @@ def agreement() -> dict:
 
     from poimkit import WDKernelSVC, WDLinearSVC, compute_poim
     from poimkit.datasets.gattaca import load_gattaca
-    from poimkit.linear.layout import exact_size_for
+    from poimkit.svm.linear.layout import exact_size_for
 
     _, X, y = load_gattaca()
     Xtr, Xte, ytr, yte = train_test_split(

@@ -7,9 +7,9 @@ scikit-learn or Biopython until they are needed.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
 
+from ._lazy import lazy_exports
 from ._version import __version__
 from .errors import InputError
 
@@ -21,20 +21,20 @@ _LAZY = {
     "kmer_string": "alphabet",
     "reverse_complement": "alphabet",
     "MarkovBackground": "background",
-    "GkmSVC": "gkm",
-    "gkm_kernel": "gkm",
+    "GkmSVC": "svm",
+    "gkm_kernel": "kernels",
     "read_fasta": "io",
     "read_labeled": "io",
     "wd_kernel": "kernels",
-    "WDLinearSVC": "linear",
-    "load_model": "models",
+    "WDLinearSVC": "svm",
+    "load_model": "svm",
     "Motif": "motifs",
     "extract_motifs": "motifs",
     "Poim": "poim",
     "compute_poim": "poim",
     "explain_instance": "poim",
     "WDKernelSVC": "svm",
-    "KmerWeights": "weights",
+    "KmerWeights": "kernels",
 }
 
 __all__ = [
@@ -63,28 +63,19 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    """Import a public name's module on first use (PEP 562)."""
-    if name not in _LAZY:
-        raise AttributeError(f"module 'poimkit' has no attribute {name!r}")
-    value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 
 if TYPE_CHECKING:  # for type checkers and editors: the eager imports
     from .alphabet import decode, encode, kmer_index, kmer_string, reverse_complement
     from .background import MarkovBackground
-    from .gkm import GkmSVC, gkm_kernel
     from .io import read_fasta, read_labeled
-    from .kernels import wd_kernel
-    from .linear import WDLinearSVC
-    from .models import load_model
+    from .kernels.explicit import KmerWeights
+    from .kernels.gkm import gkm_kernel
+    from .kernels.wd import wd_kernel
     from .motifs import Motif, extract_motifs
     from .poim import Poim, compute_poim, explain_instance
-    from .svm import WDKernelSVC
-    from .weights import KmerWeights
+    from .svm import load_model
+    from .svm.gkm import GkmSVC
+    from .svm.linear import WDLinearSVC
+    from .svm.wd import WDKernelSVC

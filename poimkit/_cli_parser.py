@@ -11,15 +11,12 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "labeled input (either --pos/--neg or --fasta/--labels)"
     )
-    group.add_argument(
-        "--pos", metavar="FASTA", help="positive sequences (plain or .gz)"
-    )
-    group.add_argument(
-        "--neg", metavar="FASTA", help="negative sequences (plain or .gz)"
-    )
-    group.add_argument(
-        "--fasta", metavar="FASTA", help="all sequences, labels in --labels"
-    )
+    for flag, text in (
+        ("--pos", "positive sequences (plain or .gz)"),
+        ("--neg", "negative sequences (plain or .gz)"),
+        ("--fasta", "all sequences, labels in --labels"),
+    ):
+        group.add_argument(flag, metavar="FASTA", help=text)
     group.add_argument(
         "--labels",
         metavar="TSV",
@@ -118,28 +115,16 @@ def _build_parser() -> argparse.ArgumentParser:
         "-o poim.npz",
     )
     poim.add_argument("model", metavar="MODEL.npz", help="a model file (poimkit train)")
-    poim.add_argument("--max-order", type=int, default=7, help="longest k-mer K")
-    poim.add_argument(
-        "--background",
-        default="uniform",
+    _add_poim_options(
+        poim,
         metavar="uniform|fit:FASTA",
         help="uniform letters, or a Markov chain fitted to a FASTA file",
-    )
-    poim.add_argument(
-        "--markov-order", type=int, default=0, help="order D of a fitted chain (0-3)"
     )
     poim.add_argument(
         "--positional", action="store_true", help="position-specific fitted chain"
     )
     poim.add_argument(
         "--pseudocount", type=float, default=1.0, help="pseudocount of a fitted chain"
-    )
-    poim.add_argument(
-        "--memory-limit",
-        type=float,
-        default=4.0,
-        metavar="GB",
-        help="refuse to start above this estimated peak memory",
     )
     poim.add_argument(
         "-o", "--output", required=True, metavar="POIM.npz", help="POIM file to write"
@@ -183,12 +168,8 @@ def _build_parser() -> argparse.ArgumentParser:
     motifs.add_argument(
         "--max-motifs", type=int, default=3, help="most motifs to report"
     )
-    motifs.add_argument(
-        "--restarts",
-        type=int,
-        default=3,
-        help="optimiser starts of the POIM-only fit (without sequences)",
-    )
+    restarts = "optimiser starts of the POIM-only fit (without sequences)"
+    motifs.add_argument("--restarts", type=int, default=3, help=restarts)
     motifs.add_argument("--logos", metavar="DIR", help="write a PNG logo per motif")
     motifs.add_argument(
         "--seed", type=int, default=0, help="seed of the discovery split / restarts"
@@ -279,7 +260,7 @@ def _listed(values) -> str:
 
 def _add_model_options(parser: argparse.ArgumentParser):
     from .run.options import FIXED_DEFAULTS, GKM_DEFAULTS, KERNELS
-    from .selection import (
+    from .svm.selection import (
         DEFAULT_C,
         DEFAULT_DEGREES,
         DEFAULT_SHIFTS,
@@ -344,20 +325,17 @@ def _add_model_options(parser: argparse.ArgumentParser):
         help="score both strands alike; default: off for wd, chosen by the inner "
         "CV for gkm",
     )
-    model.add_argument(
-        "--gkm-l",
-        type=int,
-        default=GKM_DEFAULTS["l"],
-        metavar="L",
-        help="gkm: length of the compared words",
-    )
-    model.add_argument(
-        "--gkm-k",
-        type=int,
-        default=GKM_DEFAULTS["k"],
-        metavar="K",
-        help="gkm: informative positions per word",
-    )
+    for name, text in (
+        ("l", "gkm: length of the compared words"),
+        ("k", "gkm: informative positions per word"),
+    ):
+        model.add_argument(
+            f"--gkm-{name}",
+            type=int,
+            default=GKM_DEFAULTS[name],
+            metavar=name.upper(),
+            help=text,
+        )
     model.add_argument(
         "--solver",
         choices=("auto", "kernel", "linear"),
@@ -394,21 +372,29 @@ def _add_linear_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_poim_options(parser, **background: object) -> None:
+    """--max-order, --markov-order, --memory-limit, and --background as given."""
+    parser.add_argument("--max-order", type=int, default=7, help="longest k-mer K")
+    parser.add_argument("--background", default="uniform", **background)
+    parser.add_argument(
+        "--markov-order", type=int, default=0, help="order D of a fitted chain (0-3)"
+    )
+    memory = "POIM memory cap: refuse to start above this estimated peak memory"
+    parser.add_argument(
+        "--memory-limit", type=float, default=4.0, metavar="GB", help=memory
+    )
+
+
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     model = _add_model_options(parser)
     model.add_argument(
         "--cv", type=int, default=5, help="cross-validation folds (0: skip)"
     )
     explain = parser.add_argument_group("POIMs and motifs")
-    explain.add_argument("--max-order", type=int, default=7, help="longest k-mer K")
-    explain.add_argument(
-        "--background",
+    _add_poim_options(
+        explain,
         choices=("uniform", "fit"),
-        default="uniform",
         help="uniform letters or a Markov chain fitted to the input",
-    )
-    explain.add_argument(
-        "--markov-order", type=int, default=0, help="order D of a fitted chain (0-3)"
     )
     explain.add_argument(
         "--max-motifs", type=int, default=3, help="most motifs to report (0: none)"
@@ -418,8 +404,5 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         metavar="SOURCE",
         help="compare the motifs with known ones (Tomtom p-values in the summary "
         "and report): a MEME/JASPAR/TRANSFAC file or jaspar[:GROUP[:RELEASE]]",
-    )
-    explain.add_argument(
-        "--memory-limit", type=float, default=4.0, metavar="GB", help="POIM memory cap"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")

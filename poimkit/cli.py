@@ -55,6 +55,30 @@ def _say(args: argparse.Namespace, message: str) -> None:
         print(message, file=sys.stderr)
 
 
+def _read_options(args: argparse.Namespace) -> dict:
+    """What to do with invalid and short records, and the crop length."""
+    return {
+        "on_invalid": "drop" if args.drop_invalid else "error",
+        "crop_length": args.crop,
+        "drop_short": args.drop_short,
+    }
+
+
+def _read_labeled(args: argparse.Namespace, any_length: bool):
+    """(ids, X, y) of --pos/--neg or --fasta/--labels, as the options say."""
+    from .io import read_labeled
+
+    return read_labeled(
+        pos=args.pos,
+        neg=args.neg,
+        fasta=args.fasta,
+        labels=args.labels,
+        positive_label=args.positive_label,
+        any_length=any_length,
+        **_read_options(args),
+    )
+
+
 def _check_labeled_args(args: argparse.Namespace) -> None:
     if (
         (args.pos is None) != (args.neg is None)
@@ -67,8 +91,6 @@ def _check_labeled_args(args: argparse.Namespace) -> None:
 def _run_train(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from .io import read_labeled
-    from .models import make_model
     from .run.crossval import cross_validate, train_final
     from .run.data import _Data, as_rows, check_folds
     from .run.options import (
@@ -79,6 +101,7 @@ def _run_train(args: argparse.Namespace) -> int:
         check_kernel_size,
         resolve_solver,
     )
+    from .svm import make_model
 
     _check_labeled_args(args)
     check_cv(args.cv)
@@ -114,26 +137,13 @@ def _run_train(args: argparse.Namespace) -> int:
                 "(--solver linear)"
             )
         model = _estimator(options, 0) if args.solver == "kernel" else None
-    read_options = {
-        "on_invalid": "drop" if args.drop_invalid else "error",
-        "crop_length": args.crop,
-        "drop_short": args.drop_short,
-    }
     fit_params = {} if args.dask is None else {"client": args.dask}
     streams = args.solver == "linear" and args.pos is not None
     if streams and not args.cv and not options.selects:
         _say(args, "streaming the FASTA files into the linear solver")
-        model.fit((args.pos, args.neg), **fit_params, **read_options)
+        model.fit((args.pos, args.neg), **fit_params, **_read_options(args))
     else:
-        ids, X, y = read_labeled(
-            pos=args.pos,
-            neg=args.neg,
-            fasta=args.fasta,
-            labels=args.labels,
-            positive_label=args.positive_label,
-            any_length=options.kernel == "gkm",
-            **read_options,
-        )
+        ids, X, y = _read_labeled(args, any_length=options.kernel == "gkm")
         data = _Data(
             list(ids),
             as_rows(X) if options.kernel == "gkm" else X,
@@ -180,20 +190,44 @@ def _run_train(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: `RunOptions` fields set by the model group of options (train and run)
+_MODEL_FIELDS = (
+    "degree",
+    "shift",
+    "C",
+    "solver",
+    "kernel",
+    "mismatches",
+    "reverse_complement",
+    "gkm_l",
+    "gkm_k",
+    "grid",
+)
+#: `RunOptions` fields set by the other options of run, under the same names
+_RUN_FIELDS = (
+    "cv",
+    "max_order",
+    "background",
+    "markov_order",
+    "max_motifs",
+    "seed",
+    "threads",
+    "drop_invalid",
+    "crop",
+    "drop_short",
+    "positive_label",
+    "compare",
+)
+
+
+def _fields(args: argparse.Namespace, names: tuple[str, ...]) -> dict:
+    """The options ``names`` of the command line, by name."""
+    return {name: getattr(args, name) for name in names}
+
+
 def _model_options(args: argparse.Namespace) -> dict:
     """The `RunOptions` of the model group (shared by train and run)."""
-    return {
-        "degree": args.degree,
-        "shift": args.shift,
-        "C": args.C,
-        "solver": args.solver,
-        "kernel": args.kernel,
-        "mismatches": args.mismatches,
-        "reverse_complement": args.reverse_complement,
-        "gkm_l": args.gkm_l,
-        "gkm_k": args.gkm_k,
-        "grid": args.grid,
-    }
+    return _fields(args, _MODEL_FIELDS)
 
 
 def _param_text(name: str, value) -> str:
@@ -214,8 +248,8 @@ def _chosen_text(chosen: dict, selection: dict) -> str:
 
 
 def _run_score(args: argparse.Namespace) -> int:
-    from .models import load_model
-    from .stream import write_scores
+    from .run.score import write_scores
+    from .svm import load_model
 
     check_writable(args.output)
     model = load_model(args.model)
@@ -225,9 +259,7 @@ def _run_score(args: argparse.Namespace) -> int:
         model,
         args.fasta,
         args.output,
-        on_invalid="drop" if args.drop_invalid else "error",
-        crop_length=args.crop,
-        drop_short=args.drop_short,
+        **_read_options(args),
     )
     _say(args, f"scored {count} sequences into {args.output}")
     return EXIT_OK
@@ -250,13 +282,7 @@ def _background_from_args(
             f"--background must be 'uniform' or 'fit:FASTA', got {args.background!r}"
         )
     path = args.background[len("fit:") :]
-    _ids, X = read_fasta(
-        path,
-        on_invalid="drop" if args.drop_invalid else "error",
-        crop_length=args.crop,
-        any_length=position_free,
-        drop_short=args.drop_short,
-    )
+    _ids, X = read_fasta(path, any_length=position_free, **_read_options(args))
     if position_free:
         if args.positional:
             raise InputError(
@@ -281,8 +307,8 @@ def _background_from_args(
 
 def _run_poim(args: argparse.Namespace) -> int:
     from .io import commit_together
-    from .models import load_model
     from .poim import compute_poim
+    from .svm import load_model
 
     check_writable(args.output, args.top_tsv)
     if not args.memory_limit > 0:
@@ -382,7 +408,6 @@ def _read_found(args: argparse.Namespace):
 
 def _found_motifs(args: argparse.Namespace):
     """(motifs, ids, labels): from sites in the sequences if given, else the fit."""
-    from .io import read_labeled
     from .motifs import extract_motifs
     from .poim import Poim
 
@@ -402,17 +427,7 @@ def _found_motifs(args: argparse.Namespace):
         )
         return found, None, None
     _check_labeled_args(args)
-    ids, X, y = read_labeled(
-        pos=args.pos,
-        neg=args.neg,
-        fasta=args.fasta,
-        labels=args.labels,
-        positive_label=args.positive_label,
-        on_invalid="drop" if args.drop_invalid else "error",
-        crop_length=args.crop,
-        any_length=poim.position_free,
-        drop_short=args.drop_short,
-    )
+    ids, X, y = _read_labeled(args, any_length=poim.position_free)
     if poim.position_free:  # the motif evidence uses one length
         from .run.data import _Data, as_rows, motif_data
 
@@ -525,19 +540,8 @@ def _run_run(args: argparse.Namespace) -> int:
 
     options = RunOptions(
         **_model_options(args),
-        cv=args.cv,
-        max_order=args.max_order,
-        background=args.background,
-        markov_order=args.markov_order,
-        max_motifs=args.max_motifs,
-        seed=args.seed,
-        threads=args.threads,
-        drop_invalid=args.drop_invalid,
-        crop=args.crop,
-        drop_short=args.drop_short,
-        positive_label=args.positive_label,
+        **_fields(args, _RUN_FIELDS),
         memory_limit_gb=args.memory_limit,
-        compare=args.compare,
     )
     summary = run_pipeline(
         args.output,

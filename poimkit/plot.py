@@ -219,7 +219,7 @@ def plot_poim_heatmap(
     --------
     >>> import matplotlib.pyplot as plt
     >>> from poimkit import compute_poim
-    >>> from poimkit.weights import KmerWeights
+    >>> from poimkit.kernels.explicit import KmerWeights
     >>> sv = np.array([[2, 0, 3, 3, 0, 1], [1, 1, 1, 1, 1, 1]], dtype=np.uint8)
     >>> weights = KmerWeights.from_support_vectors(sv, [1.0, -1.0], 0.0, 3)
     >>> ax = plot_poim_heatmap(compute_poim(weights, 2), order=2, top=5)
@@ -459,7 +459,7 @@ def plot_nucleotide_importance(poim: Poim, ax: Axes | None = None) -> Axes:
     --------
     >>> import matplotlib.pyplot as plt
     >>> from poimkit import compute_poim
-    >>> from poimkit.weights import KmerWeights
+    >>> from poimkit.kernels.explicit import KmerWeights
     >>> sv = np.array([[2, 0, 3], [1, 1, 1]], dtype=np.uint8)
     >>> weights = KmerWeights.from_support_vectors(sv, [1.0, -1.0], 0.0, 1)
     >>> ax = plot_nucleotide_importance(compute_poim(weights, 1))

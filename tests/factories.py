@@ -4,7 +4,7 @@ import numpy as np
 
 from poimkit.alphabet import kmer_index
 from poimkit.background import MarkovBackground
-from poimkit.weights import KmerWeights
+from poimkit.kernels.explicit import KmerWeights
 
 
 def make_weights(length, entries, bias=0.0):

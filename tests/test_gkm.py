@@ -10,7 +10,7 @@ from numpy.testing import assert_allclose
 from sklearn.base import clone
 from sklearn.metrics import roc_auc_score
 
-import poimkit.gkm as gkm_module
+import poimkit.svm.gkm as gkm_module
 from poimkit import GkmSVC, extract_motifs, gkm_kernel, load_model
 from poimkit.alphabet import decode, kmer_index, kmer_string, reverse_complement
 from poimkit.background import MarkovBackground
@@ -263,7 +263,7 @@ def test_walsh_hadamard(n):
     """Against scipy's Hadamard matrix; H H = n I beyond the in-cache blocks."""
     from scipy.linalg import hadamard
 
-    from poimkit.kernels.gkm import WHT_BLOCK, walsh_hadamard
+    from poimkit.kernels._gkm import WHT_BLOCK, walsh_hadamard
 
     a = np.random.default_rng(n).normal(size=n)
     b = a.copy()

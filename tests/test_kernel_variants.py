@@ -17,10 +17,10 @@ from poimkit import InputError, WDKernelSVC, wd_kernel
 from poimkit.alphabet import reverse_complement
 from poimkit.background import MarkovBackground
 from poimkit.datasets import make_gattaca, random_dna
-from poimkit.kernels import wd_diagonal, wd_normalizer
+from poimkit.kernels.explicit import KmerWeights, mismatch_weight_size
+from poimkit.kernels.wd import wd_diagonal, wd_normalizer
 from poimkit.poim import compute_poim
 from poimkit.poim.reference import poim_reference
-from poimkit.weights import KmerWeights, mismatch_weight_size
 
 from .factories import random_chain
 

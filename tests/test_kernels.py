@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from poimkit.errors import InputError
-from poimkit.kernels import wd_diagonal, wd_kernel, wd_normalizer
+from poimkit.kernels.wd import wd_diagonal, wd_kernel, wd_normalizer
 from tests.naive import wd_kernel_kmers, wd_kernel_naive
 
 TOL = {"rtol": 1e-12, "atol": 1e-12}

@@ -14,13 +14,13 @@ from poimkit import WDKernelSVC, compute_poim, wd_kernel
 from poimkit.alphabet import kmer_index
 from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
-from poimkit.kernels import wd_normalizer
-from poimkit.linear import WDLinearSVC, _kernels, make_layout
-from poimkit.linear.backend import LocalBackend, chunk_gradient, chunk_margins
-from poimkit.linear.layout import shift_band
-from poimkit.linear.lbfgs import minimize
-from poimkit.linear.losses import loss_terms
-from poimkit.weights import shift_weights
+from poimkit.kernels.explicit import shift_weights
+from poimkit.kernels.wd import wd_normalizer
+from poimkit.svm.linear import WDLinearSVC, _kernels, make_layout
+from poimkit.svm.linear.backend import LocalBackend, chunk_gradient, chunk_margins
+from poimkit.svm.linear.layout import shift_band
+from poimkit.svm.linear.lbfgs import minimize
+from poimkit.svm.linear.losses import loss_terms
 
 RNG = np.random.default_rng(0)
 

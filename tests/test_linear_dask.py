@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from poimkit.datasets import make_gattaca
-from poimkit.linear import WDLinearSVC
+from poimkit.svm.linear import WDLinearSVC
 
 distributed = pytest.importorskip("distributed")
 

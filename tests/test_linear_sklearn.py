@@ -7,7 +7,7 @@ excluded check must stop at the estimator's refusal of such input.
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from poimkit.linear import WDLinearSVC
+from poimkit.svm.linear import WDLinearSVC
 
 from .test_sklearn_checks import (
     _NOT_DNA,

@@ -12,12 +12,12 @@ from poimkit import MarkovBackground, WDKernelSVC, compute_poim, extract_motifs
 from poimkit.cli import main
 from poimkit.datasets import PlantedMotif, make_motif_data
 from poimkit.io import write_fasta
+from poimkit.kernels.explicit import KmerWeights
 from poimkit.motifs import sites as S
 from poimkit.motifs.compare import MIN_TOMTOM_TARGETS, tomtom_p_values
 from poimkit.motifs.evidence import q_values
 from poimkit.motifs.formats import read_motifs
 from poimkit.motifs.motif import Motif
-from poimkit.weights import KmerWeights
 
 from .factories import make_weights, random_chain
 

@@ -12,6 +12,7 @@ from numpy.testing import assert_allclose  # noqa: E402
 from poimkit import compute_poim  # noqa: E402
 from poimkit.alphabet import kmer_string  # noqa: E402
 from poimkit.errors import InputError  # noqa: E402
+from poimkit.kernels.explicit import KmerWeights
 from poimkit.motifs import Motif  # noqa: E402
 from poimkit.plot import (  # noqa: E402
     LOGO_COLORS,
@@ -20,7 +21,6 @@ from poimkit.plot import (  # noqa: E402
     plot_poim_heatmap,
     plot_weight_mass,
 )
-from poimkit.weights import KmerWeights  # noqa: E402
 
 L = 12
 K = 4

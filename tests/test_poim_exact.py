@@ -7,10 +7,10 @@ from poimkit.alphabet import kmer_index, kmer_string
 from poimkit.background import MarkovBackground, kmer_probability_table
 from poimkit.datasets import load_gattaca, make_gattaca
 from poimkit.errors import InputError
+from poimkit.kernels.explicit import KmerWeights
 from poimkit.poim import Poim, compute_poim, explain_instance
-from poimkit.poim.engine import estimate_bytes, exact_poim
+from poimkit.poim.exact import estimate_bytes, exact_poim
 from poimkit.poim.reference import instance_reference, poim_reference
-from poimkit.weights import KmerWeights
 
 from .factories import make_weights, random_chain
 

@@ -5,13 +5,13 @@ from numpy.testing import assert_allclose
 from poimkit.alphabet import encode, kmer_index, kmer_indices
 from poimkit.background import MarkovBackground
 from poimkit.errors import InputError
+from poimkit.kernels.explicit import KmerWeights
 from poimkit.poim.reference import (
     enumerate_sequences,
     expected_score_reference,
     instance_reference,
     poim_reference,
 )
-from poimkit.weights import KmerWeights
 
 from .factories import make_weights, random_chain
 

@@ -19,7 +19,7 @@ from poimkit.alphabet import encode, kmer_indices
 from poimkit.background import MarkovBackground, kmer_probability_table
 from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
-from poimkit.poim.api import compute_poim
+from poimkit.poim.compute import compute_poim
 from poimkit.poim.reference import (
     enumerate_sequences,
     instance_reference,

@@ -132,7 +132,7 @@ def test_write_failures_exit_2_with_the_path(data, tmp_path, monkeypatch, capsys
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "m.npz"))
 
-    monkeypatch.setattr("poimkit.base.write_npz", full)
+    monkeypatch.setattr("poimkit.svm._base.write_npz", full)
     args = ["train", "--pos", data / "p.fa", "--neg", data / "n.fa", "--no-grid"]
     assert main([*args, "--cv", "0", "-o", tmp_path / "m.npz"]) == 2
     err = capsys.readouterr().err
@@ -329,7 +329,7 @@ def test_cv_0_means_no_cross_validation_in_train_and_run(data, tmp_path, capsys)
 def test_too_few_for_the_inner_selection_exits_2_before_work(
     tmp_path, monkeypatch, capsys
 ):
-    import poimkit.selection as selection
+    import poimkit.svm.selection as selection
 
     monkeypatch.setattr(
         selection, "select_parameters", lambda *a, **k: pytest.fail("selected")

@@ -1,4 +1,4 @@
-"""Model selection on shared Gram matrices (`poimkit.selection`) and its defaults."""
+"""Model selection on shared Gram matrices (`poimkit.svm.selection`), its defaults."""
 
 import json
 
@@ -16,7 +16,7 @@ from poimkit.io import write_fasta
 from poimkit.run.crossval import cross_validate
 from poimkit.run.data import _Data
 from poimkit.run.options import FIXED_DEFAULTS, RunOptions, search_grid
-from poimkit.selection import (
+from poimkit.svm.selection import (
     DEFAULT_C,
     DEFAULT_DEGREES,
     Grid,

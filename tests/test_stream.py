@@ -9,8 +9,13 @@ import pytest
 from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.io import DroppedRecordsWarning, read_fasta
-from poimkit.linear import WDLinearSVC
-from poimkit.stream import count_records, iter_fasta_chunks, score_fasta, write_scores
+from poimkit.run.score import (
+    count_records,
+    iter_fasta_chunks,
+    score_fasta,
+    write_scores,
+)
+from poimkit.svm.linear import WDLinearSVC
 
 
 def write(path, text, gz=False):

@@ -6,7 +6,7 @@ from sklearn.svm import SVC
 
 from poimkit import InputError, WDKernelSVC, decode, wd_kernel
 from poimkit.datasets import make_gattaca, random_dna
-from poimkit.weights import KmerWeights
+from poimkit.kernels.explicit import KmerWeights
 
 from .naive import explicit_weights_naive
 

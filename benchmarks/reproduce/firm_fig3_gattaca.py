@@ -76,7 +76,7 @@ def neighbourhood(motif: str = MOTIF) -> dict[str, np.ndarray]:
 def dense_weights(weights, k: int = K) -> np.ndarray:
     """``w_k[j, z]`` as a dense ``(L - k + 1, 4**k)`` array; absent weights are 0.
 
-    ``weights`` is a `poimkit.weights.KmerWeights` (`explicit_weights()`)."""
+    ``weights`` is a `poimkit.kernels.explicit.KmerWeights` (`explicit_weights()`)."""
     indptr, kmers, values = weights.order(k)
     out = np.zeros((len(indptr) - 1, 4**k))
     rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
@@ -157,7 +157,7 @@ def fit_and_score(
 
 def unshifted_weights(model) -> np.ndarray:
     """w_7 of a WDS model without its shift contributions (the s = 0 term only)."""
-    from poimkit.weights import KmerWeights
+    from poimkit.kernels.explicit import KmerWeights
 
     weights = KmerWeights.from_support_vectors(
         model.support_vectors_,

@@ -1,271 +1,306 @@
-"""Numba kernels of the gapped k-mer (gkm) model on ragged sequences.
+"""The gapped k-mer (gkm) kernel of LS-GKM on DNA records of any lengths.
 
-Sequences of any lengths travel as one ragged array: ``codes`` (uint8, every
-row one after another) and ``offsets`` (row ``r`` is
-``codes[offsets[r]:offsets[r + 1]]``). A row is a strand: with reverse
-complements, rows ``2 i`` and ``2 i + 1`` both belong to sequence ``i``
-(``row_seq`` maps a row to its sequence).
+Two l-mers at Hamming distance d share ``h_d = C(l - d, k)`` gapped patterns
+(l-mers with k informative positions), so the kernel of two records is
 
-A gapped pattern of mask ``m`` at window start ``s`` is the k-mer index of the
-letters ``codes[s + masks[m, q]]``, q = 0..k-1 (first letter most
-significant). The gkm feature map counts, per sequence, every (mask, pattern)
-over every window of l letters of every strand.
+    K(x, x') = sum_{u in x, v in x'} h_{d(u, v)}
+             = sum_{masks m} sum_{patterns p} c_m(x, p) c_m(x', p),
+
+with ``c_m(x, p)`` the windows of x whose letters under mask m spell p (both
+strands with ``reverse_complement``). `gkm_kernel` is the public function;
+the helpers here turn records into the ragged strand arrays of the numba
+kernels (`poimkit.kernels._gkm`) and serve `poimkit.svm.gkm.GkmSVC`.
 """
 
+from __future__ import annotations
+
+from itertools import combinations
+
 import numpy as np
-from numba import njit, prange
+from numpy.typing import ArrayLike
 
-from .._config import NJIT, NJIT_PARALLEL
+from .._threads import numba_threads
+from .._validation import check_flag, check_int
+from ..alphabet import check_codes, encode
+from ..errors import InputError
+from . import _gkm
+
+__all__ = ["gkm_kernel", "gkm_masks"]
+
+#: bytes of the per-thread Gram accumulators above which fewer threads are used
+GRAM_ACCUMULATOR_BYTES = 2 * 1024**3
 
 
-@njit(**NJIT)
-def _pattern(codes, start, masks, m):
-    """k-mer index of the gapped pattern of mask m in the window at ``start``."""
-    p = np.int64(0)
-    for q in range(masks.shape[1]):
-        p = (p << np.int64(2)) | np.int64(codes[start + masks[m, q]])
-    return p
-
-
-@njit(**NJIT_PARALLEL)
-def gkm_gram(
-    codes: np.ndarray,
-    offsets: np.ndarray,
-    row_seq: np.ndarray,
-    masks: np.ndarray,
-    mask_weight: np.ndarray,
-    l: int,
-    acc: np.ndarray,
-) -> None:
-    """Add ``sum_m w_m <c_m(x_a), c_m(x_b)>`` to ``acc[t, a, b]`` for ``a <= b``.
-
-    ``c_m(x)`` counts the patterns of mask m in x (all strands). Masks are
-    split over ``acc.shape[0]`` parallel tasks, each with its own
-    accumulator; the caller adds the accumulators and mirrors the upper
-    triangle. Per mask, windows are bucketed by pattern (a stable counting
-    sort, so a bucket lists sequences in ascending order), runs of one
-    sequence are counted, and every pair of runs in a bucket adds the product
-    of their counts: the work is ``sum over buckets of (sequences in it)**2``.
+def gkm_masks(l: int, k: int) -> np.ndarray:
+    """Informative positions of every gapped pattern: shape ``(C(l, k), k)``.
 
     Parameters
     ----------
+    l : int
+        Word length.
+    k : int
+        Informative positions of a pattern.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        One row per mask, positions ascending, masks in lexicographic order.
+
+    Examples
+    --------
+    >>> gkm_masks(3, 2).tolist()
+    [[0, 1], [0, 2], [1, 2]]
+    """
+    return np.array(list(combinations(range(l), k)), dtype=np.int64).reshape(-1, k)
+
+
+def as_sequences(X: ArrayLike, name: str = "X") -> list[np.ndarray]:
+    """Letter codes of sequences of any lengths, one uint8 array each.
+
+    Parameters
+    ----------
+    X : list of str, list of 1-D code arrays, or 2-D code array
+        The sequences.
+    name : str, default="X"
+        The argument's name, for the messages.
+
+    Returns
+    -------
+    list of numpy.ndarray of uint8
+    """
+    if isinstance(X, str):
+        raise InputError(f"{name} must be a list of sequences, not a single string")
+    if isinstance(X, np.ndarray) and X.ndim == 2:
+        codes = check_codes(X, name)
+        return list(codes)  # an object array of rows also passes below
+    try:
+        items = list(X)
+    except TypeError:
+        raise InputError(
+            f"{name} must be a list of DNA strings or of letter-code arrays, got "
+            f"{type(X).__name__}"
+        ) from None
+    if not items:
+        raise InputError(f"{name} holds no sequences")
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            out.append(encode([item])[0])
+        else:
+            row = np.asarray(item)
+            if row.ndim != 1 or row.size == 0:
+                raise InputError(
+                    f"{name}[{i}] must be a non-empty 1-D array of letter codes, "
+                    f"got shape {row.shape}"
+                )
+            out.append(check_codes(row.reshape(1, -1), f"{name}[{i}]")[0])
+    return out
+
+
+def strands(
+    seqs: list[np.ndarray], reverse_complement: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ragged rows of the sequences (and their reverse complements).
+
+    Parameters
+    ----------
+    seqs : list of numpy.ndarray of uint8
+        The sequences.
+    reverse_complement : bool
+        Add each sequence's reverse complement as the row after it.
+
+    Returns
+    -------
     codes : numpy.ndarray of uint8
-        Letters of all rows, one row after another.
     offsets : numpy.ndarray of int64, shape (n_rows + 1,)
-        Row ``r`` is ``codes[offsets[r]:offsets[r + 1]]``.
     row_seq : numpy.ndarray of int64, shape (n_rows,)
-        Sequence of each row.
+    """
+    rows = []
+    for x in seqs:
+        rows.append(x)
+        if reverse_complement:
+            rows.append((3 - x)[::-1])
+    lengths = np.fromiter((r.size for r in rows), dtype=np.int64, count=len(rows))
+    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    codes = np.concatenate(rows).astype(np.uint8) if rows else np.zeros(0, np.uint8)
+    per = 2 if reverse_complement else 1
+    row_seq = np.repeat(np.arange(len(seqs), dtype=np.int64), per)
+    return codes, offsets, row_seq
+
+
+def check_long_enough(seqs: list[np.ndarray], l: int, name: str = "X") -> None:
+    """Refuse sequences shorter than one l-mer, naming the first.
+
+    Parameters
+    ----------
+    seqs : list of numpy.ndarray
+        The sequences to check.
+    l : int
+        The l-mer length every sequence must reach.
+    name : str
+        What the sequences are called in the message.
+    """
+    short = [i for i, x in enumerate(seqs) if x.size < l]
+    if short:
+        i = short[0]
+        raise InputError(
+            f"{name}[{i}] has length {seqs[i].size}, shorter than the l-mer length "
+            f"l = {l} ({len(short)} sequence(s) are); drop them or lower l"
+        )
+
+
+def gkm_kernel(
+    X: ArrayLike,
+    l: int = 11,
+    k: int = 7,
+    reverse_complement: bool = True,
+    n_threads: int | None = None,
+) -> np.ndarray:
+    """Un-normalised gapped k-mer kernel matrix of sequences of any lengths.
+
+    Parameters
+    ----------
+    X : list of str, list of code arrays, or 2-D code array
+        Sequences of any lengths, each at least ``l`` letters.
+    l, k : int
+        l-mer length and informative positions (1 <= k <= l <= 20).
+    reverse_complement : bool
+        Count the patterns of both strands.
+    n_threads : int, optional
+        Threads for the kernel (None: numba's default).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n, n)
+        ``K[a, b] = sum_m sum_p c_m(x_a, p) c_m(x_b, p)``; equivalently
+        ``sum_{u in x_a, v in x_b} C(l - d(u, v), k)`` over l-mer pairs (of
+        both strands of each sequence with ``reverse_complement``).
+
+    Examples
+    --------
+    >>> gkm_kernel(["ACGT", "ACGA"], l=3, k=2, reverse_complement=False).tolist()
+    [[6.0, 4.0], [4.0, 6.0]]
+    """
+    check_lk(l, k)
+    check_flag(reverse_complement, "reverse_complement")
+    seqs = as_sequences(X)
+    check_long_enough(seqs, l)
+    return gram_matrix(seqs, l, k, reverse_complement, n_threads)
+
+
+def check_lk(l: int, k: int) -> None:
+    """Refuse an l-mer length or informative positions out of range.
+
+    Parameters
+    ----------
+    l, k : int
+        ``1 <= k <= l <= 20``.
+    """
+    check_int(l, "l", 1, 20)
+    check_int(k, "k", 1, l)
+
+
+def gram_matrix(
+    seqs: list[np.ndarray],
+    l: int,
+    k: int,
+    reverse_complement: bool,
+    n_threads: int | None,
+) -> np.ndarray:
+    """`gkm_kernel` of checked sequences (the numba kernel's driver).
+
+    Parameters
+    ----------
+    seqs : list of numpy.ndarray
+        Sequences of at least ``l`` codes.
+    l, k, reverse_complement, n_threads
+        As in `gkm_kernel`.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n, n)
+    """
+    import numba
+
+    codes, offsets, row_seq = strands(seqs, reverse_complement)
+    n = len(seqs)
+    masks, weight = gram_masks(l, k, reverse_complement)
+    with numba_threads(n_threads):
+        tasks = min(numba.get_num_threads(), masks.shape[0])
+        tasks = max(1, min(tasks, GRAM_ACCUMULATOR_BYTES // max(8 * n * n, 1)))
+        acc = np.zeros((tasks, n, n))
+        _gkm.gkm_gram(codes, offsets, row_seq, masks, weight, l, acc)
+    K = acc.sum(axis=0) if tasks > 1 else acc[0]
+    upper = np.triu(K)
+    return upper + np.triu(K, 1).T
+
+
+def gram_masks(
+    l: int, k: int, reverse_complement: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Masks the Gram matrix needs, with their multiplicity.
+
+    With both strands counted, the pattern counts of the mirrored mask
+    ``l - 1 - m`` are those of m with every pattern reverse-complemented, so
+    both give the same inner products: one of each mirrored pair is computed,
+    twice weighted (halving the work).
+
+    Parameters
+    ----------
+    l, k, reverse_complement
+        As in `gkm_kernel`.
+
+    Returns
+    -------
     masks : numpy.ndarray of int64, shape (n_masks, k)
-        Informative positions of each gapped pattern.
-    mask_weight : numpy.ndarray of float64, shape (n_masks,)
-        Weight ``w_m`` of each mask.
+    weight : numpy.ndarray of float64, shape (n_masks,)
+    """
+    masks = gkm_masks(l, k)
+    if not reverse_complement:
+        return masks, np.ones(masks.shape[0])
+    mirror = np.sort(l - 1 - masks, axis=1)
+    keep, weight = [], []
+    for m, (mask, other) in enumerate(zip(masks, mirror, strict=True)):
+        if tuple(mask) <= tuple(other):
+            keep.append(m)
+            weight.append(1.0 if tuple(mask) == tuple(other) else 2.0)
+    return np.ascontiguousarray(masks[keep]), np.array(weight)
+
+
+def typical_length(seqs: list) -> int:
+    """The median length of the sequences (rounded down): the POIM length.
+
+    Parameters
+    ----------
+    seqs : list of str or of numpy.ndarray
+        The sequences.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> typical_length(["ACGT", "ACGTAC", "ACGTACGT", "AC"])
+    5
+    """
+    return int(np.median([len(x) for x in seqs]))
+
+
+def windows(seqs: list[np.ndarray], l: int) -> np.ndarray:
+    """Number of l-mer windows of each sequence (one strand).
+
+    Parameters
+    ----------
+    seqs : list of numpy.ndarray
+        The sequences.
     l : int
         Window length.
-    acc : numpy.ndarray of float64, shape (n_tasks, n, n)
-        Per-task accumulators (upper triangles filled).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n,)
+        ``len(x) - l + 1`` per sequence.
     """
-    n_tasks = acc.shape[0]
-    n_masks, k = masks.shape
-    n_rows = offsets.size - 1
-    n_windows = 0
-    for r in range(n_rows):
-        n_windows += max(0, offsets[r + 1] - offsets[r] - l + 1)
-    n_patterns = np.int64(1) << np.int64(2 * k)
-    for t in prange(n_tasks):
-        pat = np.empty(n_windows, dtype=np.int64)
-        seq = np.empty(n_windows, dtype=np.int64)
-        order = np.empty(n_windows, dtype=np.int64)
-        start = np.zeros(n_patterns + 1, dtype=np.int64)
-        fill = np.empty(n_patterns, dtype=np.int64)
-        run_seq = np.empty(n_windows, dtype=np.int64)
-        run_count = np.empty(n_windows, dtype=np.float64)
-        for m in range(t, n_masks, n_tasks):
-            weight = mask_weight[m]
-            w = 0
-            for r in range(n_rows):
-                for s in range(offsets[r], offsets[r + 1] - l + 1):
-                    pat[w] = _pattern(codes, s, masks, m)
-                    seq[w] = row_seq[r]
-                    w += 1
-            start[:] = 0
-            for w in range(n_windows):
-                start[pat[w] + 1] += 1
-            for b in range(n_patterns):
-                start[b + 1] += start[b]
-            fill[:] = start[:n_patterns]
-            for w in range(n_windows):
-                order[fill[pat[w]]] = seq[w]
-                fill[pat[w]] += 1
-            for b in range(n_patterns):
-                n_runs = 0
-                i = start[b]
-                while i < start[b + 1]:
-                    a = order[i]
-                    c = 0
-                    while i < start[b + 1] and order[i] == a:
-                        c += 1
-                        i += 1
-                    run_seq[n_runs] = a
-                    run_count[n_runs] = c * weight
-                    n_runs += 1
-                for u in range(n_runs):
-                    a = run_seq[u]
-                    cu = run_count[u] / weight
-                    for v in range(u, n_runs):
-                        acc[t, a, run_seq[v]] += cu * run_count[v]
-
-
-@njit(**NJIT_PARALLEL)
-def gkm_weights(
-    codes: np.ndarray,
-    offsets: np.ndarray,
-    row_coef: np.ndarray,
-    masks: np.ndarray,
-    l: int,
-    out: np.ndarray,
-) -> None:
-    """``out[m, p] += row_coef[r]`` for every pattern p of mask m in every row r.
-
-    One mask per parallel task: each writes its own row of ``out``.
-
-    Parameters
-    ----------
-    codes, offsets
-        The ragged rows (as in `gkm_gram`).
-    row_coef : numpy.ndarray of float64, shape (n_rows,)
-        Coefficient of each row.
-    masks, l
-        Gapped patterns and window length (as in `gkm_gram`).
-    out : numpy.ndarray of float64, shape (n_masks, 4**k)
-        Pattern weights, added to.
-    """
-    n_masks = masks.shape[0]
-    n_rows = offsets.size - 1
-    for m in prange(n_masks):
-        for r in range(n_rows):
-            c = row_coef[r]
-            for s in range(offsets[r], offsets[r + 1] - l + 1):
-                out[m, _pattern(codes, s, masks, m)] += c
-
-
-@njit(**NJIT_PARALLEL)
-def gkm_score_rows(
-    codes: np.ndarray,
-    offsets: np.ndarray,
-    masks: np.ndarray,
-    l: int,
-    table: np.ndarray,
-    out: np.ndarray,
-) -> None:
-    """``out[r] = sum over windows and masks of table[m, pattern]`` per row.
-
-    Parameters
-    ----------
-    codes, offsets, masks, l
-        As in `gkm_gram`.
-    table : numpy.ndarray of float64, shape (n_masks, 4**k)
-        Weight of every gapped pattern (`gkm_weights`).
-    out : numpy.ndarray of float64, shape (n_rows,)
-    """
-    n_masks = masks.shape[0]
-    n_rows = offsets.size - 1
-    for r in prange(n_rows):
-        total = 0.0
-        for m in range(n_masks):  # one row of the table stays in cache
-            for s in range(offsets[r], offsets[r + 1] - l + 1):
-                total += table[m, _pattern(codes, s, masks, m)]
-        out[r] = total
-
-
-@njit(**NJIT_PARALLEL)
-def lmer_score_rows(
-    codes: np.ndarray, offsets: np.ndarray, l: int, f: np.ndarray, out: np.ndarray
-) -> None:
-    """``out[r] = sum over the windows of row r of f[l-mer index]``.
-
-    Parameters
-    ----------
-    codes, offsets, l
-        As in `gkm_gram`.
-    f : numpy.ndarray of float64, shape (4**l,)
-        Weight of every l-mer.
-    out : numpy.ndarray of float64, shape (n_rows,)
-    """
-    mask = (np.int64(1) << np.int64(2 * l)) - 1
-    for r in prange(offsets.size - 1):
-        key = np.int64(0)
-        total = 0.0
-        for p in range(offsets[r], offsets[r + 1]):
-            key = ((key << np.int64(2)) | np.int64(codes[p])) & mask
-            if p - offsets[r] >= l - 1:
-                total += f[key]
-        out[r] = total
-
-
-@njit(**NJIT)
-def lmer_counts(
-    codes: np.ndarray,
-    offsets: np.ndarray,
-    row_coef: np.ndarray,
-    l: int,
-    out: np.ndarray,
-) -> None:
-    """``out[u] += row_coef[r]`` for every l-mer u at every window of row r.
-
-    Parameters
-    ----------
-    codes, offsets, l
-        As in `gkm_gram`.
-    row_coef : numpy.ndarray of float64, shape (n_rows,)
-        What each window of a row adds.
-    out : numpy.ndarray of float64, shape (4**l,)
-        Coefficient-weighted l-mer counts, added to.
-    """
-    mask = (np.int64(1) << np.int64(2 * l)) - 1
-    for r in range(offsets.size - 1):
-        key = np.int64(0)
-        c = row_coef[r]
-        for p in range(offsets[r], offsets[r + 1]):
-            key = ((key << np.int64(2)) | np.int64(codes[p])) & mask
-            if p - offsets[r] >= l - 1:
-                out[key] += c
-
-
-#: elements of `walsh_hadamard`'s in-cache blocks (256 KiB of float64)
-WHT_BLOCK = 1 << 15
-
-
-@njit(**NJIT_PARALLEL)
-def walsh_hadamard(a: np.ndarray) -> None:
-    """In-place unnormalised Walsh-Hadamard transform of a (size a power of 2).
-
-    The butterflies of spans below `WHT_BLOCK` run block by block in cache
-    (one pass over memory); each longer span is one parallel pass.
-
-    Parameters
-    ----------
-    a : numpy.ndarray of float64
-        Transformed in place; its size is a power of 2.
-    """
-    n = a.size
-    block = min(n, WHT_BLOCK)
-    for b in prange(n // block):
-        base = b * block
-        h = 1
-        while h < block:
-            for lo in range(base, base + block, 2 * h):
-                for i in range(lo, lo + h):
-                    x = a[i]
-                    y = a[i + h]
-                    a[i] = x + y
-                    a[i + h] = x - y
-            h *= 2
-    h = block
-    while h < n:
-        for j in prange(n // 2):
-            i = (j // h) * 2 * h + j % h
-            x = a[i]
-            y = a[i + h]
-            a[i] = x + y
-            a[i + h] = x - y
-        h *= 2
+    return np.array([x.size - l + 1 for x in seqs], dtype=np.float64)

@@ -326,7 +326,7 @@ def centre_crop(
     >>> X.tolist(), y.tolist(), keep.tolist()
     ([[1, 2, 3, 0], [2, 2, 2, 2]], [1, 0], [True, False, True])
     """
-    from ..gkm import as_sequences
+    from ..kernels.gkm import as_sequences
 
     seqs = as_sequences(sequences, "sequences")
     labels = np.asarray(labels)

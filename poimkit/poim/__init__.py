@@ -1,6 +1,6 @@
 """Positional Oligomer Importance Matrices (POIMs) and the views derived from them."""
 
-from .api import compute_poim, explain_instance
+from .compute import compute_poim, explain_instance
 from .result import Poim
 from .sampled import as_score_function, sampled_instance, sampled_poim
 

@@ -4,7 +4,7 @@ Notation: a weighted feature is ``(k, i, Y, w)``: the k-mer with index Y at
 0-based start i has weight w. A window is ``(j, l)``; ``z`` indexes its 4**l
 k-mers. The background is a Markov chain of order D given by ``pi[t, s]``
 (probability of the D-gram s at t) and ``trans[t - D, s, a]`` (probability of
-letter a at t after the D-gram s). See `poimkit.poim.engine` for the maths.
+letter a at t after the D-gram s). See `poimkit.poim.exact` for the maths.
 """
 
 import numpy as np

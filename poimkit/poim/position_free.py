@@ -20,7 +20,7 @@ splits by the offset ``o = t - j`` of the window:
 
 So a POIM costs about ``(l + m) 4**(l + D)`` operations whatever L is. The
 top order ``max(K, D)`` is computed so; lower orders follow by the law of
-total expectation as in `poimkit.poim.engine`.
+total expectation as in `poimkit.poim.exact`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from .._validation import check_int
 from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
 from . import _position_free
-from .engine import lower_orders
+from .exact import lower_orders
 
 
 def stationary_background(background: MarkovBackground) -> MarkovBackground:

@@ -2,7 +2,7 @@
 
 Slow and obviously correct: every sequence x is scored, weighted by its
 background probability ``Pr(X = x)`` and averaged. The exact engine
-(`poimkit.poim.engine`) and any other fast POIM code is tested against these
+(`poimkit.poim.exact`) and any other fast POIM code is tested against these
 functions. They accept any score function, so they also serve as the ground
 truth for black-box (sampled) POIMs.
 
@@ -55,7 +55,7 @@ def _check_length(length: Any, name: str = "length") -> int:
         name,
         MAX_REFERENCE_LENGTH,
         " for brute-force enumeration of all 4**L sequences",
-        "; use the exact engine (poimkit.poim.engine) for longer sequences",
+        "; use the exact engine (poimkit.poim.exact) for longer sequences",
     )
 
 

@@ -64,7 +64,18 @@ class Poim:
         return self.background.length
 
     def q(self, l: int) -> np.ndarray:
-        """The ``(L - l + 1, 4**l)`` array of ``Q_l(z, j)``."""
+        """The ``(L - l + 1, 4**l)`` array of ``Q_l(z, j)``.
+
+        Parameters
+        ----------
+        l : int
+            k-mer length, 1..`max_order`.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (L - l + 1, 4**l)
+            Row j (0-based start), column z (k-mer index).
+        """
         self._check_order(l)
         return self._q[l - 1]
 
@@ -75,11 +86,23 @@ class Poim:
             )
 
     def max_abs(self, l: int) -> np.ndarray:
-        """``q_l(j) = max_z |Q_l(z, j)|``, shape (L - l + 1,)."""
+        """``q_l(j) = max_z |Q_l(z, j)|``, shape (L - l + 1,).
+
+        Parameters
+        ----------
+        l : int
+            Length of the k-mers whose largest effect is taken per start.
+        """
         return np.abs(self.q(l)).max(axis=1)
 
     def weight_mass(self, l: int) -> np.ndarray:
-        """``W_l(j) = sum_z |Q_l(z, j)|``, shape (L - l + 1,)."""
+        """``W_l(j) = sum_z |Q_l(z, j)|``, shape (L - l + 1,).
+
+        Parameters
+        ----------
+        l : int
+            Length of the k-mers whose effects are summed per start.
+        """
         return np.abs(self.q(l)).sum(axis=1)
 
     def differential(self) -> np.ndarray:
@@ -108,6 +131,11 @@ class Poim:
         position. For a position-free model (`GkmSVC`) it is the importance
         of z itself; for a positional model it averages out the position.
 
+        Parameters
+        ----------
+        l : int
+            Length of the l-mers to rank, 1..`max_order`.
+
         Examples
         --------
         >>> from poimkit.background import MarkovBackground
@@ -122,6 +150,15 @@ class Poim:
 
         ``Q_l(z, j) sqrt(Pr(X[j:j+l] != z) / Pr(X[j:j+l] = z))``; 0 where the
         k-mer has probability 0.
+
+        Parameters
+        ----------
+        l : int
+            Length of the positional k-mer features, 1..`max_order`.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (L - l + 1, 4**l)
         """
         from ..background import kmer_probability_table
 
@@ -148,6 +185,7 @@ class Poim:
         Parameters
         ----------
         n : int
+            Number of entries.
         order : int, optional
             Restrict to one k-mer length; default: all orders.
         """
@@ -168,7 +206,17 @@ class Poim:
     def write_top(
         self, path: str | Path, n: int = 50, order: int | None = None
     ) -> None:
-        """Write `top` as a TSV: kmer, length, position (1-based, or ``any``), value."""
+        """Write `top` as a TSV: kmer, length, position (1-based, or ``any``), value.
+
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            The TSV file, written atomically.
+        n : int
+            Number of entries.
+        order : int, optional
+            Restrict to one k-mer length; default: all orders.
+        """
         rows = [
             (z, len(z), "any" if j is None else j, f"{v:.10g}")
             for z, j, v in self.top(n, order)
@@ -177,7 +225,13 @@ class Poim:
 
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> None:
-        """Write to ``.npz`` (no pickle), atomically."""
+        """Write to ``.npz`` (no pickle), atomically.
+
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            The POIM file.
+        """
         arrays = {
             "max_order": np.int64(self.max_order),
             "metadata_keys": np.array(list(self.metadata), dtype=str),
@@ -195,7 +249,17 @@ class Poim:
 
     @classmethod
     def load(cls, path: str | Path) -> Poim:
-        """Read a file written by `save`; clear errors for bad files."""
+        """Read a file written by `save`; clear errors for bad files.
+
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            A file written by `save`.
+
+        Returns
+        -------
+        Poim
+        """
         path = str(path)
         arrays = read_npz(path, POIM_FORMAT, POIM_FORMAT_VERSION)
         try:

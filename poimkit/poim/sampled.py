@@ -1,6 +1,6 @@
 """Monte Carlo POIMs and instance explanations for any black-box scorer.
 
-The exact engine (`poimkit.poim.engine`) needs a score that is linear in
+The exact engine (`poimkit.poim.exact`) needs a score that is linear in
 positional k-mer indicators. This module estimates the same quantities for
 any function of a sequence (a neural network, a random forest, a scikit-learn
 pipeline) by sampling from the background chain, with standard errors:

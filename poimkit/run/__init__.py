@@ -3,19 +3,13 @@
 Modules, in the order of a run: `options` (settings, solver choice),
 `data` (reading and the checks that need the data), `crossval` (nested
 cross-validation, final fit), `summary` (figures, motif rows, notes),
-`report` (the HTML page) and `pipeline` (the steps in a staged folder).
+`report` (the HTML page) and `pipeline` (the steps in a staged folder);
+`score` scores FASTA files larger than memory (`poimkit score`).
 """
 
+from .._lazy import lazy_exports
 from .options import RunOptions
 
-
-def __getattr__(name: str):
-    """`run_pipeline` is imported on first use (it loads the whole package)."""
-    if name == "run_pipeline":
-        from .pipeline import run_pipeline
-
-        return run_pipeline
-    raise AttributeError(f"module 'poimkit.run' has no attribute {name!r}")
-
+__getattr__, __dir__ = lazy_exports(__name__, {"run_pipeline": "pipeline"})
 
 __all__ = ["RunOptions", "run_pipeline"]

@@ -33,7 +33,7 @@ def cross_validate(
     """Stratified k-fold CV: AUC and accuracy per fold, out-of-fold scores.
 
     With ``options.selects`` the parameters left open are chosen inside every
-    outer fold by an inner CV (nested CV, `poimkit.selection.select_nested`),
+    outer fold by an inner CV (nested CV, `poimkit.svm.selection.select_nested`),
     and once more on all sequences for the final model; each kernel setting's
     matrix is computed once for all of them.
 
@@ -65,7 +65,7 @@ def cross_validate(
     from sklearn.model_selection import StratifiedKFold
     from tqdm.auto import tqdm
 
-    from ..selection import select_nested
+    from ..svm.selection import select_nested
 
     options = resolve_solver(options, data.y.size, data.length)
     check_folds(data, options)
@@ -202,7 +202,7 @@ def train_final(
     """
     from sklearn.base import clone
 
-    from ..selection import _plain, select_parameters
+    from ..svm.selection import _plain, select_parameters
 
     options = resolve_solver(options, data.y.size, data.length)
     fit_params = fit_params or {}

@@ -30,7 +30,7 @@ class _Data:
         """The sequence length; for records of any lengths the median one."""
         if self.X.ndim == 2:
             return int(self.X.shape[1])
-        from ..gkm import typical_length
+        from ..kernels.gkm import typical_length
 
         return typical_length(self.X)
 
@@ -126,9 +126,9 @@ def check_folds(data: _Data, options: RunOptions) -> None:
         ``cv`` and the parameters left to select.
 
     The outer CV needs ``options.cv`` sequences per class, and the selection
-    of parameters (`poimkit.selection`) its inner folds in every training set.
+    of parameters (`poimkit.svm.selection`) its inner folds in every training set.
     """
-    from ..selection import INNER_FOLDS
+    from ..svm.selection import INNER_FOLDS
 
     counts = np.bincount(data.y.astype(np.intp), minlength=2)
     got = f"got {counts[1]} positive and {counts[0]} negative"
@@ -161,7 +161,7 @@ def check_poim_memory(data: _Data, options: RunOptions) -> None:
     options : RunOptions
         ``max_order``, the background and ``memory_limit_gb``.
     """
-    from ..poim.engine import check_memory
+    from ..poim.exact import check_memory
 
     order = options.markov_order if options.background == "fit" else 0
     max_order = min(options.max_order, data.length)
@@ -170,7 +170,7 @@ def check_poim_memory(data: _Data, options: RunOptions) -> None:
 
         need = estimate_bytes(data.length, options.gkm_l, max_order, order)
     else:
-        from ..poim.engine import estimate_bytes
+        from ..poim.exact import estimate_bytes
 
         need = estimate_bytes(data.length, max_order, order)
     check_memory(need, options.memory_limit_gb * 1024**3, max_order, data.length)

@@ -41,7 +41,7 @@ class RunOptions:
     degree, shift, C : int, int, float or None
         WD degree, WDS maximal shift (0 for WD) and SVM regularisation. A
         value fixes the parameter; None (the default) lets the inner
-        cross-validation choose it from `poimkit.selection.default_grid`, or,
+        cross-validation choose it from `poimkit.svm.selection.default_grid`, or,
         with ``grid=False``, takes `FIXED_DEFAULTS` (20, 0, 1.0).
     solver : {"auto", "kernel", "linear"}
         Train `WDKernelSVC` (kernel matrix, up to `KERNEL_MAX_SEQUENCES`) or
@@ -64,7 +64,7 @@ class RunOptions:
         Folds of the stratified cross-validation (at least 2).
     grid : bool or None
         Choose the parameters left at None by an inner cross-validation
-        (`poimkit.selection`) inside every outer fold, and on all sequences
+        (`poimkit.svm.selection`) inside every outer fold, and on all sequences
         for the final model: the reported AUC is then nested (honest). None
         (the default) means on for the kernel solver and off for the linear
         one, whose fits cannot share kernel matrices.
@@ -150,7 +150,7 @@ class RunOptions:
             raise InputError(f"C must be positive, got {self.C}")
         if self.grid not in (None, True, False):
             raise InputError(f"grid must be True, False or None, got {self.grid!r}")
-        from ..models import SOLVERS
+        from ..svm import SOLVERS
 
         if self.solver != "auto" and self.solver not in SOLVERS:
             raise InputError(
@@ -219,17 +219,17 @@ def _estimator(options: RunOptions, length: int):
     defaults = options.defaults()
     params = {k: defaults[k] if v is None else v for k, v in options.fixed().items()}
     if options.kernel == "gkm":
-        from ..gkm import GkmSVC
+        from ..svm.gkm import GkmSVC
 
         return GkmSVC(n_threads=options.threads, **params)
     if options.solver == "linear":
         # POIMs need exact weights: every order gets an exact table, so the
         # degree stays fixed (and small enough for that)
-        from ..linear.layout import exact_size_for
+        from ..svm.linear.layout import exact_size_for
 
         extra["exact_size"] = exact_size_for(length, params["degree"])
         extra["verbose"] = False
-    from ..models import make_model
+    from ..svm import make_model
 
     return make_model(options.solver, n_threads=options.threads, **params, **extra)
 
@@ -245,11 +245,11 @@ def search_grid(options: RunOptions, length: int):
 
     Returns
     -------
-    poimkit.selection.Grid or None
-        `poimkit.selection.default_grid` less the parameters the options fix;
+    poimkit.svm.selection.Grid or None
+        `poimkit.svm.selection.default_grid` less the parameters the options fix;
         None without ``selects`` or when every parameter is fixed.
     """
-    from ..selection import default_grid, gkm_grid
+    from ..svm.selection import default_grid, gkm_grid
 
     if not options.selects:
         return None
@@ -300,7 +300,7 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     n, length : int
         Number of sequences and their (typical) length.
     """
-    from ..linear.layout import exact_size_for, largest_exact_degree
+    from ..svm.linear.layout import exact_size_for, largest_exact_degree
 
     solver = options.solver
     linear_fits = options.kernel == "wd" and not options.mismatches

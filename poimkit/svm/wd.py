@@ -7,7 +7,7 @@ from numpy.typing import ArrayLike
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import (
+from .._validation import (
     check_binary_target,
     check_flag,
     check_mismatches,
@@ -15,11 +15,11 @@ from ._validation import (
     check_sequences,
     check_shift,
 )
-from .alphabet import check_codes
-from .base import WDClassifierBase
-from .errors import InputError
-from .kernels import wd_kernel
-from .weights import KmerWeights
+from ..alphabet import check_codes
+from ..errors import InputError
+from ..kernels.explicit import KmerWeights
+from ..kernels.wd import wd_kernel
+from ._base import WDClassifierBase
 
 
 class WDKernelSVC(WDClassifierBase):
@@ -140,7 +140,7 @@ class WDKernelSVC(WDClassifierBase):
         return self._fit_gram(X, y, self._raw_kernel(X))
 
     # ------------------------------------------------------------ Gram protocol
-    # `poimkit.selection` fits many models from one kernel matrix through these
+    # `poimkit.svm.selection` fits many models from one kernel matrix through these
     # three methods (the protocol is described there); `fit` and
     # `decision_function` use them too, so there is one code path.
     def _raw_kernel(self, X1: np.ndarray, X2: np.ndarray | None = None) -> np.ndarray:
@@ -238,7 +238,7 @@ class WDKernelSVC(WDClassifierBase):
         InputError
             If k-mers exceed 31 letters, or if the weights of a model with
             mismatches would need more than 4 GiB (the message gives the
-            estimate; see `poimkit.weights.mismatch_weight_size`).
+            estimate; see `poimkit.kernels.explicit.mismatch_weight_size`).
         """
         check_is_fitted(self)
         self._check_kmer_length()

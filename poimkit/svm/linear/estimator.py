@@ -10,8 +10,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 from tqdm.auto import tqdm
 
-from .._threads import numba_threads
-from .._validation import (
+from ..._threads import numba_threads
+from ..._validation import (
     check_binary_target,
     check_choice,
     check_int,
@@ -19,10 +19,10 @@ from .._validation import (
     check_sequences,
     check_shift,
 )
-from ..base import WDClassifierBase, optional_float, optional_int
-from ..errors import InputError
-from ..kernels import wd_diagonal, wd_normalizer
-from ..weights import KmerWeights
+from ...errors import InputError
+from ...kernels.explicit import KmerWeights
+from ...kernels.wd import wd_diagonal, wd_normalizer
+from .._base import WDClassifierBase, optional_float, optional_int
 from ._dualcd import dual_cd, row_sqnorm
 from .backend import DaskBackend, LocalBackend, chunk_margins, collision_stats
 from .dask import open_client
@@ -65,7 +65,7 @@ class WDLinearSVC(WDClassifierBase):
     max_iter : int, default=300
         Largest number of L-BFGS iterations (2 data passes each).
     normalize : bool, default=True
-        Divide the kernel by the constant of `poimkit.kernels.wd_normalizer`,
+        Divide the kernel by the constant of `poimkit.kernels.wd.wd_normalizer`,
         as `WDKernelSVC` does.
     exact_size : int, default=2**20
         Orders ``k`` with ``(L - k + 1) * 4**k <= exact_size`` are indexed
@@ -94,7 +94,7 @@ class WDLinearSVC(WDClassifierBase):
     ----------
     classes_ : numpy.ndarray of shape (2,)
     coef_ : numpy.ndarray of float64, shape (n_columns,)
-        Weights of the feature map (layout in `poimkit.linear.layout`).
+        Weights of the feature map (layout in `poimkit.svm.linear.layout`).
     intercept_ : float
     kernel_scale_ : float
     length_, n_features_in_ : int
@@ -120,7 +120,7 @@ class WDLinearSVC(WDClassifierBase):
     -----
     *Feature map.* ``<phi(x), phi(x')> = k(x, x') / scale`` exactly, for WD and
     WDS (banded Cholesky factor of the shift matrix, see
-    `poimkit.linear.layout`), when no order is hashed; the model then is the
+    `poimkit.svm.linear.layout`), when no order is hashed; the model then is the
     SVM of `WDKernelSVC` with the chosen loss (for the hinge, with a
     regularised bias), and `explicit_weights` gives its exact positional
     k-mer weights, the input of `poimkit.compute_poim`. Hashed orders give
@@ -480,7 +480,7 @@ def exact_tables(coef: np.ndarray, layout: FeatureLayout) -> list[np.ndarray]:
     """Indicator weights ``w_k[p, y]`` of a feature map without hashed orders.
 
     An occurrence of y at p feeds the features ``(k, p - j, y)`` with factors
-    ``coef_k * band[k, p, j]`` (see `poimkit.linear.layout`), so its weight is
+    ``coef_k * band[k, p, j]`` (see `poimkit.svm.linear.layout`), so its weight is
     the sum of those features' weights times the factors.
 
     Parameters
@@ -494,7 +494,7 @@ def exact_tables(coef: np.ndarray, layout: FeatureLayout) -> list[np.ndarray]:
     -------
     list of numpy.ndarray
         Table k has shape ``(L - k + 1, 4**k)`` (see
-        `poimkit.weights.KmerWeights.from_tables`).
+        `poimkit.kernels.explicit.KmerWeights.from_tables`).
     """
     tables = []
     for k in range(1, layout.degree + 1):

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
-from ..weights import shift_weights, wd_beta
+from ...errors import InputError
+from ...kernels.explicit import shift_weights, wd_beta
 
 DEFAULT_EXACT_SIZE = 2**20
 # 2**10 float64 = 8 KiB per (order, position): the region a pass works on stays
@@ -257,7 +257,7 @@ def make_layout(
     length, degree, shift : int
         Sequence length, WD degree and WDS shift.
     scale : float
-        Kernel normaliser (``poimkit.kernels.wd_normalizer``; 1 if not normalised).
+        Kernel normaliser (``poimkit.kernels.wd.wd_normalizer``; 1 if not normalised).
     exact_size : int
         Largest exact table ``(L - k + 1) * 4**k`` per order.
     hash_bits : int

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from .._threads import numba_threads
+from ..._threads import numba_threads
 from . import _kernels
 from .layout import FeatureLayout
 

@@ -6,7 +6,7 @@ The shifted terms of a pair are WD counts of ``x[s:]`` against ``x'[:L-s]``
 
     k(x, x') = 2 / (d (d + 1)) * (C_0 + sum_s delta_s (C_s^+ + C_s^-)),
 
-with ``C`` the integer count of `poimkit.kernels.wd`. Eight shifts are
+with ``C`` the integer count of `poimkit.kernels._wd`. Eight shifts are
 handled at once, one per vector lane, with the counting loop of the WD kernel
 run on both directions together; ``C_s^+ + C_s^-`` stays an exact integer per
 lane until it is weighted. The lanes of a block share their loop, which runs
@@ -47,7 +47,7 @@ from ._packing import (
     v_store,
     v_weighted_sum,
 )
-from .wd import n_tasks, put, tile_span, wd_pair_count
+from ._wd import n_tasks, put, tile_span, wd_pair_count
 
 
 @njit(inline="always", **NJIT)
@@ -194,7 +194,7 @@ def wds_gram(
 ) -> None:
     """Fill ``out[a, b] = (C_0 + sum_s delta_s (C_s^+ + C_s^-)) * num / den``.
 
-    The tiles of `poimkit.kernels.wd.wd_gram`, with the scratch arrays of
+    The tiles of `poimkit.kernels._wd.wd_gram`, with the scratch arrays of
     `wds_scratch`.
 
     Parameters
@@ -202,7 +202,7 @@ def wds_gram(
     side1, side2, tables
         As in `wds_pair_sum`.
     degree, symmetric, factor, out
-        As in `poimkit.kernels.wd.wd_gram`.
+        As in `poimkit.kernels._wd.wd_gram`.
     """
     num, den = factor
     n1 = side1[0].shape[0]

@@ -1,23 +1,45 @@
-"""Choose or open a WD / WDS SVM: the kernel or the linear (feature-space) trainer.
+"""The classifiers: string-kernel SVMs whose scores are exact sums of k-mer weights.
 
-`make_model` builds the estimator for ``solver="kernel"`` (`WDKernelSVC`, a
-kernel matrix: up to about 20,000 sequences) or ``solver="linear"``
-(`WDLinearSVC`, no kernel matrix: millions of sequences, streaming, Dask);
-`load_model` opens a model file written by either. Both fit the same model
-family, so everything downstream (scores, POIMs, motifs) takes either.
+`WDKernelSVC` (`wd`: WD / WDS kernel matrix, up to about 20,000 sequences),
+`WDLinearSVC` (`linear`: the same model trained in feature space, millions of
+sequences, streaming, Dask) and `GkmSVC` (`gkm`: position-free gapped k-mers
+on records of any lengths) share `_base.WDClassifierBase`; `selection` chooses
+their parameters by nested cross-validation on shared kernel matrices.
+`make_model` builds the WD estimator of a solver and `load_model` opens any
+model file, so everything downstream (scores, POIMs, motifs) takes either.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .base import WDClassifierBase
-from .errors import InputError
-from .io import npz_format
-from .linear import WDLinearSVC
-from .svm import WDKernelSVC
+from .._lazy import lazy_exports
+from ..errors import InputError
 
-SOLVERS = {"kernel": WDKernelSVC, "linear": WDLinearSVC}
+if TYPE_CHECKING:
+    from ._base import WDClassifierBase
+
+__all__ = [
+    "GkmSVC",
+    "WDClassifierBase",
+    "WDKernelSVC",
+    "WDLinearSVC",
+    "load_model",
+    "make_model",
+]
+
+#: public name -> the submodule that defines it (loaded on first use)
+_LAZY = {
+    "GkmSVC": "gkm",
+    "WDClassifierBase": "_base",
+    "WDKernelSVC": "wd",
+    "WDLinearSVC": "linear",
+}
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
+
+#: the trainers of `make_model`: kernel matrix or feature space
+SOLVERS = ("kernel", "linear")
 
 
 def make_model(
@@ -50,6 +72,9 @@ def make_model(
     >>> make_model("linear", degree=10, loss="logistic")
     WDLinearSVC(degree=10, loss='logistic')
     """
+    from .linear import WDLinearSVC
+    from .wd import WDKernelSVC
+
     if solver not in SOLVERS:
         raise InputError(f"solver must be one of {sorted(SOLVERS)}, got {solver!r}")
     if solver == "kernel" and linear_params:
@@ -57,9 +82,8 @@ def make_model(
             f"{', '.join(sorted(linear_params))} apply to the linear solver only "
             "(solver='linear', CLI: --solver linear)"
         )
-    return SOLVERS[solver](
-        degree=degree, shift=shift, C=C, n_threads=n_threads, **linear_params
-    )
+    cls = WDKernelSVC if solver == "kernel" else WDLinearSVC
+    return cls(degree=degree, shift=shift, C=C, n_threads=n_threads, **linear_params)
 
 
 def load_model(path: str | Path) -> WDClassifierBase:
@@ -81,10 +105,13 @@ def load_model(path: str | Path) -> WDClassifierBase:
         Naming the file, if it is not a poimkit model (or as the class's
         ``load`` says).
     """
+    from ..io import npz_format
     from .gkm import GkmSVC
+    from .linear import WDLinearSVC
+    from .wd import WDKernelSVC
 
     kind = npz_format(path, "poimkit model")
-    for cls in (*SOLVERS.values(), GkmSVC):
+    for cls in (WDKernelSVC, WDLinearSVC, GkmSVC):
         if kind == cls._model_format:
             return cls.load(path)
     raise InputError(

@@ -28,7 +28,6 @@ support sequences' l-mer counts by two Walsh-Hadamard transforms
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
 from math import comb
 
 import numpy as np
@@ -36,244 +35,26 @@ from numpy.typing import ArrayLike
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
-from ._threads import check_threads, numba_threads
-from ._validation import check_binary_target, check_flag, check_int, check_real
-from .alphabet import check_codes, encode, reverse_complement_kmers
-from .base import WDClassifierBase
-from .errors import InputError
-from .kernels import gkm as _gkm
+from .._threads import check_threads, numba_threads
+from .._validation import check_binary_target, check_flag, check_int, check_real
+from ..alphabet import check_codes, reverse_complement_kmers
+from ..errors import InputError
+from ..kernels import _gkm
+from ..kernels.gkm import (
+    as_sequences,
+    check_lk,
+    check_long_enough,
+    gkm_masks,
+    gram_matrix,
+    strands,
+    typical_length,
+    windows,
+)
+from ._base import WDClassifierBase
 
-#: bytes of the per-thread Gram accumulators above which fewer threads are used
-GRAM_ACCUMULATOR_BYTES = 2 * 1024**3
 #: largest l for the dense l-mer table of `GkmSVC.lmer_weights` (4**l numbers);
 #: above it scores go through the gapped-pattern table and there are no POIMs
 MAX_LMER_TABLE = 12
-
-
-def gkm_masks(l: int, k: int) -> np.ndarray:
-    """Informative positions of every gapped pattern: shape ``(C(l, k), k)``.
-
-    Parameters
-    ----------
-    l : int
-        Word length.
-    k : int
-        Informative positions of a pattern.
-
-    Returns
-    -------
-    numpy.ndarray of int64
-        One row per mask, positions ascending, masks in lexicographic order.
-
-    Examples
-    --------
-    >>> gkm_masks(3, 2).tolist()
-    [[0, 1], [0, 2], [1, 2]]
-    """
-    return np.array(list(combinations(range(l), k)), dtype=np.int64).reshape(-1, k)
-
-
-def as_sequences(X: ArrayLike, name: str = "X") -> list[np.ndarray]:
-    """Letter codes of sequences of any lengths, one uint8 array each.
-
-    Parameters
-    ----------
-    X : list of str, list of 1-D code arrays, or 2-D code array
-        The sequences.
-    name : str, default="X"
-        The argument's name, for the messages.
-
-    Returns
-    -------
-    list of numpy.ndarray of uint8
-    """
-    if isinstance(X, str):
-        raise InputError(f"{name} must be a list of sequences, not a single string")
-    if isinstance(X, np.ndarray) and X.ndim == 2:
-        codes = check_codes(X, name)
-        return list(codes)  # an object array of rows also passes below
-    try:
-        items = list(X)
-    except TypeError:
-        raise InputError(
-            f"{name} must be a list of DNA strings or of letter-code arrays, got "
-            f"{type(X).__name__}"
-        ) from None
-    if not items:
-        raise InputError(f"{name} holds no sequences")
-    out = []
-    for i, item in enumerate(items):
-        if isinstance(item, str):
-            out.append(encode([item])[0])
-        else:
-            row = np.asarray(item)
-            if row.ndim != 1 or row.size == 0:
-                raise InputError(
-                    f"{name}[{i}] must be a non-empty 1-D array of letter codes, "
-                    f"got shape {row.shape}"
-                )
-            out.append(check_codes(row.reshape(1, -1), f"{name}[{i}]")[0])
-    return out
-
-
-def strands(
-    seqs: list[np.ndarray], reverse_complement: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Ragged rows of the sequences (and their reverse complements).
-
-    Parameters
-    ----------
-    seqs : list of numpy.ndarray of uint8
-        The sequences.
-    reverse_complement : bool
-        Add each sequence's reverse complement as the row after it.
-
-    Returns
-    -------
-    codes : numpy.ndarray of uint8
-    offsets : numpy.ndarray of int64, shape (n_rows + 1,)
-    row_seq : numpy.ndarray of int64, shape (n_rows,)
-    """
-    rows = []
-    for x in seqs:
-        rows.append(x)
-        if reverse_complement:
-            rows.append((3 - x)[::-1])
-    lengths = np.fromiter((r.size for r in rows), dtype=np.int64, count=len(rows))
-    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    codes = np.concatenate(rows).astype(np.uint8) if rows else np.zeros(0, np.uint8)
-    per = 2 if reverse_complement else 1
-    row_seq = np.repeat(np.arange(len(seqs), dtype=np.int64), per)
-    return codes, offsets, row_seq
-
-
-def _check_long_enough(seqs: list[np.ndarray], l: int, name: str = "X") -> None:
-    short = [i for i, x in enumerate(seqs) if x.size < l]
-    if short:
-        i = short[0]
-        raise InputError(
-            f"{name}[{i}] has length {seqs[i].size}, shorter than the l-mer length "
-            f"l = {l} ({len(short)} sequence(s) are); drop them or lower l"
-        )
-
-
-def gkm_kernel(
-    X: ArrayLike,
-    l: int = 11,
-    k: int = 7,
-    reverse_complement: bool = True,
-    n_threads: int | None = None,
-) -> np.ndarray:
-    """Un-normalised gapped k-mer kernel matrix of sequences of any lengths.
-
-    Parameters
-    ----------
-    X : list of str, list of code arrays, or 2-D code array
-        Sequences of any lengths, each at least ``l`` letters.
-    l, k : int
-        l-mer length and informative positions (1 <= k <= l <= 20).
-    reverse_complement : bool
-        Count the patterns of both strands.
-    n_threads : int, optional
-        Threads for the kernel (None: numba's default).
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (n, n)
-        ``K[a, b] = sum_m sum_p c_m(x_a, p) c_m(x_b, p)``; equivalently
-        ``sum_{u in x_a, v in x_b} C(l - d(u, v), k)`` over l-mer pairs (of
-        both strands of each sequence with ``reverse_complement``).
-
-    Examples
-    --------
-    >>> gkm_kernel(["ACGT", "ACGA"], l=3, k=2, reverse_complement=False).tolist()
-    [[6.0, 4.0], [4.0, 6.0]]
-    """
-    _check_lk(l, k)
-    check_flag(reverse_complement, "reverse_complement")
-    seqs = as_sequences(X)
-    _check_long_enough(seqs, l)
-    return _gram(seqs, l, k, reverse_complement, n_threads)
-
-
-def _check_lk(l, k) -> None:
-    check_int(l, "l", 1, 20)
-    check_int(k, "k", 1, l)
-
-
-def _gram(seqs, l, k, reverse_complement, n_threads) -> np.ndarray:
-    import numba
-
-    codes, offsets, row_seq = strands(seqs, reverse_complement)
-    n = len(seqs)
-    masks, weight = _gram_masks(l, k, reverse_complement)
-    with numba_threads(n_threads):
-        tasks = min(numba.get_num_threads(), masks.shape[0])
-        tasks = max(1, min(tasks, GRAM_ACCUMULATOR_BYTES // max(8 * n * n, 1)))
-        acc = np.zeros((tasks, n, n))
-        _gkm.gkm_gram(codes, offsets, row_seq, masks, weight, l, acc)
-    K = acc.sum(axis=0) if tasks > 1 else acc[0]
-    upper = np.triu(K)
-    return upper + np.triu(K, 1).T
-
-
-def _gram_masks(l: int, k: int, reverse_complement: bool):
-    """Masks the Gram matrix needs, with their multiplicity.
-
-    With both strands counted, the pattern counts of the mirrored mask
-    ``l - 1 - m`` are those of m with every pattern reverse-complemented, so
-    both give the same inner products: one of each mirrored pair is computed,
-    twice weighted (halving the work).
-    """
-    masks = gkm_masks(l, k)
-    if not reverse_complement:
-        return masks, np.ones(masks.shape[0])
-    mirror = np.sort(l - 1 - masks, axis=1)
-    keep, weight = [], []
-    for m, (mask, other) in enumerate(zip(masks, mirror, strict=True)):
-        if tuple(mask) <= tuple(other):
-            keep.append(m)
-            weight.append(1.0 if tuple(mask) == tuple(other) else 2.0)
-    return np.ascontiguousarray(masks[keep]), np.array(weight)
-
-
-def typical_length(seqs: list) -> int:
-    """The median length of the sequences (rounded down): the POIM length.
-
-    Parameters
-    ----------
-    seqs : list of str or of numpy.ndarray
-        The sequences.
-
-    Returns
-    -------
-    int
-
-    Examples
-    --------
-    >>> typical_length(["ACGT", "ACGTAC", "ACGTACGT", "AC"])
-    5
-    """
-    return int(np.median([len(x) for x in seqs]))
-
-
-def windows(seqs: list[np.ndarray], l: int) -> np.ndarray:
-    """Number of l-mer windows of each sequence (one strand).
-
-    Parameters
-    ----------
-    seqs : list of numpy.ndarray
-        The sequences.
-    l : int
-        Window length.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (n,)
-        ``len(x) - l + 1`` per sequence.
-    """
-    return np.array([x.size - l + 1 for x in seqs], dtype=np.float64)
 
 
 class GkmSVC(WDClassifierBase):
@@ -357,21 +138,23 @@ class GkmSVC(WDClassifierBase):
         self._keep_params(locals())
 
     def _check_params(self) -> None:
-        _check_lk(self.l, self.k)
+        check_lk(self.l, self.k)
         check_flag(self.reverse_complement, "reverse_complement")
         check_real(self.C, "C", 0)
         check_real(self.tol, "tol", 0)
         check_threads(self.n_threads)
 
     # ------------------------------------------------------------ Gram protocol
-    # `poimkit.selection` fits many models from one kernel matrix through these
+    # `poimkit.svm.selection` fits many models from one kernel matrix through these
     # methods (the protocol is described there); `fit` uses them too.
     def _raw_kernel(self, X) -> np.ndarray:
         """Un-normalised kernel matrix of X with itself (`gkm_kernel`)."""
         self._check_params()
         seqs = as_sequences(X)
-        _check_long_enough(seqs, self.l)
-        return _gram(seqs, self.l, self.k, self.reverse_complement, self.n_threads)
+        check_long_enough(seqs, self.l)
+        return gram_matrix(
+            seqs, self.l, self.k, self.reverse_complement, self.n_threads
+        )
 
     def _decision_gram(self, X, K_raw: np.ndarray) -> np.ndarray:
         """Scores of X from its un-normalised kernel against the support sequences."""
@@ -488,7 +271,7 @@ class GkmSVC(WDClassifierBase):
         """
         check_is_fitted(self)
         seqs = as_sequences(X)
-        _check_long_enough(seqs, self.l)
+        check_long_enough(seqs, self.l)
         by_lmer = self.l <= MAX_LMER_TABLE  # one look-up per window
         codes, offsets, row_seq = strands(seqs, self.reverse_complement and not by_lmer)
         rows = np.empty(offsets.size - 1)

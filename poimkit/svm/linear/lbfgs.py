@@ -89,7 +89,7 @@ def minimize(
     Parameters
     ----------
     backend : LocalBackend or DaskBackend
-        Provides ``margins(v)`` and ``gradient(c)`` (see `poimkit.linear.backend`).
+        Provides ``margins(v)`` and ``gradient(c)`` (see `poimkit.svm.linear.backend`).
     y : numpy.ndarray of float64, shape (n,)
         Labels in {-1, +1}, in the backend's row order.
     C, loss, tol, max_iter, memory

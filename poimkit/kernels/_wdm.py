@@ -22,7 +22,7 @@ The k-mers starting at ``i`` with exactly ``j`` mismatches are those with
 interval is added to a difference array ``diff[j, k]`` in O(1), so a pair
 costs ``O(L (m + 1) + d (m + 1))`` whatever the degree. The exact-match part
 ``C_0 = sum_k (d - k + 1) #{j = 0}`` stays an integer, identical to the count
-of `poimkit.kernels.wd`; the mismatch part is a float sum with the table
+of `poimkit.kernels._wd`; the mismatch part is a float sum with the table
 ``table[k, j] = (d - k + 1) mu_{k,j}``. The kernel value is
 ``(C_0 + sum_{j >= 1} table[k, j] #{k, j}) * num / den``.
 """
@@ -33,7 +33,7 @@ import numpy as np
 from numba import int64, njit, prange
 
 from .._config import NJIT, NJIT_PARALLEL
-from .wd import n_tasks, put, tile_span
+from ._wd import n_tasks, put, tile_span
 
 
 @njit(inline="always", **NJIT)
@@ -117,7 +117,7 @@ def wdm_gram(
 ) -> None:
     """Fill ``out[a, b] = wdm_pair_sum(X1[a], X2[b]) * num / den``.
 
-    The tiles of `poimkit.kernels.wd.wd_gram`; each task has its own
+    The tiles of `poimkit.kernels._wd.wd_gram`; each task has its own
     mismatch positions and difference array.
 
     Parameters
@@ -128,7 +128,7 @@ def wdm_gram(
         See `wdm_pair_sum`.
     symmetric : bool
         ``k(X1[a], X2[b]) = k(X1[b], X2[a])`` (``X2`` is ``X1``, or the reverse
-        complement pair of `poimkit.kernels.wd_kernel`): compute tiles on and
+        complement pair of `poimkit.kernels.wd.wd_kernel`): compute tiles on and
         above the diagonal and write both ``out[a, b]`` and ``out[b, a]``.
     factor : tuple of float
         ``(num, den)``, the output scale.

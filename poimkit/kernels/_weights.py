@@ -43,7 +43,7 @@ def score_order(
     k : int
         The order.
     indptr, kmers, values : numpy.ndarray
-        CSR weights of order k (see `poimkit.weights.KmerWeights`).
+        CSR weights of order k (see `poimkit.kernels.explicit.KmerWeights`).
     out : numpy.ndarray of float64, shape (n,)
         Scores, added to.
     """

@@ -12,12 +12,12 @@ from .._version import __version__
 from ..alphabet import check_codes, kmer_indices
 from ..background import MarkovBackground
 from ..errors import InputError
-from ..weights import KmerWeights
-from .engine import DEFAULT_MEMORY_LIMIT, as_weights, check_memory, exact_poim
+from ..kernels.explicit import KmerWeights
+from .exact import DEFAULT_MEMORY_LIMIT, as_weights, check_memory, exact_poim
 from .result import Poim
 
 if TYPE_CHECKING:
-    from ..base import WDClassifierBase
+    from ..svm._base import WDClassifierBase
 
 
 def compute_poim(
@@ -62,7 +62,7 @@ def compute_poim(
     ``Q_l(z, j) = E[s(X) | X[j:j+l] = z] - E[s(X)]`` under the background (a
     Markov chain of order D = 0..3), computed exactly, including correlations of
     non-overlapping features through the chain for D >= 1; see
-    `poimkit.poim.engine` for the algorithm.
+    `poimkit.poim.exact` for the algorithm.
 
     References
     ----------

@@ -5,7 +5,7 @@ matrix), `WDLinearSVC` (a weight vector over the explicit, partly hashed
 feature map, trained in feature space) and `GkmSVC` (gapped k-mers) score
 sequences differently but predict the same way and write ``.npz`` model files
 (no pickle) whose ``format`` names the estimator: each class reads only its
-own files and `poimkit.models.load_model` opens any. Their input checks are in
+own files and `poimkit.svm.load_model` opens any. Their input checks are in
 `poimkit._validation`.
 """
 
@@ -19,11 +19,11 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._threads import check_threads
-from ._validation import as_codes, check_int, check_length, check_real
-from .alphabet import MAX_KMER_LENGTH
-from .errors import InputError
-from .io import read_npz, write_npz
+from .._threads import check_threads
+from .._validation import as_codes, check_int, check_length, check_real
+from ..alphabet import MAX_KMER_LENGTH
+from ..errors import InputError
+from ..io import read_npz, write_npz
 
 
 def optional_float(value: object) -> float | None:

@@ -1,7 +1,7 @@
 """Numba kernels of the linear WD trainer: on-the-fly WD/WDS features.
 
 Pure functions on arrays; no validation (the wrappers are in
-`poimkit.linear.backend`). The feature map arrives as one tuple ``fmap =
+`poimkit.svm.linear.backend`). The feature map arrives as one tuple ``fmap =
 (degree, shift, n_exact, offsets, strides, salt, mask, coef, band)``
 (`FeatureLayout.fmap`). A feature is addressed by ``(k, r, y)``: order ``k``
 (1-based), feature position ``r`` and k-mer index ``y``. An occurrence of ``y``
@@ -20,7 +20,7 @@ running key per row; no feature matrix is ever stored.
 import numpy as np
 from numba import njit, prange
 
-from .._config import NJIT, NJIT_PARALLEL
+from ..._config import NJIT, NJIT_PARALLEL
 
 # Rows per block. Fixed (never derived from the thread count), so that every
 # sum is added in the same order whatever the threads: the Dask and the local
@@ -100,29 +100,13 @@ def feature_columns(cur, k, r, a, fmap, col, fac):
 
 
 @njit(**NJIT)
-def block_margins(xt, v, fmap, acc):
-    """``acc[t] += <phi(x_t), v>`` for the rows of a position-major block."""
-    degree, shift, _, _, _, _, _, coef, band = fmap
-    length, m = xt.shape
-    cur = np.empty(m, dtype=np.int64)
-    col = np.empty(m, dtype=np.int64)
-    fac = np.empty(m, dtype=np.float64)
-    for k in range(1, degree + 1):
-        kmask = (np.int64(1) << np.int64(2 * k)) - 1
-        start_keys(xt, k, cur)
-        for p in range(length - k + 1):
-            roll_keys(xt, p + k - 1, kmask, cur)
-            for j in range(min(shift, p) + 1):
-                feature_columns(
-                    cur, k, p - j, coef[k - 1] * band[k - 1, p, j], fmap, col, fac
-                )
-                for t in range(m):
-                    acc[t] += fac[t] * v[col[t]]
+def block_order(xt, vec, k, fmap, out, scatter):
+    """Order k of the feature map on the rows of a position-major block.
 
-
-@njit(**NJIT)
-def block_scatter(xt, g, k, fmap, out):
-    """``out += sum_t g[t] phi_k(x_t)``: order k only, rows of a block."""
+    ``scatter=False`` gathers, ``out[t] += <phi_k(x_t), vec>`` (one entry per
+    row); ``scatter=True`` scatters, ``out += sum_t vec[t] phi_k(x_t)`` (one
+    entry per feature column).
+    """
     _, shift, _, _, _, _, _, coef, band = fmap
     length, m = xt.shape
     cur = np.empty(m, dtype=np.int64)
@@ -136,8 +120,19 @@ def block_scatter(xt, g, k, fmap, out):
             feature_columns(
                 cur, k, p - j, coef[k - 1] * band[k - 1, p, j], fmap, col, fac
             )
-            for t in range(m):
-                out[col[t]] += g[t] * fac[t]
+            if scatter:
+                for t in range(m):
+                    out[col[t]] += vec[t] * fac[t]
+            else:
+                for t in range(m):
+                    out[t] += fac[t] * vec[col[t]]
+
+
+@njit(**NJIT)
+def block_margins(xt, v, fmap, acc):
+    """``acc[t] += <phi(x_t), v>`` for the rows of a position-major block."""
+    for k in range(1, fmap[0] + 1):
+        block_order(xt, v, k, fmap, acc, False)
 
 
 def _margins(X, v, fmap, out):
@@ -172,7 +167,7 @@ def _scatter(X, g, order_list, fmap, out):
         k = order_list[t]
         for lo in range(0, n_act, BLOCK):
             hi = min(n_act, lo + BLOCK)
-            block_scatter(xt[:, lo:hi], g_act[lo:hi], k, fmap, out)
+            block_order(xt[:, lo:hi], g_act[lo:hi], k, fmap, out, True)
 
 
 margins_parallel = njit(**NJIT_PARALLEL)(_margins)

@@ -16,9 +16,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .errors import InputError
-from .io.fasta import DEFAULT_CHUNK_SIZE, count_records, iter_fasta_chunks
-from .io.files import write_table
+from ..errors import InputError
+from ..io.fasta import DEFAULT_CHUNK_SIZE, count_records, iter_fasta_chunks
+from ..io.files import write_table
 
 __all__ = ["count_records", "iter_fasta_chunks", "score_fasta", "write_scores"]
 

@@ -33,7 +33,7 @@ import numpy as np
 from .._validation import check_int
 from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
-from ..weights import KmerWeights
+from ..kernels.explicit import KmerWeights
 from . import _exact
 
 DEFAULT_MEMORY_LIMIT = 4 * 1024**3  # bytes

@@ -1,14 +1,14 @@
 """Numba kernels of the dual coordinate descent solver (L1-loss SVM, liblinear).
 
 Per-row feature loops (one sequence at a time) on the column layout of
-`poimkit.linear._kernels` (``fmap`` is `FeatureLayout.fmap`); the solver
+`poimkit.svm.linear._kernels` (``fmap`` is `FeatureLayout.fmap`); the solver
 itself is sequential by nature.
 """
 
 import numpy as np
 from numba import njit
 
-from .._config import NJIT
+from ..._config import NJIT
 from ._kernels import feature
 
 

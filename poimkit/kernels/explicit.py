@@ -22,16 +22,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validation import check_length, check_mismatches
-from .alphabet import check_codes, reverse_complement_kmers
-from .errors import InputError
-from .kernels import effective_mismatches, mismatch_ratio
-from .kernels.weights import (
-    expand_mismatch_order,
-    expand_order,
-    ism_order,
-    score_order,
-)
+from .._validation import check_length, check_mismatches
+from ..alphabet import check_codes, reverse_complement_kmers
+from ..errors import InputError
+from ._weights import expand_mismatch_order, expand_order, ism_order, score_order
+from .wd import effective_mismatches, mismatch_ratio
 
 DEFAULT_MEMORY_LIMIT = 4 * 2**30
 """Bytes that `KmerWeights.from_support_vectors` may use with mismatches."""

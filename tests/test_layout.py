@@ -1,0 +1,103 @@
+"""The package's shape: small modules, documented public API, a CLI that starts light."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "poimkit"
+MAX_LINES = 700
+HEAVY = ("numba", "sklearn", "scipy", "Bio", "matplotlib", "memelite", "dask")
+
+
+def _modules():
+    modules = sorted(PACKAGE.rglob("*.py"))
+    assert len(modules) > 50, f"the package was not found at {PACKAGE}"
+    return modules
+
+
+def _public_modules():
+    """Modules whose path has no private part (``_x.py``, ``_x/``)."""
+    for path in _modules():
+        parts = path.relative_to(PACKAGE).parts
+        if not any(p.startswith("_") and p != "__init__.py" for p in parts):
+            yield path
+
+
+def _public_callables(tree: ast.Module):
+    """(qualified name, node) of the public functions and methods with arguments."""
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+            yield node.name, node
+        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):
+                    yield f"{node.name}.{item.name}", item
+
+
+def _arguments(node: ast.FunctionDef) -> list[ast.arg]:
+    args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    return [a for a in args if a.arg not in ("self", "cls")]
+
+
+def test_no_module_over_700_lines():
+    long = {
+        str(path.relative_to(PACKAGE)): n
+        for path in _modules()
+        if (n := len(path.read_text().splitlines())) > MAX_LINES
+    }
+    assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+def test_public_functions_have_parameters_sections_and_type_hints():
+    undocumented, unhinted = [], []
+    for path in _public_modules():
+        tree = ast.parse(path.read_text())
+        where = path.relative_to(PACKAGE)
+        for name, node in _public_callables(tree):
+            args = _arguments(node)
+            if not args:
+                continue
+            if "Parameters" not in (ast.get_docstring(node) or ""):
+                undocumented.append(f"{where}:{name}")
+            if any(a.annotation is None for a in args):
+                unhinted.append(f"{where}:{name}")
+    assert not undocumented, f"no numpydoc Parameters section: {undocumented}"
+    assert not unhinted, f"arguments without type hints: {unhinted}"
+
+
+def test_public_classes_document_their_parameters():
+    missing = []
+    for path in _public_modules():
+        for node in ast.parse(path.read_text()).body:
+            if not isinstance(node, ast.ClassDef) or node.name.startswith("_"):
+                continue
+            init = next(
+                (n for n in node.body if getattr(n, "name", None) == "__init__"), None
+            )
+            if init is not None and _arguments(init):
+                doc = ast.get_docstring(node) or ""
+                if "Parameters" not in doc and "Attributes" not in doc:
+                    missing.append(f"{path.relative_to(PACKAGE)}:{node.name}")
+    assert not missing, f"classes without a Parameters section: {missing}"
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["run", "--help"]])
+def test_cli_starts_without_heavy_libraries(argv):
+    """``poimkit --version`` and ``--help`` import numpy at most."""
+    code = (
+        "import sys\n"
+        "from poimkit.cli import main\n"
+        "try:\n"
+        f"    main({argv!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"heavy = sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r})\n"
+        "print('HEAVY', heavy, file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert "HEAVY []" in done.stderr, done.stderr[-500:]
