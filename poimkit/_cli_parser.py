@@ -245,13 +245,21 @@ class _HelpFormatter(
 ):
     """Defaults in the help, except None (the help text says what happens).
 
-    Epilogs keep their line breaks: one example per line, never split.
+    Epilogs keep their line breaks: one example per line, never split; help
+    texts wrap at spaces only.
     """
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         if action.default is None:
             return action.help
         return super()._get_help_string(action)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        """Wrap at spaces only: an option name (``--no-grid``) is never split."""
+        import textwrap
+
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.wrap(text, width, break_on_hyphens=False)
 
 
 def _listed(values) -> str:

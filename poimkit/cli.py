@@ -25,6 +25,7 @@ from ._exit import (
     _terminate,
     _Terminated,
 )
+from ._validation import check_int
 from .errors import InputError
 from .outdir import check_writable
 
@@ -129,6 +130,7 @@ def _run_train(args: argparse.Namespace) -> int:
         model = make_model(
             args.solver, n_threads=args.threads, **params, **_linear_params(args)
         )
+        model._check_params()  # e.g. --chunk-size 0: refused before any reading
     else:
         given = _linear_params(args)
         if given:
@@ -311,6 +313,7 @@ def _run_poim(args: argparse.Namespace) -> int:
     from .svm import load_model
 
     check_writable(args.output, args.top_tsv)
+    check_int(args.top, "--top", 0)
     if not args.memory_limit > 0:
         raise InputError(f"--memory-limit must be positive, got {args.memory_limit}")
     model = load_model(args.model)

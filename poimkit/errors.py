@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 
 class InputError(ValueError):
     """Bad user input, located as precisely as possible.
@@ -43,3 +45,28 @@ class InputError(ValueError):
             where.append(f"position {position}")
         prefix = ", ".join(where)
         super().__init__(f"{prefix}: {message}" if prefix else message)
+
+    @classmethod
+    def refused_write(cls, exc: OSError, path: str | os.PathLike) -> InputError:
+        """The error of an output the system refused to write.
+
+        Parameters
+        ----------
+        exc : OSError
+            The refusal (disk full, read-only file system, quota, I/O error).
+        path : str or path-like
+            The output being written, named in the message (the file the
+            system names, if any, may be a temporary one).
+
+        Returns
+        -------
+        InputError
+
+        Examples
+        --------
+        >>> import errno
+        >>> full = OSError(errno.ENOSPC, "No space left on device")
+        >>> str(InputError.refused_write(full, "m.npz"))
+        'm.npz: cannot write: No space left on device'
+        """
+        return cls(f"cannot write: {exc.strerror or exc}", path=os.fspath(path))

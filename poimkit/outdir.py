@@ -112,25 +112,64 @@ def staged_directory(
     out = check_output_folder(out, force, inputs)
     parent = out.parent
     remove_stale_staging(out)
-    staged = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=parent))
+    try:
+        staged = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=parent))
+    except OSError as exc:  # e.g. a full disk
+        raise InputError.refused_write(exc, out) from None
     with unfinished(staged):
-        (staged / OWNER_FILE).write_text(str(os.getpid()))
         try:
+            (staged / OWNER_FILE).write_text(str(os.getpid()))
             yield staged
             (staged / OWNER_FILE).unlink()
-        except BaseException:
+            _move_into_place(staged, out)
+        except BaseException as exc:
             shutil.rmtree(staged, ignore_errors=True)
+            if isinstance(exc, OSError) and _ours(exc.filename, out):
+                raise InputError.refused_write(exc, out) from None  # e.g. disk full
+            if isinstance(exc, InputError) and _inside(exc.path, staged):
+                # a file of the run refused: name it where it was going
+                where = out / Path(exc.path).relative_to(staged)
+                raise InputError(exc.reason, path=str(where)) from None
             raise
-        if out.exists():  # --force: swap the old folder out only now
-            retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=parent))
-            (retired / OWNER_FILE).write_text(str(os.getpid()))
-            os.replace(out, retired / out.name)
-            os.replace(staged, out)
-            shutil.rmtree(retired, ignore_errors=True)
-        else:
-            os.replace(staged, out)
     # mkdtemp makes 0700 folders; results are ordinary files for their owner's group
     os.chmod(out, 0o755)
+
+
+def _inside(path: object, folder: Path) -> bool:
+    """Whether ``path`` (a str, or None) lies in ``folder``."""
+    return isinstance(path, str) and folder in Path(path).absolute().parents
+
+
+def _ours(filename: object, out: Path) -> bool:
+    """Whether an OS error is about ``out`` or its staging: no other file named."""
+    if not isinstance(filename, str):
+        return True
+    name = Path(filename).absolute()
+    staging = name.name.startswith(f".{out.name}.") or any(
+        p.name.startswith(f".{out.name}.") for p in name.parents
+    )
+    return staging or name == out or out in name.parents
+
+
+def _move_into_place(staged: Path, out: Path) -> None:
+    """Rename ``staged`` to ``out``; an existing ``out`` is swapped out, then removed.
+
+    If a rename fails, ``out`` is put back as it was before the error is
+    raised: no staging folder of this run is left behind.
+    """
+    if not out.exists():
+        os.replace(staged, out)
+        return
+    retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+    try:
+        os.replace(out, retired / out.name)
+        try:
+            os.replace(staged, out)
+        except OSError:
+            os.replace(retired / out.name, out)  # the old results stay
+            raise
+    finally:
+        shutil.rmtree(retired, ignore_errors=True)
 
 
 def remove_stale_staging(out: Path) -> list[Path]:

@@ -101,9 +101,11 @@ def atomic_path(path: PathLike) -> Iterator[str]:
                 os.fsync(handle.fileno())
             if batch is None:
                 os.replace(tmp, final)
-        except BaseException:
+        except BaseException as exc:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+            if isinstance(exc, OSError):  # disk full, quota, I/O error: name the file
+                raise InputError.refused_write(exc, name) from None
             raise
     if batch is not None:  # `commit_together` renames it with the others
         pending, marks, _ = batch

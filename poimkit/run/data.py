@@ -103,9 +103,8 @@ def read_input(
         for w in caught
         if issubclass(w.category, DroppedRecordsWarning)
     )
-    for w in caught:  # pass on anything that is not ours to count
-        if not issubclass(w.category, DroppedRecordsWarning):
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    for w in caught:  # counted, and passed on (one line each on the CLI)
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     roles = {"pos": pos, "neg": neg, "fasta": fasta, "labels": labels}
     inputs = [
         {"role": role, "path": os.path.abspath(path), "sha256": _sha256(path)}

@@ -161,6 +161,18 @@ class RunOptions:
             raise InputError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
         if self.mismatches is not None:
             check_int(self.mismatches, "mismatches", 0)
+        check_int(self.seed, "seed", 0, 2**32 - 1)
+        if self.solver == "linear":
+            kernel_only = {
+                "mismatches": self.mismatches,
+                "reverse_complement": self.reverse_complement,
+            }
+            given = [name for name, v in kernel_only.items() if v]
+            if given:
+                raise InputError(
+                    f"{', '.join(given)}: option(s) of the kernel solver "
+                    "(WDKernelSVC), not of solver='linear'"
+                )
         if self.kernel == "gkm":
             check_int(self.gkm_l, "gkm_l", 1, 20)
             check_int(self.gkm_k, "gkm_k", 1, self.gkm_l)
