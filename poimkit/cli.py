@@ -371,7 +371,10 @@ def _run_motifs(args: argparse.Namespace) -> int:
     check_writable(args.output, args.sites, args.matches)
     if args.logos:  # a folder: it, or the folder it goes into, must be writable
         logos = Path(args.logos)
-        check_writable(logos / "x" if logos.is_dir() else logos)
+        if not logos.is_dir():
+            check_writable(logos)
+        elif not os.access(logos, os.W_OK):
+            raise InputError(f"cannot write logos into {logos}: it is not writable")
     known = known_motifs(args.compare) if args.compare else None
     found, ids, y = _found_motifs(args) if not is_motif_file else _read_found(args)
     with commit_together():  # all output files appear, or none

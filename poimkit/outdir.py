@@ -293,6 +293,11 @@ def check_writable(*paths: str | os.PathLike | None) -> None:
             raise InputError(f"cannot write {path}: folder {folder} is not writable")
 
 
+def _shown(names: list[str]) -> str:
+    """The first five names, and ``...`` if there are more."""
+    return ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+
+
 def _check_ours(out: Path) -> None:
     """Raise unless ``out`` is a run folder poimkit wrote (what --force replaces).
 
@@ -304,14 +309,16 @@ def _check_ours(out: Path) -> None:
         made = json.loads((out / "summary.json").read_text()).get("format")
     except (OSError, ValueError, AttributeError):
         made = None
+    held = sorted(p.name for p in out.iterdir())
     if made != RUN_FORMAT:
         raise InputError(
             f"output folder {out} was not made by poimkit (no summary.json of a "
-            "poimkit run); --force only replaces poimkit's own output folders"
+            f"poimkit run; it holds {_shown(held)}); --force only replaces "
+            "poimkit's own output folders"
         )
-    foreign = sorted(p.name for p in out.iterdir() if p.name not in RUN_FILES)
+    foreign = [name for name in held if name not in RUN_FILES]
     if foreign:
-        shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        shown = _shown(foreign)
         raise InputError(
             f"output folder {out} holds files poimkit did not write ({shown}); "
             "--force replaces only a folder of poimkit's own results: move them "

@@ -134,6 +134,22 @@ def _selection_note(selection: dict | None, n_sequences: int) -> str:
     return text + "</p>"
 
 
+def _parameter_rows(parameters: dict) -> list[list[str]]:
+    """The settings of the run; one left unset shows the value the model used."""
+    chosen = parameters.get("chosen") or {}
+    how = "chosen by the inner CV" if parameters.get("grid") else "default"
+    rows = []
+    for name, value in parameters.items():
+        if name == "chosen":
+            continue
+        if value is None and name in chosen:
+            text = f"{json.dumps(chosen[name])} ({how})"
+        else:
+            text = json.dumps(value)
+        rows.append([name, text])
+    return rows
+
+
 def _model_text(chosen: dict) -> str:
     """``A WDS (shift 4)-kernel SVM of degree 20, C = 1,`` or its gkm sibling."""
     if "l" in chosen:
@@ -338,8 +354,7 @@ def render_report(summary: dict, figures: Path) -> str:
         f"<p>Background: <span class='mono'>{html.escape(s['background'])}"
         f"</span>; support vectors: {s['n_support_vectors']}.</p>"
     )
-    parameters = [[k, json.dumps(v)] for k, v in s["parameters"].items()]
-    parts.append(_table(["parameter", "value"], parameters))
+    parts.append(_table(["parameter", "value"], _parameter_rows(s["parameters"])))
     versions = [[k, v] for k, v in s["versions"].items()]
     parts.append(_table(["software", "version"], versions))
     runtimes = [[k, f"{v:.2f} s"] for k, v in s["runtimes"].items()]

@@ -196,10 +196,11 @@ def motif_note(cv: dict, options: RunOptions, motifs: list[Motif]) -> str:
         )
     if not better_than_chance(cv):
         low, high = cv["cv_auc_interval"]
+        where = "includes 0.5" if low <= 0.5 <= high else "lies below 0.5"
         return (
             f"no motifs reported: the model is not better than chance (the 95 % "
             f"interval of its cross-validated AUC, {low:.3f} to {high:.3f}, "
-            "includes 0.5), so whatever it rewards may be noise"
+            f"{where}), so whatever it rewards may be noise"
         )
     if not motifs:
         return (

@@ -1,4 +1,4 @@
-"""Error paths found by the second trial of issue 15: refused writes, late checks, help.
+"""CLI error paths of the second trial (issue 15): refused writes, late checks, help.
 
 Disk full is tried on a real 64 KiB tmpfs where the machine allows mounting
 one (root, as on CI), and always by an OS error without a file name at the
@@ -186,3 +186,61 @@ def test_help_never_splits_an_option_name(command, monkeypatch):
         for line, following in zip(lines, lines[1:], strict=False):
             if line.rstrip().endswith("-") and following.strip()[:1].isalpha():
                 pytest.fail(f"width {width}: {line!r} / {following!r}")
+
+
+def test_force_names_what_a_foreign_folder_holds(data, tmp_path, capsys):
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "mine.txt").write_text("keep me")
+    args = ["run", "--pos", data / "p.fa", "--neg", data / "n.fa", *FAST]
+    assert main([*args, "-o", other, "--force"]) == 2
+    assert "it holds mine.txt" in capsys.readouterr().err
+    assert (other / "mine.txt").read_text() == "keep me"
+
+
+def test_logos_folder_not_writable_is_named(data, tmp_path, monkeypatch, capsys):
+    logos = tmp_path / "logos"
+    logos.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda p, mode: False if p == logos else real_access(p, mode)
+    )
+    poim = tmp_path / "p.npz"
+    poim.write_bytes(b"")  # never read: the check comes first
+    assert main(["motifs", poim, "-o", tmp_path / "m.meme", "--logos", logos]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot write logos into {logos}: it is not writable" in err
+    assert not (tmp_path / "m.meme").exists()
+
+
+def test_dask_missing_exits_2_before_reading(data, tmp_path, monkeypatch, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name in ("dask", "distributed") else real(name, *a),
+    )
+    args = ["train", "--pos", data / "p.fa", "--neg", data / "n.fa"]
+    args += ["--solver", "linear", "--dask", "local", "-o", tmp_path / "m.npz"]
+    assert main(args) == 2
+    assert 'pip install "poimkit[dask]"' in capsys.readouterr().err
+
+
+def test_not_better_than_chance_says_where_the_interval_lies():
+    from poimkit.run.options import RunOptions
+    from poimkit.run.summary import motif_note
+
+    cv = {"cv_auc": 0.0, "cv_auc_interval": [0.0, 0.0]}
+    assert "lies below 0.5" in motif_note(cv, RunOptions(), [])
+    cv = {"cv_auc": 0.55, "cv_auc_interval": [0.4, 0.7]}
+    assert "includes 0.5" in motif_note(cv, RunOptions(), [])
+
+
+def test_report_shows_the_parameters_the_model_used(data, tmp_path):
+    args = ["run", "--pos", data / "p.fa", "--neg", data / "n.fa", *FAST]
+    assert main([*args, "--cv", "0", "-o", tmp_path / "o"]) == 0
+    page = (tmp_path / "o" / "report.html").read_text()
+    assert "<td>shift</td><td>0 (default)</td>" in page
+    assert "<td>C</td><td>1.0 (default)</td>" in page
