@@ -293,19 +293,24 @@ def plot_differential(poim: Poim, ax: Axes | None = None, cmap: str = "RdBu_r") 
     Peaks mark the length and start of motifs.
     """
     import matplotlib
-    from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.colors import ListedColormap, Normalize, TwoSlopeNorm
 
     d = poim.differential()
     n_orders, length = d.shape
     finite = d[np.isfinite(d)]
     high = float(finite.max()) if finite.size else 0.0
     low = float(finite.min()) if finite.size else 0.0
-    span = max(high, -low, 1e-300)
-    # 0 stays the neutral colour; a side with no data gets a sliver only
-    norm = TwoSlopeNorm(
-        vcenter=0.0, vmin=min(low, -1e-3 * span), vmax=max(high, 1e-3 * span)
-    )
     colormap = matplotlib.colormaps[cmap] if isinstance(cmap, str) else cmap
+    # 0 stays the neutral colour (the middle of the map); values of one sign
+    # use the matching half of the map only, so the colourbar has no empty half
+    if low < 0 < high:
+        norm = TwoSlopeNorm(vcenter=0.0, vmin=low, vmax=high)
+    else:
+        half = (0.5, 1.0) if high > 0 else (0.0, 0.5)
+        colormap = ListedColormap(colormap(np.linspace(*half, 128)))
+        norm = Normalize(vmin=min(low, 0.0), vmax=max(high, 0.0))
+        if norm.vmin == norm.vmax:  # all zero
+            norm = Normalize(vmin=0.0, vmax=1.0)
     colormap = colormap.with_extremes(bad=(0, 0, 0, 0))
     if ax is None:
         ax = _new_axes((max(4.0, 0.3 * length + 2.5), max(2.5, 0.35 * n_orders + 1.2)))

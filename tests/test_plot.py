@@ -12,7 +12,7 @@ from numpy.testing import assert_allclose  # noqa: E402
 from poimkit import compute_poim  # noqa: E402
 from poimkit.alphabet import kmer_string  # noqa: E402
 from poimkit.errors import InputError  # noqa: E402
-from poimkit.kernels.explicit import KmerWeights
+from poimkit.kernels.explicit import KmerWeights  # noqa: E402
 from poimkit.motifs import Motif  # noqa: E402
 from poimkit.plot import (  # noqa: E402
     LOGO_COLORS,
@@ -21,6 +21,7 @@ from poimkit.plot import (  # noqa: E402
     plot_poim_heatmap,
     plot_weight_mass,
 )
+from poimkit.poim import Poim  # noqa: E402
 
 L = 12
 K = 4
@@ -168,11 +169,23 @@ def test_differential(poim):
     assert sorted(visible_ticks(ax, "y")) == list(range(1, K + 1))
     assert all(1 <= t <= L for t in visible_ticks(ax))
     assert ax.get_ylabel() == "k-mer length"
-    # both halves of the colour map used: each side ends at the data's extreme
+    # 0 is the neutral colour; the scale ends at the data's extremes
     finite = d[np.isfinite(d)]
     norm = image.norm
-    assert norm.vcenter == 0.0 and norm.vmax == pytest.approx(finite.max())
-    assert norm.vmin == pytest.approx(min(finite.min(), -1e-3 * np.abs(finite).max()))
+    assert norm.vmax == pytest.approx(max(finite.max(), 0.0))
+    assert norm.vmin == pytest.approx(min(finite.min(), 0.0))
+    neutral = np.asarray(image.cmap(norm(0.0)))
+    assert_allclose(neutral, matplotlib.colormaps["RdBu_r"](0.5), atol=0.02)
+
+
+def test_differential_of_one_sign_uses_half_the_map(poim):
+    """Before: D >= 0 everywhere still drew an empty blue half on the colourbar."""
+    growing = [l * np.ones((L - l + 1, 4**l)) for l in range(1, K + 1)]
+    image = plot_differential(Poim(growing, poim.background)).get_images()[0]
+    assert (image.norm.vmin, image.norm.vmax) == (0.0, 1.0)  # D_l(j) = 1
+    reds = matplotlib.colormaps["RdBu_r"]
+    assert_allclose(image.cmap(0.0), reds(0.5), atol=0.02)  # 0: the neutral end
+    assert_allclose(image.cmap(1.0), reds(1.0), atol=0.02)
 
 
 def test_weight_mass(poim):
