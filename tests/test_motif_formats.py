@@ -212,7 +212,7 @@ def test_writes_atomically(tmp_path, monkeypatch, fmt):
         raise OSError("disk full")
 
     monkeypatch.setattr("poimkit.io.files.os.replace", fail)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(InputError, match=f"out.{fmt}: cannot write: disk full"):
         WRITERS[fmt](path, [gattaca("other", 40.0)])
     monkeypatch.undo()
     assert path.read_bytes() == before
