@@ -487,27 +487,13 @@ def _report_matches(args: argparse.Namespace, found, known) -> None:
 
 
 def _write_logos(folder: str, found) -> None:
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from .io import atomic_path, output_folder
-    from .plot import plot_logo
+    from .plot import logo_figure
 
     out = output_folder(folder)
     for motif in found:
-        fig, ax = plt.subplots(figsize=(0.5 * motif.length + 1.5, 2.2))
-        plot_logo(
-            motif,
-            ax=ax,
-            title=f"{motif.name}: {motif.consensus} at "
-            f"{motif.position:.1f} (spread {motif.spread:.1f})",
-        )
         with atomic_path(out / f"{motif.name}.png") as tmp:
-            fig.savefig(tmp, dpi=150, bbox_inches="tight", format="png")
-        plt.close(fig)
+            logo_figure(motif).savefig(tmp, dpi=150, format="png")
 
 
 def _print_run(summary: dict, out: str) -> None:

@@ -35,6 +35,7 @@ from .motifs.motif import Motif
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
     from .poim import Poim
 
@@ -178,6 +179,42 @@ def plot_logo(
     if title:
         ax.set_title(title)
     return ax
+
+
+def logo_figure(motif: Motif) -> Figure:
+    """A figure of one motif's logo, titled with its IUPAC consensus and place.
+
+    What ``poimkit motifs --logos`` and the run report save: the title gives
+    the motif's name, IUPAC consensus and 1-based position and spread, or
+    "anywhere" for a motif of a position-free model.
+
+    Parameters
+    ----------
+    motif : Motif
+        The motif.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Not registered with pyplot: save it, nothing to close.
+
+    Examples
+    --------
+    >>> motif = Motif(np.eye(4)[[2, 0, 3, 3]], position=11.0, spread=0.5,
+    ...               name="m1")
+    >>> logo_figure(motif).axes[0].get_title()
+    'm1: GATT at 11.0 (spread 0.5)'
+    """
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(0.5 * motif.length + 1.5, 2.2), layout="constrained")
+    where = (
+        f"at {motif.position:.1f} (spread {motif.spread:.1f})"
+        if math.isfinite(motif.position)
+        else "anywhere"
+    )
+    plot_logo(motif, ax=fig.add_subplot(), title=f"{motif.name}: {motif.iupac} {where}")
+    return fig
 
 
 # --------------------------------------------------------------------------- #

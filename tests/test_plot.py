@@ -251,3 +251,11 @@ def test_nucleotide_importance_stacks_signed_q1():
             assert down[0][1] == pytest.approx(0, abs=1e-12)
             assert down[-1][0] == pytest.approx(-negative.sum())
     plt.close(ax.figure)
+
+
+def test_logo_figure_of_a_motif_without_position():
+    """Before: a gkm model's logo was titled 'at nan (spread nan)'."""
+    from poimkit.plot import logo_figure
+
+    motif = Motif(np.eye(4)[[2, 0, 3, 3]], np.nan, np.nan, name="m1")
+    assert logo_figure(motif).axes[0].get_title() == "m1: GATT anywhere"

@@ -76,8 +76,8 @@ def write_figures(
     from matplotlib.figure import Figure
 
     from ..plot import (
+        logo_figure,
         plot_differential,
-        plot_logo,
         plot_nucleotide_importance,
         plot_poim_heatmap,
         plot_roc,
@@ -114,14 +114,7 @@ def write_figures(
     plot_weight_mass(poim, ax=fig.add_subplot())
     save(fig, "weight_mass.png")
     for motif in motifs:
-        fig = Figure(figsize=(0.5 * motif.length + 1.5, 2.2), layout="constrained")
-        plot_logo(
-            motif,
-            ax=fig.add_subplot(),
-            title=f"{motif.name}: {motif.iupac} at {motif.position:.1f} "
-            f"(spread {motif.spread:.1f})",
-        )
-        save(fig, f"logo_{motif.name}.png")
+        save(logo_figure(motif), f"logo_{motif.name}.png")
     return written
 
 
