@@ -64,13 +64,13 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"poimkit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    train = sub.add_parser(
+    train = _command(
+        sub,
         "train",
-        help="train a WD/WDS-kernel SVM and report cross-validated AUC",
-        formatter_class=_HelpFormatter,
-        epilog="example: poimkit train --pos data/gattaca/positives.fa "
-        "--neg data/gattaca/negatives.fa --cv 5 -o model.npz\n"
-        "  many sequences: poimkit train --pos big_pos.fa.gz --neg big_neg.fa.gz "
+        "train a WD/WDS-kernel SVM and report cross-validated AUC",
+        "poimkit train --pos data/gattaca/positives.fa "
+        "--neg data/gattaca/negatives.fa --cv 5 -o model.npz",
+        "many sequences: poimkit train --pos big_pos.fa.gz --neg big_neg.fa.gz "
         "--solver linear --cv 0 -o model.npz (streams the files; --dask ADDRESS "
         "runs on a cluster)",
     )
@@ -84,11 +84,11 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     _add_common_options(train)
 
-    score = sub.add_parser(
+    score = _command(
+        sub,
         "score",
-        help="score sequences with a trained model",
-        formatter_class=_HelpFormatter,
-        epilog="example: poimkit score model.npz seqs.fa -o scores.tsv",
+        "score sequences with a trained model",
+        "poimkit score model.npz seqs.fa -o scores.tsv",
     )
     score.add_argument(
         "model", metavar="MODEL.npz", help="a model file (poimkit train)"
@@ -106,13 +106,12 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_cleaning_options(score)
     _add_common_options(score)
 
-    poim = sub.add_parser(
+    poim = _command(
+        sub,
         "poim",
-        help="compute exact POIMs of a trained model",
-        formatter_class=_HelpFormatter,
-        epilog="examples: poimkit poim model.npz --max-order 7 -o poim.npz --top 20\n"
-        "  poimkit poim model.npz --background fit:train.fa --markov-order 2 "
-        "-o poim.npz",
+        "compute exact POIMs of a trained model",
+        "poimkit poim model.npz --max-order 7 -o poim.npz --top 20",
+        "poimkit poim model.npz --background fit:train.fa --markov-order 2 -o poim.npz",
     )
     poim.add_argument("model", metavar="MODEL.npz", help="a model file (poimkit train)")
     _add_poim_options(
@@ -136,13 +135,13 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_cleaning_options(poim)
     _add_common_options(poim)
 
-    motifs = sub.add_parser(
+    motifs = _command(
+        sub,
         "motifs",
-        help="motifs (PWM, position, spread, evidence) behind POIMs",
-        formatter_class=_HelpFormatter,
-        epilog="examples: poimkit motifs poim.npz --pos P.fa --neg N.fa "
-        "-o motifs.meme --sites sites.tsv\n"
-        "  poimkit motifs OUT/motifs.meme --compare jaspar:vertebrates  "
+        "motifs (PWM, position, spread, evidence) behind POIMs",
+        "poimkit motifs poim.npz --pos P.fa --neg N.fa "
+        "-o motifs.meme --sites sites.tsv",
+        "poimkit motifs OUT/motifs.meme --compare jaspar:vertebrates  "
         "(compares motifs found before, no extraction)",
     )
     motifs.add_argument(
@@ -165,21 +164,12 @@ def _build_parser() -> argparse.ArgumentParser:
         help="write every site (sequence, label, motif, start, strand, score); "
         "needs the labeled sequences",
     )
-    motifs.add_argument(
-        "--max-motifs", type=int, default=3, help="most motifs to report"
-    )
+    _add_motif_options(motifs)
     restarts = "optimiser starts of the POIM-only fit (without sequences)"
     motifs.add_argument("--restarts", type=int, default=3, help=restarts)
     motifs.add_argument("--logos", metavar="DIR", help="write a PNG logo per motif")
     motifs.add_argument(
         "--seed", type=int, default=0, help="seed of the discovery split / restarts"
-    )
-    motifs.add_argument(
-        "--compare",
-        metavar="SOURCE",
-        help="rank known motifs by similarity to each found one: a MEME/JASPAR/"
-        "TRANSFAC file, or jaspar[:GROUP[:RELEASE]] (offline JASPAR CORE; needs "
-        'pip install "poimkit[jaspar]")',
     )
     motifs.add_argument(
         "--matches",
@@ -191,13 +181,13 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     _add_common_options(motifs)
 
-    run = sub.add_parser(
+    run = _command(
+        sub,
         "run",
-        help="FASTA in: CV AUC, model, POIMs, motifs, figures and a report out",
-        formatter_class=_HelpFormatter,
-        epilog="examples: poimkit run --pos data/splice/EI.fa --neg data/splice/N.fa "
-        "--drop-invalid -o splice_ei/\n"
-        "  poimkit run --fasta seqs.fa --labels labels.tsv --shift 4 "
+        "FASTA in: CV AUC, model, POIMs, motifs, figures and a report out",
+        "poimkit run --pos data/splice/EI.fa --neg data/splice/N.fa "
+        "--drop-invalid -o splice_ei/",
+        "poimkit run --fasta seqs.fa --labels labels.tsv --shift 4 "
         "--background fit --markov-order 2 -o out/",
     )
     _add_input_options(run)
@@ -216,12 +206,11 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     _add_common_options(run)
 
-    demo = sub.add_parser(
+    demo = _command(
+        sub,
         "demo",
-        help="run the whole pipeline on the bundled GATTACA example",
-        formatter_class=_HelpFormatter,
-        epilog="example: poimkit demo -o gattaca_demo/  (then open "
-        "gattaca_demo/report.html)",
+        "run the whole pipeline on the bundled GATTACA example",
+        "poimkit demo -o gattaca_demo/  (then open gattaca_demo/report.html)",
     )
     demo.add_argument(
         "-o",
@@ -238,6 +227,17 @@ def _build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")
     _add_common_options(demo)
     return parser
+
+
+def _command(sub, name: str, text: str, *examples: str) -> argparse.ArgumentParser:
+    """A subcommand whose help ends with its examples, one per line."""
+    label = "example" if len(examples) == 1 else "examples"
+    return sub.add_parser(
+        name,
+        help=text,
+        formatter_class=_HelpFormatter,
+        epilog=f"{label}: " + "\n  ".join(examples),
+    )
 
 
 class _HelpFormatter(
@@ -393,6 +393,23 @@ def _add_poim_options(parser, **background: object) -> None:
     )
 
 
+def _add_motif_options(parser) -> None:
+    """--max-motifs and --compare, alike in motifs and run."""
+    parser.add_argument(
+        "--max-motifs",
+        type=int,
+        default=3,
+        help="most motifs to report (run: 0 skips the motifs)",
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="SOURCE",
+        help="rank known motifs by similarity to each found one (Tomtom "
+        "p-values): a MEME/JASPAR/TRANSFAC file, or jaspar[:GROUP[:RELEASE]] "
+        '(offline JASPAR CORE; needs pip install "poimkit[jaspar]")',
+    )
+
+
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     model = _add_model_options(parser)
     model.add_argument(
@@ -404,13 +421,5 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         choices=("uniform", "fit"),
         help="uniform letters or a Markov chain fitted to the input",
     )
-    explain.add_argument(
-        "--max-motifs", type=int, default=3, help="most motifs to report (0: none)"
-    )
-    explain.add_argument(
-        "--compare",
-        metavar="SOURCE",
-        help="compare the motifs with known ones (Tomtom p-values in the summary "
-        "and report): a MEME/JASPAR/TRANSFAC file or jaspar[:GROUP[:RELEASE]]",
-    )
+    _add_motif_options(explain)
     parser.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")

@@ -348,6 +348,7 @@ def _run_motifs(args: argparse.Namespace) -> int:
 
     if args.matches and not args.compare:
         raise InputError("--matches needs --compare SOURCE")
+    check_int(args.max_motifs, "--max-motifs", 1)
     if args.compare_top < 1:
         raise InputError(f"--compare-top must be at least 1, got {args.compare_top}")
     labeled = any(v is not None for v in (args.pos, args.neg, args.fasta, args.labels))

@@ -164,7 +164,7 @@ def test_console_script_version_and_help():
         text=True,
         check=True,
     )
-    assert "example: poimkit train" in result.stdout
+    assert "examples: poimkit train" in result.stdout
 
 
 def test_poim_command(tmp_path, fasta_pair, capsys):
