@@ -12,26 +12,7 @@ import uuid
 
 import pytest
 
-from poimkit.cli import main as cli_main
-from poimkit.datasets import make_gattaca
-from poimkit.io import write_fasta
-
-FAST = ["--no-grid", "--degree", "4", "--cv", "2", "--max-order", "2"]
-FAST += ["--max-motifs", "0", "--quiet"]
-
-
-def main(args) -> int:
-    return cli_main([str(a) for a in args])
-
-
-@pytest.fixture
-def data(tmp_path):
-    folder = tmp_path / "data"
-    folder.mkdir()
-    X, y = make_gattaca(n_pos=20, n_neg=20, length=16, mean=5, sd=1, random_state=0)
-    write_fasta(folder / "p.fa", [f"p{i}" for i in range(20)], X[y == 1])
-    write_fasta(folder / "n.fa", [f"n{i}" for i in range(20)], X[y == 0])
-    return folder
+from .cli_runs import FAST, main
 
 
 @pytest.fixture

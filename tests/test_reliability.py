@@ -9,29 +9,12 @@ import time
 
 import pytest
 
-from poimkit.cli import main as cli_main
 from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.io import write_fasta
 from poimkit.outdir import OWNER_FILE, remove_stale_staging, staged_directory
 
-FAST = ["--no-grid", "--degree", "4", "--cv", "2", "--max-order", "2"]
-FAST += ["--max-motifs", "0", "--quiet"]
-
-
-def main(args) -> int:
-    return cli_main([str(a) for a in args])
-
-
-@pytest.fixture
-def data(tmp_path):
-    """A folder holding the input files (and nothing poimkit made)."""
-    folder = tmp_path / "data"
-    folder.mkdir()
-    X, y = make_gattaca(n_pos=20, n_neg=20, length=16, mean=5, sd=1, random_state=0)
-    write_fasta(folder / "p.fa", [f"p{i}" for i in range(20)], X[y == 1])
-    write_fasta(folder / "n.fa", [f"n{i}" for i in range(20)], X[y == 0])
-    return folder
+from .cli_runs import FAST, main
 
 
 def test_force_never_deletes_a_folder_poimkit_did_not_make(data, capsys):
