@@ -15,8 +15,10 @@ import numpy as np
 from ._validation import check_int, check_nonnegative
 from .alphabet import N_LETTERS as _N_LETTERS
 from .alphabet import check_codes, kmer_indices
-from .background import MAX_ORDER
 from .errors import InputError
+
+#: the highest chain order D (a MarkovBackground holds 4**D states)
+MAX_ORDER = 3
 
 
 def fit_chain(

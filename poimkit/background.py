@@ -23,11 +23,11 @@ from numbers import Integral
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._background_fit import MAX_ORDER, fit_chain, fit_pooled_chain
 from ._validation import as_rng, check_int
 from .alphabet import check_codes, kmer_indices, kmer_string
 from .errors import InputError
 
-MAX_ORDER = 3
 SUM_TOLERANCE = 1e-9
 _RENORMALISE_ABOVE = 1e-14
 _N_LETTERS = 4
@@ -316,8 +316,6 @@ class MarkovBackground:
         >>> bg.transitions[0, 3].tolist()  # T never precedes a letter: uniform
         [0.25, 0.25, 0.25, 0.25]
         """
-        from ._background_fit import fit_chain
-
         initial, trans = fit_chain(X, order, positional, pseudocount)
         return cls(initial, trans, positional=bool(positional))
 
@@ -357,8 +355,6 @@ class MarkovBackground:
         >>> bg.length, bg.transitions[0, 0].tolist()
         (5, [0.0, 0.6666666666666666, 0.3333333333333333, 0.0])
         """
-        from ._background_fit import fit_pooled_chain
-
         initial, trans = fit_pooled_chain(seqs, order, length, pseudocount)
         return cls(initial, trans, positional=False)
 
