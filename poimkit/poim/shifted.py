@@ -1,0 +1,414 @@
+"""Exact POIMs of WDS models without expanding the shifts.
+
+A WDS model's explicit weights are the unshifted weights ``C_k`` (those of the
+same support vectors with S = 0, `WDKernelSVC.shift_base_weights`) convolved
+along positions,
+
+    W_k[i, y] = sum_{s=-S..S} h_|s| C_k[i - s, y],   h_0 = 1, h_s = 1 / (2 (s + 1)),
+
+kept only where the k-mer lies inside the sequence (0 <= i <= L - k). Expanded,
+W has up to 2S + 1 times as many entries as C, and the POIM engine's cost grows
+with them. The POIM is linear in the weights, and under a background that is
+*shift invariant* (homogeneous transitions and the same D-gram marginals at
+every position: the uniform background, every homogeneous order-0 chain,
+stationary chains) every per-feature term of the engine depends on the
+feature and the window only through their offset. So, on a sequence padded by
+``P = S + D`` positions at both ends (the same chain):
+
+* the engine runs once on C (placed at ``P + p``), filling the windows that
+  any shifted copy reaches; the window tables and chain messages of the full
+  convolution ``V = h * C`` are then ``h`` convolved with those of C along the
+  window (or message) position;
+* W differs from V by the shifted copies that cross a sequence end; those that
+  reach into the sequence are summed per (position, k-mer) and their tables and
+  messages are subtracted (copies wholly outside touch no real window, and the
+  message rows they reach are set to 0);
+* the expectation ``E[s(X)]`` is ``sum C_k[p, y] Pr(y at p)`` weighted by the
+  shift weights that stay inside.
+
+The result equals the POIM of the expanded weights up to floating-point
+rounding. Other backgrounds (position-specific, or homogeneous with
+non-stationary marginals, e.g. a fitted order-2 chain) fall back to the
+expanded weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import check_int
+from ..background import MarkovBackground, kmer_probability_table
+from ..errors import InputError
+from ..kernels.explicit import KmerWeights, _sum_duplicates, shift_weights
+from . import _shifted
+from .exact import (
+    DEFAULT_MEMORY_LIMIT,
+    _region_offsets,
+    accumulate,
+    chain_arrays,
+    check_memory,
+    estimate_bytes,
+    exact_poim,
+    feature_lists,
+    finish_windows,
+    lower_orders,
+)
+
+STATIONARY_RTOL = 1e-12
+"""Relative spread of the D-gram marginals over positions taken as constant."""
+
+
+def shift_kernel(shift: int) -> np.ndarray:
+    """``h[0] = 1`` and ``h[s] = delta_s = 1 / (2 (s + 1))`` for s = 1..S.
+
+    Parameters
+    ----------
+    shift : int
+        The largest shift S.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (S + 1,)
+
+    Examples
+    --------
+    >>> shift_kernel(2).tolist()
+    [1.0, 0.25, 0.16666666666666666]
+    """
+    return np.concatenate([[1.0], shift_weights(shift)])
+
+
+def shift_invariant(background: MarkovBackground) -> bool:
+    """Whether the chain looks the same from every position.
+
+    Parameters
+    ----------
+    background : MarkovBackground
+        The chain.
+
+    Returns
+    -------
+    bool
+        True if every position has the same transition matrix and the D-gram
+        marginals agree at every position (to ``STATIONARY_RTOL``), and the
+        chain has at least one transition.
+
+    Examples
+    --------
+    >>> shift_invariant(MarkovBackground.uniform(10))
+    True
+    """
+    trans = background.transitions
+    if trans.shape[0] == 0 or np.any(trans != trans[:1]):
+        return False
+    pi = background.marginals()
+    return bool(np.all(np.abs(pi - pi[0]) <= STATIONARY_RTOL * pi[0]))
+
+
+def expand_shifts(base: KmerWeights, shift: int) -> KmerWeights:
+    """The explicit WDS weights ``W = h * C`` (restricted to the sequence).
+
+    Parameters
+    ----------
+    base : KmerWeights
+        The unshifted weights C.
+    shift : int
+        The largest shift S.
+
+    Returns
+    -------
+    KmerWeights
+        Equal to ``KmerWeights.from_support_vectors(..., shift=S)`` of the same
+        support vectors, up to rounding.
+    """
+    h = shift_kernel(shift)
+    out = KmerWeights(length=base.length, bias=base.bias)
+    for k in range(1, base.max_order + 1):
+        n_pos = base.length - k + 1
+        pos, kmer, val = _shifted_entries(base, k, h, np.arange(n_pos))
+        keep = val != 0.0
+        pos, kmer, val = pos[keep], kmer[keep], val[keep]
+        out.indptr.append(np.searchsorted(pos, np.arange(n_pos + 1)).astype(np.int64))
+        out.kmers.append(np.ascontiguousarray(kmer, dtype=np.int64))
+        out.values.append(np.ascontiguousarray(val, dtype=np.float64))
+    return out
+
+
+def _shifted_entries(base: KmerWeights, k: int, h: np.ndarray, targets: np.ndarray):
+    """Entries ``(i, y, sum_s h_|s| C_k[i - s, y])`` for the positions ``targets``.
+
+    Positions may lie outside ``0..L-k``; sources must lie inside. Sorted by
+    (position, k-mer).
+    """
+    indptr, kmers, values = base.order(k)
+    n_pos = base.length - k + 1
+    n_shift = h.size - 1
+    parts = []
+    for s in range(-n_shift, n_shift + 1):
+        src = targets - s
+        src = src[(src >= 0) & (src < n_pos)]
+        if src.size == 0:
+            continue
+        counts = indptr[src + 1] - indptr[src]
+        take = np.repeat(indptr[src] - np.cumsum(counts) + counts, counts)
+        take += np.arange(int(counts.sum()))
+        parts.append(
+            (np.repeat(src + s, counts), kmers[take], h[abs(s)] * values[take])
+        )
+    if not parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0)
+    return _sum_duplicates(*(np.concatenate(a) for a in zip(*parts, strict=True)))
+
+
+def _padded(base: KmerWeights, pad: int) -> KmerWeights:
+    """C on a sequence with ``pad`` empty positions at both ends."""
+    out = KmerWeights(length=base.length + 2 * pad, bias=base.bias)
+    for k in range(1, base.max_order + 1):
+        indptr, kmers, values = base.order(k)
+        out.indptr.append(
+            np.concatenate(
+                [np.zeros(pad, np.int64), indptr, np.full(pad, indptr[-1], np.int64)]
+            )
+        )
+        out.kmers.append(kmers)
+        out.values.append(values)
+    return out
+
+
+def _crossing(base: KmerWeights, h: np.ndarray, pad: int) -> KmerWeights:
+    """Shifted copies that straddle a sequence end, summed, on the padded sequence."""
+    length = base.length
+    n_shift = h.size - 1
+    out = KmerWeights(length=length + 2 * pad, bias=0.0)
+    for k in range(1, base.max_order + 1):
+        n_pos = length - k + 1
+        left = np.arange(max(-n_shift, 1 - k), 0)
+        right = np.arange(n_pos, min(n_pos - 1 + n_shift, length - 1) + 1)
+        pos, kmer, val = _shifted_entries(base, k, h, np.concatenate([left, right]))
+        pos = pos + pad
+        out.indptr.append(
+            np.searchsorted(pos, np.arange(n_pos + 2 * pad + 1)).astype(np.int64)
+        )
+        out.kmers.append(np.ascontiguousarray(kmer, dtype=np.int64))
+        out.values.append(np.ascontiguousarray(val, dtype=np.float64))
+    return out
+
+
+def _padded_chain(background: MarkovBackground, pad: int) -> MarkovBackground:
+    """The same shift-invariant chain on ``L + 2 pad`` positions."""
+    trans = background.transitions
+    n_trans = background.length + 2 * pad - background.order
+    return MarkovBackground(
+        background.initial,
+        np.broadcast_to(trans[:1], (n_trans,) + trans.shape[1:]),
+        positional=False,
+    )
+
+
+def _inside_shift_sums(base: KmerWeights, h: np.ndarray, pad: int) -> np.ndarray:
+    """``factor[k - 1, pad + p] = sum_{s : 0 <= p + s <= L - k} h_|s|``."""
+    length = base.length
+    n_shift = h.size - 1
+    cum = np.concatenate([[0.0], np.cumsum(np.concatenate([h[::-1], h[1:]]))])
+    factor = np.zeros((max(base.max_order, 1), length + 2 * pad))
+    for k in range(1, base.max_order + 1):
+        p = np.arange(length - k + 1)
+        lo = np.maximum(-n_shift, -p)
+        hi = np.minimum(n_shift, length - k - p)
+        factor[k - 1, pad + p] = cum[hi + n_shift + 1] - cum[lo + n_shift]
+    return factor
+
+
+def estimate_shifted_bytes(
+    length: int, max_order: int, chain_order: int, shift: int
+) -> int:
+    """Peak bytes of `shifted_poim`: `estimate_bytes` plus the padded tables.
+
+    Parameters
+    ----------
+    length : int
+        Sequence length L.
+    max_order : int
+        Largest POIM order K.
+    chain_order : int
+        Order D of the background chain.
+    shift : int
+        The largest shift S.
+
+    Returns
+    -------
+    int
+        Bytes.
+
+    Examples
+    --------
+    >>> estimate_shifted_bytes(100, 2, 0, 4) > estimate_bytes(100, 2)
+    True
+    """
+    top = max(max_order, chain_order)
+    _, region = _region_offsets(top)
+    padded = length + 2 * (shift + chain_order) - top + 1
+    return estimate_bytes(length, max_order, chain_order) + 8 * 2 * padded * (
+        region + 4**top
+    )
+
+
+def shifted_poim(
+    base: KmerWeights,
+    shift: int,
+    background: MarkovBackground,
+    max_order: int,
+    memory_limit: float = DEFAULT_MEMORY_LIMIT,
+    n_blocks: int | None = None,
+    progress: bool = False,
+) -> list[np.ndarray]:
+    """Exact POIMs of the WDS weights ``h * C`` without expanding them.
+
+    Parameters
+    ----------
+    base : KmerWeights
+        The unshifted weights C (see `WDKernelSVC.shift_base_weights`).
+    shift : int
+        The largest shift S.
+    background : MarkovBackground
+        Same sequence length as the weights. If it is not shift invariant
+        (`shift_invariant`) the expanded weights (`expand_shifts`) go through
+        `poimkit.poim.exact.exact_poim`.
+    max_order : int
+        Largest k-mer length K (1 <= K <= L).
+    memory_limit : float
+        Refuse to start if the estimated peak memory (bytes) exceeds this.
+    n_blocks : int, optional
+        Parallel work units (default: 4 per thread).
+    progress : bool
+        Show a progress bar over the windows of the top order.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        ``Q[l - 1]`` has shape ``(L - l + 1, 4**l)``: the POIMs of
+        ``expand_shifts(base, shift)``, up to rounding.
+
+    Notes
+    -----
+    See the module docstring. The engine runs on C over the windows of a
+    sequence padded by ``S + D``, and once more on the copies that straddle an
+    end (about ``S**2`` per k-mer of C near an end); the padded window tables
+    are convolved with ``h``.
+
+    Examples
+    --------
+    >>> from poimkit.poim.exact import exact_poim
+    >>> base = KmerWeights.from_tables([np.array([[0, 1.0, 0, 0]] * 6)], bias=0.0)
+    >>> bg = MarkovBackground.uniform(6)
+    >>> fast = shifted_poim(base, 2, bg, 2)
+    >>> slow = exact_poim(expand_shifts(base, 2), bg, 2)
+    >>> bool(np.allclose(fast[1], slow[1]))
+    True
+    """
+    if not isinstance(base, KmerWeights):
+        raise InputError(f"base must be KmerWeights, got {type(base).__name__}")
+    check_int(shift, "shift", 0)
+    length = base.length
+    if background.length != length:
+        raise InputError(
+            f"background is for length {background.length} but the model scores "
+            f"sequences of length {length}"
+        )
+    check_int(max_order, "max_order", 1, length)
+    if shift == 0 or not shift_invariant(background):
+        return exact_poim(
+            expand_shifts(base, shift) if shift else base,
+            background,
+            max_order,
+            memory_limit=memory_limit,
+            n_blocks=n_blocks,
+            progress=progress,
+        )
+    order = background.order
+    top = max(int(max_order), order)
+    check_memory(
+        estimate_shifted_bytes(length, max_order, order, shift),
+        memory_limit,
+        max_order,
+        length,
+    )
+    h = shift_kernel(shift)
+    pad = shift + order
+    n_windows = length - top + 1
+    padded_chain = _padded_chain(background, pad)
+    zprob_padded = kmer_probability_table(padded_chain, top)
+
+    # C over every padded window that a shifted copy reaches
+    c_tables, c_out, c_left, c_right, _ = accumulate(
+        _padded(base, pad),
+        padded_chain,
+        top,
+        zprob_padded,
+        pad - shift,
+        pad + n_windows + shift,
+        n_blocks,
+        progress,
+    )
+    tables = np.zeros((n_windows, c_tables.shape[1]))
+    out = np.zeros((n_windows, c_out.shape[1]))
+    new_left = np.zeros((length + 1, c_left.shape[1]))
+    new_right = np.zeros((length + 1, c_right.shape[1]))
+    for src, dst in ((c_tables, tables), (c_out, out)):
+        _shifted.convolve_rows(src, h, pad, dst)
+    del c_tables, c_out
+    _shifted.convolve_rows(c_left, h, pad, new_left)
+    _shifted.convolve_rows(c_right, h, pad, new_right)
+
+    # minus the copies that straddle an end (their windows and messages)
+    crossing = _crossing(base, h, pad)
+    x_tables, x_out, _, _, _ = accumulate(
+        crossing, padded_chain, top, zprob_padded, pad, pad + n_windows, n_blocks
+    )
+    tables -= x_tables[pad : pad + n_windows]
+    out -= x_out[pad : pad + n_windows]
+    del x_tables, x_out
+    x_left, x_right, _ = _feature_terms(crossing, padded_chain, None)
+    new_left -= x_left[pad : pad + length + 1]
+    new_right -= x_right[pad : pad + length + 1]
+    new_left[0] = 0.0  # only copies wholly left of the sequence end at 0
+    new_right[length] = 0.0  # ... or start at L
+    _, _, total = _feature_terms(
+        _padded(base, pad), padded_chain, _inside_shift_sums(base, h, pad)
+    )
+
+    zprob = kmer_probability_table(background, top)
+    q_top = finish_windows(
+        tables, out, new_left, new_right, total, background, top, zprob
+    )
+    return lower_orders(q_top, zprob, background, max_order)
+
+
+def _feature_terms(weights: KmerWeights, background: MarkovBackground, factor):
+    """Chain messages (``factor=None``) or the factor-weighted total of features."""
+    import numba
+
+    length = weights.length
+    n_states = 4**background.order
+    n_blocks = max(1, min(4 * numba.get_num_threads(), length))
+    bounds = np.linspace(0, length, n_blocks + 1).round().astype(np.int64)
+    new_left = np.zeros((n_blocks, length + 1, n_states))
+    new_right = np.zeros((n_blocks, length + 1, n_states))
+    totals = np.zeros(n_blocks)
+    with_messages = factor is None
+    if factor is None:
+        factor = np.zeros((max(weights.max_order, 1), length))
+    _shifted.feature_terms(
+        feature_lists(weights),
+        bounds,
+        background.order,
+        length,
+        chain_arrays(background),
+        np.ascontiguousarray(factor, dtype=np.float64),
+        with_messages,
+        new_left,
+        new_right,
+        totals,
+    )
+    return new_left.sum(axis=0), new_right.sum(axis=0), float(totals.sum())
