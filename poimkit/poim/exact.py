@@ -302,6 +302,7 @@ def accumulate(
     window_hi: int,
     n_blocks: int | None = None,
     progress: bool = False,
+    into: tuple | None = None,
 ) -> tuple:
     """Scatter the features into the windows ``window_lo:window_hi`` of order l.
 
@@ -322,6 +323,8 @@ def accumulate(
         Parallel work units (default: 4 per thread).
     progress : bool
         Show a progress bar over the windows.
+    into : tuple of numpy.ndarray, optional
+        ``(tables, out)`` to add to instead of new zero arrays.
 
     Returns
     -------
@@ -352,8 +355,11 @@ def accumulate(
     per_call = numba.get_num_threads() if progress else n_blocks
 
     offsets, region_size = _region_offsets(l)
-    tables = np.zeros((n_windows, max(region_size, 1)))
-    out = np.zeros((n_windows, 4**l))
+    if into is None:
+        tables = np.zeros((n_windows, max(region_size, 1)))
+        out = np.zeros((n_windows, 4**l))
+    else:
+        tables, out = into
     new_left = np.zeros((n_blocks, length + 1, n_states))
     new_right = np.zeros((n_blocks, length + 1, n_states))
     totals = np.zeros(n_blocks)

@@ -176,22 +176,26 @@ def _padded(base: KmerWeights, pad: int) -> KmerWeights:
     return out
 
 
-def _crossing(base: KmerWeights, h: np.ndarray, pad: int) -> KmerWeights:
-    """Shifted copies that straddle a sequence end, summed, on the padded sequence."""
+def _edge_layer(base: KmerWeights, pad: int, r: int, right: bool) -> KmerWeights:
+    """The features of C at distance r from one sequence end, on the padded sequence.
+
+    Left end: start position r. Right end: start ``L - k - r`` for order k.
+    """
     length = base.length
-    n_shift = h.size - 1
     out = KmerWeights(length=length + 2 * pad, bias=0.0)
     for k in range(1, base.max_order + 1):
+        indptr, kmers, values = base.order(k)
         n_pos = length - k + 1
-        left = np.arange(max(-n_shift, 1 - k), 0)
-        right = np.arange(n_pos, min(n_pos - 1 + n_shift, length - 1) + 1)
-        pos, kmer, val = _shifted_entries(base, k, h, np.concatenate([left, right]))
-        pos = pos + pad
-        out.indptr.append(
-            np.searchsorted(pos, np.arange(n_pos + 2 * pad + 1)).astype(np.int64)
-        )
-        out.kmers.append(np.ascontiguousarray(kmer, dtype=np.int64))
-        out.values.append(np.ascontiguousarray(val, dtype=np.float64))
+        p = n_pos - 1 - r if right else r
+        counts = np.zeros(n_pos + 2 * pad, dtype=np.int64)
+        if 0 <= p < n_pos:
+            lo, hi = indptr[p], indptr[p + 1]
+            counts[pad + p] = hi - lo
+        else:
+            lo = hi = 0
+        out.indptr.append(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
+        out.kmers.append(kmers[lo:hi])
+        out.values.append(values[lo:hi])
     return out
 
 
@@ -204,20 +208,6 @@ def _padded_chain(background: MarkovBackground, pad: int) -> MarkovBackground:
         np.broadcast_to(trans[:1], (n_trans,) + trans.shape[1:]),
         positional=False,
     )
-
-
-def _inside_shift_sums(base: KmerWeights, h: np.ndarray, pad: int) -> np.ndarray:
-    """``factor[k - 1, pad + p] = sum_{s : 0 <= p + s <= L - k} h_|s|``."""
-    length = base.length
-    n_shift = h.size - 1
-    cum = np.concatenate([[0.0], np.cumsum(np.concatenate([h[::-1], h[1:]]))])
-    factor = np.zeros((max(base.max_order, 1), length + 2 * pad))
-    for k in range(1, base.max_order + 1):
-        p = np.arange(length - k + 1)
-        lo = np.maximum(-n_shift, -p)
-        hi = np.minimum(n_shift, length - k - p)
-        factor[k - 1, pad + p] = cum[hi + n_shift + 1] - cum[lo + n_shift]
-    return factor
 
 
 def estimate_shifted_bytes(
@@ -341,7 +331,7 @@ def shifted_poim(
     zprob_padded = kmer_probability_table(padded_chain, top)
 
     # C over every padded window that a shifted copy reaches
-    c_tables, c_out, c_left, c_right, _ = accumulate(
+    c_tables, c_out, c_left, c_right, c_total = accumulate(
         _padded(base, pad),
         padded_chain,
         top,
@@ -357,26 +347,42 @@ def shifted_poim(
     new_right = np.zeros((length + 1, c_right.shape[1]))
     for src, dst in ((c_tables, tables), (c_out, out)):
         _shifted.convolve_rows(src, h, pad, dst)
-    del c_tables, c_out
     _shifted.convolve_rows(c_left, h, pad, new_left)
     _shifted.convolve_rows(c_right, h, pad, new_right)
+    total = (2.0 * h.sum() - 1.0) * c_total  # as if every copy stayed inside
 
-    # minus the copies that straddle an end (their windows and messages)
-    crossing = _crossing(base, h, pad)
-    x_tables, x_out, _, _, _ = accumulate(
-        crossing, padded_chain, top, zprob_padded, pad, pad + n_windows, n_blocks
-    )
-    tables -= x_tables[pad : pad + n_windows]
-    out -= x_out[pad : pad + n_windows]
-    del x_tables, x_out
-    x_left, x_right, _ = _feature_terms(crossing, padded_chain, None)
-    new_left -= x_left[pad : pad + length + 1]
-    new_right -= x_right[pad : pad + length + 1]
-    new_left[0] = 0.0  # only copies wholly left of the sequence end at 0
-    new_right[length] = 0.0  # ... or start at L
-    _, _, total = _feature_terms(
-        _padded(base, pad), padded_chain, _inside_shift_sums(base, h, pad)
-    )
+    # minus the copies that cross an end: shifting C at distance r from an end
+    # by s > r towards it. With A_s the tables of the C features at distance
+    # < s, copy s removes h_s A_s moved by s; A_s grows one distance at a time.
+    for right in (False, True):
+        c_tables[:] = 0.0
+        c_out[:] = 0.0
+        acc_left = np.zeros_like(c_left)
+        acc_right = np.zeros_like(c_right)
+        for r in range(shift):
+            layer = _edge_layer(base, pad, r, right)
+            accumulate(
+                layer,
+                padded_chain,
+                top,
+                zprob_padded,
+                pad - shift,
+                pad + n_windows + shift,
+                n_blocks,
+                into=(c_tables, c_out),
+            )
+            lay_left, lay_right, lay_total = _feature_terms(layer, padded_chain)
+            acc_left += lay_left
+            acc_right += lay_right
+            total -= h[r + 1 :].sum() * lay_total
+            s = r + 1
+            move = -s if right else s  # row of A that lines up with window 0
+            _subtract_rows(c_tables, tables, pad + move, h[s])
+            _subtract_rows(c_out, out, pad + move, h[s])
+            if right:
+                _subtract_rows(acc_right, new_right, pad + move, h[s])
+            else:
+                _subtract_rows(acc_left, new_left, pad + move, h[s])
 
     zprob = kmer_probability_table(background, top)
     q_top = finish_windows(
@@ -385,8 +391,19 @@ def shifted_poim(
     return lower_orders(q_top, zprob, background, max_order)
 
 
-def _feature_terms(weights: KmerWeights, background: MarkovBackground, factor):
-    """Chain messages (``factor=None``) or the factor-weighted total of features."""
+def _subtract_rows(acc: np.ndarray, dst: np.ndarray, lo: int, c: float) -> None:
+    """``dst[j] -= c acc[lo + j]`` where that row exists and is not all zero."""
+    nz = np.flatnonzero(np.any(acc != 0.0, axis=1))
+    if nz.size == 0:
+        return
+    j0 = max(0, nz[0] - lo)
+    j1 = min(dst.shape[0], nz[-1] - lo + 1)
+    if j1 > j0:
+        dst[j0:j1] -= c * acc[lo + j0 : lo + j1]
+
+
+def _feature_terms(weights: KmerWeights, background: MarkovBackground):
+    """Chain messages and ``sum w Pr(y at i)`` of features."""
     import numba
 
     length = weights.length
@@ -396,17 +413,14 @@ def _feature_terms(weights: KmerWeights, background: MarkovBackground, factor):
     new_left = np.zeros((n_blocks, length + 1, n_states))
     new_right = np.zeros((n_blocks, length + 1, n_states))
     totals = np.zeros(n_blocks)
-    with_messages = factor is None
-    if factor is None:
-        factor = np.zeros((max(weights.max_order, 1), length))
     _shifted.feature_terms(
         feature_lists(weights),
         bounds,
         background.order,
         length,
         chain_arrays(background),
-        np.ascontiguousarray(factor, dtype=np.float64),
-        with_messages,
+        np.ones((max(weights.max_order, 1), length)),
+        True,
         new_left,
         new_right,
         totals,
