@@ -12,8 +12,16 @@ window and sample). Scoring uses the model's explicit weights, the fastest
 scorer there is, so the sampling baseline is if anything flattered. Finally a
 scaling table over L and K.
 
+WDS (issue 18): WD and WDS SVMs (degree 20, S = 4, 8, 16) trained on the same
+2000 sequences, exact POIMs for K = 7 under the uniform background and an
+order-2 chain started in its stationary distribution (both shift invariant),
+by the shift convolution (`poimkit.poim.shifted`, what `compute_poim` does for
+a WDS model) against the expanded WDS weights (the old path), with the ratio
+to the WD POIM measured in the same run.
+
 Goals (2 cores): order 0 under 2 s, order 2 under 10 s, peak memory under 3x
-the output, at least 100x faster than sampling at equal accuracy.
+the output, at least 100x faster than sampling at equal accuracy; WDS POIMs
+within 2x of WD POIMs for S <= 16.
 
     python benchmarks/bench_poim.py            # full run
     python benchmarks/bench_poim.py --quick    # small sizes, no scaling table
@@ -40,10 +48,14 @@ def parse_args(argv=None):
     parser.add_argument("--pilot", type=int, default=2000, help="pilot MC samples")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--n-wds", type=int, default=2000, help="training sequences of the WDS table"
+    )
+    parser.add_argument("--no-wds", action="store_true", help="skip the WDS table")
     return parser.parse_args(argv)
 
 
-def train(n, length, seed):
+def train(n, length, seed, shift=0):
     X, y = make_gattaca(
         n_pos=n // 2,
         n_neg=n - n // 2,
@@ -52,7 +64,75 @@ def train(n, length, seed):
         sd=7,
         random_state=seed,
     )
-    return WDKernelSVC(degree=20).fit(X, y), X
+    return WDKernelSVC(degree=20, shift=shift).fit(X, y), X
+
+
+def stationary(background):
+    """The homogeneous chain of ``background`` started in its stationary D-grams."""
+    n_states = 4**background.order
+    trans = background.transitions[0]
+    step = np.zeros((n_states, n_states))
+    for s in range(n_states):
+        for a in range(4):
+            step[s, (4 * s + a) % n_states] += trans[s, a]
+    initial = np.full(n_states, 1.0 / n_states)
+    for _ in range(10_000):
+        initial = initial @ step
+    return MarkovBackground(initial / initial.sum(), background.transitions)
+
+
+def once(fn):
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def wds_table(n, length, shifts, seed, repeats):
+    """WD and WDS POIMs (K = 7) on the same training set: new and old path."""
+    X = train(n, length, seed)[1]
+    backgrounds = {
+        "uniform": MarkovBackground.uniform(length),
+        "order-2 stationary": stationary(MarkovBackground.fit(X, order=2)),
+    }
+    print(
+        f"\nWDS POIMs (K = 7), degree 20, {n} GATTACA sequences, L = {length}; "
+        f"POIM seconds with the weights built (best of {repeats}), ratio to WD in "
+        "this run; old path = the expanded WDS weights (one run, uniform)"
+    )
+    print(
+        f"{'model':10s} {'SVs':>5s} {'weights':>10s} {'build s':>8s} "
+        + "".join(f"{name + ' s':>22s} {'/ WD':>6s}" for name in backgrounds)
+        + f" {'old weights':>12s} {'old build s':>11s} {'old POIM s':>10s} "
+        f"{'/ WD':>6s} {'old / new':>9s}"
+    )
+    wd_seconds = {}
+    for shift in (0, *shifts):
+        model = train(n, length, seed, shift)[0]
+        build, weights = once(model.shift_base_weights)
+        compute_poim(model, 7, backgrounds["uniform"])  # compile outside the timing
+        cells = []
+        new_uniform = None
+        for name, bg in backgrounds.items():
+            seconds, _ = timed(lambda m=model, b=bg: compute_poim(m, 7, b), repeats)
+            if shift == 0:
+                wd_seconds[name] = seconds
+            if new_uniform is None:
+                new_uniform = seconds
+            cells.append(f"{seconds:22.3f} {seconds / wd_seconds[name]:6.2f}")
+        label = "WD" if shift == 0 else f"WDS S={shift}"
+        line = (
+            f"{label:10s} {len(model.support_vectors_):5d} {weights.nnz:10d} "
+            f"{build:8.3f} " + " ".join(cells)
+        )
+        if shift:
+            old_build, old = once(model.explicit_weights)
+            old_seconds, _ = once(lambda w=old: compute_poim(w, 7))
+            line += (
+                f" {old.nnz:12d} {old_build:11.3f} {old_seconds:10.3f} "
+                f"{old_seconds / wd_seconds['uniform']:6.2f} "
+                f"{old_seconds / new_uniform:9.2f}"
+            )
+        print(line)
 
 
 def timed(fn, repeats=3):
@@ -141,6 +221,14 @@ def main(argv=None) -> int:
         f"exact / MC speed-up, whole POIM: {full_seconds / t0:10.0f} x   (goal >= 100x)"
     )
 
+    if not args.no_wds:
+        wds_table(
+            200 if args.quick else args.n_wds,
+            100,
+            (4, 8, 16),
+            args.seed,
+            1 if args.quick else 2,
+        )
     if args.quick:
         return 0
     print(

@@ -38,77 +38,65 @@ def convolve_rows(src: np.ndarray, h: np.ndarray, lo: int, dst: np.ndarray) -> N
 
 
 @njit(**NJIT_PARALLEL)
-def feature_terms(
+def layer_terms(
     weights: tuple,
-    pos_bounds: np.ndarray,
+    positions: np.ndarray,
     order: int,
     length: int,
     chain: tuple,
-    factor: np.ndarray,
-    with_messages: bool,
     new_left: np.ndarray,
     new_right: np.ndarray,
     totals: np.ndarray,
 ) -> None:
-    """Totals and chain messages of features, one block of start positions per task.
+    """Totals and chain messages of groups of features, one group per task.
 
-    Block b takes the features starting at ``pos_bounds[b]:pos_bounds[b + 1]``
-    and adds ``factor[k - 1, i] w Pr(y at i)`` to ``totals[b]`` and, if
-    ``with_messages``, its chain messages (`_exact._boundary_terms`) to
-    ``new_left[b]`` and ``new_right[b]``.
+    Group g holds, for every order k, the features starting at
+    ``positions[g, k - 1]`` (none if negative). It adds ``w Pr(y at i)`` to
+    ``totals[g]`` and the chain messages (`_exact._boundary_terms`) to
+    ``new_left[g]`` and ``new_right[g]``.
 
     Parameters
     ----------
     weights : tuple of numba.typed.List
         ``(indptrs, kmers, values)``, CSR per order (as in
         `_exact.accumulate_features`).
-    pos_bounds : numpy.ndarray of int64, shape (n_blocks + 1,)
-        First start position of each block, then ``length``.
+    positions : numpy.ndarray of int64, shape (n_groups, max_k)
+        Start of each group's features per order, or -1.
     order : int
         Order D of the chain.
     length : int
         Sequence length.
     chain : tuple of numpy.ndarray
         ``(pi, trans, small)`` as in `_exact.accumulate_features`.
-    factor : numpy.ndarray of float64, shape (max_k, length)
-        Multiplier of each feature's ``w Pr(y at i)`` in the totals.
-    with_messages : bool
-        Whether to add the chain messages.
-    new_left, new_right : numpy.ndarray of float64, shape (n_blocks, length + 1, 4**D)
+    new_left, new_right : numpy.ndarray of float64, shape (n_groups, length + 1, 4**D)
         Added to.
-    totals : numpy.ndarray of float64, shape (n_blocks,)
+    totals : numpy.ndarray of float64, shape (n_groups,)
         Added to.
     """
     indptrs, kmers, values = weights
     pi, trans, small = chain
     max_k = len(indptrs)
-    for b in prange(pos_bounds.shape[0] - 1):
+    for g in prange(positions.shape[0]):
         pp = np.zeros(max_k + order + 2)
         sp = np.zeros(max_k + order + 2)
         scratch = np.zeros(max_k + 2 * order + 2, dtype=np.int64)
         work = (pp, sp, scratch)
         for k in range(1, max_k + 1):
+            i = positions[g, k - 1]
+            if i < 0:
+                continue
             indptr = indptrs[k - 1]
             kmer_k = kmers[k - 1]
             value_k = values[k - 1]
-            for i in range(pos_bounds[b], min(pos_bounds[b + 1], length - k + 1)):
-                for e_idx in range(indptr[i], indptr[i + 1]):
-                    index = kmer_k[e_idx]
-                    w = value_k[e_idx]
-                    _prefix_probs(index, k, i, order, pi, trans, small, pp)
-                    if k >= order:
-                        _suffix_probs(index, k, i, order, trans, sp)
-                    totals[b] += factor[k - 1, i] * w * pp[k]
-                    if with_messages:
-                        _boundary_terms(
-                            k,
-                            i,
-                            index,
-                            w,
-                            order,
-                            length,
-                            chain,
-                            work,
-                            new_left[b],
-                            new_right[b],
-                        )
+            for e_idx in range(indptr[i], indptr[i + 1]):
+                index = kmer_k[e_idx]
+                w = value_k[e_idx]
+                _prefix_probs(index, k, i, order, pi, trans, small, pp)
+                if k >= order:
+                    _suffix_probs(index, k, i, order, trans, sp)
+                totals[g] += w * pp[k]
+                left_g = new_left[g]
+                right_g = new_right[g]
+                _boundary_terms(
+                    k, i, index, w, order, length, chain, work, left_g, right_g
+                )

@@ -176,29 +176,6 @@ def _padded(base: KmerWeights, pad: int) -> KmerWeights:
     return out
 
 
-def _edge_layer(base: KmerWeights, pad: int, r: int, right: bool) -> KmerWeights:
-    """The features of C at distance r from one sequence end, on the padded sequence.
-
-    Left end: start position r. Right end: start ``L - k - r`` for order k.
-    """
-    length = base.length
-    out = KmerWeights(length=length + 2 * pad, bias=0.0)
-    for k in range(1, base.max_order + 1):
-        indptr, kmers, values = base.order(k)
-        n_pos = length - k + 1
-        p = n_pos - 1 - r if right else r
-        counts = np.zeros(n_pos + 2 * pad, dtype=np.int64)
-        if 0 <= p < n_pos:
-            lo, hi = indptr[p], indptr[p + 1]
-            counts[pad + p] = hi - lo
-        else:
-            lo = hi = 0
-        out.indptr.append(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
-        out.kmers.append(kmers[lo:hi])
-        out.values.append(values[lo:hi])
-    return out
-
-
 def _padded_chain(background: MarkovBackground, pad: int) -> MarkovBackground:
     """The same shift-invariant chain on ``L + 2 pad`` positions."""
     trans = background.transitions
@@ -331,8 +308,9 @@ def shifted_poim(
     zprob_padded = kmer_probability_table(padded_chain, top)
 
     # C over every padded window that a shifted copy reaches
+    padded = _padded(base, pad)
     c_tables, c_out, c_left, c_right, c_total = accumulate(
-        _padded(base, pad),
+        padded,
         padded_chain,
         top,
         zprob_padded,
@@ -351,18 +329,34 @@ def shifted_poim(
     _shifted.convolve_rows(c_right, h, pad, new_right)
     total = (2.0 * h.sum() - 1.0) * c_total  # as if every copy stayed inside
 
-    # minus the copies that cross an end: shifting C at distance r from an end
-    # by s > r towards it. With A_s the tables of the C features at distance
-    # < s, copy s removes h_s A_s moved by s; A_s grows one distance at a time.
-    for right in (False, True):
+    # minus the copies that cross an end: C at distance r from an end, shifted
+    # by s > r towards it. With A_s the tables (and messages) of the C features
+    # at distance < s, copy s removes h_s A_s moved by s; A_s grows one
+    # distance ("layer") at a time.
+    positions = _layer_positions(base, pad, shift)
+    lay_left, lay_right, lay_total = _layer_terms(padded, padded_chain, positions)
+    for r in range(shift):
+        total -= h[r + 1 :].sum() * lay_total[:, r].sum()
+    grow_left = np.cumsum(lay_left[0], axis=0)  # copies moved left end left of 0
+    grow_right = np.cumsum(lay_right[1], axis=0)  # and those moved right start <= L
+    for s in range(1, shift + 1):
+        new_left -= h[s] * grow_left[s - 1, pad + s : pad + s + length + 1]
+        new_right -= h[s] * grow_right[s - 1, pad - s : pad - s + length + 1]
+    del grow_left, grow_right
+
+    reach = max(base.max_order, 1)
+    rows = (  # padded windows that the layers of each end can reach
+        (max(0, pad - top + 1), pad + shift + reach - 1),
+        (pad + length - reach - shift - top + 2, c_tables.shape[0]),
+    )
+    # both ends in one pass where their windows are apart
+    passes = [(0, 1)] if rows[0][1] <= rows[1][0] else [(0,), (1,)]
+    for sides in passes:
         c_tables[:] = 0.0
         c_out[:] = 0.0
-        acc_left = np.zeros_like(c_left)
-        acc_right = np.zeros_like(c_right)
         for r in range(shift):
-            layer = _edge_layer(base, pad, r, right)
             accumulate(
-                layer,
+                _select(base, pad, positions[list(sides), r]),
                 padded_chain,
                 top,
                 zprob_padded,
@@ -371,18 +365,11 @@ def shifted_poim(
                 n_blocks,
                 into=(c_tables, c_out),
             )
-            lay_left, lay_right, lay_total = _feature_terms(layer, padded_chain)
-            acc_left += lay_left
-            acc_right += lay_right
-            total -= h[r + 1 :].sum() * lay_total
             s = r + 1
-            move = -s if right else s  # row of A that lines up with window 0
-            _subtract_rows(c_tables, tables, pad + move, h[s])
-            _subtract_rows(c_out, out, pad + move, h[s])
-            if right:
-                _subtract_rows(acc_right, new_right, pad + move, h[s])
-            else:
-                _subtract_rows(acc_left, new_left, pad + move, h[s])
+            for side in sides:
+                lo = pad - s if side else pad + s  # row of A_s for window 0
+                _subtract_rows(c_tables, tables, lo, h[s], rows[side])
+                _subtract_rows(c_out, out, lo, h[s], rows[side])
 
     zprob = kmer_probability_table(background, top)
     q_top = finish_windows(
@@ -391,38 +378,71 @@ def shifted_poim(
     return lower_orders(q_top, zprob, background, max_order)
 
 
-def _subtract_rows(acc: np.ndarray, dst: np.ndarray, lo: int, c: float) -> None:
-    """``dst[j] -= c acc[lo + j]`` where that row exists and is not all zero."""
-    nz = np.flatnonzero(np.any(acc != 0.0, axis=1))
-    if nz.size == 0:
-        return
-    j0 = max(0, nz[0] - lo)
-    j1 = min(dst.shape[0], nz[-1] - lo + 1)
+def _subtract_rows(
+    acc: np.ndarray, dst: np.ndarray, lo: int, c: float, rows: tuple[int, int]
+) -> None:
+    """``dst[j] -= c acc[lo + j]`` for the rows ``rows[0] <= lo + j < rows[1]``."""
+    j0 = max(0, rows[0] - lo)
+    j1 = min(dst.shape[0], rows[1] - lo)
     if j1 > j0:
         dst[j0:j1] -= c * acc[lo + j0 : lo + j1]
 
 
-def _feature_terms(weights: KmerWeights, background: MarkovBackground):
-    """Chain messages and ``sum w Pr(y at i)`` of features."""
-    import numba
+def _layer_positions(base: KmerWeights, pad: int, shift: int) -> np.ndarray:
+    """Padded start of the C features at distance r from each end, per order.
 
-    length = weights.length
+    ``out[0, r, k - 1] = pad + r`` (left end) and ``out[1, r, k - 1] = pad + L -
+    k - r`` (right end); -1 where the sequence has no such start.
+    """
+    length = base.length
+    out = np.full((2, shift, max(base.max_order, 1)), -1, dtype=np.int64)
+    for k in range(1, base.max_order + 1):
+        r = np.arange(min(shift, length - k + 1))
+        out[0, r, k - 1] = pad + r
+        out[1, r, k - 1] = pad + length - k - r
+    return out
+
+
+def _select(base: KmerWeights, pad: int, positions: np.ndarray) -> KmerWeights:
+    """The features of C at the padded starts ``positions[:, k - 1]`` of order k."""
+    length = base.length
+    out = KmerWeights(length=length + 2 * pad, bias=0.0)
+    for k in range(1, base.max_order + 1):
+        indptr, kmers, values = base.order(k)
+        starts = np.unique(positions[:, k - 1])
+        starts = starts[starts >= 0]
+        counts = np.zeros(length - k + 1 + 2 * pad, dtype=np.int64)
+        counts[starts] = indptr[starts - pad + 1] - indptr[starts - pad]
+        take = np.concatenate(
+            [np.arange(indptr[p - pad], indptr[p - pad + 1]) for p in starts]
+            or [np.zeros(0, dtype=np.int64)]
+        )
+        out.indptr.append(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
+        out.kmers.append(kmers[take])
+        out.values.append(values[take])
+    return out
+
+
+def _layer_terms(padded: KmerWeights, background: MarkovBackground, positions):
+    """Chain messages and ``sum w Pr(y at i)`` of each layer (`_layer_positions`)."""
+    n_sides, shift, _ = positions.shape
     n_states = 4**background.order
-    n_blocks = max(1, min(4 * numba.get_num_threads(), length))
-    bounds = np.linspace(0, length, n_blocks + 1).round().astype(np.int64)
-    new_left = np.zeros((n_blocks, length + 1, n_states))
-    new_right = np.zeros((n_blocks, length + 1, n_states))
-    totals = np.zeros(n_blocks)
-    _shifted.feature_terms(
-        feature_lists(weights),
-        bounds,
+    shape = (n_sides * shift, padded.length + 1, n_states)
+    new_left = np.zeros(shape)
+    new_right = np.zeros(shape)
+    totals = np.zeros(n_sides * shift)
+    _shifted.layer_terms(
+        feature_lists(padded),
+        np.ascontiguousarray(positions.reshape(n_sides * shift, -1)),
         background.order,
-        length,
+        padded.length,
         chain_arrays(background),
-        np.ones((max(weights.max_order, 1), length)),
-        True,
         new_left,
         new_right,
         totals,
     )
-    return new_left.sum(axis=0), new_right.sum(axis=0), float(totals.sum())
+    return (
+        new_left.reshape((n_sides, shift) + shape[1:]),
+        new_right.reshape((n_sides, shift) + shape[1:]),
+        totals.reshape(n_sides, shift),
+    )
