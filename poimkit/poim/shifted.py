@@ -19,12 +19,15 @@ feature and the window only through their offset. So, on a sequence padded by
   any shifted copy reaches; the window tables and chain messages of the full
   convolution ``V = h * C`` are then ``h`` convolved with those of C along the
   window (or message) position;
-* W differs from V by the shifted copies that cross a sequence end; those that
-  reach into the sequence are summed per (position, k-mer) and their tables and
-  messages are subtracted (copies wholly outside touch no real window, and the
-  message rows they reach are set to 0);
-* the expectation ``E[s(X)]`` is ``sum C_k[p, y] Pr(y at p)`` weighted by the
-  shift weights that stay inside.
+* W differs from V by the shifted copies that cross a sequence end: C at
+  distance r from an end, moved by s > r towards it. With ``A_s`` the window
+  tables and messages of the C features at distance < s from that end (one
+  more "layer" of C per s, at most S layers of about ``n_SV`` k-mers per
+  order and end), the copies of shift s are ``h_s A_s`` moved by s and are
+  subtracted; the engine runs once per layer, on both ends at once when their
+  windows are apart. Copies wholly outside the sequence touch no window;
+* the expectation ``E[s(X)]`` is that of V minus, per layer r, the shift
+  weights ``sum_{s > r} h_s`` times the layer's ``sum w Pr(y at i)``.
 
 The result equals the POIM of the expanded weights up to floating-point
 rounding. Other backgrounds (position-specific, or homogeneous with
@@ -260,9 +263,10 @@ def shifted_poim(
     Notes
     -----
     See the module docstring. The engine runs on C over the windows of a
-    sequence padded by ``S + D``, and once more on the copies that straddle an
-    end (about ``S**2`` per k-mer of C near an end); the padded window tables
-    are convolved with ``h``.
+    sequence padded by ``S + D`` and once more on the S positions of C next to
+    each end (in S passes); the padded window tables are convolved with ``h``.
+    The cost is about ``(L + 2S + 2S) / L`` times that of the unshifted
+    weights, instead of ``2S + 1`` times for the expanded weights.
 
     Examples
     --------
