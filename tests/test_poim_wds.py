@@ -61,13 +61,23 @@ def make_background(kind, rng, length, X=None):
         return random_chain(rng, 0, length, positional=True)
     if kind == "order1":  # homogeneous, not stationary: the expanded path
         return random_chain(rng, 1, length, positional=False)
+    if kind == "order2":
+        return random_chain(rng, 2, length, positional=False)
+    if kind == "order1_positional":
+        return random_chain(rng, 1, length, positional=True)
     if kind == "order2_positional":
         return random_chain(rng, 2, length, positional=True)
     raise ValueError(kind)
 
 
 INVARIANT = ["uniform", "order0", "stationary1", "stationary2", "stationary3"]
-OTHER = ["order0_positional", "order1", "order2_positional"]
+OTHER = [
+    "order0_positional",
+    "order1",
+    "order2",
+    "order1_positional",
+    "order2_positional",
+]
 
 
 @pytest.mark.parametrize("kind", INVARIANT + OTHER)

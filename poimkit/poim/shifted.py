@@ -57,8 +57,9 @@ from .exact import (
     lower_orders,
 )
 
-STATIONARY_RTOL = 1e-12
-"""Relative spread of the D-gram marginals over positions taken as constant."""
+STATIONARY_RTOL = 1e-13
+"""Relative spread of the D-gram marginals over positions taken as constant
+(a stationary start found numerically varies by about 1e-15 over 2000 positions)."""
 
 
 def shift_kernel(shift: int) -> np.ndarray:
