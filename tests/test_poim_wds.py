@@ -17,7 +17,7 @@ from poimkit.background import MarkovBackground
 from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.kernels.explicit import KmerWeights
-from poimkit.poim import compute_poim
+from poimkit.poim import compute_poim, explain_instance
 from poimkit.poim.exact import exact_poim
 from poimkit.poim.reference import poim_reference
 from poimkit.poim.shifted import (
@@ -197,3 +197,13 @@ def test_shifted_poim_checks_inputs():
         shifted_poim("weights", 2, MarkovBackground.uniform(5), 2)
     with pytest.raises(InputError):
         shifted_poim(base, -1, MarkovBackground.uniform(5), 2)
+
+
+def test_explain_instance_wds_without_expansion(wds_data):
+    X, y = wds_data
+    model = WDKernelSVC(degree=4, shift=2).fit(X, y)
+    got = explain_instance(model, X[0], 3)
+    assert model._weights is None  # the shift convolution only
+    expected = explain_instance(model.explicit_weights(), X[0], 3)
+    for g, e in zip(got, expected, strict=True):
+        assert_allclose(g, e, rtol=1e-9, atol=1e-12)

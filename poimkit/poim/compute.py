@@ -215,8 +215,12 @@ def explain_instance(
         )
     if getattr(model, "position_free", False):
         length = poim.length  # any length scores; the POIM fixes one
+    elif isinstance(model, KmerWeights):
+        length = model.length
+    elif hasattr(model, "length_"):  # no need to expand WDS weights for this
+        length = int(model.length_)
     else:
-        length = (model if isinstance(model, KmerWeights) else as_weights(model)).length
+        length = as_weights(model).length
     if codes.shape[0] != length:
         raise InputError(
             f"x has length {codes.shape[0]} but the model scores length {length}"
