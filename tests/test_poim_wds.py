@@ -207,3 +207,12 @@ def test_explain_instance_wds_without_expansion(wds_data):
     expected = explain_instance(model.explicit_weights(), X[0], 3)
     for g, e in zip(got, expected, strict=True):
         assert_allclose(g, e, rtol=1e-9, atol=1e-12)
+
+
+def test_shifted_poim_memory_limit_and_progress(wds_data):
+    X, y = wds_data
+    model = WDKernelSVC(degree=4, shift=2).fit(X, y)
+    with pytest.raises(InputError, match="over the limit"):
+        compute_poim(model, 3, memory_limit=1000)
+    poim = compute_poim(model, 3, progress=True, n_threads=1)
+    assert "weights" in poim.metadata
