@@ -12,11 +12,20 @@ window and sample). Scoring uses the model's explicit weights, the fastest
 scorer there is, so the sampling baseline is if anything flattered. Finally a
 scaling table over L and K.
 
+WDS (issue 18): WD and WDS SVMs (degree 20, S = 4, 8, 16) trained on the same
+2000 sequences, exact POIMs for K = 7 under the uniform background and an
+order-2 chain started in its stationary distribution (both shift invariant),
+by the shift convolution (`poimkit.poim.shifted`, what `compute_poim` does for
+a WDS model) against the expanded WDS weights (the old path), with the ratio
+to the WD POIM measured in the same run.
+
 Goals (2 cores): order 0 under 2 s, order 2 under 10 s, peak memory under 3x
-the output, at least 100x faster than sampling at equal accuracy.
+the output, at least 100x faster than sampling at equal accuracy; WDS POIMs
+within 2x of WD POIMs for S <= 16.
 
     python benchmarks/bench_poim.py            # full run
     python benchmarks/bench_poim.py --quick    # small sizes, no scaling table
+    python benchmarks/bench_poim.py --wds-only # the WDS table alone
 """
 
 from __future__ import annotations
@@ -40,10 +49,17 @@ def parse_args(argv=None):
     parser.add_argument("--pilot", type=int, default=2000, help="pilot MC samples")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--n-wds", type=int, default=2000, help="training sequences of the WDS table"
+    )
+    parser.add_argument("--no-wds", action="store_true", help="skip the WDS table")
+    parser.add_argument(
+        "--wds-only", action="store_true", help="only the WDS table (issue 18)"
+    )
     return parser.parse_args(argv)
 
 
-def train(n, length, seed):
+def train(n, length, seed, shift=0):
     X, y = make_gattaca(
         n_pos=n // 2,
         n_neg=n - n // 2,
@@ -52,7 +68,107 @@ def train(n, length, seed):
         sd=7,
         random_state=seed,
     )
-    return WDKernelSVC(degree=20).fit(X, y), X
+    return WDKernelSVC(degree=20, shift=shift).fit(X, y), X
+
+
+def stationary(background):
+    """The homogeneous chain of ``background`` started in its stationary D-grams."""
+    n_states = 4**background.order
+    trans = background.transitions[0]
+    step = np.zeros((n_states, n_states))
+    for s in range(n_states):
+        for a in range(4):
+            step[s, (4 * s + a) % n_states] += trans[s, a]
+    initial = np.full(n_states, 1.0 / n_states)
+    for _ in range(10_000):
+        initial = initial @ step
+    return MarkovBackground(initial / initial.sum(), background.transitions)
+
+
+def once(fn):
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def once_cpu(fn):
+    """(wall seconds, CPU seconds of the process: all threads) of one call."""
+    start, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return np.array([time.perf_counter() - start, time.process_time() - cpu])
+
+
+def wds_table(n, length, shifts, seed, repeats):
+    """WD and WDS POIMs (K = 7) on the same training set: new and old path.
+
+    Every WDS timing alternates with a WD timing; each figure is the best of
+    its runs, in wall-clock and in CPU seconds (all threads; steadier than
+    wall-clock on a shared machine), and the ratios are to the best WD time
+    over the whole table.
+    """
+    X = train(n, length, seed)[1]
+    backgrounds = {
+        "uniform": MarkovBackground.uniform(length),
+        "order-2 stat.": stationary(MarkovBackground.fit(X, order=2)),
+    }
+    print(
+        f"\nWDS POIMs (K = 7), degree 20, {n} GATTACA sequences, L = {length}; "
+        f"POIM seconds (weights built), best of {repeats} runs alternating with "
+        "WD runs, wall-clock and CPU (all threads); / WD: ratio of CPU seconds "
+        "to the best WD run; old path = the expanded WDS weights (one run, "
+        "uniform background)"
+    )
+    wd = train(n, length, seed)[0]
+    best_wd = {name: np.full(2, np.inf) for name in backgrounds}
+    rows = []
+    for shift in (0, *shifts):
+        model = wd if shift == 0 else train(n, length, seed, shift)[0]
+        build, weights = once(model.shift_base_weights)
+        compute_poim(model, 7, backgrounds["uniform"])  # compile outside the timings
+        new = {}
+        for name, bg in backgrounds.items():
+            new[name] = np.full(2, np.inf)
+            for _ in range(repeats):
+                seconds = once_cpu(lambda b=bg: compute_poim(wd, 7, b))
+                best_wd[name] = np.minimum(best_wd[name], seconds)
+                seconds = once_cpu(lambda m=model, b=bg: compute_poim(m, 7, b))
+                new[name] = np.minimum(new[name], seconds)
+        old = None
+        if shift:
+            old_build, old_weights = once(model.explicit_weights)
+            old_seconds = once_cpu(lambda w=old_weights: compute_poim(w, 7))
+            old = (old_weights.nnz, old_build, old_seconds)
+            del old_weights
+        rows.append((shift, len(model.support_vectors_), weights.nnz, build, new, old))
+    print(
+        f"{'model':10s} {'SVs':>5s} {'weights':>8s} {'build':>6s} "
+        + "".join(
+            f" {name + ' wall':>19s} {'CPU':>6s} {'/ WD':>5s}" for name in backgrounds
+        )
+        + f" {'old weights':>12s} {'build':>6s} {'wall':>6s} {'CPU':>6s} "
+        f"{'/ WD':>5s} {'old/new':>7s}"
+    )
+    for shift, n_sv, nnz, build, new, old in rows:
+        label = "WD" if shift == 0 else f"WDS S={shift}"
+        line = f"{label:10s} {n_sv:5d} {nnz:8d} {build:6.2f} " + "".join(
+            f" {new[name][0]:19.3f} {new[name][1]:6.3f} "
+            f"{new[name][1] / best_wd[name][1]:5.2f}"
+            for name in backgrounds
+        )
+        if old is not None:
+            old_nnz, old_build, (old_wall, old_cpu) = old
+            line += (
+                f" {old_nnz:12d} {old_build:6.2f} {old_wall:6.2f} {old_cpu:6.2f} "
+                f"{old_cpu / best_wd['uniform'][1]:5.2f} "
+                f"{old_cpu / new['uniform'][1]:7.2f}"
+            )
+        print(line)
+    print(
+        "best WD (wall, CPU s): "
+        + ", ".join(
+            f"{name} {wall:.3f}, {cpu:.3f}" for name, (wall, cpu) in best_wd.items()
+        )
+    )
 
 
 def timed(fn, repeats=3):
@@ -92,6 +208,9 @@ def main(argv=None) -> int:
         f"numba {numba.__version__} ({numba.get_num_threads()} threads), "
         f"numpy {np.__version__}"
     )
+    if args.wds_only:
+        wds_table(args.n_wds, 100, (4, 8, 16), args.seed, 3)
+        return 0
     model, X = train(n_train, 100, args.seed)
     weights = model.explicit_weights()
     print(
@@ -141,6 +260,14 @@ def main(argv=None) -> int:
         f"exact / MC speed-up, whole POIM: {full_seconds / t0:10.0f} x   (goal >= 100x)"
     )
 
+    if not args.no_wds:
+        wds_table(
+            200 if args.quick else args.n_wds,
+            100,
+            (4, 8, 16),
+            args.seed,
+            1 if args.quick else 3,
+        )
     if args.quick:
         return 0
     print(

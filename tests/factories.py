@@ -37,3 +37,19 @@ def random_chain(rng, order, length, positional):
             rng.dirichlet(np.ones(4), size=n_states), (n_steps, n_states, 4)
         )
     return MarkovBackground(initial, trans)
+
+
+def stationary_chain(rng, order, length):
+    """A homogeneous chain started in its stationary D-gram distribution."""
+    n_states = 4**order
+    trans = rng.dirichlet(np.ones(4), size=n_states)
+    step = np.zeros((n_states, n_states))
+    for s in range(n_states):
+        for a in range(4):
+            step[s, (4 * s + a) % n_states] += trans[s, a]
+    initial = np.full(n_states, 1.0 / n_states)
+    for _ in range(2000):  # power iteration to the fixed point
+        initial = initial @ step
+    return MarkovBackground(
+        initial / initial.sum(), np.broadcast_to(trans, (length - order, n_states, 4))
+    )

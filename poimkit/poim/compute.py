@@ -15,6 +15,7 @@ from ..errors import InputError
 from ..kernels.explicit import KmerWeights
 from .exact import DEFAULT_MEMORY_LIMIT, as_weights, check_memory, exact_poim
 from .result import Poim
+from .shifted import shift_invariant, shifted_poim
 
 if TYPE_CHECKING:
     from ..svm._base import WDClassifierBase
@@ -62,7 +63,11 @@ def compute_poim(
     ``Q_l(z, j) = E[s(X) | X[j:j+l] = z] - E[s(X)]`` under the background (a
     Markov chain of order D = 0..3), computed exactly, including correlations of
     non-overlapping features through the chain for D >= 1; see
-    `poimkit.poim.exact` for the algorithm.
+    `poimkit.poim.exact` for the algorithm. For WDS models under a
+    shift-invariant background (uniform, homogeneous order 0, stationary) the
+    shifts are not expanded: the engine runs on the unshifted weights and its
+    window tables are convolved (`poimkit.poim.shifted`); same numbers up to
+    rounding.
 
     References
     ----------
@@ -84,29 +89,53 @@ def compute_poim(
         return _position_free_poim(
             model, max_order, background, n_threads, memory_limit
         )
-    weights = as_weights(model)
+    shift = _convolvable_shift(model)
+    if background is not None:
+        _check_background(background)
+        if not shift_invariant(background):
+            shift = 0  # the expanded weights under this background
+    weights = model.shift_base_weights() if shift else as_weights(model)
     if background is None:
         background = MarkovBackground.uniform(weights.length)
-    _check_background(background)
     with numba_threads(n_threads):
-        q = exact_poim(
-            weights,
-            background,
-            max_order,
-            memory_limit=memory_limit,
-            progress=progress,
-        )
+        if shift:
+            q = shifted_poim(
+                weights,
+                shift,
+                background,
+                max_order,
+                memory_limit=memory_limit,
+                progress=progress,
+            )
+        else:
+            q = exact_poim(
+                weights,
+                background,
+                max_order,
+                memory_limit=memory_limit,
+                progress=progress,
+            )
     metadata = {
         "method": "exact",
         "poimkit_version": __version__,
         "background": repr(background),
         "n_weights": str(weights.nnz),
     }
+    if shift:
+        metadata["weights"] = "unshifted, convolved over the shifts"
     names = ("degree", "shift", "mismatches", "reverse_complement", "C", "normalize")
     for name in names:
         if hasattr(model, name):
             metadata[f"model_{name}"] = str(getattr(model, name))
     return Poim(q, background, metadata)
+
+
+def _convolvable_shift(model) -> int:
+    """S of a WDS model whose POIM may skip the shift expansion, else 0."""
+    shift = getattr(model, "shift", 0)
+    if isinstance(model, KmerWeights) or not hasattr(model, "shift_base_weights"):
+        return 0
+    return int(shift) if shift and not getattr(model, "mismatches", 0) else 0
 
 
 def _check_background(background) -> None:
@@ -186,8 +215,12 @@ def explain_instance(
         )
     if getattr(model, "position_free", False):
         length = poim.length  # any length scores; the POIM fixes one
+    elif isinstance(model, KmerWeights):
+        length = model.length
+    elif hasattr(model, "length_"):  # no need to expand WDS weights for this
+        length = int(model.length_)
     else:
-        length = (model if isinstance(model, KmerWeights) else as_weights(model)).length
+        length = as_weights(model).length
     if codes.shape[0] != length:
         raise InputError(
             f"x has length {codes.shape[0]} but the model scores length {length}"

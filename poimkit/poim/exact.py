@@ -238,50 +238,138 @@ def _marginalise(q_next, p_next, p_this):
 
 
 def _exact_top_order(weights, background, l, zprob, n_blocks, progress=False):
-    import numba
-    from numba.typed import List
-    from tqdm.auto import tqdm
+    n_windows = weights.length - l + 1
+    tables, out, new_left, new_right, total = accumulate(
+        weights, background, l, zprob, 0, n_windows, n_blocks, progress
+    )
+    return finish_windows(tables, out, new_left, new_right, total, background, l, zprob)
 
-    length = weights.length
+
+def chain_arrays(background: MarkovBackground) -> tuple:
+    """``(pi, trans, small)`` of a background, as the numba engine reads them.
+
+    Parameters
+    ----------
+    background : MarkovBackground
+        The chain.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        D-gram marginals ``pi[t, s]``, transitions ``trans[t - D, s, a]`` and
+        ``small[k, i, y] = Pr(y at i)`` for k-mers shorter than D.
+    """
+    length = background.length
     order = background.order
-    n_states = 4**order
-    n_windows = length - l + 1
     pi = np.ascontiguousarray(background.marginals(), dtype=np.float64)
     trans = np.ascontiguousarray(background.transitions, dtype=np.float64)
     small = np.zeros((max(order, 1), length, 4 ** max(order - 1, 0)))
     for k in range(1, order):
         small[k, : length - k + 1, : 4**k] = kmer_probability_table(background, k)
+    return pi, trans, small
 
-    # typed lists hand numba the per-order arrays without copying them
+
+def feature_lists(weights: KmerWeights) -> tuple:
+    """``(indptrs, kmers, values)`` as numba typed lists (no copies).
+
+    Parameters
+    ----------
+    weights : KmerWeights
+        The weights.
+
+    Returns
+    -------
+    tuple of numba.typed.List
+        One CSR block per order.
+    """
+    from numba.typed import List
+
     indptrs, kmers, values = List(), List(), List()
     for k in range(1, weights.max_order + 1):
         indptr, kmer, value = weights.order(k)
         indptrs.append(np.ascontiguousarray(indptr, dtype=np.int64))
         kmers.append(np.ascontiguousarray(kmer, dtype=np.int64))
         values.append(np.ascontiguousarray(value, dtype=np.float64))
+    return indptrs, kmers, values
 
+
+def accumulate(
+    weights: KmerWeights,
+    background: MarkovBackground,
+    l: int,
+    zprob: np.ndarray,
+    window_lo: int,
+    window_hi: int,
+    n_blocks: int | None = None,
+    progress: bool = False,
+    into: tuple | None = None,
+) -> tuple:
+    """Scatter the features into the windows ``window_lo:window_hi`` of order l.
+
+    Parameters
+    ----------
+    weights : KmerWeights
+        The features (same length as the background).
+    background : MarkovBackground
+        The chain.
+    l : int
+        Window length.
+    zprob : numpy.ndarray of float64, shape (L - l + 1, 4**l)
+        ``kmer_probability_table(background, l)``.
+    window_lo, window_hi : int
+        Windows filled; rows outside stay 0. Features starting before
+        ``window_lo`` add to the windows but not to the chain messages.
+    n_blocks : int, optional
+        Parallel work units (default: 4 per thread).
+    progress : bool
+        Show a progress bar over the windows.
+    into : tuple of numpy.ndarray, optional
+        ``(tables, out)`` to add to instead of new zero arrays.
+
+    Returns
+    -------
+    tables, out : numpy.ndarray
+        Region tables and whole-window values, one row per window.
+    new_left, new_right : numpy.ndarray, shape (L + 1, 4**D)
+        Chain messages of the features (see `_exact.accumulate_features`).
+    total : float
+        ``sum w Pr(y at i)`` over those features.
+    """
+    import numba
+    from tqdm.auto import tqdm
+
+    length = weights.length
+    order = background.order
+    n_states = 4**order
+    n_windows = length - l + 1
+    chain = chain_arrays(background)
+    features = feature_lists(weights)
+    n_span = window_hi - window_lo
     if n_blocks is None:
         n_blocks = 4 * numba.get_num_threads()
-    n_blocks = max(1, min(int(n_blocks), n_windows))
-    block_bounds = np.linspace(0, n_windows, n_blocks + 1).round().astype(np.int64)
+    n_blocks = max(1, min(int(n_blocks), n_span))
+    block_bounds = (
+        np.linspace(window_lo, window_hi, n_blocks + 1).round().astype(np.int64)
+    )
     # calls of one block per thread: the bar moves between them
     per_call = numba.get_num_threads() if progress else n_blocks
 
     offsets, region_size = _region_offsets(l)
-    tables = np.zeros((n_windows, max(region_size, 1)))
-    out = np.zeros((n_windows, 4**l))
+    if into is None:
+        tables = np.zeros((n_windows, max(region_size, 1)))
+        out = np.zeros((n_windows, 4**l))
+    else:
+        tables, out = into
     new_left = np.zeros((n_blocks, length + 1, n_states))
     new_right = np.zeros((n_blocks, length + 1, n_states))
     totals = np.zeros(n_blocks)
     bar = tqdm(
-        total=n_windows,
+        total=n_span,
         desc=f"POIM order {l}",
         unit="window",
         disable=not progress,
         leave=False,
     )
-    features = (indptrs, kmers, values)
-    chain = (pi, trans, small)
     windows = (zprob, offsets, tables, out)
     messages = (new_left, new_right, totals)
     for b_lo in range(0, n_blocks, per_call):
@@ -300,13 +388,51 @@ def _exact_top_order(weights, background, l, zprob, n_blocks, progress=False):
         )
         bar.update(int(block_bounds[b_hi] - block_bounds[b_lo]))
     bar.close()
+    return tables, out, new_left.sum(axis=0), new_right.sum(axis=0), totals.sum()
+
+
+def finish_windows(
+    tables: np.ndarray,
+    out: np.ndarray,
+    new_left: np.ndarray,
+    new_right: np.ndarray,
+    total: float,
+    background: MarkovBackground,
+    l: int,
+    zprob: np.ndarray,
+) -> np.ndarray:
+    """Q_l from the accumulated tables and messages (`accumulate`), in place.
+
+    Parameters
+    ----------
+    tables, out : numpy.ndarray
+        Region tables and whole-window values; ``out`` becomes Q_l.
+    new_left, new_right : numpy.ndarray, shape (L + 1, 4**D)
+        Chain messages of all features.
+    total : float
+        ``E[s(X)] - b``.
+    background : MarkovBackground
+        The chain.
+    l : int
+        Window length.
+    zprob : numpy.ndarray of float64, shape (L - l + 1, 4**l)
+        ``kmer_probability_table(background, l)``.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (L - l + 1, 4**l)
+        ``out``, holding Q_l.
+    """
+    length = background.length
+    order = background.order
+    n_states = 4**order
+    pi = np.ascontiguousarray(background.marginals(), dtype=np.float64)
+    trans = np.ascontiguousarray(background.transitions, dtype=np.float64)
+    offsets, _ = _region_offsets(l)
     left = np.zeros((length - order + 1, n_states))
     right = np.zeros((length + 1, n_states))
-    _exact.chain_messages(
-        new_left.sum(axis=0), new_right.sum(axis=0), order, length, trans, left, right
-    )
-    del new_left, new_right
+    _exact.chain_messages(new_left, new_right, order, length, trans, left, right)
     _exact.expand_windows(
-        tables, offsets, l, order, pi, left, right, float(totals.sum()), zprob, out
+        tables, offsets, l, order, pi, left, right, float(total), zprob, out
     )
     return out

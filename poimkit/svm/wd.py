@@ -254,6 +254,33 @@ class WDKernelSVC(WDClassifierBase):
             )
         return self._weights
 
+    def shift_base_weights(self) -> KmerWeights:
+        """The weights of the same support vectors without shifts (cached).
+
+        Returns
+        -------
+        KmerWeights
+            ``C``: `explicit_weights` of this model with ``shift=0`` (same
+            support vectors, coefficients, mismatches and strands). The WDS
+            weights are ``C`` convolved along positions with ``h_0 = 1``,
+            ``h_s = 1 / (2 (s + 1))`` (see `poimkit.poim.shifted`), which
+            `poimkit.compute_poim` uses instead of expanding the shifts.
+        """
+        check_is_fitted(self)
+        if not self.shift:
+            return self.explicit_weights()
+        self._check_kmer_length()
+        if getattr(self, "_base_weights", None) is None:
+            self._base_weights = KmerWeights.from_support_vectors(
+                self.support_vectors_,
+                self.dual_coef_ / self.kernel_scale_,
+                self.intercept_,
+                degree=self.degree,
+                mismatches=self.mismatches,
+                reverse_complement=self.reverse_complement,
+            )
+        return self._base_weights
+
     # ------------------------------------------------------------------ files
     def _fitted_arrays(self) -> dict[str, np.ndarray]:
         return {"support_vectors": self.support_vectors_, "dual_coef": self.dual_coef_}
@@ -273,6 +300,7 @@ class WDKernelSVC(WDClassifierBase):
             [(self.dual_coef_ < 0).sum(), (self.dual_coef_ > 0).sum()]
         )
         self._weights = None
+        self._base_weights = None
 
 
 def _mean_diagonal(K: np.ndarray) -> float:

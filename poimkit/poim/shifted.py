@@ -1,0 +1,453 @@
+"""Exact POIMs of WDS models without expanding the shifts.
+
+A WDS model's explicit weights are the unshifted weights ``C_k`` (those of the
+same support vectors with S = 0, `WDKernelSVC.shift_base_weights`) convolved
+along positions,
+
+    W_k[i, y] = sum_{s=-S..S} h_|s| C_k[i - s, y],   h_0 = 1, h_s = 1 / (2 (s + 1)),
+
+kept only where the k-mer lies inside the sequence (0 <= i <= L - k). Expanded,
+W has up to 2S + 1 times as many entries as C, and the POIM engine's cost grows
+with them. The POIM is linear in the weights, and under a background that is
+*shift invariant* (homogeneous transitions and the same D-gram marginals at
+every position: the uniform background, every homogeneous order-0 chain,
+stationary chains) every per-feature term of the engine depends on the
+feature and the window only through their offset. So, on a sequence padded by
+``P = S + D`` positions at both ends (the same chain):
+
+* the engine runs once on C (placed at ``P + p``), filling the windows that
+  any shifted copy reaches; the window tables and chain messages of the full
+  convolution ``V = h * C`` are then ``h`` convolved with those of C along the
+  window (or message) position;
+* W differs from V by the shifted copies that cross a sequence end: C at
+  distance r from an end, moved by s > r towards it. With ``A_s`` the window
+  tables and messages of the C features at distance < s from that end (one
+  more "layer" of C per s, at most S layers of about ``n_SV`` k-mers per
+  order and end), the copies of shift s are ``h_s A_s`` moved by s and are
+  subtracted; the engine runs once per layer, on both ends at once when their
+  windows are apart. Copies wholly outside the sequence touch no window;
+* the expectation ``E[s(X)]`` is that of V minus, per layer r, the shift
+  weights ``sum_{s > r} h_s`` times the layer's ``sum w Pr(y at i)``.
+
+The result equals the POIM of the expanded weights up to floating-point
+rounding. Other backgrounds (position-specific, or homogeneous with
+non-stationary marginals, e.g. a fitted order-2 chain) fall back to the
+expanded weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import check_int
+from ..background import MarkovBackground, kmer_probability_table
+from ..errors import InputError
+from ..kernels.explicit import KmerWeights, _sum_duplicates, shift_weights
+from . import _shifted
+from .exact import (
+    DEFAULT_MEMORY_LIMIT,
+    _region_offsets,
+    accumulate,
+    chain_arrays,
+    check_memory,
+    estimate_bytes,
+    exact_poim,
+    feature_lists,
+    finish_windows,
+    lower_orders,
+)
+
+STATIONARY_RTOL = 1e-13
+"""Relative spread of the D-gram marginals over positions taken as constant
+(a stationary start found numerically varies by about 1e-15 over 2000 positions)."""
+
+
+def shift_kernel(shift: int) -> np.ndarray:
+    """``h[0] = 1`` and ``h[s] = delta_s = 1 / (2 (s + 1))`` for s = 1..S.
+
+    Parameters
+    ----------
+    shift : int
+        The largest shift S.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (S + 1,)
+
+    Examples
+    --------
+    >>> shift_kernel(2).tolist()
+    [1.0, 0.25, 0.16666666666666666]
+    """
+    return np.concatenate([[1.0], shift_weights(shift)])
+
+
+def shift_invariant(background: MarkovBackground) -> bool:
+    """Whether the chain looks the same from every position.
+
+    Parameters
+    ----------
+    background : MarkovBackground
+        The chain.
+
+    Returns
+    -------
+    bool
+        True if every position has the same transition matrix and the D-gram
+        marginals agree at every position (to ``STATIONARY_RTOL``), and the
+        chain has at least one transition.
+
+    Examples
+    --------
+    >>> shift_invariant(MarkovBackground.uniform(10))
+    True
+    """
+    trans = background.transitions
+    if trans.shape[0] == 0 or np.any(trans != trans[:1]):
+        return False
+    pi = background.marginals()
+    return bool(np.all(np.abs(pi - pi[0]) <= STATIONARY_RTOL * pi[0]))
+
+
+def expand_shifts(base: KmerWeights, shift: int) -> KmerWeights:
+    """The explicit WDS weights ``W = h * C`` (restricted to the sequence).
+
+    Parameters
+    ----------
+    base : KmerWeights
+        The unshifted weights C.
+    shift : int
+        The largest shift S.
+
+    Returns
+    -------
+    KmerWeights
+        Equal to ``KmerWeights.from_support_vectors(..., shift=S)`` of the same
+        support vectors, up to rounding.
+    """
+    h = shift_kernel(shift)
+    out = KmerWeights(length=base.length, bias=base.bias)
+    for k in range(1, base.max_order + 1):
+        n_pos = base.length - k + 1
+        pos, kmer, val = _shifted_entries(base, k, h, np.arange(n_pos))
+        keep = val != 0.0
+        pos, kmer, val = pos[keep], kmer[keep], val[keep]
+        out.indptr.append(np.searchsorted(pos, np.arange(n_pos + 1)).astype(np.int64))
+        out.kmers.append(np.ascontiguousarray(kmer, dtype=np.int64))
+        out.values.append(np.ascontiguousarray(val, dtype=np.float64))
+    return out
+
+
+def _shifted_entries(base: KmerWeights, k: int, h: np.ndarray, targets: np.ndarray):
+    """Entries ``(i, y, sum_s h_|s| C_k[i - s, y])`` for the positions ``targets``.
+
+    Positions may lie outside ``0..L-k``; sources must lie inside. Sorted by
+    (position, k-mer).
+    """
+    indptr, kmers, values = base.order(k)
+    n_pos = base.length - k + 1
+    n_shift = h.size - 1
+    parts = []
+    for s in range(-n_shift, n_shift + 1):
+        src = targets - s
+        src = src[(src >= 0) & (src < n_pos)]
+        if src.size == 0:
+            continue
+        counts = indptr[src + 1] - indptr[src]
+        take = np.repeat(indptr[src] - np.cumsum(counts) + counts, counts)
+        take += np.arange(int(counts.sum()))
+        parts.append(
+            (np.repeat(src + s, counts), kmers[take], h[abs(s)] * values[take])
+        )
+    if not parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0)
+    return _sum_duplicates(*(np.concatenate(a) for a in zip(*parts, strict=True)))
+
+
+def _padded(base: KmerWeights, pad: int) -> KmerWeights:
+    """C on a sequence with ``pad`` empty positions at both ends."""
+    out = KmerWeights(length=base.length + 2 * pad, bias=base.bias)
+    for k in range(1, base.max_order + 1):
+        indptr, kmers, values = base.order(k)
+        out.indptr.append(
+            np.concatenate(
+                [np.zeros(pad, np.int64), indptr, np.full(pad, indptr[-1], np.int64)]
+            )
+        )
+        out.kmers.append(kmers)
+        out.values.append(values)
+    return out
+
+
+def _padded_chain(background: MarkovBackground, pad: int) -> MarkovBackground:
+    """The same shift-invariant chain on ``L + 2 pad`` positions."""
+    trans = background.transitions
+    n_trans = background.length + 2 * pad - background.order
+    return MarkovBackground(
+        background.initial,
+        np.broadcast_to(trans[:1], (n_trans,) + trans.shape[1:]),
+        positional=False,
+    )
+
+
+def estimate_shifted_bytes(
+    length: int, max_order: int, chain_order: int, shift: int
+) -> int:
+    """Peak bytes of `shifted_poim`: `estimate_bytes` plus the padded tables.
+
+    Parameters
+    ----------
+    length : int
+        Sequence length L.
+    max_order : int
+        Largest POIM order K.
+    chain_order : int
+        Order D of the background chain.
+    shift : int
+        The largest shift S.
+
+    Returns
+    -------
+    int
+        Bytes.
+
+    Examples
+    --------
+    >>> estimate_shifted_bytes(100, 2, 0, 4) > estimate_bytes(100, 2)
+    True
+    """
+    top = max(max_order, chain_order)
+    _, region = _region_offsets(top)
+    padded = length + 2 * (shift + chain_order) - top + 1
+    return estimate_bytes(length, max_order, chain_order) + 8 * 2 * padded * (
+        region + 4**top
+    )
+
+
+def shifted_poim(
+    base: KmerWeights,
+    shift: int,
+    background: MarkovBackground,
+    max_order: int,
+    memory_limit: float = DEFAULT_MEMORY_LIMIT,
+    n_blocks: int | None = None,
+    progress: bool = False,
+) -> list[np.ndarray]:
+    """Exact POIMs of the WDS weights ``h * C`` without expanding them.
+
+    Parameters
+    ----------
+    base : KmerWeights
+        The unshifted weights C (see `WDKernelSVC.shift_base_weights`).
+    shift : int
+        The largest shift S.
+    background : MarkovBackground
+        Same sequence length as the weights. If it is not shift invariant
+        (`shift_invariant`) the expanded weights (`expand_shifts`) go through
+        `poimkit.poim.exact.exact_poim`.
+    max_order : int
+        Largest k-mer length K (1 <= K <= L).
+    memory_limit : float
+        Refuse to start if the estimated peak memory (bytes) exceeds this.
+    n_blocks : int, optional
+        Parallel work units (default: 4 per thread).
+    progress : bool
+        Show a progress bar over the windows of the top order.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        ``Q[l - 1]`` has shape ``(L - l + 1, 4**l)``: the POIMs of
+        ``expand_shifts(base, shift)``, up to rounding.
+
+    Notes
+    -----
+    See the module docstring. The engine runs on C over the windows of a
+    sequence padded by ``S + D`` and once more on the S positions of C next to
+    each end (in S passes); the padded window tables are convolved with ``h``.
+    The cost is about ``(L + 2S + 2S) / L`` times that of the unshifted
+    weights, instead of ``2S + 1`` times for the expanded weights.
+
+    Examples
+    --------
+    >>> from poimkit.poim.exact import exact_poim
+    >>> base = KmerWeights.from_tables([np.array([[0, 1.0, 0, 0]] * 6)], bias=0.0)
+    >>> bg = MarkovBackground.uniform(6)
+    >>> fast = shifted_poim(base, 2, bg, 2)
+    >>> slow = exact_poim(expand_shifts(base, 2), bg, 2)
+    >>> bool(np.allclose(fast[1], slow[1]))
+    True
+    """
+    if not isinstance(base, KmerWeights):
+        raise InputError(f"base must be KmerWeights, got {type(base).__name__}")
+    check_int(shift, "shift", 0)
+    length = base.length
+    if background.length != length:
+        raise InputError(
+            f"background is for length {background.length} but the model scores "
+            f"sequences of length {length}"
+        )
+    check_int(max_order, "max_order", 1, length)
+    if shift == 0 or not shift_invariant(background):
+        return exact_poim(
+            expand_shifts(base, shift) if shift else base,
+            background,
+            max_order,
+            memory_limit=memory_limit,
+            n_blocks=n_blocks,
+            progress=progress,
+        )
+    order = background.order
+    top = max(int(max_order), order)
+    check_memory(
+        estimate_shifted_bytes(length, max_order, order, shift),
+        memory_limit,
+        max_order,
+        length,
+    )
+    h = shift_kernel(shift)
+    pad = shift + order
+    n_windows = length - top + 1
+    padded_chain = _padded_chain(background, pad)
+    zprob_padded = kmer_probability_table(padded_chain, top)
+
+    # C over every padded window that a shifted copy reaches
+    padded = _padded(base, pad)
+    c_tables, c_out, c_left, c_right, c_total = accumulate(
+        padded,
+        padded_chain,
+        top,
+        zprob_padded,
+        pad - shift,
+        pad + n_windows + shift,
+        n_blocks,
+        progress,
+    )
+    tables = np.zeros((n_windows, c_tables.shape[1]))
+    out = np.zeros((n_windows, c_out.shape[1]))
+    new_left = np.zeros((length + 1, c_left.shape[1]))
+    new_right = np.zeros((length + 1, c_right.shape[1]))
+    for src, dst in ((c_tables, tables), (c_out, out)):
+        _shifted.convolve_rows(src, h, pad, dst)
+    _shifted.convolve_rows(c_left, h, pad, new_left)
+    _shifted.convolve_rows(c_right, h, pad, new_right)
+    total = (2.0 * h.sum() - 1.0) * c_total  # as if every copy stayed inside
+
+    # minus the copies that cross an end: C at distance r from an end, shifted
+    # by s > r towards it. With A_s the tables (and messages) of the C features
+    # at distance < s, copy s removes h_s A_s moved by s; A_s grows one
+    # distance ("layer") at a time.
+    positions = _layer_positions(base, pad, shift)
+    lay_left, lay_right, lay_total = _layer_terms(padded, padded_chain, positions)
+    for r in range(shift):
+        total -= h[r + 1 :].sum() * lay_total[:, r].sum()
+    grow_left = np.cumsum(lay_left[0], axis=0)  # copies moved left end left of 0
+    grow_right = np.cumsum(lay_right[1], axis=0)  # and those moved right start <= L
+    for s in range(1, shift + 1):
+        new_left -= h[s] * grow_left[s - 1, pad + s : pad + s + length + 1]
+        new_right -= h[s] * grow_right[s - 1, pad - s : pad - s + length + 1]
+    del grow_left, grow_right
+
+    reach = max(base.max_order, 1)
+    rows = (  # padded windows that the layers of each end can reach
+        (max(0, pad - top + 1), pad + shift + reach - 1),
+        (pad + length - reach - shift - top + 2, c_tables.shape[0]),
+    )
+    # both ends in one pass where their windows are apart
+    passes = [(0, 1)] if rows[0][1] <= rows[1][0] else [(0,), (1,)]
+    for sides in passes:
+        c_tables[:] = 0.0
+        c_out[:] = 0.0
+        for r in range(shift):
+            accumulate(
+                _select(base, pad, positions[list(sides), r]),
+                padded_chain,
+                top,
+                zprob_padded,
+                pad - shift,
+                pad + n_windows + shift,
+                n_blocks,
+                into=(c_tables, c_out),
+            )
+            s = r + 1
+            for side in sides:
+                lo = pad - s if side else pad + s  # row of A_s for window 0
+                _subtract_rows(c_tables, tables, lo, h[s], rows[side])
+                _subtract_rows(c_out, out, lo, h[s], rows[side])
+
+    zprob = kmer_probability_table(background, top)
+    q_top = finish_windows(
+        tables, out, new_left, new_right, total, background, top, zprob
+    )
+    return lower_orders(q_top, zprob, background, max_order)
+
+
+def _subtract_rows(
+    acc: np.ndarray, dst: np.ndarray, lo: int, c: float, rows: tuple[int, int]
+) -> None:
+    """``dst[j] -= c acc[lo + j]`` for the rows ``rows[0] <= lo + j < rows[1]``."""
+    j0 = max(0, rows[0] - lo)
+    j1 = min(dst.shape[0], rows[1] - lo)
+    if j1 > j0:
+        dst[j0:j1] -= c * acc[lo + j0 : lo + j1]
+
+
+def _layer_positions(base: KmerWeights, pad: int, shift: int) -> np.ndarray:
+    """Padded start of the C features at distance r from each end, per order.
+
+    ``out[0, r, k - 1] = pad + r`` (left end) and ``out[1, r, k - 1] = pad + L -
+    k - r`` (right end); -1 where the sequence has no such start.
+    """
+    length = base.length
+    out = np.full((2, shift, max(base.max_order, 1)), -1, dtype=np.int64)
+    for k in range(1, base.max_order + 1):
+        r = np.arange(min(shift, length - k + 1))
+        out[0, r, k - 1] = pad + r
+        out[1, r, k - 1] = pad + length - k - r
+    return out
+
+
+def _select(base: KmerWeights, pad: int, positions: np.ndarray) -> KmerWeights:
+    """The features of C at the padded starts ``positions[:, k - 1]`` of order k."""
+    length = base.length
+    out = KmerWeights(length=length + 2 * pad, bias=0.0)
+    for k in range(1, base.max_order + 1):
+        indptr, kmers, values = base.order(k)
+        starts = np.unique(positions[:, k - 1])
+        starts = starts[starts >= 0]
+        counts = np.zeros(length - k + 1 + 2 * pad, dtype=np.int64)
+        counts[starts] = indptr[starts - pad + 1] - indptr[starts - pad]
+        take = np.concatenate(
+            [np.arange(indptr[p - pad], indptr[p - pad + 1]) for p in starts]
+            or [np.zeros(0, dtype=np.int64)]
+        )
+        out.indptr.append(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
+        out.kmers.append(kmers[take])
+        out.values.append(values[take])
+    return out
+
+
+def _layer_terms(padded: KmerWeights, background: MarkovBackground, positions):
+    """Chain messages and ``sum w Pr(y at i)`` of each layer (`_layer_positions`)."""
+    n_sides, shift, _ = positions.shape
+    n_states = 4**background.order
+    shape = (n_sides * shift, padded.length + 1, n_states)
+    new_left = np.zeros(shape)
+    new_right = np.zeros(shape)
+    totals = np.zeros(n_sides * shift)
+    _shifted.layer_terms(
+        feature_lists(padded),
+        np.ascontiguousarray(positions.reshape(n_sides * shift, -1)),
+        background.order,
+        padded.length,
+        chain_arrays(background),
+        new_left,
+        new_right,
+        totals,
+    )
+    return (
+        new_left.reshape((n_sides, shift) + shape[1:]),
+        new_right.reshape((n_sides, shift) + shape[1:]),
+        totals.reshape(n_sides, shift),
+    )
