@@ -20,11 +20,7 @@ from poimkit.kernels.explicit import KmerWeights
 from poimkit.poim import compute_poim, explain_instance
 from poimkit.poim.exact import exact_poim
 from poimkit.poim.reference import poim_reference
-from poimkit.poim.shifted import (
-    expand_shifts,
-    shift_invariant,
-    shifted_poim,
-)
+from poimkit.poim.shifted import expand_shifts, shift_invariant
 
 from .factories import random_chain, stationary_chain
 
@@ -117,7 +113,7 @@ def test_expand_shifts_is_the_wds_expansion(seed, length, shift, degree, rc):
     data=st.data(),
 )
 @settings(max_examples=60, deadline=None)
-def test_shifted_poim_matches_expansion(
+def test_shifted_exact_poim_matches_expansion(
     seed, length, shift, degree, n_sv, rc, kind, data
 ):
     """Every S (also S >= L), every degree, both strands, any background."""
@@ -128,17 +124,17 @@ def test_shifted_poim_matches_expansion(
     base, full = weights_pair(seed, length, n_sv, min(degree, length), shift, rc)
     bg = make_background(kind, np.random.default_rng(seed), length)
     assert_same_poims(
-        shifted_poim(base, shift, bg, max_order), exact_poim(full, bg, max_order)
+        exact_poim(base, bg, max_order, shift=shift), exact_poim(full, bg, max_order)
     )
 
 
 @pytest.mark.parametrize("shift", [1, 3, 20])
 @pytest.mark.parametrize("kind", ["uniform", "stationary2", "order1"])
-def test_shifted_poim_larger_length(shift, kind):
+def test_shifted_exact_poim_larger_length(shift, kind):
     """L = 40, degree 12, K = 5: interior windows far from both ends."""
     base, full = weights_pair(7, 40, 8, 12, shift, False)
     bg = make_background(kind, np.random.default_rng(3), 40)
-    assert_same_poims(shifted_poim(base, shift, bg, 5), exact_poim(full, bg, 5))
+    assert_same_poims(exact_poim(base, bg, 5, shift=shift), exact_poim(full, bg, 5))
 
 
 @pytest.fixture(scope="module")
@@ -189,14 +185,14 @@ def test_compute_poim_routes(wds_data):
         WDKernelSVC(degree=4, shift=2, mismatches=1).fit(X, y)
 
 
-def test_shifted_poim_checks_inputs():
+def test_shifted_exact_poim_checks_inputs():
     base = KmerWeights.from_tables([np.ones((5, 4))], bias=0.0)
     with pytest.raises(InputError, match="background is for length"):
-        shifted_poim(base, 2, MarkovBackground.uniform(6), 2)
+        exact_poim(base, MarkovBackground.uniform(6), 2, shift=2)
     with pytest.raises(InputError, match="KmerWeights"):
-        shifted_poim("weights", 2, MarkovBackground.uniform(5), 2)
+        exact_poim("weights", MarkovBackground.uniform(5), 2, shift=2)
     with pytest.raises(InputError):
-        shifted_poim(base, -1, MarkovBackground.uniform(5), 2)
+        exact_poim(base, MarkovBackground.uniform(5), 2, shift=-1)
 
 
 def test_explain_instance_wds_without_expansion(wds_data):
@@ -209,7 +205,7 @@ def test_explain_instance_wds_without_expansion(wds_data):
         assert_allclose(g, e, rtol=1e-9, atol=1e-12)
 
 
-def test_shifted_poim_memory_limit_and_progress(wds_data):
+def test_shifted_exact_poim_memory_limit_and_progress(wds_data):
     X, y = wds_data
     model = WDKernelSVC(degree=4, shift=2).fit(X, y)
     with pytest.raises(InputError, match="over the limit"):

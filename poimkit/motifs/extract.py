@@ -53,7 +53,7 @@ def background_letters(background: MarkovBackground) -> np.ndarray:
     Parameters
     ----------
     background : MarkovBackground
-        The chain.
+        The sequence distribution whose letters are averaged.
 
     Returns
     -------

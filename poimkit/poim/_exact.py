@@ -51,6 +51,14 @@ def _suffix_probs(index, k, i, order, trans, sp):
 
 
 @njit(**NJIT)
+def feature_probs(index, k, i, order, pi, trans, small, pp, sp):
+    """`_prefix_probs` of feature (k, i, y), and `_suffix_probs` where k >= D."""
+    _prefix_probs(index, k, i, order, pi, trans, small, pp)
+    if k >= order:
+        _suffix_probs(index, k, i, order, trans, sp)
+
+
+@njit(**NJIT)
 def _string_prob(letters, n, p, order, pi, trans):
     """Pr(X[p:p+n] = letters[:n]) for n >= order."""
     state = 0
@@ -292,9 +300,7 @@ def accumulate_features(
                 for e_idx in range(indptr[i], indptr[i + 1]):
                     index = kmer_k[e_idx]
                     w = value_k[e_idx]
-                    _prefix_probs(index, k, i, order, pi, trans, small, pp)
-                    if k >= order:
-                        _suffix_probs(index, k, i, order, trans, sp)
+                    feature_probs(index, k, i, order, pi, trans, small, pp, sp)
                     _add_feature(
                         k, i, index, w, j_lo, j_hi, l, order, chain, windows, work
                     )

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._config import NJIT_PARALLEL
-from ._exact import _boundary_terms, _prefix_probs, _suffix_probs
+from ._exact import _boundary_terms, feature_probs
 
 
 @njit(**NJIT_PARALLEL)
@@ -91,9 +91,7 @@ def layer_terms(
             for e_idx in range(indptr[i], indptr[i + 1]):
                 index = kmer_k[e_idx]
                 w = value_k[e_idx]
-                _prefix_probs(index, k, i, order, pi, trans, small, pp)
-                if k >= order:
-                    _suffix_probs(index, k, i, order, trans, sp)
+                feature_probs(index, k, i, order, pi, trans, small, pp, sp)
                 totals[g] += w * pp[k]
                 left_g = new_left[g]
                 right_g = new_right[g]

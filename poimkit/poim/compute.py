@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..kernels.explicit import KmerWeights
 from .exact import DEFAULT_MEMORY_LIMIT, as_weights, check_memory, exact_poim
 from .result import Poim
-from .shifted import shift_invariant, shifted_poim
+from .shifted import shift_invariant
 
 if TYPE_CHECKING:
     from ..svm._base import WDClassifierBase
@@ -98,23 +98,14 @@ def compute_poim(
     if background is None:
         background = MarkovBackground.uniform(weights.length)
     with numba_threads(n_threads):
-        if shift:
-            q = shifted_poim(
-                weights,
-                shift,
-                background,
-                max_order,
-                memory_limit=memory_limit,
-                progress=progress,
-            )
-        else:
-            q = exact_poim(
-                weights,
-                background,
-                max_order,
-                memory_limit=memory_limit,
-                progress=progress,
-            )
+        q = exact_poim(
+            weights,
+            background,
+            max_order,
+            memory_limit=memory_limit,
+            progress=progress,
+            shift=shift,
+        )
     metadata = {
         "method": "exact",
         "poimkit_version": __version__,

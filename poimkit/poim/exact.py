@@ -141,13 +141,15 @@ def exact_poim(
     memory_limit: float = DEFAULT_MEMORY_LIMIT,
     n_blocks: int | None = None,
     progress: bool = False,
+    shift: int = 0,
 ) -> list[np.ndarray]:
     """Exact POIMs ``Q_l`` for l = 1..max_order.
 
     Parameters
     ----------
     weights : KmerWeights
-        The model's positional k-mer weights.
+        The model's positional k-mer weights; with ``shift``, the unshifted
+        weights C of a WDS model (`WDKernelSVC.shift_base_weights`).
     background : MarkovBackground
         Same sequence length as the weights.
     max_order : int
@@ -158,12 +160,18 @@ def exact_poim(
         Parallel work units (default: 4 per thread).
     progress : bool
         Show a progress bar over the windows of the top order.
+    shift : int
+        WDS: the POIMs of C convolved over shifts up to S
+        (`poimkit.poim.shifted`), without expanding them where the background
+        is `shift_invariant`, else of the expanded weights.
 
     Returns
     -------
     list of numpy.ndarray
         ``Q[l - 1]`` has shape ``(L - l + 1, 4**l)``.
     """
+    if not isinstance(weights, KmerWeights):
+        raise InputError(f"weights must be KmerWeights, got {type(weights).__name__}")
     length = weights.length
     if background.length != length:
         raise InputError(
@@ -171,13 +179,27 @@ def exact_poim(
             f"sequences of length {length}"
         )
     check_int(max_order, "max_order", 1, length)
+    check_int(shift, "shift", 0)
     order = background.order
     top = max(int(max_order), order)
-    check_memory(
-        estimate_bytes(length, max_order, order), memory_limit, max_order, length
+    if shift:  # here: shifted.py builds on this module
+        from . import shifted
+
+        if not shifted.shift_invariant(background):
+            weights, shift = shifted.expand_shifts(weights, shift), 0
+    need = (
+        shifted.estimate_shifted_bytes(length, max_order, order, shift)
+        if shift
+        else estimate_bytes(length, max_order, order)
     )
-    p_top = kmer_probability_table(background, top)
-    q_top = _exact_top_order(weights, background, top, p_top, n_blocks, progress)
+    check_memory(need, memory_limit, max_order, length)
+    if shift:
+        q_top, p_top = shifted.shifted_top_order(
+            weights, shift, background, top, n_blocks, progress
+        )
+    else:
+        p_top = kmer_probability_table(background, top)
+        q_top = _exact_top_order(weights, background, top, p_top, n_blocks, progress)
     return lower_orders(q_top, p_top, background, max_order)
 
 
@@ -251,7 +273,7 @@ def chain_arrays(background: MarkovBackground) -> tuple:
     Parameters
     ----------
     background : MarkovBackground
-        The chain.
+        The chain to hand to the numba engine.
 
     Returns
     -------
@@ -411,12 +433,8 @@ def finish_windows(
         Chain messages of all features.
     total : float
         ``E[s(X)] - b``.
-    background : MarkovBackground
-        The chain.
-    l : int
-        Window length.
-    zprob : numpy.ndarray of float64, shape (L - l + 1, 4**l)
-        ``kmer_probability_table(background, l)``.
+    background, l, zprob
+        As in `accumulate`.
 
     Returns
     -------

@@ -39,22 +39,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_int
 from ..background import MarkovBackground, kmer_probability_table
-from ..errors import InputError
 from ..kernels.explicit import KmerWeights, _sum_duplicates, shift_weights
 from . import _shifted
 from .exact import (
-    DEFAULT_MEMORY_LIMIT,
     _region_offsets,
     accumulate,
     chain_arrays,
-    check_memory,
     estimate_bytes,
-    exact_poim,
     feature_lists,
     finish_windows,
-    lower_orders,
 )
 
 STATIONARY_RTOL = 1e-13
@@ -62,23 +56,8 @@ STATIONARY_RTOL = 1e-13
 (a stationary start found numerically varies by about 1e-15 over 2000 positions)."""
 
 
-def shift_kernel(shift: int) -> np.ndarray:
-    """``h[0] = 1`` and ``h[s] = delta_s = 1 / (2 (s + 1))`` for s = 1..S.
-
-    Parameters
-    ----------
-    shift : int
-        The largest shift S.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (S + 1,)
-
-    Examples
-    --------
-    >>> shift_kernel(2).tolist()
-    [1.0, 0.25, 0.16666666666666666]
-    """
+def _shift_kernel(shift: int) -> np.ndarray:
+    """``h[0] = 1`` and ``h[s] = delta_s = 1 / (2 (s + 1))`` for s = 1..S."""
     return np.concatenate([[1.0], shift_weights(shift)])
 
 
@@ -88,7 +67,8 @@ def shift_invariant(background: MarkovBackground) -> bool:
     Parameters
     ----------
     background : MarkovBackground
-        The chain.
+        The chain to test: its transition matrices and its D-gram marginals
+        at every position.
 
     Returns
     -------
@@ -125,7 +105,7 @@ def expand_shifts(base: KmerWeights, shift: int) -> KmerWeights:
         Equal to ``KmerWeights.from_support_vectors(..., shift=S)`` of the same
         support vectors, up to rounding.
     """
-    h = shift_kernel(shift)
+    h = _shift_kernel(shift)
     out = KmerWeights(length=base.length, bias=base.bias)
     for k in range(1, base.max_order + 1):
         n_pos = base.length - k + 1
@@ -194,16 +174,12 @@ def _padded_chain(background: MarkovBackground, pad: int) -> MarkovBackground:
 def estimate_shifted_bytes(
     length: int, max_order: int, chain_order: int, shift: int
 ) -> int:
-    """Peak bytes of `shifted_poim`: `estimate_bytes` plus the padded tables.
+    """Peak bytes of `shifted_top_order`: `estimate_bytes` plus the padded tables.
 
     Parameters
     ----------
-    length : int
-        Sequence length L.
-    max_order : int
-        Largest POIM order K.
-    chain_order : int
-        Order D of the background chain.
+    length, max_order, chain_order
+        As in `poimkit.poim.exact.estimate_bytes`.
     shift : int
         The largest shift S.
 
@@ -225,41 +201,39 @@ def estimate_shifted_bytes(
     )
 
 
-def shifted_poim(
+def shifted_top_order(
     base: KmerWeights,
     shift: int,
     background: MarkovBackground,
-    max_order: int,
-    memory_limit: float = DEFAULT_MEMORY_LIMIT,
+    top: int,
     n_blocks: int | None = None,
     progress: bool = False,
-) -> list[np.ndarray]:
-    """Exact POIMs of the WDS weights ``h * C`` without expanding them.
+) -> tuple[np.ndarray, np.ndarray]:
+    """The top-order POIM of the WDS weights ``h * C``, without expanding them.
+
+    `poimkit.poim.exact.exact_poim` calls it with ``shift=S`` under a shift
+    invariant background; the lower orders follow as for any weights.
 
     Parameters
     ----------
     base : KmerWeights
         The unshifted weights C (see `WDKernelSVC.shift_base_weights`).
     shift : int
-        The largest shift S.
+        The largest shift S (at least 1).
     background : MarkovBackground
-        Same sequence length as the weights. If it is not shift invariant
-        (`shift_invariant`) the expanded weights (`expand_shifts`) go through
-        `poimkit.poim.exact.exact_poim`.
-    max_order : int
-        Largest k-mer length K (1 <= K <= L).
-    memory_limit : float
-        Refuse to start if the estimated peak memory (bytes) exceeds this.
-    n_blocks : int, optional
-        Parallel work units (default: 4 per thread).
-    progress : bool
-        Show a progress bar over the windows of the top order.
+        A `shift_invariant` chain for the weights' length.
+    top : int
+        The order computed, ``max(K, D)``.
+    n_blocks, progress
+        As in `poimkit.poim.exact.exact_poim`.
 
     Returns
     -------
-    list of numpy.ndarray
-        ``Q[l - 1]`` has shape ``(L - l + 1, 4**l)``: the POIMs of
-        ``expand_shifts(base, shift)``, up to rounding.
+    q_top : numpy.ndarray of float64, shape (L - top + 1, 4**top)
+        The POIM of ``expand_shifts(base, shift)`` of order ``top``, up to
+        rounding.
+    zprob : numpy.ndarray of float64, shape (L - top + 1, 4**top)
+        ``kmer_probability_table(background, top)``.
 
     Notes
     -----
@@ -274,56 +248,35 @@ def shifted_poim(
     >>> from poimkit.poim.exact import exact_poim
     >>> base = KmerWeights.from_tables([np.array([[0, 1.0, 0, 0]] * 6)], bias=0.0)
     >>> bg = MarkovBackground.uniform(6)
-    >>> fast = shifted_poim(base, 2, bg, 2)
+    >>> fast = exact_poim(base, bg, 2, shift=2)  # calls shifted_top_order
     >>> slow = exact_poim(expand_shifts(base, 2), bg, 2)
     >>> bool(np.allclose(fast[1], slow[1]))
     True
     """
-    if not isinstance(base, KmerWeights):
-        raise InputError(f"base must be KmerWeights, got {type(base).__name__}")
-    check_int(shift, "shift", 0)
     length = base.length
-    if background.length != length:
-        raise InputError(
-            f"background is for length {background.length} but the model scores "
-            f"sequences of length {length}"
-        )
-    check_int(max_order, "max_order", 1, length)
-    if shift == 0 or not shift_invariant(background):
-        return exact_poim(
-            expand_shifts(base, shift) if shift else base,
-            background,
-            max_order,
-            memory_limit=memory_limit,
-            n_blocks=n_blocks,
-            progress=progress,
-        )
     order = background.order
-    top = max(int(max_order), order)
-    check_memory(
-        estimate_shifted_bytes(length, max_order, order, shift),
-        memory_limit,
-        max_order,
-        length,
-    )
-    h = shift_kernel(shift)
+    h = _shift_kernel(shift)
     pad = shift + order
     n_windows = length - top + 1
     padded_chain = _padded_chain(background, pad)
     zprob_padded = kmer_probability_table(padded_chain, top)
 
     # C over every padded window that a shifted copy reaches
+    def over_reach(weights: KmerWeights, **options: object) -> tuple:
+        """`accumulate` over every padded window that a shifted copy reaches."""
+        return accumulate(
+            weights,
+            padded_chain,
+            top,
+            zprob_padded,
+            pad - shift,
+            pad + n_windows + shift,
+            n_blocks,
+            **options,
+        )
+
     padded = _padded(base, pad)
-    c_tables, c_out, c_left, c_right, c_total = accumulate(
-        padded,
-        padded_chain,
-        top,
-        zprob_padded,
-        pad - shift,
-        pad + n_windows + shift,
-        n_blocks,
-        progress,
-    )
+    c_tables, c_out, c_left, c_right, c_total = over_reach(padded, progress=progress)
     tables = np.zeros((n_windows, c_tables.shape[1]))
     out = np.zeros((n_windows, c_out.shape[1]))
     new_left = np.zeros((length + 1, c_left.shape[1]))
@@ -360,15 +313,8 @@ def shifted_poim(
         c_tables[:] = 0.0
         c_out[:] = 0.0
         for r in range(shift):
-            accumulate(
-                _select(base, pad, positions[list(sides), r]),
-                padded_chain,
-                top,
-                zprob_padded,
-                pad - shift,
-                pad + n_windows + shift,
-                n_blocks,
-                into=(c_tables, c_out),
+            over_reach(
+                _select(base, pad, positions[list(sides), r]), into=(c_tables, c_out)
             )
             s = r + 1
             for side in sides:
@@ -380,7 +326,7 @@ def shifted_poim(
     q_top = finish_windows(
         tables, out, new_left, new_right, total, background, top, zprob
     )
-    return lower_orders(q_top, zprob, background, max_order)
+    return q_top, zprob
 
 
 def _subtract_rows(

@@ -241,17 +241,8 @@ class WDKernelSVC(WDClassifierBase):
             estimate; see `poimkit.kernels.explicit.mismatch_weight_size`).
         """
         check_is_fitted(self)
-        self._check_kmer_length()
         if getattr(self, "_weights", None) is None:
-            self._weights = KmerWeights.from_support_vectors(
-                self.support_vectors_,
-                self.dual_coef_ / self.kernel_scale_,
-                self.intercept_,
-                degree=self.degree,
-                shift=self.shift,
-                mismatches=self.mismatches,
-                reverse_complement=self.reverse_complement,
-            )
+            self._weights = self._expand(self.shift)
         return self._weights
 
     def shift_base_weights(self) -> KmerWeights:
@@ -269,17 +260,22 @@ class WDKernelSVC(WDClassifierBase):
         check_is_fitted(self)
         if not self.shift:
             return self.explicit_weights()
-        self._check_kmer_length()
         if getattr(self, "_base_weights", None) is None:
-            self._base_weights = KmerWeights.from_support_vectors(
-                self.support_vectors_,
-                self.dual_coef_ / self.kernel_scale_,
-                self.intercept_,
-                degree=self.degree,
-                mismatches=self.mismatches,
-                reverse_complement=self.reverse_complement,
-            )
+            self._base_weights = self._expand(0)
         return self._base_weights
+
+    def _expand(self, shift: int) -> KmerWeights:
+        """The support vectors' k-mer weights with shifts up to ``shift``."""
+        self._check_kmer_length()
+        return KmerWeights.from_support_vectors(
+            self.support_vectors_,
+            self.dual_coef_ / self.kernel_scale_,
+            self.intercept_,
+            degree=self.degree,
+            shift=shift,
+            mismatches=self.mismatches,
+            reverse_complement=self.reverse_complement,
+        )
 
     # ------------------------------------------------------------------ files
     def _fitted_arrays(self) -> dict[str, np.ndarray]:
