@@ -1,4 +1,4 @@
-"""The package's shape: small modules, documented public API, a CLI that starts light."""
+"""The package's shape: small modules, documented public API, a light CLI start."""
 
 import ast
 import subprocess

@@ -18,7 +18,7 @@ def row_sweep(x, a, w, fmap):
 
     One loop over the features of ``x`` for both (bias column excluded).
     """
-    degree, shift, _, _, _, _, _, coef, band = fmap
+    degree, shift, coef, band = fmap[0], fmap[1], fmap[8], fmap[9]
     length = x.shape[0]
     total = 0.0
     for k in range(1, degree + 1):

@@ -1,0 +1,217 @@
+"""The exact sparse table of `WDLinearSVC`: the positional k-mers of the training data.
+
+With L2 regularisation the optimal weights are a combination of the training
+feature vectors (representer theorem), so a feature ``(k, r, y)`` that no
+training sequence has keeps the weight 0. Indexing exactly the features present
+in the training data therefore loses nothing, however large ``4**k`` is. A
+first pass (`collect_present_keys`) collects them, order by order and chunk by
+chunk, until the memory of training on the table would exceed the budget
+(`memory_budget`, `MEMORY_FRACTION` of the RAM); the orders that do not fit are
+hashed as before (see `poimkit.svm.linear.layout`). `build_table` turns the
+keys into the open-addressing tables that the numba passes look features up in
+(`poimkit.svm.linear._table`). A key absent from the table (a k-mer seen first at
+prediction) has weight 0, as in the L2 solution.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _table
+
+#: share of the RAM that training on the exact sparse table may take
+MEMORY_FRACTION = 0.25
+#: weight-sized float64 vectors held while training (10 L-BFGS pairs and more)
+VECTOR_COPIES = 25
+#: bytes of one table slot: the uint64 key and the int32 column
+SLOT_BYTES = 12
+
+
+def memory_budget() -> int:
+    """Bytes that training on the exact sparse table may take.
+
+    Returns
+    -------
+    int
+        `MEMORY_FRACTION` (25 %) of the physical RAM (8 GiB assumed if the
+        system does not say).
+    """
+    try:
+        ram = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        ram = 8 * 1024**3
+    return int(MEMORY_FRACTION * ram)
+
+
+def capacities(counts: np.ndarray) -> np.ndarray:
+    """Slots of each region: the power of two at least ``max(2, 2 * count)``.
+
+    Parameters
+    ----------
+    counts : numpy.ndarray of int64
+        Keys per region.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+
+    Examples
+    --------
+    >>> capacities(np.array([0, 1, 3, 4])).tolist()
+    [2, 2, 8, 8]
+    """
+    need = np.maximum(2 * np.asarray(counts, dtype=np.int64), 2)
+    return (1 << np.ceil(np.log2(need)).astype(np.int64)).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class PresentKeys:
+    """The k-mer keys of the sparse orders, region by region, in column order.
+
+    Attributes
+    ----------
+    first_order : int
+        The first sparse order; orders ``first_order .. first_order +
+        len(counts) - 1`` are sparse.
+    counts : list of numpy.ndarray of int64
+        ``counts[o][r]``: keys of feature position r of the o-th sparse order.
+    keys : list of numpy.ndarray of uint64
+        ``keys[o]``: their ``kmer index + 1``, region after region.
+    """
+
+    first_order: int
+    counts: list
+    keys: list
+
+    @property
+    def n_keys(self) -> int:
+        """Keys over every sparse order."""
+        return int(sum(int(c.sum()) for c in self.counts))
+
+    @property
+    def n_orders(self) -> int:
+        """Number of sparse orders."""
+        return len(self.counts)
+
+    def table_bytes(self) -> int:
+        """Bytes of the lookup tables `build_table` makes."""
+        return int(sum(capacities(c).sum() for c in self.counts)) * SLOT_BYTES
+
+
+def collect_present_keys(
+    chunks: list[np.ndarray],
+    degree: int,
+    shift: int,
+    first_order: int,
+    fixed_columns: int,
+    hashed_columns: list[int],
+    budget: int,
+) -> PresentKeys:
+    """Collect the features ``(k, r, y)`` of the training data, order by order.
+
+    Parameters
+    ----------
+    chunks : list of numpy.ndarray of uint8, shape (n_i, L)
+        The training sequences, chunk by chunk (read once per order).
+    degree, shift : int
+        Orders ``1..degree`` (already at most L) and the WDS shift S.
+    first_order : int
+        The first order to index sparsely (those below are dense).
+    fixed_columns : int
+        Columns of the dense orders.
+    hashed_columns : list of int
+        ``hashed_columns[k - 1]``: columns of order k if it is hashed.
+    budget : int
+        Bytes that training may take: `VECTOR_COPIES` float64 vectors of
+        every column plus the lookup tables. Collection stops at the first
+        order that would exceed it (or whose collection table alone would);
+        that order and the higher ones stay hashed.
+
+    Returns
+    -------
+    PresentKeys
+        The sparse orders that fit (possibly none).
+    """
+    n = sum(X.shape[0] for X in chunks)
+    length = chunks[0].shape[1]
+    counts, keys = [], []
+    columns = fixed_columns + sum(hashed_columns[first_order - 1 : degree])
+    table = 0
+    for k in range(first_order, degree + 1):
+        n_pos = length - k + 1
+        bound = min(4**k, n * (shift + 1))
+        cap = int(capacities(np.array([bound]))[0])
+        columns -= hashed_columns[k - 1]
+        scratch = n_pos * cap * 8 + 8 * n_pos * max(X.shape[0] for X in chunks)
+        if VECTOR_COPIES * 8 * columns + table + scratch > budget:
+            break
+        rows = np.zeros((n_pos, cap), dtype=np.uint64)
+        for X in chunks:
+            kp = np.empty((n_pos, X.shape[0]), dtype=np.uint64)
+            _table.order_keys(np.ascontiguousarray(X, dtype=np.uint8), k, kp)
+            _table.collect(kp, shift, rows, np.uint64(cap - 1))
+        occupied = rows != 0
+        count = occupied.sum(axis=1).astype(np.int64)
+        need = VECTOR_COPIES * 8 * (columns + int(count.sum()))
+        need += table + int(capacities(count).sum()) * SLOT_BYTES
+        if need > budget:
+            break
+        columns += int(count.sum())
+        table += int(capacities(count).sum()) * SLOT_BYTES
+        counts.append(count)
+        keys.append(rows[occupied])  # row-major: region after region
+        del rows, occupied
+    return PresentKeys(first_order=first_order, counts=counts, keys=keys)
+
+
+def build_table(present: PresentKeys, degree: int, length: int, first_column: int):
+    """The lookup arrays of the sparse orders (see `poimkit.svm.linear._table`).
+
+    Parameters
+    ----------
+    present : PresentKeys
+        The keys.
+    degree, length : int
+        Shape of the per-(order, position) arrays.
+    first_column : int
+        Column of the first key (after the dense orders).
+
+    Returns
+    -------
+    tstart, tmask, cbase : numpy.ndarray of int64, shape (degree, length)
+        Region start in ``tkeys``, capacity - 1 and first column of each
+        region of a sparse order (zeros elsewhere).
+    tkeys : numpy.ndarray of uint64
+    tidx : numpy.ndarray of int32
+    n_columns : int
+        Columns of the sparse orders.
+    """
+    tstart = np.zeros((degree, length), dtype=np.int64)
+    tmask = np.zeros((degree, length), dtype=np.int64)
+    cbase = np.zeros((degree, length), dtype=np.int64)
+    caps = [capacities(c) for c in present.counts]
+    total = int(sum(int(c.sum()) for c in caps))
+    tkeys = np.zeros(total, dtype=np.uint64)
+    tidx = np.zeros(total, dtype=np.int32)
+    slot, column = 0, first_column
+    for o, (count, cap) in enumerate(zip(present.counts, caps, strict=True)):
+        k = present.first_order + o
+        n_pos = count.shape[0]
+        starts = slot + np.concatenate([[0], np.cumsum(cap)[:-1]]).astype(np.int64)
+        tstart[k - 1, :n_pos] = starts
+        tmask[k - 1, :n_pos] = cap - 1
+        cbase[k - 1, :n_pos] = column + np.concatenate([[0], np.cumsum(count)[:-1]])
+        _table.fill_regions(
+            np.ascontiguousarray(present.keys[o], dtype=np.uint64),
+            count,
+            starts,
+            cap - 1,
+            tkeys,
+            tidx,
+        )
+        slot += int(cap.sum())
+        column += int(count.sum())
+    return tstart, tmask, cbase, tkeys, tidx, column - first_column
