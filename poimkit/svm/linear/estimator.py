@@ -23,17 +23,12 @@ from ...errors import InputError
 from ...kernels.explicit import KmerWeights
 from ...kernels.wd import wd_diagonal, wd_normalizer
 from .._base import WDClassifierBase, optional_float, optional_int
+from . import keys
 from ._dualcd import dual_cd, row_sqnorm
 from .backend import DaskBackend, LocalBackend, chunk_margins, collision_stats
 from .dask import open_client
 from .data import ChunkedData, from_fasta_pair, is_fasta_pair
-from .keys import (
-    MEMORY_FRACTION,
-    VECTOR_COPIES,
-    PresentKeys,
-    collect_present_keys,
-    memory_budget,
-)
+from .keys import MEMORY_FRACTION, VECTOR_COPIES, PresentKeys, collect_present_keys
 from .layout import (
     DEFAULT_EXACT_SIZE,
     DEFAULT_HASH_BITS,
@@ -418,14 +413,14 @@ class WDLinearSVC(WDClassifierBase):
         """The sparse orders' keys (None if every order is dense or not sparse)."""
         self.hashed_by_budget_ = False
         degree = min(self.degree, length)
-        n_dense, dense_columns, hashed = order_columns(
+        n_dense, dense_columns, _ = order_columns(
             length, degree, self.exact_size, self.hash_bits
         )
         if not self.sparse or n_dense >= degree:
             return None
-        budget = memory_budget()
+        budget = keys.memory_budget()
         present = collect_present_keys(
-            chunks, degree, self.shift, n_dense + 1, dense_columns, hashed, budget
+            chunks, degree, self.shift, n_dense + 1, dense_columns, budget
         )
         n_exact = n_dense + present.n_orders
         if n_exact < degree:

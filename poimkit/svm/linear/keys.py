@@ -107,7 +107,6 @@ def collect_present_keys(
     shift: int,
     first_order: int,
     fixed_columns: int,
-    hashed_columns: list[int],
     budget: int,
 ) -> PresentKeys:
     """Collect the features ``(k, r, y)`` of the training data, order by order.
@@ -122,13 +121,12 @@ def collect_present_keys(
         The first order to index sparsely (those below are dense).
     fixed_columns : int
         Columns of the dense orders.
-    hashed_columns : list of int
-        ``hashed_columns[k - 1]``: columns of order k if it is hashed.
     budget : int
         Bytes that training may take: `VECTOR_COPIES` float64 vectors of
-        every column plus the lookup tables. Collection stops at the first
-        order that would exceed it (or whose collection table alone would);
-        that order and the higher ones stay hashed.
+        every dense and sparse column plus the lookup tables (at most
+        `estimate_train_bytes`). Collection stops at the first order that
+        would exceed it (or whose collection table alone would); that order
+        and the higher ones are hashed (as many columns as ``sparse=False``).
 
     Returns
     -------
@@ -138,15 +136,14 @@ def collect_present_keys(
     n = sum(X.shape[0] for X in chunks)
     length = chunks[0].shape[1]
     counts, keys = [], []
-    columns = fixed_columns + sum(hashed_columns[first_order - 1 : degree])
+    columns = fixed_columns
     table = 0
     for k in range(first_order, degree + 1):
         n_pos = length - k + 1
         bound = min(4**k, n * (shift + 1))
         cap = int(capacities(np.array([bound]))[0])
-        columns -= hashed_columns[k - 1]
         scratch = n_pos * cap * 8 + 8 * n_pos * max(X.shape[0] for X in chunks)
-        if VECTOR_COPIES * 8 * columns + table + scratch > budget:
+        if table + scratch > budget:
             break
         rows = np.zeros((n_pos, cap), dtype=np.uint64)
         for X in chunks:
@@ -215,3 +212,83 @@ def build_table(present: PresentKeys, degree: int, length: int, first_column: in
         slot += int(cap.sum())
         column += int(count.sum())
     return tstart, tmask, cbase, tkeys, tidx, column - first_column
+
+
+def estimate_train_bytes(
+    n: int,
+    length: int,
+    degree: int,
+    shift: int = 0,
+    exact_size: int = 2**20,
+) -> int:
+    """Upper bound of the training memory of an exact model (no order hashed).
+
+    Every order above the dense ones is assumed to have ``min(4**k, n (S +
+    1))`` distinct k-mers per position, the most it can have (nearly reached
+    for long k-mers, which are mostly unique to one sequence).
+
+    Parameters
+    ----------
+    n, length : int
+        Number of training sequences and their length.
+    degree, shift : int
+        WD degree and WDS shift.
+    exact_size : int, default=2**20
+        As in `WDLinearSVC` (orders with a smaller full table are dense).
+
+    Returns
+    -------
+    int
+        Bytes: `VECTOR_COPIES` float64 vectors per column plus the lookup
+        tables; compare with `memory_budget`.
+
+    Examples
+    --------
+    >>> estimate_train_bytes(10, 20, 3) == VECTOR_COPIES * 8 * (20 + 19 * 4 + 18 * 16)
+    True
+    """
+    columns, slots = 0, 0
+    for k in range(1, min(degree, length) + 1):
+        n_pos = length - k + 1
+        if n_pos * 4**k <= exact_size and slots == 0:
+            columns += n_pos * 4**k
+            continue
+        bound = min(4**k, n * (shift + 1))
+        columns += n_pos * bound
+        slots += n_pos * int(capacities(np.array([bound]))[0])
+    return VECTOR_COPIES * 8 * columns + SLOT_BYTES * slots
+
+
+def largest_fitting_degree(
+    n: int, length: int, max_degree: int, shift: int = 0, budget: int | None = None
+) -> int:
+    """The largest degree up to ``max_degree`` whose exact model fits the budget.
+
+    Parameters
+    ----------
+    n, length : int
+        Number of training sequences and their length.
+    max_degree : int
+        The degree wanted.
+    shift : int, default=0
+        WDS shift.
+    budget : int, optional
+        Bytes (default `memory_budget`).
+
+    Returns
+    -------
+    int
+        At least 1 (`estimate_train_bytes` at most ``budget``, or 1).
+
+    Examples
+    --------
+    >>> largest_fitting_degree(10**5, 141, 20, budget=6 * 2**30)
+    9
+    """
+    budget = memory_budget() if budget is None else budget
+    degree = 1
+    for d in range(2, max_degree + 1):
+        if estimate_train_bytes(n, length, d, shift) > budget:
+            break
+        degree = d
+    return degree
