@@ -244,7 +244,8 @@ def estimate_train_bytes(
 
     Examples
     --------
-    >>> estimate_train_bytes(10, 20, 3) == VECTOR_COPIES * 8 * (20 + 19 * 4 + 18 * 16)
+    >>> columns = 20 * 4 + 19 * 16 + 18 * 64  # every order dense
+    >>> estimate_train_bytes(10, 20, 3) == VECTOR_COPIES * 8 * columns
     True
     """
     columns, slots = 0, 0
