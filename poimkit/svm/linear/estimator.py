@@ -156,6 +156,22 @@ class WDLinearSVC(WDClassifierBase):
     (`poimkit.poim.sampled_poim`), or train an exact model (lower degree) or
     `WDKernelSVC` on up to about 20,000 sequences.
 
+    *The exact sparse table.* With L2 regularisation the optimal ``w`` is a
+    combination of the training feature vectors (representer theorem), so a
+    feature no training sequence has keeps weight 0, and indexing only the
+    present ``(k, r, y)`` loses nothing (`poimkit.svm.linear.keys`): a first
+    pass over the chunks collects them, order by order, into one
+    open-addressing table per (order, position). A k-mer met first at
+    prediction has weight 0, as in the L2 solution. Long k-mers are mostly
+    unique to one sequence, so the table grows like ``n * L * (degree - 6)``
+    (1.7e7 keys for n = 10^4, L = 141, degree 20: about 4 GiB of training
+    memory), and the passes look every long k-mer up in a table that grows
+    with n (several times slower than hashing). Orders whose table would
+    not fit `poimkit.svm.linear.keys.MEMORY_FRACTION` (25 %) of the RAM
+    are hashed, with a warning and ``hashed_by_budget_``;
+    `poimkit.svm.linear.keys.estimate_train_bytes` bounds the need in
+    advance.
+
     *Solver and stopping rule.* L-BFGS (10 pairs) with an exact line search on
     the convex, smooth ``F`` (strongly convex in ``w``); stop at ``||grad
     F(w_t)|| <= tol ||grad F(0)||`` (liblinear's primal rule). Objective and
@@ -165,8 +181,9 @@ class WDLinearSVC(WDClassifierBase):
 
     *Memory.* Training holds about 25 weight-sized vectors (10 L-BFGS pairs)
     plus a few floats per sequence; ``n_columns`` is about ``L * (4**K +
-    (degree - K) * 2**hash_bits)`` for K exact orders (2.6 million for L = 141,
-    degree 20: 21 MB per vector). The sequences are read chunk by chunk (a
+    (degree - K) * 2**hash_bits)`` for K dense orders and the rest hashed
+    (2.6 million for L = 141, degree 20: 21 MB per vector), plus the present
+    keys of the sparse orders (``n_present_keys_``, ``table_bytes_``). The sequences are read chunk by chunk (a
     FASTA pair is streamed through a memory-mapped file).
 
     References
