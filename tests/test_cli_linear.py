@@ -136,9 +136,10 @@ def test_run_with_the_linear_solver(tmp_path, fasta_pair, capsys, monkeypatch):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["parameters"]["chosen"]["degree"] == 20
     assert "degree" not in capsys.readouterr().err
-    # a budget below the table of degree 20: the largest degree that fits
+    # tables that outgrow the budget beyond degree 10: the largest that fits
+    budget = keys.memory_budget()
     monkeypatch.setattr(
-        keys, "memory_budget", lambda: keys.estimate_train_bytes(120, 30, 10)
+        keys, "estimate_train_bytes", lambda n, L, degree, *a: degree * budget / 10.5
     )
     assert main([*base, *fixed, "--degree", "20", "--force"]) == 2
     assert "use --degree 10 or less" in capsys.readouterr().err

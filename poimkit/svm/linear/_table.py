@@ -67,19 +67,64 @@ def order_keys(X, k, out):
 
 
 @njit(**NJIT_PARALLEL)
-def collect(kp, shift, table, mask):
-    """Insert the keys of every feature position into its own table row.
+def collect(kp, r0, row0, shift, factors, table, owner, value, mask):
+    """Insert the keys of the feature positions ``r0 .. r0 + len(table) - 1``.
 
-    ``kp`` holds the keys of one order (`order_keys`); an occurrence at ``p``
-    feeds the features ``r = p - j``, ``j = 0..shift``, so row ``r`` of
-    ``table`` receives the keys at ``p = r .. r + shift``.
+    ``kp`` holds the keys of one order (`order_keys`) of the rows ``row0 ..``;
+    an occurrence at ``p`` feeds the features ``r = p - j``, ``j = 0..shift``,
+    with factor ``factors[p, j]``, so row ``r - r0`` of ``table`` receives the
+    keys at ``p = r .. r + shift``. ``owner`` is the one sequence that has the
+    feature (-1 once a second one has it) and ``value`` its feature value in
+    that sequence.
     """
     n_pos, n = kp.shape
-    for r in prange(n_pos):
-        row = table[r]
+    for t in prange(table.shape[0]):
+        r = r0 + t
         for p in range(r, min(r + shift + 1, n_pos)):
+            f = factors[p, p - r]
             for i in range(n):
-                probe_insert(row, 0, mask, kp[p, i])
+                slot, new = probe_insert(table[t], 0, mask, kp[p, i])
+                row = row0 + i
+                if new:
+                    owner[t, slot] = row
+                    value[t, slot] = f
+                elif owner[t, slot] == row:
+                    value[t, slot] += f
+                else:
+                    owner[t, slot] = -1
+
+
+@njit(**NJIT)
+def private_entries(X, rows, k, shift, factors, fmap, out_r, out_key, out_row, out_val):
+    """The features of ``X[rows]`` of order k that are not in the table.
+
+    For the a-th row: ``(r, y + 1, a, factor)`` per occurrence feeding a
+    feature ``(k, r, y)`` absent from the sparse table (a private feature of
+    that training sequence). Returns the number of entries written.
+    """
+    tstart, tmask, tkeys, tidx = fmap[10], fmap[11], fmap[13], fmap[14]
+    n_pos = X.shape[1] - k + 1
+    kmask = (np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)
+    kk = np.empty(n_pos, dtype=np.uint64)
+    t = 0
+    for a in range(rows.shape[0]):
+        x = X[rows[a]]
+        key = np.uint64(0)
+        for q in range(X.shape[1]):
+            key = ((key << np.uint64(2)) | np.uint64(x[q])) & kmask
+            if q >= k - 1:
+                kk[q - k + 1] = key + np.uint64(1)
+        for r in range(n_pos):
+            start, mask = tstart[k - 1, r], np.uint64(tmask[k - 1, r])
+            for p in range(r, min(r + shift + 1, n_pos)):
+                if probe_find(tkeys, tidx, start, mask, kk[p]) >= 0:
+                    continue
+                out_r[t] = r
+                out_key[t] = kk[p]
+                out_row[t] = a
+                out_val[t] = factors[p, p - r]
+                t += 1
+    return t
 
 
 @njit(**NJIT)

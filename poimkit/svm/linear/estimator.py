@@ -38,6 +38,7 @@ from .layout import (
 )
 from .lbfgs import minimize
 from .losses import LOSSES, loss_terms
+from .private import materialise
 from .weights import explicit_kmer_weights
 
 
@@ -183,8 +184,9 @@ class WDLinearSVC(WDClassifierBase):
     plus a few floats per sequence; ``n_columns`` is about ``L * (4**K +
     (degree - K) * 2**hash_bits)`` for K dense orders and the rest hashed
     (2.6 million for L = 141, degree 20: 21 MB per vector), plus the present
-    keys of the sparse orders (``n_present_keys_``, ``table_bytes_``). The sequences are read chunk by chunk (a
-    FASTA pair is streamed through a memory-mapped file).
+    keys of the sparse orders (``n_present_keys_``, ``table_bytes_``). The
+    sequences are read chunk by chunk (a FASTA pair is streamed through a
+    memory-mapped file).
 
     References
     ----------
@@ -325,7 +327,6 @@ class WDLinearSVC(WDClassifierBase):
         self._present = self._present_keys(chunks, length)
         self._layout = None
         layout = self.layout_
-        self.n_present_keys_ = layout.n_sparse_columns
         self.table_bytes_ = int(
             VECTOR_COPIES * 8 * (layout.n_columns + 1) + layout.tkeys.size * 12
         )
@@ -339,6 +340,10 @@ class WDLinearSVC(WDClassifierBase):
             w, support = self._solve_lbfgs(chunks, layout, y_sign, client)
         self.classes_ = classes
         self.coef_ = w[:-1]
+        if layout.n_private:  # private features with weight into the table
+            self._present, self.coef_ = materialise(chunks, layout, w[:-1])
+            self._layout = None
+        self.n_present_keys_ = self.layout_.n_sparse_columns
         self.intercept_ = float(w[-1])  # bias feature of value 1
         self.n_support_ = np.bincount(y_index[support], minlength=2)
         self._weights = None
@@ -398,6 +403,11 @@ class WDLinearSVC(WDClassifierBase):
         X = np.ascontiguousarray(data.X)  # dual CD visits rows at random
         w = np.zeros(layout.n_columns + 1)  # bias weight last (feature B = 1)
         qd = np.array([row_sqnorm(x, w, layout.fmap) for x in X]) + 1.0  # + B^2
+        pnorm = layout.private_norm
+        if pnorm.size:
+            qd += pnorm**2
+        else:
+            pnorm = np.zeros(X.shape[0])  # no private columns: adds zeros
         alpha = np.zeros(X.shape[0])
         with numba_threads(self.n_threads):
             epochs = dual_cd(
@@ -412,6 +422,8 @@ class WDLinearSVC(WDClassifierBase):
                 alpha,
                 w,
                 layout.fmap,
+                pnorm,
+                layout.private_offset if layout.n_private else 0,
             )
         self.n_iter_ = int(epochs)
         self.converged_ = epochs < self.max_iter
@@ -436,8 +448,15 @@ class WDLinearSVC(WDClassifierBase):
         if not self.sparse or n_dense >= degree:
             return None
         budget = keys.memory_budget()
+        base = self._make_layout(None)
         present = collect_present_keys(
-            chunks, degree, self.shift, n_dense + 1, dense_columns, budget
+            chunks,
+            degree,
+            self.shift,
+            n_dense + 1,
+            dense_columns,
+            budget,
+            base.coef[:, None, None] * base.band,
         )
         n_exact = n_dense + present.n_orders
         if n_exact < degree:
@@ -471,17 +490,20 @@ class WDLinearSVC(WDClassifierBase):
     def layout_(self) -> FeatureLayout:
         """The feature map of the fitted model (built once, cached)."""
         if getattr(self, "_layout", None) is None:
-            self._layout = make_layout(
-                self.length_,
-                self.degree,
-                self.shift,
-                self.kernel_scale_,
-                exact_size=self.exact_size,
-                hash_bits=self.hash_bits,
-                seed=0 if self.random_state is None else self.random_state,
-                present=getattr(self, "_present", None),
-            )
+            self._layout = self._make_layout(getattr(self, "_present", None))
         return self._layout
+
+    def _make_layout(self, present: PresentKeys | None) -> FeatureLayout:
+        return make_layout(
+            self.length_,
+            self.degree,
+            self.shift,
+            self.kernel_scale_,
+            exact_size=self.exact_size,
+            hash_bits=self.hash_bits,
+            seed=0 if self.random_state is None else self.random_state,
+            present=present,
+        )
 
     @property
     def n_exact_orders_(self) -> int:

@@ -80,11 +80,20 @@ class PresentKeys:
         ``counts[o][r]``: keys of feature position r of the o-th sparse order.
     keys : list of numpy.ndarray of uint64
         ``keys[o]``: their ``kmer index + 1``, region after region.
+    private_norm : numpy.ndarray of float64, shape (n,), optional
+        While training: the features of the sparse orders that only one
+        training sequence has are not in the table; ``private_norm[i]`` is
+        the norm of sequence i's private features (see the module docstring).
+        None in a fitted model (every feature with a weight is in the table).
+    n_private : int
+        Private features of the training data (0 in a fitted model).
     """
 
     first_order: int
     counts: list
     keys: list
+    private_norm: np.ndarray | None = None
+    n_private: int = 0
 
     @property
     def n_keys(self) -> int:
@@ -108,13 +117,19 @@ def collect_present_keys(
     first_order: int,
     fixed_columns: int,
     budget: int,
+    factors: np.ndarray | None = None,
 ) -> PresentKeys:
     """Collect the features ``(k, r, y)`` of the training data, order by order.
+
+    Features that two or more training sequences share go into the table;
+    the private ones (of one sequence) only add to that sequence's
+    ``private_norm``.
 
     Parameters
     ----------
     chunks : list of numpy.ndarray of uint8, shape (n_i, L)
-        The training sequences, chunk by chunk (read once per order).
+        The training sequences, chunk by chunk (read once per order, or a few
+        times if one order's collection table would be large).
     degree, shift : int
         Orders ``1..degree`` (already at most L) and the WDS shift S.
     first_order : int
@@ -123,35 +138,66 @@ def collect_present_keys(
         Columns of the dense orders.
     budget : int
         Bytes that training may take: `VECTOR_COPIES` float64 vectors of
-        every dense and sparse column plus the lookup tables (at most
+        every dense, shared and private column plus the lookup tables (see
         `estimate_train_bytes`). Collection stops at the first order that
-        would exceed it (or whose collection table alone would); that order
-        and the higher ones are hashed (as many columns as ``sparse=False``).
+        would exceed it; that order and the higher ones are hashed (as many
+        columns as ``sparse=False``).
+    factors : numpy.ndarray of float64, shape (degree, L, S + 1), optional
+        ``factors[k-1, p, j]``: value that an occurrence at p gives feature
+        ``(k, p - j, y)`` (`FeatureLayout.coef` times `FeatureLayout.band`);
+        default 1 for ``j = 0``.
 
     Returns
     -------
     PresentKeys
-        The sparse orders that fit (possibly none).
+        The sparse orders that fit (possibly none) and the private norms.
     """
     n = sum(X.shape[0] for X in chunks)
     length = chunks[0].shape[1]
+    if factors is None:
+        factors = np.zeros((degree, length, shift + 1))
+        factors[:, :, 0] = 1.0
     counts, keys = [], []
-    columns = fixed_columns
+    private_sq = np.zeros(n)
+    n_private = 0
+    columns = fixed_columns + n  # the private columns, one per sequence
     table = 0
+    scratch_limit = max(budget // 4, 1)
     for k in range(first_order, degree + 1):
         n_pos = length - k + 1
         bound = min(4**k, n * (shift + 1))
         cap = int(capacities(np.array([bound]))[0])
-        scratch = n_pos * cap * 8 + 8 * n_pos * max(X.shape[0] for X in chunks)
-        if table + scratch > budget:
+        if 24 * cap > scratch_limit:  # one position's collection table
             break
-        rows = np.zeros((n_pos, cap), dtype=np.uint64)
-        for X in chunks:
-            kp = np.empty((n_pos, X.shape[0]), dtype=np.uint64)
-            _table.order_keys(np.ascontiguousarray(X, dtype=np.uint8), k, kp)
-            _table.collect(kp, shift, rows, np.uint64(cap - 1))
-        occupied = rows != 0
-        count = occupied.sum(axis=1).astype(np.int64)
+        batch = max(1, min(n_pos, scratch_limit // (24 * cap)))
+        order_sq = np.zeros(n)
+        order_private = 0
+        count = np.zeros(n_pos, dtype=np.int64)
+        shared_keys = []
+        fk = np.ascontiguousarray(factors[k - 1, :n_pos])
+        for r0 in range(0, n_pos, batch):
+            r1 = min(n_pos, r0 + batch)
+            rows = np.zeros((r1 - r0, cap), dtype=np.uint64)
+            owner = np.zeros((r1 - r0, cap), dtype=np.int64)
+            value = np.zeros((r1 - r0, cap))
+            row0 = 0
+            for X in chunks:
+                kp = np.empty((n_pos, X.shape[0]), dtype=np.uint64)
+                _table.order_keys(np.ascontiguousarray(X, dtype=np.uint8), k, kp)
+                _table.collect(
+                    kp, r0, row0, shift, fk, rows, owner, value, np.uint64(cap - 1)
+                )
+                row0 += X.shape[0]
+            occupied = rows != 0
+            shared = occupied & (owner < 0)
+            private = occupied & (owner >= 0)
+            count[r0:r1] = shared.sum(axis=1)
+            shared_keys.append(rows[shared])  # row-major: region after region
+            order_sq += np.bincount(
+                owner[private], weights=value[private] ** 2, minlength=n
+            )
+            order_private += int(private.sum())
+            del rows, owner, value, occupied, shared, private
         need = VECTOR_COPIES * 8 * (columns + int(count.sum()))
         need += table + int(capacities(count).sum()) * SLOT_BYTES
         if need > budget:
@@ -159,9 +205,18 @@ def collect_present_keys(
         columns += int(count.sum())
         table += int(capacities(count).sum()) * SLOT_BYTES
         counts.append(count)
-        keys.append(rows[occupied])  # row-major: region after region
-        del rows, occupied
-    return PresentKeys(first_order=first_order, counts=counts, keys=keys)
+        keys.append(np.concatenate(shared_keys))
+        private_sq += order_sq
+        n_private += order_private
+    if not counts:
+        return PresentKeys(first_order=first_order, counts=[], keys=[])
+    return PresentKeys(
+        first_order=first_order,
+        counts=counts,
+        keys=keys,
+        private_norm=np.sqrt(private_sq),
+        n_private=n_private,
+    )
 
 
 def build_table(present: PresentKeys, degree: int, length: int, first_column: int):
@@ -214,18 +269,45 @@ def build_table(present: PresentKeys, degree: int, length: int, first_column: in
     return tstart, tmask, cbase, tkeys, tidx, column - first_column
 
 
+def expected_shared(n: int, n_kmers: int) -> float:
+    """Expected k-mers that two or more of ``n`` uniform random draws share.
+
+    Parameters
+    ----------
+    n : int
+        Draws (sequences times ``S + 1`` for WDS).
+    n_kmers : int
+        ``4**k``.
+
+    Returns
+    -------
+    float
+        ``m (1 - e^-lam (1 + lam))`` with ``m = n_kmers``, ``lam = n / m``.
+
+    Examples
+    --------
+    >>> round(expected_shared(10**4, 4**10), 1), round(expected_shared(10**6, 4), 1)
+    (47.4, 4.0)
+    """
+    lam = n / n_kmers
+    return float(n_kmers * -np.expm1(-lam) - n * np.exp(-lam))
+
+
 def estimate_train_bytes(
     n: int,
     length: int,
     degree: int,
     shift: int = 0,
     exact_size: int = 2**20,
+    margin: float = 4.0,
 ) -> int:
-    """Upper bound of the training memory of an exact model (no order hashed).
+    """Estimated training memory of an exact model (no order hashed).
 
-    Every order above the dense ones is assumed to have ``min(4**k, n (S +
-    1))`` distinct k-mers per position, the most it can have (nearly reached
-    for long k-mers, which are mostly unique to one sequence).
+    The table holds the k-mers that two or more training sequences share
+    (the private ones take one column per sequence, see
+    `poimkit.svm.linear.private`): ``margin`` times their expected number
+    for uniform random sequences (`expected_shared`; repeats and motifs add
+    shared k-mers), at most ``min(4**k, n (S + 1) / 2)`` per position.
 
     Parameters
     ----------
@@ -235,12 +317,15 @@ def estimate_train_bytes(
         WD degree and WDS shift.
     exact_size : int, default=2**20
         As in `WDLinearSVC` (orders with a smaller full table are dense).
+    margin : float, default=4.0
+        Factor on the expected shared k-mers.
 
     Returns
     -------
     int
         Bytes: `VECTOR_COPIES` float64 vectors per column plus the lookup
-        tables; compare with `memory_budget`.
+        tables; compare with `memory_budget`. `WDLinearSVC` checks the real
+        need order by order while it collects the keys.
 
     Examples
     --------
@@ -248,15 +333,19 @@ def estimate_train_bytes(
     >>> estimate_train_bytes(10, 20, 3) == VECTOR_COPIES * 8 * columns
     True
     """
-    columns, slots = 0, 0
+    columns, slots, sparse = 0, 0, False
     for k in range(1, min(degree, length) + 1):
         n_pos = length - k + 1
-        if n_pos * 4**k <= exact_size and slots == 0:
+        if n_pos * 4**k <= exact_size and not sparse:
             columns += n_pos * 4**k
             continue
-        bound = min(4**k, n * (shift + 1))
-        columns += n_pos * bound
-        slots += n_pos * int(capacities(np.array([bound]))[0])
+        if not sparse:
+            columns += n  # the private columns
+            sparse = True
+        draws = n * (shift + 1)
+        shared = min(margin * expected_shared(draws, 4**k), 4**k, draws / 2)
+        columns += int(n_pos * shared)
+        slots += n_pos * int(capacities(np.array([int(shared)]))[0])
     return VECTOR_COPIES * 8 * columns + SLOT_BYTES * slots
 
 
@@ -283,8 +372,8 @@ def largest_fitting_degree(
 
     Examples
     --------
-    >>> largest_fitting_degree(10**5, 141, 20, budget=6 * 2**30)
-    9
+    >>> largest_fitting_degree(10**6, 141, 20, budget=6 * 2**30)
+    8
     """
     budget = memory_budget() if budget is None else budget
     degree = 1

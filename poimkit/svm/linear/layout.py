@@ -77,6 +77,12 @@ class FeatureLayout:
         The lookup tables' keys (``y + 1``; 0 = empty).
     tidx : numpy.ndarray of int32
         Column of each key within its region.
+    private_norm : numpy.ndarray of float64, shape (n,) or (0,)
+        While training: the norm of each training sequence's private features
+        (`poimkit.svm.linear.keys`), the value of its own column
+        ``private_offset + i``; empty in a fitted model.
+    private_offset : int
+        First private column (after the hashed orders).
     """
 
     length: int
@@ -97,6 +103,8 @@ class FeatureLayout:
     cbase: np.ndarray
     tkeys: np.ndarray
     tidx: np.ndarray
+    private_norm: np.ndarray
+    private_offset: int
 
     @property
     def fmap(self) -> tuple:
@@ -123,6 +131,11 @@ class FeatureLayout:
     def n_sparse_columns(self) -> int:
         """Columns of the sparse orders (present keys)."""
         return 0 if self.present is None else self.present.n_keys
+
+    @property
+    def n_private(self) -> int:
+        """Private columns (one per training sequence; 0 in a fitted model)."""
+        return int(self.private_norm.shape[0])
 
     @property
     def n_hashed_orders(self) -> int:
@@ -330,6 +343,9 @@ def make_layout(
     for o in range(0 if present is None else present.n_orders):
         sizes[n_dense + o] = int(present.counts[o].sum())
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    private_norm = np.zeros(0)
+    if present is not None and present.private_norm is not None:
+        private_norm = np.ascontiguousarray(present.private_norm, dtype=np.float64)
     if present is None:
         tstart = tmask = cbase = np.zeros((degree, length), dtype=np.int64)
         tkeys, tidx = np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.int32)
@@ -356,13 +372,15 @@ def make_layout(
         mask=np.uint64(2**hash_bits - 1),
         coef=coef,
         band=band,
-        n_columns=int(sum(sizes)),
+        n_columns=int(sum(sizes)) + private_norm.shape[0],
         present=present,
         tstart=tstart,
         tmask=tmask,
         cbase=cbase,
         tkeys=tkeys,
         tidx=tidx,
+        private_norm=private_norm,
+        private_offset=int(sum(sizes)),
     )
 
 
