@@ -341,6 +341,10 @@ class WDLinearSVC(WDClassifierBase):
         self.classes_ = classes
         self.coef_ = w[:-1]
         if layout.n_private:  # private features with weight into the table
+            # outside the support the exact private weight is 0 (L-BFGS leaves
+            # rounding there, which would add every such sequence's k-mers)
+            p0 = layout.private_offset
+            w[p0 : p0 + layout.n_private][~support] = 0.0
             self._present, self.coef_ = materialise(chunks, layout, w[:-1])
             self._layout = None
         self.n_present_keys_ = self.layout_.n_sparse_columns
