@@ -162,16 +162,20 @@ class WDLinearSVC(WDClassifierBase):
     feature no training sequence has keeps weight 0, and indexing only the
     present ``(k, r, y)`` loses nothing (`poimkit.svm.linear.keys`): a first
     pass over the chunks collects them, order by order, into one
-    open-addressing table per (order, position). A k-mer met first at
-    prediction has weight 0, as in the L2 solution. Long k-mers are mostly
-    unique to one sequence, so the table grows like ``n * L * (degree - 6)``
-    (1.7e7 keys for n = 10^4, L = 141, degree 20: about 4 GiB of training
-    memory), and the passes look every long k-mer up in a table that grows
-    with n (several times slower than hashing). Orders whose table would
-    not fit `poimkit.svm.linear.keys.MEMORY_FRACTION` (25 %) of the RAM
-    are hashed, with a warning and ``hashed_by_budget_``;
-    `poimkit.svm.linear.keys.estimate_train_bytes` bounds the need in
-    advance.
+    open-addressing table per (order, position). Long k-mers are mostly
+    private to one sequence; their optimal weights are proportional to that
+    sequence's feature values, so they train as one column per sequence and
+    the training table holds only the shared k-mers (4.3e5 for n = 10^4, L =
+    141, degree 20, against 1.7e7 present); after training the private
+    k-mers of the support sequences are written into the table
+    (`poimkit.svm.linear.private`), so ``n_present_keys_`` (the fitted
+    model's weights) grows like ``n_support * L * (degree - 6)``. A k-mer met
+    first at prediction has weight 0, as in the L2 solution. Orders whose
+    training table would not fit `poimkit.svm.linear.keys.MEMORY_FRACTION`
+    (25 %) of the RAM are hashed, with a warning and ``hashed_by_budget_``;
+    `poimkit.svm.linear.keys.estimate_train_bytes` estimates the need in
+    advance. The lookups make the passes slower than hashing (see
+    ``benchmarks/RESULTS.md``).
 
     *Solver and stopping rule.* L-BFGS (10 pairs) with an exact line search on
     the convex, smooth ``F`` (strongly convex in ``w``); stop at ``||grad

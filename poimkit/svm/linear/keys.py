@@ -3,14 +3,25 @@
 With L2 regularisation the optimal weights are a combination of the training
 feature vectors (representer theorem), so a feature ``(k, r, y)`` that no
 training sequence has keeps the weight 0. Indexing exactly the features present
-in the training data therefore loses nothing, however large ``4**k`` is. A
-first pass (`collect_present_keys`) collects them, order by order and chunk by
-chunk, until the memory of training on the table would exceed the budget
-(`memory_budget`, `MEMORY_FRACTION` of the RAM); the orders that do not fit are
-hashed as before (see `poimkit.svm.linear.layout`). `build_table` turns the
-keys into the open-addressing tables that the numba passes look features up in
-(`poimkit.svm.linear._table`). A key absent from the table (a k-mer seen first at
-prediction) has weight 0, as in the L2 solution.
+in the training data therefore loses nothing, however large ``4**k`` is.
+
+Long k-mers are mostly *private*: only one training sequence has them. The
+optimal weights of sequence i's private features are proportional to their
+values in ``phi(x_i)`` (a component orthogonal to them changes no training
+score and only adds to ``||w||^2``), so while training they are one column per
+sequence, of value ``s_i = ||phi_private(x_i)||``, and the table holds only the
+*shared* features (two or more sequences): about ``4**k (1 - e^-l (1 + l))``
+per position for ``l = n / 4**k``, a few per position for the longest k-mers
+instead of n. This is exact; `poimkit.svm.linear.private` writes the private
+features of the sequences with weight into the table after training.
+
+A first pass (`collect_present_keys`) collects the features, order by order
+and chunk by chunk, until the memory of training would exceed the budget
+(`memory_budget`, `MEMORY_FRACTION` of the RAM); the orders that do not fit
+are hashed as before (see `poimkit.svm.linear.layout`). `build_table` turns
+the keys into the open-addressing tables that the numba passes look features
+up in (`poimkit.svm.linear._table`). A key absent from the table (a k-mer seen
+first at prediction) has weight 0, as in the L2 solution.
 """
 
 from __future__ import annotations
@@ -299,7 +310,7 @@ def estimate_train_bytes(
     degree: int,
     shift: int = 0,
     exact_size: int = 2**20,
-    margin: float = 4.0,
+    margin: float = 1.5,
 ) -> int:
     """Estimated training memory of an exact model (no order hashed).
 
@@ -317,7 +328,7 @@ def estimate_train_bytes(
         WD degree and WDS shift.
     exact_size : int, default=2**20
         As in `WDLinearSVC` (orders with a smaller full table are dense).
-    margin : float, default=4.0
+    margin : float, default=1.5
         Factor on the expected shared k-mers.
 
     Returns
