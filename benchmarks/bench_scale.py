@@ -18,11 +18,20 @@ test AUC of the linear and the kernel SVM at degree 20, and for the exact
 degree-8 models with the kernel SVM's hinge loss also the POIM top-20 order-7
 set.
 
+The exact sparse table (issue 18): for ``--sparse-sizes`` (default 10^4,
+10^5, 2 * 10^5) the default ``WDLinearSVC()`` (orders 7..20 through the table
+of the present k-mers, hashed only beyond the memory budget) next to today's
+hashed model (``sparse=False``) on the same data: training time, peak memory,
+test AUC, and for an exact model the time of its explicit weights and of its
+POIMs up to order 7; plus the size of the exact table against n (present keys
+and the training memory it would need, collected without training).
+
 Usage::
 
     python benchmarks/bench_scale.py                      # the full run
     python benchmarks/bench_scale.py --sizes 1e4 1e5 --kernel-sizes 5e3 \
         --dask-n 1e5 --skip-agreement                     # a quick one
+    python benchmarks/bench_scale.py --only-sparse        # the sparse table only
 """
 
 from __future__ import annotations
@@ -63,7 +72,40 @@ def make_model(what: str, args):
         return WDKernelSVC(degree=DEGREE, C=args.C)
     if what == "exact8":
         return WDLinearSVC(degree=8, C=args.C, exact_size=exact_size_for(L, 8))
-    return WDLinearSVC(degree=DEGREE, C=args.C, hash_bits=args.hash_bits)
+    if what == "sparse":  # the defaults: the exact table of the present k-mers
+        return WDLinearSVC(degree=DEGREE, C=args.C)
+    # today's hashed model: orders 7..20 hashed
+    return WDLinearSVC(degree=DEGREE, C=args.C, hash_bits=args.hash_bits, sparse=False)
+
+
+def table_size(args) -> None:
+    """Present keys of the exact table at n and the training memory they need."""
+    from poimkit.svm.linear import keys
+    from poimkit.svm.linear.layout import order_columns
+
+    X, _ = make_data(args.n, seed=1)
+    n_dense, dense, _ = order_columns(L, DEGREE, 2**20, args.hash_bits)
+    keys.collect_present_keys([X[:64]], DEGREE, 0, n_dense + 1, dense, 2**62)
+    t = time.perf_counter()
+    present = keys.collect_present_keys(
+        [X[s : s + 65536] for s in range(0, args.n, 65536)],
+        DEGREE,
+        0,
+        n_dense + 1,
+        dense,
+        2**62,
+    )
+    columns = dense + present.n_keys
+    out = {
+        "n": args.n,
+        "what": "keys",
+        "keys": present.n_keys,
+        "collect_s": time.perf_counter() - t,
+        "train_bytes": keys.VECTOR_COPIES * 8 * columns + present.table_bytes(),
+        "budget_bytes": keys.memory_budget(),
+        "peak_total_mib": peak_mib(),
+    }
+    print("RESULT " + json.dumps(out), flush=True)
 
 
 def child(args) -> None:
@@ -72,6 +114,9 @@ def child(args) -> None:
 
     from poimkit import compute_poim
 
+    if args.what == "keys":
+        table_size(args)
+        return
     X, y = make_data(args.n, seed=1)
     Xt, yt = make_data(N_TEST, seed=2)
     warm = np.r_[0:32, args.n - 32 : args.n]
@@ -111,7 +156,17 @@ def child(args) -> None:
     t = time.perf_counter()
     out["test_auc"] = roc_auc_score(yt, model.decision_function(Xt))
     out["score_s"] = time.perf_counter() - t
-    if args.what == "exact8":
+    if args.what == "sparse":
+        out.update(
+            n_present_keys=model.n_present_keys_,
+            table_bytes=model.table_bytes_,
+            hashed_by_budget=model.hashed_by_budget_,
+        )
+    if args.what == "sparse" and model.n_exact_orders_ == DEGREE:
+        t = time.perf_counter()
+        out["nnz"] = model.explicit_weights().nnz
+        out["weights_s"] = time.perf_counter() - t
+    if args.what == "exact8" or "nnz" in out:
         t = time.perf_counter()
         poim = compute_poim(model, 7)
         out["poim_s"] = time.perf_counter() - t
@@ -202,6 +257,52 @@ def plot(path: str, lin: list[dict], ker: list[dict], dask: dict | None) -> None
     fig.savefig(path, dpi=120)
 
 
+def sparse_table(args) -> None:
+    """Default (sparse exact) against today's hashed model, and the table size."""
+    rows = []
+    for n in map(int, args.sparse_sizes):
+        rows.append(
+            (run(n, "keys", args), run(n, "linear", args), run(n, "sparse", args))
+        )
+    print(
+        "\nexact sparse table (WDLinearSVC() defaults) vs today's hashed model "
+        "(sparse=False), same data"
+    )
+    print(
+        "       n  present keys  train mem need [GiB]  budget [GiB]  collect [s] |"
+        " hashed: fit [s]  AUC | default: fit [s] (x hashed)  exact orders  peak "
+        "[GiB]  AUC | weights nnz  weights [s]  POIM<=7 [s]"
+    )
+    for keys, hashed, sparse in rows:
+
+        def get(r, key, fmt):
+            return format(r[key], fmt) if key in r else "-"
+
+        ratio = (
+            f"{sparse['fit_s'] / hashed['fit_s']:.2f}"
+            if "fit_s" in sparse and "fit_s" in hashed
+            else "-"
+        )
+        print(
+            f"{keys['n']:>8} {get(keys, 'keys', '.3g'):>13} "
+            f"{keys.get('train_bytes', float('nan')) / 2**30:>21.2f} "
+            f"{keys.get('budget_bytes', float('nan')) / 2**30:>13.2f} "
+            f"{get(keys, 'collect_s', '.1f'):>12} | {get(hashed, 'fit_s', '.1f'):>15} "
+            f"{get(hashed, 'test_auc', '.4f'):>6} | {get(sparse, 'fit_s', '.1f'):>16} "
+            f"({ratio:>5}) {get(sparse, 'n_exact_orders', 'd'):>12} "
+            f"{sparse.get('peak_fit_mib', float('nan')) / 1024:>10.2f} "
+            f"{get(sparse, 'test_auc', '.4f'):>6} | {get(sparse, 'nnz', '.3g'):>11} "
+            f"{get(sparse, 'weights_s', '.1f'):>12} {get(sparse, 'poim_s', '.1f'):>12}"
+        )
+        if sparse.get("hashed_by_budget"):
+            print(
+                f"          n={sparse['n']}: the exact table exceeds the budget; "
+                f"orders {sparse['n_exact_orders'] + 1}..{DEGREE} were hashed"
+            )
+        if "top_kmers" in sparse:
+            print(f"          n={sparse['n']}: POIM top entries {sparse['top_kmers']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1e4, 1e5, 1e6])
@@ -218,6 +319,12 @@ def main() -> None:
         "--plot", default=os.path.join(os.path.dirname(__file__), "scale_loglog.png")
     )
     parser.add_argument("--skip-agreement", action="store_true")
+    parser.add_argument(
+        "--sparse-sizes", type=float, nargs="*", default=[1e4, 1e5, 2e5]
+    )
+    parser.add_argument(
+        "--only-sparse", action="store_true", help="run the sparse table part only"
+    )
     parser.add_argument(
         "--no-exact8",
         dest="exact8",
@@ -238,6 +345,11 @@ def main() -> None:
         f"python {platform.python_version()}"
     )
     print(f"L={L} degree={DEGREE} C={args.C} hash_bits={args.hash_bits}")
+    if args.sparse_sizes:
+        sparse_table(args)
+    if args.only_sparse:
+        print(f"total {time.perf_counter() - started:.0f} s")
+        return
     lin = [run(int(n), "linear", args) for n in args.sizes]
     ker = [run(int(n), "kernel", args) for n in args.kernel_sizes]
     dask = run(int(args.dask_n), "dask", args) if args.dask_n else None

@@ -351,10 +351,12 @@ def _add_model_options(parser: argparse.ArgumentParser):
         help="kernel: SVM on the kernel matrix (up to 20,000 sequences); linear: "
         "the WD feature map trained in feature space (WDLinearSVC; millions of "
         "sequences); auto (default): kernel unless the sequences are too many "
-        "for it (then linear, with a notice). A linear model in 'run' (and from "
-        "auto) keeps every order exact for the POIMs: its degree is 8 unless "
-        "given (at most 8 for length 141); 'train --solver linear' hashes long "
-        "k-mers instead",
+        "for it (then linear, with a notice). The linear model indexes the k-mers "
+        "present in the data exactly (exact POIMs) while that table fits 25%% of "
+        "the RAM: in 'run' its degree is the default (20) when it fits, else the "
+        "largest that fits (with a notice; on 24 GB of RAM degree 20 fits about "
+        "200,000 sequences of length 141, degree 8 millions); 'train --solver "
+        "linear' hashes the long k-mers that do not fit instead (with a warning)",
     )
     return model
 

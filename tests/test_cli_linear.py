@@ -124,16 +124,30 @@ def test_score_checks_length_and_model_kind(tmp_path, fasta_pair, capsys):
     assert "not a poimkit model file" in capsys.readouterr().err
 
 
-def test_run_with_the_linear_solver(tmp_path, fasta_pair, capsys):
+def test_run_with_the_linear_solver(tmp_path, fasta_pair, capsys, monkeypatch):
+    """The linear solver's degree: the default when its exact table fits."""
+    from poimkit.svm.linear import keys
+
     pos, neg = fasta_pair
     base = ["run", "--pos", str(pos), "--neg", str(neg), "--solver", "linear"]
     out = tmp_path / "out"
     fixed = ["--cv", "3", "--max-order", "3", "-o", str(out), "--quiet"]
-    assert main([*base, *fixed, "--degree", "20"]) == 2
-    assert "use degree <= " in capsys.readouterr().err and not out.exists()
-    assert main([*base, *fixed, "--max-motifs", "0"]) == 0  # the degree that fits
+    assert main([*base, *fixed, "--max-motifs", "0"]) == 0  # fits: degree 20
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["parameters"]["chosen"]["degree"] == 8
+    assert summary["parameters"]["chosen"]["degree"] == 20
+    assert "degree" not in capsys.readouterr().err
+    # tables that outgrow the budget beyond degree 10: the largest that fits
+    budget = keys.memory_budget()
+    monkeypatch.setattr(
+        keys, "estimate_train_bytes", lambda n, L, degree, *a: degree * budget / 10.5
+    )
+    assert main([*base, *fixed, "--degree", "20", "--force"]) == 2
+    assert "use --degree 10 or less" in capsys.readouterr().err
+    assert main([*base, *fixed, "--max-motifs", "0", "--force"]) == 0
+    assert "using degree 10 (exact POIMs)" in capsys.readouterr().err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["parameters"]["chosen"]["degree"] == 10
+    monkeypatch.undo()
     args = ["--degree", "6", "--cv", "3", "--max-order", "3", "--max-motifs", "1"]
     args += ["--force"]
     assert main([*base, *args, "-o", str(out), "--quiet"]) == 0

@@ -225,7 +225,13 @@ def test_hinge_dual_cd_matches_liblinear():
 def test_scores_are_the_learned_weights_on_the_feature_map(small, loss, shift):
     X, y = small
     clf = WDLinearSVC(
-        degree=8, shift=shift, loss=loss, exact_size=500, hash_bits=4, chunk_size=7
+        degree=8,
+        shift=shift,
+        loss=loss,
+        exact_size=500,
+        hash_bits=4,
+        chunk_size=7,
+        sparse=False,
     ).fit(X, y)
     assert 0 < clf.n_exact_orders_ < 8 and 0 < clf.collision_rate_ <= 1
     Phi = feature_matrix(X, clf.layout_)
@@ -236,7 +242,7 @@ def test_scores_are_the_learned_weights_on_the_feature_map(small, loss, shift):
 
 def test_hashed_model_has_no_explicit_weights(small):
     X, y = small
-    clf = WDLinearSVC(degree=8, exact_size=500, hash_bits=4).fit(X, y)
+    clf = WDLinearSVC(degree=8, exact_size=500, hash_bits=4, sparse=False).fit(X, y)
     with pytest.raises(InputError, match="hashes the orders 3..8"):
         clf.explicit_weights()
     with pytest.raises(InputError, match="sampled_poim"):

@@ -391,12 +391,13 @@ def test_default_solver_switches_to_linear_for_many_sequences(
     notices = [x for x in capsys.readouterr().err.splitlines() if "linear" in x]
     assert notices == [
         "poimkit: warning: 40 sequences are too many for the kernel solver (more "
-        "than 30): using the linear solver, degree 8 (choose with --solver, "
+        "than 30): using the linear solver, degree 20 (choose with --solver, "
         "--degree)"
     ]
     summary = json.loads((tmp_path / "o" / "summary.json").read_text())
     assert summary["parameters"]["solver"] == "linear"
-    assert summary["parameters"]["chosen"]["degree"] == 8  # LINEAR_DEGREE
+    # the default degree: the exact table of the present k-mers fits
+    assert summary["parameters"]["chosen"]["degree"] == 20
     assert main(["train", *args, "--quiet", "-o", tmp_path / "m.npz"]) == 0
     from poimkit import WDLinearSVC, load_model
 

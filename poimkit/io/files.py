@@ -425,7 +425,9 @@ def npz_format(path: PathLike, what: str = "poimkit") -> str:
     return str(_load_npz(str(path), what, ["format"]).get("format", ""))
 
 
-def read_npz(path: PathLike, kind: str, version: int) -> dict[str, np.ndarray]:
+def read_npz(
+    path: PathLike, kind: str, version: int | tuple[int, ...]
+) -> dict[str, np.ndarray]:
     """Read every array of a file written by `write_npz`, never unpickling.
 
     Parameters
@@ -434,8 +436,8 @@ def read_npz(path: PathLike, kind: str, version: int) -> dict[str, np.ndarray]:
         The ``.npz`` file.
     kind : str
         The kind the file must declare (its ``format``).
-    version : int
-        The format version the file must declare.
+    version : int or tuple of int
+        The format version the file must declare (or one of them).
 
     Returns
     -------
@@ -453,10 +455,12 @@ def read_npz(path: PathLike, kind: str, version: int) -> dict[str, np.ndarray]:
     if str(arrays.get("format", "")) != kind:
         raise InputError(f"not a {kind} file", path=path)
     found = int(arrays.get("format_version", -1))
-    if found != version:
+    versions = (version,) if isinstance(version, int) else tuple(version)
+    if found not in versions:
         raise InputError(
             f"{kind} format version {found} is not supported (this poimkit reads "
-            f"version {version}); recreate the file or upgrade poimkit",
+            f"version {' or '.join(map(str, versions))}); recreate the file or "
+            "upgrade poimkit",
             path=path,
         )
     return arrays

@@ -25,9 +25,6 @@ KERNEL_COPIES = 3
 #: solver's time grows with n**2 to n**3 (16,000 GATTACA sequences of length 30
 #: take 55 s and 2.6 GB; harder data many times that)
 KERNEL_MAX_SEQUENCES = 20_000
-#: a linear model's degree when not given (less if its exact tables would not
-#: fit): 50,000 sequences of length 30 take 421 s and 7 GB at degree 10
-LINEAR_DEGREE = 8
 #: model families of ``kernel``: positional WD / WDS, position-free gapped k-mers
 KERNELS = ("wd", "gkm")
 
@@ -46,10 +43,11 @@ class RunOptions:
     solver : {"auto", "kernel", "linear"}
         Train `WDKernelSVC` (kernel matrix, up to `KERNEL_MAX_SEQUENCES`) or
         `WDLinearSVC` (feature space, for more); ``"auto"`` picks the one
-        that fits the data (`resolve_solver`). The POIMs need exact weights,
-        so the linear solver indexes every order exactly: its degree must be
-        small (8 or less for L up to 250; by default the largest that fits)
-        and is never searched.
+        that fits the data (`resolve_solver`). The POIMs need exact weights:
+        the linear solver indexes the k-mers present in the data exactly, as
+        long as that table fits its memory budget (25 % of the RAM), so its
+        degree, never searched, is the default (20) when it fits and else the
+        largest that fits (`poimkit.svm.linear.keys.largest_fitting_degree`).
     kernel : {"wd", "gkm"}
         ``"wd"``: the positional WD / WDS kernel (equal lengths, or ``crop``).
         ``"gkm"``: the position-free gapped k-mer kernel (`GkmSVC`) on records
@@ -235,11 +233,8 @@ def _estimator(options: RunOptions, length: int):
 
         return GkmSVC(n_threads=options.threads, **params)
     if options.solver == "linear":
-        # POIMs need exact weights: every order gets an exact table, so the
-        # degree stays fixed (and small enough for that)
-        from ..svm.linear.layout import exact_size_for
-
-        extra["exact_size"] = exact_size_for(length, params["degree"])
+        # POIMs need exact weights: the defaults index the present k-mers
+        # exactly (`resolve_solver` kept the degree within the memory budget)
         extra["verbose"] = False
     from ..svm import make_model
 
@@ -301,9 +296,11 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     `KERNEL_MAX_SEQUENCES`, or its matrices over `kernel_memory_limit`) and
     the linear solver can fit the model (the WD kernel without mismatches or
     strands); then the linear one, with a one-line notice. A linear model's
-    degree, if not given, is `LINEAR_DEGREE` or the largest below whose k-mer
-    tables are all exact (`largest_exact_degree`), so its POIMs can be
-    computed.
+    degree, if not given, is the default degree (20) if the exact table of
+    the k-mers present in ``n`` sequences fits the linear solver's memory
+    budget (`poimkit.svm.linear.keys.estimate_train_bytes`), and otherwise
+    the largest that fits, with a notice, so that its POIMs can be computed;
+    a given degree that does not fit is an error.
 
     Parameters
     ----------
@@ -312,7 +309,12 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     n, length : int
         Number of sequences and their (typical) length.
     """
-    from ..svm.linear.layout import exact_size_for, largest_exact_degree
+    from ..svm.linear.keys import (
+        MEMORY_FRACTION,
+        estimate_train_bytes,
+        largest_fitting_degree,
+        memory_budget,
+    )
 
     solver = options.solver
     linear_fits = options.kernel == "wd" and not options.mismatches
@@ -328,10 +330,31 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     if solver == "auto":
         solver = "linear" if too_large and linear_fits else "kernel"
     degree = options.degree
-    if solver == "linear" and degree is None:
-        degree = min(LINEAR_DEGREE, largest_exact_degree(length))
     if solver == "linear":
-        exact_size_for(length, degree)  # the POIMs need exact tables
+        # POIMs need exact weights: the table of the present k-mers must fit
+        wanted = FIXED_DEFAULTS["degree"] if degree is None else degree
+        shift = options.shift or 0
+        budget = memory_budget()
+        need = estimate_train_bytes(n, length, wanted, shift)
+        fits = largest_fitting_degree(n, length, wanted, shift, budget)
+        why = (
+            f"the exact k-mer table of degree {wanted} on {n} sequences of length "
+            f"{length} needs up to {need / 2**30:.1f} GiB, over the linear "
+            f"solver's budget of {budget / 2**30:.1f} GiB ({MEMORY_FRACTION:.0%} "
+            "of the RAM)"
+        )
+        if need > budget and degree is not None:
+            raise InputError(
+                f"{why}: its POIMs need exact weights; use --degree {fits} or less, "
+                "or fewer sequences"
+            )
+        if need > budget:
+            degree = fits
+            warnings.warn(
+                SolverNotice(f"{why}: using degree {degree} (exact POIMs)"),
+                stacklevel=2,
+            )
+        degree = wanted if degree is None else degree
     if solver == "linear" and options.solver == "auto":
         warnings.warn(
             SolverNotice(

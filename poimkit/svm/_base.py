@@ -85,6 +85,8 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
 
     _model_format: ClassVar[str]
     _format_version: ClassVar[int] = 1
+    #: older format versions that `load` still reads (with ``_saved_defaults``)
+    _old_versions: ClassVar[tuple[int, ...]] = ()
     _saved_params: ClassVar[dict[str, type]]
     _saved_defaults: ClassVar[dict[str, object]] = {}
 
@@ -189,7 +191,9 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
             corrupt, or written in a format version this poimkit cannot read.
         """
         path = str(path)
-        arrays = read_npz(path, cls._model_format, cls._format_version)
+        arrays = read_npz(
+            path, cls._model_format, (cls._format_version, *cls._old_versions)
+        )
         try:
             saved = {**cls._saved_defaults, **arrays}
             model = cls(

@@ -18,7 +18,7 @@ def row_sweep(x, a, w, fmap):
 
     One loop over the features of ``x`` for both (bias column excluded).
     """
-    degree, shift, _, _, _, _, _, coef, band = fmap
+    degree, shift, coef, band = fmap[0], fmap[1], fmap[8], fmap[9]
     length = x.shape[0]
     total = 0.0
     for k in range(1, degree + 1):
@@ -64,12 +64,14 @@ def row_sqnorm(x, scratch, fmap):
 
 
 @njit(**NJIT)
-def dual_cd(X, y, C, bias_scale, tol, max_epochs, seed, qd, alpha, w, fmap):
+def dual_cd(X, y, C, bias_scale, tol, max_epochs, seed, qd, alpha, w, fmap, pnorm, p0):
     """Dual coordinate descent for the L1-loss SVM (Hsieh et al. 2008, no shrinking).
 
     Minimises ``0.5 a^T Q a - sum a`` over ``0 <= a <= C`` with
     ``Q_ij = y_i y_j (<phi_i, phi_j> + B^2)``, keeping ``w = sum a_i y_i phi_i``
-    (bias weight in ``w[-1]``, feature value ``B = bias_scale``). Stops when the
+    (bias weight in ``w[-1]``, feature value ``B = bias_scale``; row i's
+    private column ``p0 + i`` has value ``pnorm[i]``, zeros if there is none,
+    see `poimkit.svm.linear.keys`). Stops when the
     spread of the projected gradient over an epoch, ``max PG - min PG``, is at
     most ``tol`` (liblinear's rule). Returns the number of epochs run.
     """
@@ -84,7 +86,8 @@ def dual_cd(X, y, C, bias_scale, tol, max_epochs, seed, qd, alpha, w, fmap):
         pg_min = np.inf
         for t in range(n):
             i = order[t]
-            g = y[i] * (row_dot(X[i], w, fmap) + bias_scale * w[bias]) - 1.0
+            dot = row_dot(X[i], w, fmap) + pnorm[i] * w[p0 + i]
+            g = y[i] * (dot + bias_scale * w[bias]) - 1.0
             pg = g
             if alpha[i] == 0.0:
                 pg = min(g, 0.0)
@@ -97,6 +100,7 @@ def dual_cd(X, y, C, bias_scale, tol, max_epochs, seed, qd, alpha, w, fmap):
                 alpha[i] = min(max(old - g / qd[i], 0.0), C)
                 step = (alpha[i] - old) * y[i]
                 row_axpy(X[i], step, w, fmap)
+                w[p0 + i] += step * pnorm[i]
                 w[bias] += step * bias_scale
         if pg_max - pg_min <= tol:
             return epoch + 1

@@ -2,51 +2,64 @@
 
 Pure functions on arrays; no validation (the wrappers are in
 `poimkit.svm.linear.backend`). The feature map arrives as one tuple ``fmap =
-(degree, shift, n_exact, offsets, strides, salt, mask, coef, band)``
-(`FeatureLayout.fmap`). A feature is addressed by ``(k, r, y)``: order ``k``
-(1-based), feature position ``r`` and k-mer index ``y``. An occurrence of ``y``
-starting at ``p`` feeds the features ``r = p - j``, ``j = 0..S``, with factor
-``coef[k-1] * band[k-1, p, j]`` (plain WD: ``S = 0``, one feature).
+(degree, shift, n_dense, n_exact, offsets, strides, salt, mask, coef, band,
+tstart, tmask, cbase, tkeys, tidx)`` (`FeatureLayout.fmap`). A feature is
+addressed by ``(k, r, y)``: order ``k`` (1-based), feature position ``r`` and
+k-mer index ``y``. An occurrence of ``y`` starting at ``p`` feeds the features
+``r = p - j``, ``j = 0..S``, with factor ``coef[k-1] * band[k-1, p, j]``
+(plain WD: ``S = 0``, one feature).
 
 Column of ``(k, r, y)``: ``offsets[k-1] + r * strides[k-1] + slot`` where
-``slot = y`` for exact orders and ``slot = hash & mask`` (sign from the top
-hash bit) for hashed ones. Every (order, position) owns a small contiguous
-region, so the loops run position by position over a block of rows: the
-region being read or written stays in cache. Rows are copied position-major
-(``xt[q, t]``) per block, and the k-mer keys roll along the positions, one
-running key per row; no feature matrix is ever stored.
+``slot = y`` for dense orders and ``slot = hash & mask`` (sign from the top
+hash bit) for hashed ones; for sparse orders ``cbase[k-1, r] + idx`` with
+``idx`` looked up in the region's open-addressing table
+(`poimkit.svm.linear._table`); a key absent from it (seen first at prediction)
+gets factor 0 and column -1 (the bias, to which a zero adds nothing). Every
+(order, position) owns a small contiguous region, so the loops run position by
+position over a block of rows: the region being read or written stays in
+cache. Rows are copied position-major (``xt[q, t]``) per block, and the k-mer
+keys roll along the positions, one running key per row; no feature matrix is
+ever stored.
 """
 
 import numpy as np
 from numba import njit, prange
 
 from ..._config import NJIT, NJIT_PARALLEL
+from ._table import mix64, probe_find
 
 # Rows per block. Fixed (never derived from the thread count), so that every
 # sum is added in the same order whatever the threads: the Dask and the local
 # backend then give bitwise equal results.
 BLOCK = 4096
 
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
 _TOP = np.uint64(63)
 
 
 @njit(**NJIT)
-def mix64(z):
-    """splitmix64 finaliser: a bijection of uint64 that scrambles every bit."""
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
+def sparse_column(k, r, key, fmap):
+    """Column of the sparse feature ``(k, r, key)``, or -1 if it is absent."""
+    tstart, tmask, cbase, tkeys, tidx = fmap[10:]
+    i = probe_find(
+        tkeys,
+        tidx,
+        tstart[k - 1, r],
+        np.uint64(tmask[k - 1, r]),
+        np.uint64(key) + np.uint64(1),
+    )
+    return i if i < 0 else cbase[k - 1, r] + i
 
 
 @njit(**NJIT)
 def feature(k, r, key, fmap):
-    """Column and sign of feature ``(k, r, key)``."""
-    _, _, n_exact, offsets, strides, salt, mask, _, _ = fmap
+    """Column and sign of feature ``(k, r, key)`` (-1 and 0.0 if absent)."""
+    n_dense, n_exact, offsets, strides, salt, mask = fmap[2:8]
     base = offsets[k - 1] + r * strides[k - 1]
-    if k <= n_exact:
+    if k <= n_dense:
         return base + key, 1.0
+    if k <= n_exact:
+        col = sparse_column(k, r, key, fmap)
+        return col, 0.0 if col < 0 else 1.0
     h = mix64(np.uint64(key) ^ salt[k - 1, r])
     sign = 1.0 if (h >> _TOP) == np.uint64(0) else -1.0
     return base + np.int64(h & mask), sign
@@ -85,12 +98,17 @@ def feature_columns(cur, k, r, a, fmap, col, fac):
     ``a`` is the occurrence's factor ``coef_k * band``. A loop of its own, so
     that the hashing vectorises.
     """
-    _, _, n_exact, offsets, strides, salt, mask, _, _ = fmap
+    n_dense, n_exact, offsets, strides, salt, mask = fmap[2:8]
     base = offsets[k - 1] + r * strides[k - 1]
-    if k <= n_exact:
+    if k <= n_dense:
         for t in range(cur.shape[0]):
             col[t] = base + cur[t]
             fac[t] = a
+        return
+    if k <= n_exact:
+        for t in range(cur.shape[0]):
+            col[t] = sparse_column(k, r, cur[t], fmap)
+            fac[t] = 0.0 if col[t] < 0 else a
         return
     s = salt[k - 1, r]
     for t in range(cur.shape[0]):
@@ -107,7 +125,7 @@ def block_order(xt, vec, k, fmap, out, scatter):
     row); ``scatter=True`` scatters, ``out += sum_t vec[t] phi_k(x_t)`` (one
     entry per feature column).
     """
-    _, shift, _, _, _, _, _, coef, band = fmap
+    shift, coef, band = fmap[1], fmap[8], fmap[9]
     length, m = xt.shape
     cur = np.empty(m, dtype=np.int64)
     col = np.empty(m, dtype=np.int64)
@@ -183,7 +201,8 @@ def mark_buckets(X, order_list, fmap, first, shared):
     ``shared[col]`` becomes True when a second, different feature falls into
     bucket ``col``. ``order_list`` holds the hashed orders only.
     """
-    _, shift, _, offsets, strides, salt, mask, _, _ = fmap
+    shift = fmap[1]
+    offsets, strides, salt, mask = fmap[4:8]
     n, length = X.shape
     xt = np.empty((length, n), dtype=np.uint8)
     transpose_rows(X, np.arange(n), xt)

@@ -38,7 +38,11 @@ def _order_list(layout: FeatureLayout) -> np.ndarray:
 
 
 def chunk_margins(
-    X: np.ndarray, v: np.ndarray, layout: FeatureLayout, parallel: bool = True
+    X: np.ndarray,
+    v: np.ndarray,
+    layout: FeatureLayout,
+    parallel: bool = True,
+    row0: int | None = None,
 ) -> np.ndarray:
     """``<phi(x), v[:-1]> + B v[-1]`` for the rows of one chunk (B = 1).
 
@@ -52,6 +56,10 @@ def chunk_margins(
         The feature map.
     parallel : bool, default=True
         Use numba's threads (False inside a Dask task).
+    row0 : int, optional
+        Index of the chunk's first row among the training sequences, whose
+        private columns (``layout.private_norm``) are then added; None for
+        other sequences.
 
     Returns
     -------
@@ -60,17 +68,25 @@ def chunk_margins(
     out = np.empty(X.shape[0], dtype=np.float64)
     kernel = _kernels.margins_parallel if parallel else _kernels.margins_serial
     kernel(np.ascontiguousarray(X), v, layout.fmap, out)
+    if row0 is not None and layout.n_private:
+        lo, hi = row0, row0 + X.shape[0]
+        start = layout.private_offset
+        out += v[start + lo : start + hi] * layout.private_norm[lo:hi]
     return out
 
 
 def chunk_gradient(
-    X: np.ndarray, c: np.ndarray, layout: FeatureLayout, parallel: bool = True
+    X: np.ndarray,
+    c: np.ndarray,
+    layout: FeatureLayout,
+    parallel: bool = True,
+    row0: int | None = None,
 ) -> np.ndarray:
     """``sum_i c_i phi(x_i)`` of one chunk, bias column last (B = 1).
 
     Parameters
     ----------
-    X, layout, parallel
+    X, layout, parallel, row0
         As in `chunk_margins`.
     c : numpy.ndarray of float64, shape (n,)
         Coefficient of each sequence.
@@ -82,6 +98,10 @@ def chunk_gradient(
     out = np.zeros(layout.n_columns + 1, dtype=np.float64)
     kernel = _kernels.scatter_parallel if parallel else _kernels.scatter_serial
     kernel(np.ascontiguousarray(X), c, _order_list(layout), layout.fmap, out)
+    if row0 is not None and layout.n_private:
+        lo, hi = row0, row0 + X.shape[0]
+        start = layout.private_offset
+        out[start + lo : start + hi] = c * layout.private_norm[lo:hi]
     # fsum is exact, so independent of memory layout: numpy's sum adds in
     # another order for misaligned arrays, which Dask workers may receive
     out[-1] = math.fsum(c)
@@ -152,7 +172,10 @@ class LocalBackend:
         """
         with numba_threads(self.n_threads):
             return np.concatenate(
-                [chunk_margins(X, v, self.layout) for X in self.chunks]
+                [
+                    chunk_margins(X, v, self.layout, row0=int(lo))
+                    for X, lo in zip(self.chunks, self.bounds[:-1], strict=True)
+                ]
             )
 
     def gradient(self, c: np.ndarray) -> np.ndarray:
@@ -170,7 +193,7 @@ class LocalBackend:
         with numba_threads(self.n_threads):
             return tree_sum(
                 (
-                    chunk_gradient(X, c[lo:hi], self.layout)
+                    chunk_gradient(X, c[lo:hi], self.layout, row0=int(lo))
                     for X, lo, hi in zip(
                         self.chunks, self.bounds[:-1], self.bounds[1:], strict=True
                     )
@@ -230,9 +253,9 @@ class DaskBackend:
         vf = self.client.scatter(v, broadcast=True)
         tasks = [
             self.client.submit(
-                chunk_margins, X, vf, self.layout_future, False, pure=False
+                chunk_margins, X, vf, self.layout_future, False, int(lo), pure=False
             )
-            for X in self.futures
+            for X, lo in zip(self.futures, self.bounds[:-1], strict=True)
         ]
         out = np.concatenate(self.client.gather(tasks))
         self.client.cancel([vf])
@@ -252,7 +275,13 @@ class DaskBackend:
         """
         parts = (
             self.client.submit(
-                chunk_gradient, X, c[lo:hi], self.layout_future, False, pure=False
+                chunk_gradient,
+                X,
+                c[lo:hi],
+                self.layout_future,
+                False,
+                int(lo),
+                pure=False,
             )
             for X, lo, hi in zip(
                 self.futures, self.bounds[:-1], self.bounds[1:], strict=True

@@ -23,13 +23,23 @@ from ...errors import InputError
 from ...kernels.explicit import KmerWeights
 from ...kernels.wd import wd_diagonal, wd_normalizer
 from .._base import WDClassifierBase, optional_float, optional_int
+from . import keys
 from ._dualcd import dual_cd, row_sqnorm
 from .backend import DaskBackend, LocalBackend, chunk_margins, collision_stats
 from .dask import open_client
 from .data import ChunkedData, from_fasta_pair, is_fasta_pair
-from .layout import DEFAULT_EXACT_SIZE, DEFAULT_HASH_BITS, FeatureLayout, make_layout
+from .keys import MEMORY_FRACTION, VECTOR_COPIES, PresentKeys, collect_present_keys
+from .layout import (
+    DEFAULT_EXACT_SIZE,
+    DEFAULT_HASH_BITS,
+    FeatureLayout,
+    make_layout,
+    order_columns,
+)
 from .lbfgs import minimize
 from .losses import LOSSES, loss_terms
+from .private import materialise
+from .weights import explicit_kmer_weights
 
 
 class WDLinearSVC(WDClassifierBase):
@@ -37,7 +47,9 @@ class WDLinearSVC(WDClassifierBase):
 
     The WD / WDS kernel of `poimkit.WDKernelSVC` (same ``beta_k``, ``delta_s``
     and normalisation) as an explicit feature map: orders whose positional
-    k-mer table is small are indexed exactly, longer ones are hashed. A primal
+    k-mer table is small are indexed densely, longer ones through an exact
+    table of the positional k-mers present in the training data (hashed only
+    if that table would exceed the memory budget). A primal
     solver computes the features on the fly from the integer codes, chunk by
     chunk (never a feature or kernel matrix), so time grows linearly with the
     number of sequences and memory with the weight vector. The model is the
@@ -69,9 +81,15 @@ class WDLinearSVC(WDClassifierBase):
         as `WDKernelSVC` does.
     exact_size : int, default=2**20
         Orders ``k`` with ``(L - k + 1) * 4**k <= exact_size`` are indexed
-        exactly (a table of every positional k-mer); higher orders are
-        hashed. Explicit weights and exact POIMs need every order exact, e.g.
-        ``degree=8, exact_size=2**24`` for L up to 250.
+        densely (a table of every positional k-mer); higher orders are sparse
+        or hashed (``sparse``).
+    sparse : bool, default=True
+        Index the orders above ``exact_size`` exactly through a table of the
+        positional k-mers present in the training data (an extra pass over
+        the data before training), as long as training on it fits in
+        `poimkit.svm.linear.keys.MEMORY_FRACTION` (25 %) of the RAM; the
+        orders that do not fit are hashed, with a warning. False: hash every
+        order above ``exact_size`` (the model of poimkit 0.x before the table).
     hash_bits : int, default=10
         A hashed order gets ``2**hash_bits`` columns per position. More bits
         mean fewer collisions but a larger weight vector and slower passes:
@@ -99,7 +117,17 @@ class WDLinearSVC(WDClassifierBase):
     kernel_scale_ : float
     length_, n_features_in_ : int
     n_exact_orders_ : int
-        Orders indexed exactly (1..n_exact_orders_); the rest are hashed.
+        Orders indexed exactly (1..n_exact_orders_, dense or sparse); the
+        rest are hashed.
+    n_present_keys_ : int
+        Features ``(k, r, y)`` of the sparse orders: those present in the
+        training data.
+    table_bytes_ : int
+        Estimated memory of training on the feature map (weight-sized vectors
+        and lookup tables).
+    hashed_by_budget_ : bool
+        True if orders were hashed because their exact table would not fit
+        the memory budget.
     n_support_ : numpy.ndarray of shape (2,)
         Training sequences of each class with a non-zero dual coefficient
         (on or inside the margin).
@@ -129,6 +157,26 @@ class WDLinearSVC(WDClassifierBase):
     (`poimkit.poim.sampled_poim`), or train an exact model (lower degree) or
     `WDKernelSVC` on up to about 20,000 sequences.
 
+    *The exact sparse table.* With L2 regularisation the optimal ``w`` is a
+    combination of the training feature vectors (representer theorem), so a
+    feature no training sequence has keeps weight 0, and indexing only the
+    present ``(k, r, y)`` loses nothing (`poimkit.svm.linear.keys`): a first
+    pass over the chunks collects them, order by order, into one
+    open-addressing table per (order, position). Long k-mers are mostly
+    private to one sequence; their optimal weights are proportional to that
+    sequence's feature values, so they train as one column per sequence and
+    the training table holds only the shared k-mers (4.3e5 for n = 10^4, L =
+    141, degree 20, against 1.7e7 present); after training the private
+    k-mers of the support sequences are written into the table
+    (`poimkit.svm.linear.private`), so ``n_present_keys_`` (the fitted
+    model's weights) grows like ``n_support * L * (degree - 6)``. A k-mer met
+    first at prediction has weight 0, as in the L2 solution. Orders whose
+    training table would not fit `poimkit.svm.linear.keys.MEMORY_FRACTION`
+    (25 %) of the RAM are hashed, with a warning and ``hashed_by_budget_``;
+    `poimkit.svm.linear.keys.estimate_train_bytes` estimates the need in
+    advance. The lookups make the passes slower than hashing (see
+    ``benchmarks/RESULTS.md``).
+
     *Solver and stopping rule.* L-BFGS (10 pairs) with an exact line search on
     the convex, smooth ``F`` (strongly convex in ``w``); stop at ``||grad
     F(w_t)|| <= tol ||grad F(0)||`` (liblinear's primal rule). Objective and
@@ -138,9 +186,11 @@ class WDLinearSVC(WDClassifierBase):
 
     *Memory.* Training holds about 25 weight-sized vectors (10 L-BFGS pairs)
     plus a few floats per sequence; ``n_columns`` is about ``L * (4**K +
-    (degree - K) * 2**hash_bits)`` for K exact orders (2.6 million for L = 141,
-    degree 20: 21 MB per vector). The sequences are read chunk by chunk (a
-    FASTA pair is streamed through a memory-mapped file).
+    (degree - K) * 2**hash_bits)`` for K dense orders and the rest hashed
+    (2.6 million for L = 141, degree 20: 21 MB per vector), plus the present
+    keys of the sparse orders (``n_present_keys_``, ``table_bytes_``). The
+    sequences are read chunk by chunk (a FASTA pair is streamed through a
+    memory-mapped file).
 
     References
     ----------
@@ -153,11 +203,16 @@ class WDLinearSVC(WDClassifierBase):
     >>> from poimkit.datasets import make_gattaca
     >>> X, y = make_gattaca(n_pos=60, n_neg=60, random_state=0)
     >>> clf = WDLinearSVC(degree=8, loss="logistic").fit(X, y)
-    >>> clf.n_exact_orders_, clf.converged_  # orders 7 and 8 are hashed
-    (6, True)
+    >>> clf.n_exact_orders_, clf.converged_  # orders 7, 8: present k-mers only
+    (8, True)
     """
 
     _model_format = "poimkit.WDLinearSVC"
+    # version 2 adds ``sparse`` and the present keys of the sparse orders;
+    # version 1 files (no sparse orders) load as sparse=False
+    _format_version = 2
+    _old_versions = (1,)
+    _saved_defaults = {"sparse": False}
     _saved_params = {
         "degree": int,
         "shift": int,
@@ -168,6 +223,7 @@ class WDLinearSVC(WDClassifierBase):
         "normalize": bool,
         "exact_size": int,
         "hash_bits": int,
+        "sparse": bool,
         "chunk_size": int,
         "random_state": optional_int,
     }
@@ -183,6 +239,7 @@ class WDLinearSVC(WDClassifierBase):
         normalize: bool = True,
         exact_size: int = DEFAULT_EXACT_SIZE,
         hash_bits: int = DEFAULT_HASH_BITS,
+        sparse: bool = True,
         chunk_size: int = 65536,
         random_state: int | None = None,
         n_threads: int | None = None,
@@ -199,6 +256,8 @@ class WDLinearSVC(WDClassifierBase):
         check_int(self.max_iter, "max_iter", 1)
         check_int(self.exact_size, "exact_size", 1)
         check_int(self.hash_bits, "hash_bits", 1, 30)
+        if not isinstance(self.sparse, bool | np.bool_):
+            raise InputError(f"sparse must be True or False, got {self.sparse!r}")
         check_int(self.chunk_size, "chunk_size", 1)
         if self.random_state is not None:
             check_int(self.random_state, "random_state", 0)
@@ -269,8 +328,12 @@ class WDLinearSVC(WDClassifierBase):
         chunks = data.chunks
         self.length_ = self.n_features_in_ = length
         self.kernel_scale_ = self._scale(chunks, n)
+        self._present = self._present_keys(chunks, length)
         self._layout = None
         layout = self.layout_
+        self.table_bytes_ = int(
+            VECTOR_COPIES * 8 * (layout.n_columns + 1) + layout.tkeys.size * 12
+        )
         occupied, shared = collision_stats(chunks, layout)
         self.n_hashed_buckets_ = occupied
         self.collision_rate_ = shared / occupied if occupied else 0.0
@@ -281,6 +344,14 @@ class WDLinearSVC(WDClassifierBase):
             w, support = self._solve_lbfgs(chunks, layout, y_sign, client)
         self.classes_ = classes
         self.coef_ = w[:-1]
+        if layout.n_private:  # private features with weight into the table
+            # outside the support the exact private weight is 0 (L-BFGS leaves
+            # rounding there, which would add every such sequence's k-mers)
+            p0 = layout.private_offset
+            w[p0 : p0 + layout.n_private][~support] = 0.0
+            self._present, self.coef_ = materialise(chunks, layout, w[:-1])
+            self._layout = None
+        self.n_present_keys_ = self.layout_.n_sparse_columns
         self.intercept_ = float(w[-1])  # bias feature of value 1
         self.n_support_ = np.bincount(y_index[support], minlength=2)
         self._weights = None
@@ -340,6 +411,11 @@ class WDLinearSVC(WDClassifierBase):
         X = np.ascontiguousarray(data.X)  # dual CD visits rows at random
         w = np.zeros(layout.n_columns + 1)  # bias weight last (feature B = 1)
         qd = np.array([row_sqnorm(x, w, layout.fmap) for x in X]) + 1.0  # + B^2
+        pnorm = layout.private_norm
+        if pnorm.size:
+            qd += pnorm**2
+        else:
+            pnorm = np.zeros(X.shape[0])  # no private columns: adds zeros
         alpha = np.zeros(X.shape[0])
         with numba_threads(self.n_threads):
             epochs = dual_cd(
@@ -354,6 +430,8 @@ class WDLinearSVC(WDClassifierBase):
                 alpha,
                 w,
                 layout.fmap,
+                pnorm,
+                layout.private_offset if layout.n_private else 0,
             )
         self.n_iter_ = int(epochs)
         self.converged_ = epochs < self.max_iter
@@ -367,6 +445,40 @@ class WDLinearSVC(WDClassifierBase):
                 stacklevel=4,
             )
         return w, alpha > 0.0
+
+    def _present_keys(self, chunks, length: int) -> PresentKeys | None:
+        """The sparse orders' keys (None if every order is dense or not sparse)."""
+        self.hashed_by_budget_ = False
+        degree = min(self.degree, length)
+        n_dense, dense_columns, _ = order_columns(
+            length, degree, self.exact_size, self.hash_bits
+        )
+        if not self.sparse or n_dense >= degree:
+            return None
+        budget = keys.memory_budget()
+        base = self._make_layout(None)
+        present = collect_present_keys(
+            chunks,
+            degree,
+            self.shift,
+            n_dense + 1,
+            dense_columns,
+            budget,
+            base.coef[:, None, None] * base.band,
+        )
+        n_exact = n_dense + present.n_orders
+        if n_exact < degree:
+            self.hashed_by_budget_ = True
+            warnings.warn(
+                f"WDLinearSVC: the exact table of the k-mers present in the data "
+                f"does not fit the memory budget ({budget / 2**30:.1f} GiB, "
+                f"{MEMORY_FRACTION:.0%} of the RAM) beyond order {n_exact}: orders "
+                f"{n_exact + 1}..{degree} are hashed, so the model has no exact "
+                "explicit weights or POIMs (use fewer sequences or a lower degree)",
+                UserWarning,
+                stacklevel=4,
+            )
+        return present
 
     def _tol(self, default: float) -> float:
         """``tol``, or liblinear's default for the solver if it is None."""
@@ -386,16 +498,20 @@ class WDLinearSVC(WDClassifierBase):
     def layout_(self) -> FeatureLayout:
         """The feature map of the fitted model (built once, cached)."""
         if getattr(self, "_layout", None) is None:
-            self._layout = make_layout(
-                self.length_,
-                self.degree,
-                self.shift,
-                self.kernel_scale_,
-                exact_size=self.exact_size,
-                hash_bits=self.hash_bits,
-                seed=0 if self.random_state is None else self.random_state,
-            )
+            self._layout = self._make_layout(getattr(self, "_present", None))
         return self._layout
+
+    def _make_layout(self, present: PresentKeys | None) -> FeatureLayout:
+        return make_layout(
+            self.length_,
+            self.degree,
+            self.shift,
+            self.kernel_scale_,
+            exact_size=self.exact_size,
+            hash_bits=self.hash_bits,
+            seed=0 if self.random_state is None else self.random_state,
+            present=present,
+        )
 
     @property
     def n_exact_orders_(self) -> int:
@@ -445,26 +561,56 @@ class WDLinearSVC(WDClassifierBase):
         self._check_kmer_length()
         layout = self.layout_
         if layout.n_exact < layout.degree:
+            why = (
+                "their exact table did not fit the memory budget"
+                if getattr(self, "hashed_by_budget_", False)
+                else f"sparse={self.sparse}, exact_size={self.exact_size}"
+            )
             raise InputError(
                 f"this WDLinearSVC hashes the orders {layout.n_exact + 1}.."
-                f"{layout.degree} (exact_size={self.exact_size}), so it has no exact "
-                "explicit weights or POIMs: train with every order exact (degree <= "
-                f"{layout.n_exact}, or a larger exact_size), use WDKernelSVC (up to "
-                "about 20,000 sequences), or sample the POIMs "
-                "(poimkit.poim.sampled_poim)"
+                f"{layout.degree} ({why}), so it has no exact explicit weights or "
+                f"POIMs: train with sparse=True, on fewer sequences or with degree <= "
+                f"{layout.n_exact}, use WDKernelSVC (up to about 20,000 sequences), "
+                "or sample the POIMs (poimkit.poim.sampled_poim)"
             )
         if getattr(self, "_weights", None) is None:
-            self._weights = KmerWeights.from_tables(
-                exact_tables(self.coef_, layout), self.intercept_
-            )
+            self._weights = explicit_kmer_weights(self.coef_, layout, self.intercept_)
         return self._weights
 
     # ------------------------------------------------------------------ files
     def _fitted_arrays(self) -> dict[str, np.ndarray]:
-        return {"coef": self.coef_, "n_support": self.n_support_}
+        arrays = {"coef": self.coef_, "n_support": self.n_support_}
+        present = self.layout_.present
+        if present is not None:
+            counts = np.zeros((present.n_orders, self.length_), dtype=np.int64)
+            for o, count in enumerate(present.counts):
+                counts[o, : count.size] = count
+            arrays.update(
+                sparse_first_order=np.int64(present.first_order),
+                sparse_counts=counts,
+                sparse_keys=np.concatenate(present.keys),
+                hashed_by_budget=np.bool_(self.hashed_by_budget_),
+            )
+        return arrays
 
     def _restore(self, arrays) -> None:
         self._layout = None
+        self._present = None
+        self.hashed_by_budget_ = bool(arrays.get("hashed_by_budget", False))
+        if "sparse_keys" in arrays:
+            first = int(arrays["sparse_first_order"])
+            counts = np.asarray(arrays["sparse_counts"], dtype=np.int64)
+            keys = np.asarray(arrays["sparse_keys"], dtype=np.uint64)
+            if counts.ndim != 2 or counts.sum() != keys.size or (counts < 0).any():
+                raise InputError("sparse keys do not match their counts")
+            n_pos = [self.length_ - k + 1 for k in range(first, first + len(counts))]
+            bounds = np.cumsum([0] + [int(c.sum()) for c in counts])
+            self._present = PresentKeys(
+                first_order=first,
+                counts=[c[:m] for c, m in zip(counts, n_pos, strict=True)],
+                keys=[keys[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)],
+            )
+        self.n_present_keys_ = self.layout_.n_sparse_columns
         self.coef_ = np.ascontiguousarray(arrays["coef"], dtype=np.float64)
         self.n_support_ = np.asarray(arrays["n_support"], dtype=np.int64)
         if (
@@ -474,36 +620,3 @@ class WDLinearSVC(WDClassifierBase):
         ):
             raise InputError("weights do not match the model's feature map")
         self._weights = None
-
-
-def exact_tables(coef: np.ndarray, layout: FeatureLayout) -> list[np.ndarray]:
-    """Indicator weights ``w_k[p, y]`` of a feature map without hashed orders.
-
-    An occurrence of y at p feeds the features ``(k, p - j, y)`` with factors
-    ``coef_k * band[k, p, j]`` (see `poimkit.svm.linear.layout`), so its weight is
-    the sum of those features' weights times the factors.
-
-    Parameters
-    ----------
-    coef : numpy.ndarray of float64, shape (n_columns,)
-        Weights of the feature map (``WDLinearSVC.coef_``).
-    layout : FeatureLayout
-        The feature map; every order exact.
-
-    Returns
-    -------
-    list of numpy.ndarray
-        Table k has shape ``(L - k + 1, 4**k)`` (see
-        `poimkit.kernels.explicit.KmerWeights.from_tables`).
-    """
-    tables = []
-    for k in range(1, layout.degree + 1):
-        n_pos, width = layout.length - k + 1, 4**k
-        start = layout.offsets[k - 1]
-        features = coef[start : start + n_pos * width].reshape(n_pos, width)
-        table = np.zeros((n_pos, width))
-        for j in range(layout.shift + 1):
-            factor = layout.coef[k - 1] * layout.band[k - 1, j:n_pos, j]
-            table[j:] += factor[:, None] * features[: n_pos - j]
-        tables.append(table)
-    return tables

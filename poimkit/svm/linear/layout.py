@@ -15,10 +15,15 @@ With the banded Cholesky factor ``M = A A^T`` (bandwidth S, so still sparse),
 at ``p`` feeds the S + 1 columns ``r = p - S .. p`` with factors ``A[p, r]``.
 
 Orders whose table ``(L - k + 1) * 4**k`` has at most ``exact_size`` entries
-are indexed exactly. Higher orders are hashed (signed feature hashing, Weinberger
-et al. 2009) into ``2**hash_bits`` columns per (order, position): k-mers that
-share a bucket share its weight (up to a sign), so a model with hashed orders
-is a linear model on that hashed map, not on the positional k-mer indicators.
+are indexed densely (column ``offset + r * 4**k + y``). Higher orders are
+*sparse*: only the features present in the training data get a column, looked
+up in an open-addressing table per (order, position) (`poimkit.svm.linear.keys`;
+exact, as the L2 solution is 0 on every other feature). Orders whose sparse
+table would exceed the memory budget are hashed (signed feature hashing,
+Weinberger et al. 2009) into ``2**hash_bits`` columns per (order, position):
+k-mers that share a bucket share its weight (up to a sign), so a model with
+hashed orders is a linear model on that hashed map, not on the positional k-mer
+indicators. Columns: dense orders, then sparse, then hashed.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...kernels.explicit import shift_weights, wd_beta
+from .keys import PresentKeys, build_table
 
 DEFAULT_EXACT_SIZE = 2**20
 # 2**10 float64 = 8 KiB per (order, position): the region a pass works on stays
@@ -44,12 +50,14 @@ class FeatureLayout:
     ----------
     length, degree, shift : int
         Sequence length L, order count ``min(degree, L)`` and WDS shift S.
-    n_exact : int
-        Orders ``1..n_exact`` are indexed exactly, the rest hashed.
+    n_dense, n_exact : int
+        Orders ``1..n_dense`` are indexed densely, ``n_dense+1..n_exact``
+        sparsely (both exact), the rest hashed.
     offsets : numpy.ndarray of int64, shape (degree,)
         First column of each order's region.
     strides : numpy.ndarray of int64, shape (degree,)
-        Columns per position: ``4**k`` (exact) or ``2**hash_bits`` (hashed).
+        Columns per position: ``4**k`` (dense), ``2**hash_bits`` (hashed) or 0
+        (sparse).
     salt : numpy.ndarray of uint64, shape (degree, L)
         Per ``(k, r)`` random salt of the hash (from ``random_state``).
     mask : numpy.uint64
@@ -60,11 +68,27 @@ class FeatureLayout:
         ``band[k-1, p, j] = A_k[p, p - j]`` (Cholesky factor of ``M_k``).
     n_columns : int
         Length of the weight vector without the bias column.
+    present : PresentKeys or None
+        The keys of the sparse orders (None: no sparse order).
+    tstart, tmask, cbase : numpy.ndarray of int64, shape (degree, L)
+        Per sparse (order, position): start and capacity - 1 of its region of
+        ``tkeys`` and its first column (see `poimkit.svm.linear.keys.build_table`).
+    tkeys : numpy.ndarray of uint64
+        The lookup tables' keys (``y + 1``; 0 = empty).
+    tidx : numpy.ndarray of int32
+        Column of each key within its region.
+    private_norm : numpy.ndarray of float64, shape (n,) or (0,)
+        While training: the norm of each training sequence's private features
+        (`poimkit.svm.linear.keys`), the value of its own column
+        ``private_offset + i``; empty in a fitted model.
+    private_offset : int
+        First private column (after the hashed orders).
     """
 
     length: int
     degree: int
     shift: int
+    n_dense: int
     n_exact: int
     offsets: np.ndarray
     strides: np.ndarray
@@ -73,6 +97,14 @@ class FeatureLayout:
     coef: np.ndarray
     band: np.ndarray
     n_columns: int
+    present: PresentKeys | None
+    tstart: np.ndarray
+    tmask: np.ndarray
+    cbase: np.ndarray
+    tkeys: np.ndarray
+    tidx: np.ndarray
+    private_norm: np.ndarray
+    private_offset: int
 
     @property
     def fmap(self) -> tuple:
@@ -80,6 +112,7 @@ class FeatureLayout:
         return (
             self.degree,
             self.shift,
+            self.n_dense,
             self.n_exact,
             self.offsets,
             self.strides,
@@ -87,7 +120,22 @@ class FeatureLayout:
             self.mask,
             self.coef,
             self.band,
+            self.tstart,
+            self.tmask,
+            self.cbase,
+            self.tkeys,
+            self.tidx,
         )
+
+    @property
+    def n_sparse_columns(self) -> int:
+        """Columns of the sparse orders (present keys)."""
+        return 0 if self.present is None else self.present.n_keys
+
+    @property
+    def n_private(self) -> int:
+        """Private columns (one per training sequence; 0 in a fitted model)."""
+        return int(self.private_norm.shape[0])
 
     @property
     def n_hashed_orders(self) -> int:
@@ -249,6 +297,7 @@ def make_layout(
     exact_size: int = DEFAULT_EXACT_SIZE,
     hash_bits: int = DEFAULT_HASH_BITS,
     seed: int = 0,
+    present: PresentKeys | None = None,
 ) -> FeatureLayout:
     """Build the `FeatureLayout` of a WD / WDS feature map.
 
@@ -264,6 +313,10 @@ def make_layout(
         A hashed order gets ``2**hash_bits`` columns per position.
     seed : int
         Seed of the hash salts.
+    present : PresentKeys, optional
+        Keys of the sparse orders, which follow the dense ones
+        (`poimkit.svm.linear.keys.collect_present_keys`); None: the orders
+        above the dense ones are hashed.
 
     Returns
     -------
@@ -271,13 +324,35 @@ def make_layout(
     """
     beta = wd_beta(degree)  # beta_k uses the user's degree even when L < degree
     degree = min(degree, length)
-    n_exact = n_exact_orders(length, degree, exact_size)
+    n_dense = n_exact_orders(length, degree, exact_size)
+    n_exact = n_dense
+    if present is not None and present.n_orders:
+        if present.first_order != n_dense + 1:
+            raise ValueError("the sparse orders must follow the dense ones")
+        n_exact = n_dense + present.n_orders
+    else:
+        present = None
     strides = np.array(
-        [4**k if k <= n_exact else 2**hash_bits for k in range(1, degree + 1)],
+        [
+            4**k if k <= n_dense else 0 if k <= n_exact else 2**hash_bits
+            for k in range(1, degree + 1)
+        ],
         dtype=np.int64,
     )
     sizes = [(length - k + 1) * int(strides[k - 1]) for k in range(1, degree + 1)]
+    for o in range(0 if present is None else present.n_orders):
+        sizes[n_dense + o] = int(present.counts[o].sum())
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    private_norm = np.zeros(0)
+    if present is not None and present.private_norm is not None:
+        private_norm = np.ascontiguousarray(present.private_norm, dtype=np.float64)
+    if present is None:
+        tstart = tmask = cbase = np.zeros((degree, length), dtype=np.int64)
+        tkeys, tidx = np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.int32)
+    else:
+        tstart, tmask, cbase, tkeys, tidx, _ = build_table(
+            present, degree, length, int(offsets[n_dense])
+        )
     rng = np.random.default_rng(seed)
     salt = rng.integers(0, 2**63, size=(degree, length), dtype=np.uint64)
     salt ^= rng.integers(0, 2, size=(degree, length), dtype=np.uint64) << np.uint64(63)
@@ -289,6 +364,7 @@ def make_layout(
         length=length,
         degree=degree,
         shift=shift,
+        n_dense=n_dense,
         n_exact=n_exact,
         offsets=offsets,
         strides=strides,
@@ -296,5 +372,47 @@ def make_layout(
         mask=np.uint64(2**hash_bits - 1),
         coef=coef,
         band=band,
-        n_columns=int(sum(sizes)),
+        n_columns=int(sum(sizes)) + private_norm.shape[0],
+        present=present,
+        tstart=tstart,
+        tmask=tmask,
+        cbase=cbase,
+        tkeys=tkeys,
+        tidx=tidx,
+        private_norm=private_norm,
+        private_offset=int(sum(sizes)),
     )
+
+
+def order_columns(
+    length: int, degree: int, exact_size: int, hash_bits: int
+) -> tuple[int, int, list[int]]:
+    """Dense orders, their columns, and the columns of each order if hashed.
+
+    Parameters
+    ----------
+    length, degree : int
+        Sequence length and WD degree.
+    exact_size, hash_bits : int
+        As in `make_layout`.
+
+    Returns
+    -------
+    n_dense : int
+        Orders indexed densely.
+    dense_columns : int
+        Their columns.
+    hashed_columns : list of int
+        ``(L - k + 1) * 2**hash_bits`` for k = 1..min(degree, L).
+
+    Examples
+    --------
+    >>> n_dense, cols, hashed = order_columns(10, 3, 2**20, 4)
+    >>> n_dense, cols, hashed
+    (3, 696, [160, 144, 128])
+    """
+    degree = min(degree, length)
+    n_dense = n_exact_orders(length, degree, exact_size)
+    dense = sum((length - k + 1) * 4**k for k in range(1, n_dense + 1))
+    hashed = [(length - k + 1) * 2**hash_bits for k in range(1, degree + 1)]
+    return n_dense, dense, hashed

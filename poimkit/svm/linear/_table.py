@@ -1,0 +1,138 @@
+"""Numba kernels of the exact sparse k-mer table of `WDLinearSVC`, and the hash.
+
+Pure functions on arrays; the wrappers are in `poimkit.svm.linear.keys`. Every
+sparse (order k, feature position r) owns one open-addressing hash table with
+linear probing: a region ``keys[start : start + mask + 1]`` of uint64 keys
+``y + 1`` (0 marks an empty slot; ``y < 4**k`` with ``k <= 31``, so the key is
+exact, never a hash) and, in the same slots, the k-mer's column within the
+region (``idx``). The capacity is a power of two at least twice the number of
+keys, so a probe always ends at an empty slot.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from ..._config import NJIT, NJIT_PARALLEL
+
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(**NJIT)
+def mix64(z):
+    """splitmix64 finaliser: a bijection of uint64 that scrambles every bit."""
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(**NJIT)
+def probe_insert(keys, start, mask, key):
+    """``(slot, new)``: the slot of ``key`` in the region, inserted if absent."""
+    h = mix64(key) & mask
+    while True:
+        s = keys[start + np.int64(h)]
+        if s == key:
+            return start + np.int64(h), False
+        if s == np.uint64(0):
+            keys[start + np.int64(h)] = key
+            return start + np.int64(h), True
+        h = (h + np.uint64(1)) & mask
+
+
+@njit(**NJIT)
+def probe_find(keys, idx, start, mask, key):
+    """Column of ``key`` within its region, or -1 if it is not in the table."""
+    h = mix64(key) & mask
+    while True:
+        s = keys[start + np.int64(h)]
+        if s == key:
+            return np.int64(idx[start + np.int64(h)])
+        if s == np.uint64(0):
+            return np.int64(-1)
+        h = (h + np.uint64(1)) & mask
+
+
+@njit(**NJIT)
+def order_keys(X, k, out):
+    """``out[p, i] = kmer index of X[i, p:p+k] + 1`` (position-major)."""
+    n, length = X.shape
+    kmask = (np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)
+    for i in range(n):
+        key = np.uint64(0)
+        for q in range(length):
+            key = ((key << np.uint64(2)) | np.uint64(X[i, q])) & kmask
+            if q >= k - 1:
+                out[q - k + 1, i] = key + np.uint64(1)
+
+
+@njit(**NJIT_PARALLEL)
+def collect(kp, r0, row0, shift, factors, table, owner, value, mask):
+    """Insert the keys of the feature positions ``r0 .. r0 + len(table) - 1``.
+
+    ``kp`` holds the keys of one order (`order_keys`) of the rows ``row0 ..``;
+    an occurrence at ``p`` feeds the features ``r = p - j``, ``j = 0..shift``,
+    with factor ``factors[p, j]``, so row ``r - r0`` of ``table`` receives the
+    keys at ``p = r .. r + shift``. ``owner`` is the one sequence that has the
+    feature (-1 once a second one has it) and ``value`` its feature value in
+    that sequence.
+    """
+    n_pos, n = kp.shape
+    for t in prange(table.shape[0]):
+        r = r0 + t
+        for p in range(r, min(r + shift + 1, n_pos)):
+            f = factors[p, p - r]
+            for i in range(n):
+                slot, new = probe_insert(table[t], 0, mask, kp[p, i])
+                row = row0 + i
+                if new:
+                    owner[t, slot] = row
+                    value[t, slot] = f
+                elif owner[t, slot] == row:
+                    value[t, slot] += f
+                else:
+                    owner[t, slot] = -1
+
+
+@njit(**NJIT)
+def private_entries(X, rows, k, shift, factors, fmap, out_r, out_key, out_row, out_val):
+    """The features of ``X[rows]`` of order k that are not in the table.
+
+    For the a-th row: ``(r, y + 1, a, factor)`` per occurrence feeding a
+    feature ``(k, r, y)`` absent from the sparse table (a private feature of
+    that training sequence). Returns the number of entries written.
+    """
+    tstart, tmask, tkeys, tidx = fmap[10], fmap[11], fmap[13], fmap[14]
+    n_pos = X.shape[1] - k + 1
+    kmask = (np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)
+    kk = np.empty(n_pos, dtype=np.uint64)
+    t = 0
+    for a in range(rows.shape[0]):
+        x = X[rows[a]]
+        key = np.uint64(0)
+        for q in range(X.shape[1]):
+            key = ((key << np.uint64(2)) | np.uint64(x[q])) & kmask
+            if q >= k - 1:
+                kk[q - k + 1] = key + np.uint64(1)
+        for r in range(n_pos):
+            start, mask = tstart[k - 1, r], np.uint64(tmask[k - 1, r])
+            for p in range(r, min(r + shift + 1, n_pos)):
+                if probe_find(tkeys, tidx, start, mask, kk[p]) >= 0:
+                    continue
+                out_r[t] = r
+                out_key[t] = kk[p]
+                out_row[t] = a
+                out_val[t] = factors[p, p - r]
+                t += 1
+    return t
+
+
+@njit(**NJIT)
+def fill_regions(present, counts, starts, masks, keys, idx):
+    """Insert each region's keys (in column order) into the final tables."""
+    at = 0
+    for r in range(counts.shape[0]):
+        for c in range(counts[r]):
+            slot, _ = probe_insert(keys, starts[r], np.uint64(masks[r]), present[at])
+            idx[slot] = c
+            at += 1

@@ -1,0 +1,122 @@
+"""The fitted sparse table: shared features plus the private ones that carry weight.
+
+While training, a feature of a sparse order that only one training sequence i
+has (a *private* feature) is not in the table: with L2 regularisation the
+optimal weights of sequence i's private features are proportional to their
+values in ``phi(x_i)`` (any other direction only adds to ``||w||^2``), so they
+are trained as one column of value ``s_i = ||phi_private(x_i)||`` and weight
+``v_i`` (`poimkit.svm.linear.keys`). This is exact: the objective on the
+reduced map has the same minimum. After training, `materialise` writes the
+private features of every sequence with ``v_i != 0`` into the table with
+their weights ``v_i phi_f(x_i) / s_i``, so that new sequences, explicit
+weights and POIMs see the full weight vector.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _table
+from .keys import PresentKeys
+from .layout import FeatureLayout
+
+
+def _private_order(chunks, layout, k, scale, rows):
+    """``(r, key, weight)`` of the private features of order k, sorted."""
+    n_pos = layout.length - k + 1
+    shift = layout.shift
+    factors = np.ascontiguousarray(
+        layout.coef[k - 1] * layout.band[k - 1, :n_pos], dtype=np.float64
+    )
+    parts_r, parts_key, parts_val = [], [], []
+    row0 = 0
+    for X in chunks:
+        m = X.shape[0]
+        sel = rows[(rows >= row0) & (rows < row0 + m)] - row0
+        if sel.size:
+            size = sel.size * n_pos * (shift + 1)
+            out_r = np.empty(size, dtype=np.int64)
+            out_key = np.empty(size, dtype=np.uint64)
+            out_row = np.empty(size, dtype=np.int64)
+            out_val = np.empty(size, dtype=np.float64)
+            t = _table.private_entries(
+                np.ascontiguousarray(X, dtype=np.uint8),
+                sel.astype(np.int64),
+                k,
+                shift,
+                factors,
+                layout.fmap,
+                out_r,
+                out_key,
+                out_row,
+                out_val,
+            )
+            parts_r.append(out_r[:t])
+            parts_key.append(out_key[:t])
+            parts_val.append(out_val[:t] * scale[row0 + sel[out_row[:t]]])
+        row0 += m
+    if not parts_r:
+        return np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0)
+    r = np.concatenate(parts_r)
+    key = np.concatenate(parts_key)
+    val = np.concatenate(parts_val)
+    order = np.lexsort((key, r))
+    r, key, val = r[order], key[order], val[order]
+    if shift and r.size:  # one feature fed by several occurrences in its row
+        new = np.ones(r.size, dtype=bool)
+        new[1:] = (r[1:] != r[:-1]) | (key[1:] != key[:-1])
+        starts = np.flatnonzero(new)
+        r, key, val = r[starts], key[starts], np.add.reduceat(val, starts)
+    return r, key, val
+
+
+def materialise(
+    chunks: list[np.ndarray], layout: FeatureLayout, coef: np.ndarray
+) -> tuple[PresentKeys, np.ndarray]:
+    """The fitted table and weights: private features with weight added.
+
+    Parameters
+    ----------
+    chunks : list of numpy.ndarray of uint8
+        The training sequences, chunk by chunk (in training order).
+    layout : FeatureLayout
+        The training feature map, with private columns.
+    coef : numpy.ndarray of float64, shape (layout.n_columns,)
+        Trained weights (bias excluded).
+
+    Returns
+    -------
+    present : PresentKeys
+        Shared and weighted private keys of every sparse order, no private
+        columns.
+    coef : numpy.ndarray of float64
+        The weights in the column order of ``make_layout(present=present)``.
+    """
+    present = layout.present
+    n = layout.n_private
+    v = coef[layout.private_offset : layout.private_offset + n]
+    norm = layout.private_norm
+    scale = np.divide(v, norm, out=np.zeros(n), where=norm > 0)
+    rows = np.flatnonzero(scale != 0.0)
+    counts, keys, weights = [], [], []
+    for o in range(present.n_orders):
+        k = present.first_order + o
+        n_pos = layout.length - k + 1
+        r, key, val = _private_order(chunks, layout, k, scale, rows)
+        count = present.counts[o]
+        start = layout.offsets[k - 1]
+        all_r = np.concatenate([np.repeat(np.arange(n_pos), count), r])
+        all_key = np.concatenate([present.keys[o], key])
+        all_w = np.concatenate([coef[start : start + int(count.sum())], val])
+        order = np.argsort(all_r, kind="stable")
+        counts.append(np.bincount(all_r, minlength=n_pos).astype(np.int64))
+        keys.append(all_key[order])
+        weights.append(all_w[order])
+    fitted = PresentKeys(first_order=present.first_order, counts=counts, keys=keys)
+    end = layout.private_offset
+    first = (
+        int(layout.offsets[layout.n_exact]) if layout.n_exact < layout.degree else end
+    )
+    hashed = coef[first:end]
+    dense = coef[: int(layout.offsets[layout.n_dense])]
+    return fitted, np.concatenate([dense, *weights, hashed])

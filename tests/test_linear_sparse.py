@@ -1,0 +1,144 @@
+"""WDLinearSVC's exact sparse table of the present k-mers (issue 18)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+from poimkit import WDKernelSVC, compute_poim, load_model
+from poimkit.datasets import make_planted
+from poimkit.errors import InputError
+from poimkit.io.files import write_npz
+from poimkit.svm.linear import WDLinearSVC, keys
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y = make_planted(60, 60, 16, [("ACGTA", 5.0, 1.0)], random_state=3)
+    X_new = np.random.default_rng(1).integers(0, 4, size=(40, 16), dtype=np.uint8)
+    return X, y, X_new
+
+
+def exact_pair(X, y, **params):
+    """The sparse model (orders 3.. through the table) and the dense one."""
+    params = dict(degree=6, tol=1e-10, max_iter=3000, **params)
+    sparse = WDLinearSVC(exact_size=4**2 * 16, **params).fit(X, y)
+    dense = WDLinearSVC(exact_size=10**9, **params).fit(X, y)
+    return sparse, dense
+
+
+@pytest.mark.parametrize("loss,shift", [("squared_hinge", 0), ("logistic", 2)])
+def test_sparse_model_is_the_dense_model(data, loss, shift):
+    X, y, X_new = data
+    sparse, dense = exact_pair(X, y, loss=loss, shift=shift)
+    assert sparse.layout_.n_dense == 2 and sparse.n_exact_orders_ == 6
+    assert dense.layout_.n_dense == 6 and sparse.n_present_keys_ > 0
+    assert sparse.coef_.size < dense.coef_.size
+    assert_allclose(sparse.objective_, dense.objective_, rtol=1e-9)
+    for Z in (X, X_new):  # X_new: k-mers absent from training weigh 0
+        assert_allclose(
+            sparse.decision_function(Z), dense.decision_function(Z), atol=1e-7
+        )
+    ws, wd = sparse.explicit_weights(), dense.explicit_weights()
+    for k in range(1, 7):
+        (ip_s, km_s, v_s), (ip_d, km_d, v_d) = ws.order(k), wd.order(k)
+        assert_array_equal(ip_s, ip_d)
+        assert_array_equal(km_s, km_d)
+        assert_allclose(v_s, v_d, rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("shift", [0, 1])
+def test_default_model_has_exact_explicit_weights(data, shift):
+    X, y, X_new = data
+    clf = WDLinearSVC(shift=shift).fit(X, y)  # degree 20, orders 7..16 sparse
+    assert clf.n_exact_orders_ == 16 and not clf.hashed_by_budget_
+    weights = clf.explicit_weights()
+    assert weights.max_order == 16
+    for Z in (X, X_new):
+        assert_allclose(
+            weights.decision_function(Z), clf.decision_function(Z), atol=1e-10
+        )
+    assert compute_poim(clf, max_order=3).q(3).shape == (14, 64)
+
+
+def test_hinge_model_uses_the_table(data):
+    X, y, X_new = data
+    sparse, dense = exact_pair(X, y, loss="hinge", random_state=0)
+    assert_allclose(
+        sparse.decision_function(X_new), dense.decision_function(X_new), atol=1e-6
+    )
+
+
+def test_agreement_with_kernel_svm_at_degree_20():
+    """Top-20 order-7 POIM entries of WDLinearSVC and WDKernelSVC: the same set."""
+    X, y = make_planted(250, 250, 40, [("GATTACAG", 15.0, 2.0)], random_state=4)
+    lin = WDLinearSVC(degree=20, loss="hinge", tol=1e-4, max_iter=2000).fit(X, y)
+    ker = WDKernelSVC(degree=20).fit(X, y)
+    assert lin.n_exact_orders_ == 20
+
+    def top(model):
+        q = np.abs(compute_poim(model, 7).q(7)).ravel()
+        return set(np.argsort(q)[-20:].tolist())
+
+    assert top(lin) == top(ker)
+
+
+def test_memory_budget_falls_back_to_hashing(data, monkeypatch):
+    X, y, _ = data
+    need = WDLinearSVC(degree=12).fit(X, y).table_bytes_  # orders 9..12 sparse
+    monkeypatch.setattr(keys, "memory_budget", lambda: need - 201)
+    with pytest.warns(UserWarning, match=r"orders (9|1\d)\.\.12 are hashed"):
+        clf = WDLinearSVC(degree=12).fit(X, y)
+    assert clf.hashed_by_budget_ and 8 <= clf.n_exact_orders_ < 12
+    assert clf.layout_.n_dense == 8 and clf.n_hashed_buckets_ > 0
+    with pytest.raises(InputError, match="did not fit the memory budget"):
+        clf.explicit_weights()
+    monkeypatch.setattr(keys, "memory_budget", lambda: need - 200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # exactly enough: no warning
+        clf = WDLinearSVC(degree=12).fit(X, y)
+    assert clf.n_exact_orders_ == 12 and clf.table_bytes_ == need
+
+
+def test_private_features_stay_out_of_the_training_table(data):
+    """Features of one sequence train as one column; the fit has them all."""
+    X, y, _ = data
+    clf = WDLinearSVC(degree=12, shift=1).fit(X, y)
+    dense_columns = clf.layout_.offsets[clf.layout_.n_dense]
+    training_columns = (clf.table_bytes_ - 12 * 0) // (keys.VECTOR_COPIES * 8)
+    assert training_columns < dense_columns + clf.n_present_keys_  # fewer keys
+    assert clf.layout_.n_private == 0 and clf.n_present_keys_ > 0
+    estimate = keys.estimate_train_bytes(len(X), 16, 12, 1)
+    assert clf.table_bytes_ <= 1.01 * estimate  # an estimate, not a bound
+    assert keys.largest_fitting_degree(len(X), 16, 12, 1, estimate) == 12
+
+
+def test_save_load_round_trip(data, tmp_path):
+    X, y, X_new = data
+    clf = WDLinearSVC(degree=10, shift=1).fit(X, y)
+    clf.save(tmp_path / "m.npz")
+    back = load_model(tmp_path / "m.npz")
+    assert isinstance(back, WDLinearSVC) and back.sparse
+    assert back.n_present_keys_ == clf.n_present_keys_
+    assert back.n_exact_orders_ == 10
+    assert_array_equal(back.decision_function(X_new), clf.decision_function(X_new))
+    assert back.explicit_weights().nnz == clf.explicit_weights().nnz
+
+
+def test_old_format_file_still_loads(data, tmp_path):
+    """A version-1 file (before the table: no ``sparse``, hashed orders)."""
+    X, y, X_new = data
+    clf = WDLinearSVC(degree=8, exact_size=500, sparse=False).fit(X, y)
+    clf.save(tmp_path / "new.npz")
+    with np.load(tmp_path / "new.npz") as f:
+        arrays = {name: f[name] for name in f.files}
+    assert int(arrays.pop("format_version")) == 2
+    del arrays["format"], arrays["poimkit_version"], arrays["sparse"]
+    write_npz(tmp_path / "old.npz", "poimkit.WDLinearSVC", 1, arrays)
+    old = WDLinearSVC.load(tmp_path / "old.npz")
+    assert old.sparse is False and old.n_exact_orders_ == clf.n_exact_orders_
+    assert_array_equal(old.decision_function(X_new), clf.decision_function(X_new))
+    write_npz(tmp_path / "future.npz", "poimkit.WDLinearSVC", 3, arrays)
+    with pytest.raises(InputError, match="version 3 is not supported"):
+        WDLinearSVC.load(tmp_path / "future.npz")
