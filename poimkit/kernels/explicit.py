@@ -313,7 +313,7 @@ class KmerWeights:
                 parts.append((b_pos[right] + s, b_kmer[right], d_s * b_val[right]))
                 parts.append((b_pos[left] - s, b_kmer[left], d_s * b_val[left]))
             if len(parts) > 1:
-                b_pos, b_kmer, b_val = _sum_duplicates(
+                b_pos, b_kmer, b_val = sum_duplicates(
                     *(np.concatenate(a) for a in zip(*parts, strict=True))
                 )
             if min(n_mis, k - 1) > 0:
@@ -322,7 +322,7 @@ class KmerWeights:
                     b_pos[keep], b_kmer[keep], b_val[keep], n_pos, k, min(n_mis, k - 1)
                 )
             if reverse_complement:  # w(y, p) += w(rc(y), n_pos - 1 - p)
-                b_pos, b_kmer, b_val = _sum_duplicates(
+                b_pos, b_kmer, b_val = sum_duplicates(
                     np.concatenate([b_pos, n_pos - 1 - b_pos]),
                     np.concatenate([b_kmer, reverse_complement_kmers(b_kmer, k)]),
                     np.concatenate([b_val, b_val]),
@@ -521,8 +521,24 @@ def _spread_mismatches(
     return np.repeat(np.arange(n_pos), counts), out_kmers[take], out_values[take]
 
 
-def _sum_duplicates(pos: np.ndarray, kmer: np.ndarray, val: np.ndarray):
-    """Sort entries by (position, k-mer) and add the values of equal keys."""
+def sum_duplicates(
+    pos: np.ndarray, kmer: np.ndarray, val: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sort entries by (position, k-mer) and add the values of equal keys.
+
+    Parameters
+    ----------
+    pos, kmer : numpy.ndarray of int
+        Position and k-mer key of each entry.
+    val : numpy.ndarray of float64
+        Value of each entry.
+
+    Returns
+    -------
+    pos, kmer, val : numpy.ndarray
+        One entry per distinct (position, k-mer), sorted; equal keys keep
+        their input order while they are added.
+    """
     order = np.lexsort((kmer, pos))
     pos, kmer, val = pos[order], kmer[order], val[order]
     if pos.size == 0:

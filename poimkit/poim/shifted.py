@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..background import MarkovBackground, kmer_probability_table
-from ..kernels.explicit import KmerWeights, _sum_duplicates, shift_weights
+from ..kernels.explicit import KmerWeights, shift_weights, sum_duplicates
 from . import _shifted
 from .exact import (
     _region_offsets,
@@ -142,7 +142,7 @@ def _shifted_entries(base: KmerWeights, k: int, h: np.ndarray, targets: np.ndarr
     if not parts:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, np.zeros(0)
-    return _sum_duplicates(*(np.concatenate(a) for a in zip(*parts, strict=True)))
+    return sum_duplicates(*(np.concatenate(a) for a in zip(*parts, strict=True)))
 
 
 def _padded(base: KmerWeights, pad: int) -> KmerWeights:

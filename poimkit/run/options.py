@@ -5,10 +5,10 @@ Light to import: the CLI reads the defaults for its help from here.
 
 from __future__ import annotations
 
-import os
 import warnings
 from dataclasses import dataclass, replace
 
+from .._machine import physical_memory
 from .._threads import check_threads
 from .._validation import check_int
 from ..errors import InputError
@@ -282,11 +282,7 @@ def check_cv(cv: int) -> None:
 
 def kernel_memory_limit() -> float:
     """Bytes the kernel solver's matrices may take: `KERNEL_RAM_SHARE` of RAM."""
-    try:
-        ram = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        ram = 8 * 1024**3
-    return KERNEL_RAM_SHARE * ram
+    return KERNEL_RAM_SHARE * physical_memory()
 
 
 def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:

@@ -26,11 +26,11 @@ first at prediction) has weight 0, as in the L2 solution.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..._machine import physical_memory
 from . import _table
 
 #: share of the RAM that training on the exact sparse table may take
@@ -50,11 +50,7 @@ def memory_budget() -> int:
         `MEMORY_FRACTION` (25 %) of the physical RAM (8 GiB assumed if the
         system does not say).
     """
-    try:
-        ram = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        ram = 8 * 1024**3
-    return int(MEMORY_FRACTION * ram)
+    return int(MEMORY_FRACTION * physical_memory())
 
 
 def capacities(counts: np.ndarray) -> np.ndarray:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...kernels.explicit import sum_duplicates
 from . import _table
 from .keys import PresentKeys
 from .layout import FeatureLayout
@@ -57,17 +58,10 @@ def _private_order(chunks, layout, k, scale, rows):
         row0 += m
     if not parts_r:
         return np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0)
-    r = np.concatenate(parts_r)
-    key = np.concatenate(parts_key)
-    val = np.concatenate(parts_val)
-    order = np.lexsort((key, r))
-    r, key, val = r[order], key[order], val[order]
-    if shift and r.size:  # one feature fed by several occurrences in its row
-        new = np.ones(r.size, dtype=bool)
-        new[1:] = (r[1:] != r[:-1]) | (key[1:] != key[:-1])
-        starts = np.flatnonzero(new)
-        r, key, val = r[starts], key[starts], np.add.reduceat(val, starts)
-    return r, key, val
+    # WDS: one feature fed by several occurrences in its row, added up
+    return sum_duplicates(
+        np.concatenate(parts_r), np.concatenate(parts_key), np.concatenate(parts_val)
+    )
 
 
 def materialise(

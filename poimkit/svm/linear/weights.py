@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...kernels.explicit import KmerWeights
+from ...kernels.explicit import KmerWeights, sum_duplicates
 from .layout import FeatureLayout
 
 
@@ -81,15 +81,9 @@ def sparse_order(
         vals.append(
             layout.coef[k - 1] * layout.band[k - 1, p[keep], j] * features[keep]
         )
-    pos, kmer, val = np.concatenate(pos), np.concatenate(kmers), np.concatenate(vals)
-    order = np.lexsort((kmer, pos))
-    pos, kmer, val = pos[order], kmer[order], val[order]
-    if layout.shift:  # add the weights of equal (position, k-mer)
-        new = np.ones(pos.size, dtype=bool)
-        new[1:] = (pos[1:] != pos[:-1]) | (kmer[1:] != kmer[:-1])
-        starts = np.flatnonzero(new)
-        pos, kmer = pos[starts], kmer[starts]
-        val = np.add.reduceat(val, starts) if starts.size else val[:0]
+    pos, kmer, val = sum_duplicates(  # WDS: equal (position, k-mer) added
+        np.concatenate(pos), np.concatenate(kmers), np.concatenate(vals)
+    )
     nonzero = val != 0.0
     pos, kmer, val = pos[nonzero], kmer[nonzero], val[nonzero]
     indptr = np.searchsorted(pos, np.arange(n_pos + 1)).astype(np.int64)
