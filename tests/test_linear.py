@@ -17,7 +17,7 @@ from poimkit.errors import InputError
 from poimkit.kernels.explicit import shift_weights
 from poimkit.kernels.wd import wd_normalizer
 from poimkit.svm.linear import WDLinearSVC, _kernels, make_layout
-from poimkit.svm.linear.backend import LocalBackend, chunk_gradient, chunk_margins
+from poimkit.svm.linear.backend import LocalBackend, chunk_pass
 from poimkit.svm.linear.layout import shift_band
 from poimkit.svm.linear.lbfgs import minimize
 from poimkit.svm.linear.losses import loss_terms
@@ -28,7 +28,7 @@ RNG = np.random.default_rng(0)
 def feature_matrix(X, layout):
     """Explicit phi(x) rows (bias column 1 last) through the scatter kernel."""
     return np.stack(
-        [chunk_gradient(X[i : i + 1], np.ones(1), layout) for i in range(len(X))]
+        [chunk_pass(X[i : i + 1], np.ones(1), layout, True) for i in range(len(X))]
     )
 
 
@@ -60,14 +60,14 @@ def test_margins_and_gradient_are_phi_products(shift):
     v = RNG.normal(size=layout.n_columns + 1)
     c = RNG.normal(size=len(X))
     c[::3] = 0.0
-    assert_allclose(chunk_margins(X, v, layout), Phi @ v, rtol=1e-10)
-    assert_allclose(chunk_gradient(X, c, layout), Phi.T @ c, rtol=1e-10, atol=1e-12)
+    assert_allclose(chunk_pass(X, v, layout, False), Phi @ v, rtol=1e-10)
+    assert_allclose(chunk_pass(X, c, layout, True), Phi.T @ c, rtol=1e-10, atol=1e-12)
     # serial and parallel kernels give the same bits (Dask uses the serial ones)
     assert np.array_equal(
-        chunk_margins(X, v, layout), chunk_margins(X, v, layout, False)
+        chunk_pass(X, v, layout, False), chunk_pass(X, v, layout, False, False)
     )
     assert np.array_equal(
-        chunk_gradient(X, c, layout), chunk_gradient(X, c, layout, False)
+        chunk_pass(X, c, layout, True), chunk_pass(X, c, layout, True, False)
     )
 
 
@@ -87,10 +87,10 @@ def test_passes_do_not_depend_on_memory_alignment():
     c = RNG.normal(size=len(X))
     v = RNG.normal(size=layout.n_columns + 1)
     assert np.array_equal(
-        chunk_gradient(X, misaligned(c), layout), chunk_gradient(X, c, layout)
+        chunk_pass(X, misaligned(c), layout, True), chunk_pass(X, c, layout, True)
     )
     assert np.array_equal(
-        chunk_margins(X, misaligned(v), layout), chunk_margins(X, v, layout)
+        chunk_pass(X, misaligned(v), layout, False), chunk_pass(X, v, layout, False)
     )
 
 

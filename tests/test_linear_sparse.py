@@ -142,3 +142,32 @@ def test_old_format_file_still_loads(data, tmp_path):
     write_npz(tmp_path / "future.npz", "poimkit.WDLinearSVC", 3, arrays)
     with pytest.raises(InputError, match="version 3 is not supported"):
         WDLinearSVC.load(tmp_path / "future.npz")
+
+
+@pytest.mark.parametrize("shift", [0, 2])
+def test_column_cache_gives_the_lookups_passes(data, shift):
+    """The cached columns (all, some or no orders) give bitwise the same passes."""
+    from poimkit.svm.linear.backend import LocalBackend
+    from poimkit.svm.linear.cache import ENTRY_BYTES, cache_plan
+
+    X, y, _ = data
+    clf = WDLinearSVC(degree=8, exact_size=4**2 * 16, shift=shift).fit(X, y)
+    layout = clf.layout_
+    assert layout.n_dense == 2 and layout.n_exact == 8
+    chunks = [X[:50], X[50:]]
+    rows_per_seq = sum((16 - k + 1) * (shift + 1) for k in range(3, 6))
+    some = rows_per_seq * len(X) * ENTRY_BYTES  # orders 3..5 fit, not 6
+    estart = cache_plan(layout, len(X), some)
+    assert (estart[2:5] >= 0).all() and (estart[5:] == -1).all()
+    assert (estart[:2] == -1).all()  # dense orders are never cached
+    rng = np.random.default_rng(0)
+    v = rng.normal(size=layout.n_columns + 1)
+    c = rng.normal(size=len(X)) * (rng.random(len(X)) < 0.7)  # some rows inactive
+    passes = []
+    for budget in (0, some, 2**40):
+        backend = LocalBackend(chunks, layout, cache_budget=budget)
+        passes.append((backend.margins(v), backend.gradient(c)))
+    assert backend.caches[0][1].shape[0] > rows_per_seq  # every order cached
+    for margins, gradient in passes[1:]:
+        assert_array_equal(margins, passes[0][0])
+        assert_array_equal(gradient, passes[0][1])

@@ -118,26 +118,43 @@ def feature_columns(cur, k, r, a, fmap, col, fac):
 
 
 @njit(**NJIT)
-def block_order(xt, vec, k, fmap, out, scatter):
+def block_order(xt, vec, k, fmap, out, scatter, cols):
     """Order k of the feature map on the rows of a position-major block.
 
     ``scatter=False`` gathers, ``out[t] += <phi_k(x_t), vec>`` (one entry per
     row); ``scatter=True`` scatters, ``out += sum_t vec[t] phi_k(x_t)`` (one
-    entry per feature column).
+    entry per feature column). ``cols = (estart, cache, rows)`` is the block's
+    column cache (`sparse_cache`): a sparse order k with ``estart[k-1] >= 0``
+    reads its columns from ``cache[estart[k-1] + p * (S + 1) + j, rows[t]]``
+    instead of looking its keys up.
     """
-    shift, coef, band = fmap[1], fmap[8], fmap[9]
+    shift, coef, band, cbase = fmap[1], fmap[8], fmap[9], fmap[12]
+    estart, cache, rows = cols
     length, m = xt.shape
     cur = np.empty(m, dtype=np.int64)
     col = np.empty(m, dtype=np.int64)
     fac = np.empty(m, dtype=np.float64)
     kmask = (np.int64(1) << np.int64(2 * k)) - 1
+    cached = estart[k - 1] >= 0
     start_keys(xt, k, cur)
     for p in range(length - k + 1):
         roll_keys(xt, p + k - 1, kmask, cur)
         for j in range(min(shift, p) + 1):
-            feature_columns(
-                cur, k, p - j, coef[k - 1] * band[k - 1, p, j], fmap, col, fac
-            )
+            a = coef[k - 1] * band[k - 1, p, j]
+            if cached:  # absent features (c < 0) add nothing: skipped
+                e = estart[k - 1] + p * (shift + 1) + j
+                base = cbase[k - 1, p - j]
+                if scatter:
+                    for t in range(m):
+                        c = cache[e, rows[t]]
+                        if c >= 0:
+                            out[base + c] += vec[t] * a
+                else:  # branch-free: base - 1 is a column too, weighted 0
+                    for t in range(m):
+                        c = cache[e, rows[t]]
+                        out[t] += (a if c >= 0 else 0.0) * vec[base + c]
+                continue
+            feature_columns(cur, k, p - j, a, fmap, col, fac)
             if scatter:
                 for t in range(m):
                     out[col[t]] += vec[t] * fac[t]
@@ -147,14 +164,18 @@ def block_order(xt, vec, k, fmap, out, scatter):
 
 
 @njit(**NJIT)
-def block_margins(xt, v, fmap, acc):
+def block_margins(xt, v, fmap, acc, cols):
     """``acc[t] += <phi(x_t), v>`` for the rows of a position-major block."""
     for k in range(1, fmap[0] + 1):
-        block_order(xt, v, k, fmap, acc, False)
+        block_order(xt, v, k, fmap, acc, False, cols)
 
 
-def _margins(X, v, fmap, out):
-    """``out[i] = <phi(X[i]), v[:-1]> + v[-1]``; blocks of rows run in parallel."""
+def _margins(X, v, fmap, out, estart, cache):
+    """``out[i] = <phi(X[i]), v[:-1]> + v[-1]``; blocks of rows run in parallel.
+
+    ``estart`` and ``cache``: the chunk's column cache (`sparse_cache`;
+    ``estart`` all -1 and an empty cache for none).
+    """
     n, length = X.shape
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
@@ -163,11 +184,11 @@ def _margins(X, v, fmap, out):
         xt = np.empty((length, hi - lo), dtype=np.uint8)
         transpose_rows(X, np.arange(lo, hi), xt)
         acc = np.full(hi - lo, v[v.shape[0] - 1])  # the bias column
-        block_margins(xt, v, fmap, acc)
+        block_margins(xt, v, fmap, acc, (estart, cache, np.arange(lo, hi)))
         out[lo:hi] = acc
 
 
-def _scatter(X, g, order_list, fmap, out):
+def _scatter(X, g, order_list, fmap, out, estart, cache):
     """``out[:-1] += sum_i g[i] phi(X[i])``; one order per parallel task.
 
     Rows with ``g[i] == 0`` (outside the margin, for the squared hinge) are
@@ -185,13 +206,42 @@ def _scatter(X, g, order_list, fmap, out):
         k = order_list[t]
         for lo in range(0, n_act, BLOCK):
             hi = min(n_act, lo + BLOCK)
-            block_order(xt[:, lo:hi], g_act[lo:hi], k, fmap, out, True)
+            cols = (estart, cache, active[lo:hi])
+            block_order(xt[:, lo:hi], g_act[lo:hi], k, fmap, out, True, cols)
 
 
 margins_parallel = njit(**NJIT_PARALLEL)(_margins)
 margins_serial = njit(**NJIT)(_margins)
 scatter_parallel = njit(**NJIT_PARALLEL)(_scatter)
 scatter_serial = njit(**NJIT)(_scatter)
+
+
+@njit(**NJIT_PARALLEL)
+def sparse_cache(X, fmap, estart, cache):
+    """Column cache of a chunk, written once and read by every pass.
+
+    ``cache[e, i]`` is the column of a feature of ``X[i]`` of a sparse order
+    with ``estart[k-1] >= 0``, within its (order, position) region (-1 if
+    absent from the table), for ``e = estart[k-1] + p * (S + 1) + j``: the
+    occurrence at ``p`` feeding feature ``(k, p - j, y)``.
+    """
+    shift, cbase = fmap[1], fmap[12]
+    n, length = X.shape
+    for i in prange(n):
+        for k in range(1, estart.shape[0] + 1):
+            if estart[k - 1] < 0:
+                continue
+            kmask = (np.int64(1) << np.int64(2 * k)) - 1
+            key = np.int64(0)
+            for q in range(length):
+                key = ((key << np.int64(2)) | np.int64(X[i, q])) & kmask
+                p = q - k + 1
+                if p < 0:
+                    continue
+                for j in range(min(shift, p) + 1):
+                    c = sparse_column(k, p - j, key, fmap)
+                    e = estart[k - 1] + p * (shift + 1) + j
+                    cache[e, i] = -1 if c < 0 else c - cbase[k - 1, p - j]
 
 
 @njit(**NJIT_PARALLEL)

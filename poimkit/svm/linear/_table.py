@@ -95,6 +95,34 @@ def collect(kp, r0, row0, shift, factors, table, owner, value, mask):
 
 
 @njit(**NJIT)
+def split_shared(table, owner, value, count, keys, private_sq):
+    """Sort the collected keys (`collect`) into shared and private.
+
+    Row r of ``table`` gets ``count[r]``, its shared keys (two or more
+    sequences) are appended to ``keys`` row after row, and each private
+    key's value squared is added to its owner's ``private_sq``. Returns the
+    number of shared and of private keys. ``keys`` may be the flat view of
+    ``table`` itself (a key is written at or before where it was read).
+    """
+    n_shared = 0
+    n_private = 0
+    for r in range(table.shape[0]):
+        c = 0
+        for slot in range(table.shape[1]):
+            if table[r, slot] == np.uint64(0):
+                continue
+            if owner[r, slot] < 0:
+                keys[n_shared] = table[r, slot]
+                n_shared += 1
+                c += 1
+            else:
+                private_sq[owner[r, slot]] += value[r, slot] ** 2
+                n_private += 1
+        count[r] = c
+    return n_shared, n_private
+
+
+@njit(**NJIT)
 def private_entries(X, rows, k, shift, factors, fmap, out_r, out_key, out_row, out_val):
     """The features of ``X[rows]`` of order k that are not in the table.
 
@@ -128,11 +156,41 @@ def private_entries(X, rows, k, shift, factors, fmap, out_r, out_key, out_row, o
 
 
 @njit(**NJIT)
+def merge_regions(count, keys, weights, r, key, val, out_count, out_keys, out_w):
+    """Each region's keys and weights followed by the added ``(r, key, val)``.
+
+    ``keys`` and ``weights`` hold ``count[r]`` entries per region, region
+    after region; the added entries come in any order and keep it within a
+    region (a counting sort).
+    """
+    out_count[:] = count
+    for t in range(r.shape[0]):
+        out_count[r[t]] += 1
+    at = np.empty(count.shape[0], dtype=np.int64)  # next free slot per region
+    src = 0
+    dst = 0
+    for q in range(count.shape[0]):
+        for c in range(count[q]):
+            out_keys[dst + c] = keys[src + c]
+            out_w[dst + c] = weights[src + c]
+        at[q] = dst + count[q]
+        src += count[q]
+        dst += out_count[q]
+    for t in range(r.shape[0]):
+        out_keys[at[r[t]]] = key[t]
+        out_w[at[r[t]]] = val[t]
+        at[r[t]] += 1
+
+
+@njit(**NJIT_PARALLEL)
 def fill_regions(present, counts, starts, masks, keys, idx):
-    """Insert each region's keys (in column order) into the final tables."""
-    at = 0
-    for r in range(counts.shape[0]):
+    """Insert each region's keys (in column order) into the final tables.
+
+    Regions are disjoint, so they are filled in parallel.
+    """
+    first = np.cumsum(counts) - counts
+    for r in prange(counts.shape[0]):
         for c in range(counts[r]):
-            slot, _ = probe_insert(keys, starts[r], np.uint64(masks[r]), present[at])
+            key = present[first[r] + c]
+            slot, _ = probe_insert(keys, starts[r], np.uint64(masks[r]), key)
             idx[slot] = c
-            at += 1

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..._threads import numba_threads
 from . import _kernels
+from .cache import build_cache, cache_plan, no_cache
 from .layout import FeatureLayout
 
 
@@ -37,74 +38,66 @@ def _order_list(layout: FeatureLayout) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def chunk_margins(
+def chunk_pass(
     X: np.ndarray,
-    v: np.ndarray,
+    vec: np.ndarray,
     layout: FeatureLayout,
+    gradient: bool,
     parallel: bool = True,
     row0: int | None = None,
+    cache: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
-    """``<phi(x), v[:-1]> + B v[-1]`` for the rows of one chunk (B = 1).
+    """One pass over the rows of a chunk: margins or gradient (B = 1).
 
     Parameters
     ----------
     X : numpy.ndarray of uint8, shape (n, L)
         The chunk's sequences.
-    v : numpy.ndarray of float64, shape (n_columns + 1,)
-        Weights, bias last.
+    vec : numpy.ndarray of float64
+        Margins: the weights, shape (n_columns + 1,), bias last. Gradient: the
+        coefficient of each sequence, shape (n,).
     layout : FeatureLayout
         The feature map.
+    gradient : bool
+        False: ``<phi(x), vec[:-1]> + vec[-1]`` for every row, shape (n,).
+        True: ``sum_i vec_i phi(x_i)`` with the bias column last, shape
+        (n_columns + 1,).
     parallel : bool, default=True
         Use numba's threads (False inside a Dask task).
     row0 : int, optional
         Index of the chunk's first row among the training sequences, whose
-        private columns (``layout.private_norm``) are then added; None for
+        private columns (``layout.private_norm``) are then included; None for
         other sequences.
+    cache : tuple of numpy.ndarray, optional
+        The chunk's column cache (`poimkit.svm.linear.cache.build_cache`);
+        None looks every sparse feature up.
 
     Returns
     -------
-    numpy.ndarray of float64, shape (n,)
+    numpy.ndarray of float64
     """
-    out = np.empty(X.shape[0], dtype=np.float64)
-    kernel = _kernels.margins_parallel if parallel else _kernels.margins_serial
-    kernel(np.ascontiguousarray(X), v, layout.fmap, out)
-    if row0 is not None and layout.n_private:
-        lo, hi = row0, row0 + X.shape[0]
-        start = layout.private_offset
-        out += v[start + lo : start + hi] * layout.private_norm[lo:hi]
-    return out
-
-
-def chunk_gradient(
-    X: np.ndarray,
-    c: np.ndarray,
-    layout: FeatureLayout,
-    parallel: bool = True,
-    row0: int | None = None,
-) -> np.ndarray:
-    """``sum_i c_i phi(x_i)`` of one chunk, bias column last (B = 1).
-
-    Parameters
-    ----------
-    X, layout, parallel, row0
-        As in `chunk_margins`.
-    c : numpy.ndarray of float64, shape (n,)
-        Coefficient of each sequence.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (n_columns + 1,)
-    """
+    X = np.ascontiguousarray(X)
+    if cache is None:
+        cache = no_cache(layout)
+    private = row0 is not None and layout.n_private
+    if private:
+        lo = layout.private_offset + row0
+        norm = layout.private_norm[row0 : row0 + X.shape[0]]
+    if not gradient:
+        out = np.empty(X.shape[0], dtype=np.float64)
+        kernel = _kernels.margins_parallel if parallel else _kernels.margins_serial
+        kernel(X, vec, layout.fmap, out, *cache)
+        if private:
+            out += vec[lo : lo + X.shape[0]] * norm
+        return out
     out = np.zeros(layout.n_columns + 1, dtype=np.float64)
     kernel = _kernels.scatter_parallel if parallel else _kernels.scatter_serial
-    kernel(np.ascontiguousarray(X), c, _order_list(layout), layout.fmap, out)
-    if row0 is not None and layout.n_private:
-        lo, hi = row0, row0 + X.shape[0]
-        start = layout.private_offset
-        out[start + lo : start + hi] = c * layout.private_norm[lo:hi]
+    kernel(X, vec, _order_list(layout), layout.fmap, out, *cache)
+    if private:
+        out[lo : lo + X.shape[0]] = vec * norm
     # fsum is exact, so independent of memory layout: numpy's sum adds in
     # another order for misaligned arrays, which Dask workers may receive
-    out[-1] = math.fsum(c)
+    out[-1] = math.fsum(vec)
     return out
 
 
@@ -145,6 +138,8 @@ class LocalBackend:
         Feature map of the model.
     n_threads : int, optional
         numba threads for the passes.
+    cache_budget : int, default=0
+        Bytes the chunks' column caches may take (`poimkit.svm.linear.cache`).
     """
 
     def __init__(
@@ -152,11 +147,15 @@ class LocalBackend:
         chunks: list[np.ndarray],
         layout: FeatureLayout,
         n_threads: int | None = None,
+        cache_budget: int = 0,
     ) -> None:
         self.chunks = chunks
         self.layout = layout
         self.n_threads = n_threads
         self.bounds = np.cumsum([0] + [len(X) for X in chunks])
+        estart = cache_plan(layout, int(self.bounds[-1]), cache_budget)
+        with numba_threads(n_threads):
+            self.caches = [build_cache(X, layout, estart) for X in chunks]
 
     def margins(self, v: np.ndarray) -> np.ndarray:
         """Margins of every sequence, chunk after chunk.
@@ -173,8 +172,10 @@ class LocalBackend:
         with numba_threads(self.n_threads):
             return np.concatenate(
                 [
-                    chunk_margins(X, v, self.layout, row0=int(lo))
-                    for X, lo in zip(self.chunks, self.bounds[:-1], strict=True)
+                    chunk_pass(X, v, self.layout, False, row0=int(lo), cache=cache)
+                    for X, lo, cache in zip(
+                        self.chunks, self.bounds[:-1], self.caches, strict=True
+                    )
                 ]
             )
 
@@ -193,12 +194,16 @@ class LocalBackend:
         with numba_threads(self.n_threads):
             return tree_sum(
                 (
-                    chunk_gradient(X, c[lo:hi], self.layout, row0=int(lo))
-                    for X, lo, hi in zip(
-                        self.chunks, self.bounds[:-1], self.bounds[1:], strict=True
+                    chunk_pass(X, c[lo:hi], self.layout, True, True, int(lo), cache)
+                    for X, lo, hi, cache in zip(
+                        self.chunks,
+                        self.bounds[:-1],
+                        self.bounds[1:],
+                        self.caches,
+                        strict=True,
                     )
                 ),
-                np.add,
+                lambda a, b: np.add(a, b, out=a),  # chunk results are fresh
             )
 
     def close(self) -> None:
@@ -218,12 +223,17 @@ class DaskBackend:
     ----------
     client : dask.distributed.Client
         The cluster.
-    chunks, layout
-        As in `LocalBackend`; the chunks are copied to the workers.
+    chunks, layout, cache_budget
+        As in `LocalBackend`; the chunks are copied to the workers, which
+        build and keep their column caches.
     """
 
     def __init__(
-        self, client: object, chunks: list[np.ndarray], layout: FeatureLayout
+        self,
+        client: object,
+        chunks: list[np.ndarray],
+        layout: FeatureLayout,
+        cache_budget: int = 0,
     ) -> None:
         self.client = client
         self.layout = layout
@@ -237,6 +247,11 @@ class DaskBackend:
             for i, X in enumerate(chunks)
         ]
         self.layout_future = client.scatter(layout, broadcast=True)
+        estart = cache_plan(layout, int(self.bounds[-1]), cache_budget)
+        self.caches = [
+            client.submit(build_cache, X, self.layout_future, estart, pure=False)
+            for X in self.futures
+        ]
 
     def margins(self, v: np.ndarray) -> np.ndarray:
         """Margins of every sequence, gathered in chunk order.
@@ -253,9 +268,13 @@ class DaskBackend:
         vf = self.client.scatter(v, broadcast=True)
         tasks = [
             self.client.submit(
-                chunk_margins, X, vf, self.layout_future, False, int(lo), pure=False
+                chunk_pass,
+                *(X, vf, self.layout_future, False, False, int(lo), cache),
+                pure=False,
             )
-            for X, lo in zip(self.futures, self.bounds[:-1], strict=True)
+            for X, lo, cache in zip(
+                self.futures, self.bounds[:-1], self.caches, strict=True
+            )
         ]
         out = np.concatenate(self.client.gather(tasks))
         self.client.cancel([vf])
@@ -275,16 +294,16 @@ class DaskBackend:
         """
         parts = (
             self.client.submit(
-                chunk_gradient,
-                X,
-                c[lo:hi],
-                self.layout_future,
-                False,
-                int(lo),
+                chunk_pass,
+                *(X, c[lo:hi], self.layout_future, True, False, int(lo), cache),
                 pure=False,
             )
-            for X, lo, hi in zip(
-                self.futures, self.bounds[:-1], self.bounds[1:], strict=True
+            for X, lo, hi, cache in zip(
+                self.futures,
+                self.bounds[:-1],
+                self.bounds[1:],
+                self.caches,
+                strict=True,
             )
         )
         total = tree_sum(
@@ -294,7 +313,7 @@ class DaskBackend:
 
     def close(self) -> None:
         """Drop the chunks from the cluster."""
-        self.client.cancel(self.futures + [self.layout_future])
+        self.client.cancel(self.futures + self.caches + [self.layout_future])
 
 
 def tree_sum(

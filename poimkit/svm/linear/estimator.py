@@ -25,7 +25,7 @@ from ...kernels.wd import wd_diagonal, wd_normalizer
 from .._base import WDClassifierBase, optional_float, optional_int
 from . import keys
 from ._dualcd import dual_cd, row_sqnorm
-from .backend import DaskBackend, LocalBackend, chunk_margins, collision_stats
+from .backend import DaskBackend, LocalBackend, chunk_pass, collision_stats
 from .dask import open_client
 from .data import ChunkedData, from_fasta_pair, is_fasta_pair
 from .keys import MEMORY_FRACTION, VECTOR_COPIES, PresentKeys, collect_present_keys
@@ -351,7 +351,8 @@ class WDLinearSVC(WDClassifierBase):
             w[p0 : p0 + layout.n_private][~support] = 0.0
             self._present, self.coef_ = materialise(chunks, layout, w[:-1])
             self._layout = None
-        self.n_present_keys_ = self.layout_.n_sparse_columns
+        # the fitted lookup table is built at the first use of layout_
+        self.n_present_keys_ = 0 if self._present is None else self._present.n_keys
         self.intercept_ = float(w[-1])  # bias feature of value 1
         self.n_support_ = np.bincount(y_index[support], minlength=2)
         self._weights = None
@@ -368,10 +369,12 @@ class WDLinearSVC(WDClassifierBase):
                 leave=False,
             ) as bar,
         ):
+            # the column caches take what the table leaves of the budget
+            cache_budget = max(keys.memory_budget() - self.table_bytes_, 0)
             backend = (
-                LocalBackend(chunks, layout, self.n_threads)
+                LocalBackend(chunks, layout, self.n_threads, cache_budget)
                 if dask_client is None
-                else DaskBackend(dask_client, chunks, layout)
+                else DaskBackend(dask_client, chunks, layout, cache_budget)
             )
 
             def progress(n_iter: int, relative_gradient: float) -> None:
@@ -538,7 +541,7 @@ class WDLinearSVC(WDClassifierBase):
             return np.concatenate(
                 [np.empty(0)]
                 + [
-                    chunk_margins(X[s : s + self.chunk_size], w, self.layout_)
+                    chunk_pass(X[s : s + self.chunk_size], w, self.layout_, False)
                     for s in range(0, X.shape[0], self.chunk_size)
                 ]
             )

@@ -195,16 +195,13 @@ def collect_present_keys(
                     kp, r0, row0, shift, fk, rows, owner, value, np.uint64(cap - 1)
                 )
                 row0 += X.shape[0]
-            occupied = rows != 0
-            shared = occupied & (owner < 0)
-            private = occupied & (owner >= 0)
-            count[r0:r1] = shared.sum(axis=1)
-            shared_keys.append(rows[shared])  # row-major: region after region
-            order_sq += np.bincount(
-                owner[private], weights=value[private] ** 2, minlength=n
+            flat = rows.reshape(-1)  # the shared keys are gathered in place
+            n_shared, n_priv = _table.split_shared(
+                rows, owner, value, count[r0:r1], flat, order_sq
             )
-            order_private += int(private.sum())
-            del rows, owner, value, occupied, shared, private
+            shared_keys.append(flat[:n_shared].copy())  # region after region
+            order_private += n_priv
+            del rows, owner, value, flat
         need = VECTOR_COPIES * 8 * (columns + int(count.sum()))
         need += table + int(capacities(count).sum()) * SLOT_BYTES
         if need > budget:

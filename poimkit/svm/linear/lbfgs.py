@@ -24,8 +24,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 from threadpoolctl import threadpool_limits
 
+from ..._config import NJIT
 from .losses import loss_terms
 
 if TYPE_CHECKING:
@@ -108,6 +110,21 @@ def minimize(
         return _minimize(backend, y, C, loss, tol, max_iter, memory, callback)
 
 
+@njit(**NJIT)
+def axpy(a: float, x: np.ndarray, y: np.ndarray) -> None:
+    """``y += a * x`` in place.
+
+    Parameters
+    ----------
+    a : float
+        The factor.
+    x, y : numpy.ndarray of float64
+        Same shape; ``y`` is updated.
+    """
+    for i in range(y.shape[0]):
+        y[i] += a * x[i]
+
+
 def _minimize(backend, y, C, loss, tol, max_iter, memory, callback) -> LbfgsResult:
     n_cols = backend.layout.n_columns + 1
     w = np.zeros(n_cols)
@@ -115,52 +132,62 @@ def _minimize(backend, y, C, loss, tol, max_iter, memory, callback) -> LbfgsResu
 
     def grad_at(w, f):
         value, d1, _ = loss_terms(loss, y * f)
-        reg = w.copy()
-        reg[-1] = 0.0  # the bias is not penalised
-        g = reg + backend.gradient(C * d1 * y)
-        return g, 0.5 * float(reg @ reg) + C * value
+        g = backend.gradient(C * d1 * y)  # a fresh array, added to in place
+        g[:-1] += w[:-1]  # the bias is not penalised
+        return g, 0.5 * float(w[:-1] @ w[:-1]) + C * value
 
     g, obj = grad_at(w, f)
     g0 = float(np.linalg.norm(g))
     s_hist: list[np.ndarray] = []
     y_hist: list[np.ndarray] = []
     rho: list[float] = []
+    spare: list[np.ndarray] = []  # buffers of dropped pairs, reused
     n_iter, gnorm = 0, g0
+    # vectors have a column per feature (10^7 and more): every update is in
+    # place, as a fresh array of that size costs more in page faults than the
+    # arithmetic
     while gnorm > tol * g0 and n_iter < max_iter:
         # two-loop recursion: d = -H g
-        q = g.copy()
+        q = spare.pop() if spare else np.empty_like(g)
+        np.copyto(q, g)
         alphas = []
         for s, yv, r in zip(
             reversed(s_hist), reversed(y_hist), reversed(rho), strict=True
         ):
             a = r * float(s @ q)
             alphas.append(a)
-            q -= a * yv
+            axpy(-a, yv, q)
         if s_hist:
             q *= float(s_hist[-1] @ y_hist[-1]) / float(y_hist[-1] @ y_hist[-1])
         else:
             q /= max(gnorm, 1.0)
         for s, yv, r, a in zip(s_hist, y_hist, rho, reversed(alphas), strict=True):
-            q += (a - r * float(yv @ q)) * s
-        d = -q
+            axpy(a - r * float(yv @ q), s, q)
+        d = q
+        d *= -1.0
         fd = backend.margins(d)
         t = _line_search(w, d, y * f, fd, y, C, loss)
         if t == 0.0:
             break
-        w_new = w + t * d
+        s_vec = d
+        s_vec *= t
+        w += s_vec  # w_{t+1}; w_t is not needed any more
         f = f + t * fd
-        g_new, obj = grad_at(w_new, f)
-        s_vec, y_vec = w_new - w, g_new - g
+        g_new, obj = grad_at(w, f)
+        y_vec = g
+        y_vec -= g_new
+        y_vec *= -1.0  # g_new - g
         sy = float(s_vec @ y_vec)
         if sy > 1e-12 * float(s_vec @ s_vec):  # skip pairs without curvature
             s_hist.append(s_vec)
             y_hist.append(y_vec)
             rho.append(1.0 / sy)
             if len(s_hist) > memory:
-                s_hist.pop(0)
-                y_hist.pop(0)
+                spare += [s_hist.pop(0), y_hist.pop(0)]
                 rho.pop(0)
-        w, g = w_new, g_new
+        else:
+            spare += [s_vec, y_vec]
+        g = g_new
         gnorm = float(np.linalg.norm(g))
         n_iter += 1
         if callback is not None:

@@ -23,7 +23,7 @@ from .layout import FeatureLayout
 
 
 def _private_order(chunks, layout, k, scale, rows):
-    """``(r, key, weight)`` of the private features of order k, sorted."""
+    """``(r, key, weight)`` of the private features of order k, one per feature."""
     n_pos = layout.length - k + 1
     shift = layout.shift
     factors = np.ascontiguousarray(
@@ -58,10 +58,10 @@ def _private_order(chunks, layout, k, scale, rows):
         row0 += m
     if not parts_r:
         return np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0)
-    # WDS: one feature fed by several occurrences in its row, added up
-    return sum_duplicates(
-        np.concatenate(parts_r), np.concatenate(parts_key), np.concatenate(parts_val)
-    )
+    r, key, val = (np.concatenate(p) for p in (parts_r, parts_key, parts_val))
+    # WDS: one feature fed by several occurrences in its row, added up (WD: a
+    # private feature occurs once, in one row)
+    return sum_duplicates(r, key, val) if shift else (r, key, val)
 
 
 def materialise(
@@ -99,13 +99,20 @@ def materialise(
         r, key, val = _private_order(chunks, layout, k, scale, rows)
         count = present.counts[o]
         start = layout.offsets[k - 1]
-        all_r = np.concatenate([np.repeat(np.arange(n_pos), count), r])
-        all_key = np.concatenate([present.keys[o], key])
-        all_w = np.concatenate([coef[start : start + int(count.sum())], val])
-        order = np.argsort(all_r, kind="stable")
-        counts.append(np.bincount(all_r, minlength=n_pos).astype(np.int64))
-        keys.append(all_key[order])
-        weights.append(all_w[order])
+        size = int(count.sum()) + r.size
+        out = np.empty(n_pos, np.int64), np.empty(size, np.uint64), np.empty(size)
+        _table.merge_regions(
+            count,
+            present.keys[o],
+            coef[start : start + size - r.size],
+            r,
+            key,
+            val,
+            *out,
+        )
+        counts.append(out[0])
+        keys.append(out[1])
+        weights.append(out[2])
     fitted = PresentKeys(first_order=present.first_order, counts=counts, keys=keys)
     end = layout.private_offset
     first = (
