@@ -223,25 +223,31 @@ def sparse_cache(X, fmap, estart, cache):
     ``cache[e, i]`` is the column of a feature of ``X[i]`` of a sparse order
     with ``estart[k-1] >= 0``, within its (order, position) region (-1 if
     absent from the table), for ``e = estart[k-1] + p * (S + 1) + j``: the
-    occurrence at ``p`` feeding feature ``(k, p - j, y)``.
+    occurrence at ``p`` feeding feature ``(k, p - j, y)``. Blocks of rows run
+    in parallel, each writing its columns of the cache.
     """
     shift, cbase = fmap[1], fmap[12]
     n, length = X.shape
-    for i in prange(n):
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        lo = b * BLOCK
+        hi = min(n, lo + BLOCK)
+        xt = np.empty((length, hi - lo), dtype=np.uint8)
+        transpose_rows(X, np.arange(lo, hi), xt)
+        cur = np.empty(hi - lo, dtype=np.int64)
         for k in range(1, estart.shape[0] + 1):
             if estart[k - 1] < 0:
                 continue
             kmask = (np.int64(1) << np.int64(2 * k)) - 1
-            key = np.int64(0)
-            for q in range(length):
-                key = ((key << np.int64(2)) | np.int64(X[i, q])) & kmask
-                p = q - k + 1
-                if p < 0:
-                    continue
+            start_keys(xt, k, cur)
+            for p in range(length - k + 1):
+                roll_keys(xt, p + k - 1, kmask, cur)
                 for j in range(min(shift, p) + 1):
-                    c = sparse_column(k, p - j, key, fmap)
                     e = estart[k - 1] + p * (shift + 1) + j
-                    cache[e, i] = -1 if c < 0 else c - cbase[k - 1, p - j]
+                    base = cbase[k - 1, p - j]
+                    for t in range(hi - lo):
+                        c = sparse_column(k, p - j, cur[t], fmap)
+                        cache[e, lo + t] = -1 if c < 0 else c - base
 
 
 @njit(**NJIT_PARALLEL)

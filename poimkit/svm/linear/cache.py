@@ -7,7 +7,11 @@ dense column's arithmetic and, for the many private k-mers, ends in a miss.
 The training sequences do not change between passes, so their columns are
 looked up once (`_kernels.sparse_cache`) and kept, one int32 per occurrence
 and shift, as long as that fits the memory left in the budget: orders are
-cached from the lowest up, and the rest keep looking up.
+cached from the lowest up, and the rest keep looking up. Every order pays:
+the long k-mers are mostly private, and a lookup that misses costs as much as
+one that hits (at n = 10^5, L = 141, degree 20: passes of 0.65 s and 0.35 s
+cached against 2.2 s and 2.1 s looked up; caching only the orders with 10 %
+or more shared occurrences gave 1.2 s and 0.9 s).
 """
 
 from __future__ import annotations
@@ -71,11 +75,8 @@ def build_cache(
     columns : numpy.ndarray of int32, shape (n_cache_rows, m)
         Empty (0 rows) if no order is cached.
     """
-    cached = np.flatnonzero(estart >= 0)
-    n_rows = 0
-    if cached.size:
-        k = int(cached[-1]) + 1
-        n_rows = int(estart[k - 1]) + (layout.length - k + 1) * (layout.shift + 1)
+    sizes = (layout.length - np.arange(layout.degree)) * (layout.shift + 1)
+    n_rows = int(sizes[estart >= 0].sum())
     cache = np.full((n_rows, X.shape[0]), -1, dtype=np.int32)
     if n_rows:
         _kernels.sparse_cache(np.ascontiguousarray(X), layout.fmap, estart, cache)
