@@ -75,6 +75,16 @@ def transpose_rows(X, rows, xt):
 
 
 @njit(**NJIT)
+def row_block(X, b):
+    """``(lo, hi, xt)``: the rows of block b and their position-major copy."""
+    lo = b * BLOCK
+    hi = min(X.shape[0], lo + BLOCK)
+    xt = np.empty((X.shape[1], hi - lo), dtype=np.uint8)
+    transpose_rows(X, np.arange(lo, hi), xt)
+    return lo, hi, xt
+
+
+@njit(**NJIT)
 def start_keys(xt, k, cur):
     """``cur[t]`` = index of the (k-1)-mer ``x_t[0:k-1]``."""
     for t in range(cur.shape[0]):
@@ -176,13 +186,8 @@ def _margins(X, v, fmap, out, estart, cache):
     ``estart`` and ``cache``: the chunk's column cache (`sparse_cache`;
     ``estart`` all -1 and an empty cache for none).
     """
-    n, length = X.shape
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        lo = b * BLOCK
-        hi = min(n, lo + BLOCK)
-        xt = np.empty((length, hi - lo), dtype=np.uint8)
-        transpose_rows(X, np.arange(lo, hi), xt)
+    for b in prange((X.shape[0] + BLOCK - 1) // BLOCK):
+        lo, hi, xt = row_block(X, b)
         acc = np.full(hi - lo, v[v.shape[0] - 1])  # the bias column
         block_margins(xt, v, fmap, acc, (estart, cache, np.arange(lo, hi)))
         out[lo:hi] = acc
@@ -227,13 +232,9 @@ def sparse_cache(X, fmap, estart, cache):
     in parallel, each writing its columns of the cache.
     """
     shift, cbase = fmap[1], fmap[12]
-    n, length = X.shape
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        lo = b * BLOCK
-        hi = min(n, lo + BLOCK)
-        xt = np.empty((length, hi - lo), dtype=np.uint8)
-        transpose_rows(X, np.arange(lo, hi), xt)
+    length = X.shape[1]
+    for b in prange((X.shape[0] + BLOCK - 1) // BLOCK):
+        lo, hi, xt = row_block(X, b)
         cur = np.empty(hi - lo, dtype=np.int64)
         for k in range(1, estart.shape[0] + 1):
             if estart[k - 1] < 0:

@@ -127,7 +127,18 @@ def collision_stats(chunks: list[np.ndarray], layout: FeatureLayout) -> tuple[in
     return int(np.count_nonzero(first)), int(np.count_nonzero(shared))
 
 
-class LocalBackend:
+class _Chunks:
+    """What both backends hold: each chunk's first row and column cache."""
+
+    bounds: np.ndarray
+    caches: list
+
+    def _spans(self, chunks: list) -> zip:
+        """``(chunk, first row, end row, cache)`` of every chunk, in order."""
+        return zip(chunks, self.bounds[:-1], self.bounds[1:], self.caches, strict=True)
+
+
+class LocalBackend(_Chunks):
     """Passes over in-memory or memory-mapped chunks in this process.
 
     Parameters
@@ -173,9 +184,7 @@ class LocalBackend:
             return np.concatenate(
                 [
                     chunk_pass(X, v, self.layout, False, row0=int(lo), cache=cache)
-                    for X, lo, cache in zip(
-                        self.chunks, self.bounds[:-1], self.caches, strict=True
-                    )
+                    for X, lo, _, cache in self._spans(self.chunks)
                 ]
             )
 
@@ -195,13 +204,7 @@ class LocalBackend:
             return tree_sum(
                 (
                     chunk_pass(X, c[lo:hi], self.layout, True, True, int(lo), cache)
-                    for X, lo, hi, cache in zip(
-                        self.chunks,
-                        self.bounds[:-1],
-                        self.bounds[1:],
-                        self.caches,
-                        strict=True,
-                    )
+                    for X, lo, hi, cache in self._spans(self.chunks)
                 ),
                 lambda a, b: np.add(a, b, out=a),  # chunk results are fresh
             )
@@ -210,7 +213,7 @@ class LocalBackend:
         """Nothing to release."""
 
 
-class DaskBackend:
+class DaskBackend(_Chunks):
     """The same passes as tasks on a ``dask.distributed`` cluster.
 
     The chunks are scattered once, in contiguous runs per worker, and stay
@@ -272,9 +275,7 @@ class DaskBackend:
                 *(X, vf, self.layout_future, False, False, int(lo), cache),
                 pure=False,
             )
-            for X, lo, cache in zip(
-                self.futures, self.bounds[:-1], self.caches, strict=True
-            )
+            for X, lo, _, cache in self._spans(self.futures)
         ]
         out = np.concatenate(self.client.gather(tasks))
         self.client.cancel([vf])
@@ -298,13 +299,7 @@ class DaskBackend:
                 *(X, c[lo:hi], self.layout_future, True, False, int(lo), cache),
                 pure=False,
             )
-            for X, lo, hi, cache in zip(
-                self.futures,
-                self.bounds[:-1],
-                self.bounds[1:],
-                self.caches,
-                strict=True,
-            )
+            for X, lo, hi, cache in self._spans(self.futures)
         )
         total = tree_sum(
             parts, lambda a, b: self.client.submit(np.add, a, b, pure=False)

@@ -347,12 +347,13 @@ def make_layout(
     if present is not None and present.private_norm is not None:
         private_norm = np.ascontiguousarray(present.private_norm, dtype=np.float64)
     if present is None:
-        tstart = tmask = cbase = np.zeros((degree, length), dtype=np.int64)
-        tkeys, tidx = np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.int32)
+        empty = np.zeros((degree, length), dtype=np.int64)
+        arrays = (empty, empty, empty, np.zeros(2, np.uint64), np.zeros(2, np.int32))
     else:
-        tstart, tmask, cbase, tkeys, tidx, _ = build_table(
-            present, degree, length, int(offsets[n_dense])
-        )
+        arrays = build_table(present, degree, length, int(offsets[n_dense]))[:5]
+    table = dict(
+        zip(("tstart", "tmask", "cbase", "tkeys", "tidx"), arrays, strict=True)
+    )
     rng = np.random.default_rng(seed)
     salt = rng.integers(0, 2**63, size=(degree, length), dtype=np.uint64)
     salt ^= rng.integers(0, 2, size=(degree, length), dtype=np.uint64) << np.uint64(63)
@@ -374,11 +375,7 @@ def make_layout(
         band=band,
         n_columns=int(sum(sizes)) + private_norm.shape[0],
         present=present,
-        tstart=tstart,
-        tmask=tmask,
-        cbase=cbase,
-        tkeys=tkeys,
-        tidx=tidx,
+        **table,
         private_norm=private_norm,
         private_offset=int(sum(sizes)),
     )
