@@ -199,6 +199,25 @@ def test_lbfgs_squared_hinge_satisfies_optimality():
     assert abs(alpha_y.sum()) < 1e-6  # free bias: sum_i alpha_i y_i = 0
 
 
+def test_lbfgs_memory_does_not_grow_with_iterations():
+    """At most ``memory`` pairs and a few vectors live, however long it runs."""
+    import tracemalloc
+
+    X = np.random.default_rng(0).integers(0, 4, size=(60, 12), dtype=np.uint8)
+    y = np.where(np.arange(60) % 2 == 0, 1.0, -1.0)
+    layout = make_layout(12, 7, 0, 1.0, exact_size=10**9)  # 2.5e5 columns
+    backend = LocalBackend([X], layout)
+    vector = 8 * (layout.n_columns + 1)
+    peaks = []
+    for max_iter in (12, 40):
+        tracemalloc.start()
+        res = minimize(backend, y, 10.0, "logistic", 0.0, max_iter, memory=3)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert res.n_iter == max_iter
+    assert peaks[1] < peaks[0] + 2 * vector
+
+
 def test_hinge_dual_cd_matches_liblinear():
     X, y, layout, Phi = _problem("hinge")
     clf = WDLinearSVC(

@@ -141,7 +141,7 @@ def _minimize(backend, y, C, loss, tol, max_iter, memory, callback) -> LbfgsResu
     s_hist: list[np.ndarray] = []
     y_hist: list[np.ndarray] = []
     rho: list[float] = []
-    spare: list[np.ndarray] = []  # buffers of dropped pairs, reused
+    spare: list[np.ndarray] = []  # a buffer of a dropped pair, reused for q
     n_iter, gnorm = 0, g0
     # vectors have a column per feature (10^7 and more): every update is in
     # place, as a fresh array of that size costs more in page faults than the
@@ -183,10 +183,11 @@ def _minimize(backend, y, C, loss, tol, max_iter, memory, callback) -> LbfgsResu
             y_hist.append(y_vec)
             rho.append(1.0 / sy)
             if len(s_hist) > memory:
-                spare += [s_hist.pop(0), y_hist.pop(0)]
+                spare = [s_hist.pop(0)]  # the next q; at most one kept
+                y_hist.pop(0)
                 rho.pop(0)
         else:
-            spare += [s_vec, y_vec]
+            spare = [s_vec]
         g = g_new
         gnorm = float(np.linalg.norm(g))
         n_iter += 1
