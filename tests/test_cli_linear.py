@@ -148,6 +148,17 @@ def test_run_with_the_linear_solver(tmp_path, fasta_pair, capsys, monkeypatch):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["parameters"]["chosen"]["degree"] == 10
     monkeypatch.undo()
+    # the table outgrows the estimate (e.g. repeats): trained again, exact
+    X, y = make_gattaca(n_pos=60, n_neg=60, length=30, mean=12, sd=2, random_state=7)
+    small = WDLinearSVC(degree=9).fit(X, y).table_bytes_  # orders up to 9 fit
+    monkeypatch.setattr(keys, "estimate_train_bytes", lambda *a: 0)
+    monkeypatch.setattr(keys, "memory_budget", lambda: small)
+    assert main([*base, *fixed, "--max-motifs", "0", "--force"]) == 0
+    err = capsys.readouterr().err
+    assert "again with degree 9 (exact POIMs)" in err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["parameters"]["chosen"]["degree"] == 9
+    monkeypatch.undo()
     args = ["--degree", "6", "--cv", "3", "--max-order", "3", "--max-motifs", "1"]
     args += ["--force"]
     assert main([*base, *args, "-o", str(out), "--quiet"]) == 0

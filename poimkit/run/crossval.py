@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from .data import _Data, check_folds
-from .options import RunOptions, _estimator, resolve_solver, search_grid
+from .options import (
+    RunOptions,
+    SolverNotice,
+    _estimator,
+    resolve_solver,
+    search_grid,
+)
 
 
 def _selection_summary(grid, final, folds=()) -> dict:
@@ -221,5 +228,19 @@ def train_final(
         selection = _selection_summary(grid, found)
     params = selection["chosen"] if selection is not None else {}
     fitted = clone(model).set_params(**params).fit(data.X, data.y, **fit_params)
+    if getattr(fitted, "hashed_by_budget_", False):
+        # the table outgrew resolve_solver's estimate (e.g. repeats): POIMs
+        # need exact weights, so train again at the largest exact degree
+        exact = fitted.n_exact_orders_
+        warnings.warn(
+            SolverNotice(
+                f"the exact k-mer table of degree {fitted.degree} did not fit the "
+                f"linear solver's memory budget beyond order {exact}: training "
+                f"the final model again with degree {exact} (exact POIMs)"
+            ),
+            stacklevel=2,
+        )
+        fitted = clone(fitted).set_params(degree=exact)
+        fitted.fit(data.X, data.y, **fit_params)
     chosen = {name: _plain(getattr(fitted, name)) for name in options.fixed()}
     return fitted, chosen, selection
