@@ -504,7 +504,9 @@ class WDLinearSVC(WDClassifierBase):
             self._layout = self._make_layout(getattr(self, "_present", None))
         return self._layout
 
-    def _make_layout(self, present: PresentKeys | None) -> FeatureLayout:
+    def _make_layout(
+        self, present: PresentKeys | None, lookup: bool = True
+    ) -> FeatureLayout:
         return make_layout(
             self.length_,
             self.degree,
@@ -514,6 +516,7 @@ class WDLinearSVC(WDClassifierBase):
             hash_bits=self.hash_bits,
             seed=0 if self.random_state is None else self.random_state,
             present=present,
+            lookup=lookup,
         )
 
     @property
@@ -562,7 +565,10 @@ class WDLinearSVC(WDClassifierBase):
         """
         check_is_fitted(self)
         self._check_kmer_length()
-        layout = self.layout_
+        # the columns suffice: no lookup table unless scoring has built it
+        layout = getattr(self, "_layout", None) or self._make_layout(
+            getattr(self, "_present", None), lookup=False
+        )
         if layout.n_exact < layout.degree:
             why = (
                 "their exact table did not fit the memory budget"

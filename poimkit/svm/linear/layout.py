@@ -298,6 +298,7 @@ def make_layout(
     hash_bits: int = DEFAULT_HASH_BITS,
     seed: int = 0,
     present: PresentKeys | None = None,
+    lookup: bool = True,
 ) -> FeatureLayout:
     """Build the `FeatureLayout` of a WD / WDS feature map.
 
@@ -317,6 +318,9 @@ def make_layout(
         Keys of the sparse orders, which follow the dense ones
         (`poimkit.svm.linear.keys.collect_present_keys`); None: the orders
         above the dense ones are hashed.
+    lookup : bool, default=True
+        Build the lookup tables of the sparse orders. False: the columns only
+        (enough for the explicit weights), which the passes cannot use.
 
     Returns
     -------
@@ -346,7 +350,7 @@ def make_layout(
     private_norm = np.zeros(0)
     if present is not None and present.private_norm is not None:
         private_norm = np.ascontiguousarray(present.private_norm, dtype=np.float64)
-    if present is None:
+    if present is None or not lookup:
         empty = np.zeros((degree, length), dtype=np.int64)
         arrays = (empty, empty, empty, np.zeros(2, np.uint64), np.zeros(2, np.int32))
     else:
