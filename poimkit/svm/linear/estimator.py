@@ -174,7 +174,11 @@ class WDLinearSVC(WDClassifierBase):
     training table would not fit `poimkit.svm.linear.keys.MEMORY_FRACTION`
     (25 %) of the RAM are hashed, with a warning and ``hashed_by_budget_``;
     `poimkit.svm.linear.keys.estimate_train_bytes` estimates the need in
-    advance. The lookups make the passes slower than hashing (see
+    advance. The training sequences' columns are looked up once and cached
+    (`poimkit.svm.linear.cache`, 4 bytes per occurrence, in what the table
+    leaves of the budget); the passes then cost about as much as hashing for
+    10^4 sequences but more as the table's regions outgrow the CPU caches
+    (3-7x the hashed model's training time at 10^5-2e5, see
     ``benchmarks/RESULTS.md``).
 
     *Solver and stopping rule.* L-BFGS (10 pairs) with an exact line search on
@@ -188,7 +192,8 @@ class WDLinearSVC(WDClassifierBase):
     plus a few floats per sequence; ``n_columns`` is about ``L * (4**K +
     (degree - K) * 2**hash_bits)`` for K dense orders and the rest hashed
     (2.6 million for L = 141, degree 20: 21 MB per vector), plus the present
-    keys of the sparse orders (``n_present_keys_``, ``table_bytes_``). The
+    keys of the sparse orders (``n_present_keys_``, ``table_bytes_``) and
+    their column cache. The
     sequences are read chunk by chunk (a FASTA pair is streamed through a
     memory-mapped file).
 
