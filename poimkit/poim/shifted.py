@@ -30,9 +30,10 @@ feature and the window only through their offset. So, on a sequence padded by
   weights ``sum_{s > r} h_s`` times the layer's ``sum w Pr(y at i)``.
 
 The result equals the POIM of the expanded weights up to floating-point
-rounding. Other backgrounds (position-specific, or homogeneous with
-non-stationary marginals, e.g. a fitted order-2 chain) fall back to the
-expanded weights.
+rounding. Homogeneous chains with non-stationary marginals (e.g. a fitted
+order-2 chain) use this convolution under their stationary chain plus a few
+expanded positions (`poimkit.poim.burn_in`); position-specific chains fall
+back to the expanded weights (`poimkit.poim.burn_in.plan_shifts` decides).
 """
 
 from __future__ import annotations
