@@ -2,8 +2,10 @@
 
 The fast path must give the POIM of the expanded WDS weights (the old path,
 `KmerWeights.from_support_vectors(..., shift=S)`) up to rounding, and the
-brute-force POIM of the model for small L; backgrounds that are not shift
-invariant go through the expanded weights.
+brute-force POIM of the model for small L. Homogeneous chains that are not
+started in equilibrium take the burn-in split (poimkit.poim.burn_in), which
+must give the same numbers; position-specific chains go through the expanded
+weights.
 """
 
 import numpy as np
@@ -17,8 +19,18 @@ from poimkit.background import MarkovBackground
 from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.kernels.explicit import KmerWeights
+from poimkit.poim import burn_in as burn_in_module
 from poimkit.poim import compute_poim, explain_instance
-from poimkit.poim.exact import exact_poim
+from poimkit.poim import shifted as shifted_module
+from poimkit.poim.burn_in import (
+    ShiftPlan,
+    burn_in,
+    burn_in_pays,
+    burn_in_top_order,
+    estimate_burn_in_bytes,
+    plan_shifts,
+)
+from poimkit.poim.exact import exact_poim, lower_orders
 from poimkit.poim.reference import poim_reference
 from poimkit.poim.shifted import expand_shifts, shift_invariant
 
@@ -161,7 +173,8 @@ def test_compute_poim_wds_against_brute_force(wds_data, shift, rc, kind):
         poim_reference(model.decision_function, bg, 3),
     )
     convolved = "weights" in poim.metadata
-    assert convolved == (kind in INVARIANT)
+    assert convolved == (plan_shifts(bg, shift).method != "expand")
+    assert convolved == (kind in INVARIANT)  # random order-1 chains do not settle
     # the fast path never builds the expanded weights
     assert (model._weights is None) == convolved
 
@@ -212,3 +225,191 @@ def test_shifted_exact_poim_memory_limit_and_progress(wds_data):
         compute_poim(model, 3, memory_limit=1000)
     poim = compute_poim(model, 3, progress=True, n_threads=1)
     assert "weights" in poim.metadata
+
+
+# ---------------------------------------------------------------- burn-in split
+
+
+def settling_chain(rng, order, length, eps):
+    """Homogeneous chain, random start; rows ``(1 - eps) q + eps * random``.
+
+    The smaller eps, the faster the D-gram marginals reach the stationary ones
+    (eps = 0: after D letters), so that short sequences have a burn-in.
+    """
+    n_states = 4**order
+    common = rng.dirichlet(np.ones(4))
+    trans = (1 - eps) * common + eps * rng.dirichlet(np.ones(4), size=n_states)
+    return MarkovBackground(
+        rng.dirichlet(np.ones(n_states)),
+        np.broadcast_to(trans, (length - order, n_states, 4)),
+    )
+
+
+def fitted_chain(order, length, n=1000, seed=0):
+    X, _ = make_gattaca(
+        n_pos=n // 2,
+        n_neg=n // 2,
+        length=length,
+        mean=length // 3,
+        sd=1,
+        random_state=seed,
+    )
+    return MarkovBackground.fit(X, order=order)
+
+
+def burn_in_poims(base, shift, bg, max_order, plan):
+    top = max(max_order, bg.order)
+    q_top, p_top = burn_in_top_order(base, shift, bg, top, plan)
+    return lower_orders(q_top, p_top, bg, max_order)
+
+
+def max_rel_error(got, expected):
+    scale = max(np.abs(q).max() for q in expected) or 1.0
+    return max(np.abs(g - e).max() for g, e in zip(got, expected, strict=True)) / scale
+
+
+def test_burn_in_of_chains():
+    rng = np.random.default_rng(0)
+    # in equilibrium: no burn-in, and the same chain back
+    bg = make_background("stationary2", rng, 20)
+    b, stat = burn_in(bg)
+    assert b == 0
+    assert_allclose(stat.initial, bg.initial, rtol=1e-12)
+    # started off equilibrium: marginals equal the stationary ones from B on
+    bg = settling_chain(rng, 2, 30, 0.05)
+    b, stat = burn_in(bg)
+    assert 2 < b < 30
+    assert shift_invariant(stat) and not shift_invariant(bg)
+    mu, pi = bg.marginals(), stat.initial
+    assert np.all(np.abs(mu[b:] - pi) <= shifted_module.STATIONARY_RTOL * pi)
+    assert np.any(np.abs(mu[b - 1] - pi) > shifted_module.STATIONARY_RTOL * pi)
+    assert np.array_equal(stat.transitions, bg.transitions)
+    # rows all equal: the chain forgets its start after D letters
+    assert burn_in(settling_chain(rng, 3, 10, 0.0))[0] <= 3
+    # none: position-specific, not settled within L, periodic, pi = 0 somewhere
+    assert burn_in(make_background("order1_positional", rng, 30)) is None
+    assert burn_in(settling_chain(rng, 1, 6, 0.9)) is None
+    cycle = np.roll(np.eye(4), 1, axis=1)  # A -> C -> G -> T -> A
+    assert burn_in(MarkovBackground([1.0, 0, 0, 0], [cycle] * 29)) is None
+    absorbing = np.full((4, 4), 0.25)
+    absorbing[0] = [1.0, 0, 0, 0]  # A forever: pi = (1, 0, 0, 0)
+    assert burn_in(MarkovBackground([0, 0, 0, 1.0], [absorbing] * 99)) is None
+
+
+@given(
+    seed=st.integers(0, 2**31),
+    length=st.integers(2, 12),
+    shift=st.integers(1, 12),
+    degree=st.integers(1, 8),
+    n_sv=st.integers(1, 5),
+    rc=st.booleans(),
+    order=st.integers(1, 3),
+    eps=st.sampled_from([0.0, 1e-9, 1e-6, 1e-3, 0.02]),
+    data=st.data(),
+)
+@settings(max_examples=80, deadline=None)
+def test_burn_in_split_matches_expansion(
+    seed, length, shift, degree, n_sv, rc, order, eps, data
+):
+    """Any burn-in B' >= B (up to L): the split equals the expanded weights."""
+    order = min(order, length - 1)
+    rng = np.random.default_rng(seed)
+    bg = settling_chain(rng, order, length, eps)
+    found = burn_in(bg)
+    if found is None:  # did not settle within L: nothing to split
+        assert plan_shifts(bg, shift).method == "expand"
+        return
+    b = data.draw(st.integers(found[0], length))
+    max_order = data.draw(st.integers(1, min(length, 5)))
+    base, full = weights_pair(seed, length, n_sv, min(degree, length), shift, rc)
+    got = burn_in_poims(base, shift, bg, max_order, ShiftPlan("burn-in", b, found[1]))
+    expected = exact_poim(full, bg, max_order)
+    assert max_rel_error(got, expected) < 1e-10
+    assert_same_poims(got, expected)
+    # and through exact_poim, whichever way plan_shifts routes it
+    assert_same_poims(exact_poim(base, bg, max_order, shift=shift), expected)
+
+
+@pytest.mark.parametrize(
+    ("order", "shift", "length"), [(1, 12, 40), (2, 4, 40), (3, 12, 60)]
+)
+def test_burn_in_split_fitted_chains(order, shift, length):
+    """Fitted chains (pooled start, not stationary) take the split."""
+    bg = fitted_chain(order, length)
+    plan = plan_shifts(bg, shift)
+    assert plan.method == "burn-in" and plan.burn_in > order
+    base, full = weights_pair(11, length, 5, 8, shift, order == 2)
+    got = exact_poim(base, bg, 4, shift=shift)
+    expected = exact_poim(full, bg, 4)
+    assert max_rel_error(got, expected) < 1e-10
+    assert_same_poims(got, expected)
+
+
+@pytest.mark.parametrize("rc", [False, True])
+@pytest.mark.parametrize(("order", "eps", "b_extra"), [(1, 0.0, 0), (2, 1e-8, 1)])
+def test_burn_in_split_against_brute_force(order, eps, b_extra, rc):
+    X, y = make_gattaca(
+        n_pos=30, n_neg=30, length=7, motif="GAT", mean=2, sd=1, random_state=1
+    )
+    model = WDKernelSVC(degree=4, shift=4, reverse_complement=rc).fit(X, y)
+    bg = settling_chain(np.random.default_rng(order), order, 7, eps)
+    b, stat = burn_in(bg)
+    plan = ShiftPlan("burn-in", b + b_extra, stat)
+    got = burn_in_poims(model.shift_base_weights(), 4, bg, 3, plan)
+    assert_same_poims(got, poim_reference(model.decision_function, bg, 3))
+
+
+def test_compute_poim_takes_the_split_for_fitted_chains(monkeypatch):
+    """MarkovBackground.fit(X, order=2): no full expansion, same POIM."""
+    X, y = make_gattaca(
+        n_pos=100, n_neg=100, length=40, motif="GATTA", mean=12, sd=2, random_state=2
+    )
+    model = WDKernelSVC(degree=6, shift=4).fit(X, y)
+    bg = MarkovBackground.fit(X, order=2)
+    assert not shift_invariant(bg)
+    expected = compute_poim(model.explicit_weights(), 4, bg)
+
+    def no_full_expansion(base, shift, stop=None):
+        assert stop is not None, "the full WDS expansion was built"
+        return expand_shifts(base, shift, stop)
+
+    monkeypatch.setattr(burn_in_module, "expand_shifts", no_full_expansion)
+    monkeypatch.setattr(shifted_module, "expand_shifts", no_full_expansion)
+    model._weights = None
+    monkeypatch.setattr(
+        model, "explicit_weights", lambda: pytest.fail("explicit weights built")
+    )
+    poim = compute_poim(model, 4, bg)
+    plan = plan_shifts(bg, 4)
+    assert plan.method == "burn-in"
+    assert poim.metadata["burn_in"] == str(plan.burn_in)
+    assert "weights" in poim.metadata
+    assert_same_poims(
+        [poim.q(l) for l in range(1, 5)], [expected.q(l) for l in range(1, 5)]
+    )
+
+
+def test_position_specific_chains_fall_back(wds_data):
+    X, y = wds_data
+    model = WDKernelSVC(degree=4, shift=2).fit(X, y)
+    bg = MarkovBackground.fit(X, order=1, positional=True)
+    assert plan_shifts(bg, 2) == ShiftPlan("expand")
+    poim = compute_poim(model, 3, bg)
+    assert "weights" not in poim.metadata
+    assert_same_poims(
+        [poim.q(l) for l in range(1, 4)],
+        poim_reference(model.decision_function, bg, 3),
+    )
+
+
+def test_burn_in_cost_and_memory():
+    # pays for a short burn-in, not once it covers most of the sequence
+    assert burn_in_pays(100, 8, 15) and not burn_in_pays(100, 8, 60)
+    assert burn_in_pays(100, 16, 15) and not burn_in_pays(100, 1, 40)
+    base, _ = weights_pair(0, 30, 4, 5, 3, False)
+    small = estimate_burn_in_bytes(base, 3, 2, 3, 2)
+    large = estimate_burn_in_bytes(base, 3, 2, 3, 20)
+    assert small < large
+    early = expand_shifts(base, 3, stop=20)
+    extra = large - shifted_module.estimate_shifted_bytes(30, 3, 2, 3)
+    assert extra >= 16 * early.nnz  # the merged copies are no more than counted

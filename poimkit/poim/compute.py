@@ -13,9 +13,9 @@ from ..alphabet import check_codes, kmer_indices
 from ..background import MarkovBackground
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights
+from .burn_in import plan_shifts
 from .exact import DEFAULT_MEMORY_LIMIT, as_weights, check_memory, exact_poim
 from .result import Poim
-from .shifted import shift_invariant
 
 if TYPE_CHECKING:
     from ..svm._base import WDClassifierBase
@@ -66,8 +66,12 @@ def compute_poim(
     `poimkit.poim.exact` for the algorithm. For WDS models under a
     shift-invariant background (uniform, homogeneous order 0, stationary) the
     shifts are not expanded: the engine runs on the unshifted weights and its
-    window tables are convolved (`poimkit.poim.shifted`); same numbers up to
-    rounding.
+    window tables are convolved (`poimkit.poim.shifted`). Under a homogeneous
+    chain not started in equilibrium (e.g. `MarkovBackground.fit` with
+    ``order >= 1``) the convolution runs under the stationary chain and only
+    the positions before the marginals settle are expanded
+    (`poimkit.poim.burn_in`). Same numbers as the expanded weights up to
+    rounding; position-specific chains use the expanded weights.
 
     References
     ----------
@@ -92,7 +96,7 @@ def compute_poim(
     shift = _convolvable_shift(model)
     if background is not None:
         _check_background(background)
-        if not shift_invariant(background):
+        if shift and plan_shifts(background, shift).method == "expand":
             shift = 0  # the expanded weights under this background
     weights = model.shift_base_weights() if shift else as_weights(model)
     if background is None:
@@ -114,6 +118,9 @@ def compute_poim(
     }
     if shift:
         metadata["weights"] = "unshifted, convolved over the shifts"
+        plan = plan_shifts(background, shift)
+        if plan.method == "burn-in":
+            metadata["burn_in"] = str(plan.burn_in)
     names = ("degree", "shift", "mismatches", "reverse_complement", "C", "normalize")
     for name in names:
         if hasattr(model, name):

@@ -161,9 +161,11 @@ def exact_poim(
     progress : bool
         Show a progress bar over the windows of the top order.
     shift : int
-        WDS: the POIMs of C convolved over shifts up to S
-        (`poimkit.poim.shifted`), without expanding them where the background
-        is `shift_invariant`, else of the expanded weights.
+        WDS: the POIMs of C convolved over shifts up to S, as decided by
+        `poimkit.poim.burn_in.plan_shifts`: without expanding them where the
+        background is `shift_invariant` (`poimkit.poim.shifted`), with only
+        the first B positions expanded for a homogeneous chain with a short
+        burn-in B (`poimkit.poim.burn_in`), else of the expanded weights.
 
     Returns
     -------
@@ -182,18 +184,26 @@ def exact_poim(
     check_int(shift, "shift", 0)
     order = background.order
     top = max(int(max_order), order)
-    if shift:  # here: shifted.py builds on this module
-        from . import shifted
+    if shift:  # here: shifted.py and burn_in.py build on this module
+        from . import burn_in, shifted
 
-        if not shifted.shift_invariant(background):
+        plan = burn_in.plan_shifts(background, shift)
+        if plan.method == "expand":
             weights, shift = shifted.expand_shifts(weights, shift), 0
-    need = (
-        shifted.estimate_shifted_bytes(length, max_order, order, shift)
-        if shift
-        else estimate_bytes(length, max_order, order)
-    )
+    if not shift:
+        need = estimate_bytes(length, max_order, order)
+    elif plan.method == "burn-in":
+        need = burn_in.estimate_burn_in_bytes(
+            weights, max_order, order, shift, plan.burn_in
+        )
+    else:
+        need = shifted.estimate_shifted_bytes(length, max_order, order, shift)
     check_memory(need, memory_limit, max_order, length)
-    if shift:
+    if shift and plan.method == "burn-in":
+        q_top, p_top = burn_in.burn_in_top_order(
+            weights, shift, background, top, plan, n_blocks, progress
+        )
+    elif shift:
         q_top, p_top = shifted.shifted_top_order(
             weights, shift, background, top, n_blocks, progress
         )

@@ -30,9 +30,10 @@ feature and the window only through their offset. So, on a sequence padded by
   weights ``sum_{s > r} h_s`` times the layer's ``sum w Pr(y at i)``.
 
 The result equals the POIM of the expanded weights up to floating-point
-rounding. Other backgrounds (position-specific, or homogeneous with
-non-stationary marginals, e.g. a fitted order-2 chain) fall back to the
-expanded weights.
+rounding. Homogeneous chains with non-stationary marginals (e.g. a fitted
+order-2 chain) use this convolution under their stationary chain plus a few
+expanded positions (`poimkit.poim.burn_in`); position-specific chains fall
+back to the expanded weights (`poimkit.poim.burn_in.plan_shifts` decides).
 """
 
 from __future__ import annotations
@@ -89,7 +90,9 @@ def shift_invariant(background: MarkovBackground) -> bool:
     return bool(np.all(np.abs(pi - pi[0]) <= STATIONARY_RTOL * pi[0]))
 
 
-def expand_shifts(base: KmerWeights, shift: int) -> KmerWeights:
+def expand_shifts(
+    base: KmerWeights, shift: int, stop: int | None = None
+) -> KmerWeights:
     """The explicit WDS weights ``W = h * C`` (restricted to the sequence).
 
     Parameters
@@ -98,18 +101,21 @@ def expand_shifts(base: KmerWeights, shift: int) -> KmerWeights:
         The unshifted weights C.
     shift : int
         The largest shift S.
+    stop : int, optional
+        Keep only the entries at positions ``i < stop`` (all by default).
 
     Returns
     -------
     KmerWeights
         Equal to ``KmerWeights.from_support_vectors(..., shift=S)`` of the same
-        support vectors, up to rounding.
+        support vectors, up to rounding (its entries before ``stop``).
     """
     h = _shift_kernel(shift)
     out = KmerWeights(length=base.length, bias=base.bias)
     for k in range(1, base.max_order + 1):
         n_pos = base.length - k + 1
-        pos, kmer, val = _shifted_entries(base, k, h, np.arange(n_pos))
+        targets = np.arange(n_pos if stop is None else min(max(stop, 0), n_pos))
+        pos, kmer, val = _shifted_entries(base, k, h, targets)
         keep = val != 0.0
         pos, kmer, val = pos[keep], kmer[keep], val[keep]
         out.indptr.append(np.searchsorted(pos, np.arange(n_pos + 1)).astype(np.int64))
@@ -253,6 +259,34 @@ def shifted_top_order(
     >>> bool(np.allclose(fast[1], slow[1]))
     True
     """
+    accumulated = accumulate_shifted(base, shift, background, top, n_blocks, progress)
+    zprob = kmer_probability_table(background, top)
+    q_top = finish_windows(*accumulated, background, top, zprob)
+    return q_top, zprob
+
+
+def accumulate_shifted(
+    base: KmerWeights,
+    shift: int,
+    background: MarkovBackground,
+    top: int,
+    n_blocks: int | None = None,
+    progress: bool = False,
+) -> tuple:
+    """`poimkit.poim.exact.accumulate` of the WDS weights ``h * C``, by convolution.
+
+    Parameters
+    ----------
+    base, shift, background, top, n_blocks, progress
+        As in `shifted_top_order`.
+
+    Returns
+    -------
+    tables, out, new_left, new_right, total
+        As `poimkit.poim.exact.accumulate` of ``expand_shifts(base, shift)``
+        over all windows of order ``top``, up to rounding; `finish_windows`
+        turns them into the POIM.
+    """
     length = base.length
     order = background.order
     h = _shift_kernel(shift)
@@ -322,11 +356,7 @@ def shifted_top_order(
                 _subtract_rows(c_tables, tables, lo, h[s], rows[side])
                 _subtract_rows(c_out, out, lo, h[s], rows[side])
 
-    zprob = kmer_probability_table(background, top)
-    q_top = finish_windows(
-        tables, out, new_left, new_right, total, background, top, zprob
-    )
-    return q_top, zprob
+    return tables, out, new_left, new_right, total
 
 
 def _subtract_rows(

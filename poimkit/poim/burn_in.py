@@ -1,0 +1,337 @@
+"""Exact WDS POIMs under homogeneous chains that start out of equilibrium.
+
+`poimkit.poim.shifted` computes the POIM of the WDS weights ``W = h * C``
+without expanding the shifts when the background is shift invariant. A
+homogeneous chain fitted to data (`MarkovBackground.fit` with ``order >= 1``)
+is not: its first D letters follow the pooled D-gram frequencies, and its
+D-gram marginals ``mu_t`` change with t, converging geometrically to the
+stationary distribution ``pi`` of its transitions. Let the *burn-in* B be the
+first position from which ``mu_t`` equals ``pi`` to ``STATIONARY_RTOL``
+(relative, every D-gram) at every t >= B, and ``stat`` the same transitions
+started in ``pi``. Then the letters ``X[B:]`` have the same distribution
+under both chains, and so does every term that a feature starting at i >= B
+adds to the top-order POIM ``Q(z, j) = sum w (Pr(y at i | z at j) -
+Pr(y at i))``:
+
+* ``Pr(y at i)`` and, for windows j >= B, ``Pr(y at i | z at j)`` are
+  probabilities of events in ``X[B:]``;
+* for windows j < B (so j < i) the feature lies after the window start, and
+  ``Pr(y at i | z at j)`` depends only on z and the (homogeneous)
+  transitions: the engine divides by the window's own probability, so the
+  D-gram marginal at j cancels.
+
+Split ``W = W_early + W_late`` by target position (i < B and i >= B). The
+POIM is linear in the weights, so
+
+    Q_true(W) = Q_true(W_early) + Q_stat(W) - Q_stat(W_early),
+
+where ``Q_stat(W)`` is the shift convolution of `poimkit.poim.shifted` under
+``stat`` and ``W_early`` holds the expanded weights of the first B positions
+only. All three terms are added before the engine finishes the windows
+(`poimkit.poim.exact.finish_windows`, with the true chain: its D-gram
+marginals at windows j >= B are ``pi``, and only early features reach the
+chain messages of windows j < B); the lower orders then follow from the
+true chain as for any weights. The extra cost is two engine passes over
+``W_early``, about ``2 B (2S + 1) / L`` of the unshifted weights' cost.
+
+Required: one transition matrix at every position, ``pi > 0`` for every
+D-gram (so that no window has probability zero under ``stat`` but not under
+the chain), and convergence within the sequence. Position-specific chains,
+chains that do not settle before the sequence ends, and chains whose burn-in
+makes the split no cheaper than the expansion use the expanded weights.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..background import MarkovBackground, kmer_probability_table
+from ..kernels.explicit import KmerWeights
+from .exact import accumulate, finish_windows
+from .shifted import (
+    STATIONARY_RTOL,
+    accumulate_shifted,
+    estimate_shifted_bytes,
+    expand_shifts,
+    shift_invariant,
+)
+
+
+@dataclass(frozen=True)
+class ShiftPlan:
+    """How `poimkit.poim.exact.exact_poim` computes the POIM of a WDS model.
+
+    Attributes
+    ----------
+    method : str
+        ``"convolve"`` (a `shift_invariant` background: the shift convolution),
+        ``"burn-in"`` (the convolution under ``stationary`` plus the first
+        ``burn_in`` positions expanded) or ``"expand"`` (the expanded weights).
+    burn_in : int
+        B, for ``"burn-in"`` (else 0).
+    stationary : MarkovBackground or None
+        The chain's transitions started in their stationary distribution, for
+        ``"burn-in"``.
+    """
+
+    method: str
+    burn_in: int = 0
+    stationary: MarkovBackground | None = None
+
+
+def _step_matrix(trans: np.ndarray) -> np.ndarray:
+    """D-gram to D-gram transition matrix of one ``(4**D, 4)`` matrix."""
+    n_states = trans.shape[0]
+    step = np.zeros((n_states, n_states))
+    states = np.repeat(np.arange(n_states), 4)
+    nxt = (4 * states + np.tile(np.arange(4), n_states)) % n_states
+    np.add.at(step, (states, nxt), trans.ravel())
+    return step
+
+
+def burn_in(background: MarkovBackground) -> tuple[int, MarkovBackground] | None:
+    """Burn-in B of a homogeneous chain and the chain started in equilibrium.
+
+    Parameters
+    ----------
+    background : MarkovBackground
+        The chain.
+
+    Returns
+    -------
+    tuple of (int, MarkovBackground) or None
+        ``(B, stat)``: B is the first D-gram start from which the marginals
+        ``mu_t`` (`MarkovBackground.marginals`) equal the stationary D-gram
+        distribution ``pi`` of the transitions to ``STATIONARY_RTOL``
+        (relative, every D-gram) at every t >= B; ``stat`` has the same
+        transitions and initial distribution ``pi``. None if the transitions
+        differ between positions, the marginals do not settle before the
+        sequence ends (e.g. a periodic chain), or some D-gram has ``pi = 0``.
+
+    Notes
+    -----
+    ``pi`` is the limit of the marginals themselves: ``mu_{L-D}`` times a
+    high power of the D-gram step matrix (by repeated squaring), polished by
+    a few steps. For a shift invariant chain B = 0.
+
+    Examples
+    --------
+    >>> bg = MarkovBackground([1.0, 0, 0, 0], [[[0.25] * 4] * 4] * 5)
+    >>> b, stat = burn_in(bg)
+    >>> b, stat.initial.tolist()
+    (1, [0.25, 0.25, 0.25, 0.25])
+    """
+    trans = background.transitions
+    if trans.shape[0] == 0 or np.any(trans != trans[:1]):
+        return None
+    mu = background.marginals()
+    step = _step_matrix(trans[0])
+    power = step
+    for _ in range(64):  # step ** (2 ** 64): the limit for a mixing chain
+        squared = power @ power
+        squared /= squared.sum(axis=1, keepdims=True)  # no drift of the row sums
+        settled = np.array_equal(squared, power)
+        power = squared
+        if settled:
+            break
+    pi = mu[-1] @ power
+    for _ in range(4):
+        pi = pi @ step
+        pi /= pi.sum()
+    if not np.all(pi > 0) or np.any(np.abs(pi @ step - pi) > STATIONARY_RTOL * pi):
+        return None
+    close = np.all(np.abs(mu - pi) <= STATIONARY_RTOL * pi, axis=1)
+    if not close[-1]:
+        return None
+    far = np.flatnonzero(~close)
+    b = int(far[-1]) + 1 if far.size else 0
+    stat = MarkovBackground(pi, trans, positional=False)
+    if not shift_invariant(stat):
+        return None
+    return b, stat
+
+
+def _targets(length: int, shift: int, stop: int) -> int:
+    """Copies ``(i, s)``: targets ``i < stop``, sources ``i - s`` in the sequence."""
+    i = np.arange(min(stop, length))
+    return int((np.minimum(i + shift, length - 1) - np.maximum(i - shift, 0) + 1).sum())
+
+
+def burn_in_pays(length: int, shift: int, b: int) -> bool:
+    """Whether the burn-in split is cheaper than expanding the shifts.
+
+    Parameters
+    ----------
+    length : int
+        Sequence length L.
+    shift : int
+        The largest shift S.
+    b : int
+        The burn-in B.
+
+    Returns
+    -------
+    bool
+        True if ``L + 2 min(S, L) + 2 n(B) < n(L)``, with ``n(m)`` the number
+        of (target < m, shift) copies of a position's weights inside the
+        sequence: the engine's work in units of one position's unshifted
+        weights (the convolution runs on C once and on S positions next to
+        each end; the split adds two passes over the first B positions).
+
+    Examples
+    --------
+    >>> burn_in_pays(100, 8, 12), burn_in_pays(100, 8, 90)
+    (True, False)
+    """
+    split = length + 2 * min(shift, length) + 2 * _targets(length, shift, b)
+    return split < _targets(length, shift, length)
+
+
+def plan_shifts(background: MarkovBackground, shift: int) -> ShiftPlan:
+    """How to compute the POIM of WDS weights with shifts up to S: the one decision.
+
+    Parameters
+    ----------
+    background : MarkovBackground
+        The sequence distribution.
+    shift : int
+        The largest shift S (at least 1).
+
+    Returns
+    -------
+    ShiftPlan
+        ``"convolve"`` for a `shift_invariant` background; ``"burn-in"`` for a
+        homogeneous chain with a `burn_in` for which `burn_in_pays`;
+        ``"expand"`` otherwise (position-specific chains among them).
+
+    Examples
+    --------
+    >>> plan_shifts(MarkovBackground.uniform(20), 3).method
+    'convolve'
+    """
+    if shift_invariant(background):
+        return ShiftPlan("convolve")
+    found = burn_in(background)
+    if found is None or not burn_in_pays(background.length, shift, found[0]):
+        return ShiftPlan("expand")
+    return ShiftPlan("burn-in", found[0], found[1])
+
+
+def estimate_burn_in_bytes(
+    base: KmerWeights, max_order: int, chain_order: int, shift: int, b: int
+) -> int:
+    """Peak bytes of `burn_in_top_order`.
+
+    Parameters
+    ----------
+    base : KmerWeights
+        The unshifted weights C.
+    max_order, chain_order, shift
+        As in `poimkit.poim.shifted.estimate_shifted_bytes`.
+    b : int
+        The burn-in B.
+
+    Returns
+    -------
+    int
+        `estimate_shifted_bytes` (the convolution; the split's passes reuse
+        its window tables) plus 16 bytes per copy of the expanded weights of
+        the first B positions.
+
+    Examples
+    --------
+    >>> base = KmerWeights.from_tables([np.ones((30, 4))], bias=0.0)
+    >>> estimate_burn_in_bytes(base, 2, 2, 3, 5) - estimate_shifted_bytes(30, 2, 2, 3)
+    1856
+    """
+    early = 0
+    for k in range(1, base.max_order + 1):
+        indptr = base.order(k)[0]
+        n_pos = base.length - k + 1
+        i = np.arange(min(b, n_pos))
+        hi = np.minimum(i + shift, n_pos - 1) + 1
+        lo = np.maximum(i - shift, 0)
+        early += int((indptr[hi] - indptr[lo]).sum())
+    need = estimate_shifted_bytes(base.length, max_order, chain_order, shift)
+    return need + 16 * early
+
+
+def burn_in_top_order(
+    base: KmerWeights,
+    shift: int,
+    background: MarkovBackground,
+    top: int,
+    plan: ShiftPlan,
+    n_blocks: int | None = None,
+    progress: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Top-order POIM of ``h * C`` under a chain with a burn-in (see module doc).
+
+    Parameters
+    ----------
+    base : KmerWeights
+        The unshifted weights C.
+    shift : int
+        The largest shift S (at least 1).
+    background : MarkovBackground
+        The homogeneous chain.
+    top : int
+        The order computed, ``max(K, D)``.
+    plan : ShiftPlan
+        B and the stationary chain (`burn_in`, as in `plan_shifts`).
+    n_blocks, progress
+        As in `poimkit.poim.exact.exact_poim`.
+
+    Returns
+    -------
+    q_top : numpy.ndarray of float64, shape (L - top + 1, 4**top)
+        The POIM of ``expand_shifts(base, shift)`` of order ``top`` under
+        ``background``, up to rounding.
+    zprob : numpy.ndarray of float64, shape (L - top + 1, 4**top)
+        ``kmer_probability_table(background, top)``.
+
+    Examples
+    --------
+    >>> from poimkit.poim.exact import exact_poim
+    >>> base = KmerWeights.from_tables([np.array([[0, 1.0, 0, 0]] * 30)], bias=0.0)
+    >>> tilt = np.array([[1, -1, 0, 0], [0, 1, -1, 0], [0, 0, 1, -1], [-1, 0, 0, 1]])
+    >>> trans = np.broadcast_to(0.25 + 0.02 * tilt, (29, 4, 4))
+    >>> bg = MarkovBackground([1.0, 0, 0, 0], trans)  # starts with A
+    >>> plan = plan_shifts(bg, 8)
+    >>> plan.method, plan.burn_in
+    ('burn-in', 10)
+    >>> q_top, _ = burn_in_top_order(base, 8, bg, 1, plan)
+    >>> slow = exact_poim(expand_shifts(base, 8), bg, 1)
+    >>> bool(np.allclose(q_top, slow[0], rtol=1e-12, atol=1e-12))
+    True
+    """
+    stat = plan.stationary
+    tables, out, new_left, new_right, total = accumulate_shifted(
+        base, shift, stat, top, n_blocks, progress
+    )
+    early = expand_shifts(base, shift, stop=plan.burn_in)
+    n_windows = base.length - top + 1
+    runs = [(stat, -1.0), (background, 1.0)]  # minus Q_stat(W_early), plus Q_true
+    for chain, sign in runs if early.nnz else ():
+        signed = KmerWeights(
+            length=early.length,
+            bias=0.0,
+            indptr=early.indptr,
+            kmers=early.kmers,
+            values=[sign * v for v in early.values],
+        )
+        zprob = kmer_probability_table(chain, top)
+        _, _, left, right, part = accumulate(
+            signed, chain, top, zprob, 0, n_windows, n_blocks, into=(tables, out)
+        )
+        new_left += left
+        new_right += right
+        total += part
+        del zprob
+    zprob = kmer_probability_table(background, top)
+    q_top = finish_windows(
+        tables, out, new_left, new_right, total, background, top, zprob
+    )
+    return q_top, zprob
