@@ -94,9 +94,11 @@ def compute_poim(
             model, max_order, background, n_threads, memory_limit
         )
     shift = _convolvable_shift(model)
+    plan = None  # the uniform background: the plain convolution
     if background is not None:
         _check_background(background)
-        if shift and plan_shifts(background, shift).method == "expand":
+        plan = plan_shifts(background, shift) if shift else None
+        if plan is not None and plan.method == "expand":
             shift = 0  # the expanded weights under this background
     weights = model.shift_base_weights() if shift else as_weights(model)
     if background is None:
@@ -118,8 +120,7 @@ def compute_poim(
     }
     if shift:
         metadata["weights"] = "unshifted, convolved over the shifts"
-        plan = plan_shifts(background, shift)
-        if plan.method == "burn-in":
+        if plan is not None and plan.method == "burn-in":
             metadata["burn_in"] = str(plan.burn_in)
     names = ("degree", "shift", "mismatches", "reverse_complement", "C", "normalize")
     for name in names:
