@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from poimkit import WDKernelSVC
-from poimkit.background import MarkovBackground
+from poimkit.background import MarkovBackground, kmer_probability_table
 from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.kernels.explicit import KmerWeights
@@ -24,13 +24,13 @@ from poimkit.poim import compute_poim, explain_instance
 from poimkit.poim import shifted as shifted_module
 from poimkit.poim.burn_in import (
     ShiftPlan,
+    accumulate_burn_in,
     burn_in,
     burn_in_pays,
-    burn_in_top_order,
     estimate_burn_in_bytes,
     plan_shifts,
 )
-from poimkit.poim.exact import exact_poim, lower_orders
+from poimkit.poim.exact import exact_poim, finish_windows, lower_orders
 from poimkit.poim.reference import poim_reference
 from poimkit.poim.shifted import expand_shifts, shift_invariant
 
@@ -259,7 +259,9 @@ def fitted_chain(order, length, n=1000, seed=0):
 
 def burn_in_poims(base, shift, bg, max_order, plan):
     top = max(max_order, bg.order)
-    q_top, p_top = burn_in_top_order(base, shift, bg, top, plan)
+    p_top = kmer_probability_table(bg, top)
+    accumulated = accumulate_burn_in(base, shift, bg, top, plan)
+    q_top = finish_windows(*accumulated, bg, top, p_top)
     return lower_orders(q_top, p_top, bg, max_order)
 
 

@@ -49,7 +49,7 @@ import numpy as np
 
 from ..background import MarkovBackground, kmer_probability_table
 from ..kernels.explicit import KmerWeights
-from .exact import accumulate, finish_windows
+from .exact import accumulate
 from .shifted import (
     STATIONARY_RTOL,
     accumulate_shifted,
@@ -222,7 +222,7 @@ def plan_shifts(background: MarkovBackground, shift: int) -> ShiftPlan:
 def estimate_burn_in_bytes(
     base: KmerWeights, max_order: int, chain_order: int, shift: int, b: int
 ) -> int:
-    """Peak bytes of `burn_in_top_order`.
+    """Peak bytes of `accumulate_burn_in`.
 
     Parameters
     ----------
@@ -258,7 +258,7 @@ def estimate_burn_in_bytes(
     return need + 16 * early
 
 
-def burn_in_top_order(
+def accumulate_burn_in(
     base: KmerWeights,
     shift: int,
     background: MarkovBackground,
@@ -266,8 +266,8 @@ def burn_in_top_order(
     plan: ShiftPlan,
     n_blocks: int | None = None,
     progress: bool = False,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Top-order POIM of ``h * C`` under a chain with a burn-in (see module doc).
+) -> tuple:
+    """`accumulate` of ``h * C`` under a chain with a burn-in (see module doc).
 
     Parameters
     ----------
@@ -286,11 +286,11 @@ def burn_in_top_order(
 
     Returns
     -------
-    q_top : numpy.ndarray of float64, shape (L - top + 1, 4**top)
-        The POIM of ``expand_shifts(base, shift)`` of order ``top`` under
-        ``background``, up to rounding.
-    zprob : numpy.ndarray of float64, shape (L - top + 1, 4**top)
-        ``kmer_probability_table(background, top)``.
+    tables, out, new_left, new_right, total
+        As `poimkit.poim.exact.accumulate` of ``expand_shifts(base, shift)``
+        under ``background`` over all windows of order ``top``, up to
+        rounding; `finish_windows` with ``background`` turns them into the
+        POIM.
 
     Examples
     --------
@@ -302,9 +302,9 @@ def burn_in_top_order(
     >>> plan = plan_shifts(bg, 8)
     >>> plan.method, plan.burn_in
     ('burn-in', 10)
-    >>> q_top, _ = burn_in_top_order(base, 8, bg, 1, plan)
+    >>> fast = exact_poim(base, bg, 1, shift=8)  # calls accumulate_burn_in
     >>> slow = exact_poim(expand_shifts(base, 8), bg, 1)
-    >>> bool(np.allclose(q_top, slow[0], rtol=1e-12, atol=1e-12))
+    >>> bool(np.allclose(fast[0], slow[0], rtol=1e-12, atol=1e-12))
     True
     """
     stat = plan.stationary
@@ -330,8 +330,4 @@ def burn_in_top_order(
         new_right += right
         total += part
         del zprob
-    zprob = kmer_probability_table(background, top)
-    q_top = finish_windows(
-        tables, out, new_left, new_right, total, background, top, zprob
-    )
-    return q_top, zprob
+    return tables, out, new_left, new_right, total

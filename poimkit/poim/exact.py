@@ -200,16 +200,20 @@ def exact_poim(
         need = shifted.estimate_shifted_bytes(length, max_order, order, shift)
     check_memory(need, memory_limit, max_order, length)
     if shift and plan.method == "burn-in":
-        q_top, p_top = burn_in.burn_in_top_order(
+        accumulated = burn_in.accumulate_burn_in(
             weights, shift, background, top, plan, n_blocks, progress
         )
     elif shift:
-        q_top, p_top = shifted.shifted_top_order(
+        accumulated = shifted.accumulate_shifted(
             weights, shift, background, top, n_blocks, progress
         )
-    else:
-        p_top = kmer_probability_table(background, top)
-        q_top = _exact_top_order(weights, background, top, p_top, n_blocks, progress)
+    p_top = kmer_probability_table(background, top)
+    if not shift:
+        n_windows = length - top + 1
+        accumulated = accumulate(
+            weights, background, top, p_top, 0, n_windows, n_blocks, progress
+        )
+    q_top = finish_windows(*accumulated, background, top, p_top)
     return lower_orders(q_top, p_top, background, max_order)
 
 
@@ -267,14 +271,6 @@ def _marginalise(q_next, p_next, p_this):
     q[positive] /= p_this[positive]
     q[~positive] = 0.0
     return q
-
-
-def _exact_top_order(weights, background, l, zprob, n_blocks, progress=False):
-    n_windows = weights.length - l + 1
-    tables, out, new_left, new_right, total = accumulate(
-        weights, background, l, zprob, 0, n_windows, n_blocks, progress
-    )
-    return finish_windows(tables, out, new_left, new_right, total, background, l, zprob)
 
 
 def chain_arrays(background: MarkovBackground) -> tuple:

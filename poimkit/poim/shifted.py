@@ -49,7 +49,6 @@ from .exact import (
     chain_arrays,
     estimate_bytes,
     feature_lists,
-    finish_windows,
 )
 
 STATIONARY_RTOL = 1e-13
@@ -180,7 +179,7 @@ def _padded_chain(background: MarkovBackground, pad: int) -> MarkovBackground:
 def estimate_shifted_bytes(
     length: int, max_order: int, chain_order: int, shift: int
 ) -> int:
-    """Peak bytes of `shifted_top_order`: `estimate_bytes` plus the padded tables.
+    """Peak bytes of `accumulate_shifted`: `estimate_bytes` plus the padded tables.
 
     Parameters
     ----------
@@ -207,18 +206,18 @@ def estimate_shifted_bytes(
     )
 
 
-def shifted_top_order(
+def accumulate_shifted(
     base: KmerWeights,
     shift: int,
     background: MarkovBackground,
     top: int,
     n_blocks: int | None = None,
     progress: bool = False,
-) -> tuple[np.ndarray, np.ndarray]:
-    """The top-order POIM of the WDS weights ``h * C``, without expanding them.
+) -> tuple:
+    """`poimkit.poim.exact.accumulate` of the WDS weights ``h * C``, by convolution.
 
     `poimkit.poim.exact.exact_poim` calls it with ``shift=S`` under a shift
-    invariant background; the lower orders follow as for any weights.
+    invariant background and finishes the windows as for any weights.
 
     Parameters
     ----------
@@ -235,11 +234,10 @@ def shifted_top_order(
 
     Returns
     -------
-    q_top : numpy.ndarray of float64, shape (L - top + 1, 4**top)
-        The POIM of ``expand_shifts(base, shift)`` of order ``top``, up to
-        rounding.
-    zprob : numpy.ndarray of float64, shape (L - top + 1, 4**top)
-        ``kmer_probability_table(background, top)``.
+    tables, out, new_left, new_right, total
+        As `poimkit.poim.exact.accumulate` of ``expand_shifts(base, shift)``
+        over all windows of order ``top``, up to rounding; `finish_windows`
+        turns them into the POIM.
 
     Notes
     -----
@@ -254,38 +252,10 @@ def shifted_top_order(
     >>> from poimkit.poim.exact import exact_poim
     >>> base = KmerWeights.from_tables([np.array([[0, 1.0, 0, 0]] * 6)], bias=0.0)
     >>> bg = MarkovBackground.uniform(6)
-    >>> fast = exact_poim(base, bg, 2, shift=2)  # calls shifted_top_order
+    >>> fast = exact_poim(base, bg, 2, shift=2)  # calls accumulate_shifted
     >>> slow = exact_poim(expand_shifts(base, 2), bg, 2)
     >>> bool(np.allclose(fast[1], slow[1]))
     True
-    """
-    accumulated = accumulate_shifted(base, shift, background, top, n_blocks, progress)
-    zprob = kmer_probability_table(background, top)
-    q_top = finish_windows(*accumulated, background, top, zprob)
-    return q_top, zprob
-
-
-def accumulate_shifted(
-    base: KmerWeights,
-    shift: int,
-    background: MarkovBackground,
-    top: int,
-    n_blocks: int | None = None,
-    progress: bool = False,
-) -> tuple:
-    """`poimkit.poim.exact.accumulate` of the WDS weights ``h * C``, by convolution.
-
-    Parameters
-    ----------
-    base, shift, background, top, n_blocks, progress
-        As in `shifted_top_order`.
-
-    Returns
-    -------
-    tables, out, new_left, new_right, total
-        As `poimkit.poim.exact.accumulate` of ``expand_shifts(base, shift)``
-        over all windows of order ``top``, up to rounding; `finish_windows`
-        turns them into the POIM.
     """
     length = base.length
     order = background.order
