@@ -145,29 +145,51 @@ def test_old_format_file_still_loads(data, tmp_path):
 
 
 @pytest.mark.parametrize("shift", [0, 2])
-def test_column_cache_gives_the_lookups_passes(data, shift):
-    """The cached columns (all, some or no orders) give bitwise the same passes."""
+def test_item_cache_gives_the_lookups_passes(data, shift):
+    """The cached items (all, some or no orders) give bitwise the same passes."""
     from poimkit.svm.linear.backend import LocalBackend
-    from poimkit.svm.linear.cache import ENTRY_BYTES, cache_plan
+    from poimkit.svm.linear.cache import build_cache
 
     X, y, _ = data
     clf = WDLinearSVC(degree=8, exact_size=4**2 * 16, shift=shift).fit(X, y)
     layout = clf.layout_
     assert layout.n_dense == 2 and layout.n_exact == 8
     chunks = [X[:50], X[50:]]
-    rows_per_seq = sum((16 - k + 1) * (shift + 1) for k in range(3, 6))
-    some = rows_per_seq * len(X) * ENTRY_BYTES  # orders 3..5 fit, not 6
-    estart = cache_plan(layout, len(X), some)
-    assert (estart[2:5] >= 0).all() and (estart[5:] == -1).all()
-    assert (estart[:2] == -1).all()  # dense orders are never cached
+    full = build_cache(chunks[0], layout, 2**40)
+    assert (full[0][2:] >= 0).all() and (full[0][:2] == -1).all()
+    size = full[1].nbytes + full[2].nbytes + full[3].nbytes  # what build_cache counts
+    some = build_cache(chunks[0], layout, size // 2)
+    assert (some[0][2] >= 0) and (some[0][-1] == -1)  # some orders, not all
     rng = np.random.default_rng(0)
     v = rng.normal(size=layout.n_columns + 1)
     c = rng.normal(size=len(X)) * (rng.random(len(X)) < 0.7)  # some rows inactive
     passes = []
-    for budget in (0, some, 2**40):
+    for budget in (0, size, 2**40):  # size: some orders of the second chunk
         backend = LocalBackend(chunks, layout, cache_budget=budget)
         passes.append((backend.margins(v), backend.gradient(c)))
-    assert backend.caches[0][1].shape[0] > rows_per_seq  # every order cached
+    assert (backend.caches[0][0][2:] >= 0).all()  # every sparse order cached
     for margins, gradient in passes[1:]:
         assert_array_equal(margins, passes[0][0])
         assert_array_equal(gradient, passes[0][1])
+
+
+@pytest.mark.parametrize("shift", [0, 1])
+def test_item_cache_over_several_blocks(shift):
+    """Chunks of several row blocks: cached and looked-up passes agree bitwise."""
+    from poimkit.svm.linear._kernels import BLOCK
+    from poimkit.svm.linear.backend import LocalBackend
+
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 4, size=(2 * BLOCK + 37, 10), dtype=np.uint8)
+    y = rng.integers(0, 2, size=300)
+    clf = WDLinearSVC(degree=6, exact_size=4**2 * 9, shift=shift).fit(X[:300], y)
+    layout = clf.layout_
+    assert layout.n_dense == 2 and layout.n_exact == 6
+    v = rng.normal(size=layout.n_columns + 1)
+    c = rng.normal(size=len(X)) * (rng.random(len(X)) < 0.6)
+    chunks = [X[:BLOCK + 5], X[BLOCK + 5 :]]  # blocks of a chunk start at its row 0
+    looked_up = LocalBackend(chunks, layout)
+    cached = LocalBackend(chunks, layout, cache_budget=2**40)
+    assert (cached.caches[0][0][2:] >= 0).all() and cached.caches[0][2].size
+    assert_array_equal(cached.margins(v), looked_up.margins(v))
+    assert_array_equal(cached.gradient(c), looked_up.gradient(c))

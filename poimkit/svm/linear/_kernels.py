@@ -19,7 +19,8 @@ gets factor 0 and column -1 (the bias, to which a zero adds nothing). Every
 position over a block of rows: the region being read or written stays in
 cache. Rows are copied position-major (``xt[q, t]``) per block, and the k-mer
 keys roll along the positions, one running key per row; no feature matrix is
-ever stored.
+ever stored. Sparse orders of the training chunks are read from their item
+cache instead (`poimkit.svm.linear.cache`, `cached_order`).
 """
 
 import numpy as np
@@ -30,10 +31,9 @@ from ._table import mix64, probe_find
 
 # Rows per block. Fixed (never derived from the thread count), so that every
 # sum is added in the same order whatever the threads: the Dask and the local
-# backend then give bitwise equal results. A region of the exact table (up to
-# 2 MiB for orders 8-9 at 2e5 sequences) is read by a whole block before the
-# next: 16384 rows took 0.75x the time of 4096 at 2e5 (4096: as fast for the
-# 8 KiB hashed regions).
+# backend then give bitwise equal results. A block's rows (128 KiB of float64)
+# stay in the CPU cache while a cached order walks a region's items; at most
+# 2**16 (the item cache keeps the row within the block as uint16).
 BLOCK = 16384
 
 _TOP = np.uint64(63)
@@ -131,43 +131,26 @@ def feature_columns(cur, k, r, a, fmap, col, fac):
 
 
 @njit(**NJIT)
-def block_order(xt, vec, k, fmap, out, scatter, cols):
-    """Order k of the feature map on the rows of a position-major block.
+def block_order(xt, vec, k, fmap, out, scatter):
+    """Order k of the feature map on the rows of a position-major block, by key.
 
     ``scatter=False`` gathers, ``out[t] += <phi_k(x_t), vec>`` (one entry per
     row); ``scatter=True`` scatters, ``out += sum_t vec[t] phi_k(x_t)`` (one
-    entry per feature column). ``cols = (estart, cache, rows)`` is the block's
-    column cache (`sparse_cache`): a sparse order k with ``estart[k-1] >= 0``
-    reads its columns from ``cache[estart[k-1] + p * (S + 1) + j, rows[t]]``
-    instead of looking its keys up.
+    entry per feature column). Dense, hashed and uncached sparse orders.
     """
-    shift, coef, band, cbase = fmap[1], fmap[8], fmap[9], fmap[12]
-    estart, cache, rows = cols
+    shift, coef, band = fmap[1], fmap[8], fmap[9]
     length, m = xt.shape
     cur = np.empty(m, dtype=np.int64)
     col = np.empty(m, dtype=np.int64)
     fac = np.empty(m, dtype=np.float64)
     kmask = (np.int64(1) << np.int64(2 * k)) - 1
-    cached = estart[k - 1] >= 0
     start_keys(xt, k, cur)
     for p in range(length - k + 1):
         roll_keys(xt, p + k - 1, kmask, cur)
         for j in range(min(shift, p) + 1):
-            a = coef[k - 1] * band[k - 1, p, j]
-            if cached:  # absent features (c < 0) add nothing: skipped
-                e = estart[k - 1] + p * (shift + 1) + j
-                base = cbase[k - 1, p - j]
-                if scatter:
-                    for t in range(m):
-                        c = cache[e, rows[t]]
-                        if c >= 0:
-                            out[base + c] += vec[t] * a
-                else:  # branch-free: base - 1 is a column too, weighted 0
-                    for t in range(m):
-                        c = cache[e, rows[t]]
-                        out[t] += (a if c >= 0 else 0.0) * vec[base + c]
-                continue
-            feature_columns(cur, k, p - j, a, fmap, col, fac)
+            feature_columns(
+                cur, k, p - j, coef[k - 1] * band[k - 1, p, j], fmap, col, fac
+            )
             if scatter:
                 for t in range(m):
                     out[col[t]] += vec[t] * fac[t]
@@ -177,45 +160,77 @@ def block_order(xt, vec, k, fmap, out, scatter, cols):
 
 
 @njit(**NJIT)
-def block_margins(xt, v, fmap, acc, cols):
-    """``acc[t] += <phi(x_t), v>`` for the rows of a position-major block."""
-    for k in range(1, fmap[0] + 1):
-        block_order(xt, v, k, fmap, acc, False, cols)
+def cached_order(vec, k, fmap, out, items, b, scatter):
+    """Order k on block b of a chunk, from the chunk's item cache (`sparse_items`).
+
+    ``items = (cstart, ptr, irow, icol)``; the present features of the
+    occurrences at p feeding ``(k, p - j, y)`` in block b are the items
+    ``ptr[e, b] .. ptr[e, b + 1] - 1`` of ``e = cstart[k-1] + p * (S + 1) + j``:
+    the row within the block and the column within the region, sorted by
+    column. So the weights (or the gradient) are walked in order, and the
+    rows, a block's worth, are what is read or written at random. ``scatter``
+    and ``out`` as in `block_order` (``vec``: the block's coefficients when
+    scattering). Every row has at most one item per ``e``, and the rows of a
+    column come in order, so the sums are bitwise those of `block_order`.
+    """
+    shift, coef, band, cbase = fmap[1], fmap[8], fmap[9], fmap[12]
+    cstart, ptr, irow, icol = items
+    for p in range(band.shape[1] - k + 1):
+        for j in range(min(shift, p) + 1):
+            a = coef[k - 1] * band[k - 1, p, j]
+            e = cstart[k - 1] + p * (shift + 1) + j
+            base = cbase[k - 1, p - j]
+            if scatter:
+                for q in range(ptr[e, b], ptr[e, b + 1]):
+                    out[base + icol[q]] += vec[irow[q]] * a
+            else:
+                for q in range(ptr[e, b], ptr[e, b + 1]):
+                    out[irow[q]] += a * vec[base + icol[q]]
 
 
-def _margins(X, v, fmap, out, estart, cache):
+def _margins(X, v, fmap, out, cstart, ptr, irow, icol):
     """``out[i] = <phi(X[i]), v[:-1]> + v[-1]``; blocks of rows run in parallel.
 
-    ``estart`` and ``cache``: the chunk's column cache (`sparse_cache`;
-    ``estart`` all -1 and an empty cache for none).
+    ``cstart, ptr, irow, icol``: the chunk's item cache (`sparse_items`;
+    ``cstart`` all -1 for none).
     """
+    items = (cstart, ptr, irow, icol)
     for b in prange((X.shape[0] + BLOCK - 1) // BLOCK):
         lo, hi, xt = row_block(X, b)
         acc = np.full(hi - lo, v[v.shape[0] - 1])  # the bias column
-        block_margins(xt, v, fmap, acc, (estart, cache, np.arange(lo, hi)))
+        for k in range(1, fmap[0] + 1):
+            if cstart[k - 1] >= 0:
+                cached_order(v, k, fmap, acc, items, b, False)
+            else:
+                block_order(xt, v, k, fmap, acc, False)
         out[lo:hi] = acc
 
 
-def _scatter(X, g, order_list, fmap, out, estart, cache):
+def _scatter(X, g, order_list, fmap, out, cstart, ptr, irow, icol):
     """``out[:-1] += sum_i g[i] phi(X[i])``; one order per parallel task.
 
-    Rows with ``g[i] == 0`` (outside the margin, for the squared hinge) are
-    dropped first. Each order owns its columns (no races) and adds rows in a
-    fixed order (block, position, shift, row), so the result does not depend on
-    the threads.
+    Orders looked up by key skip the rows with ``g[i] == 0`` (outside the
+    margin, for the squared hinge); cached orders walk their items (adding 0
+    for those rows). Each order owns its columns (no races) and adds rows in
+    one fixed order (block of the chunk, position, shift, row) whether cached
+    or not, so the result depends neither on the threads nor on the cache.
     """
-    length = X.shape[1]
+    items = (cstart, ptr, irow, icol)
+    n_blocks = (X.shape[0] + BLOCK - 1) // BLOCK
     active = np.flatnonzero(g != 0.0)
-    n_act = active.shape[0]
-    xt = np.empty((length, n_act), dtype=np.uint8)
+    xt = np.empty((X.shape[1], active.shape[0]), dtype=np.uint8)
     transpose_rows(X, active, xt)
     g_act = g[active]
+    # the active rows of block b: active[bounds[b]:bounds[b + 1]]
+    bounds = np.searchsorted(active, np.arange(n_blocks + 1) * BLOCK)
     for t in prange(order_list.shape[0]):
         k = order_list[t]
-        for lo in range(0, n_act, BLOCK):
-            hi = min(n_act, lo + BLOCK)
-            cols = (estart, cache, active[lo:hi])
-            block_order(xt[:, lo:hi], g_act[lo:hi], k, fmap, out, True, cols)
+        for b in range(n_blocks):
+            if cstart[k - 1] >= 0:
+                cached_order(g[b * BLOCK :], k, fmap, out, items, b, True)
+            elif bounds[b + 1] > bounds[b]:
+                lo, hi = bounds[b], bounds[b + 1]
+                block_order(xt[:, lo:hi], g_act[lo:hi], k, fmap, out, True)
 
 
 margins_parallel = njit(**NJIT_PARALLEL)(_margins)
@@ -225,33 +240,66 @@ scatter_serial = njit(**NJIT)(_scatter)
 
 
 @njit(**NJIT_PARALLEL)
-def sparse_cache(X, fmap, estart, cache):
-    """Column cache of a chunk, written once and read by every pass.
+def occurrence_columns(X, fmap, k, cols):
+    """``cols[p * (S + 1) + j, i]``: column of ``X[i]``'s feature ``(k, p - j, y)``.
 
-    ``cache[e, i]`` is the column of a feature of ``X[i]`` of a sparse order
-    with ``estart[k-1] >= 0``, within its (order, position) region (-1 if
-    absent from the table), for ``e = estart[k-1] + p * (S + 1) + j``: the
-    occurrence at ``p`` feeding feature ``(k, p - j, y)``. Blocks of rows run
-    in parallel, each writing its columns of the cache.
+    The column within its (order, position) region, -1 if the feature is
+    absent from the table; the occurrence of y at p feeds it. Blocks of rows
+    run in parallel.
     """
     shift, cbase = fmap[1], fmap[12]
     length = X.shape[1]
+    kmask = (np.int64(1) << np.int64(2 * k)) - 1
     for b in prange((X.shape[0] + BLOCK - 1) // BLOCK):
         lo, hi, xt = row_block(X, b)
         cur = np.empty(hi - lo, dtype=np.int64)
-        for k in range(1, estart.shape[0] + 1):
-            if estart[k - 1] < 0:
-                continue
-            kmask = (np.int64(1) << np.int64(2 * k)) - 1
-            start_keys(xt, k, cur)
-            for p in range(length - k + 1):
-                roll_keys(xt, p + k - 1, kmask, cur)
-                for j in range(min(shift, p) + 1):
-                    e = estart[k - 1] + p * (shift + 1) + j
-                    base = cbase[k - 1, p - j]
-                    for t in range(hi - lo):
-                        c = sparse_column(k, p - j, cur[t], fmap)
-                        cache[e, lo + t] = -1 if c < 0 else c - base
+        start_keys(xt, k, cur)
+        for p in range(length - k + 1):
+            roll_keys(xt, p + k - 1, kmask, cur)
+            for j in range(min(shift, p) + 1):
+                e = p * (shift + 1) + j
+                base = cbase[k - 1, p - j]
+                for t in range(hi - lo):
+                    c = sparse_column(k, p - j, cur[t], fmap)
+                    cols[e, lo + t] = -1 if c < 0 else c - base
+
+
+@njit(**NJIT_PARALLEL)
+def count_items(cols, counts):
+    """``counts[e, b]``: present entries (``cols >= 0``) of row e in block b."""
+    n_rows = cols.shape[1]
+    for e in prange(cols.shape[0]):
+        for b in range(counts.shape[1]):
+            c = 0
+            for t in range(b * BLOCK, min(n_rows, (b + 1) * BLOCK)):
+                c += cols[e, t] >= 0
+            counts[e, b] = c
+
+
+@njit(**NJIT_PARALLEL)
+def fill_items(cols, sizes, ptr, irow, icol):
+    """Items of row e in block b at ``ptr[e, b]``, sorted by column then row.
+
+    ``sizes[e]``: columns of row e's region (a counting sort per block).
+    """
+    n_rows = cols.shape[1]
+    for e in prange(cols.shape[0]):
+        nxt = np.empty(sizes[e] + 1, dtype=np.int64)
+        for b in range(ptr.shape[1] - 1):
+            lo, hi = b * BLOCK, min(n_rows, (b + 1) * BLOCK)
+            nxt[:] = 0
+            for t in range(lo, hi):
+                if cols[e, t] >= 0:
+                    nxt[cols[e, t] + 1] += 1
+            nxt[0] = ptr[e, b]
+            for c in range(1, sizes[e] + 1):
+                nxt[c] += nxt[c - 1]
+            for t in range(lo, hi):
+                c = cols[e, t]
+                if c >= 0:
+                    irow[nxt[c]] = t - lo
+                    icol[nxt[c]] = c
+                    nxt[c] += 1
 
 
 @njit(**NJIT_PARALLEL)

@@ -122,26 +122,31 @@ def split_shared(table, owner, value, count, keys, private_sq):
     return n_shared, n_private
 
 
-@njit(**NJIT)
+@njit(**NJIT_PARALLEL)
 def private_entries(X, rows, k, shift, factors, fmap, out_r, out_key, out_row, out_val):
     """The features of ``X[rows]`` of order k that are not in the table.
 
     For the a-th row: ``(r, y + 1, a, factor)`` per occurrence feeding a
     feature ``(k, r, y)`` absent from the sparse table (a private feature of
-    that training sequence). Returns the number of entries written.
+    that training sequence), row after row. The rows are looked up in
+    parallel, each into its own segment of the outputs (which hold
+    ``(L - k + 1) * (shift + 1)`` entries per row), then packed in order.
+    Returns the number of entries written.
     """
     tstart, tmask, tkeys, tidx = fmap[10], fmap[11], fmap[13], fmap[14]
     n_pos = X.shape[1] - k + 1
+    seg = n_pos * (shift + 1)
     kmask = (np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)
-    kk = np.empty(n_pos, dtype=np.uint64)
-    t = 0
-    for a in range(rows.shape[0]):
+    used = np.zeros(rows.shape[0], dtype=np.int64)
+    for a in prange(rows.shape[0]):
         x = X[rows[a]]
+        kk = np.empty(n_pos, dtype=np.uint64)
         key = np.uint64(0)
         for q in range(X.shape[1]):
             key = ((key << np.uint64(2)) | np.uint64(x[q])) & kmask
             if q >= k - 1:
                 kk[q - k + 1] = key + np.uint64(1)
+        t = a * seg
         for r in range(n_pos):
             start, mask = tstart[k - 1, r], np.uint64(tmask[k - 1, r])
             for p in range(r, min(r + shift + 1, n_pos)):
@@ -149,9 +154,19 @@ def private_entries(X, rows, k, shift, factors, fmap, out_r, out_key, out_row, o
                     continue
                 out_r[t] = r
                 out_key[t] = kk[p]
-                out_row[t] = a
                 out_val[t] = factors[p, p - r]
                 t += 1
+        used[a] = t - a * seg
+    t = 0
+    for a in range(rows.shape[0]):  # pack (an entry moves to or before its slot)
+        for u in range(a * seg, a * seg + used[a]):
+            out_r[t], out_key[t], out_row[t], out_val[t] = (
+                out_r[u],
+                out_key[u],
+                a,
+                out_val[u],
+            )
+            t += 1
     return t
 
 

@@ -20,22 +20,34 @@ import math
 from collections.abc import Callable, Iterable
 
 import numpy as np
+from numba import get_num_threads
 
 from ..._threads import numba_threads
 from . import _kernels
-from .cache import build_cache, cache_plan, no_cache
+from .cache import build_cache, no_cache
 from .layout import FeatureLayout
 
 
-def _order_list(layout: FeatureLayout) -> np.ndarray:
-    """Orders interleaved (1, d, 2, d-1, ...) so that prange halves balance."""
-    ks = list(range(1, layout.degree + 1))
-    out = []
-    while ks:
-        out.append(ks.pop(0))
-        if ks:
-            out.append(ks.pop())
-    return np.array(out, dtype=np.int64)
+def _order_list(layout: FeatureLayout, cache: tuple, n_active: int) -> np.ndarray:
+    """The orders dealt to the threads so that their costs balance.
+
+    ``prange`` gives each thread an equal, contiguous part of the list. A
+    cached order costs its items, any other its active rows times its
+    occurrence rows; the orders are dealt by decreasing cost in a snake
+    (1, 2, ..., T, T, ..., 1, ...) and each thread's orders listed in turn.
+    """
+    cstart, ptr = cache[0], cache[1]
+    cost = []
+    for k in range(1, layout.degree + 1):
+        n_occ = (layout.length - k + 1) * (layout.shift + 1)
+        e = cstart[k - 1]
+        cost.append(ptr[e + n_occ - 1, -1] - ptr[e, 0] if e >= 0 else n_active * n_occ)
+    n_threads = get_num_threads()
+    parts: list[list[int]] = [[] for _ in range(n_threads)]
+    for i, k in enumerate(np.argsort(cost, kind="stable")[::-1]):
+        turn = i % (2 * n_threads)
+        parts[min(turn, 2 * n_threads - 1 - turn)].append(int(k) + 1)
+    return np.array([k for part in parts for k in part], dtype=np.int64)
 
 
 def chunk_pass(
@@ -45,7 +57,7 @@ def chunk_pass(
     gradient: bool,
     parallel: bool = True,
     row0: int | None = None,
-    cache: tuple[np.ndarray, np.ndarray] | None = None,
+    cache: tuple | None = None,
 ) -> np.ndarray:
     """One pass over the rows of a chunk: margins or gradient (B = 1).
 
@@ -69,8 +81,8 @@ def chunk_pass(
         private columns (``layout.private_norm``) are then included; None for
         other sequences.
     cache : tuple of numpy.ndarray, optional
-        The chunk's column cache (`poimkit.svm.linear.cache.build_cache`);
-        None looks every sparse feature up.
+        The chunk's item cache (`poimkit.svm.linear.cache.build_cache`); None
+        looks every sparse feature up.
 
     Returns
     -------
@@ -92,7 +104,8 @@ def chunk_pass(
         return out
     out = np.zeros(layout.n_columns + 1, dtype=np.float64)
     kernel = _kernels.scatter_parallel if parallel else _kernels.scatter_serial
-    kernel(X, vec, _order_list(layout), layout.fmap, out, *cache)
+    orders = _order_list(layout, cache, int(np.count_nonzero(vec)))
+    kernel(X, vec, orders, layout.fmap, out, *cache)
     if private:
         out[lo : lo + X.shape[0]] = vec * norm
     # fsum is exact, so independent of memory layout: numpy's sum adds in
@@ -128,10 +141,18 @@ def collision_stats(chunks: list[np.ndarray], layout: FeatureLayout) -> tuple[in
 
 
 class _Chunks:
-    """What both backends hold: each chunk's first row and column cache."""
+    """What both backends hold: each chunk's first row and item cache."""
 
     bounds: np.ndarray
     caches: list
+
+    def _budgets(self, budget: int) -> list[int]:
+        """Each chunk's share of the cache budget, by its rows."""
+        n = max(int(self.bounds[-1]), 1)
+        return [
+            budget * int(hi - lo) // n
+            for lo, hi in zip(self.bounds[:-1], self.bounds[1:], strict=True)
+        ]
 
     def _spans(self, chunks: list) -> zip:
         """``(chunk, first row, end row, cache)`` of every chunk, in order."""
@@ -150,7 +171,7 @@ class LocalBackend(_Chunks):
     n_threads : int, optional
         numba threads for the passes.
     cache_budget : int, default=0
-        Bytes the chunks' column caches may take (`poimkit.svm.linear.cache`).
+        Bytes the chunks' item caches may take (`poimkit.svm.linear.cache`).
     """
 
     def __init__(
@@ -164,9 +185,11 @@ class LocalBackend(_Chunks):
         self.layout = layout
         self.n_threads = n_threads
         self.bounds = np.cumsum([0] + [len(X) for X in chunks])
-        estart = cache_plan(layout, int(self.bounds[-1]), cache_budget)
         with numba_threads(n_threads):
-            self.caches = [build_cache(X, layout, estart) for X in chunks]
+            self.caches = [
+                build_cache(X, layout, budget)
+                for X, budget in zip(chunks, self._budgets(cache_budget), strict=True)
+            ]
 
     def margins(self, v: np.ndarray) -> np.ndarray:
         """Margins of every sequence, chunk after chunk.
@@ -228,7 +251,7 @@ class DaskBackend(_Chunks):
         The cluster.
     chunks, layout, cache_budget
         As in `LocalBackend`; the chunks are copied to the workers, which
-        build and keep their column caches.
+        build and keep their item caches.
     """
 
     def __init__(
@@ -250,10 +273,9 @@ class DaskBackend(_Chunks):
             for i, X in enumerate(chunks)
         ]
         self.layout_future = client.scatter(layout, broadcast=True)
-        estart = cache_plan(layout, int(self.bounds[-1]), cache_budget)
         self.caches = [
-            client.submit(build_cache, X, self.layout_future, estart, pure=False)
-            for X in self.futures
+            client.submit(build_cache, X, self.layout_future, budget, pure=False)
+            for X, budget in zip(self.futures, self._budgets(cache_budget), strict=True)
         ]
 
     def margins(self, v: np.ndarray) -> np.ndarray:
