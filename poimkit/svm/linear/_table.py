@@ -53,12 +53,12 @@ def probe_find(keys, idx, start, mask, key):
         h = (h + np.uint64(1)) & mask
 
 
-@njit(**NJIT)
+@njit(**NJIT_PARALLEL)
 def order_keys(X, k, out):
     """``out[p, i] = kmer index of X[i, p:p+k] + 1`` (position-major)."""
     n, length = X.shape
     kmask = (np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)
-    for i in range(n):
+    for i in prange(n):
         key = np.uint64(0)
         for q in range(length):
             key = ((key << np.uint64(2)) | np.uint64(X[i, q])) & kmask
