@@ -19,7 +19,7 @@ from poimkit.kernels.wd import wd_normalizer
 from poimkit.svm.linear import WDLinearSVC, _kernels, make_layout
 from poimkit.svm.linear.backend import LocalBackend, chunk_pass
 from poimkit.svm.linear.layout import shift_band
-from poimkit.svm.linear.lbfgs import minimize
+from poimkit.svm.linear.lbfgs import _line_search, minimize
 from poimkit.svm.linear.losses import loss_terms
 
 RNG = np.random.default_rng(0)
@@ -199,23 +199,90 @@ def test_lbfgs_squared_hinge_satisfies_optimality():
     assert abs(alpha_y.sum()) < 1e-6  # free bias: sum_i alpha_i y_i = 0
 
 
-def test_lbfgs_memory_does_not_grow_with_iterations():
-    """At most ``memory`` pairs and a few vectors live, however long it runs."""
+def _primal_lbfgs(Phi, y, C, loss, n_iter, memory):
+    """Plain L-BFGS on the explicit feature matrix (bias column last).
+
+    The reference of the sequence-space solver: the same two-loop recursion,
+    pair rule and line search, on vectors of one entry per column.
+    """
+    w = np.zeros(Phi.shape[1])
+    pen = np.ones_like(w)
+    pen[-1] = 0.0  # the bias is not penalised
+    _, g = _objective(w, Phi, y, C, loss)
+    pairs = []
+    for _ in range(n_iter):
+        q, alphas = g.copy(), []
+        for s, yv in reversed(pairs):
+            alphas.append((s @ q) / (s @ yv))
+            q -= alphas[-1] * yv
+        if pairs:
+            s, yv = pairs[-1]
+            q *= (s @ yv) / (yv @ yv)
+        else:
+            q /= max(np.linalg.norm(g), 1.0)
+        for (s, yv), a in zip(pairs, reversed(alphas), strict=True):
+            q += (a - (yv @ q) / (s @ yv)) * s
+        d = -q
+        t = _line_search(
+            (pen * w) @ d, (pen * d) @ d, y * (Phi @ w), Phi @ d, y, C, loss
+        )
+        s = t * d
+        w = w + s
+        _, g_new = _objective(w, Phi, y, C, loss)
+        if s @ (g_new - g) > 1e-12 * (s @ s):
+            pairs = (pairs + [(s, g_new - g)])[-memory:]
+        g = g_new
+    return w
+
+
+@pytest.mark.parametrize("loss", ["squared_hinge", "logistic"])
+@pytest.mark.parametrize("n_iter", [1, 2, 7, 25])
+def test_lbfgs_in_sequence_space_follows_primal_lbfgs(loss, n_iter):
+    """Same iterates as L-BFGS on w itself (memory 3: pairs dropped from 4 on)."""
+    X, y, layout, Phi = _problem(loss, n=30)
+    backend = LocalBackend([X[:13], X[13:]], layout)
+    res = minimize(backend, y, 2.0, loss, 0.0, n_iter, memory=3)
+    ref = _primal_lbfgs(Phi, y, 2.0, loss, n_iter, 3)
+    assert res.n_iter == n_iter
+    assert_allclose(res.w, ref, rtol=0, atol=1e-10 * np.abs(ref).max())
+    assert_allclose(
+        res.margins, Phi @ ref, rtol=0, atol=1e-10 * np.abs(Phi @ ref).max()
+    )
+    value, grad = _objective(ref, Phi, y, 2.0, loss)
+    assert res.objective == pytest.approx(value, rel=1e-12)
+    assert res.grad_norm == pytest.approx(np.linalg.norm(grad), rel=1e-8)
+
+
+def test_gram_is_the_kernel_matrix_product():
+    X, y, layout, Phi = _problem("logistic")
+    backend = LocalBackend([X[:30], X[30:55], X[55:]], layout)
+    u = RNG.normal(size=len(X))
+    u[::4] = 0.0
+    K = Phi[:, :-1] @ Phi[:, :-1].T
+    assert_allclose(backend.gram(u), K @ u, rtol=1e-12)
+    # the kept vectors are overwritten, never added to
+    first = backend.gradient(u)
+    backend.gram(RNG.normal(size=len(X)))
+    assert np.array_equal(backend.gradient(u), first)
+
+
+@pytest.mark.parametrize("n_chunks,max_iter", [(1, 12), (2, 40)])
+def test_lbfgs_memory_does_not_scale_with_columns(n_chunks, max_iter):
+    """The solver holds vectors of n entries; primal ones only in the passes."""
     import tracemalloc
 
     X = np.random.default_rng(0).integers(0, 4, size=(60, 12), dtype=np.uint8)
     y = np.where(np.arange(60) % 2 == 0, 1.0, -1.0)
     layout = make_layout(12, 7, 0, 1.0, exact_size=10**9)  # 2.5e5 columns
-    backend = LocalBackend([X], layout)
+    backend = LocalBackend(np.array_split(X, n_chunks), layout)
     vector = 8 * (layout.n_columns + 1)
-    peaks = []
-    for max_iter in (12, 40):
-        tracemalloc.start()
-        res = minimize(backend, y, 10.0, "logistic", 0.0, max_iter, memory=3)
-        peaks.append(tracemalloc.get_traced_memory()[1])
-        tracemalloc.stop()
-        assert res.n_iter == max_iter
-    assert peaks[1] < peaks[0] + 2 * vector
+    tracemalloc.start()
+    res = minimize(backend, y, 10.0, "logistic", 0.0, max_iter)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert res.n_iter == max_iter
+    # a gradient vector per chunk (kept for the next pass) and the result
+    assert peak < (n_chunks + 1.5) * vector
 
 
 def test_hinge_dual_cd_matches_liblinear():

@@ -187,7 +187,7 @@ def test_item_cache_over_several_blocks(shift):
     assert layout.n_dense == 2 and layout.n_exact == 6
     v = rng.normal(size=layout.n_columns + 1)
     c = rng.normal(size=len(X)) * (rng.random(len(X)) < 0.6)
-    chunks = [X[:BLOCK + 5], X[BLOCK + 5 :]]  # blocks of a chunk start at its row 0
+    chunks = [X[: BLOCK + 5], X[BLOCK + 5 :]]  # blocks of a chunk start at its row 0
     looked_up = LocalBackend(chunks, layout)
     cached = LocalBackend(chunks, layout, cache_budget=2**40)
     assert (cached.caches[0][0][2:] >= 0).all() and cached.caches[0][2].size

@@ -5,7 +5,12 @@ uint8 codes) and offer the two passes the solver needs:
 
 * ``margins(v)`` -- ``<phi(x_i), v>`` for every sequence, in chunk order;
 * ``gradient(c)`` -- ``sum_i c_i phi(x_i)``, computed per chunk into its own
-  array; the chunk results are added in the fixed binary tree of `tree_sum`.
+  array; the chunk results are added in the fixed binary tree of `tree_sum`;
+
+and, from the two, ``gram(u)`` -- ``K u = Phi Phi^T u`` (``K`` the kernel
+matrix of the training sequences in the feature map, without the bias), which
+the sequence-space L-BFGS of `poimkit.svm.linear.lbfgs` needs once per
+iteration.
 
 Inside a chunk the numbers do not depend on the number of threads (rows are
 independent in ``margins``; in ``gradient`` each order owns its columns and
@@ -58,6 +63,7 @@ def chunk_pass(
     parallel: bool = True,
     row0: int | None = None,
     cache: tuple | None = None,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
     """One pass over the rows of a chunk: margins or gradient (B = 1).
 
@@ -83,6 +89,9 @@ def chunk_pass(
     cache : tuple of numpy.ndarray, optional
         The chunk's item cache (`poimkit.svm.linear.cache.build_cache`); None
         looks every sparse feature up.
+    out : numpy.ndarray of float64, shape (n_columns + 1,), optional
+        Gradient only: the array to write the result into (its contents are
+        overwritten); None allocates one.
 
     Returns
     -------
@@ -102,7 +111,10 @@ def chunk_pass(
         if private:
             out += vec[lo : lo + X.shape[0]] * norm
         return out
-    out = np.zeros(layout.n_columns + 1, dtype=np.float64)
+    if out is None:
+        out = np.zeros(layout.n_columns + 1, dtype=np.float64)
+    else:
+        out.fill(0.0)
     kernel = _kernels.scatter_parallel if parallel else _kernels.scatter_serial
     orders = _order_list(layout, cache, int(np.count_nonzero(vec)))
     kernel(X, vec, orders, layout.fmap, out, *cache)
@@ -158,6 +170,30 @@ class _Chunks:
         """``(chunk, first row, end row, cache)`` of every chunk, in order."""
         return zip(chunks, self.bounds[:-1], self.bounds[1:], self.caches, strict=True)
 
+    def gram(self, u: np.ndarray) -> np.ndarray:
+        """``K u = Phi Phi^T u``: a gradient pass, then a margins pass of it.
+
+        Parameters
+        ----------
+        u : numpy.ndarray of float64, shape (n,)
+            Coefficient of each training sequence.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n,)
+        """
+        phi_u = self.gradient(u)
+        phi_u[-1] = 0.0  # the bias column is not part of the kernel
+        out = self.margins(phi_u)
+        self._release(phi_u)
+        return out
+
+    def _release(self, vec: np.ndarray) -> None:
+        """Take back a vector from `gradient` that the caller no longer needs.
+
+        Nothing to do here (Dask: every gradient arrives as a fresh array).
+        """
+
 
 class LocalBackend(_Chunks):
     """Passes over in-memory or memory-mapped chunks in this process.
@@ -185,6 +221,10 @@ class LocalBackend(_Chunks):
         self.layout = layout
         self.n_threads = n_threads
         self.bounds = np.cumsum([0] + [len(X) for X in chunks])
+        # vectors of n_columns + 1 entries for gradient passes to write into:
+        # a fresh array of 10^7 entries costs more in page faults than a pass
+        # adds to it
+        self._spare: list[np.ndarray] = []
         with numba_threads(n_threads):
             self.caches = [
                 build_cache(X, layout, budget)
@@ -222,18 +262,34 @@ class LocalBackend(_Chunks):
         Returns
         -------
         numpy.ndarray of float64, shape (n_columns + 1,)
+            The caller's own array (not used by the backend again).
         """
+
+        def part(X, lo, hi, cache):
+            out = self._spare.pop() if self._spare else None
+            return chunk_pass(X, c[lo:hi], self.layout, True, True, lo, cache, out)
+
+        def add(a, b):
+            np.add(a, b, out=a)
+            self._release(b)
+            return a
+
         with numba_threads(self.n_threads):
             return tree_sum(
                 (
-                    chunk_pass(X, c[lo:hi], self.layout, True, True, int(lo), cache)
+                    part(X, int(lo), hi, cache)
                     for X, lo, hi, cache in self._spans(self.chunks)
                 ),
-                lambda a, b: np.add(a, b, out=a),  # chunk results are fresh
+                add,
             )
 
+    def _release(self, vec: np.ndarray) -> None:
+        """Keep ``vec`` for the next gradient pass to write into."""
+        self._spare.append(vec)
+
     def close(self) -> None:
-        """Nothing to release."""
+        """Drop the kept gradient vectors."""
+        self._spare.clear()
 
 
 class DaskBackend(_Chunks):

@@ -188,12 +188,14 @@ class WDLinearSVC(WDClassifierBase):
     backend (``fit(..., client=...)``) follow the same iterates as this
     process for the same ``chunk_size``: the weights are bitwise equal.
 
-    *Memory.* Training holds about 25 weight-sized vectors (10 L-BFGS pairs)
-    plus a few floats per sequence; ``n_columns`` is about ``L * (4**K +
-    (degree - K) * 2**hash_bits)`` for K dense orders and the rest hashed
-    (2.6 million for L = 141, degree 20: 21 MB per vector), plus the present
-    keys of the sparse orders (``n_present_keys_``, ``table_bytes_``) and
-    their column cache. The
+    *Memory.* L-BFGS runs in sequence space (`poimkit.svm.linear.lbfgs`): its
+    10 pairs are vectors of n entries, and weight-sized vectors are held only
+    by the gradient passes (about log2 of the number of chunks, plus one) and
+    for the result (the memory budget still reserves ``keys.VECTOR_COPIES`` of
+    them). ``n_columns`` is about ``L * (4**K + (degree - K) * 2**hash_bits)``
+    for K dense orders and the rest hashed (2.6 million for L = 141, degree 20:
+    21 MB per vector); add the present keys of the sparse orders
+    (``n_present_keys_``, ``table_bytes_``) and their column cache. The
     sequences are read chunk by chunk (a FASTA pair is streamed through a
     memory-mapped file).
 

@@ -35,7 +35,8 @@ from . import _table
 
 #: share of the RAM that training on the exact sparse table may take
 MEMORY_FRACTION = 0.25
-#: weight-sized float64 vectors held while training (10 L-BFGS pairs and more)
+#: weight-sized float64 vectors budgeted for training: what the primal L-BFGS
+#: held (10 pairs and more); the sequence-space solver holds a few of them
 VECTOR_COPIES = 25
 #: bytes of one table slot: the uint64 key and the int32 column
 SLOT_BYTES = 12

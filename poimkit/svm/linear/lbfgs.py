@@ -6,10 +6,30 @@ Objective, for weights ``w`` with the bias ``b`` as last column (feature value
     F(w) = 0.5 ||w_{:-1}||^2 + C sum_i l(y_i <phi(x_i), w>)
 
 It is convex with a Lipschitz gradient for both losses, strongly convex (modulus 1) in
-the non-bias weights, so the k-mer weights ``w*`` are unique. Every iteration needs one
-pass for the margins of the search direction (margins are linear in ``w``, so the line
-search itself costs O(n) per trial and no pass) and one pass for the gradient; both are
-sums over sequence chunks, which is what makes the Dask backend give the same numbers.
+the non-bias weights, so the k-mer weights ``w*`` are unique.
+
+Sequence space. The gradient is ``grad F(w) = (w_{:-1} + Phi^T u, sum_i u_i)`` with
+``u = C l'(y f) y`` (``Phi``: the n training sequences' features, ``f`` their scores).
+From ``w = 0`` every vector L-BFGS forms -- iterate, gradient, direction, correction
+pairs -- is a linear combination of gradients, so its penalised part lies in the row
+space of ``Phi``: ``v = (Phi^T c, beta)`` with ``c`` in R^n and the bias ``beta``. The
+solver holds ``v`` as the array ``[[c, beta], [K c, beta]]`` of shape (2, n + 1), with
+``K = Phi Phi^T``; then
+
+* ``<a, b> = c_a . K c_b + beta_a beta_b`` (over the penalised part: without the
+  ``beta`` term), and linear combinations act on the array;
+* the scores of ``v`` on the training sequences are ``K c + beta``, no pass;
+* the gradient at a new iterate needs ``K u`` only: ``c_g = c_w + u``,
+  ``K c_g = K c_w + K u``, ``beta_g = sum_i u_i``. ``K u`` is a gradient pass over
+  ``u`` (which skips the rows with ``u_i = 0``) and a margins pass of its result
+  (`LocalBackend.gram`).
+
+These are the same iterates as L-BFGS on ``w`` itself, but every vector has n
+entries instead of one per feature column (10^7 and more at 10^5 sequences): the
+history of ``memory`` pairs takes a few MB instead of GB, and the solver's own
+arithmetic is negligible next to the passes. Two passes per iteration remain,
+both sums over sequence chunks, which is what makes the Dask backend give the
+same numbers; one more gradient pass at the end gives ``w_{:-1} = Phi^T c_w``.
 
 Stopping rule (liblinear's primal rule): stop at the first iterate with
 ``||grad F(w_t)||_2 <= tol * ||grad F(0)||_2``, or after ``max_iter``
@@ -19,15 +39,14 @@ the optimum by the gradient norm (up to the coupling with the bias).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 from threadpoolctl import threadpool_limits
 
-from ..._config import NJIT
 from .losses import loss_terms
 
 if TYPE_CHECKING:
@@ -47,9 +66,13 @@ class LbfgsResult:
     objective: float
 
 
-def _line_search(w, d, m, md, y, C, loss) -> float:
-    """Step ``t > 0`` minimising ``F(w + t d)`` (safeguarded 1-D Newton)."""
-    wd, dd = float(w[:-1] @ d[:-1]), float(d[:-1] @ d[:-1])  # bias not penalised
+def _line_search(wd, dd, m, md, y, C, loss) -> float:
+    """Step ``t > 0`` minimising ``F(w + t d)`` (safeguarded 1-D Newton).
+
+    ``wd`` and ``dd`` are ``<w, d>`` and ``<d, d>`` over the penalised weights
+    (the bias is not penalised), ``m`` the margins ``y f`` of ``w`` and ``md``
+    the scores of ``d`` on the training sequences.
+    """
     yd = y * md
 
     def slope(t):
@@ -91,7 +114,7 @@ def minimize(
     Parameters
     ----------
     backend : LocalBackend or DaskBackend
-        Provides ``margins(v)`` and ``gradient(c)`` (see `poimkit.svm.linear.backend`).
+        Provides ``gram(u)`` and ``gradient(c)`` (see `poimkit.svm.linear.backend`).
     y : numpy.ndarray of float64, shape (n,)
         Labels in {-1, +1}, in the backend's row order.
     C, loss, tol, max_iter, memory
@@ -110,91 +133,87 @@ def minimize(
         return _minimize(backend, y, C, loss, tol, max_iter, memory, callback)
 
 
-@njit(**NJIT)
-def axpy(a: float, x: np.ndarray, y: np.ndarray) -> None:
-    """``y += a * x`` in place.
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    """``<a, b>`` of two vectors in sequence space: ``c_a . K c_b + beta_a beta_b``."""
+    return float(a[0] @ b[1])
 
-    Parameters
-    ----------
-    a : float
-        The factor.
-    x, y : numpy.ndarray of float64
-        Same shape; ``y`` is updated.
-    """
-    for i in range(y.shape[0]):
-        y[i] += a * x[i]
+
+def _dot_penalised(a: np.ndarray, b: np.ndarray) -> float:
+    """``<a, b>`` over the penalised (non-bias) weights: ``c_a . K c_b``."""
+    return float(a[0, :-1] @ b[1, :-1])
+
+
+def _scores(v: np.ndarray) -> np.ndarray:
+    """``Phi v_{:-1} + v_{-1}`` on the training sequences: ``K c + beta``."""
+    return v[1, :-1] + v[1, -1]
 
 
 def _minimize(backend, y, C, loss, tol, max_iter, memory, callback) -> LbfgsResult:
-    n_cols = backend.layout.n_columns + 1
-    w = np.zeros(n_cols)
-    f = np.zeros(y.shape[0])  # <phi(x_i), w>
+    n = y.shape[0]
+    w = np.zeros((2, n + 1))  # in sequence space, see the module docstring
 
-    def grad_at(w, f):
+    def grad_at(w):
+        f = _scores(w)
         value, d1, _ = loss_terms(loss, y * f)
-        g = backend.gradient(C * d1 * y)  # a fresh array, added to in place
-        g[:-1] += w[:-1]  # the bias is not penalised
-        return g, 0.5 * float(w[:-1] @ w[:-1]) + C * value
+        u = C * d1 * y
+        g = w.copy()  # the penalty's gradient is w_{:-1}; the bias is not penalised
+        g[0, :-1] += u
+        g[1, :-1] += backend.gram(u)
+        g[:, -1] = math.fsum(u)
+        return g, f, 0.5 * _dot_penalised(w, w) + C * value
 
-    g, obj = grad_at(w, f)
-    g0 = float(np.linalg.norm(g))
+    def norm(v):
+        return math.sqrt(max(_dot(v, v), 0.0))  # >= 0 but for rounding
+
+    g, f, obj = grad_at(w)
+    g0 = norm(g)
     s_hist: list[np.ndarray] = []
     y_hist: list[np.ndarray] = []
     rho: list[float] = []
-    spare: list[np.ndarray] = []  # a buffer of a dropped pair, reused for q
     n_iter, gnorm = 0, g0
-    # vectors have a column per feature (10^7 and more): every update is in
-    # place, as a fresh array of that size costs more in page faults than the
-    # arithmetic
     while gnorm > tol * g0 and n_iter < max_iter:
         # two-loop recursion: d = -H g
-        q = spare.pop() if spare else np.empty_like(g)
-        np.copyto(q, g)
+        q = g.copy()
         alphas = []
         for s, yv, r in zip(
             reversed(s_hist), reversed(y_hist), reversed(rho), strict=True
         ):
-            a = r * float(s @ q)
+            a = r * _dot(s, q)
             alphas.append(a)
-            axpy(-a, yv, q)
+            q -= a * yv
         if s_hist:
-            q *= float(s_hist[-1] @ y_hist[-1]) / float(y_hist[-1] @ y_hist[-1])
+            q *= _dot(s_hist[-1], y_hist[-1]) / _dot(y_hist[-1], y_hist[-1])
         else:
             q /= max(gnorm, 1.0)
         for s, yv, r, a in zip(s_hist, y_hist, rho, reversed(alphas), strict=True):
-            axpy(a - r * float(yv @ q), s, q)
-        d = q
-        d *= -1.0
-        fd = backend.margins(d)
-        t = _line_search(w, d, y * f, fd, y, C, loss)
+            q += (a - r * _dot(yv, q)) * s
+        d = -q
+        wd, dd = _dot_penalised(w, d), _dot_penalised(d, d)
+        t = _line_search(wd, dd, y * f, _scores(d), y, C, loss)
         if t == 0.0:
             break
-        s_vec = d
-        s_vec *= t
-        w += s_vec  # w_{t+1}; w_t is not needed any more
-        f = f + t * fd
-        g_new, obj = grad_at(w, f)
-        y_vec = g
-        y_vec -= g_new
-        y_vec *= -1.0  # g_new - g
-        sy = float(s_vec @ y_vec)
-        if sy > 1e-12 * float(s_vec @ s_vec):  # skip pairs without curvature
+        s_vec = t * d
+        w = w + s_vec
+        g_new, f, obj = grad_at(w)
+        y_vec = g_new - g
+        sy = _dot(s_vec, y_vec)
+        if sy > 1e-12 * _dot(s_vec, s_vec):  # skip pairs without curvature
             s_hist.append(s_vec)
             y_hist.append(y_vec)
             rho.append(1.0 / sy)
             if len(s_hist) > memory:
-                spare = [s_hist.pop(0)]  # the next q; at most one kept
+                s_hist.pop(0)
                 y_hist.pop(0)
                 rho.pop(0)
-        else:
-            spare = [s_vec]
         g = g_new
-        gnorm = float(np.linalg.norm(g))
+        gnorm = norm(g)
         n_iter += 1
         if callback is not None:
             callback(n_iter, gnorm)
+    weights = backend.gradient(w[0, :-1])  # Phi^T c_w, one pass
+    weights[-1] = w[0, -1]
     return LbfgsResult(
-        w=w,
+        w=weights,
         margins=f,
         n_iter=n_iter,
         converged=gnorm <= tol * g0,
