@@ -29,36 +29,31 @@ def _private_order(chunks, layout, k, scale, rows):
     factors = np.ascontiguousarray(
         layout.coef[k - 1] * layout.band[k - 1, :n_pos], dtype=np.float64
     )
-    parts_r, parts_key, parts_val = [], [], []
-    row0 = 0
+    seg = n_pos * (shift + 1)  # entries a row may give
+    size = rows.size * seg
+    out_r, out_key = np.empty(size, np.int64), np.empty(size, np.uint64)
+    out_row, out_val = np.empty(size, np.int64), np.empty(size)
+    row0, t = 0, 0  # the chunks' entries follow each other in the outputs
     for X in chunks:
         m = X.shape[0]
         sel = rows[(rows >= row0) & (rows < row0 + m)] - row0
         if sel.size:
-            size = sel.size * n_pos * (shift + 1)
-            out_r = np.empty(size, dtype=np.int64)
-            out_key = np.empty(size, dtype=np.uint64)
-            out_row = np.empty(size, dtype=np.int64)
-            out_val = np.empty(size, dtype=np.float64)
-            t = _table.private_entries(
+            t1 = t + _table.private_entries(
                 np.ascontiguousarray(X, dtype=np.uint8),
                 sel.astype(np.int64),
                 k,
                 shift,
                 factors,
                 layout.fmap,
-                out_r,
-                out_key,
-                out_row,
-                out_val,
+                out_r[t:],
+                out_key[t:],
+                out_row[t:],
+                out_val[t:],
             )
-            parts_r.append(out_r[:t])
-            parts_key.append(out_key[:t])
-            parts_val.append(out_val[:t] * scale[row0 + sel[out_row[:t]]])
+            out_val[t:t1] *= scale[row0 + sel[out_row[t:t1]]]
+            t = t1
         row0 += m
-    if not parts_r:
-        return np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0)
-    r, key, val = (np.concatenate(p) for p in (parts_r, parts_key, parts_val))
+    r, key, val = out_r[:t], out_key[:t], out_val[:t]
     # WDS: one feature fed by several occurrences in its row, added up (WD: a
     # private feature occurs once, in one row)
     return sum_duplicates(r, key, val) if shift else (r, key, val)
