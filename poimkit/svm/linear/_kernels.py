@@ -161,7 +161,7 @@ def block_order(xt, vec, k, fmap, out, scatter):
 
 @njit(**NJIT)
 def cached_order(vec, k, fmap, out, items, b, scatter):
-    """Order k on block b of a chunk, from the chunk's item cache (`sparse_items`).
+    """Order k on block b of a chunk, from the chunk's item cache.
 
     ``items = (cstart, ptr, irow, icol)``; the present features of the
     occurrences at p feeding ``(k, p - j, y)`` in block b are the items
@@ -191,7 +191,7 @@ def cached_order(vec, k, fmap, out, items, b, scatter):
 def _margins(X, v, fmap, out, cstart, ptr, irow, icol):
     """``out[i] = <phi(X[i]), v[:-1]> + v[-1]``; blocks of rows run in parallel.
 
-    ``cstart, ptr, irow, icol``: the chunk's item cache (`sparse_items`;
+    ``cstart, ptr, irow, icol``: the chunk's item cache (`cache.build_cache`;
     ``cstart`` all -1 for none).
     """
     items = (cstart, ptr, irow, icol)

@@ -174,11 +174,11 @@ class WDLinearSVC(WDClassifierBase):
     training table would not fit `poimkit.svm.linear.keys.MEMORY_FRACTION`
     (25 %) of the RAM are hashed, with a warning and ``hashed_by_budget_``;
     `poimkit.svm.linear.keys.estimate_train_bytes` estimates the need in
-    advance. The training sequences' columns are looked up once and cached
-    (`poimkit.svm.linear.cache`, 4 bytes per occurrence, in what the table
-    leaves of the budget); the passes then cost about as much as hashing for
-    10^4 sequences but more as the table's regions outgrow the CPU caches
-    (3-7x the hashed model's training time at 10^5-2e5, see
+    advance. The training sequences' features in the table are looked up
+    once and cached (`poimkit.svm.linear.cache`: 6 bytes per present
+    feature, in what the table leaves of the budget), sorted so that a pass
+    walks the table's weights in order; the passes then cost no more than
+    hashing (training time against the hashed model in
     ``benchmarks/RESULTS.md``).
 
     *Solver and stopping rule.* L-BFGS (10 pairs) with an exact line search on
@@ -195,7 +195,7 @@ class WDLinearSVC(WDClassifierBase):
     them). ``n_columns`` is about ``L * (4**K + (degree - K) * 2**hash_bits)``
     for K dense orders and the rest hashed (2.6 million for L = 141, degree 20:
     21 MB per vector); add the present keys of the sparse orders
-    (``n_present_keys_``, ``table_bytes_``) and their column cache. The
+    (``n_present_keys_``, ``table_bytes_``) and their item cache. The
     sequences are read chunk by chunk (a FASTA pair is streamed through a
     memory-mapped file).
 
