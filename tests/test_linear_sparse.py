@@ -193,3 +193,47 @@ def test_item_cache_over_several_blocks(shift):
     assert (cached.caches[0][0][2:] >= 0).all() and cached.caches[0][2].size
     assert_array_equal(cached.margins(v), looked_up.margins(v))
     assert_array_equal(cached.gradient(c), looked_up.gradient(c))
+
+
+@pytest.mark.parametrize("shift", [0, 2])
+def test_collected_keys_match_enumeration(shift):
+    """Shared keys per (order, position) and private norms, by brute force.
+
+    Sequences copied in part from others share long k-mers, so every order
+    has shared and private features (WD collects an order's candidates from
+    the previous order's shared ones).
+    """
+    rng = np.random.default_rng(3)
+    n, length, degree, first = 60, 14, 9, 3
+    X = rng.integers(0, 4, size=(n, length), dtype=np.uint8)
+    for i in range(0, n, 3):  # a stretch of another sequence, same place
+        a, b = sorted(rng.integers(0, length, size=2))
+        X[i, a : b + 1] = X[(i + 7) % n, a : b + 1]
+    factors = rng.uniform(0.5, 1.5, size=(degree, length, shift + 1))
+    present = keys.collect_present_keys(
+        [X[:25], X[25:]], degree, shift, first, 0, 2**40, factors
+    )
+    assert present.n_orders == degree - first + 1
+    private_sq, n_private = np.zeros(n), 0
+    for o, k in enumerate(range(first, degree + 1)):
+        n_pos = length - k + 1
+        km = np.zeros((n, n_pos), dtype=np.uint64)
+        for t in range(k):
+            km = km * np.uint64(4) + X[:, t : t + n_pos].astype(np.uint64)
+        flat = np.split(present.keys[o], np.cumsum(present.counts[o])[:-1])
+        for r in range(n_pos):
+            value: dict = {}
+            for i in range(n):
+                for p in range(r, min(r + shift + 1, n_pos)):
+                    row = value.setdefault(int(km[i, p]) + 1, {})
+                    row[i] = row.get(i, 0.0) + factors[k - 1, p, p - r]
+            shared = {key for key, rows in value.items() if len(rows) > 1}
+            assert set(flat[r].tolist()) == shared, (k, r)
+            for key, rows in value.items():
+                if len(rows) == 1:
+                    ((i, v),) = rows.items()
+                    private_sq[i] += v * v
+                    n_private += 1
+    assert present.counts[-1].sum() > 0  # shared keys up to the top order
+    assert 0 < n_private == present.n_private
+    assert_allclose(present.private_norm, np.sqrt(private_sq), rtol=1e-12)

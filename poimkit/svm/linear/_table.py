@@ -67,7 +67,7 @@ def order_keys(X, k, out):
 
 
 @njit(**NJIT_PARALLEL)
-def collect(kp, r0, row0, shift, factors, table, owner, value, mask):
+def collect(kp, r0, row0, shift, factors, cand, table, owner, value, slots, mask):
     """Insert the keys of the feature positions ``r0 .. r0 + len(table) - 1``.
 
     ``kp`` holds the keys of one order (`order_keys`) of the rows ``row0 ..``;
@@ -75,7 +75,9 @@ def collect(kp, r0, row0, shift, factors, table, owner, value, mask):
     with factor ``factors[p, j]``, so row ``r - r0`` of ``table`` receives the
     keys at ``p = r .. r + shift``. ``owner`` is the one sequence that has the
     feature (-1 once a second one has it) and ``value`` its feature value in
-    that sequence.
+    that sequence. Only occurrences with ``cand[p, row]`` are inserted (the
+    others are known to be private, `shared_occurrences`); for WD (shift 0)
+    ``slots[r - r0, row]`` gets the slot of each inserted one.
     """
     n_pos, n = kp.shape
     for t in prange(table.shape[0]):
@@ -83,8 +85,12 @@ def collect(kp, r0, row0, shift, factors, table, owner, value, mask):
         for p in range(r, min(r + shift + 1, n_pos)):
             f = factors[p, p - r]
             for i in range(n):
-                slot, new = probe_insert(table[t], 0, mask, kp[p, i])
                 row = row0 + i
+                if not cand[p, row]:
+                    continue
+                slot, new = probe_insert(table[t], 0, mask, kp[p, i])
+                if shift == 0:
+                    slots[t, row] = slot
                 if new:
                     owner[t, slot] = row
                     value[t, slot] = f
@@ -92,6 +98,33 @@ def collect(kp, r0, row0, shift, factors, table, owner, value, mask):
                     value[t, slot] += f
                 else:
                     owner[t, slot] = -1
+
+
+@njit(**NJIT_PARALLEL)
+def shared_occurrences(cand, r0, owner, slots, shared):
+    """``shared[r0 + t, i]``: occurrence i of WD position r0 + t has a shared key.
+
+    From the collection (`collect`) of that position, before `split_shared`.
+    """
+    for t in prange(owner.shape[0]):
+        for i in range(shared.shape[1]):
+            shared[r0 + t, i] = cand[r0 + t, i] and owner[t, slots[t, i]] < 0
+
+
+@njit(**NJIT)
+def add_private(cand, f2, private_sq):
+    """Add ``f2[p]`` to row i's ``private_sq`` for every ``not cand[p, i]``.
+
+    The WD occurrences that `collect` skipped: their keys are private. Returns
+    their number.
+    """
+    n_private = 0
+    for p in range(cand.shape[0]):
+        for i in range(cand.shape[1]):
+            if not cand[p, i]:
+                private_sq[i] += f2[p]
+                n_private += 1
+    return n_private
 
 
 @njit(**NJIT)

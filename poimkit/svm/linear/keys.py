@@ -171,31 +171,42 @@ def collect_present_keys(
     columns = fixed_columns + n  # the private columns, one per sequence
     table = 0
     scratch_limit = max(budget // 4, 1)
+    # WD: cand[p, i] is False once the (k-1)-mer at p or p + 1 of sequence i
+    # is private, so its k-mer at p is private too, and is not collected
+    cand = np.ones((length - first_order + 1, n), dtype=np.bool_)
     for k in range(first_order, degree + 1):
         n_pos = length - k + 1
         bound = min(4**k, n * (shift + 1))
+        if shift == 0:  # at most the candidates of a position
+            bound = min(bound, int(cand.sum(axis=1).max()))
         cap = int(capacities(np.array([bound]))[0])
         if 24 * cap > scratch_limit:  # one position's collection table
             break
         batch = max(1, min(n_pos, scratch_limit // (24 * cap)))
         order_sq = np.zeros(n)
-        order_private = 0
+        fk = np.ascontiguousarray(factors[k - 1, :n_pos])
+        order_private = _table.add_private(cand[:n_pos], fk[:, 0] ** 2, order_sq)
         count = np.zeros(n_pos, dtype=np.int64)
         shared_keys = []
-        fk = np.ascontiguousarray(factors[k - 1, :n_pos])
+        shared = np.zeros((n_pos, n) if shift == 0 else (0, 0), dtype=np.bool_)
         for r0 in range(0, n_pos, batch):
             r1 = min(n_pos, r0 + batch)
             rows = np.zeros((r1 - r0, cap), dtype=np.uint64)
             owner = np.zeros((r1 - r0, cap), dtype=np.int64)
             value = np.zeros((r1 - r0, cap))
+            slots = np.zeros((r1 - r0, n if shift == 0 else 0), dtype=np.int32)
             row0 = 0
             for X in chunks:
                 kp = np.empty((n_pos, X.shape[0]), dtype=np.uint64)
                 _table.order_keys(np.ascontiguousarray(X, dtype=np.uint8), k, kp)
                 _table.collect(
-                    kp, r0, row0, shift, fk, rows, owner, value, np.uint64(cap - 1)
+                    *(kp, r0, row0, shift, fk, cand, rows, owner, value, slots),
+                    np.uint64(cap - 1),
                 )
                 row0 += X.shape[0]
+            if shift == 0:
+                _table.shared_occurrences(cand, r0, owner, slots, shared)
+            del slots
             flat = rows.reshape(-1)  # the shared keys are gathered in place
             n_shared, n_priv = _table.split_shared(
                 rows, owner, value, count[r0:r1], flat, order_sq
@@ -213,6 +224,8 @@ def collect_present_keys(
         keys.append(np.concatenate(shared_keys))
         private_sq += order_sq
         n_private += order_private
+        if shift == 0:  # a k-mer's two (k-1)-mers: at p and p + 1
+            cand = shared[:-1] & shared[1:]
     if not counts:
         return PresentKeys(first_order=first_order, counts=[], keys=[])
     return PresentKeys(
