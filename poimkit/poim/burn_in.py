@@ -23,16 +23,30 @@ Pr(y at i))``:
 Split ``W = W_early + W_late`` by target position (i < B and i >= B). The
 POIM is linear in the weights, so
 
-    Q_true(W) = Q_true(W_early) + Q_stat(W) - Q_stat(W_early),
+    Q_true(W) = Q_stat(W) + (Q_true(W_early) - Q_stat(W_early)),
 
 where ``Q_stat(W)`` is the shift convolution of `poimkit.poim.shifted` under
 ``stat`` and ``W_early`` holds the expanded weights of the first B positions
-only. All three terms are added before the engine finishes the windows
-(`poimkit.poim.exact.finish_windows`, with the true chain: its D-gram
-marginals at windows j >= B are ``pi``, and only early features reach the
-chain messages of windows j < B); the lower orders then follow from the
-true chain as for any weights. The extra cost is two engine passes over
-``W_early``, about ``2 B (2S + 1) / L`` of the unshifted weights' cost.
+only. The two chains have the same transitions and differ only in their
+D-gram marginals, ``mu_t = r_t pi``; so for a feature (y at i) and a window
+(z at j):
+
+* j <= i: ``Pr_true(y at i | z at j) = Pr_stat(y at i | z at j)`` (the
+  window's marginal cancels in the ratio), and so do the chain messages of
+  windows after the feature from the right;
+* j > i: ``Pr_true(y at i | z at j) = Pr_stat(y at i | z at j) r_i(y[:D]) /
+  r_j(z[:D])``; the messages of windows after the feature gain
+  ``r_i(y[:D])``, and ``Pr(y at i)`` the same factor.
+
+The bracket is therefore one engine pass over ``W_early`` under ``stat``
+that visits only the windows after each feature's start and adds the
+difference of the two chains' terms (a *difference pass*,
+`poimkit.poim.exact.accumulate` with ``other``). All terms are added before
+the engine finishes the windows (`poimkit.poim.exact.finish_windows`, with
+the true chain: its D-gram marginals at windows j >= B are ``pi``); the lower
+orders then follow from the true chain as for any weights. The extra cost is
+that pass, about ``B (2S + 1) / L`` of the unshifted weights' cost (fewer
+windows per feature: those after its start).
 
 Required: one transition matrix at every position, ``pi > 0`` for every
 D-gram (so that no window has probability zero under ``stat`` but not under
@@ -174,18 +188,19 @@ def burn_in_pays(length: int, shift: int, b: int) -> bool:
     Returns
     -------
     bool
-        True if ``L + 2 min(S, L) + 2 n(B) < n(L)``, with ``n(m)`` the number
+        True if ``L + 2 min(S, L) + n(B) < n(L)``, with ``n(m)`` the number
         of (target < m, shift) copies of a position's weights inside the
         sequence: the engine's work in units of one position's unshifted
         weights (the convolution runs on C once and on S positions next to
-        each end; the split adds two passes over the first B positions).
+        each end; the split adds one difference pass over the first B
+        positions).
 
     Examples
     --------
-    >>> burn_in_pays(100, 8, 12), burn_in_pays(100, 8, 90)
+    >>> burn_in_pays(100, 8, 12), burn_in_pays(100, 8, 95)
     (True, False)
     """
-    split = length + 2 * min(shift, length) + 2 * _targets(length, shift, b)
+    split = length + 2 * min(shift, length) + _targets(length, shift, b)
     return split < _targets(length, shift, length)
 
 
@@ -312,22 +327,21 @@ def accumulate_burn_in(
         base, shift, stat, top, n_blocks, progress
     )
     early = expand_shifts(base, shift, stop=plan.burn_in)
-    n_windows = base.length - top + 1
-    runs = [(stat, -1.0), (background, 1.0)]  # minus Q_stat(W_early), plus Q_true
-    for chain, sign in runs if early.nnz else ():
-        signed = KmerWeights(
-            length=early.length,
-            bias=0.0,
-            indptr=early.indptr,
-            kmers=early.kmers,
-            values=[sign * v for v in early.values],
-        )
-        zprob = kmer_probability_table(chain, top)
+    if early.nnz:  # plus Q_true(W_early) - Q_stat(W_early): one difference pass
+        reach = min(base.length - top + 1, plan.burn_in + early.max_order - 1)
+        zprob = kmer_probability_table(stat, top)
         _, _, left, right, part = accumulate(
-            signed, chain, top, zprob, 0, n_windows, n_blocks, into=(tables, out)
+            early,
+            stat,
+            top,
+            zprob,
+            0,
+            reach,
+            n_blocks,
+            into=(tables, out),
+            other=background,
         )
         new_left += left
         new_right += right
         total += part
-        del zprob
     return tables, out, new_left, new_right, total
