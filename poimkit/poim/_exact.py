@@ -328,10 +328,8 @@ def accumulate_features(
     chain : tuple of numpy.ndarray
         ``(pi, trans, small, rel)``: D-gram probabilities ``pi[t, s]``,
         transitions ``trans[t - D, s, a]``, ``small[k, i, y] = Pr(y at i)`` for
-        k < D, and ``rel`` empty, or for a difference pass (module doc) the
-        ratio of the second chain's D-gram marginals to ``pi`` (``small`` then
-        holds the second chain's ``Pr(y at i)`` minus the first's): each
-        feature then visits only the windows j > i.
+        k < D, and ``rel`` (empty here; for difference passes see the module
+        doc and `poimkit.poim._burn_in`).
     windows : tuple of numpy.ndarray
         ``(zprob, offsets, tables, out)``: ``Pr(z at j)``, region offsets of
         the sub-windows, their tables, and the whole-window output.
@@ -340,7 +338,6 @@ def accumulate_features(
     """
     indptrs, kmers, values = weights
     pi, trans, small, rel = chain
-    after = rel.shape[0] > 0  # difference pass: windows j > i only
     new_left, new_right, totals = messages
     n_blocks = block_bounds.shape[0] - 1
     max_k = len(indptrs)
@@ -362,7 +359,7 @@ def accumulate_features(
             i_hi = length - k if last else min(length - k, jb1 + l - 2)
             for i in range(i_lo, i_hi + 1):
                 owner = i >= jb0 and (i < jb1 or last)
-                j_lo = max(jb0, i + 1 if after else i - l + 1)
+                j_lo = max(jb0, i - l + 1)
                 j_hi = min(jb1, i + k)
                 if not owner and j_lo >= j_hi:
                     continue

@@ -40,8 +40,10 @@ D-gram marginals, ``mu_t = r_t pi``; so for a feature (y at i) and a window
 
 The bracket is therefore one engine pass over ``W_early`` under ``stat``
 that visits only the windows after each feature's start and adds the
-difference of the two chains' terms (a *difference pass*,
-`poimkit.poim.exact.accumulate` with ``other``). All terms are added before
+difference of the two chains' terms (`difference_pass`; it visits the
+features row by row, an order and a start at a time, and window by window
+within a row, so that a prefix probability grows by one transition per
+window and the writes stay in one window's tables). All terms are added before
 the engine finishes the windows (`poimkit.poim.exact.finish_windows`, with
 the true chain: its D-gram marginals at windows j >= B are ``pi``); the lower
 orders then follow from the true chain as for any weights. The extra cost is
@@ -63,7 +65,8 @@ import numpy as np
 
 from ..background import MarkovBackground, kmer_probability_table
 from ..kernels.explicit import KmerWeights
-from .exact import accumulate
+from . import _burn_in
+from .exact import _region_offsets, chain_arrays, feature_lists
 from .shifted import (
     STATIONARY_RTOL,
     accumulate_shifted,
@@ -251,16 +254,20 @@ def estimate_burn_in_bytes(
     Returns
     -------
     int
-        `estimate_shifted_bytes` (the convolution; the split's passes reuse
-        its window tables) plus 16 bytes per copy of the expanded weights of
-        the first B positions.
+        `estimate_shifted_bytes` (the convolution) plus 16 bytes per copy of
+        the expanded weights of the first B positions and the difference
+        pass's tables of the windows it reaches: one set per thread and their
+        sum.
 
     Examples
     --------
     >>> base = KmerWeights.from_tables([np.ones((30, 4))], bias=0.0)
-    >>> estimate_burn_in_bytes(base, 2, 2, 3, 5) - estimate_shifted_bytes(30, 2, 2, 3)
-    1856
+    >>> extra = estimate_burn_in_bytes(base, 2, 2, 3, 5)
+    >>> extra - estimate_shifted_bytes(30, 2, 2, 3) > 16 * 5 * 4 * 7
+    True
     """
+    import numba
+
     early = 0
     for k in range(1, base.max_order + 1):
         indptr = base.order(k)[0]
@@ -270,7 +277,11 @@ def estimate_burn_in_bytes(
         lo = np.maximum(i - shift, 0)
         early += int((indptr[hi] - indptr[lo]).sum())
     need = estimate_shifted_bytes(base.length, max_order, chain_order, shift)
-    return need + 16 * early
+    top = max(max_order, chain_order)
+    reach = min(base.length - top + 1, b + base.max_order - 1)
+    window = _region_offsets(top)[1] + 4**top
+    private = 8 * (numba.get_num_threads() + 1) * reach * window
+    return need + 16 * early + private
 
 
 def accumulate_burn_in(
@@ -327,21 +338,85 @@ def accumulate_burn_in(
         base, shift, stat, top, n_blocks, progress
     )
     early = expand_shifts(base, shift, stop=plan.burn_in)
-    if early.nnz:  # plus Q_true(W_early) - Q_stat(W_early): one difference pass
-        reach = min(base.length - top + 1, plan.burn_in + early.max_order - 1)
-        zprob = kmer_probability_table(stat, top)
-        _, _, left, right, part = accumulate(
-            early,
-            stat,
-            top,
-            zprob,
-            0,
-            reach,
-            n_blocks,
-            into=(tables, out),
-            other=background,
-        )
-        new_left += left
-        new_right += right
-        total += part
-    return tables, out, new_left, new_right, total
+    reach = min(base.length - top + 1, plan.burn_in + early.max_order - 1)
+    part = difference_pass(early, stat, background, top, reach)
+    tables[:reach] += part[0]
+    out[:reach] += part[1]
+    new_left += part[2]
+    return tables, out, new_left, new_right, total + part[3]
+
+
+def difference_pass(
+    weights: KmerWeights,
+    first: MarkovBackground,
+    second: MarkovBackground,
+    l: int,
+    reach: int,
+) -> tuple:
+    """`accumulate` of ``weights`` under ``second`` minus under ``first``.
+
+    Parameters
+    ----------
+    weights : KmerWeights
+        The features.
+    first, second : MarkovBackground
+        Homogeneous chains with the same transitions; ``first`` gives every
+        D-gram (D >= 1) a positive probability at every position.
+    l : int
+        Window length (at least D).
+    reach : int
+        The windows ``0:reach`` hold every window j > i of a feature (y at i).
+
+    Returns
+    -------
+    tables, out : numpy.ndarray
+        Region tables and whole-window values of the windows ``0:reach``.
+    new_left : numpy.ndarray, shape (L + 1, 4**D)
+        Left chain messages (the right ones are the same for both chains).
+    total : float
+        ``sum w (Pr_second(y at i) - Pr_first(y at i))``.
+
+    Notes
+    -----
+    See the module docstring: only the windows j > i of a feature differ,
+    by the factor ``r_i(y[:D]) / r_j(z[:D]) - 1`` of the first chain's terms,
+    with ``r_t`` the ratio of the chains' D-gram marginals. The rows of
+    features (an order and a start) are split into one group per thread,
+    each with its own tables, added at the end.
+    """
+    import numba
+
+    length = weights.length
+    order = first.order
+    chain = chain_arrays(first, second)
+    zprob = np.ascontiguousarray(kmer_probability_table(first, l)[:reach])
+    offsets, region_size = _region_offsets(l)
+    rows, cost = [], []
+    for k in range(1, weights.max_order + 1):
+        counts = np.diff(weights.order(k)[0])
+        starts = np.flatnonzero(counts)
+        rows += [(k, i) for i in starts]
+        cost += list(counts[starts] * (k + 1))
+    rows = np.array(rows, dtype=np.int64).reshape(-1, 2)
+    n_groups = max(1, min(numba.get_num_threads(), len(rows)))
+    cumulative = np.concatenate([[0], np.cumsum(cost)])
+    group_bounds = np.searchsorted(
+        cumulative, np.linspace(0, cumulative[-1], n_groups + 1), side="left"
+    ).astype(np.int64)
+    group_bounds[-1] = len(rows)
+    tables = np.zeros((n_groups, reach, max(region_size, 1)))
+    out = np.zeros((n_groups, reach, 4**l))
+    new_left = np.zeros((n_groups, length + 1, 4**order))
+    totals = np.zeros(n_groups)
+    _burn_in.difference_rows(
+        feature_lists(weights),
+        rows,
+        group_bounds,
+        l,
+        order,
+        length,
+        chain,
+        (zprob, offsets),
+        (tables, out, new_left, totals),
+    )
+    return tables.sum(axis=0), out.sum(axis=0), new_left.sum(axis=0), totals.sum()

@@ -283,7 +283,8 @@ def chain_arrays(
     background : MarkovBackground
         The chain to hand to the numba engine.
     other : MarkovBackground, optional
-        For a difference pass (`_exact`): a chain with the same transitions.
+        For a difference pass (`poimkit.poim._burn_in`): a chain with the
+        same transitions.
 
     Returns
     -------
@@ -344,7 +345,6 @@ def accumulate(
     n_blocks: int | None = None,
     progress: bool = False,
     into: tuple | None = None,
-    other: MarkovBackground | None = None,
 ) -> tuple:
     """Scatter the features into the windows ``window_lo:window_hi`` of order l.
 
@@ -367,12 +367,6 @@ def accumulate(
         Show a progress bar over the windows.
     into : tuple of numpy.ndarray, optional
         ``(tables, out)`` to add to instead of new zero arrays.
-    other : MarkovBackground, optional
-        A chain with the same (homogeneous) transitions as ``background``
-        and other D-gram marginals: accumulate the difference, ``other``'s
-        terms minus ``background``'s, in one pass that visits only the windows
-        after each feature's start (`_exact`). ``background`` must give every
-        D-gram a positive probability at the windows.
 
     Returns
     -------
@@ -390,7 +384,7 @@ def accumulate(
     order = background.order
     n_states = 4**order
     n_windows = length - l + 1
-    chain = chain_arrays(background, other)
+    chain = chain_arrays(background)
     features = feature_lists(weights)
     n_span = window_hi - window_lo
     if n_blocks is None:
