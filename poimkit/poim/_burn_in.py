@@ -28,9 +28,12 @@ from ._exact import (
 
 
 @njit(**NJIT)
-def _row_after(k, i, lo, hi, kmer, value, l, order, length, chain, windows, run, left):
+def _row_after(
+    k, i, lo, hi, kmer, value, scale, l, order, length, chain, windows, run, left
+):
     """Difference terms of the row's features ``lo:hi`` (order k >= D >= 1, start i).
 
+    Their weights are ``scale * value[lo:hi]``.
     ``run[f]`` holds ``w Pr(y[:m + D] at i)`` under the first chain while the
     window ``j = i + m`` moves right; returns the row's ``sum w (Pr_2(y at
     i) - Pr_1(y at i))``.
@@ -41,7 +44,7 @@ def _row_after(k, i, lo, hi, kmer, value, l, order, length, chain, windows, run,
     n = hi - lo
     state_mask = (1 << (2 * order)) - 1
     for f in range(n):
-        run[f] = value[lo + f] * pi[i, _sub(kmer[lo + f], k, 0, order)]
+        run[f] = scale * value[lo + f] * pi[i, _sub(kmer[lo + f], k, 0, order)]
     for m in range(1, k - order + 1):  # window i + m starts with y[m:m + D]
         j = i + m
         o = k - m
@@ -122,6 +125,7 @@ def _left_messages(end, order, trans, left, new_left):
 def difference_rows(
     weights: tuple,
     rows: np.ndarray,
+    scales: np.ndarray,
     group_bounds: np.ndarray,
     l: int,
     order: int,
@@ -137,8 +141,11 @@ def difference_rows(
     weights : tuple of numba.typed.List
         ``(indptrs, kmers, values)``, CSR per order (as in
         `_exact.accumulate_features`).
-    rows : numpy.ndarray of int64, shape (n_rows, 2)
-        ``(k, i)`` of each row with features.
+    rows : numpy.ndarray of int64, shape (n_rows, 3)
+        ``(k, i, p)``: the features of order k stored at start p, moved to
+        start i (a shifted copy of a WDS model's unshifted weights).
+    scales : numpy.ndarray of float64, shape (n_rows,)
+        Each row's weight factor (the shift weight of ``i - p``).
     group_bounds : numpy.ndarray of int64, shape (n_groups + 1,)
         Group g does the rows ``group_bounds[g]:group_bounds[g + 1]``.
     l : int
@@ -181,8 +188,8 @@ def difference_rows(
         for r in range(group_bounds[g], group_bounds[g + 1]):
             k = rows[r, 0]
             i = rows[r, 1]
-            lo = indptrs[k - 1][i]
-            hi = indptrs[k - 1][i + 1]
+            lo = indptrs[k - 1][rows[r, 2]]
+            hi = indptrs[k - 1][rows[r, 2] + 1]
             kmer = kmers[k - 1]
             value = values[k - 1]
             if k >= order:
@@ -193,6 +200,7 @@ def difference_rows(
                     hi,
                     kmer,
                     value,
+                    scales[r],
                     l,
                     order,
                     length,
@@ -206,7 +214,7 @@ def difference_rows(
                 continue
             for e in range(lo, hi):  # shorter than D: feature by feature
                 index = kmer[e]
-                w = value[e]
+                w = scales[r] * value[e]
                 feature_probs(index, k, i, order, pi, trans, small, pp, sp)
                 totals[g] += w * feature_total(k, i, index, order, rel, pp)
                 j_hi = min(i + k, n_windows)

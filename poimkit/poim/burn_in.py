@@ -69,9 +69,9 @@ from . import _burn_in
 from .exact import _region_offsets, chain_arrays, feature_lists
 from .shifted import (
     STATIONARY_RTOL,
+    _shift_kernel,
     accumulate_shifted,
     estimate_shifted_bytes,
-    expand_shifts,
     shift_invariant,
 )
 
@@ -254,34 +254,29 @@ def estimate_burn_in_bytes(
     Returns
     -------
     int
-        `estimate_shifted_bytes` (the convolution) plus 16 bytes per copy of
-        the expanded weights of the first B positions and the difference
-        pass's tables of the windows it reaches: one set per thread and their
-        sum.
+        `estimate_shifted_bytes` (the convolution) plus the difference
+        pass's tables of the windows it reaches (one set per thread and their
+        sum) and its rows (32 bytes per copy of a row of C at a target i < B).
 
     Examples
     --------
     >>> base = KmerWeights.from_tables([np.ones((30, 4))], bias=0.0)
     >>> extra = estimate_burn_in_bytes(base, 2, 2, 3, 5)
-    >>> extra - estimate_shifted_bytes(30, 2, 2, 3) > 16 * 5 * 4 * 7
+    >>> extra > estimate_shifted_bytes(30, 2, 2, 3)
     True
     """
     import numba
 
-    early = 0
+    copies = 0
     for k in range(1, base.max_order + 1):
-        indptr = base.order(k)[0]
         n_pos = base.length - k + 1
-        i = np.arange(min(b, n_pos))
-        hi = np.minimum(i + shift, n_pos - 1) + 1
-        lo = np.maximum(i - shift, 0)
-        early += int((indptr[hi] - indptr[lo]).sum())
+        copies += _targets(n_pos, shift, b)
     need = estimate_shifted_bytes(base.length, max_order, chain_order, shift)
     top = max(max_order, chain_order)
     reach = min(base.length - top + 1, b + base.max_order - 1)
     window = _region_offsets(top)[1] + 4**top
     private = 8 * (numba.get_num_threads() + 1) * reach * window
-    return need + 16 * early + private
+    return need + 32 * copies + private
 
 
 def accumulate_burn_in(
@@ -321,6 +316,7 @@ def accumulate_burn_in(
     Examples
     --------
     >>> from poimkit.poim.exact import exact_poim
+    >>> from poimkit.poim.shifted import expand_shifts
     >>> base = KmerWeights.from_tables([np.array([[0, 1.0, 0, 0]] * 30)], bias=0.0)
     >>> tilt = np.array([[1, -1, 0, 0], [0, 1, -1, 0], [0, 0, 1, -1], [-1, 0, 0, 1]])
     >>> trans = np.broadcast_to(0.25 + 0.02 * tilt, (29, 4, 4))
@@ -337,9 +333,8 @@ def accumulate_burn_in(
     tables, out, new_left, new_right, total = accumulate_shifted(
         base, shift, stat, top, n_blocks, progress
     )
-    early = expand_shifts(base, shift, stop=plan.burn_in)
-    reach = min(base.length - top + 1, plan.burn_in + early.max_order - 1)
-    part = difference_pass(early, stat, background, top, reach)
+    reach = min(base.length - top + 1, plan.burn_in + base.max_order - 1)
+    part = difference_pass(base, stat, background, top, reach, shift, plan.burn_in)
     tables[:reach] += part[0]
     out[:reach] += part[1]
     new_left += part[2]
@@ -352,13 +347,15 @@ def difference_pass(
     second: MarkovBackground,
     l: int,
     reach: int,
+    shift: int = 0,
+    stop: int | None = None,
 ) -> tuple:
     """`accumulate` of ``weights`` under ``second`` minus under ``first``.
 
     Parameters
     ----------
     weights : KmerWeights
-        The features.
+        The features; with ``shift``, the unshifted weights C of a WDS model.
     first, second : MarkovBackground
         Homogeneous chains with the same transitions; ``first`` gives every
         D-gram (D >= 1) a positive probability at every position.
@@ -366,6 +363,12 @@ def difference_pass(
         Window length (at least D).
     reach : int
         The windows ``0:reach`` hold every window j > i of a feature (y at i).
+    shift : int, default=0
+        The features are those of ``expand_shifts(weights, shift, stop)``,
+        read from C row by row (a row of C at p, times ``h_|i - p|``, for
+        each target i), never expanded.
+    stop : int, optional
+        Only targets ``i < stop`` (all by default).
 
     Returns
     -------
@@ -391,13 +394,18 @@ def difference_pass(
     chain = chain_arrays(first, second)
     zprob = np.ascontiguousarray(kmer_probability_table(first, l)[:reach])
     offsets, region_size = _region_offsets(l)
-    rows, cost = [], []
+    h = _shift_kernel(shift)
+    rows, scales, cost = [], [], []
     for k in range(1, weights.max_order + 1):
         counts = np.diff(weights.order(k)[0])
-        starts = np.flatnonzero(counts)
-        rows += [(k, i) for i in starts]
-        cost += list(counts[starts] * (k + 1))
-    rows = np.array(rows, dtype=np.int64).reshape(-1, 2)
+        n_pos = length - k + 1
+        for i in range(n_pos if stop is None else min(stop, n_pos)):
+            for p in range(max(0, i - shift), min(n_pos, i + shift + 1)):
+                if counts[p]:
+                    rows.append((k, i, p))
+                    scales.append(h[abs(i - p)])
+                    cost.append(counts[p] * (k + 1))
+    rows = np.array(rows, dtype=np.int64).reshape(-1, 3)
     n_groups = max(1, min(numba.get_num_threads(), len(rows)))
     cumulative = np.concatenate([[0], np.cumsum(cost)])
     group_bounds = np.searchsorted(
@@ -411,6 +419,7 @@ def difference_pass(
     _burn_in.difference_rows(
         feature_lists(weights),
         rows,
+        np.array(scales, dtype=np.float64),
         group_bounds,
         l,
         order,
