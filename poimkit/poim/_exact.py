@@ -5,6 +5,13 @@ Notation: a weighted feature is ``(k, i, Y, w)``: the k-mer with index Y at
 k-mers. The background is a Markov chain of order D given by ``pi[t, s]``
 (probability of the D-gram s at t) and ``trans[t - D, s, a]`` (probability of
 letter a at t after the D-gram s). See `poimkit.poim.exact` for the maths.
+
+A *difference pass* (``rel`` not empty, `poimkit.poim.burn_in`) accumulates
+the terms of a second chain with the same transitions and D-gram marginals
+``rel[t, s] pi[t, s]``, minus those of the chain given. They differ only
+through the D-gram at the start of a string: a feature's ``Pr(y at i)`` gains
+the factor ``rel[i, y[:D]]``, and a window ``j > i`` divides by ``rel[j,
+z[:D]]``; windows ``j <= i`` and the right messages are the same for both.
 """
 
 import numpy as np
@@ -92,6 +99,41 @@ def _tail_given_state(index, k, first, i, prev, n_prev, order, trans):
 
 
 @njit(**NJIT)
+def _start_factor(rel, i, first):
+    """1, or in a difference pass ``rel[i, first] - 1`` (D-gram ``first`` at i).
+
+    ``Pr(y at i)`` of the second chain minus the first, per unit of the first.
+    """
+    if rel.shape[0] == 0:
+        return 1.0
+    return rel[i, first] - 1.0
+
+
+@njit(**NJIT)
+def _window_factor(rel, i, first, j, head):
+    """1, or in a difference pass the factor of ``Pr(y at i | z at j)``, j > i.
+
+    ``rel[i, first] / rel[j, head] - 1`` (``first``: the D-gram at i, ``head``:
+    the window's first D letters), or 0 where ``rel[j, head] = 0``: such k-mers
+    have probability zero under the second chain and get Q = 0.
+    """
+    if rel.shape[0] == 0:
+        return 1.0
+    if rel[j, head] == 0.0:
+        return 0.0
+    return rel[i, first] / rel[j, head] - 1.0
+
+
+@njit(**NJIT)
+def _letters_index(letters, n):
+    """Index of the n-mer ``letters[:n]``."""
+    index = 0
+    for t in range(n):
+        index = (index << 2) | letters[t]
+    return index
+
+
+@njit(**NJIT)
 def _region_add(j, a, b, pattern, value, l, offsets, tables, out):
     """Add ``value`` for the letters ``pattern`` on the sub-window ``[a, b)`` of j.
 
@@ -112,11 +154,12 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work):
     through the letters of a sub-window ``[a, b)`` (the overlap, widened by the
     chain order where the chain state at an edge holds letters of z that the
     feature does not fix). ``chain``, ``windows`` and ``work`` are the tuples
-    of `accumulate_features`.
+    of `accumulate_features`; in a difference pass, ``j_lo > i``.
     """
-    pi, trans, _ = chain
+    pi, trans, _, rel = chain
     zprob, offsets, tables, out = windows
     pp, sp, scratch = work
+    first = _sub(index, k, 0, order) if k >= order else 0  # the D-gram at i
     for j in range(j_lo, j_hi):
         a = max(i, j) - j
         b = min(i + k, j + l) - j
@@ -127,7 +170,9 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work):
             z = _sub(index, k, j - i, l)
             pz = zprob[j, z]
             if pz > 0.0:
-                out[j, z] += w * pp[k] / pz
+                head = z >> (2 * (l - order))
+                factor = _window_factor(rel, i, first, j, head)
+                out[j, z] += w * pp[k] / pz * factor
         elif i > j:  # feature runs past the window's right end
             if o >= order:
                 _region_add(
@@ -150,14 +195,16 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work):
         else:  # feature starts before the window and ends inside it
             m = j - i
             if o >= order:
-                pz = pi[j, _sub(index, k, m, order)] if order else 1.0
+                head = _sub(index, k, m, order)
+                pz = pi[j, head] if order else 1.0
                 if pz > 0.0:
+                    factor = _window_factor(rel, i, first, j, head)
                     _region_add(
                         j,
                         0,
                         o,
                         _sub(index, k, m, o),
-                        w * pp[m + order] / pz,
+                        w * pp[m + order] / pz * factor,
                         l,
                         offsets,
                         tables,
@@ -174,9 +221,23 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work):
                     pz = pi[j, head]
                     if pz > 0.0:
                         value = _string_prob(scratch, m + order, i, order, pi, trans)
+                        start = _letters_index(scratch, order)
+                        value *= _window_factor(rel, i, start, j, head)
                         _region_add(
                             j, 0, order, head, w * value / pz, l, offsets, tables, out
                         )
+
+
+@njit(**NJIT)
+def feature_total(k, i, index, order, rel, pp):
+    """``Pr(y at i)`` (`feature_probs` done), or its difference in a difference pass.
+
+    For k < D, ``pp[k]`` is read from ``small``, which a difference pass fills
+    with the difference itself.
+    """
+    if k < order or rel.shape[0] == 0:
+        return pp[k]
+    return pp[k] * _start_factor(rel, i, _sub(index, k, 0, order))
 
 
 @njit(**NJIT)
@@ -184,9 +245,10 @@ def _boundary_terms(k, i, index, w, order, length, chain, work, new_left, new_ri
     """Chain messages of one feature for the windows it does not overlap.
 
     ``new_left[i + k, s] += w Pr(y at i, X[i+k:i+k+D] = s)`` and
-    ``new_right[i, s] += w Pr(y at i | X[i-D:i] = s)``.
+    ``new_right[i, s] += w Pr(y at i | X[i-D:i] = s)``; in a difference pass
+    the difference of the left message (the right one is the same).
     """
-    pi, trans, _ = chain
+    pi, trans, _, rel = chain
     pp, sp, scratch = work
     n_states = 1 << (2 * order)
     state_mask = n_states - 1
@@ -194,6 +256,7 @@ def _boundary_terms(k, i, index, w, order, length, chain, work, new_left, new_ri
     if end <= length - order:
         if k >= order:
             tail = _sub(index, k, k - order, order) if order else 0
+            w_start = w * _start_factor(rel, i, _sub(index, k, 0, order))
             for s in range(n_states):
                 state = tail
                 prob = pp[k]
@@ -201,17 +264,18 @@ def _boundary_terms(k, i, index, w, order, length, chain, work, new_left, new_ri
                     a = (s >> (2 * (order - 1 - t))) & 3
                     prob *= trans[end + t - order, state, a]
                     state = ((state << 2) | a) & state_mask
-                new_left[end, s] += w * prob
+                new_left[end, s] += w_start * prob
         else:
             for t in range(k):
                 scratch[t] = _letter(index, k, t)
             for s in range(n_states):
                 for t in range(order):
                     scratch[k + t] = (s >> (2 * (order - 1 - t))) & 3
-                new_left[end, s] += w * _string_prob(
-                    scratch, k + order, i, order, pi, trans
+                start = _start_factor(rel, i, _letters_index(scratch, order))
+                new_left[end, s] += (
+                    w * _string_prob(scratch, k + order, i, order, pi, trans) * start
                 )
-    if i >= order:
+    if i >= order and rel.shape[0] == 0:
         rest = sp[order] if k > order else 1.0
         first = min(order, k)
         for s in range(n_states):
@@ -262,8 +326,10 @@ def accumulate_features(
     length : int
         Sequence length L.
     chain : tuple of numpy.ndarray
-        ``(pi, trans, small)``: D-gram probabilities ``pi[t, s]``, transitions
-        ``trans[t - D, s, a]`` and ``small[k, i, y] = Pr(y at i)`` for k < D.
+        ``(pi, trans, small, rel)``: D-gram probabilities ``pi[t, s]``,
+        transitions ``trans[t - D, s, a]``, ``small[k, i, y] = Pr(y at i)`` for
+        k < D, and ``rel`` (empty here; for difference passes see the module
+        doc and `poimkit.poim._burn_in`).
     windows : tuple of numpy.ndarray
         ``(zprob, offsets, tables, out)``: ``Pr(z at j)``, region offsets of
         the sub-windows, their tables, and the whole-window output.
@@ -271,7 +337,7 @@ def accumulate_features(
         ``(new_left, new_right, totals)`` per block (see `_boundary_terms`).
     """
     indptrs, kmers, values = weights
-    pi, trans, small = chain
+    pi, trans, small, rel = chain
     new_left, new_right, totals = messages
     n_blocks = block_bounds.shape[0] - 1
     max_k = len(indptrs)
@@ -305,7 +371,7 @@ def accumulate_features(
                         k, i, index, w, j_lo, j_hi, l, order, chain, windows, work
                     )
                     if owner:
-                        totals[b] += w * pp[k]
+                        totals[b] += w * feature_total(k, i, index, order, rel, pp)
                         _boundary_terms(
                             k, i, index, w, order, length, chain, work, left_b, right_b
                         )

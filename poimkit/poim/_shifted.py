@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._config import NJIT_PARALLEL
-from ._exact import _boundary_terms, feature_probs
+from ._exact import _boundary_terms, feature_probs, feature_total
 
 
 @njit(**NJIT_PARALLEL)
@@ -67,14 +67,14 @@ def layer_terms(
     length : int
         Sequence length.
     chain : tuple of numpy.ndarray
-        ``(pi, trans, small)`` as in `_exact.accumulate_features`.
+        ``(pi, trans, small, rel)`` as in `_exact.accumulate_features`.
     new_left, new_right : numpy.ndarray of float64, shape (n_groups, length + 1, 4**D)
         Added to.
     totals : numpy.ndarray of float64, shape (n_groups,)
         Added to.
     """
     indptrs, kmers, values = weights
-    pi, trans, small = chain
+    pi, trans, small, rel = chain
     max_k = len(indptrs)
     for g in prange(positions.shape[0]):
         pp = np.zeros(max_k + order + 2)
@@ -92,7 +92,7 @@ def layer_terms(
                 index = kmer_k[e_idx]
                 w = value_k[e_idx]
                 feature_probs(index, k, i, order, pi, trans, small, pp, sp)
-                totals[g] += w * pp[k]
+                totals[g] += w * feature_total(k, i, index, order, rel, pp)
                 left_g = new_left[g]
                 right_g = new_right[g]
                 _boundary_terms(

@@ -23,16 +23,32 @@ Pr(y at i))``:
 Split ``W = W_early + W_late`` by target position (i < B and i >= B). The
 POIM is linear in the weights, so
 
-    Q_true(W) = Q_true(W_early) + Q_stat(W) - Q_stat(W_early),
+    Q_true(W) = Q_stat(W) + (Q_true(W_early) - Q_stat(W_early)),
 
 where ``Q_stat(W)`` is the shift convolution of `poimkit.poim.shifted` under
 ``stat`` and ``W_early`` holds the expanded weights of the first B positions
-only. All three terms are added before the engine finishes the windows
-(`poimkit.poim.exact.finish_windows`, with the true chain: its D-gram
-marginals at windows j >= B are ``pi``, and only early features reach the
-chain messages of windows j < B); the lower orders then follow from the
-true chain as for any weights. The extra cost is two engine passes over
-``W_early``, about ``2 B (2S + 1) / L`` of the unshifted weights' cost.
+only. The two chains have the same transitions and differ only in their
+D-gram marginals, ``mu_t = r_t pi``; so for a feature (y at i) and a window
+(z at j):
+
+* j <= i: ``Pr_true(y at i | z at j) = Pr_stat(y at i | z at j)`` (the
+  window's marginal cancels in the ratio), and so do the chain messages of
+  windows after the feature from the right;
+* j > i: ``Pr_true(y at i | z at j) = Pr_stat(y at i | z at j) r_i(y[:D]) /
+  r_j(z[:D])``; the messages of windows after the feature gain
+  ``r_i(y[:D])``, and ``Pr(y at i)`` the same factor.
+
+The bracket is therefore one engine pass over ``W_early`` under ``stat``
+that visits only the windows after each feature's start and adds the
+difference of the two chains' terms (`difference_pass`; it visits the
+features row by row, an order and a start at a time, and window by window
+within a row, so that a prefix probability grows by one transition per
+window and the writes stay in one window's tables). All terms are added before
+the engine finishes the windows (`poimkit.poim.exact.finish_windows`, with
+the true chain: its D-gram marginals at windows j >= B are ``pi``); the lower
+orders then follow from the true chain as for any weights. The extra cost is
+that pass, about ``B (2S + 1) / L`` of the unshifted weights' cost (fewer
+windows per feature: those after its start).
 
 Required: one transition matrix at every position, ``pi > 0`` for every
 D-gram (so that no window has probability zero under ``stat`` but not under
@@ -49,12 +65,13 @@ import numpy as np
 
 from ..background import MarkovBackground, kmer_probability_table
 from ..kernels.explicit import KmerWeights
-from .exact import accumulate
+from . import _burn_in
+from .exact import _region_offsets, chain_arrays, feature_lists
 from .shifted import (
     STATIONARY_RTOL,
+    _shift_kernel,
     accumulate_shifted,
     estimate_shifted_bytes,
-    expand_shifts,
     shift_invariant,
 )
 
@@ -174,18 +191,19 @@ def burn_in_pays(length: int, shift: int, b: int) -> bool:
     Returns
     -------
     bool
-        True if ``L + 2 min(S, L) + 2 n(B) < n(L)``, with ``n(m)`` the number
+        True if ``L + 2 min(S, L) + n(B) < n(L)``, with ``n(m)`` the number
         of (target < m, shift) copies of a position's weights inside the
         sequence: the engine's work in units of one position's unshifted
         weights (the convolution runs on C once and on S positions next to
-        each end; the split adds two passes over the first B positions).
+        each end; the split adds one difference pass over the first B
+        positions).
 
     Examples
     --------
-    >>> burn_in_pays(100, 8, 12), burn_in_pays(100, 8, 90)
+    >>> burn_in_pays(100, 8, 12), burn_in_pays(100, 8, 95)
     (True, False)
     """
-    split = length + 2 * min(shift, length) + 2 * _targets(length, shift, b)
+    split = length + 2 * min(shift, length) + _targets(length, shift, b)
     return split < _targets(length, shift, length)
 
 
@@ -236,26 +254,29 @@ def estimate_burn_in_bytes(
     Returns
     -------
     int
-        `estimate_shifted_bytes` (the convolution; the split's passes reuse
-        its window tables) plus 16 bytes per copy of the expanded weights of
-        the first B positions.
+        `estimate_shifted_bytes` (the convolution) plus the difference
+        pass's tables of the windows it reaches (one set per thread and their
+        sum) and its rows (32 bytes per copy of a row of C at a target i < B).
 
     Examples
     --------
     >>> base = KmerWeights.from_tables([np.ones((30, 4))], bias=0.0)
-    >>> estimate_burn_in_bytes(base, 2, 2, 3, 5) - estimate_shifted_bytes(30, 2, 2, 3)
-    1856
+    >>> extra = estimate_burn_in_bytes(base, 2, 2, 3, 5)
+    >>> extra > estimate_shifted_bytes(30, 2, 2, 3)
+    True
     """
-    early = 0
+    import numba
+
+    copies = 0
     for k in range(1, base.max_order + 1):
-        indptr = base.order(k)[0]
         n_pos = base.length - k + 1
-        i = np.arange(min(b, n_pos))
-        hi = np.minimum(i + shift, n_pos - 1) + 1
-        lo = np.maximum(i - shift, 0)
-        early += int((indptr[hi] - indptr[lo]).sum())
+        copies += _targets(n_pos, shift, b)
     need = estimate_shifted_bytes(base.length, max_order, chain_order, shift)
-    return need + 16 * early
+    top = max(max_order, chain_order)
+    reach = min(base.length - top + 1, b + base.max_order - 1)
+    window = _region_offsets(top)[1] + 4**top
+    private = 8 * (numba.get_num_threads() + 1) * reach * window
+    return need + 32 * copies + private
 
 
 def accumulate_burn_in(
@@ -295,6 +316,7 @@ def accumulate_burn_in(
     Examples
     --------
     >>> from poimkit.poim.exact import exact_poim
+    >>> from poimkit.poim.shifted import expand_shifts
     >>> base = KmerWeights.from_tables([np.array([[0, 1.0, 0, 0]] * 30)], bias=0.0)
     >>> tilt = np.array([[1, -1, 0, 0], [0, 1, -1, 0], [0, 0, 1, -1], [-1, 0, 0, 1]])
     >>> trans = np.broadcast_to(0.25 + 0.02 * tilt, (29, 4, 4))
@@ -311,23 +333,99 @@ def accumulate_burn_in(
     tables, out, new_left, new_right, total = accumulate_shifted(
         base, shift, stat, top, n_blocks, progress
     )
-    early = expand_shifts(base, shift, stop=plan.burn_in)
-    n_windows = base.length - top + 1
-    runs = [(stat, -1.0), (background, 1.0)]  # minus Q_stat(W_early), plus Q_true
-    for chain, sign in runs if early.nnz else ():
-        signed = KmerWeights(
-            length=early.length,
-            bias=0.0,
-            indptr=early.indptr,
-            kmers=early.kmers,
-            values=[sign * v for v in early.values],
-        )
-        zprob = kmer_probability_table(chain, top)
-        _, _, left, right, part = accumulate(
-            signed, chain, top, zprob, 0, n_windows, n_blocks, into=(tables, out)
-        )
-        new_left += left
-        new_right += right
-        total += part
-        del zprob
-    return tables, out, new_left, new_right, total
+    reach = min(base.length - top + 1, plan.burn_in + base.max_order - 1)
+    part = difference_pass(base, stat, background, top, reach, shift, plan.burn_in)
+    tables[:reach] += part[0]
+    out[:reach] += part[1]
+    new_left += part[2]
+    return tables, out, new_left, new_right, total + part[3]
+
+
+def difference_pass(
+    weights: KmerWeights,
+    first: MarkovBackground,
+    second: MarkovBackground,
+    l: int,
+    reach: int,
+    shift: int = 0,
+    stop: int | None = None,
+) -> tuple:
+    """`accumulate` of ``weights`` under ``second`` minus under ``first``.
+
+    Parameters
+    ----------
+    weights : KmerWeights
+        The features; with ``shift``, the unshifted weights C of a WDS model.
+    first, second : MarkovBackground
+        Homogeneous chains with the same transitions; ``first`` gives every
+        D-gram (D >= 1) a positive probability at every position.
+    l : int
+        Window length (at least D).
+    reach : int
+        The windows ``0:reach`` hold every window j > i of a feature (y at i).
+    shift : int, default=0
+        The features are those of ``expand_shifts(weights, shift, stop)``,
+        read from C row by row (a row of C at p, times ``h_|i - p|``, for
+        each target i), never expanded.
+    stop : int, optional
+        Only targets ``i < stop`` (all by default).
+
+    Returns
+    -------
+    tables, out : numpy.ndarray
+        Region tables and whole-window values of the windows ``0:reach``.
+    new_left : numpy.ndarray, shape (L + 1, 4**D)
+        Left chain messages (the right ones are the same for both chains).
+    total : float
+        ``sum w (Pr_second(y at i) - Pr_first(y at i))``.
+
+    Notes
+    -----
+    See the module docstring: only the windows j > i of a feature differ,
+    by the factor ``r_i(y[:D]) / r_j(z[:D]) - 1`` of the first chain's terms,
+    with ``r_t`` the ratio of the chains' D-gram marginals. The rows of
+    features (an order and a start) are split into one group per thread,
+    each with its own tables, added at the end.
+    """
+    import numba
+
+    length = weights.length
+    order = first.order
+    chain = chain_arrays(first, second)
+    zprob = np.ascontiguousarray(kmer_probability_table(first, l)[:reach])
+    offsets, region_size = _region_offsets(l)
+    h = _shift_kernel(shift)
+    rows, scales, cost = [], [], []
+    for k in range(1, weights.max_order + 1):
+        counts = np.diff(weights.order(k)[0])
+        n_pos = length - k + 1
+        for i in range(n_pos if stop is None else min(stop, n_pos)):
+            for p in range(max(0, i - shift), min(n_pos, i + shift + 1)):
+                if counts[p]:
+                    rows.append((k, i, p))
+                    scales.append(h[abs(i - p)])
+                    cost.append(counts[p] * (k + 1))
+    rows = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    n_groups = max(1, min(numba.get_num_threads(), len(rows)))
+    cumulative = np.concatenate([[0], np.cumsum(cost)])
+    group_bounds = np.searchsorted(
+        cumulative, np.linspace(0, cumulative[-1], n_groups + 1), side="left"
+    ).astype(np.int64)
+    group_bounds[-1] = len(rows)
+    tables = np.zeros((n_groups, reach, max(region_size, 1)))
+    out = np.zeros((n_groups, reach, 4**l))
+    new_left = np.zeros((n_groups, length + 1, 4**order))
+    totals = np.zeros(n_groups)
+    _burn_in.difference_rows(
+        feature_lists(weights),
+        rows,
+        np.array(scales, dtype=np.float64),
+        group_bounds,
+        l,
+        order,
+        length,
+        chain,
+        (zprob, offsets),
+        (tables, out, new_left, totals),
+    )
+    return tables.sum(axis=0), out.sum(axis=0), new_left.sum(axis=0), totals.sum()

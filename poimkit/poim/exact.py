@@ -273,19 +273,26 @@ def _marginalise(q_next, p_next, p_this):
     return q
 
 
-def chain_arrays(background: MarkovBackground) -> tuple:
-    """``(pi, trans, small)`` of a background, as the numba engine reads them.
+def chain_arrays(
+    background: MarkovBackground, other: MarkovBackground | None = None
+) -> tuple:
+    """``(pi, trans, small, rel)`` of a background, as the numba engine reads them.
 
     Parameters
     ----------
     background : MarkovBackground
         The chain to hand to the numba engine.
+    other : MarkovBackground, optional
+        For a difference pass (`poimkit.poim._burn_in`): a chain with the
+        same transitions.
 
     Returns
     -------
     tuple of numpy.ndarray
-        D-gram marginals ``pi[t, s]``, transitions ``trans[t - D, s, a]`` and
-        ``small[k, i, y] = Pr(y at i)`` for k-mers shorter than D.
+        D-gram marginals ``pi[t, s]``, transitions ``trans[t - D, s, a]``,
+        ``small[k, i, y] = Pr(y at i)`` for k-mers shorter than D, and ``rel``:
+        empty, or ``other``'s D-gram marginals over ``pi`` (0 where ``pi`` is);
+        with ``other``, ``small`` is ``other``'s minus ``background``'s.
     """
     length = background.length
     order = background.order
@@ -294,7 +301,14 @@ def chain_arrays(background: MarkovBackground) -> tuple:
     small = np.zeros((max(order, 1), length, 4 ** max(order - 1, 0)))
     for k in range(1, order):
         small[k, : length - k + 1, : 4**k] = kmer_probability_table(background, k)
-    return pi, trans, small
+        if other is not None:
+            small[k, : length - k + 1, : 4**k] *= -1.0
+            small[k, : length - k + 1, : 4**k] += kmer_probability_table(other, k)
+    rel = np.zeros((0, 0))
+    if other is not None:
+        mu = other.marginals()
+        rel = np.divide(mu, pi, out=np.zeros_like(pi), where=pi > 0)
+    return pi, trans, small, rel
 
 
 def feature_lists(weights: KmerWeights) -> tuple:
