@@ -229,7 +229,7 @@ def test_collected_keys_match_enumeration(shift):
                     row[i] = row.get(i, 0.0) + factors[k - 1, p, p - r]
             shared = {key for key, rows in value.items() if len(rows) > 1}
             assert set(flat[r].tolist()) == shared, (k, r)
-            for key, rows in value.items():
+            for rows in value.values():
                 if len(rows) == 1:
                     ((i, v),) = rows.items()
                     private_sq[i] += v * v
