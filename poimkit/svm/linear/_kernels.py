@@ -69,6 +69,15 @@ def feature(k, r, key, fmap):
 
 
 @njit(**NJIT)
+def ordered_sum(v):
+    """``v[0] + v[1] + ...`` in index order (the same bits for any layout)."""
+    total = 0.0
+    for i in range(v.shape[0]):
+        total += v[i]
+    return total
+
+
+@njit(**NJIT)
 def transpose_rows(X, rows, xt):
     """``xt[q, t] = X[rows[t], q]``: the rows, position-major."""
     for t in range(rows.shape[0]):

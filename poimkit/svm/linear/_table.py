@@ -156,7 +156,9 @@ def split_shared(table, owner, value, count, keys, private_sq):
 
 
 @njit(**NJIT_PARALLEL)
-def private_entries(X, rows, k, shift, factors, fmap, out_r, out_key, out_row, out_val):
+def private_entries(
+    X, rows, k, shift, factors, fmap, known, absent, out_r, out_key, out_row, out_val
+):
     """The features of ``X[rows]`` of order k that are not in the table.
 
     For the a-th row: ``(r, y + 1, a, factor)`` per occurrence feeding a
@@ -164,7 +166,11 @@ def private_entries(X, rows, k, shift, factors, fmap, out_r, out_key, out_row, o
     that training sequence), row after row. The rows are looked up in
     parallel, each into its own segment of the outputs (which hold
     ``(L - k + 1) * (shift + 1)`` entries per row), then packed in order.
-    Returns the number of entries written.
+    ``absent[a, e]`` records, for the occurrence at p feeding ``r = p - j``
+    (``e = p * (S + 1) + j``), whether its feature is absent. ``known``: the
+    same of order k - 1, or no columns; a feature whose prefix ``(k - 1, r,
+    y[:-1])`` (for WD also suffix ``(k - 1, r + 1, y[1:])``) is absent is
+    absent too, without a lookup. Returns the number of entries written.
     """
     tstart, tmask, tkeys, tidx = fmap[10], fmap[11], fmap[13], fmap[14]
     n_pos = X.shape[1] - k + 1
@@ -183,7 +189,14 @@ def private_entries(X, rows, k, shift, factors, fmap, out_r, out_key, out_row, o
         for r in range(n_pos):
             start, mask = tstart[k - 1, r], np.uint64(tmask[k - 1, r])
             for p in range(r, min(r + shift + 1, n_pos)):
-                if probe_find(tkeys, tidx, start, mask, kk[p]) >= 0:
+                e = p * (shift + 1) + p - r
+                gone = known.shape[1] > 0 and (
+                    known[a, e] or (shift == 0 and known[a, p + 1])
+                )
+                if not gone:
+                    gone = probe_find(tkeys, tidx, start, mask, kk[p]) < 0
+                absent[a, e] = gone
+                if not gone:
                     continue
                 out_r[t] = r
                 out_key[t] = kk[p]

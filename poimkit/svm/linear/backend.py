@@ -21,7 +21,6 @@ arrays and the solver takes the same path.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -120,9 +119,9 @@ def chunk_pass(
     kernel(X, vec, orders, layout.fmap, out, *cache)
     if private:
         out[lo : lo + X.shape[0]] = vec * norm
-    # fsum is exact, so independent of memory layout: numpy's sum adds in
+    # added in index order, whatever the memory layout: numpy's sum adds in
     # another order for misaligned arrays, which Dask workers may receive
-    out[-1] = math.fsum(vec)
+    out[-1] = _kernels.ordered_sum(vec)
     return out
 
 

@@ -22,8 +22,12 @@ from .keys import PresentKeys
 from .layout import FeatureLayout
 
 
-def _private_order(chunks, layout, k, scale, rows):
-    """``(r, key, weight)`` of the private features of order k, one per feature."""
+def _private_order(chunks, layout, k, scale, rows, absent):
+    """``(r, key, weight)`` of the private features of order k, one per feature.
+
+    ``absent``: per chunk, which occurrences of its selected rows fed absent
+    features at order k - 1 (empty: unknown); replaced by those of order k.
+    """
     n_pos = layout.length - k + 1
     shift = layout.shift
     factors = np.ascontiguousarray(
@@ -34,10 +38,11 @@ def _private_order(chunks, layout, k, scale, rows):
     out_r, out_key = np.empty(size, np.int64), np.empty(size, np.uint64)
     out_row, out_val = np.empty(size, np.int64), np.empty(size)
     row0, t = 0, 0  # the chunks' entries follow each other in the outputs
-    for X in chunks:
+    for c, X in enumerate(chunks):
         m = X.shape[0]
         sel = rows[(rows >= row0) & (rows < row0 + m)] - row0
         if sel.size:
+            known, absent[c] = absent[c], np.empty((sel.size, seg), np.bool_)
             t1 = t + _table.private_entries(
                 np.ascontiguousarray(X, dtype=np.uint8),
                 sel.astype(np.int64),
@@ -45,6 +50,8 @@ def _private_order(chunks, layout, k, scale, rows):
                 shift,
                 factors,
                 layout.fmap,
+                known,
+                absent[c],
                 out_r[t:],
                 out_key[t:],
                 out_row[t:],
@@ -88,10 +95,11 @@ def materialise(
     scale = np.divide(v, norm, out=np.zeros(n), where=norm > 0)
     rows = np.flatnonzero(scale != 0.0)
     counts, keys, weights = [], [], []
+    absent = [np.zeros((0, 0), np.bool_)] * len(chunks)  # nothing known yet
     for o in range(present.n_orders):
         k = present.first_order + o
         n_pos = layout.length - k + 1
-        r, key, val = _private_order(chunks, layout, k, scale, rows)
+        r, key, val = _private_order(chunks, layout, k, scale, rows, absent)
         count = present.counts[o]
         start = layout.offsets[k - 1]
         size = int(count.sum()) + r.size
