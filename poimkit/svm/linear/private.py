@@ -22,11 +22,14 @@ from .keys import PresentKeys
 from .layout import FeatureLayout
 
 
-def _private_order(chunks, layout, k, scale, rows, absent):
+def _private_order(chunks, layout, k, scale, rows, absent, buffers):
     """``(r, key, weight)`` of the private features of order k, one per feature.
 
     ``absent``: per chunk, which occurrences of its selected rows fed absent
     features at order k - 1 (empty: unknown); replaced by those of order k.
+    ``buffers``: the four output arrays of `_table.private_entries`, large
+    enough for the first sparse order (reused by every order: fresh arrays
+    of that size cost more in page faults than their writes).
     """
     n_pos = layout.length - k + 1
     shift = layout.shift
@@ -34,9 +37,7 @@ def _private_order(chunks, layout, k, scale, rows, absent):
         layout.coef[k - 1] * layout.band[k - 1, :n_pos], dtype=np.float64
     )
     seg = n_pos * (shift + 1)  # entries a row may give
-    size = rows.size * seg
-    out_r, out_key = np.empty(size, np.int64), np.empty(size, np.uint64)
-    out_row, out_val = np.empty(size, np.int64), np.empty(size)
+    out_r, out_key, out_row, out_val = buffers
     row0, t = 0, 0  # the chunks' entries follow each other in the outputs
     for c, X in enumerate(chunks):
         m = X.shape[0]
@@ -96,10 +97,13 @@ def materialise(
     rows = np.flatnonzero(scale != 0.0)
     counts, keys, weights = [], [], []
     absent = [np.zeros((0, 0), np.bool_)] * len(chunks)  # nothing known yet
+    size = rows.size * (layout.length - present.first_order + 1) * (layout.shift + 1)
+    buffers = (np.empty(size, np.int64), np.empty(size, np.uint64))
+    buffers += (np.empty(size, np.int64), np.empty(size))
     for o in range(present.n_orders):
         k = present.first_order + o
         n_pos = layout.length - k + 1
-        r, key, val = _private_order(chunks, layout, k, scale, rows, absent)
+        r, key, val = _private_order(chunks, layout, k, scale, rows, absent, buffers)
         count = present.counts[o]
         start = layout.offsets[k - 1]
         size = int(count.sum()) + r.size
