@@ -84,8 +84,9 @@ class ShiftPlan:
     ----------
     method : str
         ``"convolve"`` (a `shift_invariant` background: the shift convolution),
-        ``"burn-in"`` (the convolution under ``stationary`` plus the first
-        ``burn_in`` positions expanded) or ``"expand"`` (the expanded weights).
+        ``"burn-in"`` (the convolution under ``stationary`` plus the
+        difference pass over the first ``burn_in`` positions) or ``"expand"``
+        (the expanded weights).
     burn_in : int
         B, for ``"burn-in"`` (else 0).
     stationary : MarkovBackground or None
@@ -174,6 +175,14 @@ def _targets(length: int, shift: int, stop: int) -> int:
     """Copies ``(i, s)``: targets ``i < stop``, sources ``i - s`` in the sequence."""
     i = np.arange(min(stop, length))
     return int((np.minimum(i + shift, length - 1) - np.maximum(i - shift, 0) + 1).sum())
+
+
+def _reach(base: KmerWeights, top: int, b: int) -> int:
+    """The windows ``0:reach`` of order ``top`` that the difference pass writes.
+
+    They hold every window j > i of a feature (y at i < B).
+    """
+    return min(base.length - top + 1, b + base.max_order - 1)
 
 
 def burn_in_pays(length: int, shift: int, b: int) -> bool:
@@ -273,7 +282,7 @@ def estimate_burn_in_bytes(
         copies += _targets(n_pos, shift, b)
     need = estimate_shifted_bytes(base.length, max_order, chain_order, shift)
     top = max(max_order, chain_order)
-    reach = min(base.length - top + 1, b + base.max_order - 1)
+    reach = _reach(base, top, b)
     window = _region_offsets(top)[1] + 4**top
     private = 8 * (numba.get_num_threads() + 1) * reach * window
     return need + 32 * copies + private
@@ -333,7 +342,7 @@ def accumulate_burn_in(
     tables, out, new_left, new_right, total = accumulate_shifted(
         base, shift, stat, top, n_blocks, progress
     )
-    reach = min(base.length - top + 1, plan.burn_in + base.max_order - 1)
+    reach = _reach(base, top, plan.burn_in)
     part = difference_pass(base, stat, background, top, reach, shift, plan.burn_in)
     tables[:reach] += part[0]
     out[:reach] += part[1]
@@ -364,9 +373,9 @@ def difference_pass(
     reach : int
         The windows ``0:reach`` hold every window j > i of a feature (y at i).
     shift : int, default=0
-        The features are those of ``expand_shifts(weights, shift, stop)``,
-        read from C row by row (a row of C at p, times ``h_|i - p|``, for
-        each target i), never expanded.
+        The features are the entries before ``stop`` of
+        ``expand_shifts(weights, shift)``, read from C row by row (a row of C
+        at p, times ``h_|i - p|``, for each target i), never expanded.
     stop : int, optional
         Only targets ``i < stop`` (all by default).
 

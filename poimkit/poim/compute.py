@@ -68,8 +68,8 @@ def compute_poim(
     shifts are not expanded: the engine runs on the unshifted weights and its
     window tables are convolved (`poimkit.poim.shifted`). Under a homogeneous
     chain not started in equilibrium (e.g. `MarkovBackground.fit` with
-    ``order >= 1``) the convolution runs under the stationary chain and only
-    the positions before the marginals settle are expanded
+    ``order >= 1``) the convolution runs under the stationary chain, and one
+    difference pass corrects the positions before the marginals settle
     (`poimkit.poim.burn_in`). Same numbers as the expanded weights up to
     rounding; position-specific chains use the expanded weights.
 

@@ -163,9 +163,10 @@ def exact_poim(
     shift : int
         WDS: the POIMs of C convolved over shifts up to S, as decided by
         `poimkit.poim.burn_in.plan_shifts`: without expanding them where the
-        background is `shift_invariant` (`poimkit.poim.shifted`), with only
-        the first B positions expanded for a homogeneous chain with a short
-        burn-in B (`poimkit.poim.burn_in`), else of the expanded weights.
+        background is `shift_invariant` (`poimkit.poim.shifted`), with a
+        difference pass over the first B positions for a homogeneous chain
+        with a short burn-in B (`poimkit.poim.burn_in`), else of the expanded
+        weights.
 
     Returns
     -------

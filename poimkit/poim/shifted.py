@@ -89,9 +89,7 @@ def shift_invariant(background: MarkovBackground) -> bool:
     return bool(np.all(np.abs(pi - pi[0]) <= STATIONARY_RTOL * pi[0]))
 
 
-def expand_shifts(
-    base: KmerWeights, shift: int, stop: int | None = None
-) -> KmerWeights:
+def expand_shifts(base: KmerWeights, shift: int) -> KmerWeights:
     """The explicit WDS weights ``W = h * C`` (restricted to the sequence).
 
     Parameters
@@ -100,21 +98,18 @@ def expand_shifts(
         The unshifted weights C.
     shift : int
         The largest shift S.
-    stop : int, optional
-        Keep only the entries at positions ``i < stop`` (all by default).
 
     Returns
     -------
     KmerWeights
         Equal to ``KmerWeights.from_support_vectors(..., shift=S)`` of the same
-        support vectors, up to rounding (its entries before ``stop``).
+        support vectors, up to rounding.
     """
     h = _shift_kernel(shift)
     out = KmerWeights(length=base.length, bias=base.bias)
     for k in range(1, base.max_order + 1):
         n_pos = base.length - k + 1
-        targets = np.arange(n_pos if stop is None else min(max(stop, 0), n_pos))
-        pos, kmer, val = _shifted_entries(base, k, h, targets)
+        pos, kmer, val = _shifted_entries(base, k, h, np.arange(n_pos))
         keep = val != 0.0
         pos, kmer, val = pos[keep], kmer[keep], val[keep]
         out.indptr.append(np.searchsorted(pos, np.arange(n_pos + 1)).astype(np.int64))
