@@ -4,6 +4,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 from poimkit import WDKernelSVC, compute_poim, load_model
@@ -193,6 +195,34 @@ def test_item_cache_over_several_blocks(shift):
     assert (cached.caches[0][0][2:] >= 0).all() and cached.caches[0][2].size
     assert_array_equal(cached.margins(v), looked_up.margins(v))
     assert_array_equal(cached.gradient(c), looked_up.gradient(c))
+    # one thread: one run of two blocks per chunk, each region walked for both
+    one = LocalBackend(chunks, layout, n_threads=1, cache_budget=2**40)
+    assert_array_equal(one.margins(v), looked_up.margins(v))
+    assert_array_equal(one.gradient(c), looked_up.gradient(c))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    count=st.lists(st.integers(0, 4), min_size=1, max_size=6),
+    added=st.lists(st.integers(0, 5), max_size=60),
+)
+def test_merge_regions_appends_in_order(count, added):
+    """Each region: its keys, then the added ones of that region in their order."""
+    from poimkit.svm.linear._table import merge_regions
+
+    count = np.array(count, dtype=np.int64)
+    r = np.array([a % count.size for a in added], dtype=np.int64)
+    keys_in = np.arange(1, count.sum() + 1, dtype=np.uint64)
+    key = np.arange(1000, 1000 + r.size, dtype=np.uint64)
+    size = int(count.sum()) + r.size
+    out = np.empty(count.size, np.int64), np.empty(size, np.uint64), np.empty(size)
+    merge_regions(count, keys_in, keys_in * 0.5, r, key, key * 0.5, *out)
+    expect = []
+    for q, chunk in enumerate(np.split(keys_in, np.cumsum(count)[:-1])):
+        expect += chunk.tolist() + key[r == q].tolist()
+    assert_array_equal(out[0], count + np.bincount(r, minlength=count.size))
+    assert_array_equal(out[1], expect)
+    assert_array_equal(out[2], np.array(expect, dtype=float) * 0.5)
 
 
 @pytest.mark.parametrize("shift", [0, 2])

@@ -169,18 +169,22 @@ def block_order(xt, vec, k, fmap, out, scatter):
 
 
 @njit(**NJIT)
-def cached_order(vec, k, fmap, out, items, b, scatter):
-    """Order k on block b of a chunk, from the chunk's item cache.
+def cached_order(vec, k, fmap, out, items, b_lo, b_hi, b0, scatter):
+    """Order k on blocks ``b_lo .. b_hi - 1`` of a chunk, from its item cache.
 
     ``items = (cstart, ptr, irow, icol)``; the present features of the
     occurrences at p feeding ``(k, p - j, y)`` in block b are the items
     ``ptr[e, b] .. ptr[e, b + 1] - 1`` of ``e = cstart[k-1] + p * (S + 1) + j``:
     the row within the block and the column within the region, sorted by
     column. So the weights (or the gradient) are walked in order, and the
-    rows, a block's worth, are what is read or written at random. ``scatter``
-    and ``out`` as in `block_order` (``vec``: the block's coefficients when
-    scattering). Every row has at most one item per ``e``, and the rows of a
-    column come in order, so the sums are bitwise those of `block_order`.
+    rows, a block's worth, are what is read or written at random. A region
+    is walked for every block in turn before the next region: its weights (or
+    gradient) are still in the CPU cache for the second and later blocks.
+    Row ``irow`` of block b is entry ``(b - b0) * BLOCK + irow`` of ``vec``
+    (scattering: the coefficients) or of ``out`` (gathering: the margins).
+    ``scatter`` and ``out`` as in `block_order`. Every row has at most one
+    item per ``e``, and the rows of a column come in order (block, then row),
+    so the sums are bitwise those of `block_order` on the same rows.
     """
     shift, coef, band, cbase = fmap[1], fmap[8], fmap[9], fmap[12]
     cstart, ptr, irow, icol = items
@@ -189,29 +193,52 @@ def cached_order(vec, k, fmap, out, items, b, scatter):
             a = coef[k - 1] * band[k - 1, p, j]
             e = cstart[k - 1] + p * (shift + 1) + j
             base = cbase[k - 1, p - j]
-            if scatter:
-                for q in range(ptr[e, b], ptr[e, b + 1]):
-                    out[base + icol[q]] += vec[irow[q]] * a
-            else:
-                for q in range(ptr[e, b], ptr[e, b + 1]):
-                    out[irow[q]] += a * vec[base + icol[q]]
+            for b in range(b_lo, b_hi):
+                off = (b - b0) * BLOCK
+                if scatter:
+                    for q in range(ptr[e, b], ptr[e, b + 1]):
+                        out[base + icol[q]] += vec[off + irow[q]] * a
+                else:
+                    for q in range(ptr[e, b], ptr[e, b + 1]):
+                        out[off + irow[q]] += a * vec[base + icol[q]]
 
 
-def _margins(X, v, fmap, out, cstart, ptr, irow, icol):
-    """``out[i] = <phi(X[i]), v[:-1]> + v[-1]``; blocks of rows run in parallel.
+def _margins(X, v, fmap, out, n_runs, cstart, ptr, irow, icol):
+    """``out[i] = <phi(X[i]), v[:-1]> + v[-1]``; runs of blocks in parallel.
 
     ``cstart, ptr, irow, icol``: the chunk's item cache (`cache.build_cache`;
-    ``cstart`` all -1 for none).
+    ``cstart`` all -1 for none). The blocks are cut into ``n_runs`` runs (one
+    per thread), each a parallel task: their
+    dense orders block by block, then each cached order region by region over
+    all of the run's blocks (`cached_order`), then the other orders block by
+    block. A row adds its orders in order whatever the runs (the cached ones
+    are the lowest sparse orders), so the margins depend neither on the
+    threads nor on the cache.
     """
     items = (cstart, ptr, irow, icol)
-    for b in prange((X.shape[0] + BLOCK - 1) // BLOCK):
-        lo, hi, xt = row_block(X, b)
+    n_dense = fmap[2]
+    n_blocks = (X.shape[0] + BLOCK - 1) // BLOCK
+    n_runs = max(1, min(n_blocks, n_runs))
+    for g in prange(n_runs):
+        b_lo, b_hi = g * n_blocks // n_runs, (g + 1) * n_blocks // n_runs
+        lo, hi = b_lo * BLOCK, min(X.shape[0], b_hi * BLOCK)
         acc = np.full(hi - lo, v[v.shape[0] - 1])  # the bias column
-        for k in range(1, fmap[0] + 1):
-            if cstart[k - 1] >= 0:
-                cached_order(v, k, fmap, acc, items, b, False)
-            else:
-                block_order(xt, v, k, fmap, acc, False)
+        k_c = n_dense  # the cached orders: n_dense + 1 .. k_c
+        while k_c < fmap[0] and cstart[k_c] >= 0:
+            k_c += 1
+        for b in range(b_lo, b_hi):
+            _, b_end, xt = row_block(X, b)
+            rows = acc[(b - b_lo) * BLOCK : b_end - lo]
+            for k in range(1, n_dense + 1):
+                block_order(xt, v, k, fmap, rows, False)
+        for k in range(n_dense + 1, k_c + 1):
+            cached_order(v, k, fmap, acc, items, b_lo, b_hi, b_lo, False)
+        if k_c < fmap[0]:
+            for b in range(b_lo, b_hi):
+                _, b_end, xt = row_block(X, b)
+                rows = acc[(b - b_lo) * BLOCK : b_end - lo]
+                for k in range(k_c + 1, fmap[0] + 1):
+                    block_order(xt, v, k, fmap, rows, False)
         out[lo:hi] = acc
 
 
@@ -221,10 +248,14 @@ def _scatter(X, g, order_list, fmap, out, cstart, ptr, irow, icol):
     Orders looked up by key skip the rows with ``g[i] == 0`` (outside the
     margin, for the squared hinge); cached orders walk their items (adding 0
     for those rows). Each order owns its columns (no races) and adds rows in
-    one fixed order (block of the chunk, position, shift, row) whether cached
-    or not, so the result depends neither on the threads nor on the cache.
+    one fixed order whatever the threads. A sparse order adds them position
+    by position, each over all the chunk's rows (cached: region by region,
+    `cached_order`; looked up: the chunk's active rows at once), so the
+    result does not depend on the cache; dense and hashed orders go block by
+    block of rows.
     """
     items = (cstart, ptr, irow, icol)
+    n_dense, n_exact = fmap[2], fmap[3]
     n_blocks = (X.shape[0] + BLOCK - 1) // BLOCK
     active = np.flatnonzero(g != 0.0)
     xt = np.empty((X.shape[1], active.shape[0]), dtype=np.uint8)
@@ -234,12 +265,15 @@ def _scatter(X, g, order_list, fmap, out, cstart, ptr, irow, icol):
     bounds = np.searchsorted(active, np.arange(n_blocks + 1) * BLOCK)
     for t in prange(order_list.shape[0]):
         k = order_list[t]
-        for b in range(n_blocks):
-            if cstart[k - 1] >= 0:
-                cached_order(g[b * BLOCK :], k, fmap, out, items, b, True)
-            elif bounds[b + 1] > bounds[b]:
+        if cstart[k - 1] >= 0:
+            cached_order(g, k, fmap, out, items, 0, n_blocks, 0, True)
+        elif n_dense < k <= n_exact:
+            block_order(xt, g_act, k, fmap, out, True)
+        else:
+            for b in range(n_blocks):
                 lo, hi = bounds[b], bounds[b + 1]
-                block_order(xt[:, lo:hi], g_act[lo:hi], k, fmap, out, True)
+                if hi > lo:
+                    block_order(xt[:, lo:hi], g_act[lo:hi], k, fmap, out, True)
 
 
 margins_parallel = njit(**NJIT_PARALLEL)(_margins)

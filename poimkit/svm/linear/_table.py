@@ -216,31 +216,45 @@ def private_entries(
     return t
 
 
-@njit(**NJIT)
+@njit(**NJIT_PARALLEL)
 def merge_regions(count, keys, weights, r, key, val, out_count, out_keys, out_w):
     """Each region's keys and weights followed by the added ``(r, key, val)``.
 
     ``keys`` and ``weights`` hold ``count[r]`` entries per region, region
     after region; the added entries come in any order and keep it within a
-    region (a counting sort).
+    region (a counting sort). The regions are copied, and the added entries
+    placed, in parallel: the added entries are cut into segments, and each
+    segment's entries of a region go after those of the segments before.
     """
-    out_count[:] = count
-    for t in range(r.shape[0]):
-        out_count[r[t]] += 1
-    at = np.empty(count.shape[0], dtype=np.int64)  # next free slot per region
-    src = 0
-    dst = 0
-    for q in range(count.shape[0]):
+    n_reg, n_add = count.shape[0], r.shape[0]
+    n_seg = 8
+    per_seg = np.zeros((n_seg, n_reg), dtype=np.int64)
+    for g in prange(n_seg):
+        for t in range(g * n_add // n_seg, (g + 1) * n_add // n_seg):
+            per_seg[g, r[t]] += 1
+    src = np.empty(n_reg, dtype=np.int64)
+    at = np.empty((n_seg, n_reg), dtype=np.int64)  # next free slot
+    s_at, d_at = 0, 0
+    for q in range(n_reg):
+        src[q] = s_at
+        out_count[q] = count[q] + per_seg[:, q].sum()
+        nxt = d_at + count[q]
+        for g in range(n_seg):
+            at[g, q] = nxt
+            nxt += per_seg[g, q]
+        s_at += count[q]
+        d_at += out_count[q]
+    for q in prange(n_reg):
+        d = at[0, q] - count[q]
         for c in range(count[q]):
-            out_keys[dst + c] = keys[src + c]
-            out_w[dst + c] = weights[src + c]
-        at[q] = dst + count[q]
-        src += count[q]
-        dst += out_count[q]
-    for t in range(r.shape[0]):
-        out_keys[at[r[t]]] = key[t]
-        out_w[at[r[t]]] = val[t]
-        at[r[t]] += 1
+            out_keys[d + c] = keys[src[q] + c]
+            out_w[d + c] = weights[src[q] + c]
+    for g in prange(n_seg):
+        for t in range(g * n_add // n_seg, (g + 1) * n_add // n_seg):
+            q = r[t]
+            out_keys[at[g, q]] = key[t]
+            out_w[at[g, q]] = val[t]
+            at[g, q] += 1
 
 
 @njit(**NJIT_PARALLEL)

@@ -106,7 +106,8 @@ def chunk_pass(
     if not gradient:
         out = np.empty(X.shape[0], dtype=np.float64)
         kernel = _kernels.margins_parallel if parallel else _kernels.margins_serial
-        kernel(X, vec, layout.fmap, out, *cache)
+        n_runs = get_num_threads() if parallel else 1
+        kernel(X, vec, layout.fmap, out, n_runs, *cache)
         if private:
             out += vec[lo : lo + X.shape[0]] * norm
         return out
