@@ -204,25 +204,35 @@ def test_item_cache_over_several_blocks(shift):
 @settings(max_examples=40, deadline=None)
 @given(
     count=st.lists(st.integers(0, 4), min_size=1, max_size=6),
-    added=st.lists(st.integers(0, 5), max_size=60),
+    n_seg=st.integers(0, 4),
+    data=st.data(),
 )
-def test_merge_regions_appends_in_order(count, added):
-    """Each region: its keys, then the added ones of that region in their order."""
-    from poimkit.svm.linear._table import merge_regions
+def test_place_regions_leaves_room_per_segment(count, n_seg, data):
+    """Each region: its shared keys, then each segment's room in segment order."""
+    from poimkit.svm.linear._table import place_regions
 
     count = np.array(count, dtype=np.int64)
-    r = np.array([a % count.size for a in added], dtype=np.int64)
+    seg = np.array(
+        data.draw(
+            st.lists(
+                st.lists(st.integers(0, 3), min_size=count.size, max_size=count.size),
+                min_size=n_seg,
+                max_size=n_seg,
+            )
+        ),
+        dtype=np.int64,
+    ).reshape(n_seg, count.size)
     keys_in = np.arange(1, count.sum() + 1, dtype=np.uint64)
-    key = np.arange(1000, 1000 + r.size, dtype=np.uint64)
-    size = int(count.sum()) + r.size
-    out = np.empty(count.size, np.int64), np.empty(size, np.uint64), np.empty(size)
-    merge_regions(count, keys_in, keys_in * 0.5, r, key, key * 0.5, *out)
-    expect = []
-    for q, chunk in enumerate(np.split(keys_in, np.cumsum(count)[:-1])):
-        expect += chunk.tolist() + key[r == q].tolist()
-    assert_array_equal(out[0], count + np.bincount(r, minlength=count.size))
-    assert_array_equal(out[1], expect)
-    assert_array_equal(out[2], np.array(expect, dtype=float) * 0.5)
+    size = int(count.sum() + seg.sum())
+    out = np.empty(count.size, np.int64), np.zeros(size, np.uint64), np.zeros(size)
+    at = place_regions(count, keys_in, keys_in * 0.5, seg, *out)
+    assert_array_equal(out[0], count + seg.sum(axis=0))
+    start = np.cumsum(out[0]) - out[0]
+    for r, shared in enumerate(np.split(keys_in, np.cumsum(count)[:-1])):
+        assert_array_equal(out[1][start[r] : start[r] + count[r]], shared)
+        assert_array_equal(out[2][start[r] : start[r] + count[r]], shared * 0.5)
+        for g in range(n_seg):
+            assert at[g, r] == start[r] + count[r] + seg[:g, r].sum()
 
 
 @pytest.mark.parametrize("shift", [0, 2])

@@ -155,106 +155,118 @@ def split_shared(table, owner, value, count, keys, private_sq):
     return n_shared, n_private
 
 
-@njit(**NJIT_PARALLEL)
-def private_entries(
-    X, rows, k, shift, factors, fmap, known, absent, out_r, out_key, out_row, out_val
-):
-    """The features of ``X[rows]`` of order k that are not in the table.
+@njit(**NJIT)
+def _row_keys(x, k, kk):
+    """``kk[p]`` = key (k-mer index + 1) of ``x[p:p+k]``."""
+    kmask = (np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)
+    key = np.uint64(0)
+    for q in range(x.shape[0]):
+        key = ((key << np.uint64(2)) | np.uint64(x[q])) & kmask
+        if q >= k - 1:
+            kk[q - k + 1] = key + np.uint64(1)
 
-    For the a-th row: ``(r, y + 1, a, factor)`` per occurrence feeding a
-    feature ``(k, r, y)`` absent from the sparse table (a private feature of
-    that training sequence), row after row. The rows are looked up in
-    parallel, each into its own segment of the outputs (which hold
-    ``(L - k + 1) * (shift + 1)`` entries per row), then packed in order.
-    ``absent[a, e]`` records, for the occurrence at p feeding ``r = p - j``
-    (``e = p * (S + 1) + j``), whether its feature is absent. ``known``: the
-    same of order k - 1, or no columns; a feature whose prefix ``(k - 1, r,
-    y[:-1])`` (for WD also suffix ``(k - 1, r + 1, y[1:])``) is absent is
-    absent too, without a lookup. Returns the number of entries written.
+
+@njit(**NJIT)
+def _first_of_key(kk, r, p):
+    """Whether ``kk[p]`` is not among ``kk[r:p]`` (its first occurrence feeding r)."""
+    for q in range(r, p):
+        if kk[q] == kk[p]:
+            return False
+    return True
+
+
+@njit(**NJIT_PARALLEL)
+def private_counts(X, rows, k, shift, fmap, known, absent, seg_counts):
+    """Which features of ``X[rows]`` of order k are absent from the table.
+
+    ``absent[a, e]`` (a-th row, occurrence at p feeding ``r = p - j``, ``e =
+    p * (S + 1) + j``): whether feature ``(k, r, y)`` is absent, i.e. private
+    to that training sequence. ``known``: the same of order k - 1, or no
+    columns; a feature whose prefix ``(k - 1, r, y[:-1])`` (for WD also
+    suffix ``(k - 1, r + 1, y[1:])``) is absent is absent too, without a
+    lookup. ``seg_counts[g, r]``: the private features of region r in the g-th
+    of ``len(seg_counts)`` equal segments of the rows (a feature that several
+    occurrences of a row feed counts once).
     """
     tstart, tmask, tkeys, tidx = fmap[10], fmap[11], fmap[13], fmap[14]
     n_pos = X.shape[1] - k + 1
-    seg = n_pos * (shift + 1)
-    kmask = (np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)
-    used = np.zeros(rows.shape[0], dtype=np.int64)
-    for a in prange(rows.shape[0]):
-        x = X[rows[a]]
+    n_seg, m = seg_counts.shape[0], rows.shape[0]
+    for g in prange(n_seg):
         kk = np.empty(n_pos, dtype=np.uint64)
-        key = np.uint64(0)
-        for q in range(X.shape[1]):
-            key = ((key << np.uint64(2)) | np.uint64(x[q])) & kmask
-            if q >= k - 1:
-                kk[q - k + 1] = key + np.uint64(1)
-        t = a * seg
-        for r in range(n_pos):
-            start, mask = tstart[k - 1, r], np.uint64(tmask[k - 1, r])
-            for p in range(r, min(r + shift + 1, n_pos)):
-                e = p * (shift + 1) + p - r
-                gone = known.shape[1] > 0 and (
-                    known[a, e] or (shift == 0 and known[a, p + 1])
-                )
-                if not gone:
-                    gone = probe_find(tkeys, tidx, start, mask, kk[p]) < 0
-                absent[a, e] = gone
-                if not gone:
-                    continue
-                out_r[t] = r
-                out_key[t] = kk[p]
-                out_val[t] = factors[p, p - r]
-                t += 1
-        used[a] = t - a * seg
-    t = 0
-    for a in range(rows.shape[0]):  # pack (an entry moves to or before its slot)
-        for u in range(a * seg, a * seg + used[a]):
-            out_r[t], out_key[t], out_row[t], out_val[t] = (
-                out_r[u],
-                out_key[u],
-                a,
-                out_val[u],
-            )
-            t += 1
-    return t
+        for a in range(g * m // n_seg, (g + 1) * m // n_seg):
+            _row_keys(X[rows[a]], k, kk)
+            for r in range(n_pos):
+                start, mask = tstart[k - 1, r], np.uint64(tmask[k - 1, r])
+                for p in range(r, min(r + shift + 1, n_pos)):
+                    e = p * (shift + 1) + p - r
+                    gone = known.shape[1] > 0 and (
+                        known[a, e] or (shift == 0 and known[a, p + 1])
+                    )
+                    if not gone:
+                        gone = probe_find(tkeys, tidx, start, mask, kk[p]) < 0
+                    absent[a, e] = gone
+                    if gone and _first_of_key(kk, r, p):
+                        seg_counts[g, r] += 1
 
 
 @njit(**NJIT_PARALLEL)
-def merge_regions(count, keys, weights, r, key, val, out_count, out_keys, out_w):
-    """Each region's keys and weights followed by the added ``(r, key, val)``.
+def place_regions(count, keys, weights, seg_counts, out_count, out_keys, out_w):
+    """Copy each region's keys and weights, leaving room for the private ones.
 
-    ``keys`` and ``weights`` hold ``count[r]`` entries per region, region
-    after region; the added entries come in any order and keep it within a
-    region (a counting sort). The regions are copied, and the added entries
-    placed, in parallel: the added entries are cut into segments, and each
-    segment's entries of a region go after those of the segments before.
+    ``keys`` and ``weights`` hold ``count[r]`` entries per region, region after
+    region; region r of the outputs gets them, then ``seg_counts[:, r].sum()``
+    free entries, segment after segment. Returns ``at[g, r]``, where segment
+    g's first private entry of region r goes (`write_private`).
     """
-    n_reg, n_add = count.shape[0], r.shape[0]
-    n_seg = 8
-    per_seg = np.zeros((n_seg, n_reg), dtype=np.int64)
-    for g in prange(n_seg):
-        for t in range(g * n_add // n_seg, (g + 1) * n_add // n_seg):
-            per_seg[g, r[t]] += 1
+    n_seg, n_reg = seg_counts.shape
+    at = np.empty((n_seg, n_reg), dtype=np.int64)
     src = np.empty(n_reg, dtype=np.int64)
-    at = np.empty((n_seg, n_reg), dtype=np.int64)  # next free slot
+    dst = np.empty(n_reg, dtype=np.int64)
     s_at, d_at = 0, 0
-    for q in range(n_reg):
-        src[q] = s_at
-        out_count[q] = count[q] + per_seg[:, q].sum()
-        nxt = d_at + count[q]
+    for r in range(n_reg):
+        src[r], dst[r] = s_at, d_at
+        nxt = d_at + count[r]
         for g in range(n_seg):
-            at[g, q] = nxt
-            nxt += per_seg[g, q]
-        s_at += count[q]
-        d_at += out_count[q]
-    for q in prange(n_reg):
-        d = at[0, q] - count[q]
-        for c in range(count[q]):
-            out_keys[d + c] = keys[src[q] + c]
-            out_w[d + c] = weights[src[q] + c]
+            at[g, r] = nxt
+            nxt += seg_counts[g, r]
+        out_count[r] = nxt - d_at
+        s_at += count[r]
+        d_at = nxt
+    for r in prange(n_reg):
+        for c in range(count[r]):
+            out_keys[dst[r] + c] = keys[src[r] + c]
+            out_w[dst[r] + c] = weights[src[r] + c]
+    return at
+
+
+@njit(**NJIT_PARALLEL)
+def write_private(X, rows, k, shift, factors, scale, absent, at, out_keys, out_w):
+    """Write the private features found by `private_counts` with their weights.
+
+    The a-th row's private feature ``(k, r, y)`` gets ``scale[a]`` times its
+    value (``factors[p, p - r]`` summed over the row's occurrences of y
+    feeding r), at ``at[g, r]`` for its segment g (advanced), row after row.
+    """
+    n_pos = X.shape[1] - k + 1
+    n_seg, m = at.shape[0], rows.shape[0]
     for g in prange(n_seg):
-        for t in range(g * n_add // n_seg, (g + 1) * n_add // n_seg):
-            q = r[t]
-            out_keys[at[g, q]] = key[t]
-            out_w[at[g, q]] = val[t]
-            at[g, q] += 1
+        kk = np.empty(n_pos, dtype=np.uint64)
+        for a in range(g * m // n_seg, (g + 1) * m // n_seg):
+            _row_keys(X[rows[a]], k, kk)
+            for r in range(n_pos):
+                end = min(r + shift + 1, n_pos)
+                for p in range(r, end):
+                    if not absent[a, p * (shift + 1) + p - r]:
+                        continue
+                    if not _first_of_key(kk, r, p):
+                        continue
+                    value = factors[p, p - r]
+                    for q in range(p + 1, end):
+                        if kk[q] == kk[p]:
+                            value += factors[q, q - r]
+                    out_keys[at[g, r]] = kk[p]
+                    out_w[at[g, r]] = value * scale[a]
+                    at[g, r] += 1
 
 
 @njit(**NJIT_PARALLEL)

@@ -16,55 +16,57 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...kernels.explicit import sum_duplicates
 from . import _table
 from .keys import PresentKeys
 from .layout import FeatureLayout
 
+#: row segments in which the private features are counted and written (in
+#: parallel; any number gives the same table)
+N_SEGMENTS = 64
 
-def _private_order(chunks, layout, k, scale, rows, absent, buffers):
-    """``(r, key, weight)`` of the private features of order k, one per feature.
 
-    ``absent``: per chunk, which occurrences of its selected rows fed absent
-    features at order k - 1 (empty: unknown); replaced by those of order k.
-    ``buffers``: the four output arrays of `_table.private_entries`, large
-    enough for the first sparse order (reused by every order: fresh arrays
-    of that size cost more in page faults than their writes).
+def _private_order(chunks, layout, k, count, keys, weights, rows, scale, absent):
+    """``(count, keys, weights)`` of order k in the fitted table.
+
+    Each region holds its shared keys (``count``, ``keys`` and ``weights`` of
+    the training table), then the private features of the rows ``rows`` of
+    the training data, row after row. ``scale[a]``: the factor of the a-th
+    row's private features. ``absent``: per chunk, which occurrences of its
+    selected rows fed absent features at order k - 1 (empty: unknown);
+    replaced by those of order k.
     """
     n_pos = layout.length - k + 1
     shift = layout.shift
     factors = np.ascontiguousarray(
         layout.coef[k - 1] * layout.band[k - 1, :n_pos], dtype=np.float64
     )
-    seg = n_pos * (shift + 1)  # entries a row may give
-    out_r, out_key, out_row, out_val = buffers
-    row0, t = 0, 0  # the chunks' entries follow each other in the outputs
+    parts = []  # per chunk with selected rows: (chunk, X, rows, first row, counts)
+    row0 = 0
     for c, X in enumerate(chunks):
         m = X.shape[0]
-        sel = rows[(rows >= row0) & (rows < row0 + m)] - row0
+        sel = (rows[(rows >= row0) & (rows < row0 + m)] - row0).astype(np.int64)
         if sel.size:
-            known, absent[c] = absent[c], np.empty((sel.size, seg), np.bool_)
-            t1 = t + _table.private_entries(
-                np.ascontiguousarray(X, dtype=np.uint8),
-                sel.astype(np.int64),
-                k,
-                shift,
-                factors,
-                layout.fmap,
-                known,
-                absent[c],
-                out_r[t:],
-                out_key[t:],
-                out_row[t:],
-                out_val[t:],
+            X = np.ascontiguousarray(X, dtype=np.uint8)
+            seg_counts = np.zeros((min(N_SEGMENTS, sel.size), n_pos), np.int64)
+            known = absent[c]
+            absent[c] = np.empty((sel.size, n_pos * (shift + 1)), np.bool_)
+            _table.private_counts(
+                X, sel, k, shift, layout.fmap, known, absent[c], seg_counts
             )
-            out_val[t:t1] *= scale[row0 + sel[out_row[t:t1]]]
-            t = t1
+            parts.append((c, X, sel, row0, seg_counts))
         row0 += m
-    r, key, val = out_r[:t], out_key[:t], out_val[:t]
-    # WDS: one feature fed by several occurrences in its row, added up (WD: a
-    # private feature occurs once, in one row)
-    return sum_duplicates(r, key, val) if shift else (r, key, val)
+    seg_counts = np.concatenate([p[-1] for p in parts] or [np.zeros((0, n_pos), int)])
+    size = int(count.sum() + seg_counts.sum())
+    out = np.empty(n_pos, np.int64), np.empty(size, np.uint64), np.empty(size)
+    at = _table.place_regions(count, keys, weights, seg_counts, *out)
+    g = 0
+    for c, X, sel, row0, part_counts in parts:
+        g, g0 = g + len(part_counts), g
+        _table.write_private(
+            *(X, sel, k, shift, factors, scale[row0 + sel], absent[c]),
+            *(at[g0:g], out[1], out[2]),
+        )
+    return out
 
 
 def materialise(
@@ -97,25 +99,20 @@ def materialise(
     rows = np.flatnonzero(scale != 0.0)
     counts, keys, weights = [], [], []
     absent = [np.zeros((0, 0), np.bool_)] * len(chunks)  # nothing known yet
-    size = rows.size * (layout.length - present.first_order + 1) * (layout.shift + 1)
-    buffers = (np.empty(size, np.int64), np.empty(size, np.uint64))
-    buffers += (np.empty(size, np.int64), np.empty(size))
     for o in range(present.n_orders):
         k = present.first_order + o
-        n_pos = layout.length - k + 1
-        r, key, val = _private_order(chunks, layout, k, scale, rows, absent, buffers)
-        count = present.counts[o]
         start = layout.offsets[k - 1]
-        size = int(count.sum()) + r.size
-        out = np.empty(n_pos, np.int64), np.empty(size, np.uint64), np.empty(size)
-        _table.merge_regions(
+        count = present.counts[o]
+        out = _private_order(
+            chunks,
+            layout,
+            k,
             count,
             present.keys[o],
-            coef[start : start + size - r.size],
-            r,
-            key,
-            val,
-            *out,
+            coef[start : start + int(count.sum())],
+            rows,
+            scale,
+            absent,
         )
         counts.append(out[0])
         keys.append(out[1])
