@@ -277,3 +277,39 @@ def test_collected_keys_match_enumeration(shift):
     assert present.counts[-1].sum() > 0  # shared keys up to the top order
     assert 0 < n_private == present.n_private
     assert_allclose(present.private_norm, np.sqrt(private_sq), rtol=1e-12)
+
+
+def test_collection_makes_the_item_cache(monkeypatch):
+    """WD: the items made from the collection's slots are the looked-up ones,
+    also when the positions of an order are collected in several batches."""
+    from poimkit.svm.linear import _table
+    from poimkit.svm.linear.cache import build_cache
+
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 4, size=(2000, 16), dtype=np.uint8)
+    X[::4, 3:12] = X[1::4, 3:12]  # long shared k-mers
+    chunks = [X[:1500], X[1500:]]
+    model = WDLinearSVC(degree=8, exact_size=4**2 * 16)
+    model.length_, model.kernel_scale_ = 16, 1.0
+    base = model._make_layout(None)
+    factors = base.coef[:, None, None] * base.band
+    calls = []
+    collect = _table.collect
+    monkeypatch.setattr(_table, "collect", lambda *a: calls.append(1) or collect(*a))
+    # 2**22: three orders fit, the third collected in batches of positions
+    for budget, n_orders in ((2**40, 6), (2**22, 3)):
+        calls.clear()
+        items: list = []
+        present = keys.collect_present_keys(
+            chunks, 8, 0, 3, base.offsets[2], budget, factors, items
+        )
+        assert present.n_orders == len(items) == n_orders
+        assert len(calls) >= 2 * n_orders
+        layout = model._make_layout(present)
+        for c, Xc in enumerate(chunks):
+            made = build_cache(Xc, layout, 2**40, [order[c] for order in items])
+            looked_up = build_cache(Xc, layout, 2**40)
+            assert made[1].shape[0] > 0 and made[2].size > 0
+            for a, b in zip(made, looked_up, strict=True):
+                assert_array_equal(a, b)
+    assert len(calls) > 2 * 3  # the small budget did batch the positions

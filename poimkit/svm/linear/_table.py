@@ -111,6 +111,26 @@ def shared_occurrences(cand, r0, owner, slots, shared):
             shared[r0 + t, i] = cand[r0 + t, i] and owner[t, slots[t, i]] < 0
 
 
+@njit(**NJIT_PARALLEL)
+def slot_columns(owner, r0, shared, slots):
+    """Turn the WD collection's slots into columns within the final regions.
+
+    After `split_shared`: a shared key's column is its rank among the shared
+    slots of its row of the collection table (the order `split_shared` lists
+    them in). ``slots[t, i]`` becomes the column of occurrence i's key at
+    position ``r0 + t``, or -1 if that key is private; ``owner`` is
+    overwritten.
+    """
+    for t in prange(owner.shape[0]):
+        c = 0
+        for slot in range(owner.shape[1]):
+            if owner[t, slot] < 0:
+                owner[t, slot] = c
+                c += 1
+        for i in range(slots.shape[1]):
+            slots[t, i] = owner[t, slots[t, i]] if shared[r0 + t, i] else -1
+
+
 @njit(**NJIT)
 def add_private(cand, f2, private_sq):
     """Add ``f2[p]`` to row i's ``private_sq`` for every ``not cand[p, i]``.

@@ -208,6 +208,11 @@ class LocalBackend(_Chunks):
         numba threads for the passes.
     cache_budget : int, default=0
         Bytes the chunks' item caches may take (`poimkit.svm.linear.cache`).
+    items : list, optional
+        Ready-made items of the lowest sparse orders: ``items[o][c]`` for
+        order o on chunk c (`poimkit.svm.linear.keys.collect_present_keys`);
+        taken over (the entries are set to None as each chunk's cache is
+        made).
     """
 
     def __init__(
@@ -216,6 +221,7 @@ class LocalBackend(_Chunks):
         layout: FeatureLayout,
         n_threads: int | None = None,
         cache_budget: int = 0,
+        items: list | None = None,
     ) -> None:
         self.chunks = chunks
         self.layout = layout
@@ -225,11 +231,16 @@ class LocalBackend(_Chunks):
         # a fresh array of 10^7 entries costs more in page faults than a pass
         # adds to it
         self._spare: list[np.ndarray] = []
+        items = items or []
+        self.caches = []
         with numba_threads(n_threads):
-            self.caches = [
-                build_cache(X, layout, budget)
-                for X, budget in zip(chunks, self._budgets(cache_budget), strict=True)
-            ]
+            for c, (X, budget) in enumerate(
+                zip(chunks, self._budgets(cache_budget), strict=True)
+            ):
+                orders = [order[c] for order in items]
+                for order in items:
+                    order[c] = None
+                self.caches.append(build_cache(X, layout, budget, orders))
 
     def margins(self, v: np.ndarray) -> np.ndarray:
         """Margins of every sequence, chunk after chunk.

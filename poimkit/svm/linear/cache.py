@@ -26,10 +26,14 @@ An item takes 6 bytes (uint16 row, int32 column).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import _kernels
-from .layout import FeatureLayout
+
+if TYPE_CHECKING:
+    from .layout import FeatureLayout
 
 #: bytes per cached item: the uint16 row within its block and the int32 column
 ITEM_BYTES = 6
@@ -49,14 +53,23 @@ def _region_sizes(layout: FeatureLayout, k: int) -> np.ndarray:
     return np.where(r >= 0, count[np.maximum(r, 0)], 0).astype(np.int64)
 
 
-def _order_items(
-    X: np.ndarray, layout: FeatureLayout, k: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(ptr, irow, icol)`` of sparse order k on the rows of X."""
-    n_occ = (layout.length - k + 1) * (layout.shift + 1)
-    cols = np.full((n_occ, X.shape[0]), -1, dtype=np.int32)
-    _kernels.occurrence_columns(X, layout.fmap, k, cols)
-    n_blocks = -(-X.shape[0] // _kernels.BLOCK)
+def items_of_columns(cols: np.ndarray, sizes: np.ndarray) -> tuple:
+    """``(ptr, irow, icol)`` of the occurrence rows' columns on a chunk's rows.
+
+    Parameters
+    ----------
+    cols : numpy.ndarray of int32, shape (n_occurrence_rows, m)
+        Column within its region of each row's feature, -1 if absent.
+    sizes : numpy.ndarray of int64, shape (n_occurrence_rows,)
+        Columns of each occurrence row's region.
+
+    Returns
+    -------
+    tuple
+        As one order of `build_cache`, ``ptr`` counting from 0.
+    """
+    n_occ, m = cols.shape
+    n_blocks = -(-m // _kernels.BLOCK)
     counts = np.zeros((n_occ, n_blocks), dtype=np.int64)
     _kernels.count_items(cols, counts)
     starts = np.concatenate([[0], np.cumsum(counts)])
@@ -65,11 +78,41 @@ def _order_items(
     ptr[:, -1] = starts[n_blocks::n_blocks]
     irow = np.empty(starts[-1], dtype=np.uint16)
     icol = np.empty(starts[-1], dtype=np.int32)
-    _kernels.fill_items(cols, _region_sizes(layout, k), ptr, irow, icol)
+    _kernels.fill_items(cols, sizes, ptr, irow, icol)
     return ptr, irow, icol
 
 
-def build_cache(X: np.ndarray, layout: FeatureLayout, budget: int) -> tuple:
+def concat_items(parts: list) -> tuple:
+    """The items of consecutive runs of occurrence rows, as one run.
+
+    Parameters
+    ----------
+    parts : list of tuple
+        ``(ptr, irow, icol)`` of each run, ``ptr`` counting from 0.
+
+    Returns
+    -------
+    tuple
+        ``(ptr, irow, icol)`` of all the rows, ``ptr`` counting from 0.
+    """
+    offsets = np.cumsum([0] + [irow.size for _, irow, _ in parts[:-1]])
+    ptr = np.concatenate([p + o for (p, _, _), o in zip(parts, offsets, strict=True)])
+    irow = np.concatenate([irow for _, irow, _ in parts])
+    icol = np.concatenate([icol for _, _, icol in parts])
+    return ptr, irow, icol
+
+
+def _order_items(X: np.ndarray, layout: FeatureLayout, k: int) -> tuple:
+    """``(ptr, irow, icol)`` of sparse order k on the rows of X (looked up)."""
+    n_occ = (layout.length - k + 1) * (layout.shift + 1)
+    cols = np.full((n_occ, X.shape[0]), -1, dtype=np.int32)
+    _kernels.occurrence_columns(X, layout.fmap, k, cols)
+    return items_of_columns(cols, _region_sizes(layout, k))
+
+
+def build_cache(
+    X: np.ndarray, layout: FeatureLayout, budget: int, orders: list | None = None
+) -> tuple:
     """The item cache of one chunk, orders from the lowest up while it fits.
 
     Parameters
@@ -80,6 +123,10 @@ def build_cache(X: np.ndarray, layout: FeatureLayout, budget: int) -> tuple:
         The training feature map.
     budget : int
         Bytes this chunk's cache may take.
+    orders : list of tuple, optional
+        The chunk's items of the lowest sparse orders, ready made
+        (`poimkit.svm.linear.keys.collect_present_keys`); the higher orders
+        are looked up.
 
     Returns
     -------
@@ -94,10 +141,12 @@ def build_cache(X: np.ndarray, layout: FeatureLayout, budget: int) -> tuple:
         Each item's column within its region.
     """
     X = np.ascontiguousarray(X)
+    orders = orders or []
     cstart = np.full(layout.degree, -1, dtype=np.int64)
     parts, rows, used = [], 0, 0
     for k in range(layout.n_dense + 1, layout.n_exact + 1):
-        ptr, irow, icol = _order_items(X, layout, k)
+        o = k - layout.n_dense - 1
+        ptr, irow, icol = orders[o] if o < len(orders) else _order_items(X, layout, k)
         used += ptr.size * POINTER_BYTES + irow.size * ITEM_BYTES
         if used > budget:
             break
@@ -106,11 +155,7 @@ def build_cache(X: np.ndarray, layout: FeatureLayout, budget: int) -> tuple:
         parts.append((ptr, irow, icol))
     if not parts:
         return no_cache(layout)
-    offsets = np.cumsum([0] + [irow.size for _, irow, _ in parts[:-1]])
-    ptr = np.concatenate([p + o for (p, _, _), o in zip(parts, offsets, strict=True)])
-    irow = np.concatenate([irow for _, irow, _ in parts])
-    icol = np.concatenate([icol for _, _, icol in parts])
-    return cstart, ptr, irow, icol
+    return (cstart, *concat_items(parts))
 
 
 def no_cache(layout: FeatureLayout) -> tuple:

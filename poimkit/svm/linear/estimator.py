@@ -335,7 +335,9 @@ class WDLinearSVC(WDClassifierBase):
         chunks = data.chunks
         self.length_ = self.n_features_in_ = length
         self.kernel_scale_ = self._scale(chunks, n)
-        self._present = self._present_keys(chunks, length)
+        # the local L-BFGS backend's item caches, made while collecting the keys
+        items = [] if client is None and self.loss != "hinge" else None
+        self._present = self._present_keys(chunks, length, items)
         self._layout = None
         layout = self.layout_
         self.table_bytes_ = int(
@@ -348,7 +350,7 @@ class WDLinearSVC(WDClassifierBase):
         if self.loss == "hinge":
             w, support = self._solve_dual_cd(data, layout, y_sign)
         else:
-            w, support = self._solve_lbfgs(chunks, layout, y_sign, client)
+            w, support = self._solve_lbfgs(chunks, layout, y_sign, client, items)
         self.classes_ = classes
         self.coef_ = w[:-1]
         if layout.n_private:  # private features with weight into the table
@@ -365,7 +367,7 @@ class WDLinearSVC(WDClassifierBase):
         self._weights = None
         return self
 
-    def _solve_lbfgs(self, chunks, layout, y_sign, client):
+    def _solve_lbfgs(self, chunks, layout, y_sign, client, items=None):
         """Primal L-BFGS; returns the weights (bias last) and the support mask."""
         with (
             open_client(client) as dask_client,
@@ -379,7 +381,7 @@ class WDLinearSVC(WDClassifierBase):
             # the column caches take what the table leaves of the budget
             cache_budget = max(keys.memory_budget() - self.table_bytes_, 0)
             backend = (
-                LocalBackend(chunks, layout, self.n_threads, cache_budget)
+                LocalBackend(chunks, layout, self.n_threads, cache_budget, items)
                 if dask_client is None
                 else DaskBackend(dask_client, chunks, layout, cache_budget)
             )
@@ -456,7 +458,9 @@ class WDLinearSVC(WDClassifierBase):
             )
         return w, alpha > 0.0
 
-    def _present_keys(self, chunks, length: int) -> PresentKeys | None:
+    def _present_keys(
+        self, chunks, length: int, items: list | None = None
+    ) -> PresentKeys | None:
         """The sparse orders' keys (None if every order is dense or not sparse)."""
         self.hashed_by_budget_ = False
         degree = min(self.degree, length)
@@ -475,6 +479,7 @@ class WDLinearSVC(WDClassifierBase):
             dense_columns,
             budget,
             base.coef[:, None, None] * base.band,
+            items,
         )
         n_exact = n_dense + present.n_orders
         if n_exact < degree:

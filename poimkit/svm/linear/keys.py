@@ -32,6 +32,7 @@ import numpy as np
 
 from ..._machine import physical_memory
 from . import _table
+from .cache import concat_items, items_of_columns
 
 #: share of the RAM that training on the exact sparse table may take
 MEMORY_FRACTION = 0.25
@@ -126,6 +127,7 @@ def collect_present_keys(
     fixed_columns: int,
     budget: int,
     factors: np.ndarray | None = None,
+    items: list | None = None,
 ) -> PresentKeys:
     """Collect the features ``(k, r, y)`` of the training data, order by order.
 
@@ -154,6 +156,12 @@ def collect_present_keys(
         ``factors[k-1, p, j]``: value that an occurrence at p gives feature
         ``(k, p - j, y)`` (`FeatureLayout.coef` times `FeatureLayout.band`);
         default 1 for ``j = 0``.
+    items : list, optional
+        WD only: receives, for each sparse order from the lowest up, the item
+        cache of that order on every chunk (`poimkit.svm.linear.cache`), made
+        from the collection's own slots instead of a second lookup of every
+        occurrence; the orders stop where the items would take more than the
+        budget leaves.
 
     Returns
     -------
@@ -174,6 +182,9 @@ def collect_present_keys(
     # WD: cand[p, i] is False once the (k-1)-mer at p or p + 1 of sequence i
     # is private, so its k-mer at p is private too, and is not collected
     cand = np.ones((length - first_order + 1, n), dtype=np.bool_)
+    bounds = np.cumsum([0] + [X.shape[0] for X in chunks])
+    building = items is not None and shift == 0
+    item_bytes = 0
     for k in range(first_order, degree + 1):
         n_pos = length - k + 1
         bound = min(4**k, n * (shift + 1))
@@ -189,6 +200,7 @@ def collect_present_keys(
         count = np.zeros(n_pos, dtype=np.int64)
         shared_keys = []
         shared = np.zeros((n_pos, n) if shift == 0 else (0, 0), dtype=np.bool_)
+        pieces: list[list] = [[] for _ in chunks]  # items per chunk, per batch
         for r0 in range(0, n_pos, batch):
             r1 = min(n_pos, r0 + batch)
             rows = np.zeros((r1 - r0, cap), dtype=np.uint64)
@@ -206,14 +218,17 @@ def collect_present_keys(
                 row0 += X.shape[0]
             if shift == 0:
                 _table.shared_occurrences(cand, r0, owner, slots, shared)
-            del slots
             flat = rows.reshape(-1)  # the shared keys are gathered in place
             n_shared, n_priv = _table.split_shared(
                 rows, owner, value, count[r0:r1], flat, order_sq
             )
             shared_keys.append(flat[:n_shared].copy())  # region after region
             order_private += n_priv
-            del rows, owner, value, flat
+            if building:
+                _table.slot_columns(owner, r0, shared, slots)
+                for part, a, b in zip(pieces, bounds[:-1], bounds[1:], strict=True):
+                    part.append(items_of_columns(slots[:, a:b], count[r0:r1]))
+            del rows, owner, value, flat, slots
         need = VECTOR_COPIES * 8 * (columns + int(count.sum()))
         need += table + int(capacities(count).sum()) * SLOT_BYTES
         if need > budget:
@@ -224,6 +239,13 @@ def collect_present_keys(
         keys.append(np.concatenate(shared_keys))
         private_sq += order_sq
         n_private += order_private
+        if building:
+            order_items = [concat_items(part) for part in pieces]
+            item_bytes += sum(a.nbytes for part in order_items for a in part)
+            building = item_bytes <= budget - need
+            if building:
+                items.append(order_items)
+        del pieces
         if shift == 0:  # a k-mer's two (k-1)-mers: at p and p + 1
             cand = shared[:-1] & shared[1:]
     if not counts:
