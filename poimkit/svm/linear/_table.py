@@ -77,7 +77,9 @@ def collect(kp, r0, row0, shift, factors, cand, table, owner, value, slots, mask
     feature (-1 once a second one has it) and ``value`` its feature value in
     that sequence. Only occurrences with ``cand[p, row]`` are inserted (the
     others are known to be private, `shared_occurrences`); for WD (shift 0)
-    ``slots[r - r0, row]`` gets the slot of each inserted one.
+    ``slots[r - r0, row]`` gets the slot of each inserted one, and ``value``
+    has no columns: a sequence feeds a WD feature once, with the factor of
+    its position, so the collection touches two arrays per key, not three.
     """
     n_pos, n = kp.shape
     for t in prange(table.shape[0]):
@@ -93,8 +95,9 @@ def collect(kp, r0, row0, shift, factors, cand, table, owner, value, slots, mask
                     slots[t, row] = slot
                 if new:
                     owner[t, slot] = row
-                    value[t, slot] = f
-                elif owner[t, slot] == row:
+                    if shift:
+                        value[t, slot] = f
+                elif owner[t, slot] == row:  # WDS only
                     value[t, slot] += f
                 else:
                     owner[t, slot] = -1
@@ -148,12 +151,13 @@ def add_private(cand, f2, private_sq):
 
 
 @njit(**NJIT)
-def split_shared(table, owner, value, count, keys, private_sq):
+def split_shared(table, owner, value, f, count, keys, private_sq):
     """Sort the collected keys (`collect`) into shared and private.
 
     Row r of ``table`` gets ``count[r]``, its shared keys (two or more
     sequences) are appended to ``keys`` row after row, and each private
-    key's value squared is added to its owner's ``private_sq``. Returns the
+    key's value squared is added to its owner's ``private_sq`` (``value``,
+    or for WD, where it has no columns, the factor ``f[r]`` of the row). Returns the
     number of shared and of private keys. ``keys`` may be the flat view of
     ``table`` itself (a key is written at or before where it was read).
     """
@@ -169,7 +173,8 @@ def split_shared(table, owner, value, count, keys, private_sq):
                 n_shared += 1
                 c += 1
             else:
-                private_sq[owner[r, slot]] += value[r, slot] ** 2
+                v = value[r, slot] if value.shape[1] else f[r]
+                private_sq[owner[r, slot]] += v * v
                 n_private += 1
         count[r] = c
     return n_shared, n_private

@@ -191,9 +191,12 @@ def collect_present_keys(
         if shift == 0:  # at most the candidates of a position
             bound = min(bound, int(cand.sum(axis=1).max()))
         cap = int(capacities(np.array([bound]))[0])
-        if 24 * cap > scratch_limit:  # one position's collection table
+        # one position's collection table: key, owner (and WDS value) per
+        # slot; WD also the slot of every sequence's occurrence
+        per_position = cap * (20 if shift else 12) + (0 if shift else 4 * n)
+        if per_position > scratch_limit:
             break
-        batch = max(1, min(n_pos, scratch_limit // (24 * cap)))
+        batch = max(1, min(n_pos, scratch_limit // per_position))
         order_sq = np.zeros(n)
         fk = np.ascontiguousarray(factors[k - 1, :n_pos])
         order_private = _table.add_private(cand[:n_pos], fk[:, 0] ** 2, order_sq)
@@ -204,8 +207,8 @@ def collect_present_keys(
         for r0 in range(0, n_pos, batch):
             r1 = min(n_pos, r0 + batch)
             rows = np.zeros((r1 - r0, cap), dtype=np.uint64)
-            owner = np.zeros((r1 - r0, cap), dtype=np.int64)
-            value = np.zeros((r1 - r0, cap))
+            owner = np.zeros((r1 - r0, cap), dtype=np.int32)
+            value = np.zeros((r1 - r0, cap if shift else 0))
             slots = np.zeros((r1 - r0, n if shift == 0 else 0), dtype=np.int32)
             row0 = 0
             for X in chunks:
@@ -220,7 +223,7 @@ def collect_present_keys(
                 _table.shared_occurrences(cand, r0, owner, slots, shared)
             flat = rows.reshape(-1)  # the shared keys are gathered in place
             n_shared, n_priv = _table.split_shared(
-                rows, owner, value, count[r0:r1], flat, order_sq
+                rows, owner, value, fk[r0:r1, 0], count[r0:r1], flat, order_sq
             )
             shared_keys.append(flat[:n_shared].copy())  # region after region
             order_private += n_priv
