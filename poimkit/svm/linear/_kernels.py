@@ -208,12 +208,11 @@ def _margins(X, v, fmap, out, n_runs, cstart, ptr, irow, icol):
 
     ``cstart, ptr, irow, icol``: the chunk's item cache (`cache.build_cache`;
     ``cstart`` all -1 for none). The blocks are cut into ``n_runs`` runs (one
-    per thread), each a parallel task: their
-    dense orders block by block, then each cached order region by region over
-    all of the run's blocks (`cached_order`), then the other orders block by
-    block. A row adds its orders in order whatever the runs (the cached ones
-    are the lowest sparse orders), so the margins depend neither on the
-    threads nor on the cache.
+    per thread), each a parallel task: its dense orders block by block, then
+    each cached order region by region over all of the run's blocks
+    (`cached_order`), then the other orders block by block. A row adds its
+    orders in order whatever the runs (the cached ones are the lowest sparse
+    orders), so the margins depend neither on the threads nor on the cache.
     """
     items = (cstart, ptr, irow, icol)
     n_dense = fmap[2]

@@ -20,8 +20,15 @@ within the region)``, sorted by column (`_kernels.cached_order`). So
   read or written at random is a block of rows (128 KiB), which stays in the
   CPU cache. Random reads of the weights themselves, regions of up to
   0.5 MiB for orders 8-9, made a pass at 2·10^5 cost 2.6x the hashed model's.
+  A pass walks a region for all the blocks of a chunk (or of a thread's run
+  of blocks) in turn, so the region is read from memory once, not once per
+  block.
 
-An item takes 6 bytes (uint16 row, int32 column).
+An item takes 6 bytes (uint16 row, int32 column). For WD the local trainer
+gets the items of the lowest orders from the key collection
+(`poimkit.svm.linear.keys.collect_present_keys`), which knows the slot of
+every occurrence: a second lookup of every occurrence is then not needed.
+`build_cache` looks up the rest, and all of them for WDS and on Dask workers.
 """
 
 from __future__ import annotations
