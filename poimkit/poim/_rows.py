@@ -3,83 +3,115 @@
 A row's features write, window by window, into one window's tables at a time,
 and their prefix (or suffix) probabilities grow by one transition per window;
 their chain messages are summed per D-gram and sent through the chain once
-per row. Used by the difference pass (`poimkit.poim._burn_in`) and the end
-layers of the shift convolution (`poimkit.poim._shifted`). Window j is
-written at row ``j - row0`` of ``tables`` and ``out``; the notation is that of
-`poimkit.poim._exact`.
+per row. The chain's transitions are the same at every position. Used by the
+difference pass (`poimkit.poim._burn_in`) and the end layers of the shift
+convolution (`poimkit.poim._shifted`). Window j is written at row ``j - row0`` of
+``tables`` and ``out``; the notation is that of `poimkit.poim._exact`.
 """
 
 from numba import njit
 
 from .._config import NJIT
-from ._exact import _letter, _region_add, _sub, _window_factor
+from ._exact import _letter, _region_add, _sub
 
 
 @njit(**NJIT)
 def row_after(
-    k, i, lo, hi, kmer, value, scale, l, order, chain, windows, row0, j_end, run
+    k,
+    i_lo,
+    lo,
+    hi,
+    kmer,
+    value,
+    scales,
+    l,
+    order,
+    step,
+    factors,
+    windows,
+    row0,
+    j_end,
+    run,
+    sfx,
 ):
-    """Terms of the row's features ``lo:hi`` for the windows ``i < j < j_end``.
+    """Terms of the row's features ``lo:hi`` for the windows that start inside them.
 
-    The windows that start inside the features (k >= D). Their weights are
-    ``scale * value[lo:hi]``; in a difference pass (``rel`` not empty) each
-    term carries `_exact._window_factor`. ``run[f]`` holds ``w Pr(y[:m + D]
-    at i)`` while the window ``j = i + m`` moves right, and ``w Pr(y at i)``
-    (under ``chain``) on return.
+    The features (order k >= D) are moved to the starts ``i = i_lo + q`` with
+    the weights ``scales[q] * value[lo:hi]``; the windows ``i < j < j_end``
+    are visited. The chain is homogeneous with the transitions ``step[s,
+    a]``. Each term is the engine's ``w Pr(y at i | z at j)``
+    (`_exact._add_feature`) with its factor ``pi[i, y[:D]] / pi[j, z[:D]]``
+    (the D-gram marginals) replaced by ``c = p_start[i, y[:D]] x_window[j,
+    z[:D]] - r_start[i, y[:D]] y_window[j, z[:D]]``, ``factors = (p_start,
+    x_window, r_start, y_window)``: ``(pi, 1 / pi, 0, 0)`` gives the terms
+    under one chain, and a difference pass the difference of two chains'
+    terms (`_burn_in`).
+
+    ``run[f]`` holds ``w Pr(y[:m + D] at i | y[:D] at i)`` while the window
+    ``j = i + m`` moves right, and ``w Pr(y at i | y[:D] at i)`` on return;
+    ``sfx[t, f]`` (at least k + 1 rows) gets ``prod_{u=t..k-1} Pr(y_u |
+    y[u-D:u])`` for ``t > l``.
     """
-    pi, trans, _, rel = chain
-    zprob, offsets, tables, out = windows
+    p_start, x_window, r_start, y_window = factors
+    offsets, tables, out = windows
     n = hi - lo
     state_mask = (1 << (2 * order)) - 1
     for f in range(n):
-        run[f] = scale * value[lo + f] * pi[i, _sub(kmer[lo + f], k, 0, order)]
-    for m in range(1, k - order + 1):  # window i + m starts with y[m:m + D]
-        j = i + m
+        y = kmer[lo + f]
+        run[f] = value[lo + f]
+        sfx[k, f] = 1.0
+        for t in range(k - 1, l, -1):
+            sfx[t, f] = (
+                sfx[t + 1, f] * step[_sub(y, k, t - order, order), _letter(y, k, t)]
+            )
+    for m in range(1, k + 1):
         o = k - m
-        write = 0 < o < l and j < j_end  # the feature ends inside the window
-        t = m + order - 1  # the letter that the prefix gains
-        for f in range(n):
-            y = kmer[lo + f]
-            run[f] *= trans[i + t - order, _sub(y, k, m - 1, order), _letter(y, k, t)]
-            head = _sub(y, k, m, order)
-            if write and pi[j, head] > 0.0:
-                factor = _window_factor(rel, i, _sub(y, k, 0, order), j, head)
-                w = run[f] / pi[j, head] * factor
-                _region_add(
-                    j - row0, 0, o, _sub(y, k, m, o), w, l, offsets, tables, out
-                )
-    # run[f] = w Pr(y at i): the windows inside the feature, then the windows
-    # whose first D letters run past its end
-    for m in range(1, min(k - l, j_end - 1 - i) + 1):
-        j = i + m
-        for f in range(n):
-            y = kmer[lo + f]
-            z = _sub(y, k, m, l)
-            pz = zprob[j, z]
-            if pz > 0.0:
-                factor = _window_factor(
-                    rel, i, _sub(y, k, 0, order), j, z >> (2 * (l - order))
-                )
-                out[j - row0, z] += run[f] / pz * factor
-    for m in range(max(1, k - order + 1), min(k, j_end - i)):
-        j = i + m
-        o = k - m
-        n_free = order - o
-        for f in range(n):
-            y = kmer[lo + f]
-            first = _sub(y, k, 0, order)
-            for v in range(1 << (2 * n_free)):
-                prob = run[f]
-                state = _sub(y, k, k - order, order)
-                for u in range(n_free):
-                    a = (v >> (2 * (n_free - 1 - u))) & 3
-                    prob *= trans[i + k + u - order, state, a]
-                    state = ((state << 2) | a) & state_mask
-                head = (_sub(y, k, m, o) << (2 * n_free)) | v
-                if pi[j, head] > 0.0:
-                    factor = _window_factor(rel, i, first, j, head)
-                    w = prob / pi[j, head] * factor
-                    _region_add(j - row0, 0, order, head, w, l, offsets, tables, out)
+        if o >= order:  # the prefix gains the letter before z[:D]
+            t = m + order - 1
+            for f in range(n):
+                y = kmer[lo + f]
+                run[f] *= step[_sub(y, k, t - order, order), _letter(y, k, t)]
+        if o == 0:  # D = 0: the last letter, and no window
+            break
+        for q in range(scales.shape[0]):
+            i = i_lo + q
+            j = i + m
+            if j >= j_end:
+                break
+            for f in range(n):
+                y = kmer[lo + f]
+                a = _sub(y, k, 0, order)
+                if o >= order:
+                    head = _sub(y, k, m, order)
+                    c = (
+                        p_start[i, a] * x_window[j, head]
+                        - r_start[i, a] * y_window[j, head]
+                    )
+                    w = scales[q] * run[f] * c
+                    if o >= l:  # the window inside the feature
+                        out[j - row0, _sub(y, k, m, l)] += w * sfx[m + l, f]
+                    else:  # the feature ends inside the window
+                        _region_add(
+                            j - row0, 0, o, _sub(y, k, m, o), w, l, offsets, tables, out
+                        )
+                    continue
+                # z[:D] runs past the feature's end: its last letters are free
+                n_free = order - o
+                for v in range(1 << (2 * n_free)):
+                    prob = scales[q] * run[f]
+                    state = _sub(y, k, k - order, order)
+                    for u in range(n_free):
+                        letter = (v >> (2 * (n_free - 1 - u))) & 3
+                        prob *= step[state, letter]
+                        state = ((state << 2) | letter) & state_mask
+                    head = (_sub(y, k, m, o) << (2 * n_free)) | v
+                    c = (
+                        p_start[i, a] * x_window[j, head]
+                        - r_start[i, a] * y_window[j, head]
+                    )
+                    _region_add(
+                        j - row0, 0, order, head, prob * c, l, offsets, tables, out
+                    )
 
 
 @njit(**NJIT)

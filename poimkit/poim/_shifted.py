@@ -63,6 +63,7 @@ def end_layers(
     l: int,
     order: int,
     chain: tuple,
+    inv_pi: np.ndarray,
     windows: tuple,
     sides: np.ndarray,
     acc: tuple,
@@ -98,6 +99,8 @@ def end_layers(
     chain : tuple of numpy.ndarray
         ``(pi, trans, small, rel)`` of the padded shift invariant chain
         (``rel`` empty).
+    inv_pi : numpy.ndarray of float64
+        ``1 / pi`` (0 where ``pi`` is).
     windows : tuple of numpy.ndarray
         ``(zprob, offsets)``: ``Pr(z at j)`` on the padded sequence, region
         offsets.
@@ -122,6 +125,8 @@ def end_layers(
     tables, out, new_left, new_right = dst
     n_shift = h.shape[0] - 1
     max_k = len(indptrs)
+    one = np.ones(1)
+    factors = (pi, inv_pi, np.zeros_like(pi), np.zeros_like(pi))
     n_acc = acc_tables.shape[1]
     n_windows = length - l + 1
     padded_length = length + 2 * pad
@@ -133,6 +138,7 @@ def end_layers(
     for task in prange(sides.shape[0]):
         side = sides[task]
         run = np.zeros(longest)
+        sfx = np.zeros((max_k + 1, longest))
         sums = np.zeros(1 << (2 * order))
         pp = np.zeros(max_k + order + 2)
         sp = np.zeros(max_k + order + 2)
@@ -142,6 +148,7 @@ def end_layers(
         j_end = pad + n_windows + n_shift  # windows that a copy moves inside
         j_start = max(pad - n_shift, row0)
         layer = (zprob, offsets, acc_tables[side], acc_out[side])
+        after = (offsets, acc_tables[side], acc_out[side])
         grow_left = acc_left[side]
         grow_right = acc_right[side]
         for r in range(n_shift):
@@ -199,18 +206,22 @@ def end_layers(
                         hi,
                         kmer,
                         value,
-                        1.0,
+                        one,
                         l,
                         order,
-                        chain,
-                        layer,
+                        trans[0],
+                        factors,
+                        after,
                         row0,
                         j_end,
                         run,
+                        sfx,
                     )
                     for f in range(hi - lo):
-                        layer_total += run[f]
-                        sums[_sub(kmer[lo + f], k, k - order, order)] += run[f]
+                        y = kmer[lo + f]
+                        prob = run[f] * pi[i, _sub(y, k, 0, order)]
+                        layer_total += prob
+                        sums[_sub(y, k, k - order, order)] += prob
                     left_messages(i + k, order, trans, sums, grow_left)
                 else:
                     row_before(

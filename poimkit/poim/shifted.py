@@ -299,6 +299,7 @@ def accumulate_shifted(
         np.zeros((2, padded.length + 1, n_states)),
     )
     totals = np.zeros(2)
+    chain = chain_arrays(padded_chain)
     # both ends at once where their rows are apart
     apart = 2 * min(n_windows, n_acc - 1) <= n_windows
     for sides in [(0, 1)] if apart else [(0,), (1,)]:
@@ -309,7 +310,8 @@ def accumulate_shifted(
             length,
             top,
             order,
-            chain_arrays(padded_chain),
+            chain,
+            np.divide(1.0, chain[0], out=np.zeros_like(chain[0]), where=chain[0] > 0),
             (zprob_padded, _region_offsets(top)[0]),
             np.array(sides, dtype=np.int64),
             acc,
