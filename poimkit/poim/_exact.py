@@ -147,10 +147,11 @@ def _region_add(j, a, b, pattern, value, l, offsets, tables, out):
 
 
 @njit(**NJIT)
-def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work):
+def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, row0):
     """Add one feature's ``w Pr(y at i | z at j)`` for the windows it overlaps.
 
-    Windows ``j_lo <= j < j_hi`` are visited. The value depends on z only
+    Windows ``j_lo <= j < j_hi`` are visited, window j written at row ``j -
+    row0`` of ``tables`` and ``out``. The value depends on z only
     through the letters of a sub-window ``[a, b)`` (the overlap, widened by the
     chain order where the chain state at an edge holds letters of z that the
     feature does not fix). ``chain``, ``windows`` and ``work`` are the tuples
@@ -165,18 +166,26 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work):
         b = min(i + k, j + l) - j
         o = b - a
         if i >= j and i + k <= j + l:  # feature inside the window
-            _region_add(j, a, b, index, w, l, offsets, tables, out)
+            _region_add(j - row0, a, b, index, w, l, offsets, tables, out)
         elif i <= j and i + k >= j + l:  # window inside the feature
             z = _sub(index, k, j - i, l)
             pz = zprob[j, z]
             if pz > 0.0:
                 head = z >> (2 * (l - order))
                 factor = _window_factor(rel, i, first, j, head)
-                out[j, z] += w * pp[k] / pz * factor
+                out[j - row0, z] += w * pp[k] / pz * factor
         elif i > j:  # feature runs past the window's right end
             if o >= order:
                 _region_add(
-                    j, a, l, _sub(index, k, 0, o), w * sp[o], l, offsets, tables, out
+                    j - row0,
+                    a,
+                    l,
+                    _sub(index, k, 0, o),
+                    w * sp[o],
+                    l,
+                    offsets,
+                    tables,
+                    out,
                 )
             else:  # the chain state at the window's end includes free letters
                 n_free = order - o
@@ -190,7 +199,15 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work):
                     )
                     pattern = (u << (2 * o)) | _sub(index, k, 0, o)
                     _region_add(
-                        j, l - order, l, pattern, w * value, l, offsets, tables, out
+                        j - row0,
+                        l - order,
+                        l,
+                        pattern,
+                        w * value,
+                        l,
+                        offsets,
+                        tables,
+                        out,
                     )
         else:  # feature starts before the window and ends inside it
             m = j - i
@@ -200,7 +217,7 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work):
                 if pz > 0.0:
                     factor = _window_factor(rel, i, first, j, head)
                     _region_add(
-                        j,
+                        j - row0,
                         0,
                         o,
                         _sub(index, k, m, o),
@@ -224,7 +241,15 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work):
                         start = _letters_index(scratch, order)
                         value *= _window_factor(rel, i, start, j, head)
                         _region_add(
-                            j, 0, order, head, w * value / pz, l, offsets, tables, out
+                            j - row0,
+                            0,
+                            order,
+                            head,
+                            w * value / pz,
+                            l,
+                            offsets,
+                            tables,
+                            out,
                         )
 
 
@@ -368,7 +393,7 @@ def accumulate_features(
                     w = value_k[e_idx]
                     feature_probs(index, k, i, order, pi, trans, small, pp, sp)
                     _add_feature(
-                        k, i, index, w, j_lo, j_hi, l, order, chain, windows, work
+                        k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, 0
                     )
                     if owner:
                         totals[b] += w * feature_total(k, i, index, order, rel, pp)

@@ -1,14 +1,15 @@
 """Numba kernels of the shift-convolved POIM engine (`poimkit.poim.shifted`).
 
-Arrays in, preallocated arrays out; the per-feature helpers are those of
-`poimkit.poim._exact`.
+Arrays in, preallocated arrays out; the per-feature and per-row helpers are
+those of `poimkit.poim._exact` and `poimkit.poim._rows`.
 """
 
 import numpy as np
 from numba import njit, prange
 
-from .._config import NJIT_PARALLEL
-from ._exact import _boundary_terms, feature_probs, feature_total
+from .._config import NJIT, NJIT_PARALLEL
+from ._exact import _add_feature, _boundary_terms, _sub, feature_probs
+from ._rows import left_messages, right_messages, row_after, row_before
 
 
 @njit(**NJIT_PARALLEL)
@@ -37,64 +38,219 @@ def convolve_rows(src: np.ndarray, h: np.ndarray, lo: int, dst: np.ndarray) -> N
                 dst[j, z] += c * src[row, z]
 
 
+@njit(**NJIT)
+def _subtract_layers(side, c, s, acc, dst):
+    """``dst -= c A_s`` moved by s towards the end ``side`` (rows that stay inside).
+
+    ``acc`` holds the windows of `end_layers` (row t: window ``pad + t`` at the
+    left end, ``pad + n_windows - n_acc + t`` at the right end).
+    """
+    n_acc = acc.shape[0]
+    n_dst = dst.shape[0]
+    for d in range(min(n_dst, n_acc - s)):
+        src = acc[d + s] if side == 0 else acc[n_acc - 1 - s - d]
+        row = dst[d] if side == 0 else dst[n_dst - 1 - d]
+        for z in range(row.shape[0]):
+            row[z] -= c * src[z]
+
+
 @njit(**NJIT_PARALLEL)
-def layer_terms(
+def end_layers(
     weights: tuple,
-    positions: np.ndarray,
-    order: int,
+    h: np.ndarray,
+    pad: int,
     length: int,
+    l: int,
+    order: int,
     chain: tuple,
-    new_left: np.ndarray,
-    new_right: np.ndarray,
+    inv_pi: np.ndarray,
+    windows: tuple,
+    sides: np.ndarray,
+    acc: tuple,
+    dst: tuple,
     totals: np.ndarray,
 ) -> None:
-    """Totals and chain messages of groups of features, one group per task.
+    """Subtract the shifted copies of C that cross an end of the sequence.
 
-    Group g holds, for every order k, the features starting at
-    ``positions[g, k - 1]`` (none if negative). It adds ``w Pr(y at i)`` to
-    ``totals[g]`` and the chain messages (`_exact._boundary_terms`) to
-    ``new_left[g]`` and ``new_right[g]``.
+    The copies of the features of C at distance r from an end, moved by
+    ``s > r`` towards it (see `poimkit.poim.shifted`). Layer r (the features
+    at distance r, every order) is visited row by row, only for the windows
+    that its copies reach inside the sequence: at the left end those that
+    start inside a feature (`_rows.row_after`), at the right end those that
+    end inside one (`_rows.row_before`). After layer r the windows and
+    messages of the layers ``0..r`` (``A_s``, s = r + 1) are subtracted,
+    moved by s and times ``h[s]``. One task per end.
 
     Parameters
     ----------
     weights : tuple of numba.typed.List
-        ``(indptrs, kmers, values)``, CSR per order (as in
-        `_exact.accumulate_features`).
-    positions : numpy.ndarray of int64, shape (n_groups, max_k)
-        Start of each group's features per order, or -1.
+        ``(indptrs, kmers, values)``: C, CSR per order (as in
+        `_exact.accumulate_features`), on the unpadded sequence.
+    h : numpy.ndarray of float64, shape (S + 1,)
+        Shift weights.
+    pad : int
+        ``S + D``: the chain's coordinates are those of the padded sequence.
+    length : int
+        Unpadded sequence length L.
+    l : int
+        Window length.
     order : int
         Order D of the chain.
-    length : int
-        Sequence length.
     chain : tuple of numpy.ndarray
-        ``(pi, trans, small, rel)`` as in `_exact.accumulate_features`.
-    new_left, new_right : numpy.ndarray of float64, shape (n_groups, length + 1, 4**D)
-        Added to.
-    totals : numpy.ndarray of float64, shape (n_groups,)
-        Added to.
+        ``(pi, trans, small, rel)`` of the padded shift invariant chain
+        (``rel`` empty).
+    inv_pi : numpy.ndarray of float64
+        ``1 / pi`` (0 where ``pi`` is).
+    windows : tuple of numpy.ndarray
+        ``(zprob, offsets)``: ``Pr(z at j)`` on the padded sequence, region
+        offsets.
+    sides : numpy.ndarray of int64
+        The ends done (0: left, 1: right), in parallel: their rows of ``dst``
+        must be apart.
+    acc : tuple of numpy.ndarray
+        ``(tables, out, new_left, new_right)`` of each end (leading axis 2):
+        ``n_acc`` windows (see `_subtract_layers`) and messages on the padded
+        sequence, zero on entry.
+    dst : tuple of numpy.ndarray
+        ``(tables, out, new_left, new_right)`` of the sequence's windows,
+        subtracted from.
+    totals : numpy.ndarray of float64, shape (2,)
+        Per end, ``sum_r (sum_{s > r} h_s) sum w Pr(y at i)`` of layer r,
+        added to.
     """
     indptrs, kmers, values = weights
-    pi, trans, small, rel = chain
+    pi, trans, small, _ = chain
+    zprob, offsets = windows
+    acc_tables, acc_out, acc_left, acc_right = acc
+    tables, out, new_left, new_right = dst
+    n_shift = h.shape[0] - 1
     max_k = len(indptrs)
-    for g in prange(positions.shape[0]):
+    one = np.ones(1)
+    factors = (pi, inv_pi, np.zeros_like(pi), np.zeros_like(pi))
+    n_acc = acc_tables.shape[1]
+    n_windows = length - l + 1
+    padded_length = length + 2 * pad
+    longest = 0
+    for k in range(1, max_k + 1):
+        indptr = indptrs[k - 1]
+        for i in range(indptr.shape[0] - 1):
+            longest = max(longest, indptr[i + 1] - indptr[i])
+    for task in prange(sides.shape[0]):
+        side = sides[task]
+        run = np.zeros(longest)
+        sfx = np.zeros((max_k + 1, longest))
+        sums = np.zeros(1 << (2 * order))
         pp = np.zeros(max_k + order + 2)
         sp = np.zeros(max_k + order + 2)
         scratch = np.zeros(max_k + 2 * order + 2, dtype=np.int64)
         work = (pp, sp, scratch)
-        for k in range(1, max_k + 1):
-            i = positions[g, k - 1]
-            if i < 0:
-                continue
-            indptr = indptrs[k - 1]
-            kmer_k = kmers[k - 1]
-            value_k = values[k - 1]
-            for e_idx in range(indptr[i], indptr[i + 1]):
-                index = kmer_k[e_idx]
-                w = value_k[e_idx]
-                feature_probs(index, k, i, order, pi, trans, small, pp, sp)
-                totals[g] += w * feature_total(k, i, index, order, rel, pp)
-                left_g = new_left[g]
-                right_g = new_right[g]
-                _boundary_terms(
-                    k, i, index, w, order, length, chain, work, left_g, right_g
-                )
+        row0 = pad if side == 0 else pad + n_windows - n_acc
+        j_end = pad + n_windows + n_shift  # windows that a copy moves inside
+        j_start = max(pad - n_shift, row0)
+        layer = (zprob, offsets, acc_tables[side], acc_out[side])
+        after = (offsets, acc_tables[side], acc_out[side])
+        grow_left = acc_left[side]
+        grow_right = acc_right[side]
+        for r in range(n_shift):
+            layer_total = 0.0
+            for k in range(1, max_k + 1):
+                if r > length - k:
+                    continue
+                p = r if side == 0 else length - k - r
+                i = pad + p
+                lo = indptrs[k - 1][p]
+                hi = indptrs[k - 1][p + 1]
+                kmer = kmers[k - 1]
+                value = values[k - 1]
+                if k < order:  # feature by feature
+                    if side == 0:
+                        j_lo, j_hi = i + 1, min(i + k, j_end)
+                    else:
+                        j_lo, j_hi = max(i + 1 - l, j_start), i + k - l
+                    for e in range(lo, hi):
+                        index = kmer[e]
+                        w = value[e]
+                        feature_probs(index, k, i, order, pi, trans, small, pp, sp)
+                        layer_total += w * pp[k]
+                        _add_feature(
+                            k,
+                            i,
+                            index,
+                            w,
+                            j_lo,
+                            j_hi,
+                            l,
+                            order,
+                            chain,
+                            layer,
+                            work,
+                            row0,
+                        )
+                        _boundary_terms(
+                            k,
+                            i,
+                            index,
+                            w,
+                            order,
+                            padded_length,
+                            chain,
+                            work,
+                            grow_left,
+                            grow_right,
+                        )
+                elif side == 0:
+                    row_after(
+                        k,
+                        i,
+                        lo,
+                        hi,
+                        kmer,
+                        value,
+                        one,
+                        l,
+                        order,
+                        trans[0],
+                        factors,
+                        after,
+                        row0,
+                        j_end,
+                        run,
+                        sfx,
+                    )
+                    for f in range(hi - lo):
+                        y = kmer[lo + f]
+                        prob = run[f] * pi[i, _sub(y, k, 0, order)]
+                        layer_total += prob
+                        sums[_sub(y, k, k - order, order)] += prob
+                    left_messages(i + k, order, trans, sums, grow_left)
+                else:
+                    row_before(
+                        k,
+                        i,
+                        lo,
+                        hi,
+                        kmer,
+                        value,
+                        l,
+                        order,
+                        chain,
+                        layer,
+                        row0,
+                        j_start,
+                        run,
+                    )
+                    for f in range(hi - lo):
+                        head = _sub(kmer[lo + f], k, 0, order)
+                        layer_total += run[f] * pi[i, head]
+                        sums[head] += run[f]
+                    right_messages(i, order, trans, sums, grow_right)
+            s = r + 1
+            totals[side] += h[s:].sum() * layer_total
+            _subtract_layers(side, h[s], s, acc_tables[side], tables)
+            _subtract_layers(side, h[s], s, acc_out[side], out)
+            for e in range(length + 1):  # the messages, moved by s
+                for g in range(sums.shape[0]):
+                    if side == 0:
+                        new_left[e, g] -= h[s] * grow_left[pad + s + e, g]
+                    else:
+                        new_right[e, g] -= h[s] * grow_right[pad - s + e, g]

@@ -41,9 +41,10 @@ D-gram marginals, ``mu_t = r_t pi``; so for a feature (y at i) and a window
 The bracket is therefore one engine pass over ``W_early`` under ``stat``
 that visits only the windows after each feature's start and adds the
 difference of the two chains' terms (`difference_pass`; it visits the
-features row by row, an order and a start at a time, and window by window
-within a row, so that a prefix probability grows by one transition per
-window and the writes stay in one window's tables). All terms are added before
+features row by row, an order and a row of C at a time, and window by window
+within a row: a prefix probability grows by one transition per window, the
+same for every target of the row's shifted copies, and the writes stay in
+one window's tables). All terms are added before
 the engine finishes the windows (`poimkit.poim.exact.finish_windows`, with
 the true chain: its D-gram marginals at windows j >= B are ``pi``); the lower
 orders then follow from the true chain as for any weights. The extra cost is
@@ -265,7 +266,8 @@ def estimate_burn_in_bytes(
     int
         `estimate_shifted_bytes` (the convolution) plus the difference
         pass's tables of the windows it reaches (one set per thread and their
-        sum) and its rows (32 bytes per copy of a row of C at a target i < B).
+        sum), its rows (32 bytes per row of C with a copy at a target i < B)
+        and each thread's suffix probabilities of a row.
 
     Examples
     --------
@@ -276,16 +278,18 @@ def estimate_burn_in_bytes(
     """
     import numba
 
-    copies = 0
+    rows, longest = 0, 0
     for k in range(1, base.max_order + 1):
-        n_pos = base.length - k + 1
-        copies += _targets(n_pos, shift, b)
+        rows += min(base.length - k + 1, b + shift)
+        longest = max(longest, int(np.diff(base.order(k)[0]).max(initial=0)))
     need = estimate_shifted_bytes(base.length, max_order, chain_order, shift)
     top = max(max_order, chain_order)
     reach = _reach(base, top, b)
     window = _region_offsets(top)[1] + 4**top
-    private = 8 * (numba.get_num_threads() + 1) * reach * window
-    return need + 32 * copies + private
+    n_threads = numba.get_num_threads()
+    private = 8 * (n_threads + 1) * reach * window
+    work = 8 * n_threads * (base.max_order + 1) * longest
+    return need + 32 * rows + private + work
 
 
 def accumulate_burn_in(
@@ -392,9 +396,12 @@ def difference_pass(
     -----
     See the module docstring: only the windows j > i of a feature differ,
     by the factor ``r_i(y[:D]) / r_j(z[:D]) - 1`` of the first chain's terms,
-    with ``r_t`` the ratio of the chains' D-gram marginals. The rows of
-    features (an order and a start) are split into one group per thread,
-    each with its own tables, added at the end.
+    with ``r_t`` the ratio of the chains' D-gram marginals; per unit of
+    ``w Pr(y at i | z at j)`` without the marginals, that is ``mu_i(y[:D]) /
+    mu_j(z[:D]) - pi_i(y[:D]) / pi_j(z[:D])`` (``mu``, ``pi``: the D-gram
+    marginals of ``second`` and ``first``). The rows of C (an order and a
+    start, with every target of their shifted copies) are split into one
+    group per thread, each with its own tables, added at the end.
     """
     import numba
 
@@ -403,18 +410,16 @@ def difference_pass(
     chain = chain_arrays(first, second)
     zprob = np.ascontiguousarray(kmer_probability_table(first, l)[:reach])
     offsets, region_size = _region_offsets(l)
-    h = _shift_kernel(shift)
-    rows, scales, cost = [], [], []
+    rows, cost = [], []
     for k in range(1, weights.max_order + 1):
         counts = np.diff(weights.order(k)[0])
         n_pos = length - k + 1
-        for i in range(n_pos if stop is None else min(stop, n_pos)):
-            for p in range(max(0, i - shift), min(n_pos, i + shift + 1)):
-                if counts[p]:
-                    rows.append((k, i, p))
-                    scales.append(h[abs(i - p)])
-                    cost.append(counts[p] * (k + 1))
-    rows = np.array(rows, dtype=np.int64).reshape(-1, 3)
+        i_stop = n_pos if stop is None else min(stop, n_pos)
+        for p in np.flatnonzero(counts[: i_stop + shift]):
+            i_lo, i_hi = max(0, p - shift), min(i_stop, p + shift + 1)
+            rows.append((k, p, i_lo, i_hi))
+            cost.append(counts[p] * (k + 1) * (i_hi - i_lo))
+    rows = np.array(rows, dtype=np.int64).reshape(-1, 4)
     n_groups = max(1, min(numba.get_num_threads(), len(rows)))
     cumulative = np.concatenate([[0], np.cumsum(cost)])
     group_bounds = np.searchsorted(
@@ -425,15 +430,19 @@ def difference_pass(
     out = np.zeros((n_groups, reach, 4**l))
     new_left = np.zeros((n_groups, length + 1, 4**order))
     totals = np.zeros(n_groups)
+    mu = second.marginals()
+    inv_mu = np.divide(1.0, mu, out=np.zeros_like(mu), where=mu > 0)
+    inv_pi = np.divide(1.0, chain[0], out=np.zeros_like(mu), where=mu > 0)
     _burn_in.difference_rows(
         feature_lists(weights),
         rows,
-        np.array(scales, dtype=np.float64),
+        _shift_kernel(shift),
         group_bounds,
         l,
         order,
         length,
         chain,
+        (mu, inv_mu, inv_pi),
         (zprob, offsets),
         (tables, out, new_left, totals),
     )

@@ -24,8 +24,12 @@ feature and the window only through their offset. So, on a sequence padded by
   tables and messages of the C features at distance < s from that end (one
   more "layer" of C per s, at most S layers of about ``n_SV`` k-mers per
   order and end), the copies of shift s are ``h_s A_s`` moved by s and are
-  subtracted; the engine runs once per layer, on both ends at once when their
-  windows are apart. Copies wholly outside the sequence touch no window;
+  subtracted. A copy moved towards the left end reaches, inside the
+  sequence, only the windows that start inside its feature before the move
+  (those that end inside it, at the right end), so ``A_s`` is built for
+  those alone, layer by layer and row by row (`_shifted.end_layers`), both
+  ends at once when their windows are apart. Copies wholly outside the
+  sequence touch no window;
 * the expectation ``E[s(X)]`` is that of V minus, per layer r, the shift
   weights ``sum_{s > r} h_s`` times the layer's ``sum w Pr(y at i)``.
 
@@ -237,10 +241,12 @@ def accumulate_shifted(
     Notes
     -----
     See the module docstring. The engine runs on C over the windows of a
-    sequence padded by ``S + D`` and once more on the S positions of C next to
-    each end (in S passes); the padded window tables are convolved with ``h``.
-    The cost is about ``(L + 2S + 2S) / L`` times that of the unshifted
-    weights, instead of ``2S + 1`` times for the expanded weights.
+    sequence padded by ``S + D``; the padded window tables are convolved with
+    ``h``. The S positions of C next to each end add their terms for the
+    windows after their start (left end) or before their end (right end),
+    about ``(k - 1) / (k + l - 1)`` of a full pass over them, row by row. The
+    cost is about that of the unshifted weights plus ``2S`` of their ``L``
+    positions at most, instead of ``2S + 1`` times for the expanded weights.
 
     Examples
     --------
@@ -260,22 +266,18 @@ def accumulate_shifted(
     padded_chain = _padded_chain(background, pad)
     zprob_padded = kmer_probability_table(padded_chain, top)
 
-    # C over every padded window that a shifted copy reaches
-    def over_reach(weights: KmerWeights, **options: object) -> tuple:
-        """`accumulate` over every padded window that a shifted copy reaches."""
-        return accumulate(
-            weights,
-            padded_chain,
-            top,
-            zprob_padded,
-            pad - shift,
-            pad + n_windows + shift,
-            n_blocks,
-            **options,
-        )
-
     padded = _padded(base, pad)
-    c_tables, c_out, c_left, c_right, c_total = over_reach(padded, progress=progress)
+    # C over every padded window that a shifted copy reaches
+    c_tables, c_out, c_left, c_right, c_total = accumulate(
+        padded,
+        padded_chain,
+        top,
+        zprob_padded,
+        pad - shift,
+        pad + n_windows + shift,
+        n_blocks,
+        progress,
+    )
     tables = np.zeros((n_windows, c_tables.shape[1]))
     out = np.zeros((n_windows, c_out.shape[1]))
     new_left = np.zeros((length + 1, c_left.shape[1]))
@@ -285,110 +287,35 @@ def accumulate_shifted(
     _shifted.convolve_rows(c_left, h, pad, new_left)
     _shifted.convolve_rows(c_right, h, pad, new_right)
     total = (2.0 * h.sum() - 1.0) * c_total  # as if every copy stayed inside
+    del c_tables, c_out
 
-    # minus the copies that cross an end: C at distance r from an end, shifted
-    # by s > r towards it. With A_s the tables (and messages) of the C features
-    # at distance < s, copy s removes h_s A_s moved by s; A_s grows one
-    # distance ("layer") at a time.
-    positions = _layer_positions(base, pad, shift)
-    lay_left, lay_right, lay_total = _layer_terms(padded, padded_chain, positions)
-    for r in range(shift):
-        total -= h[r + 1 :].sum() * lay_total[:, r].sum()
-    grow_left = np.cumsum(lay_left[0], axis=0)  # copies moved left end left of 0
-    grow_right = np.cumsum(lay_right[1], axis=0)  # and those moved right start <= L
-    for s in range(1, shift + 1):
-        new_left -= h[s] * grow_left[s - 1, pad + s : pad + s + length + 1]
-        new_right -= h[s] * grow_right[s - 1, pad - s : pad - s + length + 1]
-    del grow_left, grow_right
-
-    reach = max(base.max_order, 1)
-    rows = (  # padded windows that the layers of each end can reach
-        (max(0, pad - top + 1), pad + shift + reach - 1),
-        (pad + length - reach - shift - top + 2, c_tables.shape[0]),
+    # minus the copies that cross an end (see end_layers)
+    n_acc = min(shift + max(base.max_order, 1) - 1, n_windows + shift)
+    n_states = 4**order
+    acc = (
+        np.zeros((2, n_acc, tables.shape[1])),
+        np.zeros((2, n_acc, out.shape[1])),
+        np.zeros((2, padded.length + 1, n_states)),
+        np.zeros((2, padded.length + 1, n_states)),
     )
-    # both ends in one pass where their windows are apart
-    passes = [(0, 1)] if rows[0][1] <= rows[1][0] else [(0,), (1,)]
-    for sides in passes:
-        c_tables[:] = 0.0
-        c_out[:] = 0.0
-        for r in range(shift):
-            over_reach(
-                _select(base, pad, positions[list(sides), r]), into=(c_tables, c_out)
-            )
-            s = r + 1
-            for side in sides:
-                lo = pad - s if side else pad + s  # row of A_s for window 0
-                _subtract_rows(c_tables, tables, lo, h[s], rows[side])
-                _subtract_rows(c_out, out, lo, h[s], rows[side])
-
-    return tables, out, new_left, new_right, total
-
-
-def _subtract_rows(
-    acc: np.ndarray, dst: np.ndarray, lo: int, c: float, rows: tuple[int, int]
-) -> None:
-    """``dst[j] -= c acc[lo + j]`` for the rows ``rows[0] <= lo + j < rows[1]``."""
-    j0 = max(0, rows[0] - lo)
-    j1 = min(dst.shape[0], rows[1] - lo)
-    if j1 > j0:
-        dst[j0:j1] -= c * acc[lo + j0 : lo + j1]
-
-
-def _layer_positions(base: KmerWeights, pad: int, shift: int) -> np.ndarray:
-    """Padded start of the C features at distance r from each end, per order.
-
-    ``out[0, r, k - 1] = pad + r`` (left end) and ``out[1, r, k - 1] = pad + L -
-    k - r`` (right end); -1 where the sequence has no such start.
-    """
-    length = base.length
-    out = np.full((2, shift, max(base.max_order, 1)), -1, dtype=np.int64)
-    for k in range(1, base.max_order + 1):
-        r = np.arange(min(shift, length - k + 1))
-        out[0, r, k - 1] = pad + r
-        out[1, r, k - 1] = pad + length - k - r
-    return out
-
-
-def _select(base: KmerWeights, pad: int, positions: np.ndarray) -> KmerWeights:
-    """The features of C at the padded starts ``positions[:, k - 1]`` of order k."""
-    length = base.length
-    out = KmerWeights(length=length + 2 * pad, bias=0.0)
-    for k in range(1, base.max_order + 1):
-        indptr, kmers, values = base.order(k)
-        starts = np.unique(positions[:, k - 1])
-        starts = starts[starts >= 0]
-        counts = np.zeros(length - k + 1 + 2 * pad, dtype=np.int64)
-        counts[starts] = indptr[starts - pad + 1] - indptr[starts - pad]
-        take = np.concatenate(
-            [np.arange(indptr[p - pad], indptr[p - pad + 1]) for p in starts]
-            or [np.zeros(0, dtype=np.int64)]
+    totals = np.zeros(2)
+    chain = chain_arrays(padded_chain)
+    # both ends at once where their rows are apart
+    apart = 2 * min(n_windows, n_acc - 1) <= n_windows
+    for sides in [(0, 1)] if apart else [(0,), (1,)]:
+        _shifted.end_layers(
+            feature_lists(base),
+            h,
+            pad,
+            length,
+            top,
+            order,
+            chain,
+            np.divide(1.0, chain[0], out=np.zeros_like(chain[0]), where=chain[0] > 0),
+            (zprob_padded, _region_offsets(top)[0]),
+            np.array(sides, dtype=np.int64),
+            acc,
+            (tables, out, new_left, new_right),
+            totals,
         )
-        out.indptr.append(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
-        out.kmers.append(kmers[take])
-        out.values.append(values[take])
-    return out
-
-
-def _layer_terms(padded: KmerWeights, background: MarkovBackground, positions):
-    """Chain messages and ``sum w Pr(y at i)`` of each layer (`_layer_positions`)."""
-    n_sides, shift, _ = positions.shape
-    n_states = 4**background.order
-    shape = (n_sides * shift, padded.length + 1, n_states)
-    new_left = np.zeros(shape)
-    new_right = np.zeros(shape)
-    totals = np.zeros(n_sides * shift)
-    _shifted.layer_terms(
-        feature_lists(padded),
-        np.ascontiguousarray(positions.reshape(n_sides * shift, -1)),
-        background.order,
-        padded.length,
-        chain_arrays(background),
-        new_left,
-        new_right,
-        totals,
-    )
-    return (
-        new_left.reshape((n_sides, shift) + shape[1:]),
-        new_right.reshape((n_sides, shift) + shape[1:]),
-        totals.reshape(n_sides, shift),
-    )
+    return tables, out, new_left, new_right, total - totals.sum()

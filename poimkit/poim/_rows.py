@@ -1,0 +1,214 @@
+"""Numba helpers that visit a row of features: one order k >= D, one start i.
+
+A row's features write, window by window, into one window's tables at a time,
+and their prefix (or suffix) probabilities grow by one transition per window;
+their chain messages are summed per D-gram and sent through the chain once
+per row. The chain's transitions are the same at every position. Used by the
+difference pass (`poimkit.poim._burn_in`) and the end layers of the shift
+convolution (`poimkit.poim._shifted`). Window j is written at row ``j - row0`` of
+``tables`` and ``out``; the notation is that of `poimkit.poim._exact`.
+"""
+
+from numba import njit
+
+from .._config import NJIT
+from ._exact import _letter, _region_add, _sub
+
+
+@njit(**NJIT)
+def row_after(
+    k,
+    i_lo,
+    lo,
+    hi,
+    kmer,
+    value,
+    scales,
+    l,
+    order,
+    step,
+    factors,
+    windows,
+    row0,
+    j_end,
+    run,
+    sfx,
+):
+    """Terms of the row's features ``lo:hi`` for the windows that start inside them.
+
+    The features (order k >= D) are moved to the starts ``i = i_lo + q`` with
+    the weights ``scales[q] * value[lo:hi]``; the windows ``i < j < j_end``
+    are visited. The chain is homogeneous with the transitions ``step[s,
+    a]``. Each term is the engine's ``w Pr(y at i | z at j)``
+    (`_exact._add_feature`) with its factor ``pi[i, y[:D]] / pi[j, z[:D]]``
+    (the D-gram marginals) replaced by ``c = p_start[i, y[:D]] x_window[j,
+    z[:D]] - r_start[i, y[:D]] y_window[j, z[:D]]``, ``factors = (p_start,
+    x_window, r_start, y_window)``: ``(pi, 1 / pi, 0, 0)`` gives the terms
+    under one chain, and a difference pass the difference of two chains'
+    terms (`_burn_in`).
+
+    ``run[f]`` holds ``w Pr(y[:m + D] at i | y[:D] at i)`` while the window
+    ``j = i + m`` moves right, and ``w Pr(y at i | y[:D] at i)`` on return;
+    ``sfx[t, f]`` (at least k + 1 rows) gets ``prod_{u=t..k-1} Pr(y_u |
+    y[u-D:u])`` for ``t > l``.
+    """
+    p_start, x_window, r_start, y_window = factors
+    offsets, tables, out = windows
+    n = hi - lo
+    state_mask = (1 << (2 * order)) - 1
+    for f in range(n):
+        y = kmer[lo + f]
+        run[f] = value[lo + f]
+        sfx[k, f] = 1.0
+        for t in range(k - 1, l, -1):
+            sfx[t, f] = (
+                sfx[t + 1, f] * step[_sub(y, k, t - order, order), _letter(y, k, t)]
+            )
+    for m in range(1, k + 1):
+        o = k - m
+        if o >= order:  # the prefix gains the letter before z[:D]
+            t = m + order - 1
+            for f in range(n):
+                y = kmer[lo + f]
+                run[f] *= step[_sub(y, k, t - order, order), _letter(y, k, t)]
+        if o == 0:  # D = 0: the last letter, and no window
+            break
+        for q in range(scales.shape[0]):
+            i = i_lo + q
+            j = i + m
+            if j >= j_end:
+                break
+            for f in range(n):
+                y = kmer[lo + f]
+                a = _sub(y, k, 0, order)
+                if o >= order:
+                    head = _sub(y, k, m, order)
+                    c = (
+                        p_start[i, a] * x_window[j, head]
+                        - r_start[i, a] * y_window[j, head]
+                    )
+                    w = scales[q] * run[f] * c
+                    if o >= l:  # the window inside the feature
+                        out[j - row0, _sub(y, k, m, l)] += w * sfx[m + l, f]
+                    else:  # the feature ends inside the window
+                        _region_add(
+                            j - row0, 0, o, _sub(y, k, m, o), w, l, offsets, tables, out
+                        )
+                    continue
+                # z[:D] runs past the feature's end: its last letters are free
+                n_free = order - o
+                for v in range(1 << (2 * n_free)):
+                    prob = scales[q] * run[f]
+                    state = _sub(y, k, k - order, order)
+                    for u in range(n_free):
+                        letter = (v >> (2 * (n_free - 1 - u))) & 3
+                        prob *= step[state, letter]
+                        state = ((state << 2) | letter) & state_mask
+                    head = (_sub(y, k, m, o) << (2 * n_free)) | v
+                    c = (
+                        p_start[i, a] * x_window[j, head]
+                        - r_start[i, a] * y_window[j, head]
+                    )
+                    _region_add(
+                        j - row0, 0, order, head, prob * c, l, offsets, tables, out
+                    )
+
+
+@njit(**NJIT)
+def row_before(k, i, lo, hi, kmer, value, l, order, chain, windows, row0, j_start, run):
+    """Terms of the row's features ``lo:hi`` for the windows that end inside them.
+
+    The windows ``j >= j_start`` with ``i < j + l < i + k`` (k >= D), weights
+    ``value[lo:hi]``, no difference pass. ``run[f]`` holds ``w prod_{t=e..k-1}
+    Pr(y_t | y[t-D:t])`` while the window's end ``i + e`` moves left, and ``w
+    Pr(y[D:] at i + D | y[:D] at i)`` on return.
+    """
+    pi, trans, _, _ = chain
+    zprob, offsets, tables, out = windows
+    n = hi - lo
+    state_mask = (1 << (2 * order)) - 1
+    for f in range(n):
+        run[f] = value[lo + f]
+    for e in range(k - 1, order - 1, -1):  # window i + e - l ends after y[e - 1]
+        j = i + e - l
+        write = 0 < e < l and j >= j_start  # the feature runs past its end
+        for f in range(n):
+            y = kmer[lo + f]
+            run[f] *= trans[
+                i + e - order, _sub(y, k, e - order, order), _letter(y, k, e)
+            ]
+            if write:
+                w = run[f]
+                _region_add(
+                    j - row0, l - e, l, _sub(y, k, 0, e), w, l, offsets, tables, out
+                )
+    # the windows inside the feature, then those whose last D letters start
+    # before it (the chain state at their end holds free letters)
+    for e in range(max(l, j_start + l - i), k):
+        j = i + e - l
+        for f in range(n):
+            y = kmer[lo + f]
+            z = _sub(y, k, e - l, l)
+            pz = zprob[j, z]
+            if pz > 0.0:
+                out[j - row0, z] += run[f] * pi[i, _sub(y, k, 0, order)] / pz
+    for e in range(max(1, j_start + l - i), min(order, k)):
+        j = i + e - l
+        n_free = order - e
+        for f in range(n):
+            y = kmer[lo + f]
+            for u in range(1 << (2 * n_free)):
+                state = (u << (2 * e)) | _sub(y, k, 0, e)
+                prob = run[f]
+                for t in range(e, order):
+                    a = _letter(y, k, t)
+                    prob *= trans[i + t - order, state, a]
+                    state = ((state << 2) | a) & state_mask
+                pattern = (u << (2 * e)) | _sub(y, k, 0, e)
+                _region_add(
+                    j - row0, l - order, l, pattern, prob, l, offsets, tables, out
+                )
+
+
+@njit(**NJIT)
+def left_messages(end, order, trans, left, new_left):
+    """``new_left[end, s] += sum_g left[g] Pr(X[end:end+D] = s | D-gram g before)``.
+
+    ``left`` (by the features' last D-gram) is reset to 0.
+    """
+    n_states = left.shape[0]
+    state_mask = n_states - 1
+    for g in range(n_states):
+        if left[g] == 0.0:
+            continue
+        for s in range(n_states):
+            prob = left[g]
+            state = g
+            for t in range(order):
+                a = (s >> (2 * (order - 1 - t))) & 3
+                prob *= trans[end + t - order, state, a]
+                state = ((state << 2) | a) & state_mask
+            new_left[end, s] += prob
+        left[g] = 0.0
+
+
+@njit(**NJIT)
+def right_messages(i, order, trans, right, new_right):
+    """``new_right[i, s] += sum_a right[a] Pr(X[i:i+D] = a | X[i-D:i] = s)``.
+
+    ``right`` (by the features' first D-gram) is reset to 0.
+    """
+    n_states = right.shape[0]
+    state_mask = n_states - 1
+    for a in range(n_states):
+        if right[a] == 0.0:
+            continue
+        for s in range(n_states):
+            prob = right[a]
+            state = s
+            for t in range(order):
+                letter = (a >> (2 * (order - 1 - t))) & 3
+                prob *= trans[i + t - order, state, letter]
+                state = ((state << 2) | letter) & state_mask
+            new_right[i, s] += prob
+        right[a] = 0.0
