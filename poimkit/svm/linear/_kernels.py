@@ -203,6 +203,22 @@ def cached_order(vec, k, fmap, out, items, b_lo, b_hi, b0, scatter):
                         out[off + irow[q]] += a * vec[base + icol[q]]
 
 
+@njit(**NJIT)
+def _run_orders(X, v, fmap, acc, b_lo, b_hi, k_lo, k_hi):
+    """``acc += <phi_k(x), v>`` for orders ``k_lo .. k_hi`` (by key), block by block.
+
+    ``acc`` holds the rows of blocks ``b_lo .. b_hi - 1``; nothing to do if
+    ``k_lo > k_hi``.
+    """
+    if k_lo > k_hi:
+        return
+    for b in range(b_lo, b_hi):
+        lo, hi, xt = row_block(X, b)
+        rows = acc[lo - b_lo * BLOCK : hi - b_lo * BLOCK]
+        for k in range(k_lo, k_hi + 1):
+            block_order(xt, v, k, fmap, rows, False)
+
+
 def _margins(X, v, fmap, out, n_runs, cstart, ptr, irow, icol):
     """``out[i] = <phi(X[i]), v[:-1]> + v[-1]``; runs of blocks in parallel.
 
@@ -225,19 +241,10 @@ def _margins(X, v, fmap, out, n_runs, cstart, ptr, irow, icol):
         k_c = n_dense  # the cached orders: n_dense + 1 .. k_c
         while k_c < fmap[0] and cstart[k_c] >= 0:
             k_c += 1
-        for b in range(b_lo, b_hi):
-            _, b_end, xt = row_block(X, b)
-            rows = acc[(b - b_lo) * BLOCK : b_end - lo]
-            for k in range(1, n_dense + 1):
-                block_order(xt, v, k, fmap, rows, False)
+        _run_orders(X, v, fmap, acc, b_lo, b_hi, 1, n_dense)
         for k in range(n_dense + 1, k_c + 1):
             cached_order(v, k, fmap, acc, items, b_lo, b_hi, b_lo, False)
-        if k_c < fmap[0]:
-            for b in range(b_lo, b_hi):
-                _, b_end, xt = row_block(X, b)
-                rows = acc[(b - b_lo) * BLOCK : b_end - lo]
-                for k in range(k_c + 1, fmap[0] + 1):
-                    block_order(xt, v, k, fmap, rows, False)
+        _run_orders(X, v, fmap, acc, b_lo, b_hi, k_c + 1, fmap[0])
         out[lo:hi] = acc
 
 

@@ -53,17 +53,22 @@ def probe_find(keys, idx, start, mask, key):
         h = (h + np.uint64(1)) & mask
 
 
+@njit(**NJIT)
+def _row_keys(x, k, kk):
+    """``kk[p]`` = key (k-mer index + 1) of ``x[p:p+k]``."""
+    kmask = (np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)
+    key = np.uint64(0)
+    for q in range(x.shape[0]):
+        key = ((key << np.uint64(2)) | np.uint64(x[q])) & kmask
+        if q >= k - 1:
+            kk[q - k + 1] = key + np.uint64(1)
+
+
 @njit(**NJIT_PARALLEL)
 def order_keys(X, k, out):
     """``out[p, i] = kmer index of X[i, p:p+k] + 1`` (position-major)."""
-    n, length = X.shape
-    kmask = (np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)
-    for i in prange(n):
-        key = np.uint64(0)
-        for q in range(length):
-            key = ((key << np.uint64(2)) | np.uint64(X[i, q])) & kmask
-            if q >= k - 1:
-                out[q - k + 1, i] = key + np.uint64(1)
+    for i in prange(X.shape[0]):
+        _row_keys(X[i], k, out[:, i])
 
 
 @njit(**NJIT_PARALLEL)
@@ -157,9 +162,10 @@ def split_shared(table, owner, value, f, count, keys, private_sq):
     Row r of ``table`` gets ``count[r]``, its shared keys (two or more
     sequences) are appended to ``keys`` row after row, and each private
     key's value squared is added to its owner's ``private_sq`` (``value``,
-    or for WD, where it has no columns, the factor ``f[r]`` of the row). Returns the
-    number of shared and of private keys. ``keys`` may be the flat view of
-    ``table`` itself (a key is written at or before where it was read).
+    or for WD, where it has no columns, the factor ``f[r]`` of the row).
+    Returns the number of shared and of private keys. ``keys`` may be the
+    flat view of ``table`` itself (a key is written at or before where it was
+    read).
     """
     n_shared = 0
     n_private = 0
@@ -178,17 +184,6 @@ def split_shared(table, owner, value, f, count, keys, private_sq):
                 n_private += 1
         count[r] = c
     return n_shared, n_private
-
-
-@njit(**NJIT)
-def _row_keys(x, k, kk):
-    """``kk[p]`` = key (k-mer index + 1) of ``x[p:p+k]``."""
-    kmask = (np.uint64(1) << np.uint64(2 * k)) - np.uint64(1)
-    key = np.uint64(0)
-    for q in range(x.shape[0]):
-        key = ((key << np.uint64(2)) | np.uint64(x[q])) & kmask
-        if q >= k - 1:
-            kk[q - k + 1] = key + np.uint64(1)
 
 
 @njit(**NJIT)
