@@ -1,4 +1,4 @@
-"""GkmSVC's linear solver: the gkm kernel through the l-mer table, without the matrix."""
+"""GkmSVC's linear solver: the gkm kernel through the l-mer table, no matrix."""
 
 import numpy as np
 import pytest

@@ -330,14 +330,20 @@ def gkm_self_kernel(
 
 #: elements of `walsh_hadamard`'s in-cache blocks (256 KiB of float64)
 WHT_BLOCK = 1 << 15
+#: columns of the blocks that `walsh_hadamard` transforms together in its
+#: second pass (a tile of ``n / WHT_BLOCK`` rows by this many stays in cache)
+WHT_TILE = 64
 
 
 @njit(**NJIT_PARALLEL)
 def walsh_hadamard(a: np.ndarray) -> None:
     """In-place unnormalised Walsh-Hadamard transform of a (size a power of 2).
 
-    The butterflies of spans below `WHT_BLOCK` run block by block in cache
-    (one pass over memory); each longer span is one parallel pass.
+    Two passes over memory. Seen as a matrix of ``n / WHT_BLOCK`` rows of
+    `WHT_BLOCK` elements, the transform is the one along the rows (the low
+    bits of the index: every row in cache in turn) followed by the one along
+    the columns (the high bits: tiles of `WHT_TILE` columns copied into a
+    buffer, transformed and written back). Both are parallel.
 
     Parameters
     ----------
@@ -357,12 +363,26 @@ def walsh_hadamard(a: np.ndarray) -> None:
                     a[i] = x + y
                     a[i + h] = x - y
             h *= 2
-    h = block
-    while h < n:
-        for j in prange(n // 2):
-            i = (j // h) * 2 * h + j % h
-            x = a[i]
-            y = a[i + h]
-            a[i] = x + y
-            a[i + h] = x - y
-        h *= 2
+    rows = n // block
+    if rows == 1:
+        return
+    width = min(block, WHT_TILE)
+    for t in prange(block // width):
+        col = t * width
+        tile = np.empty((rows, width))
+        for r in range(rows):
+            for c in range(width):
+                tile[r, c] = a[r * block + col + c]
+        h = 1
+        while h < rows:
+            for lo in range(0, rows, 2 * h):
+                for i in range(lo, lo + h):
+                    for c in range(width):
+                        x = tile[i, c]
+                        y = tile[i + h, c]
+                        tile[i, c] = x + y
+                        tile[i + h, c] = x - y
+            h *= 2
+        for r in range(rows):
+            for c in range(width):
+                a[r * block + col + c] = tile[r, c]

@@ -41,8 +41,12 @@ class RunOptions:
         cross-validation choose it from `poimkit.svm.selection.default_grid`, or,
         with ``grid=False``, takes `FIXED_DEFAULTS` (20, 0, 1.0).
     solver : {"auto", "kernel", "linear"}
-        Train `WDKernelSVC` (kernel matrix, up to `KERNEL_MAX_SEQUENCES`) or
-        `WDLinearSVC` (feature space, for more); ``"auto"`` picks the one
+        With ``kernel="gkm"``: `GkmSVC`'s solver (``"auto"``: the kernel
+        matrix up to `poimkit.svm.gkm.KERNEL_MAX_RECORDS` records, else the
+        linear solver through the l-mer table, linear in the records).
+        With the WD kernel: train `WDKernelSVC` (kernel matrix, up to
+        `KERNEL_MAX_SEQUENCES`) or `WDLinearSVC` (feature space, for more);
+        ``"auto"`` picks the one
         that fits the data (`resolve_solver`). The POIMs need exact weights:
         the linear solver indexes the k-mers present in the data exactly, as
         long as that table fits its memory budget (25 % of the RAM), so its
@@ -160,7 +164,7 @@ class RunOptions:
         if self.mismatches is not None:
             check_int(self.mismatches, "mismatches", 0)
         check_int(self.seed, "seed", 0, 2**32 - 1)
-        if self.solver == "linear":
+        if self.solver == "linear" and self.kernel == "wd":
             kernel_only = {
                 "mismatches": self.mismatches,
                 "reverse_complement": self.reverse_complement,
@@ -185,8 +189,14 @@ class RunOptions:
                     f"{', '.join(given)}: option(s) of the WD kernel, not of "
                     "kernel='gkm'"
                 )
-            if self.solver == "linear":
-                raise InputError("kernel='gkm' needs solver='kernel'")
+            from ..svm.gkm import MAX_LMER_TABLE
+
+            if self.solver == "linear" and self.gkm_l > MAX_LMER_TABLE:
+                raise InputError(
+                    f"kernel='gkm' with solver='linear' needs gkm_l <= "
+                    f"{MAX_LMER_TABLE} (an l-mer table of 4**l numbers), got "
+                    f"{self.gkm_l}"
+                )
 
     @property
     def selects(self) -> bool:
@@ -231,7 +241,7 @@ def _estimator(options: RunOptions, length: int):
     if options.kernel == "gkm":
         from ..svm.gkm import GkmSVC
 
-        return GkmSVC(n_threads=options.threads, **params)
+        return GkmSVC(n_threads=options.threads, solver=options.solver, **params)
     if options.solver == "linear":
         # POIMs need exact weights: the defaults index the present k-mers
         # exactly (`resolve_solver` kept the degree within the memory budget)
@@ -288,7 +298,11 @@ def kernel_memory_limit() -> float:
 def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     """The options with ``solver="auto"`` decided for ``n`` sequences of ``length``.
 
-    Auto is the kernel solver unless the data are too many for it (over
+    For the gapped k-mer model auto is `poimkit.GkmSVC`'s own choice for
+    ``n`` records (the kernel matrix up to
+    `poimkit.svm.gkm.KERNEL_MAX_RECORDS`, else the linear solver through the
+    l-mer table). For the WD kernel auto is the kernel solver unless the data
+    are too many for it (over
     `KERNEL_MAX_SEQUENCES`, or its matrices over `kernel_memory_limit`) and
     the linear solver can fit the model (the WD kernel without mismatches or
     strands); then the linear one, with a one-line notice. A linear model's
@@ -313,6 +327,12 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     )
 
     solver = options.solver
+    if options.kernel == "gkm":
+        if solver == "auto":  # one loss for the selection and the final model
+            from ..svm.gkm import GkmSVC
+
+            solver = GkmSVC(l=options.gkm_l, k=options.gkm_k)._solver_for(n)
+        return replace(options, solver=solver)
     linear_fits = options.kernel == "wd" and not options.mismatches
     linear_fits = linear_fits and not options.reverse_complement
     too_large = None

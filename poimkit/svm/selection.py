@@ -30,9 +30,10 @@ is the model `fit` gives):
     support vectors, ``(n, n_SV)``; it may overwrite ``K_raw``. Without it the
     held-out sequences are scored by ``decision_function`` (kernel recomputed).
 
-An estimator without ``_raw_kernel`` / ``_fit_gram`` (e.g. `WDLinearSVC`) is
-refitted from the sequences for every candidate: the same selection, without
-the sharing.
+An estimator without ``_raw_kernel`` / ``_fit_gram`` (e.g. `WDLinearSVC`), or
+whose ``_gram_pays(n)`` is False for the ``n`` sequences (`GkmSVC` with its
+linear solver), is refitted from the sequences for every candidate: the same
+selection, without the sharing.
 
 The kernel fits run in a thread pool (libsvm releases the GIL); the protocol
 methods called there must not start numba-parallel work (the kernel matrices
@@ -330,8 +331,15 @@ def gkm_grid(fixed: dict | None = None) -> Grid:
 # --------------------------------------------------------------------------- #
 # selection
 # --------------------------------------------------------------------------- #
-def _uses_gram(estimator) -> bool:
-    return hasattr(estimator, "_raw_kernel") and hasattr(estimator, "_fit_gram")
+def _uses_gram(estimator, n: int) -> bool:
+    """Whether ``n`` sequences fit through the Gram protocol (else: refits).
+
+    An estimator with ``_gram_pays(n)`` (`poimkit.GkmSVC`) says whether its
+    kernel matrix is the cheaper way for ``n`` sequences.
+    """
+    protocol = hasattr(estimator, "_raw_kernel") and hasattr(estimator, "_fit_gram")
+    pays = getattr(estimator, "_gram_pays", None)
+    return protocol and (pays is None or pays(n))
 
 
 def _inner_splits(
@@ -602,7 +610,7 @@ def select_nested(
         held_out.append((positive, test.size - positive))
     settings = grid.settings()
     scores = np.full((len(train_sets), len(settings), len(grid.C)), np.nan)
-    gram = _uses_gram(estimator)
+    gram = _uses_gram(estimator, y.size)
     workers = _workers(n_jobs) if gram else 1
     refusals = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
