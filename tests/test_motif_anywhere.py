@@ -204,3 +204,50 @@ def test_every_site_in_sites_tsv_is_in_its_record(gkm_run):
             )
     assert at_planted >= 0.9 * len(truth)
     assert summary["n_motif_sequences"] == summary["n_sequences"]
+
+
+def test_report_of_a_position_free_model_shows_no_positions(gkm_run):
+    out, summary, _, _ = gkm_run
+    figures = set(summary["figures"])
+    assert {"kmer_importance.png", "site_positions.png"} <= figures
+    positional = {"nucleotide_importance.png", "differential_poim.png"}
+    assert not figures & positional
+    assert not any(f.startswith("poim_order_") for f in figures)
+    page = (out / "report.html").read_text()
+    assert "1-based mean start" not in page and "<th>position</th>" not in page
+    assert "<th>strands</th>" in page and "k-mer importance" in page
+    assert "Where in the sequence the model looks" not in page
+
+
+def test_kmer_importance_bars_are_the_anywhere_importance(mixed):
+    import matplotlib.pyplot as plt
+
+    from poimkit.alphabet import kmer_index
+    from poimkit.plot import plot_kmer_importance
+
+    *_, poim = mixed
+    value = poim.anywhere(4)
+    ax = plot_kmer_importance(poim, 4, top=5)
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    widths = [p.get_width() for p in ax.patches]
+    assert widths == pytest.approx([value[kmer_index(z)] for z in labels])
+    order = np.sort(value)
+    assert widths[:5] == pytest.approx(order[::-1][:5])  # strongest first
+    assert widths[5:] == pytest.approx(order[:5][::-1])  # most negative last
+    plt.close(ax.figure)
+
+
+def test_site_offsets_definition():
+    from poimkit.motifs.motif import Motif
+    from poimkit.motifs.scan import Sites
+    from poimkit.plot import site_offsets
+
+    rng = np.random.default_rng(3)
+    lengths = rng.integers(10, 40, 20)
+    width = 5
+    starts = np.array([rng.integers(0, n - width + 1) for n in lengths])
+    motif = Motif(np.full((width, 4), 0.25), np.nan, np.nan)
+    motif.sites = Sites(np.arange(20), starts, np.zeros(20))
+    # a site's letters i..i+4 and the record's 0..n-1: centres i+2 and (n-1)/2
+    expected = [s + 2 - (n - 1) / 2 for s, n in zip(starts, lengths, strict=True)]
+    assert site_offsets(motif, lengths).tolist() == expected
