@@ -435,10 +435,6 @@ def _found_motifs(args: argparse.Namespace):
         return found, None, None
     _check_labeled_args(args)
     ids, X, y = _read_labeled(args, any_length=poim.position_free)
-    if poim.position_free:  # the motif evidence uses one length
-        from .run.data import _Data, as_rows, motif_data
-
-        X, ids, y = motif_data(_Data(list(ids), as_rows(X), y, [], 0), poim.length)
     found = extract_motifs(
         poim,
         max_motifs=args.max_motifs,

@@ -196,26 +196,16 @@ def make_background(data: _Data, options: RunOptions) -> MarkovBackground:
     return MarkovBackground.fit_pooled(data.X, options.markov_order, data.length)
 
 
-def motif_data(
-    data: _Data, length: int | None = None
-) -> tuple[np.ndarray, list[str], np.ndarray]:
-    """Sequences, ids and labels for the motif evidence: one length.
+def motif_data(data: _Data) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """Sequences, ids and labels for the motif evidence: every record, as read.
 
-    Records of any lengths (``kernel="gkm"``) are centre-cropped to the POIM
-    length (default ``data.length``); shorter ones are left out of the motif
-    step.
+    Records of any lengths (``kernel="gkm"``) stay whole: the motifs of a
+    position-free model are sought at every start of every record
+    (`poimkit.extract_motifs`), so site starts are positions in the records.
 
     Parameters
     ----------
     data : _Data
         The labeled sequences.
-    length : int, optional
-        The POIM length.
     """
-    if data.X.ndim == 2:
-        return data.X, data.ids, data.y
-    from ..motifs.extract import centre_crop
-
-    length = data.length if length is None else length
-    X, y, keep = centre_crop(list(data.X), data.y, length)
-    return X, [i for i, k in zip(data.ids, keep, strict=True) if k], y
+    return data.X, data.ids, data.y

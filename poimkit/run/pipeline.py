@@ -199,7 +199,12 @@ def run_pipeline(
             write_meme(staged / "motifs.meme", motifs, background_letters(background))
             write_sites(staged / "sites.tsv", motifs, ids_motifs, y_motifs)
             figures = write_figures(
-                staged / "figures", poim, motifs, data.y, cv["out_of_fold_scores"]
+                staged / "figures",
+                poim,
+                motifs,
+                y_motifs,
+                cv["out_of_fold_scores"],
+                lengths=[len(x) for x in X_motifs],
             )
         lengths = [len(x) for x in data.X]
         summary = {
