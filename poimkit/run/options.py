@@ -424,7 +424,8 @@ def check_kernel_size(n: int, options: RunOptions) -> None:
             f"{limit / 1024**3:.0f} GiB ({KERNEL_RAM_SHARE:.0%} of this machine's "
             "memory); "
             + (
-                "give fewer sequences"
+                "use --solver linear (the gkm kernel through the l-mer table, no "
+                "matrix) or --solver auto"
                 if options.kernel == "gkm"
                 else "use --solver linear (the WD kernel in feature space) or "
                 "fewer sequences"
