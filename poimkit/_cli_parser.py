@@ -316,10 +316,13 @@ def _add_model_options(parser: argparse.ArgumentParser):
     model.add_argument(
         "--kernel",
         choices=KERNELS,
-        default="wd",
-        help="wd: positional weighted-degree kernel (WD/WDS; equal lengths or "
-        "--crop); gkm: position-free gapped k-mers (GkmSVC, as LS-GKM) on records "
-        "of any lengths, both strands, motifs anywhere",
+        default="auto",
+        help="the model family. wd: positional weighted-degree kernel (WD/WDS; "
+        "equal lengths or --crop); gkm: position-free gapped k-mers (GkmSVC, as "
+        "LS-GKM) on records of any lengths, motifs anywhere; auto (default): gkm "
+        "for records of different lengths (with a notice), else the inner "
+        "cross-validation chooses between wd and gkm (wd on a tie; wd with "
+        "--no-grid, --solver linear or a wd-only option)",
     )
     model.add_argument(
         "--mismatches",

@@ -163,8 +163,10 @@ def _quality(s: dict, figures: Path) -> list[str]:
     header = ["fold", "ROC AUC", "accuracy"]
     if s.get("selection"):
         header.append("parameters chosen by the inner CV")
+        compared = len(s["selection"].get("families") or {}) > 1
         for row, fold in zip(folds, s["selection"]["folds"], strict=True):
-            row.append(_params_text(fold["params"]))
+            family = f"{fold['family']}: " if compared else ""
+            row.append(family + _params_text(fold["params"]))
     parts.append(_table(header, folds, {0, 1, 2}))
     return parts
 
@@ -195,6 +197,7 @@ def _selection_note(selection: dict | None, n_sequences: int) -> str:
         f"{selection['inner_auc']:.4f}; the best candidate, "
         f"{_params_text(selection['best'])}, had {selection['best_inner_auc']:.4f})."
     )
+    text += _family_note(selection)
     if selection["corner"]:
         text += (
             f" <b>{html.escape(', '.join(selection['corner']))} was chosen at the "
@@ -202,6 +205,37 @@ def _selection_note(selection: dict | None, n_sequences: int) -> str:
             "it given explicitly to try."
         )
     return text + "</p>"
+
+
+#: the model families in words
+_FAMILY_NAMES = {
+    "wd": "the positional WD / WDS kernel",
+    "gkm": "the position-free gapped k-mer kernel",
+}
+
+
+def _family_note(selection: dict) -> str:
+    """Which model family the inner CV chose and by how much (or "")."""
+    families = selection.get("families") or {}
+    if len(families) < 2:
+        return ""
+    family = selection["family"]
+    best = ", ".join(
+        f"{html.escape(_FAMILY_NAMES.get(name, name))} {row['best_inner_auc']:.4f}"
+        for name, row in families.items()
+    )
+    margin = selection["family_margin"]
+    how = (
+        f"better by {margin:.4f}"
+        if margin > selection["family_tolerance"]
+        else "preferred in a tie (within one standard error, "
+        f"{selection['family_tolerance']:.4f}; the positional model comes first)"
+    )
+    return (
+        f" <b>Model family: {html.escape(_FAMILY_NAMES.get(family, family))}</b>, "
+        f"chosen by the same inner CV among the families (best inner AUC: {best}); "
+        f"{how}."
+    )
 
 
 def _parameter_rows(parameters: dict) -> list[list[str]]:
