@@ -124,7 +124,8 @@ def _run_train(args: argparse.Namespace) -> int:
         threads=args.threads,
     )
     options.check_model()
-    if args.solver == "linear":
+    wd_linear = args.solver == "linear" and options.kernel != "gkm"
+    if wd_linear:
         params = {
             k: FIXED_DEFAULTS[k] if v is None else v for k, v in options.fixed().items()
         }
@@ -142,7 +143,7 @@ def _run_train(args: argparse.Namespace) -> int:
         fixed = args.solver == "kernel" and options.kernel != "auto"
         model = _estimator(options, 0) if fixed else None
     fit_params = {} if args.dask is None else {"client": args.dask}
-    streams = args.solver == "linear" and args.pos is not None
+    streams = wd_linear and args.pos is not None
     if streams and not args.cv and not options.selects:
         _say(args, "streaming the FASTA files into the linear solver")
         model.fit((args.pos, args.neg), **fit_params, **_read_options(args))
@@ -152,7 +153,7 @@ def _run_train(args: argparse.Namespace) -> int:
         options = resolve_kernel(options, data.lengths_differ)
         if args.solver == "auto":  # the kernel solver, unless too many sequences
             options = resolve_solver(options, len(X), data.length)
-        if args.solver != "linear":  # the family's model; auto: chosen below
+        if not wd_linear:  # the family's model; auto: chosen below
             auto = options.kernel == "auto"
             model = None if auto else _estimator(options, data.length)
         check_folds(data, options)

@@ -91,7 +91,8 @@ def test_search_families_compares_both_unless_fixed():
     one = search_families(RunOptions(C=1.0, reverse_complement=True), 40, 500)
     assert one[1][2].size == 1
     assert [n for n, _, _ in search_families(RunOptions(), 8, 500)] == ["wd"]  # L < l
-    assert [n for n, _, _ in search_families(RunOptions(kernel="gkm"), 40, 500)] == ["gkm"]
+    only = search_families(RunOptions(kernel="gkm"), 40, 500)
+    assert [n for n, _, _ in only] == ["gkm"]
     assert search_families(RunOptions(kernel="wd", grid=False), 40, 500) is None
     # above KERNEL_MAX_RECORDS gkm's linear solver refits every candidate: C <= 1
     big = dict(search_families(RunOptions(), 40, 5000)[i][::2] for i in (0, 1))
@@ -179,8 +180,9 @@ def test_gram_is_skipped_when_the_estimator_says_it_does_not_pay():
         def _gram_pays(self, n):
             return n < 100
 
-    assert _uses_gram(GkmSVC(), 10**6) and _uses_gram(Cheap(), 99)
+    assert _uses_gram(GkmSVC(solver="kernel"), 10**6) and _uses_gram(Cheap(), 99)
     assert not _uses_gram(Cheap(), 100)
+    assert _uses_gram(GkmSVC(), 1000) and not _uses_gram(GkmSVC(), 1001)  # auto
 
     sizes = []
 

@@ -120,11 +120,13 @@ def test_sites_in_records_of_mixed_lengths_lie_at_the_planted_motifs(mixed):
         rows, sites.starts[positive], sites.strands[positive], strict=True
     ):
         p, planted_strand = truth[r]
-        # the site covers the planted motif (up to its trimmed or added columns)
-        overlap = min(start + w, p + len(MOTIF)) - max(start, p)
-        assert overlap >= min(w, len(MOTIF)) - 2, (r, start, p)
         letters = read_site(records[r], start + 1, w, "+" if strand > 0 else "-")
         assert mismatches(letters, motif.consensus) <= 1
+        # the site covers the planted motif (up to its trimmed or added columns),
+        # unless the record holds another exact copy by chance, which ties with it
+        overlap = min(start + w, p + len(MOTIF)) - max(start, p)
+        exact = mismatches(letters, motif.consensus) == 0
+        assert overlap >= min(w, len(MOTIF)) - 2 or exact, (r, start, p)
     assert motif.frac_positive > 0.9 > 0.1 > motif.frac_negative
 
 
@@ -223,7 +225,7 @@ def test_kmer_importance_bars_are_the_anywhere_importance(mixed):
     import matplotlib.pyplot as plt
 
     from poimkit.alphabet import kmer_index
-    from poimkit.plot import plot_kmer_importance
+    from poimkit.plot_anywhere import plot_kmer_importance
 
     *_, poim = mixed
     value = poim.anywhere(4)
@@ -240,7 +242,7 @@ def test_kmer_importance_bars_are_the_anywhere_importance(mixed):
 def test_site_offsets_definition():
     from poimkit.motifs.motif import Motif
     from poimkit.motifs.scan import Sites
-    from poimkit.plot import site_offsets
+    from poimkit.plot_anywhere import site_offsets
 
     rng = np.random.default_rng(3)
     lengths = rng.integers(10, 40, 20)

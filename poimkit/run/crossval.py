@@ -48,6 +48,16 @@ def _selection_summary(final, folds=()) -> dict:
     }
 
 
+def trained_solver(model: Any, options: RunOptions) -> str:
+    """The solver that trained ``model``: "kernel" or "linear".
+
+    `GkmSVC` says (``solver_``); a WD model's is the resolved option
+    (``"auto"`` remains only where the WD model takes the kernel solver).
+    """
+    solver = getattr(model, "solver_", None) or options.solver
+    return "kernel" if solver == "auto" else solver
+
+
 def _template(options: RunOptions, family: str, model: Any, length: int):
     """The unfitted model of ``family``: ``model`` if given for a fixed family."""
     if options.kernel != "auto" and model is not None:

@@ -175,7 +175,7 @@ class RunOptions:
         if self.mismatches is not None:
             check_int(self.mismatches, "mismatches", 0)
         check_int(self.seed, "seed", 0, 2**32 - 1)
-        if self.solver == "linear" and self.kernel == "wd":
+        if self.solver == "linear" and self.kernel != "gkm":
             kernel_only = {
                 "mismatches": self.mismatches,
                 "reverse_complement": self.reverse_complement,

@@ -18,7 +18,13 @@ from pathlib import Path
 
 from .._threads import numba_threads
 from ..outdir import RUN_FORMAT
-from .crossval import NO_CV, better_than_chance, cross_validate, train_final
+from .crossval import (
+    NO_CV,
+    better_than_chance,
+    cross_validate,
+    train_final,
+    trained_solver,
+)
 from .data import (
     check_folds,
     check_poim_memory,
@@ -227,6 +233,7 @@ def run_pipeline(
             "n_motif_sequences": int(y_motifs.size),
             "parameters": {
                 **asdict(options),
+                "solver": trained_solver(model, options),
                 "grid": options.selects,
                 "chosen": chosen,
             },

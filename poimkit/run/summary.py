@@ -140,7 +140,7 @@ def _anywhere_figures(poim, motifs, y, lengths, save) -> None:
     """A position-free model's figures: k-mer importance, where sites lie."""
     from matplotlib.figure import Figure
 
-    from ..plot import plot_kmer_importance, plot_site_positions
+    from ..plot_anywhere import plot_kmer_importance, plot_site_positions
 
     orders = range(max(1, poim.max_order - _ANYWHERE_ORDERS + 1), poim.max_order + 1)
     fig = Figure(figsize=(4.0 * len(orders), 5.0), layout="constrained")
