@@ -44,8 +44,9 @@ process's peak resident memory (``VmHWM``; also the peak before the fit,
 i.e. the data and the libraries). The quadratic methods (kernel, gkmsvm,
 gkmsvm_nystrom) first get an estimate: from the largest cell of the method
 already run, else from a pilot cell at ``--pilot-n`` records (scored on
-``--pilot-test`` records), fit ~ n^2 and scoring ~ n (support vectors) x
-held-out records; a cell whose estimate exceeds ``--budget`` seconds, or
+``--pilot-test`` records): fit ~ kernel values computed (n^2; Nystrom
+m^2 / 2 + n m for m landmarks) and scoring ~ n (support vectors) x held-out
+records; a cell whose estimate exceeds ``--budget`` seconds, or
 whose n x n matrices would not fit in the available memory, is not run and
 gets a "skipped" row. A cell that runs is stopped after twice the budget.
 
@@ -241,18 +242,26 @@ def oracle_scores(seqs: list[str]) -> dict[str, np.ndarray]:
 def _gkmsvm_nystrom_class():
     from bench_kernels_real import GkmsvmLite, _length_groups, _raw_block
 
-    def kernel_matrix(kernel, a: list[str], b: list[str]) -> np.ndarray:
-        """Normalised kernel between two lists (grouped by length)."""
-        ga = _length_groups(kernel, a)
-        gb = _length_groups(kernel, b)
-        out = np.empty((len(a), len(b)))
-        for x in ga:
-            for z in gb:
+    def kernel_matrix(kernel, a: list[str], b: list[str] | None = None) -> np.ndarray:
+        """Normalised kernel of a with b (None: with a; ``compute_gram``'s tiles).
+
+        Blocks per pair of length groups; with b None only the upper blocks are
+        computed and mirrored, as ``gkmsvm.gram.compute_gram`` does.
+        """
+        ga = _length_groups(kernel, a, rc=b is None)
+        gb = ga if b is None else _length_groups(kernel, b)
+        out = np.empty((len(a), len(a) if b is None else len(b)))
+        for i, x in enumerate(ga):
+            for j, z in enumerate(gb):
+                if b is None and j < i:
+                    continue
                 block = _raw_block(kernel, x, z)
                 if kernel.normalize:
                     norm = np.clip(np.sqrt(np.outer(x.diag, z.diag)), 1e-10, None)
                     block = block / norm
                 out[np.ix_(x.rows, z.rows)] = block
+                if b is None and j != i:
+                    out[np.ix_(z.rows, x.rows)] = block.T
         return out
 
     class GkmsvmNystrom(GkmsvmLite):
@@ -272,7 +281,7 @@ def _gkmsvm_nystrom_class():
             landmarks = np.sort(np.random.RandomState(42).choice(N, m, replace=False))
             marks = [seqs[i] for i in landmarks]
             start = time.perf_counter()
-            K_mm = kernel_matrix(kernel, marks, marks)
+            K_mm = kernel_matrix(kernel, marks)
             K_nm = kernel_matrix(kernel, seqs, marks)
             self.gram_seconds_ = time.perf_counter() - start
             values, U = np.linalg.eigh(K_mm)
@@ -423,10 +432,30 @@ def available_gib() -> float | None:
     return None
 
 
+def landmarks(n: int) -> int:
+    """gkmsvm-lite's default number of Nystrom landmarks (``_fit_nystrom``)."""
+    return min(n, max(1000, int(np.sqrt(n) * 10)))
+
+
+def kernel_evaluations(method: str, n: int) -> float:
+    """Kernel values a fit computes: n^2 / 2, Nystrom m^2 / 2 + n m."""
+    if method == "gkmsvm_nystrom":
+        m = landmarks(n)
+        return m * m / 2 + n * m
+    return n * n / 2
+
+
 def estimate(ref: dict, n: int, n_test: int) -> float:
-    """Seconds of a cell from a smaller one: fit ~ n^2, scoring ~ n x n_test."""
-    r = n / ref["n"]
-    return ref["fit_seconds"] * r**2 + ref["score_seconds"] * r * n_test / ref["n_test"]
+    """Seconds of a cell from a smaller one.
+
+    Fit ~ kernel values computed (n^2, Nystrom m^2 / 2 + n m; its SVC on the
+    approximated n x n matrix is left out), scoring ~ n (support vectors) x
+    held-out records.
+    """
+    method = ref["method"]
+    fit = kernel_evaluations(method, n) / kernel_evaluations(method, ref["n"])
+    score = n / ref["n"] * n_test / ref["n_test"]
+    return ref["fit_seconds"] * fit + ref["score_seconds"] * score
 
 
 def gram_gib(method: str, n: int) -> float:
@@ -454,7 +483,10 @@ def table(cells: list[dict], oracle: dict) -> str:
             continue
         note = []
         if "estimated_seconds" in c:
-            note.append(f"estimate {c['estimated_seconds']:.0f} s")
+            note.append(
+                f"estimate {c['estimated_seconds']:.0f} s "
+                f"from n={c['estimated_from_n']}"
+            )
         if c.get("solver"):
             note.append(f"solver_ {c['solver']}")
         if c.get("converged") is False:
