@@ -316,10 +316,13 @@ def _add_model_options(parser: argparse.ArgumentParser):
     model.add_argument(
         "--kernel",
         choices=KERNELS,
-        default="wd",
-        help="wd: positional weighted-degree kernel (WD/WDS; equal lengths or "
-        "--crop); gkm: position-free gapped k-mers (GkmSVC, as LS-GKM) on records "
-        "of any lengths, both strands, motifs anywhere",
+        default="auto",
+        help="the model family. wd: positional weighted-degree kernel (WD/WDS; "
+        "equal lengths or --crop); gkm: position-free gapped k-mers (GkmSVC, as "
+        "LS-GKM) on records of any lengths, motifs anywhere; auto (default): gkm "
+        "for records of different lengths (with a notice), else the inner "
+        "cross-validation chooses between wd and gkm (wd on a tie; wd with "
+        "--no-grid, --solver linear or a wd-only option)",
     )
     model.add_argument(
         "--mismatches",
@@ -356,7 +359,10 @@ def _add_model_options(parser: argparse.ArgumentParser):
         "the RAM: in 'run' its degree is the default (20) when it fits, else the "
         "largest that fits (with a notice; on 24 GB of RAM degree 20 fits about "
         "200,000 sequences of length 141, degree 8 millions); 'train --solver "
-        "linear' hashes the long k-mers that do not fit instead (with a warning)",
+        "linear' hashes the long k-mers that do not fit instead (with a warning). "
+        "With --kernel gkm: kernel (the n x n matrix) or linear (L-BFGS through "
+        "the l-mer table, time linear in the records: 10^4-10^5 peaks); auto "
+        "picks linear above 1,000 records",
     )
     return model
 

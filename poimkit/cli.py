@@ -93,13 +93,14 @@ def _run_train(args: argparse.Namespace) -> int:
     import numpy as np
 
     from .run.crossval import cross_validate, train_final
-    from .run.data import _Data, as_rows, check_folds
+    from .run.data import _Data, as_codes, check_folds
     from .run.options import (
         FIXED_DEFAULTS,
         RunOptions,
         _estimator,
         check_cv,
         check_kernel_size,
+        resolve_kernel,
         resolve_solver,
     )
     from .svm import make_model
@@ -138,24 +139,22 @@ def _run_train(args: argparse.Namespace) -> int:
                 f"{', '.join(sorted(given))} apply to the linear solver only "
                 "(--solver linear)"
             )
-        model = _estimator(options, 0) if args.solver == "kernel" else None
+        fixed = args.solver == "kernel" and options.kernel != "auto"
+        model = _estimator(options, 0) if fixed else None
     fit_params = {} if args.dask is None else {"client": args.dask}
     streams = args.solver == "linear" and args.pos is not None
     if streams and not args.cv and not options.selects:
         _say(args, "streaming the FASTA files into the linear solver")
         model.fit((args.pos, args.neg), **fit_params, **_read_options(args))
     else:
-        ids, X, y = _read_labeled(args, any_length=options.kernel == "gkm")
-        data = _Data(
-            list(ids),
-            as_rows(X) if options.kernel == "gkm" else X,
-            np.asarray(y),
-            [],
-            0,
-        )
+        ids, X, y = _read_labeled(args, any_length=options.kernel != "wd")
+        data = _Data(list(ids), as_codes(X, options.kernel), np.asarray(y), [], 0)
+        options = resolve_kernel(options, data.lengths_differ)
         if args.solver == "auto":  # the kernel solver, unless too many sequences
             options = resolve_solver(options, len(X), data.length)
-            model = _estimator(options, data.length)
+        if args.solver != "linear":  # the family's model; auto: chosen below
+            auto = options.kernel == "auto"
+            model = None if auto else _estimator(options, data.length)
         check_folds(data, options)
         check_kernel_size(len(X), options)
         lengths = sorted({len(x) for x in X})
@@ -238,15 +237,34 @@ def _param_text(name: str, value) -> str:
 
 
 def _chosen_text(chosen: dict, selection: dict) -> str:
-    """``degree 10, shift 16, C 10 (inner holdout AUC 0.8654)`` and corners."""
+    """``degree 10, shift 16, C 10 (inner holdout AUC 0.8654)``, family, corners."""
     text = ", ".join(_param_text(k, v) for k, v in chosen.items())
     text += f" (inner {selection['inner']} AUC {selection['inner_auc']:.4f})"
+    text += _family_text(selection)
     if selection["corner"]:
         text += (
             f"; at the end of its grid: {', '.join(selection['corner'])} "
             "(the best value may lie beyond; give it explicitly to try)"
         )
     return text
+
+
+def _family_text(selection: dict) -> str:
+    """``; family gkm: best inner AUC 0.9630 vs wd 0.8800 (+0.0830)``, or ""."""
+    families = selection.get("families") or {}
+    if len(families) < 2:
+        return ""
+    family = selection["family"]
+    others = ", ".join(
+        f"{name} {row['best_inner_auc']:.4f}"
+        for name, row in families.items()
+        if name != family
+    )
+    best = families[family]["best_inner_auc"]
+    return (
+        f"; family {family}: best inner AUC {best:.4f} vs {others} "
+        f"({selection['family_margin']:+.4f})"
+    )
 
 
 def _run_score(args: argparse.Namespace) -> int:
@@ -435,10 +453,6 @@ def _found_motifs(args: argparse.Namespace):
         return found, None, None
     _check_labeled_args(args)
     ids, X, y = _read_labeled(args, any_length=poim.position_free)
-    if poim.position_free:  # the motif evidence uses one length
-        from .run.data import _Data, as_rows, motif_data
-
-        X, ids, y = motif_data(_Data(list(ids), as_rows(X), y, [], 0), poim.length)
     found = extract_motifs(
         poim,
         max_motifs=args.max_motifs,

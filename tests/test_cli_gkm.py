@@ -126,9 +126,17 @@ def test_wd_options_refused_with_gkm(peaks, tmp_path, capsys):
     assert not (tmp_path / "o").exists()
 
 
-def test_unequal_lengths_suggest_gkm_and_crop(peaks, tmp_path, capsys):
+def test_unequal_lengths_choose_gkm_or_suggest_it_and_crop(peaks, tmp_path, capsys):
     _, (pos, neg) = peaks
-    assert main(["run", "--pos", pos, "--neg", neg, "-o", tmp_path / "o"]) == 2
+    fast = [*GKM[2:], "--no-grid", "--cv", "0", "--max-motifs", "0"]
+    assert main(["run", "--pos", pos, "--neg", neg, *fast, "-o", tmp_path / "a"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("poimkit: warning: the records have different lengths") == 1
+    summary = json.loads((tmp_path / "a" / "summary.json").read_text())
+    assert summary["family"] == "gkm" and summary["position_free"]
+    assert summary["parameters"]["kernel"] == "gkm"
+    wd = ["--kernel", "wd", "-o", tmp_path / "o"]
+    assert main(["run", "--pos", pos, "--neg", neg, *wd]) == 2
     err = capsys.readouterr().err
     assert "--kernel gkm" in err and "the shortest has 50 letters" in err
     code = main(

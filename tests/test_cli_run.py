@@ -133,7 +133,9 @@ def test_unequal_lengths(pair, tmp_path):
     pos, _ = pair
     ragged = tmp_path / "ragged.fa"
     ragged.write_text(">a\n" + "A" * 24 + "\n>b\n" + "C" * 20 + "\n")
-    result = poimkit("run", "--pos", pos, "--neg", ragged, "-o", tmp_path / "o")
+    result = poimkit(
+        "run", "--pos", pos, "--neg", ragged, "--kernel", "wd", "-o", tmp_path / "o"
+    )
     assert_input_error(result, str(ragged), "'b'", "--crop")
 
 

@@ -224,13 +224,16 @@ def test_default_grid_and_what_fixes_it():
     assert grid.kernel == {"degree": DEFAULT_DEGREES, "shift": (0, 2, 4, 8, 16, 32)}
     assert grid.C == DEFAULT_C and grid.size == 2 * 6 * 5
     assert default_grid(12).kernel["shift"] == (0, 2, 4)  # up to L / 2
-    assert search_grid(RunOptions(), 100).to_dict() == grid.to_dict()
-    assert search_grid(RunOptions(shift=4), 100).kernel["shift"] == (4,)
-    assert search_grid(RunOptions(degree=8, shift=0, C=1.0), 100) is None
-    assert search_grid(RunOptions(grid=False), 100) is None
+    assert search_grid(RunOptions(kernel="wd"), 100, 500).to_dict() == grid.to_dict()
+    assert search_grid(RunOptions(), 100, 500) is None  # auto: see search_families
+    assert search_grid(RunOptions(kernel="wd", shift=4), 100, 500).kernel["shift"] == (4,)
+    assert search_grid(RunOptions(kernel="wd", degree=8, shift=0, C=1.0), 100, 500) is None
+    assert search_grid(RunOptions(grid=False), 100, 500) is None
     assert RunOptions(grid=False).fixed() == FIXED_DEFAULTS
-    assert search_grid(RunOptions(solver="linear", degree=6), 100) is None
-    linear = search_grid(RunOptions(solver="linear", degree=6, grid=True), 100)
+    assert search_grid(RunOptions(solver="linear", degree=6), 100, 500) is None
+    linear = search_grid(
+        RunOptions(kernel="wd", solver="linear", degree=6, grid=True), 100, 500
+    )
     assert linear.kernel["degree"] == (6,)  # exact POIMs: never searched
 
 

@@ -208,6 +208,7 @@ def lmer_counts(
     offsets: np.ndarray,
     row_coef: np.ndarray,
     l: int,
+    both_strands: bool,
     out: np.ndarray,
 ) -> None:
     """``out[u] += row_coef[r]`` for every l-mer u at every window of row r.
@@ -218,29 +219,131 @@ def lmer_counts(
         As in `gkm_gram`.
     row_coef : numpy.ndarray of float64, shape (n_rows,)
         What each window of a row adds.
+    both_strands : bool
+        Add the reverse complement of every window too.
     out : numpy.ndarray of float64, shape (4**l,)
         Coefficient-weighted l-mer counts, added to.
     """
     mask = (np.int64(1) << np.int64(2 * l)) - 1
+    top = np.int64(2 * (l - 1))
     for r in range(offsets.size - 1):
-        key = np.int64(0)
         c = row_coef[r]
+        if c == 0.0:  # adds nothing (e.g. rows outside the margin)
+            continue
+        key = np.int64(0)
+        rkey = np.int64(0)
         for p in range(offsets[r], offsets[r + 1]):
-            key = ((key << np.int64(2)) | np.int64(codes[p])) & mask
+            letter = np.int64(codes[p])
+            key = ((key << np.int64(2)) | letter) & mask
+            rkey = (rkey >> np.int64(2)) | ((np.int64(3) - letter) << top)
             if p - offsets[r] >= l - 1:
                 out[key] += c
+                if both_strands:
+                    out[rkey] += c
+
+
+@njit(**NJIT)
+def _letter_distance(u, v):
+    """Letters where the l-mer indices u and v differ (a SWAR popcount)."""
+    x = np.uint64(u ^ v)
+    x = (x | (x >> np.uint64(1))) & np.uint64(0x5555555555555555)
+    x = (x & np.uint64(0x3333333333333333)) + (
+        (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
+    )
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(**NJIT)
+def _window_keys(codes, lo, hi, l, forward, reverse):
+    """l-mer indices of the windows of ``codes[lo:hi]`` and of their complements.
+
+    ``reverse[a]`` is the index of the reverse complement of window ``a``.
+    """
+    mask = (np.int64(1) << np.int64(2 * l)) - 1
+    top = np.int64(2 * (l - 1))
+    key = np.int64(0)
+    rkey = np.int64(0)
+    for p in range(lo, hi):
+        c = np.int64(codes[p])
+        key = ((key << np.int64(2)) | c) & mask
+        rkey = (rkey >> np.int64(2)) | ((np.int64(3) - c) << top)
+        a = p - lo - l + 1
+        if a >= 0:
+            forward[a] = key
+            reverse[a] = rkey
+
+
+@njit(**NJIT_PARALLEL)
+def gkm_self_kernel(
+    codes: np.ndarray,
+    offsets: np.ndarray,
+    l: int,
+    both_strands: bool,
+    h: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """``out[i] = K(x_i, x_i)``: the gkm kernel of every sequence with itself.
+
+    ``K(x, x) = sum_{u, v} h[d(u, v)]`` over the pairs of windows of x (and
+    of its reverse complement with ``both_strands``), ``d`` the number of
+    letters where two l-mers differ (`_letter_distance`). Both
+    strands give ``2 (sum_{u, v in x} + sum_{u in x, v in rc(x)})``, since
+    reverse-complementing both words keeps their distance. The work is
+    quadratic in a sequence's length and linear in their number.
+
+    Parameters
+    ----------
+    codes, offsets
+        The ragged rows (as in `gkm_gram`), one row per sequence (forward
+        strand only).
+    l : int
+        Window length.
+    both_strands : bool
+        Count the reverse complement too.
+    h : numpy.ndarray of float64, shape (l + 1,)
+        ``h[d] = C(l - d, k)``.
+    out : numpy.ndarray of float64, shape (n,)
+    """
+    for i in prange(offsets.size - 1):
+        lo = offsets[i]
+        hi = offsets[i + 1]
+        n_windows = hi - lo - l + 1
+        forward = np.empty(max(n_windows, 0), dtype=np.int64)
+        reverse = np.empty(max(n_windows, 0), dtype=np.int64)
+        _window_keys(codes, lo, hi, l, forward, reverse)
+        same = n_windows * h[0]
+        for a in range(n_windows):
+            u = forward[a]
+            for b in range(a + 1, n_windows):
+                same += 2.0 * h[_letter_distance(u, forward[b])]
+        if not both_strands:
+            out[i] = same
+            continue
+        across = 0.0
+        for a in range(n_windows):
+            u = forward[a]
+            for b in range(n_windows):
+                across += h[_letter_distance(u, reverse[b])]
+        out[i] = 2.0 * (same + across)
 
 
 #: elements of `walsh_hadamard`'s in-cache blocks (256 KiB of float64)
 WHT_BLOCK = 1 << 15
+#: columns of the blocks that `walsh_hadamard` transforms together in its
+#: second pass (a tile of ``n / WHT_BLOCK`` rows by this many stays in cache)
+WHT_TILE = 64
 
 
 @njit(**NJIT_PARALLEL)
 def walsh_hadamard(a: np.ndarray) -> None:
     """In-place unnormalised Walsh-Hadamard transform of a (size a power of 2).
 
-    The butterflies of spans below `WHT_BLOCK` run block by block in cache
-    (one pass over memory); each longer span is one parallel pass.
+    Two passes over memory. Seen as a matrix of ``n / WHT_BLOCK`` rows of
+    `WHT_BLOCK` elements, the transform is the one along the rows (the low
+    bits of the index: every row in cache in turn) followed by the one along
+    the columns (the high bits: tiles of `WHT_TILE` columns copied into a
+    buffer, transformed and written back). Both are parallel.
 
     Parameters
     ----------
@@ -260,12 +363,26 @@ def walsh_hadamard(a: np.ndarray) -> None:
                     a[i] = x + y
                     a[i + h] = x - y
             h *= 2
-    h = block
-    while h < n:
-        for j in prange(n // 2):
-            i = (j // h) * 2 * h + j % h
-            x = a[i]
-            y = a[i + h]
-            a[i] = x + y
-            a[i + h] = x - y
-        h *= 2
+    rows = n // block
+    if rows == 1:
+        return
+    width = min(block, WHT_TILE)
+    for t in prange(block // width):
+        col = t * width
+        tile = np.empty((rows, width))
+        for r in range(rows):
+            for c in range(width):
+                tile[r, c] = a[r * block + col + c]
+        h = 1
+        while h < rows:
+            for lo in range(0, rows, 2 * h):
+                for i in range(lo, lo + h):
+                    for c in range(width):
+                        x = tile[i, c]
+                        y = tile[i + h, c]
+                        tile[i, c] = x + y
+                        tile[i + h, c] = x - y
+            h *= 2
+        for r in range(rows):
+            for c in range(width):
+                a[r * block + col + c] = tile[r, c]

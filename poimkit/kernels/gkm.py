@@ -14,7 +14,9 @@ kernels (`poimkit.kernels._gkm`) and serve `poimkit.svm.gkm.GkmSVC`.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
+from math import comb
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -304,3 +306,92 @@ def windows(seqs: list[np.ndarray], l: int) -> np.ndarray:
         ``len(x) - l + 1`` per sequence.
     """
     return np.array([x.size - l + 1 for x in seqs], dtype=np.float64)
+
+
+@lru_cache(maxsize=2)
+def letter_weights(l: int) -> np.ndarray:
+    """Non-zero letters (two-bit groups) of every index below ``4**l`` (cached).
+
+    For two l-mers u and v, ``letter_weights(l)[u ^ v]`` is their Hamming
+    distance.
+
+    Parameters
+    ----------
+    l : int
+        Word length.
+
+    Returns
+    -------
+    numpy.ndarray of int8, shape (4**l,)
+
+    Examples
+    --------
+    >>> letter_weights(2).tolist()[:6]
+    [0, 1, 1, 1, 1, 2]
+    """
+    s = np.arange(4**l, dtype=np.int64)
+    w = np.zeros(s.size, dtype=np.int8)
+    for _ in range(l):
+        w += (s & 3) != 0
+        s >>= 2
+    return w
+
+
+@lru_cache(maxsize=2)
+def hamming_eigenvalues(l: int, k: int) -> np.ndarray:
+    """``C(l - w, k - w) / 4**k`` per Walsh index (w: its non-zero letters).
+
+    The kernel of two l-mers, ``h(u, v) = C(l - d(u, v), k)``, depends on
+    ``u XOR v`` only (a letter read as two bits), so the unnormalised
+    Walsh-Hadamard transform H diagonalises it: ``h c = H (lambda H c)`` for
+    every vector c over the l-mers. With ``delta(a, b) = sum_s
+    (-1)**popcount(s & (a ^ b)) / 4`` per letter, ``h(u, v) = sum_{|S| = k}
+    prod_{p in S} delta(u_p, v_p)`` has the coefficient ``4**-k`` times the
+    number of masks S holding every letter where s is non-zero.
+
+    Parameters
+    ----------
+    l, k : int
+        Word length and informative positions.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (4**l,)
+    """
+    table = np.array(
+        [comb(l - i, k - i) if i <= k else 0 for i in range(l + 1)], dtype=np.float64
+    )
+    return table[letter_weights(l)] / 4.0**k
+
+
+def self_kernel(
+    seqs: list[np.ndarray],
+    l: int,
+    k: int,
+    reverse_complement: bool,
+    n_threads: int | None = None,
+) -> np.ndarray:
+    """``K(x, x)`` of every sequence: the diagonal of `gkm_kernel` without the matrix.
+
+    Parameters
+    ----------
+    seqs : list of numpy.ndarray
+        Sequences of at least ``l`` codes.
+    l, k, reverse_complement, n_threads
+        As in `gkm_kernel`.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n,)
+
+    Examples
+    --------
+    >>> self_kernel([encode(["ACGT"])[0]], 3, 2, False).tolist()
+    [6.0]
+    """
+    codes, offsets, _ = strands(seqs, False)
+    h = np.array([comb(l - d, k) for d in range(l + 1)], dtype=np.float64)
+    out = np.empty(len(seqs))
+    with numba_threads(n_threads):
+        _gkm.gkm_self_kernel(codes, offsets, l, bool(reverse_complement), h, out)
+    return out

@@ -143,9 +143,9 @@ def extract_motifs(
         Most motifs to report.
     sequences : array-like of uint8, shape (n, L), optional
         Integer-coded sequences (`poimkit.encode`), e.g. the training set. For
-        the POIM of a position-free model they may have any lengths (a list):
-        those of at least the POIM's length are centre-cropped to it, the
-        others left out (`centre_crop`).
+        the POIM of a position-free model they may have any lengths (a list
+        of 1-D code arrays or of DNA strings, or a 1-D object array): each is
+        searched at its full length, and site starts are positions in it.
     labels : array-like of shape (n,), optional
         1 (or True) for positives, 0 for negatives.
     alpha : float
@@ -195,7 +195,8 @@ def extract_motifs(
     check the cross-validated AUC first (``poimkit run`` reports no motifs when its
     interval includes 0.5). ``position`` is the 1-based mean start of the sites in
     the positives and ``spread`` their standard deviation; for the POIM of a
-    position-free model (`poimkit.GkmSVC`) both are NaN: its motifs occur anywhere.
+    position-free model (`poimkit.GkmSVC`) both are NaN: its motifs occur anywhere,
+    and sites are sought at every start of every record, whatever its length.
 
     **Without sequences** (motifPOIM): seeds come from the highest-order POIM and
     the peaks of the differential POIM (`poimkit.motifs.seeds`). Motifs are added
@@ -270,14 +271,18 @@ def extract_motifs(
 
 
 def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
+    """Sequences as one code array (records of any lengths `padded`), labels."""
     from ..alphabet import check_codes
 
     y = np.asarray(labels)
-    if is_position_free(poim) and not (
-        isinstance(sequences, np.ndarray) and sequences.ndim == 2
-    ):
-        sequences, y, _ = centre_crop(sequences, y, poim.length)
-    X = check_codes(np.asarray(sequences), "sequences")
+    anywhere = is_position_free(poim)
+    if anywhere:
+        from ..kernels.gkm import as_sequences
+        from .scan import padded
+
+        X = padded(as_sequences(sequences, "sequences"))
+    else:
+        X = check_codes(np.asarray(sequences), "sequences")
     if y.shape != (X.shape[0],):
         raise InputError(
             f"labels has shape {y.shape} but must have shape ({X.shape[0]},), "
@@ -286,7 +291,7 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
     if not np.isin(y, (0, 1)).all():
         raise InputError("labels must be 0 (negative) or 1 (positive)")
     y = y.astype(bool)
-    if X.shape[1] != poim.length:
+    if not anywhere and X.shape[1] != poim.length:
         raise InputError(
             f"sequences have length {X.shape[1]} but the POIM is for length "
             f"{poim.length}"
@@ -297,53 +302,6 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
             f"got {int(y.sum())} and {int((~y).sum())}"
         )
     return X, y
-
-
-def centre_crop(
-    sequences: Sequence[str] | Sequence[np.ndarray], labels: ArrayLike, length: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Sequences of any lengths as one array: centre-cropped, shorter ones left out.
-
-    Parameters
-    ----------
-    sequences : list of str or of 1-D code arrays
-        The sequences, of any lengths.
-    labels : array-like of shape (n,)
-        One label per sequence.
-    length : int
-        The length to crop to; shorter sequences are left out.
-
-    Returns
-    -------
-    X : numpy.ndarray of uint8, shape (n_kept, length)
-    y : numpy.ndarray, the labels of the kept sequences
-    keep : numpy.ndarray of bool, shape (n,)
-        Which sequences were kept.
-
-    Examples
-    --------
-    >>> X, y, keep = centre_crop(["ACGTAC", "AC", "GGGG"], [1, 0, 0], 4)
-    >>> X.tolist(), y.tolist(), keep.tolist()
-    ([[1, 2, 3, 0], [2, 2, 2, 2]], [1, 0], [True, False, True])
-    """
-    from ..kernels.gkm import as_sequences
-
-    seqs = as_sequences(sequences, "sequences")
-    labels = np.asarray(labels)
-    if labels.shape != (len(seqs),):
-        raise InputError(
-            f"labels has shape {labels.shape} but must have shape ({len(seqs)},), "
-            "one per sequence"
-        )
-    keep = np.array([x.size >= length for x in seqs], dtype=bool)
-    if not keep.any():
-        raise InputError(f"no sequence has the POIM's length {length} or more")
-    rows = [
-        x[(x.size - length) // 2 : (x.size - length) // 2 + length]
-        for x, k in zip(seqs, keep, strict=True)
-        if k
-    ]
-    return np.stack(rows), labels[keep], keep
 
 
 def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:

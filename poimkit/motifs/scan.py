@@ -5,6 +5,10 @@ a grid of `SCORE_GRID`, so that `score_threshold` gives the exact lowest
 score whose chance under the background is at most p; `scan` finds the best
 window of each sequence on either strand that reaches it, as `Sites`, and
 `site_counts` counts the letters of such sites read on the motif's strand.
+
+Records of different lengths are one array padded after each record's end
+with `PAD` (`padded`); a window reaching into the padding is never a site,
+and `n_windows` counts the windows that fit in the records.
 """
 
 from __future__ import annotations
@@ -19,6 +23,78 @@ PSEUDOCOUNT = 0.5
 CHUNK_LETTERS = 1 << 22
 #: log-odds are multiples of this many bits
 SCORE_GRID = 0.01
+#: code of the padding after a record's end (`padded`)
+PAD = 4
+
+
+def padded(seqs: list[np.ndarray]) -> np.ndarray:
+    """Records of any lengths as one array, `PAD` after each record's end.
+
+    Parameters
+    ----------
+    seqs : list of numpy.ndarray of uint8
+        Letter codes (0..3) of each record.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (n, longest length)
+        Row i holds record i from position 0; sites keep its coordinates.
+
+    Examples
+    --------
+    >>> padded([np.array([0, 1, 2]), np.array([3])]).tolist()
+    [[0, 1, 2], [3, 4, 4]]
+    """
+    X = np.full((len(seqs), max(x.size for x in seqs)), PAD, dtype=np.uint8)
+    for row, x in zip(X, seqs, strict=True):
+        row[: x.size] = x
+    return X
+
+
+def record_lengths(X: np.ndarray) -> np.ndarray:
+    """Length of each record of a (possibly `padded`) array, shape (n,).
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Letter codes, `PAD` after a record's end.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+    """
+    return (X < PAD).sum(axis=1).astype(np.int64)
+
+
+def n_windows(X: np.ndarray, starts: np.ndarray, width: int) -> float:
+    """Mean number of windows per record: starts whose window fits in the record.
+
+    The number of chances a record has to hold a site by chance; for records
+    of one length, where every start fits, ``starts.size``.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Letter codes, perhaps `padded`.
+    starts : numpy.ndarray of int
+        0-based (leftmost) window starts, each at most ``L - width``.
+    width : int
+        Window length.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> X = padded([np.zeros(6, np.uint8), np.zeros(3, np.uint8)])
+    >>> n_windows(X, np.arange(4), 3)  # 4 windows in the first, 1 in the second
+    2.5
+    """
+    if not (X >= PAD).any():
+        return float(starts.size)
+    ends = np.sort(starts) + width
+    return float(np.searchsorted(ends, record_lengths(X), side="right").mean())
 
 
 @dataclass
@@ -122,7 +198,7 @@ def window_scores(
     Parameters
     ----------
     X : numpy.ndarray of uint8, shape (n, L)
-        Letter codes.
+        Letter codes, perhaps `padded`.
     starts : numpy.ndarray of int
         0-based window starts.
     log_odds : numpy.ndarray of float, shape (m, 4)
@@ -131,14 +207,17 @@ def window_scores(
     Returns
     -------
     numpy.ndarray of float64, shape (n, n_starts)
+        ``-inf`` for windows reaching past a record's end.
     """
     width = log_odds.shape[0]
+    # a window reaching into the padding scores -inf: it is never a site
+    table = np.hstack([log_odds, np.full((width, 1), -np.inf)])
     out = np.empty((X.shape[0], starts.size))
     cols = np.arange(width)
     step = max(1, CHUNK_LETTERS // max(1, starts.size * width))
     for lo in range(0, X.shape[0], step):
         codes = windows(X[lo : lo + step], starts, width)
-        out[lo : lo + step] = log_odds[cols, codes].sum(axis=-1)
+        out[lo : lo + step] = table[cols, codes].sum(axis=-1)
     return out
 
 
@@ -316,7 +395,7 @@ def oriented(
     Returns
     -------
     numpy.ndarray of int64, shape (n_sites, len(columns))
-        Letter codes; 4 outside the sequence.
+        Letter codes; 4 outside the sequence (and in its padding).
     """
     pos = np.where(
         strands[:, None] > 0,
@@ -325,5 +404,6 @@ def oriented(
     )
     inside = (pos >= 0) & (pos < X.shape[1])
     letters = X[rows[:, None], np.clip(pos, 0, X.shape[1] - 1)].astype(np.int64)
+    inside &= letters < PAD
     letters = np.where(strands[:, None] > 0, letters, 3 - letters)
     return np.where(inside, letters, 4)

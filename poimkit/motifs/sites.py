@@ -5,8 +5,9 @@ steps, all on integer-coded sequences:
 
 1. **Where.** The seed's POIM profile ``Q(z, j)`` over starts j says where the
    model rewards the seed; the starts with at least `ALLOWED_FRACTION` of its
-   peak are the motif's *allowed starts* (all starts for a motif the model
-   rewards anywhere).
+   peak are the motif's *allowed starts*. A position-free model
+   (`poimkit.GkmSVC`) rewards a seed anywhere: every start of every record,
+   which may have any lengths (`poimkit.motifs.scan.padded`).
 2. **Which columns.** Windows at allowed starts that match the seed (up to
    `tolerated` mismatches) in the discovery positives are the first sites. A
    column belongs to the motif if its letters at sites chosen *without
@@ -17,7 +18,8 @@ steps, all on integer-coded sequences:
 3. **The PWM.** The kept columns' letter frequencies (at those sites that did
    not look at them) give log-odds; every
    allowed window scoring at least the threshold whose background p-value is
-   ``SITE_FPR / n_allowed`` (so that at most about 5 % of background
+   ``SITE_FPR / n_allowed`` (``n_allowed`` the mean number of allowed windows
+   per record, `poimkit.motifs.scan.n_windows`; so that at most about 5 % of background
    sequences hold a site by chance) is a site, read on either strand (the
    reverse complement only if it holds `STRAND_ENRICHMENT` times the sites
    expected by chance: much of aligned DNA, splice sites or promoters, is
@@ -38,17 +40,20 @@ import numpy as np
 
 from ..alphabet import ALPHABET
 from .motif import PwmColumns
-from .scan import SCORE_GRID as SCORE_GRID  # site scores and thresholds lie on it
 from .scan import (
+    PAD,
     Sites,
     letter_counts,
     log_odds,
+    n_windows,
     oriented,
+    record_lengths,
     scan,
     score_threshold,
     site_counts,
     windows,
 )
+from .scan import SCORE_GRID as SCORE_GRID  # site scores and thresholds lie on it
 
 if TYPE_CHECKING:
     from ..poim import Poim
@@ -106,6 +111,12 @@ class SiteMotif(PwmColumns):
     twin_shift : int
         This motif's column aligned with the first column of the twin's
         reverse complement (`reverse_shift`).
+
+    Notes
+    -----
+    Starts are positions in the records: for records of different lengths,
+    ``X`` is `poimkit.motifs.scan.padded` and a window past a record's end is
+    never a site.
     """
 
     pwm: np.ndarray
@@ -122,7 +133,7 @@ class SiteMotif(PwmColumns):
         Parameters
         ----------
         X : numpy.ndarray of uint8, shape (n, L)
-            Letter codes.
+            Letter codes, perhaps `poimkit.motifs.scan.padded`.
 
         Returns
         -------
@@ -143,7 +154,8 @@ class SiteMotif(PwmColumns):
         starts = np.where(
             twin.strands > 0, twin.starts + w + shift - self.length, twin.starts - shift
         )
-        inside = (starts >= 0) & (starts + self.length <= X.shape[1])
+        ends = record_lengths(X)[twin.rows]
+        inside = (starts >= 0) & (starts + self.length <= ends)
         twin.starts = starts
         return sites.merged(twin.take(inside))
 
@@ -188,8 +200,8 @@ def tolerated(seed: str, n_allowed: int, background: np.ndarray) -> int:
     ----------
     seed : str
         The seed k-mer over ``ACGT``.
-    n_allowed : int
-        Number of starts a match may have.
+    n_allowed : float
+        Number of starts a match may have (per sequence, on average).
     background : numpy.ndarray of float, shape (4,)
         Background letter probabilities.
 
@@ -220,7 +232,9 @@ def _profile(poim, seed: str) -> tuple[np.ndarray, int]:
     return max(pieces, key=lambda p: p[0].max())
 
 
-def allowed_starts(poim: Poim, seed: str, above_noise: bool = False) -> np.ndarray:
+def allowed_starts(
+    poim: Poim, seed: str, above_noise: bool = False, length: int | None = None
+) -> np.ndarray:
     """0-based starts where the model rewards the seed (see the module notes).
 
     For a seed longer than the POIM's highest order K, the profile is that of
@@ -238,6 +252,10 @@ def allowed_starts(poim: Poim, seed: str, above_noise: bool = False) -> np.ndarr
         The seed k-mer over ``ACGT``.
     above_noise : bool
         Also require the profile to stand out of its noise.
+    length : int, optional
+        Length of the sequences scanned (the longest record); for a
+        position-free POIM every start in it if the seed's profile is positive
+        somewhere (``above_noise`` is then ignored). Default: the POIM's length.
 
     Returns
     -------
@@ -245,6 +263,9 @@ def allowed_starts(poim: Poim, seed: str, above_noise: bool = False) -> np.ndarr
     """
     m = len(seed)
     profile, offset = _profile(poim, seed)
+    if poim.position_free:
+        fits = poim.length if length is None else length
+        return np.arange(fits - m + 1 if profile.max() > 0 else 0, dtype=np.int64)
     floor = max(ALLOWED_FRACTION * profile.max(), 0.0)
     if above_noise:
         below = profile[profile < 0]
@@ -265,7 +286,7 @@ def seed_mass(X: np.ndarray, poim: Poim, seed: str) -> float:
     Parameters
     ----------
     X : numpy.ndarray of uint8, shape (n, L)
-        Letter codes.
+        Letter codes, perhaps `poimkit.motifs.scan.padded`.
     poim : Poim
         POIMs of the model.
     seed : str
@@ -275,7 +296,7 @@ def seed_mass(X: np.ndarray, poim: Poim, seed: str) -> float:
     -------
     float
     """
-    allowed = allowed_starts(poim, seed)
+    allowed = allowed_starts(poim, seed, length=X.shape[1])
     if allowed.size == 0:
         return 0.0
     codes = windows(X, allowed, len(seed))
@@ -349,17 +370,20 @@ def _columns(
     codes = windows(X, allowed, m)  # on the seed's strand: its orientation
     wrong = codes != target
     n_wrong = wrong.sum(axis=-1)
+    # a window past a record's end: more mismatches than any match tolerates
+    n_wrong[(codes >= PAD).any(axis=-1)] = 2 * m
+    n_allowed = n_windows(X, allowed, m)
     # best (fewest mismatches) window per sequence, then the first sites
     best = n_wrong.argmin(axis=1)
     fewest = n_wrong[np.arange(len(X)), best]
-    rows = np.flatnonzero(fewest <= tolerated(seed, allowed.size, background))
+    rows = np.flatnonzero(fewest <= tolerated(seed, n_allowed, background))
     if rows.size < MIN_SITES:
         return None
     first = Sites(rows, allowed[best[rows]], fewest[rows].astype(float))
     # seed columns: leave each out of the match
     counts = {}
     for c in range(m):
-        t_rest = tolerated(seed[:c] + seed[c + 1 :], allowed.size, background)
+        t_rest = tolerated(seed[:c] + seed[c + 1 :], n_allowed, background)
         rest = n_wrong - wrong[:, :, c]
         b = rest.argmin(axis=1)
         r = np.flatnonzero(rest[np.arange(len(X)), b] <= t_rest)
@@ -436,7 +460,8 @@ def site_motif(
     Allowed starts as `allowed_starts` gives them; if the motif found there
     is not specific (background sequences would hold a chance site more than
     `MAX_CHANCE` of the time: too short a motif for so many starts), again at
-    the starts that stand out of the profile's noise. None when neither gives
+    the starts that stand out of the profile's noise (for a position-free
+    POIM there is no second try: every start is allowed). None when neither gives
     a specific motif with `MIN_SITES` sites and `MIN_COLUMNS` columns. With
     ``both_strands`` (a strand-symmetric model, which rewards a site and its
     reverse complement alike) both strands are always scanned; otherwise the
@@ -445,7 +470,8 @@ def site_motif(
     Parameters
     ----------
     X : numpy.ndarray of uint8, shape (n, L)
-        The discovery positives' letter codes.
+        The discovery positives' letter codes; for a position-free POIM
+        perhaps records of any lengths, `poimkit.motifs.scan.padded`.
     poim : Poim
         POIMs of the model.
     seed : str
@@ -459,9 +485,12 @@ def site_motif(
     -------
     SiteMotif or None
     """
-    for above_noise in (False, True):
-        seed_allowed = allowed_starts(poim, seed, above_noise)
-        motif = _site_motif_at(X, seed, seed_allowed, background, both_strands)
+    anywhere = poim.position_free
+    for above_noise in (False,) if anywhere else (False, True):
+        seed_allowed = allowed_starts(poim, seed, above_noise, X.shape[1])
+        motif = _site_motif_at(
+            X, seed, seed_allowed, background, both_strands, anywhere
+        )
         if motif is not None:
             return motif
     return None
@@ -473,8 +502,13 @@ def _site_motif_at(
     seed_allowed: np.ndarray,
     background: np.ndarray,
     both_strands: bool,
+    anywhere: bool = False,
 ) -> SiteMotif | None:
-    """`site_motif` at the given allowed starts of the seed."""
+    """`site_motif` at the given allowed starts of the seed.
+
+    With ``anywhere`` (a position-free model) the trimmed motif may start
+    anywhere too, not only where its columns lay in the untrimmed one.
+    """
     if seed_allowed.size == 0:
         return None
     found = _columns(X, seed, seed_allowed, background)
@@ -494,7 +528,7 @@ def _site_motif_at(
     allowed, allowed_rc = fitting(seed_allowed + lo), fitting(seed_allowed + m - hi)
     if allowed.size == 0:
         return None
-    p_site = SITE_FPR / (allowed.size + allowed_rc.size)
+    p_site = SITE_FPR / (n_windows(X, allowed, width) + n_windows(X, allowed_rc, width))
     for refit in range(REFITS):
         lods = log_odds(counts, background)
         threshold, _ = score_threshold(lods, background, p_site)
@@ -502,11 +536,13 @@ def _site_motif_at(
         if (
             refit == 0
             and not both_strands
-            and not _both_strands(hits, len(X) * allowed_rc.size * p_site)
+            and not _both_strands(
+                hits, len(X) * n_windows(X, allowed_rc, width) * p_site
+            )
         ):
             # the other strand holds no more sites than chance: scan one strand
             allowed_rc = allowed_rc[:0]
-            p_site = SITE_FPR / allowed.size
+            p_site = SITE_FPR / n_windows(X, allowed, width)
             threshold, _ = score_threshold(lods, background, p_site)
             hits = scan(X, allowed, allowed_rc, lods, threshold)
         if hits.rows.size < MIN_SITES:
@@ -520,9 +556,14 @@ def _site_motif_at(
     left, right = int(strong[0]), int(strong[-1]) + 1
     counts = counts[left:right]
     allowed, allowed_rc = allowed + left, allowed_rc + (width - right)
+    if anywhere:
+        allowed = np.arange(length - (right - left) + 1, dtype=np.int64)
+        allowed_rc = allowed if allowed_rc.size else allowed[:0]
+    width = right - left
     lods = log_odds(counts, background)
     threshold, chance = score_threshold(lods, background, p_site)
-    if chance * (allowed.size + allowed_rc.size) > MAX_CHANCE:
+    n_allowed = n_windows(X, allowed, width) + n_windows(X, allowed_rc, width)
+    if chance * n_allowed > MAX_CHANCE:
         return None
     return SiteMotif(
         counts / counts.sum(axis=1, keepdims=True),

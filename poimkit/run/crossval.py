@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -14,19 +15,66 @@ from .options import (
     SolverNotice,
     _estimator,
     resolve_solver,
-    search_grid,
+    search_families,
 )
 
 
-def _selection_summary(grid, final, folds=()) -> dict:
-    """What summary.json says about the selection (see `run_pipeline`)."""
+def _selection_summary(final, folds=()) -> dict:
+    """What summary.json says about the selection (see `run_pipeline`).
+
+    ``final`` and ``folds`` are `poimkit.svm.selection.FamilySelection`: the
+    chosen family's grid, table and choice, the ``family`` and, per family,
+    its best inner AUC (``families``), ``family_margin`` the chosen family's
+    best minus the best other's (None for one family).
+    """
+    chosen = final.selection
+    compared = final.to_dict()
     return {
-        "grid": grid.to_dict(),
-        "inner": final.inner,
-        "chosen": final.to_dict()["params"],
-        **{k: v for k, v in final.to_dict(table=True).items() if k != "params"},
-        "folds": [s.to_dict() for s in folds],
+        "family": final.family,
+        "family_margin": compared["margin"],
+        "family_tolerance": compared["tolerance"],
+        "families": {
+            name: {**row, "grid": final.families[name].grid.to_dict()}
+            for name, row in compared["families"].items()
+        },
+        "grid": chosen.grid.to_dict(),
+        "inner": chosen.inner,
+        "chosen": chosen.to_dict()["params"],
+        **{k: v for k, v in chosen.to_dict(table=True).items() if k != "params"},
+        "folds": [
+            {"family": s.family, "family_margin": s.margin, **s.selection.to_dict()}
+            for s in folds
+        ],
     }
+
+
+def _template(options: RunOptions, family: str, model: Any, length: int):
+    """The unfitted model of ``family``: ``model`` if given for a fixed family."""
+    if options.kernel != "auto" and model is not None:
+        return model
+    return _estimator(replace(options, kernel=family), length)
+
+
+def _select(data: _Data, options, train_sets, model, fit_params, progress):
+    """`select_families` over `search_families`; None if nothing is chosen."""
+    from ..svm.selection import select_families
+
+    families = search_families(options, data.length, data.y.size)
+    if families is None:
+        return None
+    return select_families(
+        [
+            (name, _template(options, name, model, data.length), grid)
+            for name, _, grid in families
+        ],
+        data.X,
+        data.y,
+        train_sets,
+        random_state=options.seed,
+        n_jobs=options.threads,
+        fit_params=fit_params,
+        progress=progress,
+    )
 
 
 def cross_validate(
@@ -42,7 +90,9 @@ def cross_validate(
     With ``options.selects`` the parameters left open are chosen inside every
     outer fold by an inner CV (nested CV, `poimkit.svm.selection.select_nested`),
     and once more on all sequences for the final model; each kernel setting's
-    matrix is computed once for all of them.
+    matrix is computed once for all of them. With ``kernel="auto"`` the inner
+    CV chooses the model family too (`poimkit.svm.selection.select_families`),
+    in every outer fold and for the final model.
 
     Parameters
     ----------
@@ -53,7 +103,8 @@ def cross_validate(
         Progress bars on standard error.
     model : estimator, optional
         Unfitted template (default: the model of `poimkit run`); selected
-        parameters override its own.
+        parameters override its own. Not used with ``kernel="auto"``: each
+        family's template is the model of `poimkit run`.
     fit_params : dict, optional
         Passed to every ``fit`` (e.g. ``client`` of `WDLinearSVC`).
 
@@ -65,44 +116,32 @@ def cross_validate(
         ``selection`` (None if nothing was selected; else the grid, the inner
         scheme, the parameters chosen on all sequences with their inner AUC,
         the best candidate, ``corner``, a ``table`` of every candidate's inner
-        AUC and ``folds``, the choice of every outer fold).
+        AUC, the ``family`` chosen and every family's best inner AUC
+        (``families``, ``family_margin``; see `_selection_summary`) and
+        ``folds``, the choice of every outer fold).
     """
     from sklearn.base import clone
     from sklearn.metrics import accuracy_score, roc_auc_score
     from sklearn.model_selection import StratifiedKFold
     from tqdm.auto import tqdm
 
-    from ..svm.selection import select_nested
-
     options = resolve_solver(options, data.y.size, data.length)
     check_folds(data, options)
     fit_params = fit_params or {}
-    model = _estimator(options, data.length) if model is None else model
     folds = list(
         StratifiedKFold(
             n_splits=options.cv, shuffle=True, random_state=options.seed
         ).split(data.X, data.y)
     )
-    grid = search_grid(options, data.length)
-    chosen, selection = [{}] * options.cv, None
-    if grid is not None:
-        train_sets = [train for train, _ in folds] + [np.arange(data.y.size)]
-        found = select_nested(
-            model,
-            data.X,
-            data.y,
-            grid,
-            train_sets,
-            random_state=options.seed,
-            n_jobs=options.threads,
-            fit_params=fit_params,
-            progress=progress,
-        )
-        chosen = [s.params for s in found[:-1]]
-        selection = _selection_summary(grid, found[-1], found[:-1])
+    train_sets = [train for train, _ in folds] + [np.arange(data.y.size)]
+    found = _select(data, options, train_sets, model, fit_params, progress)
+    chosen, selection = [(options.kernel, {})] * options.cv, None
+    if found is not None:
+        chosen = [(s.family, s.selection.params) for s in found[:-1]]
+        selection = _selection_summary(found[-1], found[:-1])
     scores = np.empty(data.y.size)
     aucs, accuracies = [], []
-    for (train, test), params in tqdm(
+    for (train, test), (family, params) in tqdm(
         list(zip(folds, chosen, strict=True)),
         desc="cross-validation",
         unit="fold",
@@ -110,7 +149,7 @@ def cross_validate(
         leave=False,
     ):
         fitted = (
-            clone(model)
+            clone(_template(options, family, model, data.length))
             .set_params(**params)
             .fit(data.X[train], data.y[train], **fit_params)
         )
@@ -193,9 +232,9 @@ def train_final(
     data, options
         As in `cross_validate`.
     selection : dict, optional
-        ``cross_validate(...)["selection"]``: its parameters chosen on all
-        sequences are used. Without it, and if ``options.selects``, they are
-        chosen here by an inner CV on all sequences.
+        ``cross_validate(...)["selection"]``: its family and parameters chosen
+        on all sequences are used. Without it, and if ``options.selects``,
+        they are chosen here by an inner CV on all sequences.
     model, fit_params
         As in `cross_validate`.
 
@@ -203,30 +242,25 @@ def train_final(
     -------
     model : fitted estimator
     chosen : dict
-        ``degree``, ``shift`` and ``C`` of the model.
+        ``degree``, ``shift`` and ``C`` of the model (``l``, ``k``,
+        ``reverse_complement`` and ``C`` of a gkm model).
     selection : dict or None
         The selection (as in `cross_validate`), None if nothing was selected.
     """
     from sklearn.base import clone
 
-    from ..svm.selection import _plain, select_parameters
+    from ..svm.selection import _plain
 
     options = resolve_solver(options, data.y.size, data.length)
     fit_params = fit_params or {}
-    model = _estimator(options, data.length) if model is None else model
-    grid = search_grid(options, data.length)
-    if selection is None and grid is not None:
-        found = select_parameters(
-            model,
-            data.X,
-            data.y,
-            grid,
-            random_state=options.seed,
-            n_jobs=options.threads,
-            fit_params=fit_params,
-        )
-        selection = _selection_summary(grid, found)
+    if selection is None:
+        everything = [np.arange(data.y.size)]
+        found = _select(data, options, everything, model, fit_params, False)
+        selection = None if found is None else _selection_summary(found[0])
     params = selection["chosen"] if selection is not None else {}
+    family = selection["family"] if selection is not None else options.kernel
+    model = _template(options, family, model, data.length)
+    options = replace(options, kernel=family)
     fitted = clone(model).set_params(**params).fit(data.X, data.y, **fit_params)
     if getattr(fitted, "hashed_by_budget_", False):
         # the table outgrew resolve_solver's estimate (e.g. repeats): POIMs

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
-from .options import RunOptions, search_grid
+from .options import RunOptions, search_families
 
 if TYPE_CHECKING:
     from ..background import MarkovBackground
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 @dataclass
 class _Data:
     ids: list[str]
-    X: np.ndarray  # (n, L) codes; for kernel="gkm" a 1-D object array of rows
+    X: np.ndarray  # (n, L) codes; for kernel="gkm" or unequal lengths 1-D rows
     y: np.ndarray
     inputs: list[dict]
     dropped: int
@@ -34,6 +34,11 @@ class _Data:
 
         return typical_length(self.X)
 
+    @property
+    def lengths_differ(self) -> bool:
+        """Whether the records have different lengths."""
+        return self.X.ndim == 1 and len({len(x) for x in self.X}) > 1
+
 
 def as_rows(seqs: list[np.ndarray]) -> np.ndarray:
     """Sequences of any lengths as a 1-D object array (indexable by arrays).
@@ -46,6 +51,28 @@ def as_rows(seqs: list[np.ndarray]) -> np.ndarray:
     rows = np.empty(len(seqs), dtype=object)
     rows[:] = seqs
     return rows
+
+
+def as_codes(X: np.ndarray | list[np.ndarray], kernel: str) -> np.ndarray:
+    """Records as read for ``kernel`` (``read_labeled(any_length=kernel != "wd")``).
+
+    Parameters
+    ----------
+    X : numpy.ndarray or list of numpy.ndarray
+        An ``(n, L)`` array (kernel "wd"), or code arrays, one per record.
+    kernel : {"auto", "wd", "gkm"}
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, L)`` for records of one length, except with "gkm": then, as
+        for records of different lengths, a 1-D object array of rows.
+    """
+    if kernel == "wd":
+        return X
+    if kernel == "gkm" or len({len(x) for x in X}) > 1:
+        return as_rows(X)
+    return np.stack(X)
 
 
 def _sha256(path: str) -> str:
@@ -73,6 +100,15 @@ def read_input(
         One FASTA file and its two-column label table, instead.
     options : RunOptions, optional
         Reading options (cleaning, crop, labels, kernel); default `RunOptions()`.
+
+    Returns
+    -------
+    _Data
+        ``X`` is an ``(n, L)`` array for records of one length, except with
+        ``kernel="gkm"`` (a 1-D object array of code rows, as for records of
+        different lengths, which ``kernel="auto"`` takes too:
+        `_Data.lengths_differ` then tells `resolve_kernel` to choose gkm before
+        any training). ``kernel="wd"`` refuses different lengths while reading.
     """
     from ..io import DroppedRecordsWarning, read_labeled
 
@@ -92,12 +128,11 @@ def read_input(
             labels=labels,
             on_invalid="drop" if options.drop_invalid else "error",
             crop_length=options.crop,
-            any_length=options.kernel == "gkm",
+            any_length=options.kernel != "wd",
             drop_short=options.drop_short,
             positive_label=options.positive_label,
         )
-    if options.kernel == "gkm":
-        X = as_rows(X)
+    X = as_codes(X, options.kernel)
     dropped = sum(
         getattr(w.message, "count", 0)
         for w in caught
@@ -136,7 +171,7 @@ def check_folds(data: _Data, options: RunOptions) -> None:
             f"{options.cv}-fold cross-validation needs at least {options.cv} "
             f"sequences per class, {got} (lower --cv)"
         )
-    if search_grid(options, data.length) is not None:
+    if search_families(options, data.length, data.y.size) is not None:
         # every inner fold needs a sequence of each class; an outer training
         # set lacks up to ceil(n / cv) of a class's n sequences
         fewest = int(counts.min())
@@ -161,17 +196,16 @@ def check_poim_memory(data: _Data, options: RunOptions) -> None:
         ``max_order``, the background and ``memory_limit_gb``.
     """
     from ..poim.exact import check_memory
+    from ..poim.exact import estimate_bytes as positional_bytes
+    from ..poim.position_free import estimate_bytes as position_free_bytes
 
     order = options.markov_order if options.background == "fit" else 0
     max_order = min(options.max_order, data.length)
-    if options.kernel == "gkm":
-        from ..poim.position_free import estimate_bytes
-
-        need = estimate_bytes(data.length, options.gkm_l, max_order, order)
-    else:
-        from ..poim.exact import estimate_bytes
-
-        need = estimate_bytes(data.length, max_order, order)
+    need = 0  # kernel "auto": the family chosen later may be either
+    if options.kernel != "wd":
+        need = position_free_bytes(data.length, options.gkm_l, max_order, order)
+    if options.kernel != "gkm":
+        need = max(need, positional_bytes(data.length, max_order, order))
     check_memory(need, options.memory_limit_gb * 1024**3, max_order, data.length)
 
 
@@ -196,26 +230,16 @@ def make_background(data: _Data, options: RunOptions) -> MarkovBackground:
     return MarkovBackground.fit_pooled(data.X, options.markov_order, data.length)
 
 
-def motif_data(
-    data: _Data, length: int | None = None
-) -> tuple[np.ndarray, list[str], np.ndarray]:
-    """Sequences, ids and labels for the motif evidence: one length.
+def motif_data(data: _Data) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """Sequences, ids and labels for the motif evidence: every record, as read.
 
-    Records of any lengths (``kernel="gkm"``) are centre-cropped to the POIM
-    length (default ``data.length``); shorter ones are left out of the motif
-    step.
+    Records of any lengths (``kernel="gkm"``) stay whole: the motifs of a
+    position-free model are sought at every start of every record
+    (`poimkit.extract_motifs`), so site starts are positions in the records.
 
     Parameters
     ----------
     data : _Data
         The labeled sequences.
-    length : int, optional
-        The POIM length.
     """
-    if data.X.ndim == 2:
-        return data.X, data.ids, data.y
-    from ..motifs.extract import centre_crop
-
-    length = data.length if length is None else length
-    X, y, keep = centre_crop(list(data.X), data.y, length)
-    return X, [i for i, k in zip(data.ids, keep, strict=True) if k], y
+    return data.X, data.ids, data.y

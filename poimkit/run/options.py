@@ -25,8 +25,14 @@ KERNEL_COPIES = 3
 #: solver's time grows with n**2 to n**3 (16,000 GATTACA sequences of length 30
 #: take 55 s and 2.6 GB; harder data many times that)
 KERNEL_MAX_SEQUENCES = 20_000
-#: model families of ``kernel``: positional WD / WDS, position-free gapped k-mers
-KERNELS = ("wd", "gkm")
+#: model families, in the order of preference when their inner AUCs tie: the
+#: positional WD / WDS kernel first, as its POIMs say where a k-mer counts as
+#: well as which (a position-free signal shows in them as a flat profile), while
+#: the gapped k-mer model's are flat by construction; so the position-free model
+#: is chosen only when it is better by more than the tie tolerance
+FAMILIES = ("wd", "gkm")
+#: values of ``kernel``: a family, or ``"auto"`` to choose it from the data
+KERNELS = ("auto", *FAMILIES)
 
 
 @dataclass
@@ -41,18 +47,27 @@ class RunOptions:
         cross-validation choose it from `poimkit.svm.selection.default_grid`, or,
         with ``grid=False``, takes `FIXED_DEFAULTS` (20, 0, 1.0).
     solver : {"auto", "kernel", "linear"}
-        Train `WDKernelSVC` (kernel matrix, up to `KERNEL_MAX_SEQUENCES`) or
-        `WDLinearSVC` (feature space, for more); ``"auto"`` picks the one
-        that fits the data (`resolve_solver`). The POIMs need exact weights:
+        WD kernel: train `WDKernelSVC` (kernel matrix, up to
+        `KERNEL_MAX_SEQUENCES`) or `WDLinearSVC` (feature space, for more);
+        ``"auto"`` picks the one that fits the data (`resolve_solver`). gkm:
+        `GkmSVC`'s solver (``"auto"``: the kernel matrix up to
+        `poimkit.svm.gkm.KERNEL_MAX_RECORDS` records, else L-BFGS through
+        the l-mer table, linear in the records). The POIMs need exact weights:
         the linear solver indexes the k-mers present in the data exactly, as
         long as that table fits its memory budget (25 % of the RAM), so its
         degree, never searched, is the default (20) when it fits and else the
         largest that fits (`poimkit.svm.linear.keys.largest_fitting_degree`).
-    kernel : {"wd", "gkm"}
+    kernel : {"auto", "wd", "gkm"}
         ``"wd"``: the positional WD / WDS kernel (equal lengths, or ``crop``).
         ``"gkm"``: the position-free gapped k-mer kernel (`GkmSVC`) on records
-        of any lengths; its POIMs are for the median length, and the motif
-        evidence uses the records at least that long, centre-cropped.
+        of any lengths; its POIMs are for the median length, and its motif
+        sites are sought in every record at its full length.
+        ``"auto"`` (the default) chooses the family from the data
+        (`resolve_kernel`): gkm for records of different lengths, else the
+        inner cross-validation chooses between the two (`FAMILIES`), or wd
+        when it has nothing to choose (``grid=False``, the linear solver, or
+        a WD-only option such as ``degree`` given). Until then the options
+        answer as for wd (`fixed`, `defaults`).
     mismatches, reverse_complement : int or None, bool or None
         `WDKernelSVC` options (default 0 and False); ``reverse_complement``
         is also a `GkmSVC` option, chosen by the inner CV unless given.
@@ -99,7 +114,7 @@ class RunOptions:
     shift: int | None = None
     C: float | None = None
     solver: str = "auto"
-    kernel: str = "wd"
+    kernel: str = "auto"
     mismatches: int | None = None
     reverse_complement: bool | None = None
     gkm_l: int = GKM_DEFAULTS["l"]
@@ -160,7 +175,7 @@ class RunOptions:
         if self.mismatches is not None:
             check_int(self.mismatches, "mismatches", 0)
         check_int(self.seed, "seed", 0, 2**32 - 1)
-        if self.solver == "linear":
+        if self.solver == "linear" and self.kernel == "wd":
             kernel_only = {
                 "mismatches": self.mismatches,
                 "reverse_complement": self.reverse_complement,
@@ -185,20 +200,34 @@ class RunOptions:
                     f"{', '.join(given)}: option(s) of the WD kernel, not of "
                     "kernel='gkm'"
                 )
-            if self.solver == "linear":
-                raise InputError("kernel='gkm' needs solver='kernel'")
+            from ..svm.gkm import MAX_LMER_TABLE
+
+            if self.solver == "linear" and self.gkm_l > MAX_LMER_TABLE:
+                raise InputError(
+                    f"kernel='gkm' with solver='linear' needs gkm_l <= "
+                    f"{MAX_LMER_TABLE} (an l-mer table of 4**l numbers), got "
+                    f"{self.gkm_l}"
+                )
 
     @property
     def selects(self) -> bool:
-        """Whether parameters left at None are chosen by an inner CV."""
-        return self.solver != "linear" if self.grid is None else bool(self.grid)
+        """Whether parameters left at None are chosen by an inner CV.
+
+        By default yes, but for the WD kernel's linear solver (whose fits
+        share no kernel matrix and whose degree is never searched); a gkm
+        model's C matters (tenfold changes move the AUC by 0.02-0.03 on
+        ChIP-like data) and its linear solver refits it cheaply.
+        """
+        if self.grid is not None:
+            return bool(self.grid)
+        return self.solver != "linear" or self.kernel == "gkm"
 
     def defaults(self) -> dict:
-        """Values of the parameters neither given nor selected."""
+        """Values of the parameters neither given nor selected (auto: wd's)."""
         return GKM_DEFAULTS if self.kernel == "gkm" else FIXED_DEFAULTS
 
     def fixed(self) -> dict:
-        """The parameters the user set (None for those to select)."""
+        """The parameters the user set (None for those to select; auto: wd's)."""
         if self.kernel == "gkm":
             fixed = {
                 "l": self.gkm_l,
@@ -231,17 +260,29 @@ def _estimator(options: RunOptions, length: int):
     if options.kernel == "gkm":
         from ..svm.gkm import GkmSVC
 
-        return GkmSVC(n_threads=options.threads, **params)
+        return GkmSVC(n_threads=options.threads, solver=options.solver, **params)
     if options.solver == "linear":
         # POIMs need exact weights: the defaults index the present k-mers
         # exactly (`resolve_solver` kept the degree within the memory budget)
         extra["verbose"] = False
     from ..svm import make_model
 
-    return make_model(options.solver, n_threads=options.threads, **params, **extra)
+    # solver "auto" here: kernel="auto" on data the WD kernel solver takes
+    solver = "kernel" if options.solver == "auto" else options.solver
+    return make_model(solver, n_threads=options.threads, **params, **extra)
 
 
-def search_grid(options: RunOptions, length: int):
+def _gkm_grid(options: RunOptions, n: int):
+    """`gkm_grid` of the options for ``n`` records (fewer C where it refits)."""
+    from ..svm.gkm import GkmSVC
+    from ..svm.selection import MAX_SEQUENCES, gkm_grid
+
+    model = GkmSVC(l=options.gkm_l, k=options.gkm_k, solver=options.solver)
+    refits = not model._gram_pays(min(n, MAX_SEQUENCES))
+    return gkm_grid(options.fixed(), linear=refits)
+
+
+def search_grid(options: RunOptions, length: int, n: int):
     """The candidates of the inner CV, or None if there is nothing to choose.
 
     Parameters
@@ -249,19 +290,23 @@ def search_grid(options: RunOptions, length: int):
     options : RunOptions
     length : int
         Sequence length (caps the shifts).
+    n : int
+        Number of sequences (the gkm model refitted by its linear solver
+        searches fewer C values).
 
     Returns
     -------
     poimkit.svm.selection.Grid or None
         `poimkit.svm.selection.default_grid` less the parameters the options fix;
-        None without ``selects`` or when every parameter is fixed.
+        None without ``selects``, when every parameter is fixed, or for
+        ``kernel="auto"`` (see `search_families`).
     """
-    from ..svm.selection import default_grid, gkm_grid
+    from ..svm.selection import default_grid
 
-    if not options.selects:
+    if not options.selects or options.kernel == "auto":
         return None
     if options.kernel == "gkm":
-        grid = gkm_grid(options.fixed())
+        grid = _gkm_grid(options, n)
     else:
         grid = default_grid(length, options.fixed())
     return grid if grid.size > 1 else None
@@ -288,7 +333,10 @@ def kernel_memory_limit() -> float:
 def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     """The options with ``solver="auto"`` decided for ``n`` sequences of ``length``.
 
-    Auto is the kernel solver unless the data are too many for it (over
+    For the gkm kernel auto is `poimkit.GkmSVC`'s own choice for ``n``
+    records; for ``kernel="auto"`` it stays "auto" where the WD model takes
+    the kernel solver (each family then decides, `_estimator`). For the WD
+    kernel auto is the kernel solver unless the data are too many for it (over
     `KERNEL_MAX_SEQUENCES`, or its matrices over `kernel_memory_limit`) and
     the linear solver can fit the model (the WD kernel without mismatches or
     strands); then the linear one, with a one-line notice. A linear model's
@@ -313,7 +361,13 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     )
 
     solver = options.solver
-    linear_fits = options.kernel == "wd" and not options.mismatches
+    if options.kernel == "gkm":
+        if solver == "auto":  # one loss for the selection and the final model
+            from ..svm.gkm import GkmSVC
+
+            solver = GkmSVC(l=options.gkm_l, k=options.gkm_k)._solver_for(n)
+        return replace(options, solver=solver)
+    linear_fits = options.kernel != "gkm" and not options.mismatches
     linear_fits = linear_fits and not options.reverse_complement
     too_large = None
     if n > KERNEL_MAX_SEQUENCES:
@@ -360,11 +414,150 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
             ),
             stacklevel=2,
         )
-    return replace(options, solver=solver, degree=degree)
+    if options.kernel == "auto" and options.solver == "auto" and solver == "kernel":
+        # both families stay open: the WD model takes the kernel solver, the
+        # gkm model decides for itself (resolved again once a family is chosen)
+        solver = "auto"
+    return narrow_kernel(replace(options, solver=solver, degree=degree))
 
 
 class SolverNotice(UserWarning):
     """`resolve_solver` chose the linear solver because the data are large."""
+
+
+class FamilyNotice(UserWarning):
+    """`resolve_kernel` chose the position-free model for records of any lengths."""
+
+
+#: options that only the positional WD kernel has
+_WD_ONLY = ("degree", "shift", "mismatches")
+
+
+def resolve_kernel(options: RunOptions, lengths_differ: bool) -> RunOptions:
+    """The options with ``kernel="auto"`` decided as far as the data allow.
+
+    Records of different lengths (not cropped) leave only the position-free
+    model: ``kernel="gkm"``, with a one-line `FamilyNotice`. Otherwise
+    `narrow_kernel` decides. Other kernels are returned unchanged.
+
+    Parameters
+    ----------
+    options : RunOptions
+    lengths_differ : bool
+        Whether the records read have different lengths.
+
+    Returns
+    -------
+    RunOptions
+
+    Raises
+    ------
+    InputError
+        For records of different lengths with an option of the WD kernel.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     resolve_kernel(RunOptions(), lengths_differ=True).kernel
+    'gkm'
+    >>> resolve_kernel(RunOptions(), lengths_differ=False).kernel
+    'auto'
+    >>> resolve_kernel(RunOptions(shift=4), lengths_differ=False).kernel
+    'wd'
+    """
+    if options.kernel != "auto":
+        return options
+    if not lengths_differ:
+        return narrow_kernel(options)
+    given = [f"--{n}" for n in _WD_ONLY if getattr(options, n) is not None]
+    if given:
+        raise InputError(
+            "the records have different lengths, which only the position-free "
+            f"model (--kernel gkm) takes, but {', '.join(given)} set the positional "
+            "WD kernel: centre-crop the records with --crop, or leave those out"
+        )
+    warnings.warn(
+        FamilyNotice(
+            "the records have different lengths: using the position-free gapped "
+            "k-mer model (GkmSVC; --crop LENGTH for the positional WD kernel)"
+        ),
+        stacklevel=2,
+    )
+    return replace(options, kernel="gkm")
+
+
+def narrow_kernel(options: RunOptions) -> RunOptions:
+    """``kernel="auto"`` on records of equal length: "wd" unless the CV chooses.
+
+    The inner cross-validation chooses between the `FAMILIES` only if it runs
+    (`RunOptions.selects`), no option of the WD kernel (degree, shift,
+    mismatches) is given and the gkm model takes the options (e.g. its
+    solver); otherwise the family is wd, today's positional model.
+
+    Parameters
+    ----------
+    options : RunOptions
+
+    Returns
+    -------
+    RunOptions
+        ``kernel`` "auto" (to be chosen by the inner CV) or "wd"; other
+        kernels unchanged.
+    """
+    if options.kernel != "auto":
+        return options
+    wd_given = any(getattr(options, n) is not None for n in _WD_ONLY)
+    if wd_given or not options.selects or not _takes(replace(options, kernel="gkm")):
+        return replace(options, kernel="wd")
+    return options
+
+
+def _takes(options: RunOptions) -> bool:
+    """Whether `RunOptions.check_model` accepts the options."""
+    try:
+        options.check_model()
+    except InputError:
+        return False
+    return True
+
+
+def search_families(options: RunOptions, length: int, n: int) -> list | None:
+    """The families and candidates of the inner CV, or None if nothing is chosen.
+
+    Parameters
+    ----------
+    options : RunOptions
+        ``kernel`` "auto" compares the `FAMILIES` (each with its whole grid,
+        even of one candidate); a fixed family is searched alone.
+    length : int
+        Sequence length (caps the shifts).
+    n : int
+        Number of sequences (`search_grid`).
+
+    Returns
+    -------
+    list of (str, RunOptions, Grid) or None
+        Name, options (``kernel`` set to the family) and candidates of each
+        family, in the order of preference for a tie.
+    """
+    from ..svm.selection import default_grid
+
+    if options.kernel != "auto":
+        grid = search_grid(options, length, n)
+        return None if grid is None else [(options.kernel, options, grid)]
+    out = []
+    for name in FAMILIES:
+        if name == "gkm" and length < options.gkm_l:
+            continue  # records shorter than the gkm words: wd alone
+        family = replace(options, kernel=name)
+        if name == "gkm":
+            grid = _gkm_grid(family, n)
+        else:
+            grid = default_grid(length, family.fixed())
+        out.append((name, family, grid))
+    return out
 
 
 def kernel_bytes(n: int) -> float:
@@ -404,7 +597,8 @@ def check_kernel_size(n: int, options: RunOptions) -> None:
             f"{limit / 1024**3:.0f} GiB ({KERNEL_RAM_SHARE:.0%} of this machine's "
             "memory); "
             + (
-                "give fewer sequences"
+                "use --solver linear (the gkm kernel through the l-mer table, no "
+                "matrix) or --solver auto"
                 if options.kernel == "gkm"
                 else "use --solver linear (the WD kernel in feature space) or "
                 "fewer sequences"

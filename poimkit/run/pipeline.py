@@ -26,7 +26,7 @@ from .data import (
     motif_data,
     read_input,
 )
-from .options import RunOptions, check_kernel_size, resolve_solver
+from .options import RunOptions, check_kernel_size, resolve_kernel, resolve_solver
 from .summary import (
     _TOP_KMERS,
     SUMMARY_VERSION,
@@ -112,10 +112,14 @@ def run_pipeline(
     it was).
 
     The summary's ``parameters`` hold the options (None for the parameters
-    left to the selection), ``grid`` (whether parameters were selected) and
-    ``chosen`` (the final model's degree, shift and C); ``selection`` is None
-    or what `cross_validate` returns under that name (grid, inner scheme,
-    choices of the final model and of every outer fold, ``corner``).
+    left to the selection; ``kernel`` as resolved before training: "auto"
+    if the inner CV chose the family), ``grid`` (whether parameters were
+    selected) and ``chosen`` (the final model's degree, shift and C, or l, k,
+    reverse_complement and C); ``family`` is the final model's, "wd" or
+    "gkm"; ``selection`` is None or what `cross_validate` returns under that
+    name (grid, inner scheme, choices of the final model and of every outer
+    fold, ``corner``, ``family`` and each family's best inner AUC in
+    ``families`` with ``family_margin``).
     """
     from tqdm.auto import tqdm
 
@@ -145,6 +149,7 @@ def run_pipeline(
     if dataset is not None:  # e.g. the demo's temporary copies: name the source
         for item in data.inputs:
             item["path"] = f"{dataset}: {Path(item['path']).name} (temporary copy)"
+    options = resolve_kernel(options, data.lengths_differ)
     options = resolve_solver(options, data.y.size, data.length)
     check_folds(data, options)  # before hours of training, not after
     check_poim_memory(data, options)
@@ -168,7 +173,7 @@ def run_pipeline(
         else:
             cv = NO_CV
         with timer.step("training"):
-            model, chosen, _ = train_final(data, options, cv["selection"])
+            model, chosen, selection = train_final(data, options, cv["selection"])
         with timer.step("POIM"):
             background = make_background(data, options)
             poim = compute_poim(
@@ -199,7 +204,12 @@ def run_pipeline(
             write_meme(staged / "motifs.meme", motifs, background_letters(background))
             write_sites(staged / "sites.tsv", motifs, ids_motifs, y_motifs)
             figures = write_figures(
-                staged / "figures", poim, motifs, data.y, cv["out_of_fold_scores"]
+                staged / "figures",
+                poim,
+                motifs,
+                y_motifs,
+                cv["out_of_fold_scores"],
+                lengths=[len(x) for x in X_motifs],
             )
         lengths = [len(x) for x in data.X]
         summary = {
@@ -220,6 +230,7 @@ def run_pipeline(
                 "grid": options.selects,
                 "chosen": chosen,
             },
+            "family": selection["family"] if selection else options.kernel,
             "background": repr(background),
             "versions": _versions(),
             **{k: v for k, v in cv.items() if k != "out_of_fold_scores"},

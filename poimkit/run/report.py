@@ -35,6 +35,76 @@ def _where(value, fmt: str) -> str:
     return "anywhere" if value is None else fmt.format(value)
 
 
+#: the motifs' introduction: how sites are found, what the columns mean
+_MOTIFS_INTRO = {
+    False: "<p>Each motif is built from its <i>sites</i>: real occurrences in the "
+    "positive sequences, at the positions where the model rewards the motif's "
+    "strongest k-mers (POIMs). The logo is the letter frequencies of those "
+    "sites. <i>Position</i> is the 1-based mean start of the sites, "
+    "<i>spread</i> the standard deviation of that start; <i>importance</i> "
+    "is the POIM value of the consensus, the average change of the SVM score "
+    "when it sits there (positive favours the positive class).</p>",
+    True: "<p>Each motif is built from its <i>sites</i>: real occurrences in the "
+    "positive sequences. The model is position-free: it rewards a word "
+    "wherever it occurs, so sites are sought at every position of every "
+    "sequence, whatever its length. The logo is the letter frequencies of "
+    "those sites. <i>Strands</i>: <i>both</i> if sites read as the motif's "
+    "reverse complement count too; <i>importance</i> is the POIM value of the "
+    "consensus, the average change of the SVM score when it occurs "
+    "(positive favours the positive class). Where the sites lie in the "
+    "sequences is shown below the table.</p>",
+}
+#: where sites.tsv puts a site
+_SITES_FILE = {
+    False: "Every site is listed in <span class='mono'>sites.tsv</span>; ",
+    True: "Every site is listed in <span class='mono'>sites.tsv</span> with its "
+    "1-based start in its sequence, counted on the sequence as given (a site "
+    "on strand &minus; reads as the motif's reverse complement from there); ",
+}
+
+
+def _motif_table(s: dict, figures: Path) -> str:
+    """The motif table: positional columns, or strands for a position-free model."""
+    anywhere = bool(s.get("position_free"))
+    compared = "matches" in s["motifs"][0]
+    rows = []
+    for m in s["motifs"]:
+        where = (
+            ["both" if m["strands"] == "+-" else "one"]
+            if anywhere
+            else [_where(m["position"], "{:.1f}"), _where(m["spread"], "{:.1f}")]
+        )
+        rows.append(
+            [
+                m["name"],
+                _img(figures, f"logo_{m['name']}.png", f"logo of {m['name']}"),
+                m["iupac"],
+                *where,
+                f"{m['importance']:.3g}",
+                m["n_sites"],
+                f"{100 * m['frac_positive']:.0f} %",
+                f"{100 * m['frac_negative']:.0f} %",
+                f"{m['q_value']:.2g}",
+                *([_best_match(m)] if compared else []),
+            ]
+        )
+    where = ["strands"] if anywhere else ["position", "spread"]
+    header = [
+        "motif",
+        "logo",
+        "IUPAC",
+        *where,
+        "importance",
+        "sites",
+        "positives",
+        "negatives",
+        "q-value",
+        *(["best known match"] if compared else []),
+    ]
+    numeric = {4, 5, 6, 7, 8} if anywhere else {3, 4, 5, 6, 7, 8, 9}
+    return _table(header, rows, numeric=numeric)
+
+
 def _img(folder: Path, name: str, alt: str) -> _Html:
     data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
     return _Html(f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt)}">')
@@ -93,8 +163,10 @@ def _quality(s: dict, figures: Path) -> list[str]:
     header = ["fold", "ROC AUC", "accuracy"]
     if s.get("selection"):
         header.append("parameters chosen by the inner CV")
+        compared = len(s["selection"].get("families") or {}) > 1
         for row, fold in zip(folds, s["selection"]["folds"], strict=True):
-            row.append(_params_text(fold["params"]))
+            family = f"{fold['family']}: " if compared else ""
+            row.append(family + _params_text(fold["params"]))
     parts.append(_table(header, folds, {0, 1, 2}))
     return parts
 
@@ -125,6 +197,7 @@ def _selection_note(selection: dict | None, n_sequences: int) -> str:
         f"{selection['inner_auc']:.4f}; the best candidate, "
         f"{_params_text(selection['best'])}, had {selection['best_inner_auc']:.4f})."
     )
+    text += _family_note(selection)
     if selection["corner"]:
         text += (
             f" <b>{html.escape(', '.join(selection['corner']))} was chosen at the "
@@ -132,6 +205,37 @@ def _selection_note(selection: dict | None, n_sequences: int) -> str:
             "it given explicitly to try."
         )
     return text + "</p>"
+
+
+#: the model families in words
+_FAMILY_NAMES = {
+    "wd": "the positional WD / WDS kernel",
+    "gkm": "the position-free gapped k-mer kernel",
+}
+
+
+def _family_note(selection: dict) -> str:
+    """Which model family the inner CV chose and by how much (or "")."""
+    families = selection.get("families") or {}
+    if len(families) < 2:
+        return ""
+    family = selection["family"]
+    best = ", ".join(
+        f"{html.escape(_FAMILY_NAMES.get(name, name))} {row['best_inner_auc']:.4f}"
+        for name, row in families.items()
+    )
+    margin = selection["family_margin"]
+    how = (
+        f"better by {margin:.4f}"
+        if margin > selection["family_tolerance"]
+        else "preferred in a tie (within one standard error, "
+        f"{selection['family_tolerance']:.4f}; the positional model comes first)"
+    )
+    return (
+        f" <b>Model family: {html.escape(_FAMILY_NAMES.get(family, family))}</b>, "
+        f"chosen by the same inner CV among the families (best inner AUC: {best}); "
+        f"{how}."
+    )
 
 
 def _parameter_rows(parameters: dict) -> list[list[str]]:
@@ -167,6 +271,91 @@ def _model_text(chosen: dict) -> str:
     extra = f" ({', '.join(extras)})" if extras else ""
     degree = chosen["degree"]
     return f"A {kind}-kernel SVM{extra} of degree {degree}, C = {chosen['C']},"
+
+
+def _top_kmer_table(s: dict) -> str:
+    """The strongest POIM entries of the summary (``top_kmers``).
+
+    With their positions, except for a position-free model (they have none).
+    """
+    anywhere = bool(s.get("position_free"))
+    top = [
+        [
+            _Html(f"<span class='mono'>{html.escape(t['kmer'])}</span>"),
+            *([] if anywhere else [t["position"]]),
+            f"{t['value']:.4g}",
+        ]
+        for t in s["top_kmers"]
+    ]
+    if anywhere:
+        return _table(["k-mer", "Q"], top, {1})
+    return _table(["k-mer", "position", "Q"], top, {1, 2})
+
+
+def _where_sections(s: dict, figures: Path) -> list[str]:
+    """A positional model: where it looks, and its strongest positional k-mers."""
+    parts = ["<h2>Where in the sequence the model looks</h2>"]
+    parts.append(
+        "<p>The differential POIM scores, for each k-mer length (rows) and start "
+        "position (columns), how much the most important k-mer there adds over its "
+        "shorter pieces: bright cells mark the length and start of a motif. The "
+        "weight mass below sums the absolute importance of all k-mers at each "
+        "position.</p>"
+    )
+    parts.append(
+        "<p>Single nucleotides first: at each position, letters above the line "
+        "raise the score (favour the positive class) and letters below lower it; "
+        "a letter's height is its importance Q<sub>1</sub>.</p>"
+    )
+    parts.append(_img(figures, "nucleotide_importance.png", "nucleotide importance"))
+    parts.append(_img(figures, "differential_poim.png", "differential POIM"))
+    peaks = [
+        [p["length"], p["position"], f"{p['value']:.3g}"]
+        for p in s["differential_peaks"]
+    ]
+    parts.append(_table(["k-mer length", "start position", "value"], peaks, {0, 1, 2}))
+    parts.append(_img(figures, "weight_mass.png", "weight mass"))
+    parts.append("<h2>Strongest positional k-mers</h2>")
+    parts.append(
+        "<p>POIM entries of largest absolute value: the expected change of the "
+        "score when the k-mer starts at that position. The 50 strongest are in "
+        "<span class='mono'>top_kmers.tsv</span>.</p>"
+    )
+    parts.append(_top_kmer_table(s))
+    return parts
+
+
+def _anywhere_sections(s: dict, figures: Path) -> list[str]:
+    """A position-free model: the k-mers it rewards or penalises anywhere."""
+    parts = ["<h2>Which k-mers the model rewards, anywhere</h2>"]
+    parts.append(
+        "<p>This model is position-free (gapped k-mers, <span class='mono'>GkmSVC"
+        "</span>): it weighs a word alike wherever it occurs, so a k-mer's "
+        "importance has no position. It is the expected change of the score when "
+        "the k-mer occurs at a random position (the POIM averaged over "
+        "positions): below, for the longest k-mers, those that raise the score "
+        "most (red, favouring the positive class) and those that lower it most "
+        "(blue). The 50 strongest of all lengths are in "
+        "<span class='mono'>top_kmers.tsv</span>.</p>"
+    )
+    if "kmer_importance.png" in s["figures"]:
+        parts.append(_img(figures, "kmer_importance.png", "k-mer importance"))
+    parts.append(_top_kmer_table(s))
+    return parts
+
+
+def _poim_sections(s: dict, figures: Path) -> list[str]:
+    """The POIM heatmaps per k-mer length."""
+    parts = ["<h2>POIMs per k-mer length</h2>"]
+    parts.append(
+        "<p>Rows are k-mers (all of them up to length 2, otherwise the 20 with the "
+        "largest peak), columns 1-based start positions; red raises the score, "
+        "blue lowers it.</p>"
+    )
+    for figure in s["figures"]:
+        if figure.startswith("poim_order_"):
+            parts.append(_img(figures, figure, figure))
+    return parts
 
 
 def render_report(summary: dict, figures: Path) -> str:
@@ -210,15 +399,10 @@ def render_report(summary: dict, figures: Path) -> str:
     # ---- motifs
     parts.append("<h2>Motifs the model relies on</h2>")
     if s["motifs"]:
+        anywhere = bool(s.get("position_free"))
         parts.append(
-            "<p>Each motif is built from its <i>sites</i>: real occurrences in the "
-            "positive sequences, at the positions where the model rewards the motif's "
-            "strongest k-mers (POIMs). The logo is the letter frequencies of those "
-            "sites. <i>Position</i> is the 1-based mean start of the sites, "
-            "<i>spread</i> the standard deviation of that start; <i>importance</i> "
-            "is the POIM value of the consensus, the average change of the SVM score "
-            "when it sits there (positive favours the positive class).</p>"
-            "<p><b>Evidence.</b> The positives are split in two: one half gives the "
+            _MOTIFS_INTRO[anywhere]
+            + "<p><b>Evidence.</b> The positives are split in two: one half gives the "
             "motif, the other half and the negatives test it. <i>Positives</i> and "
             "<i>negatives</i> are the shares of those sequences with a site; a motif "
             "is reported only if positives hold a site more often than negatives "
@@ -226,47 +410,21 @@ def render_report(summary: dict, figures: Path) -> str:
             "5 % over every candidate examined, and at least twice as often. About 5 "
             "% of negatives hold a site by chance, by construction of the site "
             "threshold. Sites on the other strand count as the motif's own. "
-            "Every site is listed in "
-            "<span class='mono'>sites.tsv</span>; the motifs are in "
+            + _SITES_FILE[anywhere]
+            + "the motifs are in "
             "<span class='mono'>motifs.meme</span> (MEME format, with the sites' "
             "count and E-value).</p>"
         )
-        rows = [
-            [
-                m["name"],
-                _img(figures, f"logo_{m['name']}.png", f"logo of {m['name']}"),
-                m["iupac"],
-                _where(m["position"], "{:.1f}"),
-                _where(m["spread"], "{:.1f}"),
-                f"{m['importance']:.3g}",
-                m["n_sites"],
-                f"{100 * m['frac_positive']:.0f} %",
-                f"{100 * m['frac_negative']:.0f} %",
-                f"{m['q_value']:.2g}",
-                *([_best_match(m)] if "matches" in m else []),
-            ]
-            for m in s["motifs"]
-        ]
+        parts.append(_motif_table(s, figures))
         compared = "matches" in s["motifs"][0]
-        parts.append(
-            _table(
-                [
-                    "motif",
-                    "logo",
-                    "IUPAC",
-                    "position",
-                    "spread",
-                    "importance",
-                    "sites",
-                    "positives",
-                    "negatives",
-                    "q-value",
-                    *(["best known match"] if compared else []),
-                ],
-                rows,
-                numeric={3, 4, 5, 6, 7, 8, 9},
+        if "site_positions.png" in s["figures"]:
+            parts.append(
+                "<p>Where the sites lie: the centre of each site in a positive "
+                "sequence minus the centre of that sequence, in letters (0: the "
+                "middle). Sites gathered around 0 mark a motif the sequences are "
+                "centred on, as in peaks of a bound factor.</p>"
             )
-        )
+            parts.append(_img(figures, "site_positions.png", "site positions"))
         if compared:
             parts.append(
                 "<p class='note'>Known motifs compared: "
@@ -279,70 +437,17 @@ def render_report(summary: dict, figures: Path) -> str:
     else:
         note = html.escape(s["motifs_note"])
         parts.append(f"<p class='big'>{note[0].upper() + note[1:]}.</p>")
-    # ---- where
-    parts.append("<h2>Where in the sequence the model looks</h2>")
-    parts.append(
-        "<p>The differential POIM scores, for each k-mer length (rows) and start "
-        "position (columns), how much the most important k-mer there adds over its "
-        "shorter pieces: bright cells mark the length and start of a motif. The "
-        "weight mass below sums the absolute importance of all k-mers at each "
-        "position.</p>"
-    )
-    parts.append(
-        "<p>Single nucleotides first: at each position, letters above the line "
-        "raise the score (favour the positive class) and letters below lower it; "
-        "a letter's height is its importance Q<sub>1</sub>.</p>"
-    )
-    parts.append(_img(figures, "nucleotide_importance.png", "nucleotide importance"))
-    parts.append(_img(figures, "differential_poim.png", "differential POIM"))
-    peaks = [
-        [p["length"], p["position"], f"{p['value']:.3g}"]
-        for p in s["differential_peaks"]
-    ]
-    parts.append(_table(["k-mer length", "start position", "value"], peaks, {0, 1, 2}))
-    parts.append(_img(figures, "weight_mass.png", "weight mass"))
-    # ---- k-mers
+    # ---- where (positional models) or which k-mers (position-free ones)
     if s.get("position_free"):
-        parts.append(
-            "<p class='note'>This model is position-free (gapped k-mers, "
-            "<span class='mono'>GkmSVC</span>): it weighs a word alike wherever it "
-            "occurs, so these profiles are flat except near the sequence ends.</p>"
-        )
-        parts.append("<h2>Strongest k-mers, anywhere</h2>")
-        parts.append(
-            "<p>The expected change of the score when the k-mer occurs at a "
-            "random position (the POIM averaged over positions). The 50 strongest "
-            "are in <span class='mono'>top_kmers.tsv</span>.</p>"
-        )
+        parts.extend(_anywhere_sections(s, figures))
     else:
-        parts.append("<h2>Strongest positional k-mers</h2>")
-        parts.append(
-            "<p>POIM entries of largest absolute value: the expected change of the "
-            "score when the k-mer starts at that position. The 50 strongest are in "
-            "<span class='mono'>top_kmers.tsv</span>.</p>"
-        )
-    top = [
-        [
-            _Html(f"<span class='mono'>{html.escape(t['kmer'])}</span>"),
-            "any" if t["position"] is None else t["position"],
-            f"{t['value']:.4g}",
-        ]
-        for t in s["top_kmers"]
-    ]
-    parts.append(_table(["k-mer", "position", "Q"], top, {1, 2}))
+        parts.extend(_where_sections(s, figures))
     # ---- quality
     if s["cv_auc"] is not None:
         parts.extend(_quality(s, figures))
     # ---- POIMs
-    parts.append("<h2>POIMs per k-mer length</h2>")
-    parts.append(
-        "<p>Rows are k-mers (all of them up to length 2, otherwise the 20 with the "
-        "largest peak), columns 1-based start positions; red raises the score, "
-        "blue lowers it.</p>"
-    )
-    for figure in s["figures"]:
-        if figure.startswith("poim_order_"):
-            parts.append(_img(figures, figure, figure))
+    if any(f.startswith("poim_order_") for f in s["figures"]):
+        parts.extend(_poim_sections(s, figures))
     # ---- details
     parts.append("<h2>Run details</h2>")
     inputs = [

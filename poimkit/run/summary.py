@@ -52,8 +52,15 @@ def write_figures(
     motifs: list[Motif],
     y: np.ndarray,
     oof_scores: np.ndarray | None,
+    lengths: np.ndarray | None = None,
 ) -> list[str]:
     """PNGs: ROC, POIMs per order, nucleotide logo, differential POIM, mass, logos.
+
+    For a position-free model (`poimkit.GkmSVC`), whose POIMs barely vary
+    with position, the positional figures are replaced by the position-free
+    importance of the strongest k-mers (``kmer_importance.png``) and, with
+    ``lengths`` and motifs, where their sites lie in the records
+    (``site_positions.png``).
 
     Parameters
     ----------
@@ -67,6 +74,8 @@ def write_figures(
         Labels, for the ROC curve.
     oof_scores : numpy.ndarray or None
         Out-of-fold scores (None without cross-validation: no ROC curve).
+    lengths : numpy.ndarray, optional
+        Length of every record (the rows the motifs' sites index).
 
     Returns
     -------
@@ -95,6 +104,11 @@ def write_figures(
         fig = Figure(figsize=(4.4, 4.2), layout="constrained")
         plot_roc(y, oof_scores, ax=fig.add_subplot(), label="out-of-fold")
         save(fig, "roc.png")
+    if poim.position_free:
+        _anywhere_figures(poim, motifs, y, lengths, save)
+        for motif in motifs:
+            save(logo_figure(motif), f"logo_{motif.name}.png")
+        return written
     wide = min(16.0, max(5.0, 0.12 * poim.length + 3))
     for l in range(1, poim.max_order + 1):
         rows = 4**l if l <= 2 else 20
@@ -116,6 +130,29 @@ def write_figures(
     for motif in motifs:
         save(logo_figure(motif), f"logo_{motif.name}.png")
     return written
+
+
+#: k-mer lengths in ``kmer_importance.png`` (the longest ones)
+_ANYWHERE_ORDERS = 3
+
+
+def _anywhere_figures(poim, motifs, y, lengths, save) -> None:
+    """A position-free model's figures: k-mer importance, where sites lie."""
+    from matplotlib.figure import Figure
+
+    from ..plot import plot_kmer_importance, plot_site_positions
+
+    orders = range(max(1, poim.max_order - _ANYWHERE_ORDERS + 1), poim.max_order + 1)
+    fig = Figure(figsize=(4.0 * len(orders), 5.0), layout="constrained")
+    for ax, l in zip(
+        fig.subplots(1, len(orders), squeeze=False)[0], orders, strict=True
+    ):
+        plot_kmer_importance(poim, l, ax=ax)
+    save(fig, "kmer_importance.png")
+    if motifs and lengths is not None:
+        fig = Figure(figsize=(7.0, 3.4), layout="constrained")
+        plot_site_positions(motifs, lengths, y, ax=fig.add_subplot())
+        save(fig, "site_positions.png")
 
 
 #: known motifs listed per found motif with ``compare``

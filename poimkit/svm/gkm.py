@@ -23,11 +23,18 @@ in the positional l-mer indicators and POIMs are exact
 l-mer, ``f = sum_m g[m, u under m]`` (4**l numbers), computed from the
 support sequences' l-mer counts by two Walsh-Hadamard transforms
 (`GkmSVC._lmer_table`): scoring is then one look-up per window.
+
+Two solvers train the same model: ``"kernel"`` fits `sklearn.svm.SVC` (hinge
+loss) on the n x n kernel matrix, ``"linear"`` the squared-hinge L2-SVM by
+L-BFGS in sequence space through the l-mer table (`poimkit.svm.gkm_solver`),
+whose cost grows linearly with the number of records and which needs no n x n
+matrix; ``"auto"`` takes the kernel solver up to `KERNEL_MAX_RECORDS` records.
+Either way the model is a coefficient per support sequence.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+import warnings
 from math import comb
 
 import numpy as np
@@ -37,7 +44,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._threads import check_threads, numba_threads
 from .._validation import check_binary_target, check_flag, check_int, check_real
-from ..alphabet import check_codes, reverse_complement_kmers
+from ..alphabet import check_codes
 from ..errors import InputError
 from ..kernels import _gkm
 from ..kernels.gkm import (
@@ -46,15 +53,23 @@ from ..kernels.gkm import (
     check_long_enough,
     gkm_masks,
     gram_matrix,
+    self_kernel,
     strands,
     typical_length,
     windows,
 )
 from ._base import WDClassifierBase
+from .gkm_solver import LmerGram
 
 #: largest l for the dense l-mer table of `GkmSVC.lmer_weights` (4**l numbers);
 #: above it scores go through the gapped-pattern table and there are no POIMs
 MAX_LMER_TABLE = 12
+#: ``solver="auto"``: the kernel solver up to this many records, the linear one
+#: above (on 200-300 nt peaks the kernel matrix alone takes longer than the
+#: linear solver's whole fit from about this size on)
+KERNEL_MAX_RECORDS = 1000
+#: the solvers of `GkmSVC`
+SOLVERS = ("auto", "kernel", "linear")
 
 
 class GkmSVC(WDClassifierBase):
@@ -83,9 +98,22 @@ class GkmSVC(WDClassifierBase):
     class_weight : dict, "balanced" or None, default=None
         Passed to `~sklearn.svm.SVC`.
     tol : float, default=1e-3
-        Stopping tolerance of the SVM solver.
+        Stopping tolerance: libsvm's for the kernel solver; for the linear
+        one, the gradient norm relative to its start.
     n_threads : int or None, default=None
         Threads for the kernel (None: numba's default).
+    solver : {"auto", "kernel", "linear"}, default="auto"
+        ``"kernel"``: `sklearn.svm.SVC` (hinge loss) on the n x n kernel
+        matrix. ``"linear"``: the squared-hinge L2-SVM by L-BFGS through the
+        l-mer table (`poimkit.svm.gkm_solver`): time linear in the records,
+        memory of a few tables of ``4**l`` numbers (l at most
+        `MAX_LMER_TABLE`, no ``class_weight``). ``"auto"``: the kernel solver
+        up to `KERNEL_MAX_RECORDS` records (or where the linear one cannot
+        run), else the linear one.
+    max_iter : int, default=1000
+        Most iterations of the linear solver.
+    verbose : bool, default=False
+        A progress bar over the linear solver's iterations.
 
     Attributes
     ----------
@@ -102,6 +130,12 @@ class GkmSVC(WDClassifierBase):
     length_ : int
         The median training length: the default length of POIMs.
     n_support_ : numpy.ndarray of shape (2,)
+    solver_ : str
+        The solver that trained the model (``"kernel"`` or ``"linear"``).
+    n_iter_ : int
+        Iterations of the solver.
+    converged_ : bool
+        Whether the linear solver met ``tol`` (True for the kernel solver).
 
     Examples
     --------
@@ -120,7 +154,11 @@ class GkmSVC(WDClassifierBase):
         "C": float,
         "normalize": bool,
         "tol": float,
+        "solver": str,
+        "max_iter": int,
     }
+    #: files written before the solvers: trained on the kernel matrix
+    _saved_defaults = {"solver": "kernel", "max_iter": 1000}
     #: scores do not depend on where a word occurs
     position_free = True
 
@@ -134,6 +172,9 @@ class GkmSVC(WDClassifierBase):
         class_weight: dict | str | None = None,
         tol: float = 1e-3,
         n_threads: int | None = None,
+        solver: str = "auto",
+        max_iter: int = 1000,
+        verbose: bool = False,
     ) -> None:
         self._keep_params(locals())
 
@@ -143,6 +184,30 @@ class GkmSVC(WDClassifierBase):
         check_real(self.C, "C", 0)
         check_real(self.tol, "tol", 0)
         check_threads(self.n_threads)
+        check_int(self.max_iter, "max_iter", 1)
+        if self.solver not in SOLVERS:
+            raise InputError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
+        if self.solver == "linear" and not self._linear_runs():
+            raise InputError(
+                "solver='linear' needs l <= "
+                f"{MAX_LMER_TABLE} (got {self.l}) and no class_weight (got "
+                f"{self.class_weight!r}); use solver='kernel'"
+            )
+
+    def _linear_runs(self) -> bool:
+        """Whether the linear solver can train this model (its l-mer table fits)."""
+        return self.l <= MAX_LMER_TABLE and self.class_weight is None
+
+    def _solver_for(self, n: int) -> str:
+        """The solver that trains on ``n`` records (``solver`` with auto decided)."""
+        if self.solver != "auto":
+            return self.solver
+        linear = n > KERNEL_MAX_RECORDS and self._linear_runs()
+        return "linear" if linear else "kernel"
+
+    def _gram_pays(self, n: int) -> bool:
+        """Whether ``n`` records train on the kernel matrix (for the selection)."""
+        return self._solver_for(n) == "kernel"
 
     # ------------------------------------------------------------ Gram protocol
     # `poimkit.svm.selection` fits many models from one kernel matrix through these
@@ -165,14 +230,8 @@ class GkmSVC(WDClassifierBase):
     def _fit_gram(self, X, y, K_raw: np.ndarray) -> GkmSVC:
         """`fit` given the un-normalised kernel matrix of X (see `_raw_kernel`)."""
         self._check_params()
-        y = check_binary_target(y, "GkmSVC")
         seqs = as_sequences(X)
-        if len(seqs) != y.shape[0] or y.ndim != 1:
-            raise InputError(
-                f"y has shape {y.shape} but X has {len(seqs)} sequences; y must be "
-                "one label per sequence"
-            )
-        classes, y_index = np.unique(y, return_inverse=True)
+        classes, y_index = _labels(seqs, y)
         n_windows = windows(seqs, self.l)
         kappa = float(np.mean(np.diag(K_raw) / n_windows)) if self.normalize else 1.0
         scale = np.sqrt(kappa * n_windows) if self.normalize else np.ones(len(seqs))
@@ -180,22 +239,67 @@ class GkmSVC(WDClassifierBase):
             kernel="precomputed", C=self.C, tol=self.tol, class_weight=self.class_weight
         )
         svc.fit(K_raw / np.outer(scale, scale), y_index)
-        self.classes_ = classes
+        self._gram_support = svc.support_
+        self._set_model(seqs, classes, svc.support_, svc.dual_coef_[0], kappa)
         self.intercept_ = float(svc.intercept_[0])
+        self.solver_, self.n_iter_ = "kernel", int(svc.n_iter_[0])
+        self.converged_ = True
+        return self
+
+    def _fit_linear(self, seqs: list[np.ndarray], y: ArrayLike) -> GkmSVC:
+        """`fit` by the linear solver (`poimkit.svm.gkm_solver`)."""
+        from sklearn.exceptions import ConvergenceWarning
+
+        from .gkm_solver import fit_sequence_space
+
+        classes, y_index = _labels(seqs, y)
+        n_windows = windows(seqs, self.l)
+        kappa = 1.0
+        if self.normalize:  # the kernel solver's kappa, without the matrix
+            diagonal = self_kernel(
+                seqs, self.l, self.k, self.reverse_complement, self.n_threads
+            )
+            kappa = float(np.mean(diagonal / n_windows))
+        gram = LmerGram(
+            seqs,
+            np.sqrt(kappa * n_windows),
+            self.l,
+            self.k,
+            self.reverse_complement,
+            self.n_threads,
+        )
+        y_sign = 2.0 * y_index - 1.0
+        res = fit_sequence_space(
+            gram, y_sign, float(self.C), float(self.tol), self.max_iter, self.verbose
+        )
+        coef = res.coef[:-1]
+        support = np.flatnonzero(coef)
+        self._set_model(seqs, classes, support, coef[support], kappa)
+        self.intercept_ = float(res.coef[-1])
+        self.solver_, self.n_iter_ = "linear", res.n_iter
+        self.converged_ = bool(res.converged)
+        if not self.converged_:
+            warnings.warn(
+                f"GkmSVC's linear solver did not converge in max_iter={self.max_iter} "
+                f"iterations (relative gradient {res.grad_norm / res.grad_norm0:.2e} "
+                f"> tol={self.tol}); increase max_iter",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return self
+
+    def _set_model(self, seqs, classes, support, coef, kappa) -> None:
+        """The fitted attributes: support sequences ``seqs[support]`` with ``coef``."""
+        self.classes_ = classes
         self.kernel_scale_ = kappa
         self.length_ = self.n_features_in_ = typical_length(seqs)
-        self._gram_support = svc.support_
-        support = [seqs[i] for i in svc.support_]
-        offsets = np.zeros(len(support) + 1, dtype=np.int64)
-        np.cumsum([x.size for x in support], out=offsets[1:])
+        chosen = [seqs[i] for i in support]
+        offsets = np.zeros(len(chosen) + 1, dtype=np.int64)
+        np.cumsum([x.size for x in chosen], out=offsets[1:])
+        codes = np.concatenate(chosen) if chosen else np.zeros(0, np.uint8)
         self._restore(
-            {
-                "support_codes": np.concatenate(support),
-                "support_offsets": offsets,
-                "dual_coef": svc.dual_coef_[0],
-            }
+            {"support_codes": codes, "support_offsets": offsets, "dual_coef": coef}
         )
-        return self
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> GkmSVC:
         """Train the SVM and build its explicit weights.
@@ -215,7 +319,13 @@ class GkmSVC(WDClassifierBase):
         -------
         self
         """
-        self._fit_gram(X, y, self._raw_kernel(X))
+        self._check_params()
+        seqs = as_sequences(X)
+        check_long_enough(seqs, self.l)
+        if self._solver_for(len(seqs)) == "kernel":
+            self._fit_gram(seqs, y, self._raw_kernel(seqs))
+        else:
+            self._fit_linear(seqs, y)
         if self.l <= MAX_LMER_TABLE:
             self._lmer_table()
         return self
@@ -319,7 +429,7 @@ class GkmSVC(WDClassifierBase):
         letter as two bits, h is a function of ``u XOR v``, so the
         Walsh-Hadamard transform H diagonalises it: ``f = H (lambda H c)``
         with ``lambda(s) = C(l - w, k - w) / 4**k``, w the number of letters
-        where s is non-zero (0 for w > k).
+        where s is non-zero (0 for w > k); see `poimkit.svm.gkm_solver.LmerGram`.
         """
         if self._lmers is None:
             if self.l > MAX_LMER_TABLE:
@@ -328,19 +438,15 @@ class GkmSVC(WDClassifierBase):
                     f"above the supported {MAX_LMER_TABLE}"
                 )
             seqs = self.support_sequences()
-            coef = self.dual_coef_ / self._scale(windows(seqs, self.l))
-            codes, offsets, row_seq = strands(seqs, self.reverse_complement)
-            f = np.zeros(4**self.l)
-            with numba_threads(self.n_threads):
-                _gkm.lmer_counts(
-                    codes, offsets, np.ascontiguousarray(coef[row_seq]), self.l, f
-                )
-                _gkm.walsh_hadamard(f)
-                f *= _hamming_eigenvalues(self.l, self.k)
-                _gkm.walsh_hadamard(f)
-            if self.reverse_complement:
-                f += f[_reverse_complement_index(self.l)]
-            self._lmers = f
+            gram = LmerGram(
+                seqs,
+                self._scale(windows(seqs, self.l)),
+                self.l,
+                self.k,
+                self.reverse_complement,
+                self.n_threads,
+            )
+            self._lmers = gram.table(self.dual_coef_)
         return self._lmers
 
     def support_sequences(self) -> list[np.ndarray]:
@@ -379,27 +485,12 @@ class GkmSVC(WDClassifierBase):
         self._lmers = None
 
 
-@lru_cache(maxsize=2)
-def _hamming_eigenvalues(l: int, k: int) -> np.ndarray:
-    """``C(l - w, k - w) / 4**k`` per Walsh index (w: its non-zero letters).
-
-    With ``delta(a, b) = sum_s (-1)**popcount(s & (a ^ b)) / 4`` per letter,
-    ``h(u, v) = sum_{|S| = k} prod_{p in S} delta(u_p, v_p)`` has the
-    coefficient ``4**-k`` times the number of masks S holding every letter
-    where s is non-zero.
-    """
-    s = np.arange(4**l, dtype=np.int64)
-    w = np.zeros(s.size, dtype=np.int64)
-    for _ in range(l):
-        w += (s & 3) != 0
-        s >>= 2
-    table = np.array(
-        [comb(l - i, k - i) if i <= k else 0 for i in range(l + 1)], dtype=np.float64
-    )
-    return table[w] / 4.0**k
-
-
-@lru_cache(maxsize=2)
-def _reverse_complement_index(l: int) -> np.ndarray:
-    """``rc[u]``: index of the reverse complement of every l-mer u (cached)."""
-    return reverse_complement_kmers(np.arange(4**l, dtype=np.int64), l)
+def _labels(seqs: list[np.ndarray], y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """The two classes and every record's class index (checked against ``seqs``)."""
+    y = check_binary_target(y, "GkmSVC")
+    if len(seqs) != y.shape[0] or y.ndim != 1:
+        raise InputError(
+            f"y has shape {y.shape} but X has {len(seqs)} sequences; y must be "
+            "one label per sequence"
+        )
+    return np.unique(y, return_inverse=True)

@@ -32,7 +32,17 @@ is the model `fit` gives):
 
 An estimator without ``_raw_kernel`` / ``_fit_gram`` (e.g. `WDLinearSVC`) is
 refitted from the sequences for every candidate: the same selection, without
-the sharing.
+the sharing. So is one whose ``_gram_pays(n)`` says that for the ``n``
+sequences of the selection its kernel matrix costs more than refitting (an
+estimator with a solver linear in n, such as `GkmSVC`'s).
+
+Families
+--------
+`select_families` chooses among model *families* too, e.g. the positional WD /
+WDS kernel and the position-free gapped k-mer kernel: each family is an
+estimator with its own `Grid`, all are scored on the same inner splits, and the
+family whose best inner AUC ties the best of all (the rule of `_choose`) and
+comes first in the given order wins.
 
 The kernel fits run in a thread pool (libsvm releases the GIL); the protocol
 methods called there must not start numba-parallel work (the kernel matrices
@@ -63,8 +73,10 @@ __all__ = [
     "Grid",
     "Selection",
     "auc_standard_error",
+    "FamilySelection",
     "default_grid",
     "gkm_grid",
+    "select_families",
     "select_nested",
     "select_parameters",
 ]
@@ -79,6 +91,12 @@ MAX_SHIFT_SHARE = 0.5
 DEFAULT_C = (0.01, 0.1, 1.0, 10.0, 100.0)
 #: gapped k-mer models: l-mer length and informative positions (LS-GKM's)
 GKM_L, GKM_K = 11, 7
+#: gapped k-mer models refitted by their linear solver for every candidate
+#: (`poimkit.GkmSVC` above its ``KERNEL_MAX_RECORDS``): the largest C searched.
+#: L-BFGS needs about 30 iterations at C = 1, 90 at 10 and 200 at 100 (3,300
+#: peaks), and on ChIP-like data the smaller C won (AUC 0.767 at C = 0.01,
+#: 0.741 at 1, 5*10^4 peaks)
+GKM_LINEAR_MAX_C = 1.0
 #: gapped k-mer models: strand settings searched (a tie goes to both strands,
 #: the usual choice for regulatory DNA and the model with fewer weights)
 GKM_STRANDS = (True, False)
@@ -184,6 +202,9 @@ class Selection:
     n_sequences : int
         Training sequences the inner CV used (fewer than given above
         `MAX_SEQUENCES`).
+    n_held_out : tuple of int
+        Positive and negative sequences held out over all inner folds (for
+        `auc_standard_error`).
     """
 
     params: dict
@@ -195,6 +216,7 @@ class Selection:
     best: dict = field(default_factory=dict)
     best_score: float = float("nan")
     n_sequences: int = 0
+    n_held_out: tuple = (0, 0)
 
     def to_dict(self, table: bool = False) -> dict:
         """JSON-ready summary of the selection.
@@ -293,7 +315,7 @@ def default_grid(length: int, fixed: dict | None = None) -> Grid:
     return Grid(kernel, C)
 
 
-def gkm_grid(fixed: dict | None = None) -> Grid:
+def gkm_grid(fixed: dict | None = None, linear: bool = False) -> Grid:
     """The default search of a gapped k-mer model (`poimkit.GkmSVC`).
 
     Parameters
@@ -301,6 +323,9 @@ def gkm_grid(fixed: dict | None = None) -> Grid:
     fixed : dict, optional
         ``l``, ``k``, ``reverse_complement`` and ``C`` the user set (None: not
         set). l and k are not searched (default 11 and 7).
+    linear : bool, default=False
+        The candidates are refitted by the linear solver: C up to
+        `GKM_LINEAR_MAX_C`.
 
     Returns
     -------
@@ -312,6 +337,8 @@ def gkm_grid(fixed: dict | None = None) -> Grid:
     --------
     >>> gkm_grid({"C": 1.0}).to_dict()
     {'l': [11], 'k': [7], 'reverse_complement': [True, False], 'C': [1.0]}
+    >>> gkm_grid({"reverse_complement": True}, linear=True).to_dict()["C"]
+    [0.01, 0.1, 1.0]
     """
     fixed = {k: v for k, v in (fixed or {}).items() if v is not None}
     kernel = {
@@ -323,15 +350,25 @@ def gkm_grid(fixed: dict | None = None) -> Grid:
             else GKM_STRANDS
         ),
     }
-    C = (fixed["C"],) if "C" in fixed else DEFAULT_C
-    return Grid(kernel, C)
+    C = DEFAULT_C
+    if linear:
+        C = tuple(c for c in DEFAULT_C if c <= GKM_LINEAR_MAX_C)
+    return Grid(kernel, (fixed["C"],) if "C" in fixed else C)
 
 
 # --------------------------------------------------------------------------- #
 # selection
 # --------------------------------------------------------------------------- #
-def _uses_gram(estimator) -> bool:
-    return hasattr(estimator, "_raw_kernel") and hasattr(estimator, "_fit_gram")
+def _uses_gram(estimator, n: int) -> bool:
+    """Whether candidates are fitted on one kernel matrix of the ``n`` sequences.
+
+    Needs the Gram protocol, and ``_gram_pays(n)`` if the estimator has it
+    (False: its kernel matrix costs more than refitting every candidate).
+    """
+    if not (hasattr(estimator, "_raw_kernel") and hasattr(estimator, "_fit_gram")):
+        return False
+    pays = getattr(estimator, "_gram_pays", None)
+    return True if pays is None else bool(pays(n))
 
 
 def _inner_splits(
@@ -444,6 +481,11 @@ def auc_standard_error(auc: float, n_pos: int, n_neg: int) -> float:
     return float(np.sqrt(max(variance, 0.0)))
 
 
+def _tolerance(best: float, n_held_out: tuple[int, int]) -> float:
+    """How far below the best inner AUC a candidate still ties it (`_choose`)."""
+    return max(ERROR_TOLERANCE * (1.0 - best), auc_standard_error(best, *n_held_out))
+
+
 def _choose(
     scores: np.ndarray, grid: Grid, inner: str, n_held_out: tuple[int, int]
 ) -> Selection:
@@ -456,9 +498,7 @@ def _choose(
     """
     filled = np.nan_to_num(scores, nan=-np.inf)
     best = float(filled.max())
-    tolerance = max(
-        ERROR_TOLERANCE * (1.0 - best), auc_standard_error(best, *n_held_out)
-    )
+    tolerance = _tolerance(best, n_held_out)
     settings = grid.settings()
     k, c = np.unravel_index(np.flatnonzero(filled >= best - tolerance)[0], scores.shape)
     params = {**settings[k], "C": grid.C[c]}
@@ -477,6 +517,7 @@ def _choose(
         inner,
         best={**settings[k_best], "C": grid.C[c_best]},
         best_score=best,
+        n_held_out=tuple(int(n) for n in n_held_out),
     )
 
 
@@ -602,7 +643,7 @@ def select_nested(
         held_out.append((positive, test.size - positive))
     settings = grid.settings()
     scores = np.full((len(train_sets), len(settings), len(grid.C)), np.nan)
-    gram = _uses_gram(estimator)
+    gram = _uses_gram(estimator, y.size)
     workers = _workers(n_jobs) if gram else 1
     refusals = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -687,3 +728,147 @@ def select_parameters(
     """
     rows = np.arange(np.asarray(y).shape[0])
     return select_nested(estimator, X, y, grid, [rows], **kwargs)[0]
+
+
+# --------------------------------------------------------------------------- #
+# families
+# --------------------------------------------------------------------------- #
+@dataclass
+class FamilySelection:
+    """The choice among model families on one training set (`select_families`).
+
+    Attributes
+    ----------
+    family : str
+        The name of the family chosen.
+    families : dict of str to Selection
+        Every family's own selection (its parameters chosen by `_choose`), in
+        the order given, which is the order of preference in a tie.
+    tolerance : float
+        How far below the best family's best inner AUC another family still
+        ties it (one standard error, as within a family).
+
+    Examples
+    --------
+    >>> grid = Grid({"shift": (0,)})
+    >>> one = Selection({"C": 1.0}, 0.9, [], grid, np.array([[0.9]]), "3-fold",
+    ...                 best_score=0.9)
+    >>> two = Selection({"C": 1.0}, 0.8, [], grid, np.array([[0.8]]), "3-fold",
+    ...                 best_score=0.8)
+    >>> FamilySelection("a", {"a": one, "b": two}, 0.01).margin
+    0.1
+    """
+
+    family: str
+    families: dict
+    tolerance: float
+
+    @property
+    def selection(self) -> Selection:
+        """The chosen family's selection."""
+        return self.families[self.family]
+
+    @property
+    def margin(self) -> float | None:
+        """Best inner AUC of the chosen family minus the best of the others.
+
+        Negative when a family preferred in a tie won by less than the
+        tolerance; None with one family.
+        """
+        others = [s.best_score for f, s in self.families.items() if f != self.family]
+        if not others:
+            return None
+        return round(float(self.selection.best_score - max(others)), 6)
+
+    def to_dict(self) -> dict:
+        """JSON-ready: the family chosen, the margin, each family's best.
+
+        Returns
+        -------
+        dict
+            ``chosen``, ``margin``, ``tolerance`` and ``families``: per family
+            its ``best_inner_auc``, ``inner_auc`` and ``params`` (its own
+            choice).
+        """
+        return {
+            "chosen": self.family,
+            "margin": self.margin,
+            "tolerance": round(float(self.tolerance), 6),
+            "families": {
+                name: {
+                    "best_inner_auc": round(float(s.best_score), 6),
+                    "inner_auc": round(float(s.score), 6),
+                    "params": {k: _plain(v) for k, v in s.params.items()},
+                }
+                for name, s in self.families.items()
+            },
+        }
+
+
+def select_families(
+    families: Sequence[tuple[str, ClassifierMixin, Grid]],
+    X: np.ndarray,
+    y: np.ndarray,
+    train_sets: Sequence[np.ndarray],
+    **kwargs: object,
+) -> list[FamilySelection]:
+    """Choose a model family and its parameters on each of several training sets.
+
+    Every family is searched by `select_nested` on the same inner splits
+    (same sample, same seed): each of its kernel settings' matrices is
+    computed once for all training sets, folds and C values. On each training
+    set the families are compared by their best inner AUC; the first family
+    in ``families`` whose best ties the best of all (within `ERROR_TOLERANCE`
+    times its error or one standard error, as in `_choose`) wins, with the
+    parameters chosen within it.
+
+    Parameters
+    ----------
+    families : sequence of (str, classifier, Grid)
+        Name, unfitted template and candidates of each family, in the order
+        of preference for a tie.
+    X, y, train_sets
+        As in `select_nested`.
+    **kwargs
+        The other options of `select_nested`.
+
+    Returns
+    -------
+    list of FamilySelection
+        One per training set, in order.
+
+    Raises
+    ------
+    InputError
+        Without families, with a name given twice, or as `select_nested`.
+
+    Examples
+    --------
+    >>> from poimkit import GkmSVC, WDKernelSVC
+    >>> from poimkit.datasets import make_gattaca
+    >>> X, y = make_gattaca(n_pos=30, n_neg=30, length=20, mean=8, sd=0,
+    ...                     random_state=0)
+    >>> found = select_families(
+    ...     [("wd", WDKernelSVC(degree=6), Grid({"shift": (0,)})),
+    ...      ("gkm", GkmSVC(l=6, k=4), Grid({"reverse_complement": (False,)}))],
+    ...     X, y, [np.arange(60)])
+    >>> sorted(found[0].to_dict()["families"])
+    ['gkm', 'wd']
+    """
+    names = [name for name, _, _ in families]
+    if not names:
+        raise InputError("select_families needs at least one family")
+    if len(set(names)) < len(names):
+        raise InputError(f"family names must differ, got {names}")
+    found = {
+        name: select_nested(estimator, X, y, grid, train_sets, **kwargs)
+        for name, estimator, grid in families
+    }
+    chosen = []
+    for t in range(len(train_sets)):
+        per = {name: found[name][t] for name in names}
+        best = max(s.best_score for s in per.values())
+        tolerance = _tolerance(best, per[names[0]].n_held_out)
+        winner = next(n for n in names if per[n].best_score >= best - tolerance)
+        chosen.append(FamilySelection(winner, per, tolerance))
+    return chosen

@@ -30,6 +30,8 @@ history of ``memory`` pairs takes a few MB instead of GB, and the solver's own
 arithmetic is negligible next to the passes. Two passes per iteration remain,
 both sums over sequence chunks, which is what makes the Dask backend give the
 same numbers; one more gradient pass at the end gives ``w_{:-1} = Phi^T c_w``.
+A backend without ``gradient`` (`poimkit.svm.gkm_solver.LmerGram`, whose
+model is the coefficients ``c_w`` themselves) needs only ``gram``.
 
 Stopping rule (liblinear's primal rule): stop at the first iterate with
 ``||grad F(w_t)||_2 <= tol * ||grad F(0)||_2``, or after ``max_iter``
@@ -55,9 +57,16 @@ if TYPE_CHECKING:
 
 @dataclass
 class LbfgsResult:
-    """Outcome of `minimize`."""
+    """Outcome of `minimize`.
 
-    w: np.ndarray
+    ``w``: the weights in feature space, bias last (None for a backend
+    without ``gradient``); ``coef``: the same model in sequence space, ``c``
+    then the bias (``w_{:-1} = Phi^T c``); ``margins``: the scores ``f`` of the
+    training sequences.
+    """
+
+    w: np.ndarray | None
+    coef: np.ndarray
     margins: np.ndarray
     n_iter: int
     converged: bool
@@ -113,8 +122,9 @@ def minimize(
 
     Parameters
     ----------
-    backend : LocalBackend or DaskBackend
-        Provides ``gram(u)`` and ``gradient(c)`` (see `poimkit.svm.linear.backend`).
+    backend : LocalBackend, DaskBackend or LmerGram
+        Provides ``gram(u)`` and, for the weights ``w``, ``gradient(c)`` (see
+        `poimkit.svm.linear.backend`).
     y : numpy.ndarray of float64, shape (n,)
         Labels in {-1, +1}, in the backend's row order.
     C, loss, tol, max_iter, memory
@@ -210,10 +220,13 @@ def _minimize(backend, y, C, loss, tol, max_iter, memory, callback) -> LbfgsResu
         n_iter += 1
         if callback is not None:
             callback(n_iter, gnorm)
-    weights = backend.gradient(w[0, :-1])  # Phi^T c_w, one pass
-    weights[-1] = w[0, -1]
+    weights = None
+    if hasattr(backend, "gradient"):  # the weights in feature space: Phi^T c_w
+        weights = backend.gradient(w[0, :-1])
+        weights[-1] = w[0, -1]
     return LbfgsResult(
         w=weights,
+        coef=w[0].copy(),
         margins=f,
         n_iter=n_iter,
         converged=gnorm <= tol * g0,
