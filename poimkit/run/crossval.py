@@ -53,6 +53,13 @@ def trained_solver(model: Any, options: RunOptions) -> str:
 
     `GkmSVC` says (``solver_``); a WD model's is the resolved option
     (``"auto"`` remains only where the WD model takes the kernel solver).
+
+    Parameters
+    ----------
+    model : fitted estimator
+        The final model.
+    options : RunOptions
+        The options it was trained with (solver resolved).
     """
     solver = getattr(model, "solver_", None) or options.solver
     return "kernel" if solver == "auto" else solver
