@@ -16,12 +16,12 @@ from numpy.typing import ArrayLike
 
 from .alphabet import kmer_string
 from .errors import InputError
+from .motifs.motif import Motif
 from .plot import _new_axes
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from .motifs.motif import Motif
     from .poim import Poim
 
 

@@ -103,6 +103,7 @@ def test_bad_fasta_exits_2(tmp_path, fasta_pair, capsys, content, message):
     out = tmp_path / "m.npz"
     code = main(
         ["train", "--pos", str(pos), "--neg", str(bad), "-o", str(out), "--quiet"]
+        + ["--kernel", "wd"]  # the positional kernel: records of one length
     )
     assert code == 2
     err = capsys.readouterr().err
