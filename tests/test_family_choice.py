@@ -95,9 +95,12 @@ def test_search_families_compares_both_unless_fixed():
     assert [n for n, _, _ in only] == ["gkm"]
     assert search_families(RunOptions(kernel="wd", grid=False), 40, 500) is None
     # above KERNEL_MAX_RECORDS gkm's linear solver refits every candidate: C <= 1
-    big = dict(search_families(RunOptions(), 40, 5000)[i][::2] for i in (0, 1))
+    # (5000 x 100 nt: 450,000 windows, over the shared matrix's 300,000)
+    big = dict(search_families(RunOptions(), 100, 5000)[i][::2] for i in (0, 1))
     assert big["gkm"].C == (0.01, 0.1, 1.0) and big["wd"].C == DEFAULT_C
-    gkm = search_families(RunOptions(kernel="gkm", solver="kernel"), 40, 5000)
+    small = dict(search_families(RunOptions(), 40, 5000)[i][::2] for i in (0, 1))
+    assert small["gkm"].C == DEFAULT_C  # 150,000 windows: one matrix for all C
+    gkm = search_families(RunOptions(kernel="gkm", solver="kernel"), 100, 5000)
     assert gkm[0][2].C == DEFAULT_C
 
 
@@ -177,17 +180,25 @@ def test_families_tie_goes_to_the_first():
 
 def test_gram_is_skipped_when_the_estimator_says_it_does_not_pay():
     class Cheap(GkmSVC):
-        def _gram_pays(self, n):
+        def _gram_pays(self, n, letters):
             return n < 100
 
-    assert _uses_gram(GkmSVC(solver="kernel"), 10**6) and _uses_gram(Cheap(), 99)
-    assert not _uses_gram(Cheap(), 100)
-    assert _uses_gram(GkmSVC(), 1000) and not _uses_gram(GkmSVC(), 1001)  # auto
+    def records(n, length):
+        return np.zeros((n, length), np.uint8)
+
+    assert _uses_gram(GkmSVC(solver="kernel"), records(5000, 400))
+    assert _uses_gram(Cheap(), records(99, 2))
+    assert not _uses_gram(Cheap(), records(100, 2))
+    # auto: the matrix up to 1000 records, and up to 300,000 windows (any solver)
+    assert _uses_gram(GkmSVC(), records(1000, 400))
+    assert _uses_gram(GkmSVC(), [np.zeros(60, np.uint8)] * 5000)  # 250,000 windows
+    assert not _uses_gram(GkmSVC(), records(5000, 100))  # 450,000
+    assert not _uses_gram(GkmSVC(solver="linear"), records(900, 400))
 
     sizes = []
 
     class NeverPays(GkmSVC):
-        def _gram_pays(self, n):
+        def _gram_pays(self, n, letters):
             return False
 
         def _raw_kernel(self, X):

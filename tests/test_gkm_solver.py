@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
+from sklearn.base import clone
 from sklearn.metrics import roc_auc_score
 
 import poimkit.svm.gkm as gkm_module
@@ -110,7 +111,7 @@ def test_auto_solver_by_size(monkeypatch):
     y = np.arange(60) % 2
     assert GkmSVC(l=4, k=2).fit(seqs, y).solver_ == "linear"
     assert GkmSVC(l=4, k=2).fit(seqs[:50], y[:50]).solver_ == "kernel"
-    assert GkmSVC(l=4, k=2)._gram_pays(50) and not GkmSVC(l=4, k=2)._gram_pays(51)
+    assert GkmSVC(l=4, k=2)._solver_for(50) == "kernel"
     weighted = GkmSVC(l=4, k=2, class_weight="balanced")
     assert weighted.fit(seqs, y).solver_ == "kernel"
     assert GkmSVC(l=13, k=2)._solver_for(10**6) == "kernel"
@@ -120,6 +121,22 @@ def test_auto_solver_by_size(monkeypatch):
         GkmSVC(l=4, k=2, solver="linear", class_weight="balanced").fit(seqs, y)
     with pytest.raises(InputError, match="solver must be one of"):
         GkmSVC(l=4, k=2, solver="dual").fit(seqs, y)
+
+
+@pytest.mark.parametrize("rc", [False, True])
+def test_linear_solver_on_the_matrix_is_the_table_solver(rc):
+    """The selection's shared matrix trains the same squared-hinge model."""
+    seqs = random_sequences(np.random.default_rng(6), 70, 10, 40)
+    y = np.arange(70) % 2
+    model = GkmSVC(l=5, k=3, reverse_complement=rc, solver="linear", tol=1e-10)
+    table = clone(model).fit(seqs, y)
+    matrix = clone(model)._fit_gram(seqs, y, model._raw_kernel(seqs))
+    assert matrix.solver_ == "linear" and table.converged_ and matrix.converged_
+    new = random_sequences(np.random.default_rng(7), 10, 10, 40)
+    assert_allclose(
+        matrix.decision_function(new), table.decision_function(new), atol=1e-7
+    )
+    assert_allclose(matrix.intercept_, table.intercept_, atol=1e-7)
 
 
 def test_linear_model_poim_is_exact():

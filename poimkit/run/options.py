@@ -272,14 +272,14 @@ def _estimator(options: RunOptions, length: int):
     return make_model(solver, n_threads=options.threads, **params, **extra)
 
 
-def _gkm_grid(options: RunOptions, n: int):
-    """`gkm_grid` of the options for ``n`` records (fewer C where it refits)."""
+def _gkm_grid(options: RunOptions, n: int, length: int):
+    """`gkm_grid` for ``n`` records of ``length`` (fewer C where it refits)."""
     from ..svm.gkm import GkmSVC
     from ..svm.selection import MAX_SEQUENCES, gkm_grid
 
     model = GkmSVC(l=options.gkm_l, k=options.gkm_k, solver=options.solver)
-    refits = not model._gram_pays(min(n, MAX_SEQUENCES))
-    return gkm_grid(options.fixed(), linear=refits)
+    n = min(n, MAX_SEQUENCES)
+    return gkm_grid(options.fixed(), linear=not model._gram_pays(n, n * length))
 
 
 def search_grid(options: RunOptions, length: int, n: int):
@@ -306,7 +306,7 @@ def search_grid(options: RunOptions, length: int, n: int):
     if not options.selects or options.kernel == "auto":
         return None
     if options.kernel == "gkm":
-        grid = _gkm_grid(options, n)
+        grid = _gkm_grid(options, n, length)
     else:
         grid = default_grid(length, options.fixed())
     return grid if grid.size > 1 else None
@@ -553,7 +553,7 @@ def search_families(options: RunOptions, length: int, n: int) -> list | None:
             continue  # records shorter than the gkm words: wd alone
         family = replace(options, kernel=name)
         if name == "gkm":
-            grid = _gkm_grid(family, n)
+            grid = _gkm_grid(family, n, length)
         else:
             grid = default_grid(length, family.fixed())
         out.append((name, family, grid))

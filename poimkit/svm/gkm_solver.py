@@ -127,8 +127,34 @@ class LmerGram:
         return self.scores(self.table(u))
 
 
+class MatrixGram:
+    """``K u`` by a normalised kernel matrix already computed (the selection's).
+
+    Parameters
+    ----------
+    K : numpy.ndarray of float64, shape (n, n)
+        The normalised kernel matrix of the training records.
+    """
+
+    def __init__(self, K: np.ndarray) -> None:
+        self.K = K
+
+    def gram(self, u: np.ndarray) -> np.ndarray:
+        """``K u``.
+
+        Parameters
+        ----------
+        u : numpy.ndarray of float64, shape (n,)
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n,)
+        """
+        return self.K @ u
+
+
 def fit_sequence_space(
-    gram: LmerGram,
+    gram: LmerGram | MatrixGram,
     y_sign: np.ndarray,
     C: float,
     tol: float,
@@ -139,8 +165,8 @@ def fit_sequence_space(
 
     Parameters
     ----------
-    gram : LmerGram
-        The training records.
+    gram : LmerGram or MatrixGram
+        The training records' kernel products.
     y_sign : numpy.ndarray of float64, shape (n,)
         Labels in {-1, +1}.
     C : float

@@ -32,9 +32,9 @@ is the model `fit` gives):
 
 An estimator without ``_raw_kernel`` / ``_fit_gram`` (e.g. `WDLinearSVC`) is
 refitted from the sequences for every candidate: the same selection, without
-the sharing. So is one whose ``_gram_pays(n)`` says that for the ``n``
-sequences of the selection its kernel matrix costs more than refitting (an
-estimator with a solver linear in n, such as `GkmSVC`'s).
+the sharing. So is one whose ``_gram_pays(n, letters)`` says that for the
+``n`` sequences of the selection (``letters`` in all) its kernel matrix costs
+more than refitting (`GkmSVC` with its linear solver on many windows).
 
 Families
 --------
@@ -185,16 +185,16 @@ class Selection:
 # --------------------------------------------------------------------------- #
 # selection
 # --------------------------------------------------------------------------- #
-def _uses_gram(estimator, n: int) -> bool:
-    """Whether candidates are fitted on one kernel matrix of the ``n`` sequences.
+def _uses_gram(estimator, X) -> bool:
+    """Whether candidates are fitted on one kernel matrix of the sequences ``X``.
 
-    Needs the Gram protocol, and ``_gram_pays(n)`` if the estimator has it
-    (False: its kernel matrix costs more than refitting every candidate).
+    Needs the Gram protocol, and ``_gram_pays(n, letters)`` if the estimator
+    has it (False: its matrix costs more than refitting every candidate).
     """
     if not (hasattr(estimator, "_raw_kernel") and hasattr(estimator, "_fit_gram")):
         return False
     pays = getattr(estimator, "_gram_pays", None)
-    return True if pays is None else bool(pays(n))
+    return pays is None or bool(pays(len(X), sum(len(x) for x in X)))
 
 
 def _inner_splits(
@@ -469,7 +469,7 @@ def select_nested(
         held_out.append((positive, test.size - positive))
     settings = grid.settings()
     scores = np.full((len(train_sets), len(settings), len(grid.C)), np.nan)
-    gram = _uses_gram(estimator, y.size)
+    gram = _uses_gram(estimator, X)
     workers = _workers(n_jobs) if gram else 1
     refusals = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
