@@ -456,3 +456,21 @@ def test_no_progress_bar_codes_in_logs(data, tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "\r" not in result.stderr and "\x1b[" not in result.stderr
+
+
+@pytest.mark.parametrize(("pooled", "explained"), [(0.95, False), (0.645, True)])
+def test_report_explains_a_large_pooled_auc_gap(tmp_path, pooled, explained):
+    """Fold models whose intercepts disagree: the page says why the AUCs differ."""
+    from poimkit.run.report import _quality
+
+    (tmp_path / "roc.png").write_bytes(b"png")
+    summary = {
+        "cv_auc": 0.953,
+        "cv_auc_pooled": pooled,
+        "cv_auc_folds": [0.95, 0.956],
+        "cv_accuracy_folds": [0.9, 0.91],
+        "selection": None,
+    }
+    page = "".join(str(p) for p in _quality(summary, tmp_path))
+    assert ("here by 0.31" in page) is explained
+    assert ("differ slightly" in page) is not explained

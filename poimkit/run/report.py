@@ -137,18 +137,29 @@ def _params_text(params: dict) -> str:
     )
 
 
+#: a pooled out-of-fold AUC this far from the folds' mean gets an explanation
+POOLED_GAP = 0.02
+
+
 def _quality(s: dict, figures: Path) -> list[str]:
     """The section on cross-validation: ROC curve and the folds' AUCs."""
     parts = ["<h2>How well the classes are separated</h2>"]
     pooled = s.get("cv_auc_pooled")
+    gap = None if pooled is None else abs(pooled - s["cv_auc"])
+    why = (
+        "so the two differ slightly"
+        if gap is None or gap <= POOLED_GAP
+        else f"so the two can differ: here by {gap:.2f}, because the folds' models "
+        "put their thresholds (intercepts) in different places; their scores "
+        "rank well within a fold but are not on one scale across folds"
+    )
     parts.append(
         "<p>ROC curve of the out-of-fold scores: every sequence scored by a model "
         "that did not see it in training."
         + (
             f" Its area, over all scores pooled, is {pooled:.4f}; the AUC reported "
             f"above, {s['cv_auc']:.4f}, is the mean of the folds' own AUCs (each "
-            "fold's model ranks only its own sequences, so the two differ "
-            "slightly).</p>"
+            f"fold's model ranks only its own sequences, {why}).</p>"
             if pooled is not None
             else "</p>"
         )
