@@ -134,11 +134,12 @@ def _run_train(args: argparse.Namespace) -> int:
         )
         model._check_params()  # e.g. --chunk-size 0: refused before any reading
     else:
-        given = _linear_params(args)
+        given = [k for k in _linear_params(args) if k != "verbose"]
+        given += ["dask"] if args.dask is not None else []
         if given:
             raise InputError(
-                f"{', '.join(sorted(given))} apply to the linear solver only "
-                "(--solver linear)"
+                f"{', '.join(sorted(given))} apply to the WD kernel's linear solver "
+                "only (--solver linear, not with --kernel gkm)"
             )
         fixed = args.solver == "kernel" and options.kernel != "auto"
         model = _estimator(options, 0) if fixed else None

@@ -151,3 +151,19 @@ def test_unequal_lengths_choose_gkm_or_suggest_it_and_crop(peaks, tmp_path, caps
     assert code == 0
     long_enough = sum(x.size >= 60 for x in read_fasta(pos, any_length=True)[1])
     assert len(scores.read_text().splitlines()) == 1 + long_enough < 81
+
+
+def test_train_gkm_with_the_linear_solver(peaks, tmp_path, capsys):
+    """`--kernel gkm --solver linear`: GkmSVC's linear solver, not WDLinearSVC."""
+    _, (pos, neg) = peaks
+    model_path = tmp_path / "m.npz"
+    args = ["train", "--pos", pos, "--neg", neg, *GKM, "--solver", "linear"]
+    assert main([*args, "-C", "0.1", "--cv", "0", "-o", model_path]) == 0
+    model = load_model(model_path)
+    assert isinstance(model, GkmSVC) and model.get_params()["solver"] == "linear"
+    capsys.readouterr()
+    bad = tmp_path / "bad.npz"
+    assert main([*args, "--dask", "127.0.0.1:1", "--cv", "0", "-o", bad]) == 2
+    assert "dask apply to the WD kernel's linear solver" in capsys.readouterr().err
+    assert main([*args, "--loss", "logistic", "--cv", "0", "-o", bad]) == 2
+    assert not bad.exists()
