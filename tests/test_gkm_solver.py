@@ -71,23 +71,35 @@ def test_linear_solver_reaches_the_l2svm_optimum(rc):
     assert 0 < np.count_nonzero(np.maximum(0, 1 - y * f) > 1e-6) < 50
 
 
+@pytest.mark.parametrize("normalize", [True, False])
 @pytest.mark.parametrize("rc", [False, True])
-def test_linear_model_is_its_kernel_expansion(rc):
+def test_linear_model_is_its_kernel_expansion(rc, normalize):
     """Support sequences, coefficients and kappa make the same model as the kernel's."""
     rng = np.random.default_rng(2)
     seqs = random_sequences(rng, 80, 12, 40)
     y = np.arange(80) % 2
-    model = GkmSVC(l=5, k=3, reverse_complement=rc, solver="linear").fit(seqs, y)
-    kernel = GkmSVC(l=5, k=3, reverse_complement=rc, solver="kernel").fit(seqs, y)
+    params = {"l": 5, "k": 3, "reverse_complement": rc, "normalize": normalize}
+    solver = {"solver": "linear", "tol": 1e-9, "max_iter": 5000}
+    model = GkmSVC(**params, **solver).fit(seqs, y)
+    kernel = GkmSVC(**params, solver="kernel").fit(seqs, y)
     assert (model.solver_, kernel.solver_) == ("linear", "kernel")
     assert model.kernel_scale_ == pytest.approx(kernel.kernel_scale_, rel=1e-12)
     new = random_sequences(rng, 10, 5, 60)
     support = model.support_sequences()
     K = gkm_kernel(support + new, l=5, k=3, reverse_complement=rc)
     scale = np.sqrt(model.kernel_scale_ * windows(support + new, 5))
+    if not normalize:
+        scale = np.ones(len(support + new))
     Kn = (K / np.outer(scale, scale))[len(support) :, : len(support)]
     expected = Kn @ model.dual_coef_ + model.intercept_
     assert_allclose(model.decision_function(new), expected, rtol=1e-9, atol=1e-12)
+    # and the training optimum is the one of that kernel: the matrix solver agrees
+    matrix = GkmSVC(**params, **solver)
+    matrix._fit_gram(seqs, y, matrix._raw_kernel(seqs))
+    assert model.converged_ and matrix.converged_
+    assert_allclose(
+        model.decision_function(new), matrix.decision_function(new), atol=1e-5
+    )
 
 
 def test_solvers_agree_on_a_planted_motif():

@@ -245,19 +245,21 @@ class GkmSVC(WDClassifierBase):
         seqs = as_sequences(X)
         classes, y_index = _labels(seqs, y)
         n_windows = windows(seqs, self.l)
-        kappa = float(np.mean(np.diag(K_raw) / n_windows)) if self.normalize else 1.0
-        scale = np.sqrt(kappa * n_windows) if self.normalize else np.ones(len(seqs))
+        self.kernel_scale_ = 1.0
+        if self.normalize:
+            self.kernel_scale_ = float(np.mean(np.diag(K_raw) / n_windows))
+        scale = self._scale(n_windows)
+        K_raw /= np.outer(scale, scale)
         if self._solver_for(len(seqs)) == "linear":  # L-BFGS on the matrix
             from .gkm_solver import MatrixGram
 
-            K_raw /= np.outer(scale, scale)
-            return self._fit_lbfgs(seqs, classes, y_index, MatrixGram(K_raw), kappa)
+            return self._fit_lbfgs(seqs, classes, y_index, MatrixGram(K_raw))
         svc = SVC(
             kernel="precomputed", C=self.C, tol=self.tol, class_weight=self.class_weight
         )
-        svc.fit(K_raw / np.outer(scale, scale), y_index)
+        svc.fit(K_raw, y_index)
         self._gram_support = svc.support_
-        self._set_model(seqs, classes, svc.support_, svc.dual_coef_[0], kappa)
+        self._set_model(seqs, classes, svc.support_, svc.dual_coef_[0])
         self.intercept_ = float(svc.intercept_[0])
         self.solver_, self.n_iter_ = "kernel", int(svc.n_iter_[0])
         self.converged_ = True
@@ -267,23 +269,23 @@ class GkmSVC(WDClassifierBase):
         """`fit` by the linear solver through the l-mer table (no matrix)."""
         classes, y_index = _labels(seqs, y)
         n_windows = windows(seqs, self.l)
-        kappa = 1.0
+        self.kernel_scale_ = 1.0
         if self.normalize:  # the kernel solver's kappa, without the matrix
             diagonal = self_kernel(
                 seqs, self.l, self.k, self.reverse_complement, self.n_threads
             )
-            kappa = float(np.mean(diagonal / n_windows))
+            self.kernel_scale_ = float(np.mean(diagonal / n_windows))
         gram = LmerGram(
             seqs,
-            np.sqrt(kappa * n_windows),
+            self._scale(n_windows),
             self.l,
             self.k,
             self.reverse_complement,
             self.n_threads,
         )
-        return self._fit_lbfgs(seqs, classes, y_index, gram, kappa)
+        return self._fit_lbfgs(seqs, classes, y_index, gram)
 
-    def _fit_lbfgs(self, seqs, classes, y_index, gram, kappa) -> GkmSVC:
+    def _fit_lbfgs(self, seqs, classes, y_index, gram) -> GkmSVC:
         """The linear solver's L-BFGS on ``gram`` (`poimkit.svm.gkm_solver`)."""
         from sklearn.exceptions import ConvergenceWarning
 
@@ -296,7 +298,7 @@ class GkmSVC(WDClassifierBase):
         coef = res.coef[:-1]
         support = np.flatnonzero(coef)
         self._gram_support = support
-        self._set_model(seqs, classes, support, coef[support], kappa)
+        self._set_model(seqs, classes, support, coef[support])
         self.intercept_ = float(res.coef[-1])
         self.solver_, self.n_iter_ = "linear", res.n_iter
         self.converged_ = bool(res.converged)
@@ -310,10 +312,12 @@ class GkmSVC(WDClassifierBase):
             )
         return self
 
-    def _set_model(self, seqs, classes, support, coef, kappa) -> None:
-        """The fitted attributes: support sequences ``seqs[support]`` with ``coef``."""
+    def _set_model(self, seqs, classes, support, coef) -> None:
+        """The fitted attributes: support sequences ``seqs[support]`` with ``coef``.
+
+        ``kernel_scale_`` is set before, as the training kernel's normalisation.
+        """
         self.classes_ = classes
-        self.kernel_scale_ = kappa
         self.length_ = self.n_features_in_ = typical_length(seqs)
         chosen = [seqs[i] for i in support]
         offsets = np.zeros(len(chosen) + 1, dtype=np.int64)
