@@ -233,13 +233,24 @@ def lmer_counts(
         key = np.int64(0)
         rkey = np.int64(0)
         for p in range(offsets[r], offsets[r + 1]):
-            letter = np.int64(codes[p])
-            key = ((key << np.int64(2)) | letter) & mask
-            rkey = (rkey >> np.int64(2)) | ((np.int64(3) - letter) << top)
+            key, rkey = _roll(key, rkey, codes[p], mask, top)
             if p - offsets[r] >= l - 1:
                 out[key] += c
                 if both_strands:
                     out[rkey] += c
+
+
+@njit(**NJIT)
+def _roll(key, rkey, letter, mask, top):
+    """The next window's l-mer index and that of its reverse complement.
+
+    ``mask`` keeps the last l letters (``4**l - 1``); ``top`` is ``2 (l - 1)``,
+    where the complement of the new letter enters the reverse index.
+    """
+    c = np.int64(letter)
+    key = ((key << np.int64(2)) | c) & mask
+    rkey = (rkey >> np.int64(2)) | ((np.int64(3) - c) << top)
+    return key, rkey
 
 
 @njit(**NJIT)
@@ -265,9 +276,7 @@ def _window_keys(codes, lo, hi, l, forward, reverse):
     key = np.int64(0)
     rkey = np.int64(0)
     for p in range(lo, hi):
-        c = np.int64(codes[p])
-        key = ((key << np.int64(2)) | c) & mask
-        rkey = (rkey >> np.int64(2)) | ((np.int64(3) - c) << top)
+        key, rkey = _roll(key, rkey, codes[p], mask, top)
         a = p - lo - l + 1
         if a >= 0:
             forward[a] = key

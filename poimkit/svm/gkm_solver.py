@@ -10,14 +10,16 @@ one strand) and ``a(x) = 1 / sqrt(kappa W(x))`` (`GkmSVC`'s normalisation).
 The Walsh-Hadamard transform H diagonalises G (``G c = H (lambda H c)``,
 `poimkit.kernels.gkm.hamming_eigenvalues`), so ``K u`` for a vector u over the
 training records costs one pass of table updates over the records (the
-coefficient-weighted counts ``c = sum_i u_i a_i n(x_i)``), two transforms of
-``4**l`` numbers and one pass of table look-ups (the l-mer weights ``f = G (I +
-R) c`` summed over each record's windows) -- whatever n is, and without the
-n x n matrix. `LmerGram` is that product; `poimkit.svm.linear.lbfgs` runs
-L-BFGS in sequence space on it (the primal L2-SVM, squared hinge or logistic
-loss, the bias not penalised), so the trained model is a coefficient per
-record, exactly the form of the kernel solver's model: the records with a
-non-zero coefficient become `GkmSVC`'s support sequences.
+coefficient-weighted counts ``c = sum_i u_i a_i n(x_i)``, ``(I + R)`` of them
+with both strands), two transforms of ``4**l`` numbers and one pass of table
+look-ups over the forward strands (the l-mer weights ``f = G c``, doubled with
+both strands) -- whatever n is, and without the n x n matrix. `LmerGram` is
+that product, `MatrixGram` the same by a kernel matrix already computed (the
+model selection's); `poimkit.svm.linear.lbfgs` runs L-BFGS in sequence space on
+either (the primal L2-SVM, squared hinge loss, the bias not penalised), so the
+trained model is a coefficient per record, exactly the form of the kernel
+solver's model: the records with a non-zero coefficient become `GkmSVC`'s
+support sequences.
 """
 
 from __future__ import annotations
