@@ -182,14 +182,12 @@ def _shuffle_many(codes: list[np.ndarray], copies: int, rng: np.random.Generator
     flat = np.concatenate(codes) if codes else np.empty(0, dtype=np.uint8)
     out = np.empty(flat.size * copies, dtype=np.uint8)
     _shuffle_all(flat, offsets, copies, out, rng)
-    return [
-        out[
-            copies * offsets[i] + c * lengths[i] : copies * offsets[i]
-            + (c + 1) * lengths[i]
-        ]
+    starts = [
+        (copies * offsets[i] + c * lengths[i], lengths[i])
         for i in range(len(codes))
         for c in range(copies)
     ]
+    return [out[s : s + n] for s, n in starts]
 
 
 def dinucleotide_shuffle(
