@@ -15,8 +15,7 @@ How it works (fast enough for 10,000 peaks on a 50 Mb genome in seconds):
    uniformly inside it, so no window runs past a chromosome end.
 2. Candidates overlapping an excluded interval (peaks, positive windows,
    negatives already chosen) are dropped with one ``searchsorted`` on the
-   merged, sorted intervals; overlapping candidates are thinned to a
-   disjoint set.
+   merged, sorted intervals.
 3. Each chromosome is read once per batch (kept in memory across batches
    while the genome is small) and a numba kernel counts each candidate's
    G+C, A+C+G+T and lowercase letters. Candidates with more than
@@ -24,7 +23,8 @@ How it works (fast enough for 10,000 peaks on a 50 Mb genome in seconds):
 4. Candidates are binned by (GC, repeat) with bins as wide as the
    tolerances; each positive, the positives with the fewest candidates near
    them first, takes the nearest unused candidate in its bin and the eight
-   around it that lies within both tolerances.
+   around it that lies within both tolerances; the candidates overlapping
+   the one taken are used up with it.
 5. Positives still short get a new, twice larger batch, until all are
    matched or ``max_tries`` candidates per requested negative were drawn.
 """
@@ -35,6 +35,7 @@ import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -82,6 +83,7 @@ NEGATIVE_KINDS = {
 
 _FIRST_BATCH = 8  # candidates per missing negative in the first batch
 _MAX_BATCH = 4_000_000  # candidates per batch at most (memory bound)
+_LOOK = 16  # unused candidates a positive compares per bin
 _CACHE_LETTERS = 1 << 29  # keep chromosomes in memory up to this many letters
 
 
@@ -214,15 +216,26 @@ def _count_windows(codes, masked, starts, lengths, gc, acgt, low):  # pragma: no
 
 
 @njit(**NJIT)
-def _disjoint(starts, ends, keep):  # pragma: no cover
-    """Keep each interval (sorted by start) that overlaps no kept one before it."""
-    last = -1
-    for i in range(starts.shape[0]):
-        if starts[i] >= last:
-            keep[i] = True
-            last = ends[i]
-        else:
-            keep[i] = False
+def _take(gid, used, rank, by_rank, g_start, g_end, max_len):  # pragma: no cover
+    """Mark candidate ``gid`` and every candidate overlapping it as used.
+
+    ``g_start``/``g_end`` hold the candidates sorted by start (``rank[gid]``
+    is the place of ``gid``, ``by_rank`` the inverse); no window is longer
+    than ``max_len``, so the overlapping ones lie in a short run around it.
+    """
+    r = rank[gid]
+    s = g_start[r]
+    e = g_end[r]
+    used[gid] = True
+    q = r - 1
+    while q >= 0 and g_start[q] > s - max_len:
+        if g_end[q] > s:
+            used[by_rank[q]] = True
+        q -= 1
+    q = r + 1
+    while q < g_start.shape[0] and g_start[q] < e:
+        used[by_rank[q]] = True
+        q += 1
 
 
 @njit(**NJIT)
@@ -231,24 +244,32 @@ def _match(
     slot_rep,
     cand_gc,
     cand_rep,
-    cand_bin,
+    cand_id,
     bin_first,
     n_rep_bins,
     gc_tol,
     rep_tol,
     look,
+    used,
+    rank,
+    by_rank,
+    g_start,
+    g_end,
+    max_len,
     chosen,
 ):  # pragma: no cover
     """Give each slot (in order) the nearest unused candidate within tolerance.
 
-    Candidates are sorted by bin (``bin_first[b]`` to ``bin_first[b + 1]``);
-    a slot looks at the first ``look`` unused candidates of its bin and the
-    eight around it and takes the nearest (largest of the two distances in
-    tolerance units) within both tolerances; ``chosen`` gets its index or -1.
+    The group's candidates are sorted by (GC, repeat) bin (``bin_first[b]``
+    to ``bin_first[b + 1]``), ``cand_id`` being their index in the batch. A
+    slot looks at the first ``look`` unused candidates of its bin and the
+    eight around it and takes the nearest (the larger of the two differences
+    in tolerance units) within both tolerances; the taken candidate and all
+    candidates of the batch overlapping it become used. ``chosen`` gets the
+    batch index, or -1.
     """
     n_bins = bin_first.shape[0] - 1
     n_gc_bins = n_bins // n_rep_bins
-    used = np.zeros(cand_gc.shape[0], dtype=np.bool_)
     head = bin_first[:-1].copy()  # first possibly unused candidate per bin
     for j in range(slot_gc.shape[0]):
         g = slot_gc[j]
@@ -266,12 +287,12 @@ def _match(
                 if xr < 0 or xr >= n_rep_bins:
                     continue
                 b = xg * n_rep_bins + xr
-                while head[b] < bin_first[b + 1] and used[head[b]]:
+                while head[b] < bin_first[b + 1] and used[cand_id[head[b]]]:
                     head[b] += 1
                 seen = 0
                 k = head[b]
                 while k < bin_first[b + 1] and seen < look:
-                    if not used[k]:
+                    if not used[cand_id[k]]:
                         seen += 1
                         eg = abs(cand_gc[k] - g)
                         er = abs(cand_rep[k] - r)
@@ -281,9 +302,11 @@ def _match(
                                 best_d = d
                                 best = k
                     k += 1
-        chosen[j] = best
         if best >= 0:
-            used[best] = True
+            chosen[j] = cand_id[best]
+            _take(cand_id[best], used, rank, by_rank, g_start, g_end, max_len)
+        else:
+            chosen[j] = -1
 
 
 # ----------------------------------------------------------------- helpers
@@ -596,8 +619,6 @@ def genomic_negatives(
     drawn_per_slot = 0
     factor = _FIRST_BATCH
     drawn = 0
-    n_rep_bins = int(math.floor(1.0 / rep_tol)) + 1
-    n_gc_bins = int(math.floor(1.0 / gc_tol)) + 1
 
     from tqdm.auto import tqdm
 
@@ -634,26 +655,33 @@ def genomic_negatives(
             cs = np.concatenate(c_start)
             cl = np.concatenate(c_len)
             drawn += ci.size
-            # 2. no overlap with excluded intervals, nor with each other
+            # 2. no overlap with excluded intervals
             g0 = offset[ci] + cs
             ok = ~_overlaps(g0, g0 + cl, ex_start, ex_end)
-            ci, cs, cl, g0 = ci[ok], cs[ok], cl[ok], g0[ok]
-            order = np.argsort(g0, kind="stable")
-            keep = np.empty(order.size, dtype=bool)
-            _disjoint(g0[order], g0[order] + cl[order], keep)
-            sel = np.sort(order[keep])  # back to random draw order
-            ci, cs, cl = ci[sel], cs[sel], cl[sel]
+            ci, cs, cl = ci[ok], cs[ok], cl[ok]
             # 3. composition
             n_gc, n_acgt, n_low = _count(letters, ci, cs, cl)
             ok = (cl - n_acgt <= max_n_fraction * cl) & (n_acgt > 0)
             ci, cs, cl = ci[ok], cs[ok], cl[ok]
             c_gc = n_gc[ok] / n_acgt[ok]
             c_rep = n_low[ok] / cl
-            # 4. match, one window length at a time
+            # 4. match, one window length at a time; a taken candidate uses
+            # up every candidate of the batch overlapping it
+            g0 = offset[ci] + cs
+            by_rank = np.argsort(g0, kind="stable")
+            rank = np.empty_like(by_rank)
+            rank[by_rank] = np.arange(by_rank.size)
+            space = _Space(
+                np.zeros(ci.size, dtype=bool),
+                rank,
+                by_rank,
+                g0[by_rank],
+                (g0 + cl)[by_rank],
+                int(cl.max()) if cl.size else 1,
+            )
             before = int(need.sum())
-            cand_of = _groups(cl)
             owners_of = _groups(plen[open_pos])
-            for L, take in cand_of.items():
+            for L, take in _groups(cl).items():
                 owners = open_pos[owners_of[L]]
                 slot_pos = np.repeat(owners, need[owners])
                 if slot_pos.size == 0:
@@ -661,16 +689,16 @@ def genomic_negatives(
                 chosen = _match_group(
                     pos_gc[slot_pos],
                     pos_rep[slot_pos],
-                    c_gc[take],
-                    c_rep[take],
+                    c_gc,
+                    c_rep,
+                    take,
+                    space,
                     gc_tol,
                     rep_tol,
-                    n_gc_bins,
-                    n_rep_bins,
                     rng,
                 )
                 hit = chosen >= 0
-                got = take[chosen[hit]]
+                got = chosen[hit]
                 matched_pos = slot_pos[hit]
                 found_pos.append(matched_pos)
                 found_ci.append(ci[got])
@@ -733,20 +761,33 @@ def genomic_negatives(
     )
 
 
-def _match_group(s_gc, s_rep, c_gc, c_rep, gc_tol, rep_tol, n_gc_bins, n_rep_bins, rng):
-    """Assign candidates to slots (index into the candidates, or -1)."""
-    cb = np.minimum((c_gc / gc_tol).astype(np.int64), n_gc_bins - 1) * n_rep_bins
-    cb += np.minimum((c_rep / rep_tol).astype(np.int64), n_rep_bins - 1)
+class _Space(NamedTuple):
+    """The batch's candidates by position, and which are used up."""
+
+    used: np.ndarray
+    rank: np.ndarray
+    by_rank: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    max_len: int
+
+
+def _match_group(s_gc, s_rep, c_gc, c_rep, take, space, gc_tol, rep_tol, rng):
+    """Match slots to candidates ``take`` of the batch; batch index or -1 each."""
+    n_gc_bins = int(math.floor(1.0 / gc_tol)) + 1
+    n_rep_bins = int(math.floor(1.0 / rep_tol)) + 1
+    g, r = c_gc[take], c_rep[take]
+    cb = np.minimum((g / gc_tol).astype(np.int64), n_gc_bins - 1) * n_rep_bins
+    cb += np.minimum((r / rep_tol).astype(np.int64), n_rep_bins - 1)
     n_bins = n_gc_bins * n_rep_bins
     order = np.argsort(cb, kind="stable")  # candidates are in random order
     counts = np.bincount(cb, minlength=n_bins)
     bin_first = np.zeros(n_bins + 1, dtype=np.int64)
     np.cumsum(counts, out=bin_first[1:])
     # scarcity of each slot: candidates in its bin and the eight around it
-    grid = counts.reshape(n_gc_bins, n_rep_bins)
-    padded = np.pad(grid, 1)
+    grid = np.pad(counts.reshape(n_gc_bins, n_rep_bins), 1)
     near = sum(
-        padded[1 + a : 1 + a + n_gc_bins, 1 + b : 1 + b + n_rep_bins]
+        grid[1 + a : 1 + a + n_gc_bins, 1 + b : 1 + b + n_rep_bins]
         for a in (-1, 0, 1)
         for b in (-1, 0, 1)
     )
@@ -757,19 +798,24 @@ def _match_group(s_gc, s_rep, c_gc, c_rep, gc_tol, rep_tol, n_gc_bins, n_rep_bin
     _match(
         np.ascontiguousarray(s_gc[slot_order]),
         np.ascontiguousarray(s_rep[slot_order]),
-        np.ascontiguousarray(c_gc[order]),
-        np.ascontiguousarray(c_rep[order]),
-        cb[order],
+        np.ascontiguousarray(g[order]),
+        np.ascontiguousarray(r[order]),
+        np.ascontiguousarray(take[order]),
         bin_first,
         n_rep_bins,
         gc_tol,
         rep_tol,
-        16,
+        _LOOK,
+        space.used,
+        space.rank,
+        space.by_rank,
+        space.start,
+        space.end,
+        space.max_len,
         chosen,
     )
-    out = np.full(s_gc.size, -1, dtype=np.int64)
-    hit = chosen >= 0
-    out[slot_order[hit]] = order[chosen[hit]]
+    out = np.empty(s_gc.size, dtype=np.int64)
+    out[slot_order] = chosen
     return out
 
 
