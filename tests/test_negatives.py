@@ -315,6 +315,12 @@ def test_bad_input(fasta_genome):
         genomic_negatives(fasta_genome, [], [], [])
     with pytest.raises(InputError, match="chroms: 'chrZ'"):
         genomic_negatives(fasta_genome, ["chr1"], [0], [10], chroms=["chrZ"])
+    with pytest.raises(InputError, match="exclude: start and end must be"):
+        genomic_negatives(
+            fasta_genome, ["chr1"], [0], [10], exclude=(["chr1"], ["a"], [5])
+        )
+    with pytest.raises(InputError, match="exclude must be a"):
+        genomic_negatives(fasta_genome, ["chr1"], [0], [10], exclude=5)
     with pytest.raises(InputError, match="genome must have"):
         genomic_negatives({"chr1": 5}, ["chr1"], [0], [10])
 

@@ -459,7 +459,7 @@ def genomic_negatives(
     gc_tolerance: float = 0.02,
     repeat_tolerance: float = 0.02,
     max_n_fraction: float = 0.0,
-    max_tries: int = 2000,
+    max_tries: int = 1000,
     min_matched: float = 0.5,
     chroms: Sequence[str] | None = None,
     progress: bool = False,
@@ -491,7 +491,7 @@ def genomic_negatives(
         none, as the models read only A, C, G, T).
     max_tries : int, optional
         Give up after this many candidate windows per requested negative
-        (default 2000).
+        (default 1000).
     min_matched : float, optional
         Raise `InputError` when fewer than this fraction of the requested
         negatives could be matched (default 0.5); a smaller shortfall is
@@ -588,8 +588,11 @@ def genomic_negatives(
                 "exclude must be a (chrom, start, end) triple of sequences"
             ) from None
         ec = list(ec)
-        es = np.asarray(es, dtype=np.int64)
-        ee = np.asarray(ee, dtype=np.int64)
+        try:
+            es = np.asarray(es, dtype=np.int64).ravel()
+            ee = np.asarray(ee, dtype=np.int64).ravel()
+        except (TypeError, ValueError):
+            raise InputError("exclude: start and end must be integers") from None
         if not len(ec) == es.size == ee.size:
             raise InputError("exclude: chrom, start and end differ in length")
         index = {c: i for i, c in enumerate(names)}
