@@ -312,7 +312,7 @@ def write_synthetic_genome(
     ...     g = write_synthetic_genome(folder, n_peaks=20, n_neutral=50)
     ...     sorted(p.name for p in Path(folder).iterdir())
     ['genome.fa', 'peaks.bed3', 'peaks.bed6', 'peaks.narrowPeak', 'variants.vcf']
-    >>> g.chromosomes, g.n_peaks, len(g.causal_ids) == g.peak_has_motif.sum()
+    >>> g.chromosomes, g.n_peaks, len(g.causal_ids) == int(g.peak_has_motif.sum())
     (('chr1', 'chr2', 'chr3'), 20, True)
     """
     n_chromosomes = check_int(n_chromosomes, "n_chromosomes", 1)
