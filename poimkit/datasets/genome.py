@@ -531,7 +531,7 @@ def write_synthetic_genome(
         )
         if kind == "causal":
             causal_ids.append(vid)
-            causal_site.append(site)
+            causal_site.append(c_site[site])
         else:
             neutral_ids.append(vid)
             if kind == "indel":
