@@ -4,7 +4,9 @@
 (`make_planted`, `make_motif_data` and their pieces) and `write_dataset`;
 `poimkit.datasets.planted_motif` the description of a motif to plant
 (`PlantedMotif`) and of what was planted (`PlantingRecord`);
-`poimkit.datasets.gattaca` the GATTACA toy data set of the papers.
+`poimkit.datasets.gattaca` the GATTACA toy data set of the papers;
+`poimkit.datasets.genome` a synthetic genome with peaks, planted motif
+sites and a VCF (`write_synthetic_genome`).
 """
 
 from .gattaca import (
@@ -14,6 +16,7 @@ from .gattaca import (
     make_gattaca,
     write_gattaca_data,
 )
+from .genome import SyntheticGenome, consensus_pwm, write_synthetic_genome
 from .planted_motif import PlantedMotif, PlantingRecord
 from .synthetic import (
     expected_pwm,
@@ -38,6 +41,10 @@ __all__ = [
     "write_dataset",
     "GATTACA_BUNDLE",
     "GATTACA_SEED",
+    # a synthetic genome with peaks, sites and variants
+    "write_synthetic_genome",
+    "SyntheticGenome",
+    "consensus_pwm",
     # planting motifs, piece by piece
     "PlantedMotif",
     "PlantingRecord",
