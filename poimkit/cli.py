@@ -83,13 +83,13 @@ def _read_labeled(args: argparse.Namespace, any_length: bool):
 def _check_labeled_args(args: argparse.Namespace):
     """The `PeakSource` of --bed/--genome, or None for FASTA input (checked)."""
     bed = getattr(args, "bed", None)  # train and run only
-    pairs = [(args.pos, args.neg), (args.fasta, args.labels), (bed, args.genome)]
+    genome = getattr(args, "genome", None)
+    pairs = [(args.pos, args.neg), (args.fasta, args.labels), (bed, genome)]
     if any((a is None) != (b is None) for a, b in pairs) or (
         sum(a is not None for a, _ in pairs) != 1
     ):
-        raise InputError(
-            "give either --pos and --neg, --fasta and --labels, or --bed and --genome"
-        )
+        peaks = ", or --bed and --genome" if hasattr(args, "bed") else ""
+        raise InputError(f"give either --pos and --neg, or --fasta and --labels{peaks}")
     if bed is None:
         return None
     from .run.genome import PeakSource

@@ -408,6 +408,13 @@ def _peaks_section(s: dict) -> str:
     return text
 
 
+def _checksum(item: dict) -> str:
+    """An input's sha256; for a genome, that of its index (named so)."""
+    if "sha256" in item:
+        return item["sha256"]
+    return f"{item['index_sha256']} (of its .fai index)"
+
+
 def render_report(summary: dict, figures: Path) -> str:
     """The report page as a string.
 
@@ -503,7 +510,7 @@ def render_report(summary: dict, figures: Path) -> str:
     # ---- details
     parts.append("<h2>Run details</h2>")
     inputs = [
-        [i["role"], i["path"], _Html(f"<span class='hash'>{i['sha256']}</span>")]
+        [i["role"], i["path"], _Html(f"<span class='hash'>{_checksum(i)}</span>")]
         for i in s["inputs"]
     ]
     parts.append(_table(["input", "path", "sha256"], inputs))
