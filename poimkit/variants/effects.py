@@ -268,9 +268,18 @@ class _Positional:
         self.length = int(weights.length)
 
     def run(
-        self, R: np.ndarray, A: np.ndarray, anchor: np.ndarray, top: int, keep: bool
+        self,
+        R: np.ndarray,
+        A: np.ndarray,
+        anchor: np.ndarray,
+        top: int,
+        keep: bool,
+        spans: tuple | None = None,
     ) -> VariantEffects:
-        """Effects of equal-length windows ``R[r] -> A[r]`` (shape (n, L))."""
+        """Effects of equal-length windows ``R[r] -> A[r]`` (shape (n, L)).
+
+        ``spans`` is not needed: k-mers are compared at each start.
+        """
         n = R.shape[0]
         lo = np.empty(n, np.int64)
         hi = np.empty(n, np.int64)
@@ -528,21 +537,16 @@ def variant_effects(
             f"ref has {len(refs)} sequences but alt has {len(alts)}; give one "
             "pair per variant"
         )
-    n = len(refs)
-    with numba_threads(n_threads):
-        if not engine.position_free:
-            L = engine.length
-            for name, seqs in (("ref", refs), ("alt", alts)):
-                for i, x in enumerate(seqs):
-                    if x.size != L:
-                        raise InputError(
-                            f"{name}[{i}] has length {x.size} but the model scores "
-                            f"windows of length {L}"
-                        )
-            R = np.ascontiguousarray(np.stack(refs))
-            A = np.ascontiguousarray(np.stack(alts))
-            anchor = _anchor(at, n, lambda: _first_difference(R, A))
-            return engine.run(R, A, anchor, top, keep=True)
+    if not engine.position_free:
+        L = engine.length
+        for name, seqs in (("ref", refs), ("alt", alts)):
+            for i, x in enumerate(seqs):
+                if x.size != L:
+                    raise InputError(
+                        f"{name}[{i}] has length {x.size} but the model scores "
+                        f"windows of length {L}"
+                    )
+    else:
         for name, seqs in (("ref", refs), ("alt", alts)):
             for i, x in enumerate(seqs):
                 if x.size < engine.l:
@@ -550,11 +554,25 @@ def variant_effects(
                         f"{name}[{i}] has length {x.size}, shorter than the model's "
                         f"l = {engine.l}"
                     )
-        rc, ro = _ragged(refs)
-        ac, ao = _ragged(alts)
-        lo, rhi, ahi = _spans(rc, ro, ac, ao)
-        anchor = _anchor(at, n, lambda: lo)
-        return engine.run_flat(rc, ro, ac, ao, lo, rhi, ahi, anchor, top, keep=True)
+    with numba_threads(n_threads):
+        return pair_effects(engine, refs, alts, at, top, keep=True)
+
+
+def pair_effects(
+    engine, refs: list[np.ndarray], alts: list[np.ndarray], at, top: int, keep: bool
+) -> VariantEffects:
+    """`variant_effects` of validated code arrays (lengths already checked)."""
+    n = len(refs)
+    if not engine.position_free:
+        R = np.ascontiguousarray(np.stack(refs))
+        A = np.ascontiguousarray(np.stack(alts))
+        anchor = _anchor(at, n, lambda: _first_difference(R, A))
+        return engine.run(R, A, anchor, top, keep)
+    rc, ro = _ragged(refs)
+    ac, ao = _ragged(alts)
+    lo, rhi, ahi = _spans(rc, ro, ac, ao)
+    anchor = _anchor(at, n, lambda: lo)
+    return engine.run_flat(rc, ro, ac, ao, lo, rhi, ahi, anchor, top, keep)
 
 
 def _ragged(seqs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,1 @@
+"""Genome workflow: reference genomes, peaks, negatives and variants (VCF)."""
