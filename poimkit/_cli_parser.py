@@ -32,6 +32,50 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
     _add_cleaning_options(parser)
 
 
+def _width(text: str) -> int | None:
+    if text == "as-is":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of letters or 'as-is', got {text!r}"
+        ) from None
+
+
+def _add_peak_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "or peaks in a genome: --bed and --genome (the negatives are made)"
+    )
+    group.add_argument(
+        "--bed",
+        metavar="PEAKS",
+        help="peaks: BED3, BED6 (strand) or narrowPeak (summit in column 10)",
+    )
+    group.add_argument(
+        "--genome",
+        metavar="GENOME.fa",
+        help="the genome FASTA, plain or bgzip (indexed once; soft-masked "
+        "letters read as ordinary ones)",
+    )
+    group.add_argument(
+        "--width",
+        type=_width,
+        default=200,
+        metavar="W",
+        help="window of W letters around each summit (narrowPeak) or centre; "
+        "as-is: the peaks as they are (position-free model)",
+    )
+    group.add_argument(
+        "--negatives",
+        default="genomic",
+        metavar="genomic|shuffle|FILE",
+        help="genomic: background windows matched to the peaks' GC and repeat "
+        "content, away from peaks; shuffle: dinucleotide shuffles of the peaks; "
+        "or a FASTA of sequences or BED of regions",
+    )
+
+
 def _add_cleaning_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--drop-invalid",
@@ -75,6 +119,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "runs on a cluster)",
     )
     _add_input_options(train)
+    _add_peak_options(train)
     _add_model_options(train)
     _add_linear_options(train)
     train.add_argument("--cv", type=int, default=5, help="CV folds for AUC (0: skip)")
@@ -189,8 +234,12 @@ def _build_parser() -> argparse.ArgumentParser:
         "--drop-invalid -o splice_ei/",
         "poimkit run --fasta seqs.fa --labels labels.tsv --shift 4 "
         "--background fit --markov-order 2 -o out/",
+        "poimkit run --bed peaks.narrowPeak --genome hg38.fa -o out/  (windows "
+        "of 200 letters around the summits; GC- and repeat-matched genomic "
+        "negatives in out/negatives.bed)",
     )
     _add_input_options(run)
+    _add_peak_options(run)
     _add_run_options(run)
     run.add_argument(
         "-o",

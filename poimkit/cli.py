@@ -80,13 +80,21 @@ def _read_labeled(args: argparse.Namespace, any_length: bool):
     )
 
 
-def _check_labeled_args(args: argparse.Namespace) -> None:
-    if (
-        (args.pos is None) != (args.neg is None)
-        or (args.fasta is None) != (args.labels is None)
-        or (args.pos is None) == (args.fasta is None)
+def _check_labeled_args(args: argparse.Namespace):
+    """The `PeakSource` of --bed/--genome, or None for FASTA input (checked)."""
+    bed = getattr(args, "bed", None)  # train and run only
+    pairs = [(args.pos, args.neg), (args.fasta, args.labels), (bed, args.genome)]
+    if any((a is None) != (b is None) for a, b in pairs) or (
+        sum(a is not None for a, _ in pairs) != 1
     ):
-        raise InputError("give either --pos and --neg, or --fasta and --labels")
+        raise InputError(
+            "give either --pos and --neg, --fasta and --labels, or --bed and --genome"
+        )
+    if bed is None:
+        return None
+    from .run.genome import PeakSource
+
+    return PeakSource(args.bed, args.genome, args.width, args.negatives)
 
 
 def _run_train(args: argparse.Namespace) -> int:
@@ -105,7 +113,7 @@ def _run_train(args: argparse.Namespace) -> int:
     )
     from .svm import make_model
 
-    _check_labeled_args(args)
+    peaks = _check_labeled_args(args)
     check_cv(args.cv)
     if args.dask is not None and args.solver != "linear":
         raise InputError("--dask applies to --solver linear")
@@ -145,12 +153,20 @@ def _run_train(args: argparse.Namespace) -> int:
         model = _estimator(options, 0) if fixed else None
     fit_params = {} if args.dask is None else {"client": args.dask}
     streams = wd_linear and args.pos is not None
+    if peaks is not None:
+        peaks.check(options)
     if streams and not args.cv and not options.selects:
         _say(args, "streaming the FASTA files into the linear solver")
         model.fit((args.pos, args.neg), **fit_params, **_read_options(args))
     else:
-        ids, X, y = _read_labeled(args, any_length=options.kernel != "wd")
-        data = _Data(list(ids), as_codes(X, options.kernel), np.asarray(y), [], 0)
+        if peaks is None:
+            ids, X, y = _read_labeled(args, any_length=options.kernel != "wd")
+            data = _Data(list(ids), as_codes(X, options.kernel), np.asarray(y), [], 0)
+        else:
+            from .run.genome import read_peak_input
+
+            made = read_peak_input(peaks, options, _bars(args))
+            data, X, y = made.data, made.data.X, made.data.y
         options = resolve_kernel(options, data.lengths_differ)
         if args.solver == "auto":  # the kernel solver, unless too many sequences
             options = resolve_solver(options, len(X), data.length)
@@ -183,13 +199,17 @@ def _run_train(args: argparse.Namespace) -> int:
             data, options, selection, model=model, fit_params=fit_params
         )
         if selection is not None:
-            _say(args, f"chosen by inner CV: {_chosen_text(chosen, selection)}")
+            from .run.summary import chosen_text
+
+            _say(args, f"chosen by inner CV: {chosen_text(chosen, selection)}")
     model.save(args.output)
     _say(
         args,
         f"model with {int(model.n_support_.sum())} support vectors "
         f"written to {args.output}",
     )
+    if peaks is not None and made.write_negatives(Path(args.output), beside=True):
+        _say(args, f"negatives written beside it: {made.negatives_path}")
     return EXIT_OK
 
 
@@ -231,42 +251,6 @@ def _fields(args: argparse.Namespace, names: tuple[str, ...]) -> dict:
 def _model_options(args: argparse.Namespace) -> dict:
     """The `RunOptions` of the model group (shared by train and run)."""
     return _fields(args, _MODEL_FIELDS)
-
-
-def _param_text(name: str, value) -> str:
-    """``C 10``, ``reverse_complement True``."""
-    return f"{name} {value:g}" if isinstance(value, float) else f"{name} {value}"
-
-
-def _chosen_text(chosen: dict, selection: dict) -> str:
-    """``degree 10, shift 16, C 10 (inner holdout AUC 0.8654)``, family, corners."""
-    text = ", ".join(_param_text(k, v) for k, v in chosen.items())
-    text += f" (inner {selection['inner']} AUC {selection['inner_auc']:.4f})"
-    text += _family_text(selection)
-    if selection["corner"]:
-        text += (
-            f"; at the end of its grid: {', '.join(selection['corner'])} "
-            "(the best value may lie beyond; give it explicitly to try)"
-        )
-    return text
-
-
-def _family_text(selection: dict) -> str:
-    """``; family gkm: best inner AUC 0.9630 vs wd 0.8800 (+0.0830)``, or ""."""
-    families = selection.get("families") or {}
-    if len(families) < 2:
-        return ""
-    family = selection["family"]
-    others = ", ".join(
-        f"{name} {row['best_inner_auc']:.4f}"
-        for name, row in families.items()
-        if name != family
-    )
-    best = families[family]["best_inner_auc"]
-    return (
-        f"; family {family}: best inner AUC {best:.4f} vs {others} "
-        f"({selection['family_margin']:+.4f})"
-    )
 
 
 def _run_score(args: argparse.Namespace) -> int:
@@ -521,10 +505,12 @@ def _print_run(summary: dict, out: str) -> None:
             f"cv_auc\t{summary['cv_auc']:.4f}\t+/-\t{summary['cv_auc_std']:.4f}\t"
             f"accuracy\t{summary['cv_accuracy']:.4f}"
         )
+    from .run.summary import chosen_text, param_text
+
     chosen = summary["parameters"]["chosen"]
-    print("model\t" + "\t".join(_param_text(k, v) for k, v in chosen.items()))
+    print("model\t" + "\t".join(param_text(k, v) for k, v in chosen.items()))
     if summary["selection"] is not None:
-        print(f"# chosen by inner CV: {_chosen_text(chosen, summary['selection'])}")
+        print(f"# chosen by inner CV: {chosen_text(chosen, summary['selection'])}")
     print("motif\tconsensus\tposition\tspread\timportance\tpos\tneg\tq_value")
     for m in summary["motifs"]:
         where = (
@@ -547,6 +533,8 @@ def _print_run(summary: dict, out: str) -> None:
 def _run_run(args: argparse.Namespace) -> int:
     from .run import RunOptions, run_pipeline
 
+    peaks = _check_labeled_args(args)
+
     options = RunOptions(
         **_model_options(args),
         **_fields(args, _RUN_FIELDS),
@@ -561,6 +549,7 @@ def _run_run(args: argparse.Namespace) -> int:
         options=options,
         force=args.force,
         progress=_progress(args),
+        peaks=peaks,
     )
     _print_run(summary, args.output)
     return EXIT_OK

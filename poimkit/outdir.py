@@ -23,8 +23,10 @@ OUTPUT_FILES = (
     "summary.json",
     "report.html",
 )
+#: files a run on peaks adds: the negatives it made
+NEGATIVE_FILES = ("negatives.bed", "negatives.fa")
 #: what a poimkit run folder holds (anything else there is not ours to delete)
-RUN_FILES = frozenset({*OUTPUT_FILES, "figures"})
+RUN_FILES = frozenset({*OUTPUT_FILES, *NEGATIVE_FILES, "figures"})
 #: the ``format`` of a run's summary.json: the mark of a folder poimkit made
 RUN_FORMAT = "poimkit-run-summary"
 #: file in a staging folder naming the process that writes it

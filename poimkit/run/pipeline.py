@@ -32,6 +32,7 @@ from .data import (
     motif_data,
     read_input,
 )
+from .genome import PeakSource, read_peak_input
 from .options import RunOptions, check_kernel_size, resolve_kernel, resolve_solver
 from .summary import (
     _TOP_KMERS,
@@ -76,6 +77,7 @@ def run_pipeline(
     force: bool = False,
     progress: bool = True,
     dataset: str | None = None,
+    peaks: PeakSource | None = None,
 ) -> dict:
     """Run the whole analysis and write its results to the folder ``out``.
 
@@ -97,6 +99,10 @@ def run_pipeline(
         step instead (for logs: no terminal control codes).
     dataset : str, optional
         A name for the input recorded in the summary (e.g. for the demo).
+    peaks : PeakSource, optional
+        Peaks in a genome instead of FASTA files: windows around the summits
+        are the positives, the negatives are made (genomic background or
+        shuffles, written to ``negatives.bed`` or ``negatives.fa``) or read.
 
     Returns
     -------
@@ -141,7 +147,9 @@ def run_pipeline(
     options.check()
     started = time.perf_counter()
     # cheap checks and reading first: bad input fails before any bar or folder
-    inputs = (pos, neg, fasta, labels)
+    inputs = (pos, neg, fasta, labels) + (peaks.files if peaks else ())
+    if peaks is not None:
+        peaks.check(options)
     check_output_folder(out, force, inputs)
     timer = _Timer()
     known = None
@@ -151,7 +159,11 @@ def run_pipeline(
         with timer.step("known motifs"):
             known = known_motifs(options.compare)
     with timer.step("read"):
-        data = read_input(pos, neg, fasta, labels, options)
+        if peaks is None:
+            data, made = read_input(pos, neg, fasta, labels, options), None
+        else:
+            made = read_peak_input(peaks, options, progress is True)
+            data = made.data
     if dataset is not None:  # e.g. the demo's temporary copies: name the source
         for item in data.inputs:
             item["path"] = f"{dataset}: {Path(item['path']).name} (temporary copy)"
@@ -207,6 +219,8 @@ def run_pipeline(
             model.save(staged / "model.npz")
             poim.save(staged / "poim.npz")
             poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
+            if made is not None:
+                made.write_negatives(staged)
             write_meme(staged / "motifs.meme", motifs, background_letters(background))
             write_sites(staged / "sites.tsv", motifs, ids_motifs, y_motifs)
             figures = write_figures(
@@ -227,6 +241,7 @@ def run_pipeline(
             "n_positive": int((data.y == 1).sum()),
             "n_negative": int((data.y == 0).sum()),
             "n_dropped": int(data.dropped),
+            **(made.description if made is not None else {}),
             "length": data.length,
             "lengths": [int(min(lengths)), int(max(lengths))],
             "position_free": poim.position_free,

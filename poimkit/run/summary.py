@@ -238,3 +238,55 @@ def motif_note(cv: dict, options: RunOptions, motifs: list[Motif]) -> str:
             "held-out positives than in negatives at a false discovery rate of 5 %"
         )
     return f"{len(motifs)} motif(s) passed the test at a false discovery rate of 5 %"
+
+
+def param_text(name: str, value: object) -> str:
+    """``C 10``, ``reverse_complement True``.
+
+    Parameters
+    ----------
+    name : str
+        A parameter's name.
+    value : object
+        Its value.
+    """
+    return f"{name} {value:g}" if isinstance(value, float) else f"{name} {value}"
+
+
+def chosen_text(chosen: dict, selection: dict) -> str:
+    """``degree 10, shift 16, C 10 (inner holdout AUC 0.8654)``, family, corners.
+
+    Parameters
+    ----------
+    chosen : dict
+        The final model's parameters.
+    selection : dict
+        What `poimkit.run.crossval.cross_validate` returns as ``selection``.
+    """
+    text = ", ".join(param_text(k, v) for k, v in chosen.items())
+    text += f" (inner {selection['inner']} AUC {selection['inner_auc']:.4f})"
+    text += _family_text(selection)
+    if selection["corner"]:
+        text += (
+            f"; at the end of its grid: {', '.join(selection['corner'])} "
+            "(the best value may lie beyond; give it explicitly to try)"
+        )
+    return text
+
+
+def _family_text(selection: dict) -> str:
+    """``; family gkm: best inner AUC 0.9630 vs wd 0.8800 (+0.0830)``, or ""."""
+    families = selection.get("families") or {}
+    if len(families) < 2:
+        return ""
+    family = selection["family"]
+    others = ", ".join(
+        f"{name} {row['best_inner_auc']:.4f}"
+        for name, row in families.items()
+        if name != family
+    )
+    best = families[family]["best_inner_auc"]
+    return (
+        f"; family {family}: best inner AUC {best:.4f} vs {others} "
+        f"({selection['family_margin']:+.4f})"
+    )

@@ -1,0 +1,297 @@
+"""A reference genome read through its FASTA index (pyfaidx).
+
+`open_genome` opens a plain or bgzip-compressed FASTA file and its ``.fai``
+index (``.gzi`` too for bgzip), building the index next to the file, or in
+poimkit's cache folder when the genome's folder is read-only. Letters keep
+their case: soft-masked (lowercase) letters are repeats, read as ordinary
+letters by the models and counted by `Genome.soft_masked`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InputError
+
+#: code of every byte: A/a=0, C/c=1, G/g=2, T/t=3, anything else (N, IUPAC) 4
+_CODE = np.full(256, 4, dtype=np.uint8)
+for _code, _letters in enumerate(("Aa", "Cc", "Gg", "Tt")):
+    for _letter in _letters:
+        _CODE[ord(_letter)] = _code
+_LOWER = np.zeros(256, dtype=bool)
+_LOWER[np.frombuffer(b"abcdefghijklmnopqrstuvwxyz", dtype=np.uint8)] = True
+
+#: the code of a letter that is not A, C, G or T
+OTHER = 4
+
+
+def text_codes(text: str) -> np.ndarray:
+    """Letter codes of genome text: A=0, C=1, G=2, T=3 in either case, else 4.
+
+    Parameters
+    ----------
+    text : str
+        Letters as read from the genome.
+
+    Returns
+    -------
+    numpy.ndarray of uint8
+
+    Examples
+    --------
+    >>> text_codes("ACgtN").tolist()
+    [0, 1, 2, 3, 4]
+    """
+    return _CODE[np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)]
+
+
+def text_masked(text: str) -> np.ndarray:
+    """Which letters are soft-masked (lowercase).
+
+    Parameters
+    ----------
+    text : str
+        Letters as read from the genome.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+
+    Examples
+    --------
+    >>> text_masked("ACgtN").tolist()
+    [False, False, True, True, False]
+    """
+    return _LOWER[np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)]
+
+
+def _cache_folder() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(base) / "poimkit" / "faidx"
+
+
+def _cached_index(path: str) -> str:
+    """An index path in poimkit's cache, named for the genome file's identity."""
+    stat = os.stat(path)
+    key = f"{os.path.abspath(path)}\0{stat.st_size}\0{stat.st_mtime_ns}"
+    digest = hashlib.sha1(key.encode()).hexdigest()[:16]
+    return str(_cache_folder() / f"{Path(path).name}.{digest}.fai")
+
+
+def _writable_folder(path: str) -> bool:
+    return os.access(os.path.dirname(os.path.abspath(path)) or ".", os.W_OK)
+
+
+class Genome:
+    """A genome FASTA file opened through its index.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Plain or bgzip-compressed FASTA.
+    index : str, optional
+        Where the ``.fai`` index is (or is built); default next to the file.
+
+    Attributes
+    ----------
+    path : str
+        The FASTA file.
+    lengths : dict of str to int
+        Length of every chromosome, in file order.
+    index : str
+        The ``.fai`` index used.
+    """
+
+    def __init__(self, path: str | os.PathLike, index: str | None = None) -> None:
+        import pyfaidx
+
+        self.path = os.fspath(path)
+        self.index = index or self.path + ".fai"
+        gzi = None if index is None else index[: -len(".fai")] + ".gzi"
+        try:
+            self._fasta = pyfaidx.Fasta(
+                self.path,
+                indexname=self.index,
+                gzi_indexname=gzi,
+                as_raw=True,
+                sequence_always_upper=False,
+                strict_bounds=True,
+                read_ahead=1 << 16,
+            )
+        except pyfaidx.UnsupportedCompressionFormat:
+            raise InputError(
+                "compressed with gzip, not bgzip: a genome is read by position, "
+                "so it must be plain or bgzip-compressed (gunzip it, then bgzip it "
+                "or keep it plain)",
+                path=self.path,
+            ) from None
+        except pyfaidx.FastaIndexingError as exc:
+            raise InputError(
+                f"not an indexable FASTA file: {exc}", path=self.path
+            ) from None
+        except ValueError as exc:  # duplicate names, bad index lines
+            raise InputError(
+                f"cannot index the genome: {exc}", path=self.path
+            ) from None
+        self.lengths = {
+            name: len(record) for name, record in self._fasta.records.items()
+        }
+        if not self.lengths:
+            raise InputError("no chromosomes: not a FASTA file", path=self.path)
+
+    def close(self) -> None:
+        """Close the file."""
+        self._fasta.close()
+
+    def __enter__(self) -> Genome:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Genome({self.path!r}, {len(self.lengths)} chromosomes)"
+
+    @property
+    def size(self) -> int:
+        """Letters over all chromosomes."""
+        return int(sum(self.lengths.values()))
+
+    def fetch(self, chrom: str, start: int = 0, end: int | None = None) -> str:
+        """Letters ``[start, end)`` of a chromosome (0-based), case as in the file.
+
+        Parameters
+        ----------
+        chrom : str
+            Chromosome name as in the FASTA headers (first word).
+        start, end : int
+            0-based half-open range inside the chromosome; ``end`` None: its end.
+
+        Returns
+        -------
+        str
+        """
+        length = self.lengths.get(chrom)
+        if length is None:
+            raise InputError(
+                f"chromosome {chrom!r} is not in the genome", path=self.path
+            )
+        end = length if end is None else end
+        if not 0 <= start <= end <= length:
+            raise InputError(
+                f"range {start}-{end} is outside {chrom!r} (length {length})",
+                path=self.path,
+            )
+        if start == end:
+            return ""
+        return str(self._fasta[chrom][start:end])
+
+    def codes(self, chrom: str, start: int = 0, end: int | None = None) -> np.ndarray:
+        """Letter codes of a range (`text_codes`: 4 for N and other letters).
+
+        Parameters
+        ----------
+        chrom : str
+            Chromosome name.
+        start, end : int
+            0-based half-open range; ``end`` None: the chromosome's end.
+
+        Returns
+        -------
+        numpy.ndarray of uint8
+        """
+        return text_codes(self.fetch(chrom, start, end))
+
+    def soft_masked(
+        self, chrom: str, start: int = 0, end: int | None = None
+    ) -> np.ndarray:
+        """Which letters of a range are soft-masked (lowercase: repeats).
+
+        Parameters
+        ----------
+        chrom : str
+            Chromosome name.
+        start, end : int
+            0-based half-open range; ``end`` None: the chromosome's end.
+
+        Returns
+        -------
+        numpy.ndarray of bool
+        """
+        return text_masked(self.fetch(chrom, start, end))
+
+    def provenance(self) -> dict:
+        """Path, size and the index's checksum, for a run's summary.
+
+        Returns
+        -------
+        dict
+            ``role``, ``path``, ``bytes``, ``chromosomes`` and ``index_sha256``
+            (the index names every chromosome with its length and offset, so it
+            identifies the file without reading gigabytes).
+        """
+        with open(self.index, "rb") as handle:
+            digest = hashlib.sha256(handle.read()).hexdigest()
+        return {
+            "role": "genome",
+            "path": os.path.abspath(self.path),
+            "bytes": os.path.getsize(self.path),
+            "chromosomes": len(self.lengths),
+            "index_sha256": digest,
+        }
+
+
+def open_genome(path: str | os.PathLike, quiet: bool = False) -> Genome:
+    """Open a genome FASTA file, building its index where it can be written.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Plain or bgzip-compressed FASTA (``.fa``, ``.fa.gz``); soft-masked
+        letters are kept as lowercase.
+    quiet : bool
+        Say nothing while an index is built.
+
+    Returns
+    -------
+    Genome
+
+    Raises
+    ------
+    InputError
+        If the file is missing, gzip- (not bgzip-) compressed, not an
+        indexable FASTA file, or no index can be written next to it or in
+        poimkit's cache folder.
+    """
+    name = os.fspath(path)
+    if not os.path.isfile(name):
+        what = "is a directory, not a file" if os.path.isdir(name) else "file not found"
+        raise InputError(what, path=name)
+    if not os.access(name, os.R_OK):
+        raise InputError("cannot read the file (permission denied)", path=name)
+    index = name + ".fai"
+    if not os.path.exists(index) and not _writable_folder(name):
+        index = _cached_index(name)
+        try:
+            os.makedirs(os.path.dirname(index), exist_ok=True)
+        except OSError:
+            raise InputError(
+                f"its folder is read-only and poimkit's cache ({_cache_folder()}) "
+                "cannot be written either, so the index (.fai) cannot be built: run "
+                "'samtools faidx' on a copy in a writable folder",
+                path=name,
+            ) from None
+    if not os.path.exists(index) and not quiet:
+        print(f"poimkit: indexing {name} (once)", file=sys.stderr, flush=True)
+    try:
+        return Genome(name, None if index == name + ".fai" else index)
+    except OSError as exc:
+        raise InputError(
+            f"cannot write or read the index {index} ({exc.strerror or exc})",
+            path=name,
+        ) from None

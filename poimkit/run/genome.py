@@ -1,0 +1,300 @@
+"""Labeled data from peaks in a genome (``--bed PEAKS --genome GENOME.fa``).
+
+The positives are windows around the peaks' summits (or the peaks as they
+are); the negatives are made as `PeakSource.negatives` says: genomic
+background windows matched to the positives' GC and repeat content
+(``genomic``, the default), dinucleotide shuffles of the positives
+(``shuffle``), or the user's own (a FASTA file of sequences, or a BED file of
+regions read from the genome like the peaks).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InputError
+from .data import _Data, _sha256, as_codes
+from .options import RunOptions
+
+#: the window width around each summit unless ``--width`` says otherwise
+DEFAULT_WIDTH = 200
+#: how the negatives can be made, besides a file
+NEGATIVE_MAKERS = ("genomic", "shuffle")
+
+
+@dataclass(frozen=True)
+class PeakSource:
+    """Where the sequences of a run on peaks come from.
+
+    Parameters
+    ----------
+    bed : str
+        BED3, BED6 or narrowPeak file of the peaks (the positives).
+    genome : str
+        The genome FASTA file (plain or bgzip).
+    width : int or None
+        Window width around each summit (narrowPeak) or centre; None: each
+        peak as it is (records of different lengths: a position-free model).
+    negatives : str
+        ``"genomic"``, ``"shuffle"`` or the path of a FASTA or BED file.
+    """
+
+    bed: str
+    genome: str
+    width: int | None = DEFAULT_WIDTH
+    negatives: str = "genomic"
+
+    @property
+    def negatives_file(self) -> str | None:
+        """The user's file of negatives, if any."""
+        return None if self.negatives in NEGATIVE_MAKERS else self.negatives
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The input files (an output folder must not hold them)."""
+        return tuple(p for p in (self.bed, self.genome, self.negatives_file) if p)
+
+    def check(self, options: RunOptions) -> None:
+        """Raise `InputError` for settings that cannot work, before any reading.
+
+        Parameters
+        ----------
+        options : RunOptions
+            The run's options (the kernel family).
+        """
+        if self.width is None and options.kernel == "wd":
+            raise InputError(
+                "--width as-is keeps peaks of different lengths, which only the "
+                "position-free model reads: give a --width for --kernel wd"
+            )
+        if self.width is not None and self.width < 1:
+            raise InputError(f"--width must be at least 1, got {self.width}")
+        path = self.negatives_file
+        if path is not None and not os.path.isfile(path):
+            raise InputError(
+                "--negatives takes genomic, shuffle or a FASTA/BED file; this file "
+                "does not exist",
+                path=path,
+            )
+
+
+@dataclass
+class PeakData:
+    """The labeled records of a run on peaks, and how they were made.
+
+    Attributes
+    ----------
+    data : _Data
+        Positives then negatives.
+    description : dict
+        For ``summary.json``: the peaks (file, format, count, width, dropped
+        windows by reason) and the negatives (``kind``, what they can and cannot
+        tell, and how they were matched).
+    negative_records : tuple
+        What `write_negatives` writes: ``("bed", chrom, start, end, names)``
+        or ``("fasta", ids, seqs)``; None for the user's own file.
+    """
+
+    data: _Data
+    description: dict
+    negative_records: tuple | None = field(default=None)
+
+    negatives_path: Path | None = field(default=None, init=False)
+
+    def write_negatives(self, where: Path, beside: bool = False) -> Path | None:
+        """Write the negatives made: ``negatives.bed`` or ``negatives.fa``.
+
+        Parameters
+        ----------
+        where : pathlib.Path
+            The run's (staged) folder; with ``beside``, a model file, next to
+            which ``MODEL.negatives.bed`` (or ``.fa``) is written.
+        beside : bool
+            Name the file after ``where`` instead of writing into it.
+
+        Returns
+        -------
+        pathlib.Path or None
+            The file written (also in `negatives_path`), or None when the
+            user gave the negatives.
+        """
+        from ..io import write_fasta, write_table
+
+        if self.negative_records is None:
+            return None
+        kind, *rest = self.negative_records
+        name = "negatives.bed" if kind == "bed" else "negatives.fa"
+        path = where.parent / f"{where.stem}.{name}" if beside else where / name
+        if kind == "bed":
+            chrom, start, end, names = rest
+            rows = zip(chrom, start.tolist(), end.tolist(), names, strict=True)
+            write_table(path, None, [(c, s, e, n, 0, "+") for c, s, e, n in rows])
+        else:
+            ids, seqs = rest
+            letters = np.array(list("ACGT"))
+            write_fasta(path, ids, ["".join(letters[x]) for x in seqs])
+        self.negatives_path = path
+        return path
+
+
+def _dropped_count(caught: list) -> int:
+    return sum(getattr(w.message, "count", 0) for w in caught)
+
+
+def read_peak_input(
+    source: PeakSource, options: RunOptions, progress: bool = False
+) -> PeakData:
+    """Read the peaks' windows from the genome and make or read the negatives.
+
+    Parameters
+    ----------
+    source : PeakSource
+        The peaks, genome, width and negatives.
+    options : RunOptions
+        ``seed`` (of the negatives) and ``kernel``.
+    progress : bool
+        Show progress bars (making genomic negatives).
+
+    Returns
+    -------
+    PeakData
+
+    Raises
+    ------
+    InputError
+        Before any training, naming the file and line: a chromosome missing
+        from the genome, no window left, a bad negatives file.
+    """
+    from ..genome.negatives import NEGATIVE_KINDS
+    from ..genome.peaks import check_chromosomes, extract, read_peaks
+    from ..genome.reference import open_genome
+
+    source.check(options)
+    peaks = read_peaks(source.bed)
+    genome = open_genome(source.genome, quiet=not progress)
+    check_chromosomes(peaks, genome)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        positives = extract(genome, peaks.windows(source.width), "peak windows")
+        negatives, made, records = _negatives(
+            source, genome, peaks, positives, options, progress
+        )
+    for w in caught:  # counted, and passed on (one line each on the CLI)
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    ids = positives.ids + negatives["ids"]
+    seqs = positives.seqs + negatives["seqs"]
+    if len(set(ids)) != len(ids):  # e.g. a negative region equal to a peak window
+        ids = [f"{i}#{n}" for n, i in enumerate(ids, 1)]
+    y = np.r_[np.ones(len(positives.seqs)), np.zeros(len(negatives["seqs"]))]
+    inputs = [
+        {
+            "role": "peaks",
+            "path": os.path.abspath(source.bed),
+            "sha256": _sha256(source.bed),
+        },
+        genome.provenance(),
+    ]
+    if source.negatives_file:
+        path = source.negatives_file
+        inputs.append(
+            {"role": "neg", "path": os.path.abspath(path), "sha256": _sha256(path)}
+        )
+    genome.close()
+    data = _Data(
+        ids,
+        as_codes(seqs, options.kernel),
+        y.astype(int),
+        inputs,
+        _dropped_count(caught),
+    )
+    kind = "file" if source.negatives_file else source.negatives
+    description = {
+        "peaks": {
+            "file": os.path.basename(source.bed),
+            "format": peaks.kind,
+            "n_peaks": len(peaks),
+            "width": source.width,
+            "centred_on": "summit" if peaks.kind == "narrowPeak" else "centre",
+            "n_windows": len(positives.seqs),
+            "dropped": positives.dropped,
+        },
+        "negatives": {"kind": kind, "meaning": NEGATIVE_KINDS[kind], **made},
+    }
+    return PeakData(data, description, records)
+
+
+def _negatives(source, genome, peaks, positives, options, progress):
+    """The negatives' ids and codes, how they were made, and what to write."""
+    if source.negatives == "shuffle":
+        from ..genome.shuffle import shuffled_negatives
+
+        seqs = shuffled_negatives(positives.seqs, seed=options.seed)
+        ids = [f"shuffle{n}:{i}" for n, i in enumerate(positives.ids, 1)]
+        made = {"n": len(seqs), "seed": options.seed, "file": "negatives.fa"}
+        return {"ids": ids, "seqs": seqs}, made, ("fasta", ids, seqs)
+    if source.negatives == "genomic":
+        from ..genome.negatives import genomic_negatives
+
+        kept = positives.peaks
+        found = genomic_negatives(
+            genome,
+            kept.chrom,
+            kept.start,
+            kept.end,
+            exclude=(peaks.chrom, peaks.start, peaks.end),
+            seed=options.seed,
+            progress=progress,
+        )
+        return _genomic_records(genome, found, kept, options)
+    return _negatives_file(source, genome)
+
+
+def _genomic_records(genome, found, kept, options):
+    from ..genome.peaks import Peaks, extract
+
+    n = len(found.chrom)
+    regions = Peaks(
+        path="genomic negatives",
+        kind="bed6",
+        chrom=list(found.chrom),
+        start=np.asarray(found.start, dtype=np.int64),
+        end=np.asarray(found.end, dtype=np.int64),
+        strand=np.full(n, "+"),
+        summit=np.full(n, -1, dtype=np.int64),
+        line=np.arange(1, n + 1),
+    )
+    windows = extract(genome, regions, "genomic negatives")
+    names = [f"matches:{i}" for i in np.asarray(kept.ids)[found.matched]]
+    made = {**found.summary(), "seed": options.seed, "file": "negatives.bed"}
+    records = ("bed", regions.chrom, regions.start, regions.end, names)
+    return {"ids": windows.ids, "seqs": windows.seqs}, made, records
+
+
+def _negatives_file(source, genome):
+    """The user's negatives: FASTA sequences, or BED regions read from the genome."""
+    from ..genome.peaks import extract, read_peaks
+    from ..io import read_fasta
+    from ..io.fasta import open_text
+
+    path = source.negatives_file
+    with open_text(path) as handle:
+        first = next((line for line in handle if line.strip()), "")
+    if first.lstrip().startswith(">"):
+        ids, seqs = read_fasta(path, any_length=True)
+        seqs = list(seqs)
+        if source.width is not None and any(len(s) != source.width for s in seqs):
+            raise InputError(
+                f"the negatives must have the peak windows' width {source.width} "
+                "(or give them as BED regions, cut like the peaks)",
+                path=path,
+            )
+        return {"ids": list(ids), "seqs": seqs}, {"n": len(seqs), "file": path}, None
+    regions = read_peaks(path).windows(source.width)
+    windows = extract(genome, regions, "negative windows")
+    made = {"n": len(windows.seqs), "file": path, "dropped": windows.dropped}
+    return {"ids": windows.ids, "seqs": windows.seqs}, made, None
