@@ -23,27 +23,23 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError
+from .reference import OTHER, text_codes
 
-#: genome letter codes: A/a=0, C/c=1, G/g=2, T/t=3, anything else 4 (N)
-GENOME_CODE = np.full(256, 4, dtype=np.uint8)
-for _code, _letters in enumerate(("Aa", "Cc", "Gg", "Tt")):
-    for _letter in _letters:
-        GENOME_CODE[ord(_letter)] = _code
-N_CODE = 4
+N_CODE = OTHER
 _BASES = "ACGTNacgtn"
 #: the reason an ALT allele is skipped when reading (key of `VariantTable.skipped`)
 SYMBOLIC = "symbolic ALT (<...>, breakend, *, .)"
 
 
 def allele_codes(text: str) -> np.ndarray:
-    """Genome codes of an allele (``N`` and other letters: 4).
+    """Genome codes of an allele (`poimkit.genome.reference.text_codes`: N is 4).
 
     Examples
     --------
     >>> allele_codes("ACgtN").tolist()
     [0, 1, 2, 3, 4]
     """
-    return GENOME_CODE[np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)]
+    return text_codes(text)
 
 
 @dataclass

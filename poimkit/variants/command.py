@@ -86,10 +86,11 @@ def _bar(args, total: int):
 
 
 def _score_vcf(args, engine, scores: _Scores, table) -> None:
+    from ..genome.reference import open_genome
     from ..genome.vcf import check_chromosomes, check_ref
     from .windows import genome_windows
 
-    genome = _open_genome(args.genome)
+    genome = open_genome(args.genome, quiet=args.quiet)
     check_chromosomes(table, genome)  # every line, before any scoring
     with _bar(args, len(table)) as bar:
         for chrom, rows in table.by_chromosome().items():
@@ -120,12 +121,6 @@ def _score_vcf(args, engine, scores: _Scores, table) -> None:
                     )
                     scores.add(win.rows, fx, win.R, win.A, win.anchor)
                 bar.update(chunk.size)
-
-
-def _open_genome(path: str):
-    from ..genome.reference import open_genome
-
-    return open_genome(path)
 
 
 def _score_pairs(args, engine, scores: _Scores, table) -> None:
