@@ -576,6 +576,12 @@ def _run_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _run_variants(args: argparse.Namespace) -> int:
+    from .variants.command import run_variants
+
+    return run_variants(args)
+
+
 _COMMANDS = {
     "train": _run_train,
     "score": _run_score,
@@ -583,6 +589,7 @@ _COMMANDS = {
     "motifs": _run_motifs,
     "run": _run_run,
     "demo": _run_demo,
+    "variants": _run_variants,
 }
 
 
