@@ -207,7 +207,7 @@ def read_peak_input(
     genome.close()
     data = _Data(
         ids,
-        as_codes(seqs, options.kernel),
+        as_codes(np.stack(seqs) if options.kernel == "wd" else seqs, options.kernel),
         y.astype(int),
         inputs,
         _dropped_count(caught),
