@@ -369,15 +369,6 @@ def _poim_sections(s: dict, figures: Path) -> list[str]:
     return parts
 
 
-_NEGATIVES_MADE = {
-    "genomic": "genomic background windows, each matched to a peak window's GC "
-    "content and repeat (soft-masked) fraction and overlapping no peak",
-    "shuffle": "dinucleotide shuffles of the peak windows (every dinucleotide "
-    "count kept exactly)",
-    "file": "the negatives given",
-}
-
-
 def _peaks_section(s: dict) -> str:
     """Where the sequences came from: the peaks' windows and the negatives made."""
     peaks, negatives = s["peaks"], s["negatives"]
@@ -392,20 +383,27 @@ def _peaks_section(s: dict) -> str:
         f"{dropped['n_letters']} holding N" if dropped["n_letters"] else "",
     ]
     lost = " and ".join(x for x in lost if x)
-    text = (
+    made = f"The {s['n_negative']} negatives"
+    if negatives["kind"] == "genomic":
+        made += (
+            f" (for {negatives['requested']} requested: "
+            f"{negatives['unmatched']} found no match within the tolerances; mean GC "
+            f"{negatives['positive_gc_mean']} in the windows, "
+            f"{negatives['negative_gc_mean']} in the negatives; soft-masked "
+            f"{negatives['positive_repeat_mean']} and "
+            f"{negatives['negative_repeat_mean']})"
+        )
+    where = negatives["file"] if negatives["kind"] != "file" else ""
+    made += (
+        f" are in <span class='mono'>{html.escape(where)}</span>. " if where else ". "
+    )
+    return (
         f"<p><b>Sequences.</b> The positives are {width} of the "
         f"{peaks['n_peaks']} peaks in <span class='mono'>"
         f"{html.escape(peaks['file'])}</span> ({peaks['format']})"
         + (f"; {lost} were left out" if lost else "")
-        + f". The negatives are {_NEGATIVES_MADE[negatives['kind']]}"
-        + (
-            f", written to <span class='mono'>{negatives['file']}</span>"
-            if negatives["kind"] != "file"
-            else ""
-        )
-        + f". {html.escape(negatives['what_it_tells'])}</p>"
+        + f". {made}{html.escape(negatives['what_it_tells'])}</p>"
     )
-    return text
 
 
 def _checksum(item: dict) -> str:
