@@ -35,6 +35,7 @@ _LAZY = {
     "explain_instance": "poim",
     "WDKernelSVC": "svm",
     "KmerWeights": "kernels",
+    "variant_effects": "variants",
 }
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "read_fasta",
     "read_labeled",
     "reverse_complement",
+    "variant_effects",
     "wd_kernel",
 ]
 
@@ -79,3 +81,4 @@ if TYPE_CHECKING:  # for type checkers and editors: the eager imports
     from .svm.gkm import GkmSVC
     from .svm.linear import WDLinearSVC
     from .svm.wd import WDKernelSVC
+    from .variants import variant_effects

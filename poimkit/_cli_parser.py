@@ -255,6 +255,8 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     _add_common_options(run)
 
+    _add_variants(sub)
+
     demo = _command(
         sub,
         "demo",
@@ -276,6 +278,74 @@ def _build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")
     _add_common_options(demo)
     return parser
+
+
+def _add_variants(sub) -> None:
+    variants = _command(
+        sub,
+        "variants",
+        "exact score changes of variants (VCF + genome, or sequence pairs)",
+        "poimkit variants model.npz --vcf calls.vcf.gz --genome hg38.fa "
+        "-o effects.tsv --plots 10",
+        "poimkit variants model.npz --pairs pairs.tsv -o effects.tsv  (id, ref, "
+        "alt sequences; no genome)",
+    )
+    variants.add_argument(
+        "model", metavar="MODEL.npz", help="a model file (poimkit train)"
+    )
+    source = variants.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--vcf",
+        metavar="VCF",
+        help="variants (plain or .gz; CHROM POS ID REF ALT; multi-allelic lines "
+        "are split, symbolic/*/. ALTs skipped and counted); needs --genome",
+    )
+    source.add_argument(
+        "--pairs",
+        metavar="TSV",
+        help="id, ref and alt sequences, tab-separated (the model's length for "
+        "wd models, any length for gkm); pairs with N are skipped and counted",
+    )
+    variants.add_argument(
+        "--genome",
+        metavar="FASTA",
+        help="the reference of the VCF (plain or bgzip). Each variant is scored "
+        "on the window the model sees: its training length L with POS at L//2 "
+        "(0-based); an indel's alt window keeps that start and length: left "
+        "flank, ALT, then the genome after REF, cut to L. Windows past a "
+        "chromosome end or holding N are skipped and counted",
+    )
+    variants.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="EFFECTS.tsv",
+        help="table to write (.gz: gzip), input order: chrom pos id ref alt effect "
+        "ref_score alt_score top_kmers (REF>ALT@START:CHANGE, START relative to "
+        "POS)",
+    )
+    variants.add_argument(
+        "--top", type=int, default=3, help="k-mer changes listed per variant"
+    )
+    variants.add_argument(
+        "--plots",
+        type=int,
+        metavar="N",
+        help="write ref vs alt contribution logos (PNG) of the N variants with "
+        "the largest |effect|",
+    )
+    variants.add_argument(
+        "--plots-dir",
+        metavar="DIR",
+        help="folder of the --plots figures (default: EFFECTS_plots next to -o)",
+    )
+    variants.add_argument(
+        "--skip-mismatched-ref",
+        action="store_true",
+        help="skip (and count) variants whose REF differs from the genome "
+        "instead of stopping",
+    )
+    _add_common_options(variants)
 
 
 def _command(sub, name: str, text: str, *examples: str) -> argparse.ArgumentParser:

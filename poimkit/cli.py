@@ -83,13 +83,13 @@ def _read_labeled(args: argparse.Namespace, any_length: bool):
 def _check_labeled_args(args: argparse.Namespace):
     """The `PeakSource` of --bed/--genome, or None for FASTA input (checked)."""
     bed = getattr(args, "bed", None)  # train and run only
-    pairs = [(args.pos, args.neg), (args.fasta, args.labels), (bed, args.genome)]
+    genome = getattr(args, "genome", None)
+    pairs = [(args.pos, args.neg), (args.fasta, args.labels), (bed, genome)]
     if any((a is None) != (b is None) for a, b in pairs) or (
         sum(a is not None for a, _ in pairs) != 1
     ):
-        raise InputError(
-            "give either --pos and --neg, --fasta and --labels, or --bed and --genome"
-        )
+        peaks = ", or --bed and --genome" if hasattr(args, "bed") else ""
+        raise InputError(f"give either --pos and --neg, or --fasta and --labels{peaks}")
     if bed is None:
         return None
     from .run.genome import PeakSource
@@ -576,6 +576,12 @@ def _run_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _run_variants(args: argparse.Namespace) -> int:
+    from .variants.command import run_variants
+
+    return run_variants(args)
+
+
 _COMMANDS = {
     "train": _run_train,
     "score": _run_score,
@@ -583,6 +589,7 @@ _COMMANDS = {
     "motifs": _run_motifs,
     "run": _run_run,
     "demo": _run_demo,
+    "variants": _run_variants,
 }
 
 

@@ -9,7 +9,8 @@ peaks
 shuffle
     Dinucleotide shuffles that keep the dinucleotide counts exactly.
 negatives
-    Genomic background windows matched to the positives' GC and repeat content.
+    Genomic background windows matched to the positives' GC and repeat content
+    (its matching engine and numba kernels: ``_negatives``).
 vcf
     VCF files and tables of ref/alt sequence pairs.
 """

@@ -96,8 +96,9 @@ class PeakData:
         windows by reason) and the negatives (``kind``, what they can and cannot
         tell, and how they were matched).
     negative_records : tuple
-        What `write_negatives` writes: ``("bed", chrom, start, end, names)``
-        or ``("fasta", ids, seqs)``; None for the user's own file.
+        What `write_negatives` writes: ``("bed", GenomicNegatives, ids of
+        the positives)`` or ``("fasta", ids, seqs)``; None for the user's own
+        file.
     """
 
     data: _Data
@@ -123,7 +124,8 @@ class PeakData:
             The file written (also in `negatives_path`), or None when the
             user gave the negatives.
         """
-        from ..io import write_fasta, write_table
+        from ..genome.negatives import write_negatives_bed
+        from ..io import write_fasta
 
         if self.negative_records is None:
             return None
@@ -131,9 +133,7 @@ class PeakData:
         name = "negatives.bed" if kind == "bed" else "negatives.fa"
         path = where.parent / f"{where.stem}.{name}" if beside else where / name
         if kind == "bed":
-            chrom, start, end, names = rest
-            rows = zip(chrom, start.tolist(), end.tolist(), names, strict=True)
-            write_table(path, None, [(c, s, e, n, 0, "+") for c, s, e, n in rows])
+            write_negatives_bed(path, *rest)
         else:
             ids, seqs = rest
             letters = np.array(list("ACGT"))
@@ -223,7 +223,7 @@ def read_peak_input(
             "n_windows": len(positives.seqs),
             "dropped": positives.dropped,
         },
-        "negatives": {"kind": kind, "meaning": NEGATIVE_KINDS[kind], **made},
+        "negatives": {"kind": kind, "what_it_tells": NEGATIVE_KINDS[kind], **made},
     }
     return PeakData(data, description, records)
 
@@ -255,9 +255,10 @@ def _negatives(source, genome, peaks, positives, options, progress):
 
 
 def _genomic_records(genome, found, kept, options):
+    """The windows `genomic_negatives` found, read like the peaks' windows."""
     from ..genome.peaks import Peaks, extract
 
-    n = len(found.chrom)
+    n = len(found)
     regions = Peaks(
         path="genomic negatives",
         kind="bed6",
@@ -269,10 +270,12 @@ def _genomic_records(genome, found, kept, options):
         line=np.arange(1, n + 1),
     )
     windows = extract(genome, regions, "genomic negatives")
-    names = [f"matches:{i}" for i in np.asarray(kept.ids)[found.matched]]
-    made = {**found.summary(), "seed": options.seed, "file": "negatives.bed"}
-    records = ("bed", regions.chrom, regions.start, regions.end, names)
-    return {"ids": windows.ids, "seqs": windows.seqs}, made, records
+    made = {**found.describe(), "file": "negatives.bed"}
+    return (
+        {"ids": windows.ids, "seqs": windows.seqs},
+        made,
+        ("bed", found, kept.ids),
+    )
 
 
 def _negatives_file(source, genome):

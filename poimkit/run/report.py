@@ -369,6 +369,52 @@ def _poim_sections(s: dict, figures: Path) -> list[str]:
     return parts
 
 
+_NEGATIVES_MADE = {
+    "genomic": "genomic background windows, each matched to a peak window's GC "
+    "content and repeat (soft-masked) fraction and overlapping no peak",
+    "shuffle": "dinucleotide shuffles of the peak windows (every dinucleotide "
+    "count kept exactly)",
+    "file": "the negatives given",
+}
+
+
+def _peaks_section(s: dict) -> str:
+    """Where the sequences came from: the peaks' windows and the negatives made."""
+    peaks, negatives = s["peaks"], s["negatives"]
+    width = (
+        f"windows of {peaks['width']} letters around each {peaks['centred_on']}"
+        if peaks["width"]
+        else "the peaks as they are"
+    )
+    dropped = peaks["dropped"]
+    lost = [
+        f"{dropped['past_end']} past a chromosome end" if dropped["past_end"] else "",
+        f"{dropped['n_letters']} holding N" if dropped["n_letters"] else "",
+    ]
+    lost = " and ".join(x for x in lost if x)
+    text = (
+        f"<p><b>Sequences.</b> The positives are {width} of the "
+        f"{peaks['n_peaks']} peaks in <span class='mono'>"
+        f"{html.escape(peaks['file'])}</span> ({peaks['format']})"
+        + (f"; {lost} were left out" if lost else "")
+        + f". The negatives are {_NEGATIVES_MADE[negatives['kind']]}"
+        + (
+            f", written to <span class='mono'>{negatives['file']}</span>"
+            if negatives["kind"] != "file"
+            else ""
+        )
+        + f". {html.escape(negatives['what_it_tells'])}</p>"
+    )
+    return text
+
+
+def _checksum(item: dict) -> str:
+    """An input's sha256; for a genome, that of its index (named so)."""
+    if "sha256" in item:
+        return item["sha256"]
+    return f"{item['index_sha256']} (of its .fai index)"
+
+
 def render_report(summary: dict, figures: Path) -> str:
     """The report page as a string.
 
@@ -407,6 +453,8 @@ def render_report(summary: dict, figures: Path) -> str:
         ),
         _selection_note(s.get("selection"), s["n_sequences"]),
     ]
+    if s.get("peaks"):
+        parts.append(_peaks_section(s))
     # ---- motifs
     parts.append("<h2>Motifs the model relies on</h2>")
     if s["motifs"]:
@@ -462,7 +510,7 @@ def render_report(summary: dict, figures: Path) -> str:
     # ---- details
     parts.append("<h2>Run details</h2>")
     inputs = [
-        [i["role"], i["path"], _Html(f"<span class='hash'>{i['sha256']}</span>")]
+        [i["role"], i["path"], _Html(f"<span class='hash'>{_checksum(i)}</span>")]
         for i in s["inputs"]
     ]
     parts.append(_table(["input", "path", "sha256"], inputs))

@@ -1,0 +1,268 @@
+"""Numba kernels of exact variant effects: changed k-mer entries, top changes.
+
+An *entry* is one k-mer whose contribution differs between the reference and
+the alternative sequence of a variant: its index on each side (-1: the k-mer
+exists on one side only), its order, its start relative to the variant and the
+change of its contribution. Every variant owns the slots
+``base[r] .. base[r] + bound[r] - 1`` of the entry arrays; the kernels write
+``fill[r]`` of them. Entries whose change is exactly 0 are left out, so the
+entries of a variant sum to its score change.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .._config import NJIT, NJIT_PARALLEL
+from ..kernels._weights import _lookup
+
+
+@njit(**NJIT)
+def _key(x, start, k):
+    """Index of the k-mer ``x[start:start + k]`` (first letter most significant)."""
+    key = np.int64(0)
+    for q in range(start, start + k):
+        key = (key << np.int64(2)) | np.int64(x[q])
+    return key
+
+
+@njit(**NJIT_PARALLEL)
+def differing_range(R: np.ndarray, A: np.ndarray, lo: np.ndarray, hi: np.ndarray):
+    """First and last column where rows of R and A differ (-1, -1: none).
+
+    Parameters
+    ----------
+    R, A : numpy.ndarray of uint8, shape (n, L)
+        Reference and alternative windows.
+    lo, hi : numpy.ndarray of int64, shape (n,)
+        Output.
+    """
+    n, length = R.shape
+    for r in prange(n):
+        lo[r] = -1
+        hi[r] = -1
+        for p in range(length):
+            if R[r, p] != A[r, p]:
+                lo[r] = p
+                break
+        if lo[r] >= 0:
+            for p in range(length - 1, -1, -1):
+                if R[r, p] != A[r, p]:
+                    hi[r] = p
+                    break
+
+
+@njit(**NJIT_PARALLEL)
+def wd_order_entries(
+    R,
+    A,
+    lo,
+    hi,
+    anchor,
+    k,
+    indptr,
+    kmers,
+    values,
+    base,
+    fill,
+    e_ref,
+    e_alt,
+    e_k,
+    e_pos,
+    e_change,
+):
+    """Entries of order k of positional (WD-family) weights.
+
+    Every start i whose k-mer overlaps the differing columns ``lo[r]..hi[r]``
+    and differs between ``R[r]`` and ``A[r]`` gives ``w_k[i, alt] - w_k[i,
+    ref]`` (left out when 0). Appends after the ``fill[r]`` entries already
+    written and updates ``fill``.
+    """
+    n, length = R.shape
+    for r in prange(n):
+        if lo[r] < 0:
+            continue
+        c = base[r] + fill[r]
+        first = max(0, lo[r] - k + 1)
+        last = min(length - k, hi[r])
+        for i in range(first, last + 1):
+            kr = _key(R[r], i, k)
+            ka = _key(A[r], i, k)
+            if kr == ka:
+                continue
+            a = indptr[i]
+            b = indptr[i + 1]
+            change = _lookup(kmers, values, a, b, ka) - _lookup(kmers, values, a, b, kr)
+            if change == 0.0:
+                continue
+            e_ref[c] = kr
+            e_alt[c] = ka
+            e_k[c] = k
+            e_pos[c] = i - anchor[r]
+            e_change[c] = change
+            c += 1
+        fill[r] = c - base[r]
+
+
+@njit(**NJIT_PARALLEL)
+def common_spans(rc, ro, ac, ao, lo, rhi, ahi):
+    """Common prefix and suffix of every reference / alternative pair.
+
+    ``lo[r]``: length of the common prefix; ``rhi[r]``, ``ahi[r]``: where the
+    common suffix of the rest starts in the reference and the alternative.
+    """
+    for r in prange(ro.size - 1):
+        nr = ro[r + 1] - ro[r]
+        na = ao[r + 1] - ao[r]
+        p = 0
+        while p < nr and p < na and rc[ro[r] + p] == ac[ao[r] + p]:
+            p += 1
+        s = 0
+        while (
+            s < nr - p and s < na - p and rc[ro[r + 1] - 1 - s] == ac[ao[r + 1] - 1 - s]
+        ):
+            s += 1
+        lo[r] = p
+        rhi[r] = nr - s
+        ahi[r] = na - s
+
+
+@njit(**NJIT)
+def _put(e_ref, e_alt, e_pos, e_change, c, kr, ka, pos, change):
+    e_ref[c] = kr
+    e_alt[c] = ka
+    e_pos[c] = pos
+    e_change[c] = change
+    return c + 1
+
+
+@njit(**NJIT_PARALLEL)
+def gkm_entries(
+    rc,
+    ro,
+    ac,
+    ao,
+    lo,
+    rhi,
+    ahi,
+    anchor,
+    a_ref,
+    a_alt,
+    f,
+    l,
+    base,
+    fill,
+    e_ref,
+    e_alt,
+    e_pos,
+    e_change,
+):
+    """Entries of a position-free l-mer model, ``s(x) = b + a(x) sum_w f[x_w]``.
+
+    The windows of the reference and the alternative are matched through the
+    common prefix (``[0, lo)``, same starts) and the aligned tails (reference
+    from ``rhi``, alternative from ``ahi``, letter by letter, as long as both
+    last). Windows touching the changed letters are paired by start; tail
+    windows beyond the shorter tail are one-sided. A matched window changes
+    only through the normalisation, ``(a_alt - a_ref) f[w]``.
+    """
+    for r in prange(ro.size - 1):
+        R = rc[ro[r] : ro[r + 1]]
+        A = ac[ao[r] : ao[r + 1]]
+        nr = R.size - l + 1
+        na = A.size - l + 1
+        ar = a_ref[r]
+        aa = a_alt[r]
+        rescaled = ar != aa
+        c = base[r]
+        at = anchor[r]
+        if rescaled:  # common prefix windows
+            for i in range(0, min(lo[r] - l + 1, nr, na)):
+                key = _key(R, i, l)
+                change = (aa - ar) * f[key]
+                if change != 0.0:
+                    c = _put(e_ref, e_alt, e_pos, e_change, c, key, key, i - at, change)
+        last_r = min(rhi[r] - 1, nr - 1)
+        last_a = min(ahi[r] - 1, na - 1)
+        for i in range(max(0, lo[r] - l + 1), max(last_r, last_a) + 1):
+            kr = _key(R, i, l) if i <= last_r else np.int64(-1)
+            ka = _key(A, i, l) if i <= last_a else np.int64(-1)
+            if kr == ka and not rescaled:
+                continue
+            change = 0.0
+            if ka >= 0:
+                change += aa * f[ka]
+            if kr >= 0:
+                change -= ar * f[kr]
+            if change != 0.0:
+                c = _put(e_ref, e_alt, e_pos, e_change, c, kr, ka, i - at, change)
+        tail = min(R.size - rhi[r], A.size - ahi[r])
+        for i in range(max(rhi[r], 0), nr):  # reference tail windows
+            key = _key(R, i, l)
+            if i - rhi[r] + l <= tail:  # matched by the alternative's tail
+                change = (aa - ar) * f[key]
+                if change != 0.0:
+                    c = _put(e_ref, e_alt, e_pos, e_change, c, key, key, i - at, change)
+            else:
+                change = -ar * f[key]
+                if change != 0.0:
+                    c = _put(e_ref, e_alt, e_pos, e_change, c, key, -1, i - at, change)
+        for i in range(max(ahi[r], 0), na):  # unmatched alternative tail windows
+            if i - ahi[r] + l > tail:
+                key = _key(A, i, l)
+                change = aa * f[key]
+                if change != 0.0:
+                    c = _put(e_ref, e_alt, e_pos, e_change, c, -1, key, i - at, change)
+        fill[r] = c - base[r]
+
+
+@njit(**NJIT_PARALLEL)
+def sum_and_top(base, fill, e_pos, e_change, effect, top):
+    """Sum each variant's entries into ``effect``; the ``top`` largest |change|.
+
+    ``top[r, t]`` is the entry index of the t-th largest ``|change|`` (ties:
+    the smaller ``|position|``, then the earlier entry), -1 when the variant
+    has fewer entries.
+    """
+    n, n_top = top.shape
+    for r in prange(n):
+        total = 0.0
+        for j in range(base[r], base[r] + fill[r]):
+            total += e_change[j]
+        effect[r] = total
+        for t in range(n_top):
+            best = np.int64(-1)
+            for j in range(base[r], base[r] + fill[r]):
+                taken = False
+                for u in range(t):
+                    if top[r, u] == j:
+                        taken = True
+                        break
+                if taken:
+                    continue
+                if best < 0:
+                    best = j
+                    continue
+                a = abs(e_change[j])
+                b = abs(e_change[best])
+                if a > b or (a == b and abs(e_pos[j]) < abs(e_pos[best])):
+                    best = j
+            top[r, t] = best
+
+
+@njit(**NJIT)
+def wd_letter_contributions(x, k, indptr, kmers, values, out):
+    """Add ``w_k[i, x[i:i+k]] / k`` to each of the k letters of every k-mer of x."""
+    for i in range(x.size - k + 1):
+        w = _lookup(kmers, values, indptr[i], indptr[i + 1], _key(x, i, k))
+        if w != 0.0:
+            for q in range(i, i + k):
+                out[q] += w / k
+
+
+@njit(**NJIT)
+def lmer_letter_contributions(x, l, f, scale, out):
+    """Add ``scale * f[x_w] / l`` to each letter of every l-mer window w of x."""
+    for i in range(x.size - l + 1):
+        w = scale * f[_key(x, i, l)]
+        for q in range(i, i + l):
+            out[q] += w / l

@@ -1,0 +1,595 @@
+"""Exact variant effects of explainable models, decomposed into k-mer changes.
+
+Every poimkit model is linear in k-mer indicators (`poimkit.KmerWeights` for
+the positional WD family, one weight per l-mer window for the position-free
+`poimkit.GkmSVC`), so the score change of a variant, ``s(alt) - s(ref)``, is a
+sum over the k-mers whose contribution changes. `variant_effects` computes
+that sum from the explicit weights, without model calls, and keeps the
+changes that move the score most.
+
+Positional models (`WDKernelSVC`, `WDLinearSVC`; reverse-complement strands
+are already folded into their weights): ref and alt have the model's length
+L, and the changes are the k-mers at the same start whose weight differs,
+``w_k[i, alt[i:i+k]] - w_k[i, ref[i:i+k]]``, over the starts whose k-mer
+covers a differing letter.
+
+Position-free models (`GkmSVC`, ``s(x) = b + a(|x|) sum_w f[x_w]`` over the
+l-mer windows w of x, both strands folded into f): the windows of ref and alt
+are matched through their common prefix and their common (aligned) tail; only
+the windows touching the changed letters differ, and for ref and alt of one
+length that is the whole effect (deltaSVM's sum, times ``a``). They are paired
+by start: ``a f[alt_w] - a f[ref_w]``. Sequences of different lengths have
+different normalisations ``a``: every matched window then changes too, by
+``(a(|alt|) - a(|ref|)) f[w]``, and unpaired windows count on their side
+alone; the decomposition stays exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._threads import numba_threads
+from ..errors import InputError
+from . import _effects
+
+#: chunk of variants scored at once by the command (memory of the windows)
+CHUNK = 32768
+
+
+class KmerChange(NamedTuple):
+    """One k-mer whose contribution changes with a variant.
+
+    Attributes
+    ----------
+    ref, alt : str
+        The k-mer in the reference and in the alternative sequence (``"-"``:
+        none on that side, for a window that exists on one side only).
+    position : int
+        0-based start of the k-mer minus the variant's position (negative:
+        starts to its left).
+    change : float
+        Contribution in alt minus contribution in ref.
+    """
+
+    ref: str
+    alt: str
+    position: int
+    change: float
+
+    def __str__(self) -> str:
+        return f"{self.ref}>{self.alt}@{self.position}:{self.change:.4g}"
+
+
+@dataclass
+class _Entries:
+    """Changed k-mer entries of a batch: variant r owns ``base[r]:base[r]+fill[r]``."""
+
+    base: np.ndarray
+    fill: np.ndarray
+    ref: np.ndarray
+    alt: np.ndarray
+    order: np.ndarray
+    position: np.ndarray
+    change: np.ndarray
+
+    @classmethod
+    def empty(cls, bound: np.ndarray) -> _Entries:
+        base = np.zeros(bound.size, dtype=np.int64)
+        np.cumsum(bound[:-1], out=base[1:])
+        total = int(bound.sum())
+        return cls(
+            base,
+            np.zeros(bound.size, dtype=np.int64),
+            np.empty(total, np.int64),
+            np.empty(total, np.int64),
+            np.empty(total, np.int64),
+            np.empty(total, np.int64),
+            np.empty(total, np.float64),
+        )
+
+    def changes(self, r: int) -> list[KmerChange]:
+        """The entries of variant r, by position then order."""
+        from ..alphabet import kmer_string
+
+        sl = slice(int(self.base[r]), int(self.base[r] + self.fill[r]))
+        out = []
+        for kr, ka, k, p, c in zip(
+            self.ref[sl],
+            self.alt[sl],
+            self.order[sl],
+            self.position[sl],
+            self.change[sl],
+            strict=True,
+        ):
+            ref = kmer_string(int(kr), int(k)) if kr >= 0 else "-"
+            alt = kmer_string(int(ka), int(k)) if ka >= 0 else "-"
+            out.append(KmerChange(ref, alt, int(p), float(c)))
+        out.sort(key=lambda e: (e.position, len(e.ref), len(e.alt)))
+        return out
+
+
+@dataclass
+class VariantEffects:
+    """Exact score changes of variants and the k-mer changes behind them.
+
+    Attributes
+    ----------
+    ref_score, alt_score : numpy.ndarray of float64, shape (n,)
+        Scores of the reference and alternative sequences.
+    effect : numpy.ndarray of float64, shape (n,)
+        ``alt_score - ref_score``: the sum of all k-mer changes of the variant
+        (`changes`), equal to ``model.decision_function(alt) -
+        model.decision_function(ref)`` up to floating-point rounding.
+    top_ref, top_alt : numpy.ndarray of int64, shape (n, top)
+        k-mer indices (see `poimkit.kmer_index`) of the largest changes by
+        absolute value, largest first; -1 for none on that side or no entry.
+    top_order, top_position : numpy.ndarray of int64, shape (n, top)
+        Their lengths and starts relative to the variant.
+    top_change : numpy.ndarray of float64, shape (n, top)
+        Their changes (NaN where a variant has fewer changes).
+    """
+
+    ref_score: np.ndarray
+    alt_score: np.ndarray
+    effect: np.ndarray
+    top_ref: np.ndarray
+    top_alt: np.ndarray
+    top_order: np.ndarray
+    top_position: np.ndarray
+    top_change: np.ndarray
+    _entries: _Entries | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return int(self.effect.size)
+
+    def changes(self, i: int) -> list[KmerChange]:
+        """Every k-mer change of variant i (the full, exact decomposition).
+
+        Parameters
+        ----------
+        i : int
+            The variant.
+
+        Returns
+        -------
+        list of KmerChange
+            By position, then k-mer length; their ``change`` values sum to
+            ``effect[i]``.
+        """
+        if self._entries is None:
+            raise InputError("these effects were computed without their decomposition")
+        if not 0 <= i < len(self):
+            raise InputError(f"variant {i} is out of range 0..{len(self) - 1}")
+        return self._entries.changes(i)
+
+    def top_changes(self, i: int) -> list[KmerChange]:
+        """The largest changes of variant i by absolute value, largest first."""
+        from ..alphabet import kmer_string
+
+        out = []
+        for t in range(self.top_change.shape[1]):
+            k = int(self.top_order[i, t])
+            if k <= 0:
+                break
+            kr, ka = int(self.top_ref[i, t]), int(self.top_alt[i, t])
+            out.append(
+                KmerChange(
+                    kmer_string(kr, k) if kr >= 0 else "-",
+                    kmer_string(ka, k) if ka >= 0 else "-",
+                    int(self.top_position[i, t]),
+                    float(self.top_change[i, t]),
+                )
+            )
+        return out
+
+    def top_strings(self) -> list[str]:
+        """The top changes of every variant as ``REF>ALT@POS:CHANGE;...`` text.
+
+        ``"."`` for a variant without changes. Vectorised: the k-mer strings
+        of all variants are made by numpy at once.
+
+        Returns
+        -------
+        list of str
+        """
+        return format_top(
+            self.top_ref,
+            self.top_alt,
+            self.top_order,
+            self.top_position,
+            self.top_change,
+        )
+
+
+def format_top(top_ref, top_alt, top_order, top_position, top_change) -> list[str]:
+    """``REF>ALT@POS:CHANGE`` of each top change, joined by ``;`` per variant."""
+    n, n_top = top_change.shape
+    if n == 0:
+        return []
+    present = top_order > 0
+    cells = np.full((n, n_top), "", dtype=object)
+    for t in range(n_top):
+        rows = np.flatnonzero(present[:, t])
+        if rows.size == 0:
+            continue
+        ref = kmer_strings(top_ref[rows, t], top_order[rows, t])
+        alt = kmer_strings(top_alt[rows, t], top_order[rows, t])
+        pos = top_position[rows, t].tolist()
+        change = top_change[rows, t].tolist()
+        cells[rows, t] = [
+            f"{a}>{b}@{p}:{c:.4g}"
+            for a, b, p, c in zip(ref, alt, pos, change, strict=True)
+        ]
+    if n_top == 1:
+        out = cells[:, 0].tolist()
+    else:
+        out = [";".join(filter(None, row)) for row in cells.tolist()]
+    return [s or "." for s in out]
+
+
+def kmer_strings(index: np.ndarray, order: np.ndarray) -> list[str]:
+    """Letters of many k-mers at once (``"-"`` for index -1), numpy-vectorised.
+
+    Examples
+    --------
+    >>> kmer_strings(np.array([9156, -1, 3]), np.array([7, 2, 2]))
+    ['GATTACA', '-', 'AT']
+    """
+    index = np.asarray(index, dtype=np.int64)
+    order = np.asarray(order, dtype=np.int64)
+    if index.size == 0:
+        return []
+    width = int(order.max())
+    # letter j (from the left) of a k-mer of length k is bits 2 (k - 1 - j)
+    shift = 2 * (order[:, None] - 1 - np.arange(width)[None, :])
+    letters = np.frombuffer(b"ACGT", dtype=np.uint8)[
+        (np.maximum(index, 0)[:, None] >> np.maximum(shift, 0)) & 3
+    ]
+    letters[shift < 0] = 0  # past the end of shorter k-mers: NUL is dropped
+    text = letters.view(f"S{width}").ravel().astype(str).tolist()
+    if (index < 0).any():
+        for i in np.flatnonzero(index < 0).tolist():
+            text[i] = "-"
+    return text
+
+
+# --------------------------------------------------------------------- engines
+class _Positional:
+    """Effects from positional k-mer weights (the WD family)."""
+
+    position_free = False
+
+    def __init__(self, weights) -> None:
+        self.weights = weights
+        self.length = int(weights.length)
+
+    def run(
+        self,
+        R: np.ndarray,
+        A: np.ndarray,
+        anchor: np.ndarray,
+        top: int,
+        keep: bool,
+        spans: tuple | None = None,
+    ) -> VariantEffects:
+        """Effects of equal-length windows ``R[r] -> A[r]`` (shape (n, L)).
+
+        ``spans`` is not needed: k-mers are compared at each start.
+        """
+        n = R.shape[0]
+        lo = np.empty(n, np.int64)
+        hi = np.empty(n, np.int64)
+        _effects.differing_range(R, A, lo, hi)
+        K = self.weights.max_order
+        L = self.length
+        k = np.arange(1, K + 1)[None, :]
+        first = np.maximum(0, lo[:, None] - k + 1)
+        last = np.minimum(L - k, hi[:, None])
+        bound = np.where(lo[:, None] >= 0, np.maximum(last - first + 1, 0), 0).sum(1)
+        e = _Entries.empty(bound)
+        for order in range(1, K + 1):
+            _effects.wd_order_entries(
+                R,
+                A,
+                lo,
+                hi,
+                anchor,
+                order,
+                *self.weights.order(order),
+                e.base,
+                e.fill,
+                e.ref,
+                e.alt,
+                e.order,
+                e.position,
+                e.change,
+            )
+        ref_score = self.weights.decision_function(R)
+        return _finish(ref_score, e, top, keep)
+
+    def contributions(self, x: np.ndarray) -> np.ndarray:
+        """Per-letter contributions of window x: k-mer weights spread over letters."""
+        out = np.zeros(x.size)
+        for k in range(1, self.weights.max_order + 1):
+            _effects.wd_letter_contributions(x, k, *self.weights.order(k), out)
+        return out
+
+
+class _PositionFree:
+    """Effects from the l-mer table of a `GkmSVC`."""
+
+    position_free = True
+
+    def __init__(self, model) -> None:
+        from ..svm.gkm import MAX_LMER_TABLE
+
+        if model.l > MAX_LMER_TABLE:
+            raise InputError(
+                f"variant effects need the model's l-mer table (l <= "
+                f"{MAX_LMER_TABLE}); this GkmSVC has l = {model.l}"
+            )
+        self.model = model
+        self.l = int(model.l)
+        self.table = model._lmer_table()
+        self.bias = float(model.intercept_)
+        self.length = int(model.length_)
+
+    def scale(self, lengths: np.ndarray) -> np.ndarray:
+        """``a(len)``: the factor of the window sum of sequences of these lengths."""
+        return 1.0 / self.model._scale(np.asarray(lengths, np.float64) - self.l + 1.0)
+
+    def run_flat(
+        self, rc, ro, ac, ao, lo, rhi, ahi, anchor, top: int, keep: bool
+    ) -> VariantEffects:
+        """Effects of ragged pairs and their matched spans (`_effects.gkm_entries`)."""
+        from ..kernels import _gkm
+
+        l = self.l
+        n_ref = np.diff(ro)
+        n_alt = np.diff(ao)
+        a_ref = self.scale(n_ref)
+        a_alt = self.scale(n_alt)
+        changed = np.maximum(rhi - lo + l - 1, 0) + np.maximum(ahi - lo + l - 1, 0)
+        tails = np.abs((n_ref - rhi) - (n_alt - ahi))
+        bound = changed + tails + np.where(a_ref != a_alt, n_ref - l + 1, 0)
+        e = _Entries.empty(bound.astype(np.int64))
+        e.order[:] = l
+        _effects.gkm_entries(
+            rc,
+            ro,
+            ac,
+            ao,
+            lo,
+            rhi,
+            ahi,
+            anchor,
+            a_ref,
+            a_alt,
+            self.table,
+            l,
+            e.base,
+            e.fill,
+            e.ref,
+            e.alt,
+            e.position,
+            e.change,
+        )
+        raw = np.empty(n_ref.size)
+        _gkm.lmer_score_rows(rc, ro, l, self.table, raw)
+        return _finish(raw * a_ref + self.bias, e, top, keep)
+
+    def run(self, R, A, anchor, top, keep, spans=None) -> VariantEffects:
+        """Equal-length windows (n, L); ``spans``: (lo, rhi, ahi) or found here."""
+        n, L = R.shape
+        off = np.arange(n + 1, dtype=np.int64) * L
+        rc, ac = R.reshape(-1), A.reshape(-1)
+        if spans is None:
+            spans = _spans(rc, off, ac, off)
+        return self.run_flat(rc, off, ac, off, *spans, anchor, top, keep)
+
+    def contributions(self, x: np.ndarray) -> np.ndarray:
+        """Per-letter contributions: ``a f[w]`` spread over the letters of w."""
+        out = np.zeros(x.size)
+        scale = float(self.scale(np.array([x.size]))[0])
+        _effects.lmer_letter_contributions(x, self.l, self.table, scale, out)
+        return out
+
+
+def _spans(rc, ro, ac, ao):
+    n = ro.size - 1
+    lo, rhi, ahi = (np.empty(n, np.int64) for _ in range(3))
+    _effects.common_spans(rc, ro, ac, ao, lo, rhi, ahi)
+    return lo, rhi, ahi
+
+
+def _finish(ref_score, e: _Entries, top: int, keep: bool) -> VariantEffects:
+    n = ref_score.size
+    effect = np.empty(n)
+    best = np.full((n, top), -1, dtype=np.int64)
+    _effects.sum_and_top(e.base, e.fill, e.position, e.change, effect, best)
+    has = best >= 0
+    pick = np.where(has, best, 0)
+
+    def take(a, missing):
+        if a.size == 0:
+            return np.full(best.shape, missing, dtype=a.dtype)
+        return np.where(has, a[pick], missing)
+
+    return VariantEffects(
+        ref_score=ref_score,
+        alt_score=ref_score + effect,
+        effect=effect,
+        top_ref=take(e.ref, -1),
+        top_alt=take(e.alt, -1),
+        top_order=take(e.order, 0),
+        top_position=take(e.position, 0),
+        top_change=take(e.change, np.nan),
+        _entries=e if keep else None,
+    )
+
+
+def effect_engine(model):
+    """The effect engine of a fitted model (explicit weights built once).
+
+    Parameters
+    ----------
+    model : WDKernelSVC, WDLinearSVC, GkmSVC or KmerWeights
+
+    Returns
+    -------
+    object
+        With ``position_free``, ``length`` (the model's window length),
+        ``run(R, A, anchor, top, keep)`` and ``contributions(x)``.
+
+    Raises
+    ------
+    InputError
+        For a model without exact explicit weights (hashed `WDLinearSVC`
+        orders, a `GkmSVC` with l above 12) or that is not fitted.
+    """
+    from ..kernels.explicit import KmerWeights
+
+    if isinstance(model, KmerWeights):
+        return _Positional(model)
+    if not hasattr(model, "length_"):
+        raise InputError(
+            f"variant effects need a fitted poimkit model, got {type(model).__name__}"
+        )
+    if getattr(model, "position_free", False):
+        return _PositionFree(model)
+    return _Positional(model.explicit_weights())
+
+
+def _check_top(top: int) -> int:
+    if isinstance(top, bool) or not isinstance(top, int | np.integer) or top < 0:
+        raise InputError(f"top must be a non-negative integer, got {top!r}")
+    return int(top)
+
+
+def variant_effects(
+    model,
+    ref: ArrayLike,
+    alt: ArrayLike,
+    *,
+    top: int = 3,
+    at: ArrayLike | None = None,
+    n_threads: int | None = None,
+) -> VariantEffects:
+    """Exact score changes ``s(alt) - s(ref)`` and their k-mer decomposition.
+
+    Parameters
+    ----------
+    model : WDKernelSVC, WDLinearSVC, GkmSVC or KmerWeights
+        A fitted model.
+    ref, alt : list of str or of code arrays, or 2-D code arrays
+        One reference and one alternative sequence per variant. Positional
+        models need the model's length for both; `GkmSVC` takes any lengths
+        of at least l (ref and alt may differ in length: indels).
+    top : int, default=3
+        Largest k-mer changes kept per variant (by absolute value).
+    at : array-like of int, optional
+        0-based position of each variant in its ref sequence: k-mer positions
+        are given relative to it. Default: the first letter where ref and alt
+        differ.
+    n_threads : int, optional
+        Threads of the numba kernels (default: numba's).
+
+    Returns
+    -------
+    VariantEffects
+        Scores, effects, top changes, and every change through
+        ``VariantEffects.changes(i)``.
+
+    Raises
+    ------
+    InputError
+        For unequal numbers of ref and alt sequences, wrong lengths, letters
+        other than ACGT, or a model without exact explicit weights.
+
+    Notes
+    -----
+    Exact from the explicit weights, no model calls: positional models compare
+    the k-mers at each start, position-free ones the l-mer windows touching
+    the changed letters (matched through the common prefix and suffix; with
+    different lengths the normalisation changes every window, see the module
+    notes). Reverse-complement strands are folded into the weights.
+
+    Examples
+    --------
+    >>> from poimkit.kernels.explicit import KmerWeights
+    >>> w = KmerWeights.from_tables([np.array([[0, 2.0, 0, 0]] * 3)], bias=1.0)
+    >>> fx = variant_effects(w, ["AAA"], ["ACA"])
+    >>> fx.effect.tolist(), [str(c) for c in fx.changes(0)]
+    ([2.0], ['A>C@0:2'])
+    """
+    from ..kernels.gkm import as_sequences
+
+    top = _check_top(top)
+    engine = effect_engine(model)
+    refs = as_sequences(ref, "ref")
+    alts = as_sequences(alt, "alt")
+    if len(refs) != len(alts):
+        raise InputError(
+            f"ref has {len(refs)} sequences but alt has {len(alts)}; give one "
+            "pair per variant"
+        )
+    if not engine.position_free:
+        L = engine.length
+        for name, seqs in (("ref", refs), ("alt", alts)):
+            for i, x in enumerate(seqs):
+                if x.size != L:
+                    raise InputError(
+                        f"{name}[{i}] has length {x.size} but the model scores "
+                        f"windows of length {L}"
+                    )
+    else:
+        for name, seqs in (("ref", refs), ("alt", alts)):
+            for i, x in enumerate(seqs):
+                if x.size < engine.l:
+                    raise InputError(
+                        f"{name}[{i}] has length {x.size}, shorter than the model's "
+                        f"l = {engine.l}"
+                    )
+    with numba_threads(n_threads):
+        return pair_effects(engine, refs, alts, at, top, keep=True)
+
+
+def pair_effects(
+    engine, refs: list[np.ndarray], alts: list[np.ndarray], at, top: int, keep: bool
+) -> VariantEffects:
+    """`variant_effects` of validated code arrays (lengths already checked)."""
+    n = len(refs)
+    if not engine.position_free:
+        R = np.ascontiguousarray(np.stack(refs))
+        A = np.ascontiguousarray(np.stack(alts))
+        anchor = _anchor(at, n, lambda: _first_difference(R, A))
+        return engine.run(R, A, anchor, top, keep)
+    rc, ro = _ragged(refs)
+    ac, ao = _ragged(alts)
+    lo, rhi, ahi = _spans(rc, ro, ac, ao)
+    anchor = _anchor(at, n, lambda: lo)
+    return engine.run_flat(rc, ro, ac, ao, lo, rhi, ahi, anchor, top, keep)
+
+
+def _ragged(seqs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
+    np.cumsum([x.size for x in seqs], out=offsets[1:])
+    return np.ascontiguousarray(np.concatenate(seqs), dtype=np.uint8), offsets
+
+
+def _first_difference(R: np.ndarray, A: np.ndarray) -> np.ndarray:
+    diff = R != A
+    return np.where(diff.any(1), diff.argmax(1), 0).astype(np.int64)
+
+
+def _anchor(at, n: int, default) -> np.ndarray:
+    if at is None:
+        return np.ascontiguousarray(default(), dtype=np.int64)
+    anchor = np.asarray(at)
+    if anchor.shape != (n,) or anchor.dtype.kind not in "iu":
+        raise InputError(f"at must be {n} integer positions, got shape {anchor.shape}")
+    return anchor.astype(np.int64)

@@ -1,0 +1,133 @@
+"""Contribution logos of a variant: what each letter adds to the ref and alt score.
+
+A letter's contribution is the sum of the contributions of the k-mers that
+cover it, each k-mer's weight shared equally by its k letters; the letters of
+a window thus add up to its score minus the bias (exact, from the explicit
+weights). The letter is drawn with that height (below the axis when
+negative), with the glyphs of `poimkit.plot.plot_logo`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+
+def plot_contributions(
+    x: np.ndarray, contribution: np.ndarray, anchor: int, ax: Axes, title: str = ""
+) -> Axes:
+    """Draw letter x[p] with height ``contribution[p]`` at ``p - anchor``.
+
+    Parameters
+    ----------
+    x : numpy.ndarray of uint8
+        The window's letter codes.
+    contribution : numpy.ndarray of float64
+        Per-letter contributions (same length).
+    anchor : int
+        Column of the variant (drawn at 0, marked by a line).
+    ax : matplotlib.axes.Axes
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One patch per letter with a non-zero contribution.
+    """
+    from ..plot import LOGO_COLORS, _draw_letter, _glyphs
+
+    glyphs = _glyphs()
+    for p, (letter, height) in enumerate(
+        zip(x.tolist(), contribution.tolist(), strict=True)
+    ):
+        if height == 0.0:
+            continue
+        bottom = min(height, 0.0)
+        _draw_letter(ax, glyphs, letter, p - anchor, bottom, abs(height), LOGO_COLORS)
+    span = float(np.abs(contribution).max()) if contribution.size else 1.0
+    span = span or 1.0
+    ax.set_xlim(-anchor - 0.5, x.size - anchor - 0.5)
+    ax.set_ylim(-1.1 * span, 1.1 * span)
+    ax.axhline(0.0, color="0.3", lw=0.5)
+    ax.axvline(0.0, color="0.6", lw=0.5, ls=":")
+    ax.set_ylabel("contribution")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    if title:
+        ax.set_title(title, fontsize=9)
+    return ax
+
+
+def variant_figure(engine, R, A, anchor: int, name: str, effect: float) -> Figure:
+    """Ref and alt contribution logos of one variant, one above the other.
+
+    Parameters
+    ----------
+    engine
+        The model's effect engine (`poimkit.variants.effects.effect_engine`).
+    R, A : numpy.ndarray of uint8
+        Reference and alternative windows.
+    anchor : int
+        Column of the variant in both.
+    name : str
+        Variant name for the title.
+    effect : float
+        Its effect, for the title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Not registered with pyplot: save it, nothing to close.
+    """
+    from matplotlib.figure import Figure
+
+    cr = engine.contributions(R)
+    ca = engine.contributions(A)
+    # a window of hundreds of letters is unreadable: show 30 letters each side
+    lo = max(0, anchor - 30)
+    hi_r = min(R.size, anchor + 31)
+    hi_a = min(A.size, anchor + 31)
+    width = max(hi_r, hi_a) - lo
+    fig = Figure(figsize=(max(4.0, 0.18 * width + 1.5), 4.2), layout="constrained")
+    top, bottom = fig.subplots(2, 1, sharex=True, sharey=True)
+    plot_contributions(
+        R[lo:hi_r], cr[lo:hi_r], anchor - lo, top, f"{name}: ref (effect {effect:.4g})"
+    )
+    plot_contributions(A[lo:hi_a], ca[lo:hi_a], anchor - lo, bottom, "alt")
+    bottom.set_xlabel("position relative to the variant")
+    span = max(np.abs(cr[lo:hi_r]).max(initial=0), np.abs(ca[lo:hi_a]).max(initial=0))
+    if span > 0:
+        top.set_ylim(-1.1 * span, 1.1 * span)
+    return fig
+
+
+def write_plots(folder: str, engine, table, best, effect: np.ndarray) -> list[str]:
+    """A PNG per variant of ``best`` ((|effect|, row, R, A, anchor)), strongest first.
+
+    Files are named ``NNN_ID.png`` (rank, id with unsafe characters replaced)
+    and written through `poimkit.io.atomic_path`.
+
+    Returns
+    -------
+    list of str
+        The files written.
+    """
+    from ..io import atomic_path, output_folder
+
+    out = output_folder(folder)
+    names = []
+    for rank, (_, row, R, A, anchor) in enumerate(best, 1):
+        vid = table.id[row]
+        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", vid)[:80]
+        path = out / f"{rank:03d}_{safe}.png"
+        fig = variant_figure(engine, R, A, int(anchor), vid, float(effect[row]))
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, dpi=120, format="png")
+        names.append(str(path))
+    return names
