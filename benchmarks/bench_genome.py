@@ -568,7 +568,7 @@ def main(argv: list[str] | None = None) -> int:
                 ),
             }
         )
-    skip = "--no-peers" if args.no_peers else peer_available()
+    skip = "peers skipped (--no-peers)" if args.no_peers else peer_available()
     if skip:
         log(skip)
         results["peer"] = {"skipped": skip}
