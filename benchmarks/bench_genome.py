@@ -470,7 +470,8 @@ def main(argv: list[str] | None = None) -> int:
     negatives = run_dir / "negatives.bed"
     if not negatives.exists():
         results["negatives"] = (
-            "bench fallback: uniform genome windows away from peaks (the run wrote no negatives.bed)"
+            "bench fallback: uniform genome windows away from peaks "
+            "(the run wrote no negatives.bed)"
         )
         negatives = fallback_negatives(
             g, g.n_peaks, work / "negatives_fallback.bed", SEED
@@ -567,7 +568,7 @@ def main(argv: list[str] | None = None) -> int:
                 ),
             }
         )
-    skip = "--no-peers" if args.no_peers else peer_available()
+    skip = "peers skipped (--no-peers)" if args.no_peers else peer_available()
     if skip:
         log(skip)
         results["peer"] = {"skipped": skip}
@@ -613,14 +614,16 @@ def goals(r: dict) -> list[str]:
     if run["ok"]:
         ok = run["seconds"] < GOAL_RUN_S
         lines.append(
-            f"{'PASS' if ok else 'FAIL'}: poimkit run --bed --genome {run['seconds']:.0f} s (goal < {GOAL_RUN_S:.0f} s)"
+            f"{'PASS' if ok else 'FAIL'}: poimkit run --bed --genome "
+            f"{run['seconds']:.0f} s (goal < {GOAL_RUN_S:.0f} s)"
         )
     else:
         lines.append(f"NOT RUN: poimkit run --bed --genome ({run['error']})")
     if var["ok"]:
         ok = var["seconds"] < GOAL_VARIANTS_S
         lines.append(
-            f"{'PASS' if ok else 'FAIL'}: poimkit variants {var['snvs']} SNVs in {var['seconds']:.0f} s (goal < {GOAL_VARIANTS_S:.0f} s for 10^6)"
+            f"{'PASS' if ok else 'FAIL'}: poimkit variants {var['snvs']} SNVs in "
+            f"{var['seconds']:.0f} s (goal < {GOAL_VARIANTS_S:.0f} s for 10^6)"
         )
     else:
         lines.append(f"NOT RUN: poimkit variants ({var['error']})")
@@ -631,17 +634,23 @@ def table(r: dict) -> str:
     g, run = r["genome"], r["run"]
     cv = run.get("cv_auc")
     lines = [
-        f"genome: {g['megabases']:.0f} Mb, {g['n_peaks']} peaks, {g['lines']} VCF lines, written in {g['seconds']:.1f} s",
+        f"genome: {g['megabases']:.0f} Mb, {g['n_peaks']} peaks, {g['lines']} VCF "
+        f"lines, written in {g['seconds']:.1f} s",
         f"negatives: {r['negatives']}",
         "",
         "| step | wall s | CV AUC | oracle AUC | note |",
         "|---|---|---|---|---|",
-        f"| poimkit run --bed --genome | {run['seconds']:.1f} | {'-' if cv is None else f'{cv:.4f}'} | {run['oracle_auc']:.4f} | {run.get('error', '')} |",
-        f"| poimkit train --kernel gkm --solver linear | {r['gkm_train']['seconds']:.1f} | | | {r['gkm_train'].get('error', '')} |",
+        f"| poimkit run --bed --genome | {run['seconds']:.1f} "
+        f"| {'-' if cv is None else f'{cv:.4f}'} | {run['oracle_auc']:.4f} "
+        f"| {run.get('error', '')} |",
+        f"| poimkit train --kernel gkm --solver linear "
+        f"| {r['gkm_train']['seconds']:.1f} | | | {r['gkm_train'].get('error', '')} |",
         "",
-        f"variants (sample for the peers: {r['sample']['snvs']} SNVs, {r['sample']['causal']} causal)",
+        f"variants (sample for the peers: {r['sample']['snvs']} SNVs, "
+        f"{r['sample']['causal']} causal)",
         "",
-        "| method | SNVs | s | SNVs/s | Spearman vs poimkit | precision top 100 (all) | precision top k (sample) | note |",
+        "| method | SNVs | s | SNVs/s | Spearman vs poimkit | precision top 100 (all) "
+        "| precision top k (sample) | note |",
         "|---|---|---|---|---|---|---|---|",
     ]
 
@@ -653,8 +662,10 @@ def table(r: dict) -> str:
         if "table_s" in row:
             note = f"l-mer table {row['table_s']:.0f} s"
         lines.append(
-            f"| {row['method']} | {row.get('snvs', '-')} | {f(row.get('seconds'), '.1f')} | {f(row.get('rate'), '.0f')} "
-            f"| {f(row.get('spearman'), '.3f')} | {f(row.get('precision_top100'), '.2f')} "
+            f"| {row['method']} | {row.get('snvs', '-')} "
+            f"| {f(row.get('seconds'), '.1f')} | {f(row.get('rate'), '.0f')} "
+            f"| {f(row.get('spearman'), '.3f')} "
+            f"| {f(row.get('precision_top100'), '.2f')} "
             f"| {f(row.get('precision_sample'), '.2f')} | {note} |"
         )
     if not r["variants"]["ok"]:
