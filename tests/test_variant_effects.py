@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from poimkit import GkmSVC, InputError, WDKernelSVC, WDLinearSVC, variant_effects
 from poimkit.alphabet import reverse_complement
 from poimkit.datasets import make_gattaca
-from poimkit.genome.vcf import allele_codes
+from poimkit.genome.reference import text_codes
 from poimkit.kernels.explicit import KmerWeights
 from poimkit.variants.windows import HAS_N, PAST_END, TOO_LONG, genome_windows
 
@@ -179,7 +179,7 @@ def test_bad_input():
 
 
 def test_genome_windows_snv_indel_edges_and_n():
-    genome = allele_codes("ACGTACGTACGTNACGTACGTACGT")
+    genome = text_codes("ACGTACGTACGTNACGTACGTACGT")
     L = 6
     pos = np.array([5, 5, 5, 1, 23, 10, 17, 6])
     refs = ["C", "CG", "C", "C", "G", "T", "A", "GTACG"]

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from poimkit import InputError
+from poimkit.genome.reference import text_codes
 from poimkit.genome.vcf import (
     SYMBOLIC,
-    allele_codes,
     check_chromosomes,
     check_ref,
     read_pairs,
@@ -27,7 +27,7 @@ class DictGenome:
         self.lengths = {c: len(s) for c, s in seqs.items()}
 
     def codes(self, chrom):
-        return allele_codes(self.seqs[chrom])
+        return text_codes(self.seqs[chrom])
 
 
 def _write(path, text, gz=False):
@@ -121,6 +121,6 @@ def test_pairs_table(tmp_path):
         read_pairs(_write(tmp_path / "d.tsv", "# nothing\n"))
 
 
-def test_allele_codes_case_and_n():
-    assert allele_codes("acgtNR").tolist() == [0, 1, 2, 3, 4, 4]
-    assert np.array_equal(allele_codes(""), np.zeros(0, np.uint8))
+def test_text_codes_case_and_n():
+    assert text_codes("acgtNR").tolist() == [0, 1, 2, 3, 4, 4]
+    assert np.array_equal(text_codes(""), np.zeros(0, np.uint8))

@@ -23,23 +23,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError
-from .reference import OTHER, text_codes
+from .reference import OTHER, Genome, text_codes
 
 N_CODE = OTHER
 _BASES = "ACGTNacgtn"
 #: the reason an ALT allele is skipped when reading (key of `VariantTable.skipped`)
 SYMBOLIC = "symbolic ALT (<...>, breakend, *, .)"
-
-
-def allele_codes(text: str) -> np.ndarray:
-    """Genome codes of an allele (`poimkit.genome.reference.text_codes`: N is 4).
-
-    Examples
-    --------
-    >>> allele_codes("ACgtN").tolist()
-    [0, 1, 2, 3, 4]
-    """
-    return text_codes(text)
 
 
 @dataclass
@@ -271,7 +260,7 @@ def read_pairs(path: str | os.PathLike) -> PairTable:
     return PairTable(name, ids, refs, alts, np.array(lines, dtype=np.int64))
 
 
-def check_chromosomes(table: VariantTable, genome) -> None:
+def check_chromosomes(table: VariantTable, genome: Genome) -> None:
     """Raise `InputError` for the first variant on a chromosome the genome lacks.
 
     Parameters
@@ -330,12 +319,10 @@ def check_ref(
     single = inside & (n_ref == 1)
     if single.any():
         letters = "".join(table.ref[r] for r in rows[single])
-        ok[single] = codes[start[single]] == allele_codes(letters)
+        ok[single] = codes[start[single]] == text_codes(letters)
     for i in np.flatnonzero(inside & (n_ref > 1)):
         s = start[i]
-        ok[i] = np.array_equal(
-            codes[s : s + n_ref[i]], allele_codes(table.ref[rows[i]])
-        )
+        ok[i] = np.array_equal(codes[s : s + n_ref[i]], text_codes(table.ref[rows[i]]))
     if not skip_mismatched_ref and not ok.all():
         i = int(np.flatnonzero(~ok)[0])
         r = int(rows[i])

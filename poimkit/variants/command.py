@@ -124,12 +124,13 @@ def _score_vcf(args, engine, scores: _Scores, table) -> None:
 
 
 def _score_pairs(args, engine, scores: _Scores, table) -> None:
-    from ..genome.vcf import N_CODE, allele_codes
+    from ..genome.reference import text_codes
+    from ..genome.vcf import N_CODE
     from .effects import pair_effects
 
     refs, alts, rows = [], [], []
     for i in range(len(table)):
-        ref, alt = allele_codes(table.ref[i]), allele_codes(table.alt[i])
+        ref, alt = text_codes(table.ref[i]), text_codes(table.alt[i])
         for what, x in (("ref", ref), ("alt", alt)):
             if engine.position_free and x.size < engine.l:
                 raise InputError(
@@ -219,7 +220,15 @@ def _write(path: str, lines) -> None:
 
 
 def plots_folder(output: str, folder: str | None) -> str:
-    """``--plots-dir``, or ``OUTPUT`` without its suffixes plus ``_plots``."""
+    """``--plots-dir``, or ``OUTPUT`` without its suffixes plus ``_plots``.
+
+    Parameters
+    ----------
+    output : str
+        The table's path (``-o``).
+    folder : str or None
+        ``--plots-dir``.
+    """
     if folder:
         return folder
     import os
@@ -242,7 +251,13 @@ def _summary(n_scored: int, output: str, skipped: dict[str, int]) -> str:
 
 
 def run_variants(args: argparse.Namespace) -> int:
-    """The ``poimkit variants`` command; returns the exit code (errors raise)."""
+    """The ``poimkit variants`` command; returns the exit code (errors raise).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    """
     from .._threads import check_threads, numba_threads
     from ..genome.vcf import read_pairs, read_vcf
     from ..io import commit_together

@@ -167,7 +167,13 @@ class VariantEffects:
         return self._entries.changes(i)
 
     def top_changes(self, i: int) -> list[KmerChange]:
-        """The largest changes of variant i by absolute value, largest first."""
+        """The largest changes of variant i by absolute value, largest first.
+
+        Parameters
+        ----------
+        i : int
+            The variant's index.
+        """
         from ..alphabet import kmer_string
 
         out = []
@@ -205,8 +211,24 @@ class VariantEffects:
         )
 
 
-def format_top(top_ref, top_alt, top_order, top_position, top_change) -> list[str]:
-    """``REF>ALT@POS:CHANGE`` of each top change, joined by ``;`` per variant."""
+def format_top(
+    top_ref: np.ndarray,
+    top_alt: np.ndarray,
+    top_order: np.ndarray,
+    top_position: np.ndarray,
+    top_change: np.ndarray,
+) -> list[str]:
+    """``REF>ALT@POS:CHANGE`` of each top change, joined by ``;`` per variant.
+
+    Parameters
+    ----------
+    top_ref, top_alt : numpy.ndarray of int64, shape (n, top)
+        k-mer indices in ref and alt (-1: none on that side).
+    top_order, top_position : numpy.ndarray of int64, shape (n, top)
+        k-mer lengths (0: no change in that slot) and starts relative to the variant.
+    top_change : numpy.ndarray of float64, shape (n, top)
+        The changes.
+    """
     n, n_top = top_change.shape
     if n == 0:
         return []
@@ -233,6 +255,13 @@ def format_top(top_ref, top_alt, top_order, top_position, top_change) -> list[st
 
 def kmer_strings(index: np.ndarray, order: np.ndarray) -> list[str]:
     """Letters of many k-mers at once (``"-"`` for index -1), numpy-vectorised.
+
+    Parameters
+    ----------
+    index : numpy.ndarray of int
+        k-mer indices (-1: none).
+    order : numpy.ndarray of int
+        Their lengths.
 
     Examples
     --------
@@ -432,7 +461,7 @@ def _finish(ref_score, e: _Entries, top: int, keep: bool) -> VariantEffects:
     )
 
 
-def effect_engine(model):
+def effect_engine(model: object) -> _Positional | _PositionFree:
     """The effect engine of a fitted model (explicit weights built once).
 
     Parameters
@@ -471,7 +500,7 @@ def _check_top(top: int) -> int:
 
 
 def variant_effects(
-    model,
+    model: object,
     ref: ArrayLike,
     alt: ArrayLike,
     *,
@@ -559,9 +588,28 @@ def variant_effects(
 
 
 def pair_effects(
-    engine, refs: list[np.ndarray], alts: list[np.ndarray], at, top: int, keep: bool
+    engine: _Positional | _PositionFree,
+    refs: list[np.ndarray],
+    alts: list[np.ndarray],
+    at: np.ndarray | None,
+    top: int,
+    keep: bool,
 ) -> VariantEffects:
-    """`variant_effects` of validated code arrays (lengths already checked)."""
+    """`variant_effects` of validated code arrays (lengths already checked).
+
+    Parameters
+    ----------
+    engine : object
+        `effect_engine` of the model.
+    refs, alts : list of numpy.ndarray of uint8
+        Code arrays, one pair per variant.
+    at : numpy.ndarray of int or None
+        Position of each variant in its sequences (default: the first difference).
+    top : int
+        Changes kept per variant.
+    keep : bool
+        Keep every change (`VariantEffects.changes`), not only the top ones.
+    """
     n = len(refs)
     if not engine.position_free:
         R = np.ascontiguousarray(np.stack(refs))

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from ..genome.vcf import VariantTable
+
 
 def plot_contributions(
     x: np.ndarray, contribution: np.ndarray, anchor: int, ax: Axes, title: str = ""
@@ -64,7 +66,14 @@ def plot_contributions(
     return ax
 
 
-def variant_figure(engine, R, A, anchor: int, name: str, effect: float) -> Figure:
+def variant_figure(
+    engine: object,
+    R: np.ndarray,
+    A: np.ndarray,
+    anchor: int,
+    name: str,
+    effect: float,
+) -> Figure:
     """Ref and alt contribution logos of one variant, one above the other.
 
     Parameters
@@ -107,8 +116,27 @@ def variant_figure(engine, R, A, anchor: int, name: str, effect: float) -> Figur
     return fig
 
 
-def write_plots(folder: str, engine, table, best, effect: np.ndarray) -> list[str]:
+def write_plots(
+    folder: str,
+    engine: object,
+    table: VariantTable,
+    best: list[tuple],
+    effect: np.ndarray,
+) -> list[str]:
     """A PNG per variant of ``best`` ((|effect|, row, R, A, anchor)), strongest first.
+
+    Parameters
+    ----------
+    folder : str
+        Where the PNGs go (made if missing).
+    engine : object
+        `poimkit.variants.effects.effect_engine` of the model.
+    table : VariantTable
+        The variants (their ids name the files).
+    best : list of tuple
+        ``(|effect|, row, R, A, anchor)`` of the variants to draw.
+    effect : numpy.ndarray of float64
+        Effect of every variant, by row.
 
     Files are named ``NNN_ID.png`` (rank, id with unsafe characters replaced)
     and written through `poimkit.io.atomic_path`.

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..genome.vcf import N_CODE, allele_codes
+from ..genome.reference import text_codes
+from ..genome.vcf import N_CODE
 
 PAST_END = "window past a chromosome end"
 HAS_N = "N in the window"
@@ -102,7 +103,7 @@ def genome_windows(
 
     Examples
     --------
-    >>> genome = allele_codes("ACGTACGTAC")
+    >>> genome = text_codes("ACGTACGTAC")
     >>> w, skipped = genome_windows(genome, np.array([4, 5, 0]), ["A", "CG", "A"],
     ...                             ["T", "C", "G"], np.arange(3), 5)
     >>> w.R.tolist(), w.A.tolist(), skipped
@@ -126,13 +127,13 @@ def genome_windows(
     ahi = lo + 1
     snv = (n_ref[idx] == 1) & (n_alt[idx] == 1)
     if snv.any():
-        A[snv, c] = allele_codes("".join(alts[i] for i in idx[snv]))
+        A[snv, c] = text_codes("".join(alts[i] for i in idx[snv]))
         same = A[snv, c] == R[snv, c]
         lo[np.flatnonzero(snv)[same]] += 1  # REF == ALT: nothing differs
     for j in np.flatnonzero(~snv):
         i = idx[j]
         p, s = pos[i], start[i]
-        alt = allele_codes(alts[i])
+        alt = text_codes(alts[i])
         tail = codes[p + n_ref[i] : p + n_ref[i] + length - c - n_alt[i]]
         A[j] = np.concatenate([codes[s:p], alt, tail])
         lead, trail = _trim(refs[i], alts[i])
