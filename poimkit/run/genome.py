@@ -176,14 +176,17 @@ def read_peak_input(
 
     source.check(options)
     peaks = read_peaks(source.bed)
-    genome = open_genome(source.genome, quiet=not progress)
-    check_chromosomes(peaks, genome)
-    with warnings.catch_warnings(record=True) as caught:
+    with (
+        open_genome(source.genome, quiet=not progress) as genome,
+        warnings.catch_warnings(record=True) as caught,
+    ):
+        check_chromosomes(peaks, genome)
         warnings.simplefilter("always")
         positives = extract(genome, peaks.windows(source.width), "peak windows")
         negatives, made, records = _negatives(
             source, genome, peaks, positives, options, progress
         )
+        provenance = genome.provenance()
     for w in caught:  # counted, and passed on (one line each on the CLI)
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     ids = positives.ids + negatives["ids"]
@@ -197,14 +200,13 @@ def read_peak_input(
             "path": os.path.abspath(source.bed),
             "sha256": _sha256(source.bed),
         },
-        genome.provenance(),
+        provenance,
     ]
     if source.negatives_file:
         path = source.negatives_file
         inputs.append(
             {"role": "neg", "path": os.path.abspath(path), "sha256": _sha256(path)}
         )
-    genome.close()
     data = _Data(
         ids,
         as_codes(np.stack(seqs) if options.kernel == "wd" else seqs, options.kernel),
@@ -219,7 +221,7 @@ def read_peak_input(
             "format": peaks.kind,
             "n_peaks": len(peaks),
             "width": source.width,
-            "centred_on": "summit" if peaks.kind == "narrowPeak" else "centre",
+            "centred_on": "summit" if (peaks.summit >= 0).any() else "centre",
             "n_windows": len(positives.seqs),
             "dropped": positives.dropped,
         },
