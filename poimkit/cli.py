@@ -380,6 +380,8 @@ def _run_motifs(args: argparse.Namespace) -> int:
             check_writable(logos)
         elif not os.access(logos, os.W_OK):
             raise InputError(f"cannot write logos into {logos}: it is not writable")
+    if args.compare:
+        _say(args, f"reading the known motifs of {args.compare}")
     known = known_motifs(args.compare) if args.compare else None
     found, ids, y = _found_motifs(args) if not is_motif_file else _read_found(args)
     with commit_together():  # all output files appear, or none
@@ -461,6 +463,8 @@ def _write_found(args: argparse.Namespace, found, ids, y) -> None:
 
 
 def _report_matches(args: argparse.Namespace, found, known) -> None:
+    from tqdm.auto import tqdm
+
     from .io import write_table
     from .motifs.compare import match_motifs
 
@@ -475,7 +479,9 @@ def _report_matches(args: argparse.Namespace, found, known) -> None:
             m.overlap,
             f"{m.p_value:.3g}",
         )
-        for motif in found
+        for motif in tqdm(
+            found, desc="comparing", unit="motif", disable=not _bars(args)
+        )
         for m in match_motifs(motif, known, top=args.compare_top)
     ]
     if args.matches:

@@ -24,7 +24,8 @@ from poimkit.run.options import (
     resolve_kernel,
     search_families,
 )
-from poimkit.svm.selection import DEFAULT_C, Grid, _uses_gram, select_families
+from poimkit.svm.families import select_families
+from poimkit.svm.selection import DEFAULT_C, Grid, _uses_gram
 
 MOTIF = np.array([2, 0, 3, 3, 0, 1, 0, 2], dtype=np.uint8)  # GATTACAG
 OTHER = np.array([1, 1, 2, 2, 1, 3, 1, 1], dtype=np.uint8)  # CCGGCTCC

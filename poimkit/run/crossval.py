@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
@@ -22,7 +23,7 @@ from .options import (
 def _selection_summary(final, folds=()) -> dict:
     """What summary.json says about the selection (see `run_pipeline`).
 
-    ``final`` and ``folds`` are `poimkit.svm.selection.FamilySelection`: the
+    ``final`` and ``folds`` are `poimkit.svm.families.FamilySelection`: the
     chosen family's grid, table and choice, the ``family`` and, per family,
     its best inner AUC (``families``), ``family_margin`` the chosen family's
     best minus the best other's (None for one family).
@@ -74,7 +75,7 @@ def _template(options: RunOptions, family: str, model: Any, length: int):
 
 def _select(data: _Data, options, train_sets, model, fit_params, progress):
     """`select_families` over `search_families`; None if nothing is chosen."""
-    from ..svm.selection import select_families
+    from ..svm.families import select_families
 
     families = search_families(options, data.length, data.y.size)
     if families is None:
@@ -94,10 +95,14 @@ def _select(data: _Data, options, train_sets, model, fit_params, progress):
     )
 
 
+def _line(text: str) -> None:
+    print(f"poimkit: {text}", file=sys.stderr, flush=True)
+
+
 def cross_validate(
     data: _Data,
     options: RunOptions,
-    progress: bool = False,
+    progress: bool | str = False,
     *,
     model: Any = None,
     fit_params: dict | None = None,
@@ -108,7 +113,7 @@ def cross_validate(
     outer fold by an inner CV (nested CV, `poimkit.svm.selection.select_nested`),
     and once more on all sequences for the final model; each kernel setting's
     matrix is computed once for all of them. With ``kernel="auto"`` the inner
-    CV chooses the model family too (`poimkit.svm.selection.select_families`),
+    CV chooses the model family too (`poimkit.svm.families.select_families`),
     in every outer fold and for the final model.
 
     Parameters
@@ -116,8 +121,9 @@ def cross_validate(
     data : _Data
         The labeled sequences (`read_input`).
     options : RunOptions
-    progress : bool
-        Progress bars on standard error.
+    progress : bool or "lines"
+        Progress bars on standard error (over the inner fits and the outer
+        folds); ``"lines"``: a plain line per stage instead, for logs.
     model : estimator, optional
         Unfitted template (default: the model of `poimkit run`); selected
         parameters override its own. Not used with ``kernel="auto"``: each
@@ -151,7 +157,10 @@ def cross_validate(
         ).split(data.X, data.y)
     )
     train_sets = [train for train, _ in folds] + [np.arange(data.y.size)]
-    found = _select(data, options, train_sets, model, fit_params, progress)
+    lines = progress == "lines"
+    if lines and search_families(options, data.length, data.y.size) is not None:
+        _line(f"choosing the parameters by inner CV in {options.cv} folds and on all")
+    found = _select(data, options, train_sets, model, fit_params, progress is True)
     chosen, selection = [(options.kernel, {})] * options.cv, None
     if found is not None:
         chosen = [(s.family, s.selection.params) for s in found[:-1]]
@@ -162,9 +171,11 @@ def cross_validate(
         list(zip(folds, chosen, strict=True)),
         desc="cross-validation",
         unit="fold",
-        disable=not progress,
+        disable=progress is not True,
         leave=False,
     ):
+        if lines:
+            _line(f"cross-validation: fitting fold {len(aucs) + 1} of {options.cv}")
         fitted = (
             clone(_template(options, family, model, data.length))
             .set_params(**params)
@@ -266,7 +277,7 @@ def train_final(
     """
     from sklearn.base import clone
 
-    from ..svm.selection import _plain
+    from ..svm.grids import plain
 
     options = resolve_solver(options, data.y.size, data.length)
     fit_params = fit_params or {}
@@ -293,5 +304,5 @@ def train_final(
         )
         fitted = clone(fitted).set_params(degree=exact)
         fitted.fit(data.X, data.y, **fit_params)
-    chosen = {name: _plain(getattr(fitted, name)) for name in options.fixed()}
+    chosen = {name: plain(getattr(fitted, name)) for name in options.fixed()}
     return fitted, chosen, selection

@@ -187,7 +187,7 @@ def run_pipeline(
         timer.lines = progress == "lines"
         if options.cv:
             with timer.step("cross-validation"):
-                cv = cross_validate(data, options, progress is True)
+                cv = cross_validate(data, options, progress)
         else:
             cv = NO_CV
         with timer.step("training"):

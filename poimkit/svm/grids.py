@@ -88,13 +88,19 @@ class Grid:
     def to_dict(self) -> dict:
         """JSON-ready ``{parameter: [candidates]}`` with C last."""
         return {
-            **{k: [_plain(v) for v in vs] for k, vs in self.kernel.items()},
+            **{k: [plain(v) for v in vs] for k, vs in self.kernel.items()},
             "C": list(self.C),
         }
 
 
-def _plain(value):
-    """Python numbers and booleans for numpy scalars (JSON)."""
+def plain(value: object) -> object:
+    """Python numbers and booleans for numpy scalars (JSON).
+
+    Parameters
+    ----------
+    value : object
+        A parameter's value.
+    """
     return value.item() if isinstance(value, np.generic) else value
 
 

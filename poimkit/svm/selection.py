@@ -38,10 +38,10 @@ more than refitting (`GkmSVC` with its linear solver on many windows).
 
 Families
 --------
-`select_families` chooses among model *families* too, e.g. the positional WD /
-WDS kernel and the position-free gapped k-mer kernel: each family is an
-estimator with its own `Grid`, all are scored on the same inner splits, and the
-family whose best inner AUC ties the best of all (the rule of `_choose`) and
+`poimkit.svm.families.select_families` runs `select_nested` for several model
+*families* (e.g. the positional WD / WDS kernel and the position-free gapped
+k-mer kernel, each an estimator with its own `Grid`) on the same inner splits;
+the family whose best inner AUC ties the best of all (`tie_tolerance`) and
 comes first in the given order wins.
 
 The kernel fits run in a thread pool (libsvm releases the GIL); the protocol
@@ -65,9 +65,9 @@ from .grids import (
     DEFAULT_DEGREES,
     DEFAULT_SHIFTS,
     Grid,
-    _plain,
     default_grid,
     gkm_grid,
+    plain,
 )
 
 if TYPE_CHECKING:
@@ -81,10 +81,8 @@ __all__ = [
     "Grid",
     "Selection",
     "auc_standard_error",
-    "FamilySelection",
     "default_grid",
     "gkm_grid",
-    "select_families",
     "select_nested",
     "select_parameters",
 ]
@@ -162,9 +160,9 @@ class Selection:
         dict
         """
         out = {
-            "params": {k: _plain(v) for k, v in self.params.items()},
+            "params": {k: plain(v) for k, v in self.params.items()},
             "inner_auc": round(float(self.score), 6),
-            "best": {k: _plain(v) for k, v in self.best.items()},
+            "best": {k: plain(v) for k, v in self.best.items()},
             "best_inner_auc": round(float(self.best_score), 6),
             "corner": list(self.corner),
             "n_sequences": self.n_sequences,
@@ -172,7 +170,7 @@ class Selection:
         if table:
             out["table"] = [
                 {
-                    **{k: _plain(v) for k, v in setting.items()},
+                    **{k: plain(v) for k, v in setting.items()},
                     "inner_auc": [
                         None if np.isnan(a) else round(float(a), 6) for a in row
                     ],
@@ -307,8 +305,16 @@ def auc_standard_error(auc: float, n_pos: int, n_neg: int) -> float:
     return float(np.sqrt(max(variance, 0.0)))
 
 
-def _tolerance(best: float, n_held_out: tuple[int, int]) -> float:
-    """How far below the best inner AUC a candidate still ties it (`_choose`)."""
+def tie_tolerance(best: float, n_held_out: tuple[int, int]) -> float:
+    """How far below the best inner AUC a candidate still ties it (`_choose`).
+
+    Parameters
+    ----------
+    best : float
+        The best inner AUC.
+    n_held_out : tuple of int
+        Positive and negative sequences held out by the inner CV.
+    """
     return max(ERROR_TOLERANCE * (1.0 - best), auc_standard_error(best, *n_held_out))
 
 
@@ -324,7 +330,7 @@ def _choose(
     """
     filled = np.nan_to_num(scores, nan=-np.inf)
     best = float(filled.max())
-    tolerance = _tolerance(best, n_held_out)
+    tolerance = tie_tolerance(best, n_held_out)
     settings = grid.settings()
     k, c = np.unravel_index(np.flatnonzero(filled >= best - tolerance)[0], scores.shape)
     params = {**settings[k], "C": grid.C[c]}
@@ -394,7 +400,7 @@ def select_nested(
     random_state: int = 0,
     n_jobs: int | None = None,
     fit_params: dict | None = None,
-    progress: bool = False,
+    progress: bool | str = False,
     max_sequences: int | None = MAX_SEQUENCES,
 ) -> list[Selection]:
     """Choose the parameters on each of several training sets, sharing kernels.
@@ -427,8 +433,8 @@ def select_nested(
         without the Gram protocol fit one at a time.
     fit_params : dict, optional
         Passed to ``fit`` of an estimator without the Gram protocol.
-    progress : bool, default=False
-        Show a progress bar over the kernel settings.
+    progress : bool or str, default=False
+        A progress bar over the inner fits (a str: the bar's label).
     max_sequences : int or None, default=MAX_SEQUENCES
         With more sequences than this, select on a stratified random sample
         of this many (seeded; every training set uses its rows in the
@@ -472,10 +478,15 @@ def select_nested(
     gram = _uses_gram(estimator, X)
     workers = _workers(n_jobs) if gram else 1
     refusals = []
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for k, setting in enumerate(
-            tqdm(settings, desc="model selection", unit="kernel", disable=not progress)
-        ):
+    fits = len(settings) * sum(map(len, splits))
+    label = progress if isinstance(progress, str) else "model selection"
+    with (
+        ThreadPoolExecutor(workers) as pool,
+        tqdm(
+            total=fits, desc=label, unit="fit", disable=not progress, leave=False
+        ) as bar,
+    ):
+        for k, setting in enumerate(settings):
             model, refusal = _candidate(estimator, setting)
             if model is None:
                 refusals.append(refusal)
@@ -493,6 +504,7 @@ def select_nested(
             for t, folds in enumerate(splits):
                 aucs = [jobs[t, f].result() for f in range(len(folds))]
                 scores[t, k] = np.mean(aucs, axis=0)
+                bar.update(len(folds))  # grid cells: C values fit along
             del K
     if len(refusals) == len(settings):
         raise InputError(
@@ -559,142 +571,3 @@ def select_parameters(
 # --------------------------------------------------------------------------- #
 # families
 # --------------------------------------------------------------------------- #
-@dataclass
-class FamilySelection:
-    """The choice among model families on one training set (`select_families`).
-
-    Attributes
-    ----------
-    family : str
-        The name of the family chosen.
-    families : dict of str to Selection
-        Every family's own selection (its parameters chosen by `_choose`), in
-        the order given, which is the order of preference in a tie.
-    tolerance : float
-        How far below the best family's best inner AUC another family still
-        ties it (one standard error, as within a family).
-
-    Examples
-    --------
-    >>> grid = Grid({"shift": (0,)})
-    >>> one = Selection({"C": 1.0}, 0.9, [], grid, np.array([[0.9]]), "3-fold",
-    ...                 best_score=0.9)
-    >>> two = Selection({"C": 1.0}, 0.8, [], grid, np.array([[0.8]]), "3-fold",
-    ...                 best_score=0.8)
-    >>> FamilySelection("a", {"a": one, "b": two}, 0.01).margin
-    0.1
-    """
-
-    family: str
-    families: dict
-    tolerance: float
-
-    @property
-    def selection(self) -> Selection:
-        """The chosen family's selection."""
-        return self.families[self.family]
-
-    @property
-    def margin(self) -> float | None:
-        """Best inner AUC of the chosen family minus the best of the others.
-
-        Negative when a family preferred in a tie won by less than the
-        tolerance; None with one family.
-        """
-        others = [s.best_score for f, s in self.families.items() if f != self.family]
-        if not others:
-            return None
-        return round(float(self.selection.best_score - max(others)), 6)
-
-    def to_dict(self) -> dict:
-        """JSON-ready: the family chosen, the margin, each family's best.
-
-        Returns
-        -------
-        dict
-            ``chosen``, ``margin``, ``tolerance`` and ``families``: per family
-            its ``best_inner_auc``, ``inner_auc`` and ``params`` (its own
-            choice).
-        """
-        return {
-            "chosen": self.family,
-            "margin": self.margin,
-            "tolerance": round(float(self.tolerance), 6),
-            "families": {
-                name: {
-                    "best_inner_auc": round(float(s.best_score), 6),
-                    "inner_auc": round(float(s.score), 6),
-                    "params": {k: _plain(v) for k, v in s.params.items()},
-                }
-                for name, s in self.families.items()
-            },
-        }
-
-
-def select_families(
-    families: Sequence[tuple[str, ClassifierMixin, Grid]],
-    X: np.ndarray,
-    y: np.ndarray,
-    train_sets: Sequence[np.ndarray],
-    **kwargs: object,
-) -> list[FamilySelection]:
-    """Choose a model family and its parameters on each of several training sets.
-
-    Every family is searched by `select_nested` on the same inner splits
-    (same sample, same seed): each of its kernel settings' matrices is
-    computed once for all training sets, folds and C values. On each training
-    set the families are compared by their best inner AUC; the first family
-    in ``families`` whose best ties the best of all (within `ERROR_TOLERANCE`
-    times its error or one standard error, as in `_choose`) wins, with the
-    parameters chosen within it.
-
-    Parameters
-    ----------
-    families : sequence of (str, classifier, Grid)
-        Name, unfitted template and candidates of each family, in the order
-        of preference for a tie.
-    X, y, train_sets
-        As in `select_nested`.
-    **kwargs
-        The other options of `select_nested`.
-
-    Returns
-    -------
-    list of FamilySelection
-        One per training set, in order.
-
-    Raises
-    ------
-    InputError
-        Without families, with a name given twice, or as `select_nested`.
-
-    Examples
-    --------
-    >>> from poimkit import GkmSVC, WDKernelSVC
-    >>> from poimkit.datasets import make_gattaca
-    >>> X, y = make_gattaca(n_pos=30, n_neg=30, length=20, mean=8, sd=0,
-    ...                     random_state=0)
-    >>> found = select_families(
-    ...     [("wd", WDKernelSVC(degree=6), Grid({"shift": (0,)})),
-    ...      ("gkm", GkmSVC(l=6, k=4), Grid({"reverse_complement": (False,)}))],
-    ...     X, y, [np.arange(60)])
-    >>> sorted(found[0].to_dict()["families"])
-    ['gkm', 'wd']
-    """
-    names = [name for name, _, _ in families]
-    if not names:
-        raise InputError("select_families needs at least one family")
-    if len(set(names)) < len(names):
-        raise InputError(f"family names must differ, got {names}")
-    found = {
-        name: select_nested(estimator, X, y, grid, train_sets, **kwargs)
-        for name, estimator, grid in families
-    }
-    chosen = []
-    for t in range(len(train_sets)):
-        per = {name: found[name][t] for name in names}
-        best = max(s.best_score for s in per.values())
-        tolerance = _tolerance(best, per[names[0]].n_held_out)
-        winner = next(n for n in names if per[n].best_score >= best - tolerance)
-        chosen.append(FamilySelection(winner, per, tolerance))
-    return chosen
