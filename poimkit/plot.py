@@ -53,6 +53,39 @@ def _new_axes(figsize: tuple[float, float]) -> Axes:
     return ax
 
 
+def place_text(value: float) -> str:
+    """A motif's position or spread as every figure and the report show it.
+
+    Rounded once to the 3 decimals ``summary.json`` keeps, then shown with
+    one, so a logo's title and the report's table never differ by a last
+    digit (7.35004 is 7.35 in the summary; shown 7.3 in both).
+
+    Parameters
+    ----------
+    value : float
+        The position or spread.
+
+    Examples
+    --------
+    >>> place_text(7.35004), place_text(20.4)
+    ('7.3', '20.4')
+    """
+    return f"{round(float(value), 3):.1f}"
+
+
+def colorbar_label(symbol: str) -> str:
+    """A heatmap's colourbar label: the symbol, then what it measures.
+
+    On two lines, so it fits beside the shortest heatmap (k = 1, four rows).
+
+    Parameters
+    ----------
+    symbol : str
+        Matplotlib mathtext of the quantity, e.g. ``"$Q_1(z, j)$"``.
+    """
+    return f"{symbol}\nchange of the SVM score"
+
+
 def _integer_ticks(axis) -> None:
     axis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
 
@@ -175,7 +208,7 @@ def plot_logo(
     if title is None and isinstance(motif_or_pwm, Motif):
         title = f"{motif.name}  {motif.consensus}"
         if math.isfinite(motif.position):
-            title += f"  at position {motif.position:.1f}"
+            title += f"  at position {place_text(motif.position)}"
     if title:
         ax.set_title(title)
     return ax
@@ -209,7 +242,7 @@ def logo_figure(motif: Motif) -> Figure:
 
     fig = Figure(figsize=(0.5 * motif.length + 1.5, 2.2), layout="constrained")
     where = (
-        f"at {motif.position:.1f} (spread {motif.spread:.1f})"
+        f"at {place_text(motif.position)} (spread {place_text(motif.spread)})"
         if math.isfinite(motif.position)
         else "anywhere"
     )
@@ -228,6 +261,7 @@ def plot_poim_heatmap(
     ax: Axes | None = None,
     top: int | None = None,
     cmap: str = "RdBu_r",
+    cax: Axes | None = None,
 ) -> Axes:
     """Heatmap of ``Q_l(z, j)`` for one k-mer length l: k-mers by position.
 
@@ -245,6 +279,8 @@ def plot_poim_heatmap(
         l <= 2, the top 20 for longer k-mers.
     cmap : str or matplotlib colormap
         A diverging map; the colour limits are symmetric, ``±max |Q|`` shown.
+    cax : matplotlib.axes.Axes, optional
+        Axes for the colourbar; default: room taken from ``ax``.
 
     Returns
     -------
@@ -298,12 +334,14 @@ def plot_poim_heatmap(
     ax.set_ylabel(f"{order}-mer")
     ax.set_title(f"POIM, k-mer length {order}")
     ax.figure.colorbar(
-        image, ax=ax, label=f"$Q_{{{order}}}(z, j)$ (change of the SVM score)"
+        image, ax=ax, cax=cax, label=colorbar_label(f"$Q_{{{order}}}(z, j)$")
     )
     return ax
 
 
-def plot_differential(poim: Poim, ax: Axes | None = None, cmap: str = "RdBu_r") -> Axes:
+def plot_differential(
+    poim: Poim, ax: Axes | None = None, cmap: str = "RdBu_r", cax: Axes | None = None
+) -> Axes:
     """Heatmap of the differential POIM ``D_l(j)``: k-mer length by position.
 
     Parameters
@@ -316,6 +354,8 @@ def plot_differential(poim: Poim, ax: Axes | None = None, cmap: str = "RdBu_r") 
         Diverging map centred on 0, each side stretched to the data's own
         extreme (so no half of it lies unused when D is mostly positive);
         undefined cells (k-mers running past the sequence end) are blank.
+    cax : matplotlib.axes.Axes, optional
+        Axes for the colourbar; default: room taken from ``ax``.
 
     Returns
     -------
@@ -366,7 +406,7 @@ def plot_differential(poim: Poim, ax: Axes | None = None, cmap: str = "RdBu_r") 
     ax.set_xlabel(_POSITION_LABEL)
     ax.set_ylabel("k-mer length")
     ax.set_title("differential POIM")
-    ax.figure.colorbar(image, ax=ax, label="$D_l(j)$ (change of the SVM score)")
+    ax.figure.colorbar(image, ax=ax, cax=cax, label=colorbar_label("$D_l(j)$"))
     return ax
 
 

@@ -224,4 +224,4 @@ def test_report_shows_the_parameters_the_model_used(data, tmp_path):
     assert main([*args, "--cv", "0", "-o", tmp_path / "o"]) == 0
     page = (tmp_path / "o" / "report.html").read_text()
     assert "<td>shift</td><td>0 (default)</td>" in page
-    assert "<td>C</td><td>1.0 (default)</td>" in page
+    assert "<td>C</td><td>1 (default)</td>" in page

@@ -212,7 +212,10 @@ NO_CV = {
 
 
 def auc_interval(aucs: Sequence[float], level: float = 0.95) -> list[float]:
-    """Student-t interval of the mean fold AUC, ``[low, high]``.
+    """Student-t interval of the mean fold AUC, ``[low, high]``, within [0, 1].
+
+    An AUC lies in [0, 1], so the interval is clipped there (with few folds
+    of different AUCs the t interval would reach past either end).
 
     Parameters
     ----------
@@ -225,13 +228,16 @@ def auc_interval(aucs: Sequence[float], level: float = 0.95) -> list[float]:
     --------
     >>> auc_interval([0.9, 0.92, 0.94])
     [0.870317, 0.969683]
+    >>> auc_interval([0.6, 1.0])
+    [0.0, 1.0]
     """
     from scipy.stats import t
 
     aucs = np.asarray(aucs, dtype=np.float64)
     half = t.ppf(0.5 + level / 2, aucs.size - 1) * aucs.std(ddof=1) / np.sqrt(aucs.size)
     mean = aucs.mean()
-    return [round(float(mean - half), 6), round(float(mean + half), 6)]
+    low, high = np.clip([mean - half, mean + half], 0.0, 1.0)
+    return [round(float(low), 6), round(float(high), 6)]
 
 
 def better_than_chance(cv: dict) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import html
-import json
 from pathlib import Path
 
 from ..io import atomic_path
@@ -30,9 +29,23 @@ class _Html(str):
     """Markup that table cells pass through unescaped."""
 
 
-def _where(value, fmt: str) -> str:
-    """A motif's position or spread; ``anywhere`` for a position-free model's."""
-    return "anywhere" if value is None else fmt.format(value)
+def _where(value) -> str:
+    """A motif's position or spread as its logo's title shows it.
+
+    ``anywhere`` for a position-free model's (None).
+    """
+    from ..plot import place_text  # the one rounding of figures and report
+
+    return "anywhere" if value is None else place_text(value)
+
+
+#: below the smallest positive double a probability is written as a bound
+_TINY = "< 1e-300"
+
+
+def _probability(p: float) -> str:
+    """A p- or q-value in 2 digits; ``< 1e-300`` where it underflowed to 0."""
+    return _TINY if p == 0 else f"{p:.2g}"
 
 
 #: the motifs' introduction: how sites are found, what the columns mean
@@ -72,7 +85,7 @@ def _motif_table(s: dict, figures: Path) -> str:
         where = (
             ["both" if m["strands"] == "+-" else "one"]
             if anywhere
-            else [_where(m["position"], "{:.1f}"), _where(m["spread"], "{:.1f}")]
+            else [_where(m["position"]), _where(m["spread"])]
         )
         rows.append(
             [
@@ -84,7 +97,7 @@ def _motif_table(s: dict, figures: Path) -> str:
                 m["n_sites"],
                 f"{100 * m['frac_positive']:.0f} %",
                 f"{100 * m['frac_negative']:.0f} %",
-                f"{m['q_value']:.2g}",
+                _probability(m["q_value"]),
                 *([_best_match(m)] if compared else []),
             ]
         )
@@ -128,7 +141,9 @@ def _best_match(motif: dict) -> str:
         return "none"
     best = motif["matches"][0]
     p = best["p_value"]
-    return f"{best['target']} (p {p:.2g})" if p is not None else best["target"]
+    return (
+        f"{best['target']} (p {_probability(p)})" if p is not None else best["target"]
+    )
 
 
 def _params_text(params: dict) -> str:
@@ -249,18 +264,81 @@ def _family_note(selection: dict) -> str:
     )
 
 
-def _parameter_rows(parameters: dict) -> list[list[str]]:
-    """The settings of the run; one left unset shows the value the model used."""
+#: the options of one model family only
+_FAMILY_ONLY = {"wd": ("degree", "shift", "mismatches"), "gkm": ("gkm_l", "gkm_k")}
+#: options that apply only beside another's value: name -> test of the options
+_APPLIES = {
+    "drop_short": lambda p: p.get("crop") is not None,
+    "markov_order": lambda p: p.get("background") != "uniform",
+    "crop": lambda p: p.get("crop") is not None,
+    "positive_label": lambda p: p.get("positive_label") is not None,
+    "compare": lambda p: p.get("compare") is not None,
+}
+#: the WD model's values of options neither given nor chosen (`WDKernelSVC`'s)
+_WD_UNSET = {"mismatches": 0, "reverse_complement": False}
+#: an option's name in the final model's ``chosen`` parameters
+_CHOSEN_NAME = {"gkm_l": "l", "gkm_k": "k"}
+
+
+def _plain(value) -> str:
+    """A parameter's value as a reader writes it: no JSON quotes, yes / no."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if value is None:
+        return "default"
+    return str(value)
+
+
+def kernel_name(family: str, chosen: dict) -> str:
+    """``WD``, ``WDS`` (a shift above 0) or ``gkm``: the final model's kernel.
+
+    Parameters
+    ----------
+    family : str
+        The summary's ``family`` ("wd" or "gkm"; "auto" if unresolved).
+    chosen : dict
+        The final model's parameters (``shift`` for WD, ``l`` for gkm).
+
+    Examples
+    --------
+    >>> kernel_name("wd", {"degree": 8, "shift": 4, "C": 1.0})
+    'WDS'
+    """
+    if family == "gkm" or "l" in chosen:
+        return "gkm"
+    return "WDS" if chosen.get("shift") else "WD"
+
+
+def _parameter_rows(s: dict) -> list[list[str]]:
+    """The settings of the run that apply to its model, in plain words.
+
+    One left unset shows the value the model used (chosen or default);
+    options of the other model family, or that need an option not given
+    (``drop_short`` without ``crop``), are left out.
+    """
+    parameters = s["parameters"]
     chosen = parameters.get("chosen") or {}
+    kernel = kernel_name(s.get("family", parameters.get("kernel")), chosen)
+    family = "gkm" if kernel == "gkm" else "wd"
     how = "chosen by the inner CV" if parameters.get("grid") else "default"
+    other = _FAMILY_ONLY["wd" if family == "gkm" else "gkm"]
     rows = []
     for name, value in parameters.items():
-        if name == "chosen":
+        if name == "chosen" or name in other:
             continue
-        if value is None and name in chosen:
-            text = f"{json.dumps(chosen[name])} ({how})"
+        if name in _APPLIES and not _APPLIES[name](parameters):
+            continue
+        if name == "kernel":
+            picked = " (chosen by the inner CV)" if value == "auto" else ""
+            text = kernel + picked
+        elif value is None and _CHOSEN_NAME.get(name, name) in chosen:
+            text = f"{_plain(chosen[_CHOSEN_NAME.get(name, name)])} ({how})"
+        elif value is None and family == "wd" and name in _WD_UNSET:
+            text = f"{_plain(_WD_UNSET[name])} (default)"
         else:
-            text = json.dumps(value)
+            text = _plain(value)
         rows.append([name, text])
     return rows
 
@@ -516,7 +594,7 @@ def render_report(summary: dict, figures: Path) -> str:
         f"<p>Background: <span class='mono'>{html.escape(s['background'])}"
         f"</span>; support vectors: {s['n_support_vectors']}.</p>"
     )
-    parts.append(_table(["parameter", "value"], _parameter_rows(s["parameters"])))
+    parts.append(_table(["parameter", "value"], _parameter_rows(s)))
     versions = [[k, v] for k, v in s["versions"].items()]
     parts.append(_table(["software", "version"], versions))
     runtimes = [[k, f"{v:.2f} s"] for k, v in s["runtimes"].items()]

@@ -110,26 +110,69 @@ def write_figures(
             save(logo_figure(motif), f"logo_{motif.name}.png")
         return written
     wide = min(16.0, max(5.0, 0.12 * poim.length + 3))
+    left = _left_margin(poim.max_order)
     for l in range(1, poim.max_order + 1):
         rows = 4**l if l <= 2 else 20
-        fig = Figure(
-            figsize=(wide, 0.2 * rows + 1.6),
-            layout="constrained",
-        )
-        plot_poim_heatmap(poim, l, ax=fig.add_subplot(), top=rows)
+        fig, ax, cax = _track(wide, max(2.8, 0.2 * rows + 1.6), left)
+        plot_poim_heatmap(poim, l, ax=ax, top=rows, cax=cax)
+        ax.set_xlim(0.5, poim.length + 0.5)  # one scale: longer k-mers end sooner
         save(fig, f"poim_order_{l}.png")
-    fig = Figure(figsize=(wide, 3.4), layout="constrained")
-    plot_nucleotide_importance(poim, ax=fig.add_subplot())
+    fig, ax, _ = _track(wide, 3.4, left, colourbar=False)
+    plot_nucleotide_importance(poim, ax=ax)
     save(fig, "nucleotide_importance.png")
-    fig = Figure(figsize=(wide, 3.2), layout="constrained")
-    plot_differential(poim, ax=fig.add_subplot())
+    fig, ax, cax = _track(wide, 3.2, left)
+    plot_differential(poim, ax=ax, cax=cax)
     save(fig, "differential_poim.png")
-    fig = Figure(figsize=(wide, 3.2), layout="constrained")
-    plot_weight_mass(poim, ax=fig.add_subplot())
+    fig, ax, _ = _track(wide, 3.2, left, colourbar=False)
+    plot_weight_mass(poim, ax=ax)
+    # the legend beside the plot, where the others have their colourbar
+    ax.legend(
+        title="k-mer length",
+        fontsize="small",
+        loc="upper left",
+        bbox_to_anchor=(1.0 + _GAP / _axes_width(fig, ax), 1.0),
+        borderaxespad=0.0,
+    )
     save(fig, "weight_mass.png")
     for motif in motifs:
         save(logo_figure(motif), f"logo_{motif.name}.png")
     return written
+
+
+#: margins of the stacked positional figures, in inches: right (colourbar
+#: and its two-line label, or weight mass's legend), bottom, top; the gap
+#: between plot and colourbar and the colourbar's width
+_RIGHT, _BOTTOM, _TOP, _GAP, _BAR = 1.45, 0.6, 0.35, 0.15, 0.15
+
+
+def _left_margin(max_order: int) -> float:
+    """Room for the y label and the longest k-mer's tick label, in inches."""
+    return 0.55 + 0.085 * max(max_order, 6)
+
+
+def _axes_width(fig, ax) -> float:
+    return ax.get_position().width * fig.get_figwidth()
+
+
+def _track(wide: float, high: float, left: float, colourbar: bool = True):
+    """A positional figure with fixed margins: ``(figure, axes, colourbar axes)``.
+
+    Every stacked positional figure (POIMs, nucleotide importance,
+    differential POIM, weight mass) has the same width and the same margins,
+    so their position axes line up in the report; figures without a
+    colourbar leave its room empty (or hold a legend). The colourbar axes is
+    None with ``colourbar=False``.
+    """
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(wide, high))
+    bottom, top = _BOTTOM / high, 1 - _TOP / high
+    x0, x1 = left / wide, 1 - _RIGHT / wide
+    ax = fig.add_axes((x0, bottom, x1 - x0, top - bottom))
+    if not colourbar:
+        return fig, ax, None
+    cax = fig.add_axes((x1 + _GAP / wide, bottom, _BAR / wide, top - bottom))
+    return fig, ax, cax
 
 
 #: k-mer lengths in ``kmer_importance.png`` (the longest ones)
