@@ -447,13 +447,13 @@ def _add_model_options(parser: argparse.ArgumentParser):
         "--mismatches",
         type=int,
         metavar="M",
-        help="wd: count k-mer pairs up to M letters apart (default 0)",
+        help="wd, kernel solver: count k-mer pairs up to M letters apart (default 0)",
     )
     model.add_argument(
         "--reverse-complement",
         action=argparse.BooleanOptionalAction,
-        help="score both strands alike; default: off for wd, chosen by the inner "
-        "CV for gkm",
+        help="score both strands alike (wd: kernel solver only); default: off for "
+        "wd, chosen by the inner CV for gkm",
     )
     for name, text in (
         ("l", "gkm: length of the compared words"),
