@@ -103,7 +103,10 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="poimkit",
-        description="Explainable weighted-degree string-kernel classifiers for DNA.",
+        description="Explainable DNA sequence classifiers: positional WD/WDS and "
+        "gapped k-mer (gkm) SVMs trained on FASTA files or on peaks in a genome, "
+        "explained by exact POIMs and motifs, and scoring sequences and variant "
+        "effects.",
     )
     parser.add_argument("--version", action="version", version=f"poimkit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -111,7 +114,8 @@ def _build_parser() -> argparse.ArgumentParser:
     train = _command(
         sub,
         "train",
-        "train a WD/WDS-kernel SVM and report cross-validated AUC",
+        "train a WD/WDS or gapped k-mer SVM (FASTA or peaks in a genome) and "
+        "report cross-validated AUC",
         "poimkit train --pos data/gattaca/positives.fa "
         "--neg data/gattaca/negatives.fa --cv 5 -o model.npz",
         "many sequences: poimkit train --pos big_pos.fa.gz --neg big_neg.fa.gz "
