@@ -136,8 +136,9 @@ def _build_parser() -> argparse.ArgumentParser:
     score = _command(
         sub,
         "score",
-        "score sequences with a trained model",
+        "score sequences with a trained model (or every window along them)",
         "poimkit score model.npz seqs.fa -o scores.tsv",
+        "long records: poimkit score model.npz chr1.fa --windows 10 -o windows.tsv",
     )
     score.add_argument(
         "model", metavar="MODEL.npz", help="a model file (poimkit train)"
@@ -150,7 +151,16 @@ def _build_parser() -> argparse.ArgumentParser:
         "--output",
         required=True,
         metavar="SCORES.tsv",
-        help="table to write: id, score, predicted label",
+        help="table to write: id, score, predicted label (longer records are "
+        "scored on their central window of the model's length, with a notice)",
+    )
+    score.add_argument(
+        "--windows",
+        type=int,
+        metavar="STEP",
+        help="score every window of the model's length (its training length) "
+        "at starts 0, STEP, 2 STEP, ... instead: a BED-like table #id start "
+        "end score (0-based starts); records shorter than a window are skipped",
     )
     _add_cleaning_options(score)
     _add_common_options(score)
