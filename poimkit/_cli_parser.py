@@ -103,7 +103,10 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="poimkit",
-        description="Explainable weighted-degree string-kernel classifiers for DNA.",
+        description="Explainable DNA sequence classifiers: positional WD/WDS and "
+        "gapped k-mer (gkm) SVMs trained on FASTA files or on peaks in a genome, "
+        "explained by exact POIMs and motifs, and scoring sequences and variant "
+        "effects.",
     )
     parser.add_argument("--version", action="version", version=f"poimkit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -111,7 +114,8 @@ def _build_parser() -> argparse.ArgumentParser:
     train = _command(
         sub,
         "train",
-        "train a WD/WDS-kernel SVM and report cross-validated AUC",
+        "train a WD/WDS or gapped k-mer SVM (FASTA or peaks in a genome) and "
+        "report cross-validated AUC",
         "poimkit train --pos data/gattaca/positives.fa "
         "--neg data/gattaca/negatives.fa --cv 5 -o model.npz",
         "many sequences: poimkit train --pos big_pos.fa.gz --neg big_neg.fa.gz "
@@ -132,8 +136,9 @@ def _build_parser() -> argparse.ArgumentParser:
     score = _command(
         sub,
         "score",
-        "score sequences with a trained model",
+        "score sequences with a trained model (or every window along them)",
         "poimkit score model.npz seqs.fa -o scores.tsv",
+        "long records: poimkit score model.npz chr1.fa --windows 10 -o windows.tsv",
     )
     score.add_argument(
         "model", metavar="MODEL.npz", help="a model file (poimkit train)"
@@ -146,7 +151,16 @@ def _build_parser() -> argparse.ArgumentParser:
         "--output",
         required=True,
         metavar="SCORES.tsv",
-        help="table to write: id, score, predicted label",
+        help="table to write: id, score, predicted label (longer records are "
+        "scored on their central window of the model's length, with a notice)",
+    )
+    score.add_argument(
+        "--windows",
+        type=int,
+        metavar="STEP",
+        help="score every window of the model's length (its training length) "
+        "at starts 0, STEP, 2 STEP, ... instead: a BED-like table #id start "
+        "end score (0-based starts); records shorter than a window are skipped",
     )
     _add_cleaning_options(score)
     _add_common_options(score)
@@ -447,13 +461,13 @@ def _add_model_options(parser: argparse.ArgumentParser):
         "--mismatches",
         type=int,
         metavar="M",
-        help="wd: count k-mer pairs up to M letters apart (default 0)",
+        help="wd, kernel solver: count k-mer pairs up to M letters apart (default 0)",
     )
     model.add_argument(
         "--reverse-complement",
         action=argparse.BooleanOptionalAction,
-        help="score both strands alike; default: off for wd, chosen by the inner "
-        "CV for gkm",
+        help="score both strands alike (wd: kernel solver only); default: off for "
+        "wd, chosen by the inner CV for gkm",
     )
     for name, text in (
         ("l", "gkm: length of the compared words"),

@@ -254,20 +254,21 @@ def _model_options(args: argparse.Namespace) -> dict:
 
 
 def _run_score(args: argparse.Namespace) -> int:
-    from .run.score import write_scores
-    from .svm import load_model
+    from .run.score import score_command
 
     check_writable(args.output)
-    model = load_model(args.model)
-    if args.threads is not None:
-        model.n_threads = args.threads
-    count = write_scores(
-        model,
+    read = _read_options(args)
+    lines = score_command(
+        args.model,
         args.fasta,
         args.output,
-        **_read_options(args),
+        args.windows,
+        args.threads,
+        progress=_bars(args),
+        **read,
     )
-    _say(args, f"scored {count} sequences into {args.output}")
+    for line in lines:
+        _say(args, line)
     return EXIT_OK
 
 

@@ -511,6 +511,7 @@ def iter_fasta_chunks(
     crop_length: int | None = None,
     any_length: bool = False,
     drop_short: bool = False,
+    stats: dict[str, int] | None = None,
 ) -> Iterator[tuple[list[str], np.ndarray | list[np.ndarray]]]:
     r"""Read a FASTA file in chunks of integer codes.
 
@@ -527,6 +528,9 @@ def iter_fasta_chunks(
         Records of any lengths: every chunk is a list of 1-D code arrays.
     drop_short : bool
         Leave out records shorter than ``crop_length`` (counted in the warning).
+    stats : dict, optional
+        Counts, updated as records are read: ``stats["cropped"]`` is the
+        number of records yielded centre-cropped (longer than ``crop_length``).
 
     Yields
     ------
@@ -583,6 +587,8 @@ def iter_fasta_chunks(
                         path=name,
                         record=rid,
                     )
+                if stats is not None and crop_length and len(full) > crop_length:
+                    stats["cropped"] = stats.get("cropped", 0) + 1
                 ids.append(rid)
                 rows.append(codes)
                 if len(rows) == chunk_size:

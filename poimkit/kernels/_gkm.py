@@ -203,6 +203,28 @@ def lmer_score_rows(
 
 
 @njit(**NJIT)
+def lmer_values(codes: np.ndarray, l: int, f: np.ndarray, out: np.ndarray) -> None:
+    """``out[j] = f[l-mer index of codes[j:j+l]]`` for every window start j.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray of uint8, shape (n,)
+        One integer-coded sequence, ``n >= l``.
+    l : int
+        Window length.
+    f : numpy.ndarray of float64, shape (4**l,)
+        Weight of every l-mer.
+    out : numpy.ndarray of float64, shape (n - l + 1,)
+    """
+    mask = (np.int64(1) << np.int64(2 * l)) - 1
+    key = np.int64(0)
+    for p in range(codes.size):
+        key = ((key << np.int64(2)) | np.int64(codes[p])) & mask
+        if p >= l - 1:
+            out[p - l + 1] = f[key]
+
+
+@njit(**NJIT)
 def lmer_counts(
     codes: np.ndarray,
     offsets: np.ndarray,

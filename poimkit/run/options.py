@@ -183,8 +183,9 @@ class RunOptions:
             given = [name for name, v in kernel_only.items() if v]
             if given:
                 raise InputError(
-                    f"{', '.join(given)}: option(s) of the kernel solver "
-                    "(WDKernelSVC), not of solver='linear'"
+                    f"{', '.join(given)}: option(s) of the WD kernel solver "
+                    "(WDKernelSVC; solver='kernel', CLI: --solver kernel); the "
+                    "linear solver (WDLinearSVC) has no mismatches and one strand"
                 )
         if self.kernel == "gkm":
             check_int(self.gkm_l, "gkm_l", 1, 20)
@@ -242,7 +243,8 @@ class RunOptions:
             return fixed
         fixed = {"degree": self.degree, "shift": self.shift, "C": self.C}
         for name in ("mismatches", "reverse_complement"):
-            if getattr(self, name) is not None:
+            # the linear solver has neither (`check_model` refuses them but 0/off)
+            if getattr(self, name) is not None and self.solver != "linear":
                 fixed[name] = getattr(self, name)
         if self.solver == "linear" and self.degree is None:
             # exact weights: never searched (`resolve_solver` sets it for the data)

@@ -5,7 +5,9 @@ with `poimkit.io.iter_fasta_chunks` (the checks of `poimkit.io.read_fasta`,
 raising the same `~poimkit.errors.InputError` naming the file, record and
 1-based position); `write_scores` writes those scores to a TSV file as they
 come, atomically. `iter_fasta_chunks` and `count_records` are importable from
-here too.
+here too. `score_windows` and `write_windows` score every window of the
+model's length along records of any lengths (a sliding window with a step),
+from the model's explicit weights; `score_command` is ``poimkit score``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,18 @@ from ..errors import InputError
 from ..io.fasta import DEFAULT_CHUNK_SIZE, count_records, iter_fasta_chunks
 from ..io.files import write_table
 
-__all__ = ["count_records", "iter_fasta_chunks", "score_fasta", "write_scores"]
+__all__ = [
+    "count_records",
+    "iter_fasta_chunks",
+    "score_command",
+    "score_fasta",
+    "score_windows",
+    "write_scores",
+    "write_windows",
+]
+
+#: letters of windows scored at once by a positional model (bounds the memory)
+WINDOW_BLOCK = 1 << 22
 
 
 class _Classifier(Protocol):
@@ -49,10 +62,11 @@ def score_fasta(
     chunk_size : int
         Largest number of records scored at once.
     **kwargs
-        ``on_invalid`` and ``crop_length`` of `iter_fasta_chunks`. A
-        positional model centre-crops longer records to its own length
-        unless ``crop_length`` is given; a position-free model
-        (``position_free = True``) scores records of any lengths.
+        ``on_invalid``, ``crop_length``, ``drop_short`` and ``stats`` of
+        `iter_fasta_chunks`. A positional model centre-crops longer records
+        to its own length unless ``crop_length`` is given (counted in
+        ``stats["cropped"]``); a position-free model (``position_free =
+        True``) scores records of any lengths.
 
     Yields
     ------
@@ -124,3 +138,241 @@ def write_scores(
 
     write_table(out, ["id", "score", "predicted"], rows())
     return count
+
+
+def _window_scorer(model: Any, width: int):
+    """``score(codes, starts)``: scores of the windows ``codes[s : s + width]``.
+
+    From the explicit weights: a positional model's `KmerWeights` (per window,
+    its ``width`` positions), a gkm model's l-mer table (both strands folded
+    in) with prefix sums of the l-mer weights along the record, O(1) per
+    window after one pass. Models without them score cut windows with their
+    own ``decision_function``.
+    """
+    from ..errors import InputError
+
+    if getattr(model, "position_free", False):
+        from ..kernels import _gkm
+        from ..svm.gkm import MAX_LMER_TABLE
+
+        if model.l <= MAX_LMER_TABLE:
+            f = model.lmer_weights(width)
+            l, bias = int(model.l), float(model.intercept_)
+
+            def by_lmers(codes: np.ndarray, starts: np.ndarray) -> np.ndarray:
+                values = np.empty(codes.size - l + 1)
+                _gkm.lmer_values(codes, l, f, values)
+                prefix = np.concatenate(([0.0], np.cumsum(values)))
+                return bias + prefix[starts + width - l + 1] - prefix[starts]
+
+            return by_lmers
+        score = model.decision_function
+    else:
+        try:
+            score = model.explicit_weights().decision_function
+        except (InputError, AttributeError):  # e.g. hashed orders
+            score = model.decision_function
+
+    def by_blocks(codes: np.ndarray, starts: np.ndarray) -> np.ndarray:
+        view = np.lib.stride_tricks.sliding_window_view(codes, width)
+        out = np.empty(starts.size)
+        block = max(1, WINDOW_BLOCK // width)
+        for lo in range(0, starts.size, block):
+            cut = np.ascontiguousarray(view[starts[lo : lo + block]])
+            out[lo : lo + block] = score(cut)
+        return out
+
+    return by_blocks
+
+
+def score_windows(
+    model: _Classifier,
+    path: str | os.PathLike,
+    step: int,
+    on_invalid: str = "error",
+    stats: dict[str, int] | None = None,
+    progress: bool = False,
+) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
+    r"""Score every window of the model's length along each record.
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted `WDKernelSVC`, `WDLinearSVC` or `GkmSVC`: windows are
+        ``length_`` letters long (a gkm model's training length, which sets
+        its normalisation).
+    path : str or path-like
+        Plain or gzip FASTA; records of any lengths.
+    step : int
+        Distance between window starts: ``0, step, 2 step, ...`` while the
+        window fits in the record.
+    on_invalid : {"error", "drop"}
+        As in `iter_fasta_chunks`.
+    stats : dict, optional
+        Updated with ``records`` (scored), ``windows`` and ``short``
+        (records shorter than a window, skipped).
+    progress : bool
+        Show a progress bar over the records on standard error.
+
+    Yields
+    ------
+    id : str
+    starts : numpy.ndarray of int64
+        0-based window starts; a window is ``[start, start + length_)``.
+    scores : numpy.ndarray of float64
+        Equal to ``model.decision_function`` of the cut windows.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from poimkit import WDKernelSVC
+    >>> from poimkit.datasets import make_gattaca
+    >>> X, y = make_gattaca(n_pos=10, n_neg=10, length=12, random_state=0)
+    >>> model = WDKernelSVC(degree=3).fit(X, y)
+    >>> path = os.path.join(tempfile.mkdtemp(), "a.fa")
+    >>> _ = open(path, "w").write(">a\n" + "ACGT" * 5 + "\n>b\nACGT\n")
+    >>> [(rid, starts.tolist()) for rid, starts, _ in score_windows(model, path, 4)]
+    [('a', [0, 4, 8])]
+    """
+    from tqdm.auto import tqdm
+
+    from .._threads import numba_threads
+    from .._validation import check_int
+
+    check_int(step, "step", 1)
+    width = int(model.length_)
+    score = _window_scorer(model, width)
+    stats = {} if stats is None else stats
+    for name in ("records", "windows", "short"):
+        stats.setdefault(name, 0)
+    chunks = iter_fasta_chunks(path, 1, any_length=True, on_invalid=on_invalid)
+    bar = tqdm(chunks, unit="record", disable=not progress, leave=False)
+    with numba_threads(getattr(model, "n_threads", None)):
+        for ids, rows in bar:
+            codes = rows[0]
+            if codes.size < width:
+                stats["short"] += 1
+                continue
+            starts = np.arange(0, codes.size - width + 1, step, dtype=np.int64)
+            stats["records"] += 1
+            stats["windows"] += starts.size
+            yield ids[0], starts, score(codes, starts)
+
+
+def write_windows(
+    model: _Classifier,
+    path: str | os.PathLike,
+    out: str | os.PathLike,
+    step: int,
+    **kwargs: Any,
+) -> dict[str, int]:
+    """Write a BED-like table of window scores: ``#id start end score``.
+
+    Starts are 0-based and ends exclusive, as in BED; ``out`` is written
+    atomically (`poimkit.io.write_table`).
+
+    Parameters
+    ----------
+    model, path, step
+        As in `score_windows`.
+    out : str or path-like
+        The table to write (``.gz``: gzip).
+    **kwargs
+        ``on_invalid`` and ``progress`` of `score_windows`.
+
+    Returns
+    -------
+    dict
+        ``records``, ``windows`` and ``short`` of `score_windows`.
+    """
+    stats: dict[str, int] = {}
+    width = int(model.length_)
+
+    def rows():
+        for rid, starts, scores in score_windows(
+            model, path, step, stats=stats, **kwargs
+        ):
+            for start, score in zip(starts.tolist(), scores.tolist(), strict=True):
+                yield rid, start, start + width, f"{score:.10g}"
+
+    write_table(out, ["#id", "start", "end", "score"], rows())
+    return stats
+
+
+def score_command(
+    model_path: str | os.PathLike,
+    fasta: str | os.PathLike,
+    out: str | os.PathLike,
+    windows: int | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+    **read: Any,
+) -> list[str]:
+    """``poimkit score``: write the scores, return the lines to tell the user.
+
+    Parameters
+    ----------
+    model_path : str or path-like
+        A model file (`poimkit.svm.load_model`).
+    fasta : str or path-like
+        The records to score.
+    out : str or path-like
+        The table to write.
+    windows : int, optional
+        Score every window of the model's length at this step
+        (`write_windows`) instead of one score per record (`write_scores`).
+    threads : int, optional
+        Threads for numba.
+    progress : bool
+        Progress bar over the records (windows only).
+    **read
+        ``on_invalid``, ``crop_length`` and ``drop_short`` of
+        `iter_fasta_chunks`.
+
+    Returns
+    -------
+    list of str
+        Notices and the summary line.
+    """
+    from ..svm import load_model
+
+    if windows is not None:
+        from .._validation import check_int
+
+        check_int(windows, "--windows", 1)
+        if read.get("crop_length") is not None or read.get("drop_short"):
+            raise InputError("--crop and --drop-short do not apply with --windows")
+    model = load_model(model_path)
+    if threads is not None:
+        model.n_threads = threads
+    width = int(model.length_)
+    if windows is not None:
+        stats = write_windows(
+            model,
+            fasta,
+            out,
+            windows,
+            on_invalid=read["on_invalid"],
+            progress=progress,
+        )
+        lines = []
+        if stats["short"]:
+            lines.append(
+                f"{stats['short']} records shorter than the model's window of "
+                f"{width} letters were skipped"
+            )
+        lines.append(
+            f"scored {stats['windows']} windows of {width} letters (step "
+            f"{windows}) in {stats['records']} records into {out}"
+        )
+        return lines
+    stats = {}
+    count = write_scores(model, fasta, out, stats=stats, **read)
+    lines = []
+    if stats.get("cropped") and read.get("crop_length") is None:
+        lines.append(
+            f"{stats['cropped']} of {count} records were longer than the model's "
+            f"{width} letters and were scored on their central {width} (score "
+            "every window with --windows STEP)"
+        )
+    return [*lines, f"scored {count} sequences into {out}"]

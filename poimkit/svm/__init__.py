@@ -49,7 +49,7 @@ def make_model(
     shift: int = 0,
     C: float = 1.0,
     n_threads: int | None = None,
-    **linear_params: object,
+    **params: object,
 ) -> WDClassifierBase:
     """An unfitted WD / WDS SVM trained by ``solver``.
 
@@ -59,31 +59,47 @@ def make_model(
         `WDKernelSVC` (kernel matrix) or `WDLinearSVC` (feature space).
     degree, shift, C, n_threads
         As in `WDKernelSVC` and `WDLinearSVC`.
-    **linear_params
-        Further `WDLinearSVC` parameters (``loss``, ``chunk_size``, ...);
-        only with ``solver="linear"``.
+    **params
+        Further parameters of the solver's class: ``mismatches`` and
+        ``reverse_complement`` of `WDKernelSVC`; ``loss``, ``chunk_size``,
+        ... of `WDLinearSVC`.
 
     Returns
     -------
     WDClassifierBase
 
+    Raises
+    ------
+    InputError
+        For a parameter the solver's class does not have (naming the solver
+        that has it).
+
     Examples
     --------
     >>> make_model("linear", degree=10, loss="logistic")
     WDLinearSVC(degree=10, loss='logistic')
+    >>> make_model("kernel", degree=10, reverse_complement=True)
+    WDKernelSVC(degree=10, reverse_complement=True)
     """
     from .linear import WDLinearSVC
     from .wd import WDKernelSVC
 
     if solver not in SOLVERS:
         raise InputError(f"solver must be one of {sorted(SOLVERS)}, got {solver!r}")
-    if solver == "kernel" and linear_params:
-        raise InputError(
-            f"{', '.join(sorted(linear_params))} apply to the linear solver only "
-            "(solver='linear', CLI: --solver linear)"
-        )
-    cls = WDKernelSVC if solver == "kernel" else WDLinearSVC
-    return cls(degree=degree, shift=shift, C=C, n_threads=n_threads, **linear_params)
+    cls, other = WDKernelSVC, WDLinearSVC
+    if solver == "linear":
+        cls, other = other, cls
+    unknown = sorted(set(params) - set(cls._get_param_names()))
+    if unknown:
+        where = f"not parameters of {cls.__name__}"
+        if set(unknown) <= set(other._get_param_names()):
+            name = "linear" if solver == "kernel" else "kernel"
+            where = (
+                f"options of the {name} solver only ({other.__name__}; "
+                f"solver={name!r}, CLI: --solver {name})"
+            )
+        raise InputError(f"{', '.join(unknown)}: {where}")
+    return cls(degree=degree, shift=shift, C=C, n_threads=n_threads, **params)
 
 
 def load_model(path: str | Path) -> WDClassifierBase:
