@@ -98,7 +98,7 @@ def _install_cache_locator() -> None:
     try:
         from numba.core import caching, config
 
-        # public names since numba 0.61, underscored before
+        # public names in newer numba, underscored in older
         base = getattr(caching, "UserProvidedCacheLocator", None)
         base = base or caching._UserProvidedCacheLocator
         impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
