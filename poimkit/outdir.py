@@ -7,6 +7,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -31,8 +32,12 @@ RUN_FILES = frozenset({*OUTPUT_FILES, *NEGATIVE_FILES, "figures"})
 RUN_FORMAT = "poimkit-run-summary"
 #: file in a staging folder naming the process that writes it
 OWNER_FILE = ".poimkit-owner"
+#: end of the name of the lock file next to an output folder (`output_lock`)
+LOCK_SUFFIX = ".poimkit-lock"
 #: staging folders and temporary files being written now (`remove_unfinished`)
 _UNFINISHED: set[Path] = set()
+#: the output locks this thread holds, with their depth (`output_lock`)
+_HELD = threading.local()
 
 
 @contextmanager
@@ -69,6 +74,114 @@ def remove_unfinished() -> None:
                 path.unlink()
 
 
+def lock_path(out: str | os.PathLike) -> Path:
+    """The lock file of output folder ``out``: ``.OUT.poimkit-lock`` beside it.
+
+    Parameters
+    ----------
+    out : str or path-like
+        The output folder.
+
+    Returns
+    -------
+    pathlib.Path
+        The lock file's path (absolute).
+
+    Examples
+    --------
+    >>> lock_path("/data/results").name
+    '.results.poimkit-lock'
+    """
+    out = Path(out).absolute()
+    return out.parent / f".{out.name}{LOCK_SUFFIX}"
+
+
+@contextmanager
+def output_lock(out: str | os.PathLike) -> Iterator[Path]:
+    """Hold the lock of output folder ``out``: one poimkit run writes it at a time.
+
+    The lock is a file beside ``out`` (`lock_path`) created exclusively and
+    holding this process's id; it is removed when the block ends (and by
+    `remove_unfinished`). A lock whose process no longer runs is stale and
+    taken over. The same thread may take a lock it holds again (the
+    pipeline takes it early, `staged_directory` again); another thread or
+    process is refused.
+
+    Parameters
+    ----------
+    out : str or path-like
+        The output folder (its parent must exist and be writable).
+
+    Yields
+    ------
+    pathlib.Path
+        The lock file.
+
+    Raises
+    ------
+    InputError
+        If another poimkit run holds the lock, naming its process id.
+    """
+    lock = lock_path(out)
+    held = _HELD.__dict__.setdefault("locks", {})
+    if lock in held:
+        held[lock] += 1
+        try:
+            yield lock
+        finally:
+            held[lock] -= 1
+        return
+    _take_lock(lock, Path(out))
+    held[lock] = 1
+    try:
+        with unfinished(lock):
+            yield lock
+    finally:
+        del held[lock]
+        if _lock_owner(lock) == os.getpid():
+            with suppress(OSError):
+                lock.unlink()
+
+
+def _take_lock(lock: Path, out: Path) -> None:
+    """Create ``lock`` holding this process's id, taking over a stale one."""
+    for _ in range(3):
+        try:
+            handle = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            pid = _lock_owner(lock)
+            if pid is None or _alive(pid):  # no id yet: being written now
+                shown = f"process {pid}" if pid else "its lock is being written"
+                raise InputError(
+                    f"output folder {out} is being written by another poimkit run "
+                    f"({shown}); wait for it to end or choose another -o (if no "
+                    f"run writes it, delete {lock})"
+                ) from None
+            if _lock_owner(lock) == pid:  # still the dead one's: take it over
+                with suppress(FileNotFoundError):
+                    lock.unlink()
+            continue
+        except OSError as exc:
+            raise InputError.refused_write(exc, out) from None
+        try:
+            with os.fdopen(handle, "w") as file:
+                file.write(str(os.getpid()))
+        except OSError as exc:  # e.g. a full disk
+            with suppress(OSError):
+                lock.unlink()
+            raise InputError.refused_write(exc, out) from None
+        return
+    raise InputError(f"output folder {out}: could not take its lock {lock}")
+
+
+def _lock_owner(lock: Path) -> int | None:
+    """The process id a lock file holds (None if missing, empty or unreadable)."""
+    try:
+        return int(lock.read_text())
+    except (OSError, ValueError):
+        return None
+
+
 @contextmanager
 def staged_directory(
     out: str | os.PathLike, force: bool = False, inputs: tuple = ()
@@ -81,7 +194,10 @@ def staged_directory(
     was. With ``force``, an existing ``out`` is replaced only after the block
     succeeded, and only if poimkit made it (`check_output_folder`). Staging
     folders of ``out`` left by a killed run (their process is gone) are
-    removed first, with a notice on standard error.
+    removed first, with a notice on standard error. The block holds the
+    lock of ``out`` (`output_lock`): a second writer of the same folder is
+    refused, and ``out`` is checked again once the lock is held (so a folder
+    that another run finished meanwhile is not replaced without ``force``).
 
     Parameters
     ----------
@@ -112,6 +228,17 @@ def staged_directory(
     'done'
     """
     out = check_output_folder(out, force, inputs)
+    with output_lock(out):
+        check_output_folder(out, force, inputs)  # another run may have made it
+        with _staged(out) as staged:
+            yield staged
+    # mkdtemp makes 0700 folders; results are ordinary files for their owner's group
+    os.chmod(out, 0o755)
+
+
+@contextmanager
+def _staged(out: Path) -> Iterator[Path]:
+    """`staged_directory` once ``out`` is checked and locked."""
     parent = out.parent
     remove_stale_staging(out)
     try:
@@ -133,8 +260,6 @@ def staged_directory(
                 where = out / Path(exc.path).relative_to(staged)
                 raise InputError(exc.reason, path=str(where)) from None
             raise
-    # mkdtemp makes 0700 folders; results are ordinary files for their owner's group
-    os.chmod(out, 0o755)
 
 
 def _inside(path: object, folder: Path) -> bool:

@@ -181,9 +181,9 @@ def test_load_rejects_bad_files(tmp_path, small_data):
     other = tmp_path / "other.npz"
     np.savez(other, x=np.arange(3))
     for path, message in [
-        (truncated, "not a poimkit.WDKernelSVC file"),
-        (garbage, "not a poimkit.WDKernelSVC file"),
-        (pickled, "not a poimkit.WDKernelSVC file"),
+        (truncated, "corrupt poimkit model file"),
+        (garbage, "not a poimkit model file"),
+        (pickled, "not a poimkit model file"),
         (other, "not a poimkit.WDKernelSVC"),
         (tmp_path / "missing.npz", "not found"),
     ]:

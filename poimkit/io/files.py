@@ -386,8 +386,14 @@ def write_npz(path: PathLike, kind: str, version: int, arrays: dict) -> None:
 
 
 def _load_npz(path: str, what: str, keys=None) -> dict[str, np.ndarray]:
-    """Arrays of an ``.npz`` file (all, or those of ``keys`` it has), no pickle."""
+    """Arrays of an ``.npz`` file (all, or those of ``keys`` it has), no pickle.
+
+    The one reader of poimkit's ``.npz`` files: a missing file, a file that is
+    no ``.npz`` and a damaged one (bytes changed, cut short) each raise
+    `InputError` naming the file, never a zlib or zip error.
+    """
     import zipfile
+    import zlib
 
     try:
         with np.load(path, allow_pickle=False) as data:
@@ -395,11 +401,25 @@ def _load_npz(path: str, what: str, keys=None) -> dict[str, np.ndarray]:
             return {key: data[key] for key in names}
     except FileNotFoundError:
         raise InputError(f"{what} file not found", path=path) from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+        pickled = "pickle" in str(exc)  # object arrays: never unpickled
+        if _starts_as_zip(path) and not pickled:  # an .npz damaged since written
+            raise InputError(
+                f"corrupt {what} file ({exc}); write it again", path=path
+            ) from None
         # numpy's own message for a non-npz file suggests loading it with
         # pickle, which poimkit never does: say what the file is not instead
-        reason = "" if "pickle" in str(exc) else f": {exc}"
+        reason = "" if pickled else f": {exc}"
         raise InputError(f"not a {what} file (.npz){reason}", path=path) from None
+
+
+def _starts_as_zip(path: str) -> bool:
+    """Whether the file begins like a zip archive (as every ``.npz`` does)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False
 
 
 def npz_format(path: PathLike, what: str = "poimkit") -> str:
@@ -426,7 +446,7 @@ def npz_format(path: PathLike, what: str = "poimkit") -> str:
 
 
 def read_npz(
-    path: PathLike, kind: str, version: int | tuple[int, ...]
+    path: PathLike, kind: str, version: int | tuple[int, ...], what: str = ""
 ) -> dict[str, np.ndarray]:
     """Read every array of a file written by `write_npz`, never unpickling.
 
@@ -438,6 +458,8 @@ def read_npz(
         The kind the file must declare (its ``format``).
     version : int or tuple of int
         The format version the file must declare (or one of them).
+    what : str, optional
+        What the file is, for messages ("poimkit model"); ``kind`` if empty.
 
     Returns
     -------
@@ -451,7 +473,7 @@ def read_npz(
         arrays, is of another kind, or of a format version other than ``version``.
     """
     path = str(path)
-    arrays = _load_npz(path, kind)
+    arrays = _load_npz(path, what or kind)
     if str(arrays.get("format", "")) != kind:
         raise InputError(f"not a {kind} file", path=path)
     found = int(arrays.get("format_version", -1))

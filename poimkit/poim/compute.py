@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike
 
 from .._threads import numba_threads
 from .._version import __version__
-from ..alphabet import check_codes, kmer_indices
+from ..alphabet import check_codes, check_max_order, kmer_indices
 from ..background import MarkovBackground
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights
@@ -152,6 +152,7 @@ def _position_free_poim(model, max_order, background, n_threads, memory_limit) -
         background = MarkovBackground.uniform(model.length_)
     _check_background(background)
     background = stationary_background(background)
+    check_max_order(max_order, background.length)
     need = estimate_bytes(background.length, model.l, max_order, background.order)
     check_memory(need, memory_limit, max_order, background.length)
     with numba_threads(n_threads):

@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_int
+from ..alphabet import check_max_order
 from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights
@@ -181,7 +182,7 @@ def exact_poim(
             f"background is for length {background.length} but the model scores "
             f"sequences of length {length}"
         )
-    check_int(max_order, "max_order", 1, length)
+    check_max_order(max_order, length)
     check_int(shift, "shift", 0)
     order = background.order
     top = max(int(max_order), order)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_int
+from ..alphabet import check_max_order
 from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
 from . import _position_free
@@ -153,7 +153,7 @@ def position_free_poim(
     length, order = background.length, background.order
     if length < l:
         raise InputError(f"sequence length {length} is shorter than l = {l}")
-    check_int(max_order, "max_order", 1, length)
+    check_max_order(max_order, length)
     top = max(int(max_order), order)
     pi = np.ascontiguousarray(background.initial)
     trans = np.ascontiguousarray(background.transitions[0])

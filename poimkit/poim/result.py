@@ -261,7 +261,7 @@ class Poim:
         Poim
         """
         path = str(path)
-        arrays = read_npz(path, POIM_FORMAT, POIM_FORMAT_VERSION)
+        arrays = read_npz(path, POIM_FORMAT, POIM_FORMAT_VERSION, "poimkit POIM")
         try:
             background = MarkovBackground.from_arrays(
                 {

@@ -195,12 +195,15 @@ def check_poim_memory(data: _Data, options: RunOptions) -> None:
     options : RunOptions
         ``max_order``, the background and ``memory_limit_gb``.
     """
+    from ..alphabet import check_max_order
     from ..poim.exact import check_memory
     from ..poim.exact import estimate_bytes as positional_bytes
     from ..poim.position_free import estimate_bytes as position_free_bytes
 
     order = options.markov_order if options.background == "fit" else 0
     max_order = min(options.max_order, data.length)
+    if options.max_order != RunOptions.max_order:  # the default fits short data
+        check_max_order(options.max_order, data.length)
     need = 0  # kernel "auto": the family chosen later may be either
     if options.kernel != "wd":
         need = position_free_bytes(data.length, options.gkm_l, max_order, order)

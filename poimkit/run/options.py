@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from .._machine import physical_memory
 from .._threads import check_threads
 from .._validation import check_int
+from ..alphabet import check_max_order
 from ..errors import InputError
 
 #: degree, shift and C of a model whose parameters are not selected
@@ -138,7 +139,7 @@ class RunOptions:
         """Raise `InputError` for settings that cannot run."""
         self.check_model()
         check_cv(self.cv)
-        check_int(self.max_order, "max_order", 1)
+        check_max_order(self.max_order)
         check_int(self.markov_order, "markov_order", 0, 3)
         check_int(self.max_motifs, "max_motifs", 0)
         if self.background not in ("uniform", "fit"):

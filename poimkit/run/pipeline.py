@@ -139,7 +139,7 @@ def run_pipeline(
     from ..motifs import extract_motifs
     from ..motifs.extract import background_letters
     from ..motifs.formats import write_meme, write_sites
-    from ..outdir import check_output_folder, staged_directory
+    from ..outdir import check_output_folder, output_lock, staged_directory
     from ..poim import compute_poim
     from .report import write_report
 
@@ -151,124 +151,127 @@ def run_pipeline(
     if peaks is not None:
         peaks.check(options)
     check_output_folder(out, force, inputs)
-    timer = _Timer()
-    known = None
-    if options.compare:
-        from ..motifs.compare import known_motifs
+    with output_lock(out):  # a second run into the same folder: refused now
+        timer = _Timer()
+        known = None
+        if options.compare:
+            from ..motifs.compare import known_motifs
 
-        with timer.step("known motifs"):
-            known = known_motifs(options.compare)
-    with timer.step("read"):
-        if peaks is None:
-            data, made = read_input(pos, neg, fasta, labels, options), None
-        else:
-            made = read_peak_input(peaks, options, progress is True)
-            data = made.data
-    if dataset is not None:  # e.g. the demo's temporary copies: name the source
-        for item in data.inputs:
-            item["path"] = f"{dataset}: {Path(item['path']).name} (temporary copy)"
-    options = resolve_kernel(options, data.lengths_differ)
-    options = resolve_solver(options, data.y.size, data.length)
-    check_folds(data, options)  # before hours of training, not after
-    check_poim_memory(data, options)
-    check_kernel_size(data.y.size, options)
-    steps = ["cross-validation"] * bool(options.cv) + [
-        "training",
-        "POIM",
-        "motifs",
-        "outputs",
-    ]
-    with (
-        staged_directory(out, force=force, inputs=inputs) as staged,
-        numba_threads(options.threads),
-        tqdm(total=len(steps), unit="step", disable=progress is not True) as bar,
-    ):
-        timer.bar = bar
-        timer.lines = progress == "lines"
-        if options.cv:
-            with timer.step("cross-validation"):
-                cv = cross_validate(data, options, progress)
-        else:
-            cv = NO_CV
-        with timer.step("training"):
-            model, chosen, selection = train_final(data, options, cv["selection"])
-        with timer.step("POIM"):
-            background = make_background(data, options)
-            poim = compute_poim(
-                model,
-                min(options.max_order, data.length),
-                background,
-                memory_limit=options.memory_limit_gb * 1024**3,
-                n_threads=options.threads,
-                progress=progress is True,
-            )
-        with timer.step("motifs"):
-            X_motifs, ids_motifs, y_motifs = motif_data(data)
-            motifs = (
-                extract_motifs(
-                    poim,
-                    max_motifs=options.max_motifs,
-                    sequences=X_motifs,
-                    labels=y_motifs,
-                    random_state=options.seed,
+            with timer.step("known motifs"):
+                known = known_motifs(options.compare)
+        with timer.step("read"):
+            if peaks is None:
+                data, made = read_input(pos, neg, fasta, labels, options), None
+            else:
+                made = read_peak_input(peaks, options, progress is True)
+                data = made.data
+        if dataset is not None:  # e.g. the demo's temporary copies: name the source
+            for item in data.inputs:
+                item["path"] = f"{dataset}: {Path(item['path']).name} (temporary copy)"
+        options = resolve_kernel(options, data.lengths_differ)
+        options = resolve_solver(options, data.y.size, data.length)
+        check_folds(data, options)  # before hours of training, not after
+        check_poim_memory(data, options)
+        check_kernel_size(data.y.size, options)
+        steps = ["cross-validation"] * bool(options.cv) + [
+            "training",
+            "POIM",
+            "motifs",
+            "outputs",
+        ]
+        with (
+            staged_directory(out, force=force, inputs=inputs) as staged,
+            numba_threads(options.threads),
+            tqdm(total=len(steps), unit="step", disable=progress is not True) as bar,
+        ):
+            timer.bar = bar
+            timer.lines = progress == "lines"
+            if options.cv:
+                with timer.step("cross-validation"):
+                    cv = cross_validate(data, options, progress)
+            else:
+                cv = NO_CV
+            with timer.step("training"):
+                model, chosen, selection = train_final(data, options, cv["selection"])
+            with timer.step("POIM"):
+                background = make_background(data, options)
+                poim = compute_poim(
+                    model,
+                    min(options.max_order, data.length),
+                    background,
+                    memory_limit=options.memory_limit_gb * 1024**3,
+                    n_threads=options.threads,
+                    progress=progress is True,
                 )
-                if options.max_motifs and (not options.cv or better_than_chance(cv))
-                else []
-            )
-        with timer.step("outputs"):
-            model.save(staged / "model.npz")
-            poim.save(staged / "poim.npz")
-            poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
-            if made is not None:
-                made.write_negatives(staged)
-            write_meme(staged / "motifs.meme", motifs, background_letters(background))
-            write_sites(staged / "sites.tsv", motifs, ids_motifs, y_motifs)
-            figures = write_figures(
-                staged / "figures",
-                poim,
-                motifs,
-                y_motifs,
-                cv["out_of_fold_scores"],
-                lengths=[len(x) for x in X_motifs],
-            )
-        lengths = [len(x) for x in data.X]
-        summary = {
-            "format": RUN_FORMAT,
-            "format_version": SUMMARY_VERSION,
-            "dataset": dataset,
-            "inputs": data.inputs,
-            "n_sequences": int(data.y.size),
-            "n_positive": int((data.y == 1).sum()),
-            "n_negative": int((data.y == 0).sum()),
-            "n_dropped": int(data.dropped),
-            **(made.description if made is not None else {}),
-            "length": data.length,
-            "lengths": [int(min(lengths)), int(max(lengths))],
-            "position_free": poim.position_free,
-            "n_motif_sequences": int(y_motifs.size),
-            "parameters": {
-                **asdict(options),
-                "solver": trained_solver(model, options),
-                "grid": options.selects,
-                "chosen": chosen,
-            },
-            "family": selection["family"] if selection else options.kernel,
-            "background": repr(background),
-            "versions": _versions(),
-            **{k: v for k, v in cv.items() if k != "out_of_fold_scores"},
-            "n_support_vectors": int(model.n_support_.sum()),
-            "motifs": _motif_rows(motifs, known),
-            "motifs_note": motif_note(cv, options, motifs),
-            "top_kmers": [
-                {"kmer": z, "position": j, "value": float(v)}
-                for z, j, v in poim.top(10)
-            ],
-            "differential_peaks": _differential_peaks(poim),
-            "figures": figures,
-            "runtimes": timer.seconds,
-        }
-        summary["runtimes"]["total"] = round(time.perf_counter() - started, 3)
-        with atomic_path(staged / "summary.json") as tmp:
-            Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
-        write_report(staged / "report.html", summary, staged / "figures")
-    return summary
+            with timer.step("motifs"):
+                X_motifs, ids_motifs, y_motifs = motif_data(data)
+                motifs = (
+                    extract_motifs(
+                        poim,
+                        max_motifs=options.max_motifs,
+                        sequences=X_motifs,
+                        labels=y_motifs,
+                        random_state=options.seed,
+                    )
+                    if options.max_motifs and (not options.cv or better_than_chance(cv))
+                    else []
+                )
+            with timer.step("outputs"):
+                model.save(staged / "model.npz")
+                poim.save(staged / "poim.npz")
+                poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
+                if made is not None:
+                    made.write_negatives(staged)
+                write_meme(
+                    staged / "motifs.meme", motifs, background_letters(background)
+                )
+                write_sites(staged / "sites.tsv", motifs, ids_motifs, y_motifs)
+                figures = write_figures(
+                    staged / "figures",
+                    poim,
+                    motifs,
+                    y_motifs,
+                    cv["out_of_fold_scores"],
+                    lengths=[len(x) for x in X_motifs],
+                )
+            lengths = [len(x) for x in data.X]
+            summary = {
+                "format": RUN_FORMAT,
+                "format_version": SUMMARY_VERSION,
+                "dataset": dataset,
+                "inputs": data.inputs,
+                "n_sequences": int(data.y.size),
+                "n_positive": int((data.y == 1).sum()),
+                "n_negative": int((data.y == 0).sum()),
+                "n_dropped": int(data.dropped),
+                **(made.description if made is not None else {}),
+                "length": data.length,
+                "lengths": [int(min(lengths)), int(max(lengths))],
+                "position_free": poim.position_free,
+                "n_motif_sequences": int(y_motifs.size),
+                "parameters": {
+                    **asdict(options),
+                    "solver": trained_solver(model, options),
+                    "grid": options.selects,
+                    "chosen": chosen,
+                },
+                "family": selection["family"] if selection else options.kernel,
+                "background": repr(background),
+                "versions": _versions(),
+                **{k: v for k, v in cv.items() if k != "out_of_fold_scores"},
+                "n_support_vectors": int(model.n_support_.sum()),
+                "motifs": _motif_rows(motifs, known),
+                "motifs_note": motif_note(cv, options, motifs),
+                "top_kmers": [
+                    {"kmer": z, "position": j, "value": float(v)}
+                    for z, j, v in poim.top(10)
+                ],
+                "differential_peaks": _differential_peaks(poim),
+                "figures": figures,
+                "runtimes": timer.seconds,
+            }
+            summary["runtimes"]["total"] = round(time.perf_counter() - started, 3)
+            with atomic_path(staged / "summary.json") as tmp:
+                Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
+            write_report(staged / "report.html", summary, staged / "figures")
+        return summary

@@ -191,9 +191,8 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
             corrupt, or written in a format version this poimkit cannot read.
         """
         path = str(path)
-        arrays = read_npz(
-            path, cls._model_format, (cls._format_version, *cls._old_versions)
-        )
+        versions = (cls._format_version, *cls._old_versions)
+        arrays = read_npz(path, cls._model_format, versions, "poimkit model")
         try:
             saved = {**cls._saved_defaults, **arrays}
             model = cls(
