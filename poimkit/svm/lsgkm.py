@@ -1,0 +1,501 @@
+"""LS-GKM model files: read them as exact l-mer models, write `GkmSVC` models in them.
+
+LS-GKM's ``gkmtrain`` (and gkmsvm-lite's ``save_lsgkm``) write a text file: a
+header of ``key value`` lines (``kernel_type``, ``L``, ``k``, ``d``, ``rho``,
+``total_sv``, ...), a line ``SV``, then one ``<coefficient> <sequence>`` line
+per support sequence. The score of a sequence x is
+
+    s(x) = sum_i c_i K(x, x_i) / sqrt(K(x, x) K(x_i, x_i)) - rho,
+
+``K(x, y) = sum_{u in x} sum_{v in y, rc(y)} T[d(u, v)]`` over the l-mer
+windows u of x and v of y and of its reverse complement (not the latter when
+the header says ``norc 1``), ``d`` the number of letters where two l-mers
+differ and T a table per kernel type:
+
+- ``-t 0`` (gkm): ``T[m] = C(l - m, k)``, the gapped k-mers two l-mers share;
+- ``-t 1`` / ``-t 2`` (estimated l-mer kernel, full / truncated filter):
+  LS-GKM's table of expected l-mer matches (`mismatch_table`), zero above
+  ``d`` mismatches.
+
+All three are linear in l-mer counts: the model is one weight per l-mer,
+``f[u] = sum_i c_i / sqrt(K(x_i, x_i)) sum_{v in x_i, rc(x_i)} T[d(u, v)]``
+(4**l numbers, both strands folded in, computed by two Walsh-Hadamard
+transforms), and ``s(x) = sum_{windows w} f[x_w] / sqrt(K(x, x)) - rho``.
+
+Normalisation: LS-GKM divides by the test sequence's own ``sqrt(K(x, x))``,
+which varies with x, so the score is NOT linear in the l-mer indicators.
+Scores here are exact (LS-GKM's normalisation included); POIMs, motifs and
+variant effects computed from `LsgkmModel.lmer_weights` are exact for the
+un-normalised part ``sum_w f[x_w]`` only (DESIGN.md, "Normalisation").
+
+The RBF kernels (``-t 3``, ``-t 5``) and the centre-weighted ones (``-t 4``)
+are not read.
+"""
+
+from __future__ import annotations
+
+import os
+from math import comb
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._threads import numba_threads
+from ..alphabet import ALPHABET, encode
+from ..errors import InputError
+from ..kernels import _gkm
+from ..kernels.gkm import as_sequences, check_long_enough, letter_weights, strands
+
+__all__ = ["LsgkmModel", "mismatch_table", "read_lsgkm", "write_lsgkm"]
+
+#: kernel types read, by LS-GKM's ``-t`` number
+KERNEL_NAMES = {0: "gkm_cnt", 1: "gkm_estfull", 2: "gkm_esttrunc"}
+#: the same, by the names in model files (gkmsvm-lite's and ``-t`` numbers)
+_KERNEL_OF_NAME = {**{v: t for t, v in KERNEL_NAMES.items()}, "0": 0, "1": 1, "2": 2}
+#: kernel types known but not linear in l-mer counts
+_NOT_LINEAR = {"gkmrbf", "wgkm", "wgkmrbf", "3", "4", "5"}
+#: largest l of a model (its l-mer table has 4**l numbers); LS-GKM's own limit
+MAX_L = 12
+
+
+def mismatch_table(kernel_type: int, l: int, k: int, d: int = 3) -> np.ndarray:
+    """``T[m]``: the kernel of two l-mers that differ in m letters (m = 0..l).
+
+    Parameters
+    ----------
+    kernel_type : {0, 1, 2}
+        LS-GKM's ``-t``: 0 gkm, 1 estimated l-mer (full filter), 2 estimated
+        l-mer (truncated filter).
+    l, k : int
+        Word length and informative positions.
+    d : int, default=3
+        Most mismatches counted by types 1 and 2 (entries above are 0).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (l + 1,)
+
+    Examples
+    --------
+    >>> mismatch_table(0, 4, 2).tolist()
+    [6.0, 3.0, 1.0, 0.0, 0.0]
+    """
+    if kernel_type == 0:
+        return np.array([comb(l - m, k) for m in range(l + 1)], dtype=np.float64)
+    if kernel_type not in (1, 2):
+        raise InputError(f"kernel type must be 0, 1 or 2, got {kernel_type}")
+    return _estimated_table(l, k, d, truncate=kernel_type == 2)
+
+
+def _estimated_table(l: int, k: int, d: int, truncate: bool) -> np.ndarray:
+    """LS-GKM's estimated l-mer kernel (Ghandi et al. 2014, eqs. for ``-t 1/2``).
+
+    The gapped k-mer filter of an l-mer pair at m mismatches is ``w[m] =
+    sum_i p_i C(l - m, k - i) C(m, i)`` with ``p_i`` the probability weights
+    of a k-mer with i mismatches; truncating drops the filter from its first
+    negligible entry (below 1e-50) on. The kernel of two l-mers at m
+    mismatches is the filter's autocorrelation over the l-mers around them:
+    ``sum_{m1, m2} w[m1] w[m2] N(m; m1, m2)``, N counting the l-mers at
+    distances m1 and m2 from two l-mers at distance m (alphabet of 4).
+    """
+    b = 4
+    prev = [[1.0] * (k + 1) for _ in range(k + 1)]
+    cur = [[1.0] * (k + 1) for _ in range(k + 1)]
+    for i_l in range(1, l + 1):
+        for i_k in range(1, k + 1):
+            cur[i_k][0] = prev[i_k][0] + (b - 1) * prev[i_k - 1][0]
+            for j in range(1, i_k + 1):
+                cur[i_k][j] = cur[i_k - 1][j - 1] * (i_k - i_l) / i_k
+        cur, prev = prev, cur
+    norm = comb(l, k) * b**l
+    p = [prev[k][i] / norm for i in range(k + 1)]
+    w = [
+        sum(
+            p[i] * comb(l - m, k - i) * comb(m, i)
+            for i in range(min(m, k) + 1)
+            if l - m >= k - i
+        )
+        for m in range(l + 1)
+    ]
+    if truncate:
+        first = next((m for m in range(l + 1) if w[m] < 1e-50), l + 1)
+        w = [w[m] if m < first else 0.0 for m in range(l + 1)]
+    table = np.zeros(l + 1)
+    for m in range(l + 1):
+        total = 0.0
+        for m1 in range(l + 1):
+            for m2 in range(l + 1):
+                if w[m1] == 0.0 or w[m2] == 0.0:
+                    continue
+                for t in range(m + 1):  # t: mismatched letters where both differ
+                    r = m1 + m2 - 2 * t - l + m
+                    if r < 0 or m1 - t > l - m or r > m1 - t:
+                        continue
+                    n = (
+                        comb(m, t)
+                        * comb(l - m, m1 - t)
+                        * comb(m1 - t, r)
+                        * (b - 1) ** t
+                        * (b - 2) ** r
+                    )
+                    total += n * w[m1] * w[m2]
+        table[l - m] = total
+    if d < l:
+        table[d + 1 :] = 0.0
+    return table
+
+
+def table_eigenvalues(table: np.ndarray, l: int) -> np.ndarray:
+    """Walsh-Hadamard eigenvalues of ``h(u, v) = table[d(u, v)]``, divided by ``4**l``.
+
+    ``h`` depends on ``u XOR v`` only (a letter read as two bits), so with the
+    unnormalised transform H, ``h c = H (lambda H c)`` for every vector c over
+    the l-mers, ``lambda(s) = sum_m table[m] K_m(w(s)) / 4**l``: ``K_m`` the
+    Krawtchouk polynomial of the alphabet of 4 and w(s) the non-zero letters
+    of s.
+
+    Parameters
+    ----------
+    table : numpy.ndarray of float64, shape (l + 1,)
+    l : int
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (4**l,)
+    """
+    per_weight = np.zeros(l + 1)
+    for w in range(l + 1):
+        for m in range(l + 1):
+            kraw = sum(
+                (-1) ** j * 3 ** (m - j) * comb(w, j) * comb(l - w, m - j)
+                for j in range(min(w, m) + 1)
+            )
+            per_weight[w] += table[m] * kraw
+    return per_weight[letter_weights(l)] / 4.0**l
+
+
+class LsgkmModel:
+    """An LS-GKM model (kernel types 0, 1, 2) as exact l-mer weights.
+
+    Parameters
+    ----------
+    kernel_type : {0, 1, 2}
+        LS-GKM's ``-t``.
+    l, k, d : int
+        The kernel's parameters (``d`` used by types 1 and 2).
+    support : list of str or of code arrays
+        The support sequences.
+    coef : array-like of shape (n_SV,)
+        Their coefficients (``alpha_i y_i``).
+    rho : float
+        The score is the kernel expansion minus ``rho``.
+    reverse_complement : bool, default=True
+        Both strands (LS-GKM's default; ``norc 1`` in a file means False).
+    labels : tuple of int, default=(1, -1)
+        The file's ``label`` line: positive scores predict ``labels[0]``.
+
+    Attributes
+    ----------
+    intercept_ : float
+        ``-rho``.
+    position_free : bool
+        True: scores do not depend on where a word occurs.
+    """
+
+    position_free = True
+
+    def __init__(
+        self,
+        kernel_type: int,
+        l: int,
+        k: int,
+        d: int,
+        support: ArrayLike,
+        coef: ArrayLike,
+        rho: float,
+        reverse_complement: bool = True,
+        labels: tuple[int, int] = (1, -1),
+    ) -> None:
+        if kernel_type not in KERNEL_NAMES:
+            raise InputError(f"kernel type must be 0, 1 or 2, got {kernel_type}")
+        if not (1 <= k <= l <= MAX_L):
+            raise InputError(f"need 1 <= k <= l <= {MAX_L}, got l = {l}, k = {k}")
+        if kernel_type != 0 and not 0 <= d <= l:
+            raise InputError(f"need 0 <= d <= l = {l}, got d = {d}")
+        self.kernel_type = int(kernel_type)
+        self.l, self.k, self.d = int(l), int(k), int(d)
+        self.reverse_complement = bool(reverse_complement)
+        self.support = as_sequences(support, "support")
+        check_long_enough(self.support, self.l, "support")
+        self.dual_coef_ = np.asarray(coef, dtype=np.float64).ravel()
+        if self.dual_coef_.size != len(self.support):
+            raise InputError(
+                f"{self.dual_coef_.size} coefficients for {len(self.support)} "
+                "support sequences"
+            )
+        self.intercept_ = -float(rho)
+        self.labels = tuple(labels)
+        self.table = mismatch_table(self.kernel_type, self.l, self.k, self.d)
+        self._lmers: np.ndarray | None = None
+
+    def self_kernel(self, X: ArrayLike) -> np.ndarray:
+        """LS-GKM's un-normalised ``K(x, x)`` of every sequence.
+
+        Parameters
+        ----------
+        X : list of str or of code arrays
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n,)
+        """
+        seqs = as_sequences(X)
+        check_long_enough(seqs, self.l)
+        return self._self_kernel(seqs)
+
+    def _self_kernel(self, seqs: list[np.ndarray]) -> np.ndarray:
+        codes, offsets, _ = strands(seqs, False)
+        out = np.empty(len(seqs))
+        _gkm.gkm_self_kernel(
+            codes, offsets, self.l, self.reverse_complement, self.table, out
+        )
+        # both strands: the kernel gives 2 (sum_{x, x} + sum_{x, rc x}), LS-GKM
+        # counts the pairs (u in x, v in x or rc x) once
+        return out / 2.0 if self.reverse_complement else out
+
+    def lmer_weights(self) -> np.ndarray:
+        """Un-normalised weight of every l-mer window, both strands (cached).
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (4**l,)
+            ``f`` with ``s(x) = sum_{windows w of x} f[x_w] / sqrt(K(x, x)) +
+            intercept_`` (forward windows of x only; the reverse complement's
+            are folded into f). Only the numerator is linear in the windows:
+            POIMs from f explain the un-normalised part of the score.
+        """
+        if self._lmers is None:
+            scale = np.sqrt(self._self_kernel(self.support))
+            codes, offsets, _ = strands(self.support, False)
+            f = np.zeros(4**self.l)
+            _gkm.lmer_counts(
+                codes,
+                offsets,
+                self.dual_coef_ / np.maximum(scale, 1e-300),
+                self.l,
+                self.reverse_complement,
+                f,
+            )
+            with numba_threads(None):
+                _gkm.walsh_hadamard(f)
+                f *= table_eigenvalues(self.table, self.l)
+                _gkm.walsh_hadamard(f)
+            self._lmers = f
+        return self._lmers
+
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
+        """LS-GKM's score of every sequence (``gkmpredict``'s number).
+
+        Parameters
+        ----------
+        X : list of str or of code arrays
+            Sequences of any lengths, each at least ``l`` letters.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n,)
+        """
+        seqs = as_sequences(X)
+        check_long_enough(seqs, self.l)
+        codes, offsets, _ = strands(seqs, False)
+        rows = np.empty(len(seqs))
+        _gkm.lmer_score_rows(codes, offsets, self.l, self.lmer_weights(), rows)
+        norm = np.sqrt(self._self_kernel(seqs))
+        return rows / np.maximum(norm, 1e-300) + self.intercept_
+
+    def __repr__(self) -> str:
+        return (
+            f"LsgkmModel(kernel_type={self.kernel_type}, l={self.l}, k={self.k}, "
+            f"d={self.d}, n_SV={len(self.support)}, "
+            f"reverse_complement={self.reverse_complement})"
+        )
+
+
+def _header_value(key: str, value: str, where: dict) -> object:
+    """One header value, checked (``where``: the InputError's path and record)."""
+    try:
+        if key in ("L", "k", "d", "nr_class", "total_sv", "norc"):
+            return int(value)
+        if key == "rho":
+            return float(value.split()[0])
+        if key in ("label", "nr_sv"):
+            return tuple(int(v) for v in value.split())
+    except (ValueError, IndexError):
+        raise InputError(f"bad value {value!r} for {key!r}", **where) from None
+    return value
+
+
+def read_lsgkm(path: str | os.PathLike) -> LsgkmModel:
+    """Read an LS-GKM model file (plain or gzip) of kernel type 0, 1 or 2.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file written by LS-GKM's ``gkmtrain`` or gkmsvm-lite's ``save_lsgkm``.
+
+    Returns
+    -------
+    LsgkmModel
+
+    Raises
+    ------
+    InputError
+        Naming the file and line: a missing or bad header field, an RBF or
+        centre-weighted kernel, a bad support-sequence line, or a count of
+        support sequences that differs from ``total_sv``.
+    """
+    from ..io.fasta import _read_text
+
+    name = os.fspath(path)
+    lines = _read_text(name).split("\n")
+    header: dict[str, object] = {}
+    sv_line = None
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line:
+            continue
+        if line == "SV":
+            sv_line = number
+            break
+        key, _, value = line.partition(" ")
+        where = {"path": name, "record": f"line {number}"}
+        header[key] = _header_value(key, value.strip(), where)
+        header[key + "@"] = number
+    if sv_line is None:
+        raise InputError("no 'SV' line: not an LS-GKM model file", path=name)
+
+    def need(key: str) -> object:
+        if key not in header:
+            raise InputError(f"the header has no {key!r} line", path=name)
+        return header[key]
+
+    kind = str(need("kernel_type"))
+    where = {"path": name, "record": f"line {header['kernel_type@']}"}
+    if kind in _NOT_LINEAR:
+        raise InputError(
+            f"kernel_type {kind} is not linear in l-mer counts; poimkit reads "
+            "types 0 (gkm_cnt), 1 (gkm_estfull) and 2 (gkm_esttrunc)",
+            **where,
+        )
+    if kind not in _KERNEL_OF_NAME:
+        raise InputError(f"unknown kernel_type {kind!r}", **where)
+    if header.get("nr_class", 2) != 2:
+        raise InputError("only two-class models (nr_class 2) are read", path=name)
+    coef, support = [], []
+    for number in range(sv_line + 1, len(lines) + 1):
+        line = lines[number - 1].strip()
+        if not line:
+            continue
+        where = {"path": name, "record": f"line {number}"}
+        parts = line.split()
+        try:
+            value = float(parts[0])
+        except ValueError:
+            value = np.nan
+        if len(parts) != 2 or not np.isfinite(value):
+            raise InputError(
+                "a support-sequence line must be '<coefficient> <sequence>'", **where
+            )
+        seq = parts[1].upper()
+        bad = next((i for i, c in enumerate(seq) if c not in ALPHABET), None)
+        if bad is not None:
+            raise InputError(
+                f"letter {parts[1][bad]!r} at position {bad + 1} is not one of "
+                "A, C, G, T",
+                **where,
+            )
+        coef.append(value)
+        support.append(seq)
+    total = need("total_sv")
+    if len(support) != total:
+        raise InputError(
+            f"total_sv says {total} support sequences, the file has {len(support)}",
+            path=name,
+        )
+    if not support:
+        raise InputError("the model has no support sequences", path=name)
+    l = int(need("L"))
+    try:
+        return LsgkmModel(
+            _KERNEL_OF_NAME[kind],
+            l,
+            int(need("k")),
+            int(header.get("d", 3)),
+            [encode([s])[0] for s in support],
+            coef,
+            float(need("rho")),
+            reverse_complement=header.get("norc", 0) == 0,
+            labels=header.get("label", (1, -1)),
+        )
+    except InputError as exc:
+        raise InputError(exc.reason, path=name) from None
+
+
+def write_lsgkm(model, path: str | os.PathLike) -> None:
+    """Write a fitted `GkmSVC` as an LS-GKM ``-t 0`` model file.
+
+    The file holds the model's support sequences; ``gkmpredict``, gkmsvm-lite
+    and `read_lsgkm` score it with LS-GKM's per-sequence normalisation, so its
+    score of x is
+
+        s_LS(x) = b + (s(x) - b) * a(x) / sqrt(K(x, x)),
+
+    with ``s`` and ``b`` the GkmSVC's score and intercept, ``a(x)`` its
+    normalisation (``sqrt(kappa W(x))``, or 1 if not normalised) and ``K`` its
+    kernel. With ``normalize=True`` the factor is 1 on average over the
+    training sequences (kappa is their mean ``K(x, x) / W(x)``); the sign and
+    the support sequences' share of every score are the GkmSVC's. Positive
+    scores predict ``classes_[1]`` (written as label 1).
+
+    Parameters
+    ----------
+    model : GkmSVC
+        A fitted gapped k-mer SVM with ``l <= 12``.
+    path : str or path-like
+        The file to write (replaced atomically).
+    """
+    from sklearn.utils.validation import check_is_fitted
+
+    from ..io import atomic_path
+    from ..kernels.gkm import self_kernel, windows
+
+    check_is_fitted(model)
+    if model.l > MAX_L:
+        raise InputError(f"LS-GKM reads l <= {MAX_L}, the model has l = {model.l}")
+    seqs = model.support_sequences()
+    rc = bool(model.reverse_complement)
+    # poimkit's kernel K' counts both strands of both sequences: K' = 2 K_LS
+    # with rc. c_i / sqrt(K_LS(x_i, x_i)) K_LS(x, x_i) / sqrt(K_LS(x, x)) must be
+    # a_i K'(x, x_i) / a(x_i) / sqrt(K'(x, x)): c_i = a_i sqrt(K'(x_i, x_i)) / a(x_i)
+    diagonal = self_kernel(seqs, model.l, model.k, rc)
+    coef = model.dual_coef_ * np.sqrt(diagonal) / model._scale(windows(seqs, model.l))
+    lines = [
+        "svm_type c_svc",
+        "kernel_type gkm_cnt",
+        f"L {model.l}",
+        f"k {model.k}",
+        f"norc {0 if rc else 1}",
+        "nr_class 2",
+        f"total_sv {len(seqs)}",
+        f"rho {-model.intercept_!r}",
+        "label 1 -1",
+        f"nr_sv {(coef > 0).sum()} {(coef <= 0).sum()}",
+        "SV",
+    ]
+    lines += [
+        f"{c!r} {''.join(ALPHABET[v] for v in x)}"
+        for c, x in zip(coef.tolist(), seqs, strict=True)
+    ]
+    with atomic_path(Path(path)) as tmp, open(tmp, "w") as handle:
+        handle.write("\n".join(lines) + "\n")
