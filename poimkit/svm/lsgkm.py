@@ -37,6 +37,7 @@ from __future__ import annotations
 import os
 from math import comb
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -46,6 +47,9 @@ from ..alphabet import ALPHABET, encode
 from ..errors import InputError
 from ..kernels import _gkm
 from ..kernels.gkm import as_sequences, check_long_enough, letter_weights, strands
+
+if TYPE_CHECKING:
+    from .gkm import GkmSVC
 
 __all__ = ["LsgkmModel", "mismatch_table", "read_lsgkm", "write_lsgkm"]
 
@@ -442,7 +446,7 @@ def read_lsgkm(path: str | os.PathLike) -> LsgkmModel:
         raise InputError(exc.reason, path=name) from None
 
 
-def write_lsgkm(model, path: str | os.PathLike) -> None:
+def write_lsgkm(model: GkmSVC, path: str | os.PathLike) -> None:
     """Write a fitted `GkmSVC` as an LS-GKM ``-t 0`` model file.
 
     The file holds the model's support sequences; ``gkmpredict``, gkmsvm-lite
