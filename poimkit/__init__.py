@@ -22,6 +22,7 @@ _LAZY = {
     "reverse_complement": "alphabet",
     "MarkovBackground": "background",
     "GkmSVC": "svm",
+    "GkmSVR": "svm",
     "gkm_kernel": "kernels",
     "read_fasta": "io",
     "read_labeled": "io",
@@ -34,18 +35,21 @@ _LAZY = {
     "compute_poim": "poim",
     "explain_instance": "poim",
     "WDKernelSVC": "svm",
+    "WDKernelSVR": "svm",
     "KmerWeights": "kernels",
     "variant_effects": "variants",
 }
 
 __all__ = [
     "GkmSVC",
+    "GkmSVR",
     "InputError",
     "KmerWeights",
     "MarkovBackground",
     "Motif",
     "Poim",
     "WDKernelSVC",
+    "WDKernelSVR",
     "WDLinearSVC",
     "__version__",
     "compute_poim",
@@ -78,7 +82,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the eager imports
     from .motifs import Motif, extract_motifs
     from .poim import Poim, compute_poim, explain_instance
     from .svm import load_model
-    from .svm.gkm import GkmSVC
+    from .svm.gkm import GkmSVC, GkmSVR
     from .svm.linear import WDLinearSVC
-    from .svm.wd import WDKernelSVC
+    from .svm.wd import WDKernelSVC, WDKernelSVR
     from .variants import variant_effects

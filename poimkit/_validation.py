@@ -501,6 +501,53 @@ def check_binary_target(y: Any, estimator: str) -> np.ndarray:
     return y
 
 
+def require_target(y: Any) -> None:
+    """Refuse ``y=None`` with scikit-learn's message (before ``X`` is read).
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is None.
+    """
+    if y is None:
+        raise ValueError(
+            "requires y to be passed, but the target y is None: give one target "
+            "value per sequence"
+        )
+
+
+def check_continuous_target(y: Any, n: int) -> np.ndarray:
+    """``y`` as finite real targets, one per sequence (of ``n``).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,) or (n, 1)
+        The targets of a regression.
+    n : int
+        Number of sequences.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n,)
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is None (scikit-learn's message).
+    InputError
+        If ``y`` is not numbers, not one per sequence, or not finite.
+
+    Examples
+    --------
+    >>> check_continuous_target([0.5, 1, -2], 3).tolist()
+    [0.5, 1.0, -2.0]
+    """
+    require_target(y)
+    y = as_targets(as_float(y, "y", "real numbers, one per sequence"), n)
+    check_finite(y, "y")
+    return y
+
+
 def check_sequences(X: Any, y: np.ndarray) -> np.ndarray:
     """Integer codes of ``X`` (see `as_codes`), one sequence per label of ``y``.
 

@@ -18,11 +18,11 @@ from .exact import DEFAULT_MEMORY_LIMIT, as_weights, check_memory, exact_poim
 from .result import Poim
 
 if TYPE_CHECKING:
-    from ..svm._base import WDClassifierBase
+    from ..svm._base import KernelModelBase
 
 
 def compute_poim(
-    model: WDClassifierBase | KmerWeights,
+    model: KernelModelBase | KmerWeights,
     max_order: int,
     background: MarkovBackground | None = None,
     *,
@@ -34,10 +34,12 @@ def compute_poim(
 
     Parameters
     ----------
-    model : WDKernelSVC, GkmSVC or KmerWeights
-        A fitted model with ``explicit_weights()`` (WD and WDS SVMs), the
+    model : WDKernelSVC, WDKernelSVR, GkmSVC, GkmSVR or KmerWeights
+        A fitted model with ``explicit_weights()`` (WD and WDS SVMs and
+        SVRs), the
         weights themselves (any positional k-mer linear score), or a
-        position-free model (``position_free = True``, e.g. `GkmSVC`), whose
+        position-free model (``position_free = True``, e.g. `GkmSVC`,
+        `GkmSVR`), whose
         POIMs are for sequences of the background's length under that chain
         in equilibrium (`poimkit.poim.position_free`).
     max_order : int
@@ -122,7 +124,15 @@ def compute_poim(
         metadata["weights"] = "unshifted, convolved over the shifts"
         if plan is not None and plan.method == "burn-in":
             metadata["burn_in"] = str(plan.burn_in)
-    names = ("degree", "shift", "mismatches", "reverse_complement", "C", "normalize")
+    names = (
+        "degree",
+        "shift",
+        "mismatches",
+        "reverse_complement",
+        "C",
+        "epsilon",
+        "normalize",
+    )
     for name in names:
         if hasattr(model, name):
             metadata[f"model_{name}"] = str(getattr(model, name))
@@ -165,13 +175,14 @@ def _position_free_poim(model, max_order, background, n_threads, memory_limit) -
         "background": repr(background),
         "n_weights": str(f.size),
     }
-    for name in ("l", "k", "reverse_complement", "C", "normalize"):
-        metadata[f"model_{name}"] = str(getattr(model, name))
+    for name in ("l", "k", "reverse_complement", "C", "epsilon", "normalize"):
+        if hasattr(model, name):
+            metadata[f"model_{name}"] = str(getattr(model, name))
     return Poim(q, background, metadata)
 
 
 def explain_instance(
-    model: WDClassifierBase | KmerWeights,
+    model: KernelModelBase | KmerWeights,
     x: ArrayLike | str,
     max_order: int,
     background: MarkovBackground | None = None,
@@ -182,7 +193,7 @@ def explain_instance(
 
     Parameters
     ----------
-    model : WDKernelSVC, WDLinearSVC, GkmSVC or KmerWeights
+    model : WDKernelSVC, WDKernelSVR, WDLinearSVC, GkmSVC, GkmSVR or KmerWeights
         As in `compute_poim`.
     x : array-like of int, shape (L,), or str
         The sequence to explain.

@@ -3,7 +3,9 @@
 `WDKernelSVC` (`wd`: WD / WDS kernel matrix, up to about 20,000 sequences),
 `WDLinearSVC` (`linear`: the same model trained in feature space, millions of
 sequences, streaming, Dask) and `GkmSVC` (`gkm`: position-free gapped k-mers
-on records of any lengths) share `_base.WDClassifierBase`; `selection` chooses
+on records of any lengths) share `_base.WDClassifierBase`; the regressors
+`WDKernelSVR` and `GkmSVR` (continuous targets, the same kernels and exact
+weights) share `_base.KernelRegressorBase`; `selection` chooses
 their parameters by nested cross-validation on shared kernel matrices.
 `make_model` builds the WD estimator of a solver and `load_model` opens any
 model file, so everything downstream (scores, POIMs, motifs) takes either.
@@ -18,12 +20,15 @@ from .._lazy import lazy_exports
 from ..errors import InputError
 
 if TYPE_CHECKING:
-    from ._base import WDClassifierBase
+    from ._base import KernelModelBase, WDClassifierBase
 
 __all__ = [
     "GkmSVC",
+    "GkmSVR",
+    "KernelRegressorBase",
     "WDClassifierBase",
     "WDKernelSVC",
+    "WDKernelSVR",
     "WDLinearSVC",
     "load_model",
     "make_model",
@@ -32,8 +37,11 @@ __all__ = [
 #: public name -> the submodule that defines it (loaded on first use)
 _LAZY = {
     "GkmSVC": "gkm",
+    "GkmSVR": "gkm",
+    "KernelRegressorBase": "_base",
     "WDClassifierBase": "_base",
     "WDKernelSVC": "wd",
+    "WDKernelSVR": "wd",
     "WDLinearSVC": "linear",
 }
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
@@ -102,8 +110,8 @@ def make_model(
     return cls(degree=degree, shift=shift, C=C, n_threads=n_threads, **params)
 
 
-def load_model(path: str | Path) -> WDClassifierBase:
-    """Open a model file written by the ``save`` of any poimkit classifier.
+def load_model(path: str | Path) -> KernelModelBase:
+    """Open a model file written by the ``save`` of any poimkit classifier or regressor.
 
     Parameters
     ----------
@@ -112,8 +120,9 @@ def load_model(path: str | Path) -> WDClassifierBase:
 
     Returns
     -------
-    WDClassifierBase
-        A fitted `WDKernelSVC`, `WDLinearSVC` or `GkmSVC`.
+    KernelModelBase
+        A fitted `WDKernelSVC`, `WDLinearSVC`, `GkmSVC`, `WDKernelSVR` or
+        `GkmSVR`.
 
     Raises
     ------
@@ -122,12 +131,12 @@ def load_model(path: str | Path) -> WDClassifierBase:
         ``load`` says).
     """
     from ..io import npz_format
-    from .gkm import GkmSVC
+    from .gkm import GkmSVC, GkmSVR
     from .linear import WDLinearSVC
-    from .wd import WDKernelSVC
+    from .wd import WDKernelSVC, WDKernelSVR
 
     kind = npz_format(path, "poimkit model")
-    for cls in (WDKernelSVC, WDLinearSVC, GkmSVC):
+    for cls in (WDKernelSVC, WDLinearSVC, GkmSVC, WDKernelSVR, GkmSVR):
         if kind == cls._model_format:
             return cls.load(path)
     raise InputError(

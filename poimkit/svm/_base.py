@@ -1,12 +1,16 @@
-"""`WDClassifierBase`: what the poimkit classifiers share: prediction and model files.
+"""What the poimkit estimators share: parameters, prediction and model files.
 
-`WDKernelSVC` (a kernel expansion over support vectors, trained on the kernel
-matrix), `WDLinearSVC` (a weight vector over the explicit, partly hashed
-feature map, trained in feature space) and `GkmSVC` (gapped k-mers) score
-sequences differently but predict the same way and write ``.npz`` model files
-(no pickle) whose ``format`` names the estimator: each class reads only its
-own files and `poimkit.svm.load_model` opens any. Their input checks are in
-`poimkit._validation`.
+`KernelModelBase` holds what every estimator has (parameters, ``.npz`` model
+files); `WDClassifierBase` adds the two classes and ``predict`` of the
+classifiers, `KernelRegressorBase` the ``predict`` of the regressors
+(`WDKernelSVR`, `GkmSVR`: the same kernels with the epsilon-insensitive loss,
+so the same exact explicit weights). `WDKernelSVC` (a kernel expansion over
+support vectors, trained on the kernel matrix), `WDLinearSVC` (a weight
+vector over the explicit, partly hashed feature map, trained in feature
+space) and `GkmSVC` (gapped k-mers) score sequences differently but write
+the same ``.npz`` model files (no pickle) whose ``format`` names the
+estimator: each class reads only its own files and `poimkit.svm.load_model`
+opens any. Their input checks are in `poimkit._validation`.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._threads import check_threads
@@ -69,18 +73,19 @@ def optional_int(value: object) -> int | None:
     return None if value is None else int(value)
 
 
-class WDClassifierBase(ClassifierMixin, BaseEstimator):
-    """Base of the poimkit classifiers (WD / WDS and gapped k-mer SVMs).
+class KernelModelBase(BaseEstimator):
+    """Base of the poimkit estimators (WD / WDS and gapped k-mer SVMs and SVRs).
 
     Subclasses define ``__init__`` (scikit-learn parameters, stored by
-    `_keep_params`), ``_check_params`` (called by ``fit``), ``fit``,
-    ``decision_function``, ``explicit_weights``, ``_model_format``,
+    `_keep_params`), ``_check_params`` (called by ``fit``), ``fit``, a score
+    (``decision_function`` or ``predict``), ``explicit_weights``, ``_model_format``,
     ``_saved_params`` (parameter name -> type, written to and read from files;
     None is written as NaN and read back by `optional_float` / `optional_int`;
     ``_saved_defaults`` gives the value of parameters that older files lack),
     and the pair ``_fitted_arrays()`` / ``_restore(arrays)`` for the learned
-    state. Every fitted model has ``classes_``, ``intercept_``,
-    ``kernel_scale_``, ``length_`` and ``n_features_in_``.
+    state. Every fitted model has ``intercept_``, ``kernel_scale_``,
+    ``length_`` and ``n_features_in_``; classifiers also ``classes_``
+    (written and read by ``_label_arrays`` / ``_restore_labels``).
     """
 
     _model_format: ClassVar[str]
@@ -89,11 +94,6 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
     _old_versions: ClassVar[tuple[int, ...]] = ()
     _saved_params: ClassVar[dict[str, type]]
     _saved_defaults: ClassVar[dict[str, object]] = {}
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
     def _keep_params(self, params: dict[str, object]) -> None:
         """Store the ``__init__`` arguments as given: ``params`` is its ``locals()``.
@@ -127,21 +127,6 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
                 f"{self.length_}: train with degree <= {MAX_KMER_LENGTH}"
             )
 
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """Predicted class labels (``classes_[1]`` where the score is positive).
-
-        Parameters
-        ----------
-        X : array-like of int, shape (n_samples, length), or list of str
-            Sequences, as ``decision_function`` takes them.
-
-        Returns
-        -------
-        numpy.ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(np.intp)]
-
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> None:
         """Write the fitted model to an ``.npz`` file (no pickle), atomically.
@@ -152,9 +137,6 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
             The file to write (replaced if it exists).
         """
         check_is_fitted(self)
-        classes = np.asarray(self.classes_)
-        if classes.dtype.kind not in "iubfU":
-            classes = classes.astype(str)
         arrays = {
             name: np.asarray(
                 np.nan if getattr(self, name) is None else getattr(self, name)
@@ -162,7 +144,7 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
             for name in self._saved_params
         }
         arrays.update(
-            classes=classes,
+            **self._label_arrays(),
             intercept=np.float64(self.intercept_),
             kernel_scale=np.float64(self.kernel_scale_),
             length=np.int64(self.length_),
@@ -171,7 +153,7 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
         write_npz(path, self._model_format, self._format_version, arrays)
 
     @classmethod
-    def load(cls, path: str | Path) -> WDClassifierBase:
+    def load(cls, path: str | Path) -> KernelModelBase:
         """Read a model written by `save` of this class.
 
         Parameters
@@ -181,7 +163,7 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        WDClassifierBase
+        KernelModelBase
             A fitted model of this class.
 
         Raises
@@ -198,7 +180,7 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
             model = cls(
                 **{name: kind(saved[name]) for name, kind in cls._saved_params.items()}
             )
-            model.classes_ = arrays["classes"]
+            model._restore_labels(arrays)
             model.intercept_ = float(arrays["intercept"])
             model.kernel_scale_ = float(arrays["kernel_scale"])
             model.length_ = model.n_features_in_ = int(arrays["length"])
@@ -208,9 +190,85 @@ class WDClassifierBase(ClassifierMixin, BaseEstimator):
                 f"model file is incomplete or corrupt: {exc}", path=path
             ) from None
         if (
-            model.classes_.shape != (2,)
+            not model._labels_consistent()
             or not np.isfinite(model.intercept_)
             or not model.kernel_scale_ > 0
         ):
             raise InputError("model file has inconsistent arrays", path=path)
         return model
+
+    def _label_arrays(self) -> dict[str, np.ndarray]:
+        """The fitted labels to save (none for a regressor)."""
+        return {}
+
+    def _restore_labels(self, arrays) -> None:
+        """Read what `_label_arrays` wrote."""
+
+    def _labels_consistent(self) -> bool:
+        """Whether the labels read by `_restore_labels` make sense."""
+        return True
+
+
+class WDClassifierBase(ClassifierMixin, KernelModelBase):
+    """Base of the poimkit classifiers: two classes, ``predict`` by the score's sign.
+
+    Every fitted classifier has ``classes_`` besides what `KernelModelBase` lists.
+    """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Predicted class labels (``classes_[1]`` where the score is positive).
+
+        Parameters
+        ----------
+        X : array-like of int, shape (n_samples, length), or list of str
+            Sequences, as ``decision_function`` takes them.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(np.intp)]
+
+    def _label_arrays(self) -> dict[str, np.ndarray]:
+        classes = np.asarray(self.classes_)
+        if classes.dtype.kind not in "iubfU":
+            classes = classes.astype(str)
+        return {"classes": classes}
+
+    def _restore_labels(self, arrays) -> None:
+        self.classes_ = arrays["classes"]
+
+    def _labels_consistent(self) -> bool:
+        return self.classes_.shape == (2,)
+
+
+class KernelRegressorBase(RegressorMixin, KernelModelBase):
+    """Base of the poimkit regressors: ``predict`` is the model's score.
+
+    Subclasses define ``_score(X)``, the kernel expansion
+    ``sum_j dual_coef_[j] k(sv_j, x) + intercept_`` (with the kernel's
+    normalisation), as the classifiers' ``decision_function``; scikit-learn
+    regressors have no ``decision_function``.
+    """
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Predicted targets: the model's score, an exact sum of k-mer weights.
+
+        Parameters
+        ----------
+        X : array-like of int, shape (n_samples, length), or list of str
+            Sequences (of the training length for the WD / WDS models, of any
+            lengths of at least ``l`` for the gapped k-mer models).
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        return self._score(X)

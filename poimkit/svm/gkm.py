@@ -1,4 +1,4 @@
-"""`GkmSVC`: a position-free gapped k-mer SVM on sequences of any lengths.
+"""`GkmSVC`, `GkmSVR`: position-free gapped k-mer SVMs on sequences of any lengths.
 
 The gkm kernel (Ghandi et al. 2014, LS-GKM's ``-t 0``) compares every l-mer
 of one sequence with every l-mer of the other: two l-mers at Hamming distance
@@ -30,6 +30,11 @@ L-BFGS in sequence space through the l-mer table (`poimkit.svm.gkm_solver`),
 whose cost grows linearly with the number of records and which needs no n x n
 matrix; ``"auto"`` takes the kernel solver up to `KERNEL_MAX_RECORDS` records.
 Either way the model is a coefficient per support sequence.
+
+`GkmSVR` is the regression counterpart (`sklearn.svm.SVR`, epsilon-insensitive
+loss, on the kernel matrix): also a coefficient per support sequence, so it
+has the same explicit weights and exact POIMs (`GkmExpansion` holds what the
+two share).
 """
 
 from __future__ import annotations
@@ -39,11 +44,19 @@ from math import comb
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.svm import SVC
+from sklearn.svm import SVC, SVR
 from sklearn.utils.validation import check_is_fitted
 
 from .._threads import check_threads, numba_threads
-from .._validation import check_binary_target, check_flag, check_int, check_real
+from .._validation import (
+    check_binary_target,
+    check_continuous_target,
+    check_flag,
+    check_int,
+    check_nonnegative,
+    check_real,
+    require_target,
+)
 from ..alphabet import check_codes
 from ..errors import InputError
 from ..kernels import _gkm
@@ -58,7 +71,7 @@ from ..kernels.gkm import (
     typical_length,
     windows,
 )
-from ._base import WDClassifierBase
+from ._base import KernelRegressorBase, WDClassifierBase
 from .gkm_solver import LmerGram
 
 #: largest l for the dense l-mer table of `GkmSVC.lmer_weights` (4**l numbers);
@@ -78,148 +91,25 @@ SOLVERS = ("auto", "kernel", "linear")
 GRAM_MAX_WINDOWS = 300_000
 
 
-class GkmSVC(WDClassifierBase):
-    """Support vector classifier with the position-free gapped k-mer kernel.
+class GkmExpansion:
+    """A fitted gkm kernel expansion: what `GkmSVC` and `GkmSVR` share.
 
-    For regulatory DNA: motifs anywhere, on either strand, with mismatches,
-    in records of different lengths (ChIP-seq and ATAC-seq peaks). Unlike
-    LS-GKM, every prediction decomposes exactly into l-mer (and gapped
-    k-mer) weights, so POIMs and FIRM are exact.
-
-    Parameters
-    ----------
-    l : int, default=11
-        Length of the compared words (l-mers).
-    k : int, default=7
-        Informative positions of a gapped pattern (k <= l).
-    reverse_complement : bool, default=True
-        Count both strands: a word and its reverse complement share a weight.
-    C : float, default=1.0
-        Regularisation parameter of the SVM.
-    normalize : bool, default=True
-        Divide the kernel by ``sqrt(kappa W(x) kappa W(x'))``: ``W`` the number
-        of windows of a sequence and ``kappa`` the mean training diagonal per
-        window. A constant per length keeps POIMs exact (per-sequence cosine
-        normalisation would not).
-    class_weight : dict, "balanced" or None, default=None
-        Passed to `~sklearn.svm.SVC`.
-    tol : float, default=1e-3
-        Stopping tolerance: libsvm's for the kernel solver; for the linear
-        one, the gradient norm relative to its start.
-    n_threads : int or None, default=None
-        Threads for the kernel (None: numba's default).
-    solver : {"auto", "kernel", "linear"}, default="auto"
-        ``"kernel"``: `sklearn.svm.SVC` (hinge loss) on the n x n kernel
-        matrix. ``"linear"``: the squared-hinge L2-SVM by L-BFGS through the
-        l-mer table (`poimkit.svm.gkm_solver`): time linear in the records,
-        memory of a few tables of ``4**l`` numbers (l at most
-        `MAX_LMER_TABLE`, no ``class_weight``). ``"auto"``: the kernel solver
-        up to `KERNEL_MAX_RECORDS` records (or where the linear one cannot
-        run), else the linear one.
-    max_iter : int, default=1000
-        Most iterations of the linear solver.
-    verbose : bool, default=False
-        A progress bar over the linear solver's iterations.
-
-    Attributes
-    ----------
-    classes_ : numpy.ndarray of shape (2,)
-    support_codes_ : numpy.ndarray of uint8
-        The support sequences, one after another.
-    support_offsets_ : numpy.ndarray of int64, shape (n_SV + 1,)
-        Support sequence j is ``support_codes_[support_offsets_[j]:
-        support_offsets_[j + 1]]``.
-    dual_coef_ : numpy.ndarray of shape (n_SV,)
-    intercept_ : float
-    kernel_scale_ : float
-        ``kappa`` (1.0 if not normalised).
-    length_ : int
-        The median training length: the default length of POIMs.
-    n_support_ : numpy.ndarray of shape (2,)
-    solver_ : str
-        The solver that trained the model (``"kernel"`` or ``"linear"``).
-    n_iter_ : int
-        Iterations of the solver.
-    converged_ : bool
-        Whether the linear solver met ``tol`` (True for the kernel solver).
-
-    Examples
-    --------
-    >>> from poimkit.datasets import make_gattaca
-    >>> X, y = make_gattaca(n_pos=40, n_neg=40, length=30, random_state=0)
-    >>> clf = GkmSVC(l=6, k=4).fit(X, y)
-    >>> clf.decision_function(["ACGTACGTAC", "GATTACAGATTACA"]).shape
-    (2,)
+    The kernel, its normalisation, scores (`_score`), the explicit gapped and
+    l-mer weights and model files of a coefficient per support sequence. The
+    host class defines the parameters ``l``, ``k``, ``reverse_complement``,
+    ``C``, ``normalize``, ``tol`` and ``n_threads``, and ``_check_params``.
     """
 
-    _model_format = "poimkit.GkmSVC"
-    _saved_params = {
-        "l": int,
-        "k": int,
-        "reverse_complement": bool,
-        "C": float,
-        "normalize": bool,
-        "tol": float,
-        "solver": str,
-        "max_iter": int,
-    }
-    #: files written before the solvers: trained on the kernel matrix
-    _saved_defaults = {"solver": "kernel", "max_iter": 1000}
     #: scores do not depend on where a word occurs
     position_free = True
 
-    def __init__(
-        self,
-        l: int = 11,
-        k: int = 7,
-        reverse_complement: bool = True,
-        C: float = 1.0,
-        normalize: bool = True,
-        class_weight: dict | str | None = None,
-        tol: float = 1e-3,
-        n_threads: int | None = None,
-        solver: str = "auto",
-        max_iter: int = 1000,
-        verbose: bool = False,
-    ) -> None:
-        self._keep_params(locals())
-
-    def _check_params(self) -> None:
+    def _check_gkm_params(self) -> None:
+        """Check the kernel's parameters, C, tol and threads (common to both)."""
         check_lk(self.l, self.k)
         check_flag(self.reverse_complement, "reverse_complement")
         check_real(self.C, "C", 0)
         check_real(self.tol, "tol", 0)
         check_threads(self.n_threads)
-        check_int(self.max_iter, "max_iter", 1)
-        if self.solver not in SOLVERS:
-            raise InputError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
-        if self.solver == "linear" and not self._linear_runs():
-            raise InputError(
-                "solver='linear' needs l <= "
-                f"{MAX_LMER_TABLE} (got {self.l}) and no class_weight (got "
-                f"{self.class_weight!r}); use solver='kernel'"
-            )
-
-    def _linear_runs(self) -> bool:
-        """Whether the linear solver can train this model (its l-mer table fits)."""
-        return self.l <= MAX_LMER_TABLE and self.class_weight is None
-
-    def _solver_for(self, n: int) -> str:
-        """The solver that trains on ``n`` records (``solver`` with auto decided)."""
-        if self.solver != "auto":
-            return self.solver
-        linear = n > KERNEL_MAX_RECORDS and self._linear_runs()
-        return "linear" if linear else "kernel"
-
-    def _gram_pays(self, n: int, letters: int) -> bool:
-        """Whether the selection shares one kernel matrix of ``n`` records.
-
-        ``letters``: their total length. Yes for the kernel solver, and for the
-        linear one up to `GRAM_MAX_WINDOWS` l-mer windows.
-        """
-        if self._solver_for(n) == "kernel":
-            return True
-        return letters - n * (self.l - 1) <= GRAM_MAX_WINDOWS
 
     # ------------------------------------------------------------ Gram protocol
     # `poimkit.svm.selection` fits many models from one kernel matrix through these
@@ -239,85 +129,20 @@ class GkmSVC(WDClassifierBase):
         b = self._scale(windows(self.support_sequences(), self.l))
         return (K_raw / np.outer(a, b)) @ self.dual_coef_ + self.intercept_
 
-    def _fit_gram(self, X, y, K_raw: np.ndarray) -> GkmSVC:
-        """`fit` given the un-normalised kernel matrix of X (see `_raw_kernel`)."""
-        self._check_params()
-        seqs = as_sequences(X)
-        classes, y_index = _labels(seqs, y)
+    def _normalize_gram(self, seqs: list[np.ndarray], K_raw: np.ndarray) -> None:
+        """Set ``kernel_scale_`` from ``K_raw`` (of ``seqs``); normalise ``K_raw``."""
         n_windows = windows(seqs, self.l)
         self.kernel_scale_ = 1.0
         if self.normalize:
             self.kernel_scale_ = float(np.mean(np.diag(K_raw) / n_windows))
         scale = self._scale(n_windows)
         K_raw /= np.outer(scale, scale)
-        if self._solver_for(len(seqs)) == "linear":  # L-BFGS on the matrix
-            from .gkm_solver import MatrixGram
 
-            return self._fit_lbfgs(seqs, classes, y_index, MatrixGram(K_raw))
-        svc = SVC(
-            kernel="precomputed", C=self.C, tol=self.tol, class_weight=self.class_weight
-        )
-        svc.fit(K_raw, y_index)
-        self._gram_support = svc.support_
-        self._set_model(seqs, classes, svc.support_, svc.dual_coef_[0])
-        self.intercept_ = float(svc.intercept_[0])
-        self.solver_, self.n_iter_ = "kernel", int(svc.n_iter_[0])
-        self.converged_ = True
-        return self
-
-    def _fit_linear(self, seqs: list[np.ndarray], y: ArrayLike) -> GkmSVC:
-        """`fit` by the linear solver through the l-mer table (no matrix)."""
-        classes, y_index = _labels(seqs, y)
-        n_windows = windows(seqs, self.l)
-        self.kernel_scale_ = 1.0
-        if self.normalize:  # the kernel solver's kappa, without the matrix
-            diagonal = self_kernel(
-                seqs, self.l, self.k, self.reverse_complement, self.n_threads
-            )
-            self.kernel_scale_ = float(np.mean(diagonal / n_windows))
-        gram = LmerGram(
-            seqs,
-            self._scale(n_windows),
-            self.l,
-            self.k,
-            self.reverse_complement,
-            self.n_threads,
-        )
-        return self._fit_lbfgs(seqs, classes, y_index, gram)
-
-    def _fit_lbfgs(self, seqs, classes, y_index, gram) -> GkmSVC:
-        """The linear solver's L-BFGS on ``gram`` (`poimkit.svm.gkm_solver`)."""
-        from sklearn.exceptions import ConvergenceWarning
-
-        from .gkm_solver import fit_sequence_space
-
-        y_sign = 2.0 * y_index - 1.0
-        res = fit_sequence_space(
-            gram, y_sign, float(self.C), float(self.tol), self.max_iter, self.verbose
-        )
-        coef = res.coef[:-1]
-        support = np.flatnonzero(coef)
-        self._gram_support = support
-        self._set_model(seqs, classes, support, coef[support])
-        self.intercept_ = float(res.coef[-1])
-        self.solver_, self.n_iter_ = "linear", res.n_iter
-        self.converged_ = bool(res.converged)
-        if not self.converged_:
-            warnings.warn(
-                f"GkmSVC's linear solver did not converge in max_iter={self.max_iter} "
-                f"iterations (relative gradient {res.grad_norm / res.grad_norm0:.2e} "
-                f"> tol={self.tol}); increase max_iter",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
-        return self
-
-    def _set_model(self, seqs, classes, support, coef) -> None:
+    def _set_model(self, seqs, support, coef) -> None:
         """The fitted attributes: support sequences ``seqs[support]`` with ``coef``.
 
         ``kernel_scale_`` is set before, as the training kernel's normalisation.
         """
-        self.classes_ = classes
         self.length_ = self.n_features_in_ = typical_length(seqs)
         chosen = [seqs[i] for i in support]
         offsets = np.zeros(len(chosen) + 1, dtype=np.int64)
@@ -326,35 +151,6 @@ class GkmSVC(WDClassifierBase):
         self._restore(
             {"support_codes": codes, "support_offsets": offsets, "dual_coef": coef}
         )
-
-    def fit(self, X: ArrayLike, y: ArrayLike) -> GkmSVC:
-        """Train the SVM and build its explicit weights.
-
-        The weights (a table of ``4**l`` l-mer weights for l up to
-        `MAX_LMER_TABLE`) are part of the model: scoring is then one look-up
-        per window.
-
-        Parameters
-        ----------
-        X : list of str, list of code arrays, or 2-D code array
-            Sequences of any lengths, each at least ``l`` letters.
-        y : array-like of shape (n_samples,)
-            Exactly two distinct labels.
-
-        Returns
-        -------
-        self
-        """
-        self._check_params()
-        seqs = as_sequences(X)
-        check_long_enough(seqs, self.l)
-        if self._solver_for(len(seqs)) == "kernel":
-            self._fit_gram(seqs, y, self._raw_kernel(seqs))
-        else:
-            self._fit_linear(seqs, y)
-        if self.l <= MAX_LMER_TABLE:
-            self._lmer_table()
-        return self
 
     # ------------------------------------------------------------------ scores
     def _scale(self, n_windows: np.ndarray) -> np.ndarray:
@@ -390,21 +186,8 @@ class GkmSVC(WDClassifierBase):
             self._weights = table
         return self._weights
 
-    def decision_function(self, X: ArrayLike) -> np.ndarray:
-        """Signed distance to the separating hyperplane (positive: ``classes_[1]``).
-
-        Scores come from the explicit weights (`gapped_weights`): the same
-        numbers as the kernel expansion, without a kernel matrix.
-
-        Parameters
-        ----------
-        X : list of str, list of code arrays, or 2-D code array
-            Sequences of any lengths, each at least ``l`` letters.
-
-        Returns
-        -------
-        numpy.ndarray of shape (n_samples,)
-        """
+    def _score(self, X: ArrayLike) -> np.ndarray:
+        """Scores from the explicit weights (`gapped_weights` or the l-mer table)."""
         check_is_fitted(self)
         seqs = as_sequences(X)
         check_long_enough(seqs, self.l)
@@ -509,6 +292,393 @@ class GkmSVC(WDClassifierBase):
         self.n_support_ = np.array([(coef < 0).sum(), (coef > 0).sum()])
         self._weights = None
         self._lmers = None
+
+
+class GkmSVC(GkmExpansion, WDClassifierBase):
+    """Support vector classifier with the position-free gapped k-mer kernel.
+
+    For regulatory DNA: motifs anywhere, on either strand, with mismatches,
+    in records of different lengths (ChIP-seq and ATAC-seq peaks). Unlike
+    LS-GKM, every prediction decomposes exactly into l-mer (and gapped
+    k-mer) weights, so POIMs and FIRM are exact.
+
+    Parameters
+    ----------
+    l : int, default=11
+        Length of the compared words (l-mers).
+    k : int, default=7
+        Informative positions of a gapped pattern (k <= l).
+    reverse_complement : bool, default=True
+        Count both strands: a word and its reverse complement share a weight.
+    C : float, default=1.0
+        Regularisation parameter of the SVM.
+    normalize : bool, default=True
+        Divide the kernel by ``sqrt(kappa W(x) kappa W(x'))``: ``W`` the number
+        of windows of a sequence and ``kappa`` the mean training diagonal per
+        window. A constant per length keeps POIMs exact (per-sequence cosine
+        normalisation would not).
+    class_weight : dict, "balanced" or None, default=None
+        Passed to `~sklearn.svm.SVC`.
+    tol : float, default=1e-3
+        Stopping tolerance: libsvm's for the kernel solver; for the linear
+        one, the gradient norm relative to its start.
+    n_threads : int or None, default=None
+        Threads for the kernel (None: numba's default).
+    solver : {"auto", "kernel", "linear"}, default="auto"
+        ``"kernel"``: `sklearn.svm.SVC` (hinge loss) on the n x n kernel
+        matrix. ``"linear"``: the squared-hinge L2-SVM by L-BFGS through the
+        l-mer table (`poimkit.svm.gkm_solver`): time linear in the records,
+        memory of a few tables of ``4**l`` numbers (l at most
+        `MAX_LMER_TABLE`, no ``class_weight``). ``"auto"``: the kernel solver
+        up to `KERNEL_MAX_RECORDS` records (or where the linear one cannot
+        run), else the linear one.
+    max_iter : int, default=1000
+        Most iterations of the linear solver.
+    verbose : bool, default=False
+        A progress bar over the linear solver's iterations.
+
+    Attributes
+    ----------
+    classes_ : numpy.ndarray of shape (2,)
+    support_codes_ : numpy.ndarray of uint8
+        The support sequences, one after another.
+    support_offsets_ : numpy.ndarray of int64, shape (n_SV + 1,)
+        Support sequence j is ``support_codes_[support_offsets_[j]:
+        support_offsets_[j + 1]]``.
+    dual_coef_ : numpy.ndarray of shape (n_SV,)
+    intercept_ : float
+    kernel_scale_ : float
+        ``kappa`` (1.0 if not normalised).
+    length_ : int
+        The median training length: the default length of POIMs.
+    n_support_ : numpy.ndarray of shape (2,)
+    solver_ : str
+        The solver that trained the model (``"kernel"`` or ``"linear"``).
+    n_iter_ : int
+        Iterations of the solver.
+    converged_ : bool
+        Whether the linear solver met ``tol`` (True for the kernel solver).
+
+    Examples
+    --------
+    >>> from poimkit.datasets import make_gattaca
+    >>> X, y = make_gattaca(n_pos=40, n_neg=40, length=30, random_state=0)
+    >>> clf = GkmSVC(l=6, k=4).fit(X, y)
+    >>> clf.decision_function(["ACGTACGTAC", "GATTACAGATTACA"]).shape
+    (2,)
+    """
+
+    _model_format = "poimkit.GkmSVC"
+    _saved_params = {
+        "l": int,
+        "k": int,
+        "reverse_complement": bool,
+        "C": float,
+        "normalize": bool,
+        "tol": float,
+        "solver": str,
+        "max_iter": int,
+    }
+    #: files written before the solvers: trained on the kernel matrix
+    _saved_defaults = {"solver": "kernel", "max_iter": 1000}
+
+    def __init__(
+        self,
+        l: int = 11,
+        k: int = 7,
+        reverse_complement: bool = True,
+        C: float = 1.0,
+        normalize: bool = True,
+        class_weight: dict | str | None = None,
+        tol: float = 1e-3,
+        n_threads: int | None = None,
+        solver: str = "auto",
+        max_iter: int = 1000,
+        verbose: bool = False,
+    ) -> None:
+        self._keep_params(locals())
+
+    def _check_params(self) -> None:
+        self._check_gkm_params()
+        check_int(self.max_iter, "max_iter", 1)
+        if self.solver not in SOLVERS:
+            raise InputError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
+        if self.solver == "linear" and not self._linear_runs():
+            raise InputError(
+                "solver='linear' needs l <= "
+                f"{MAX_LMER_TABLE} (got {self.l}) and no class_weight (got "
+                f"{self.class_weight!r}); use solver='kernel'"
+            )
+
+    def _linear_runs(self) -> bool:
+        """Whether the linear solver can train this model (its l-mer table fits)."""
+        return self.l <= MAX_LMER_TABLE and self.class_weight is None
+
+    def _solver_for(self, n: int) -> str:
+        """The solver that trains on ``n`` records (``solver`` with auto decided)."""
+        if self.solver != "auto":
+            return self.solver
+        linear = n > KERNEL_MAX_RECORDS and self._linear_runs()
+        return "linear" if linear else "kernel"
+
+    def _gram_pays(self, n: int, letters: int) -> bool:
+        """Whether the selection shares one kernel matrix of ``n`` records.
+
+        ``letters``: their total length. Yes for the kernel solver, and for the
+        linear one up to `GRAM_MAX_WINDOWS` l-mer windows.
+        """
+        if self._solver_for(n) == "kernel":
+            return True
+        return letters - n * (self.l - 1) <= GRAM_MAX_WINDOWS
+
+    # ------------------------------------------------------------ Gram protocol
+    def _fit_gram(self, X, y, K_raw: np.ndarray) -> GkmSVC:
+        """`fit` given the un-normalised kernel matrix of X (see `_raw_kernel`)."""
+        self._check_params()
+        seqs = as_sequences(X)
+        classes, y_index = _labels(seqs, y)
+        self._normalize_gram(seqs, K_raw)
+        if self._solver_for(len(seqs)) == "linear":  # L-BFGS on the matrix
+            from .gkm_solver import MatrixGram
+
+            return self._fit_lbfgs(seqs, classes, y_index, MatrixGram(K_raw))
+        svc = SVC(
+            kernel="precomputed", C=self.C, tol=self.tol, class_weight=self.class_weight
+        )
+        svc.fit(K_raw, y_index)
+        self._gram_support = svc.support_
+        self._set_model(seqs, svc.support_, svc.dual_coef_[0])
+        self.classes_ = classes
+        self.intercept_ = float(svc.intercept_[0])
+        self.solver_, self.n_iter_ = "kernel", int(svc.n_iter_[0])
+        self.converged_ = True
+        return self
+
+    def _fit_linear(self, seqs: list[np.ndarray], y: ArrayLike) -> GkmSVC:
+        """`fit` by the linear solver through the l-mer table (no matrix)."""
+        classes, y_index = _labels(seqs, y)
+        n_windows = windows(seqs, self.l)
+        self.kernel_scale_ = 1.0
+        if self.normalize:  # the kernel solver's kappa, without the matrix
+            diagonal = self_kernel(
+                seqs, self.l, self.k, self.reverse_complement, self.n_threads
+            )
+            self.kernel_scale_ = float(np.mean(diagonal / n_windows))
+        gram = LmerGram(
+            seqs,
+            self._scale(n_windows),
+            self.l,
+            self.k,
+            self.reverse_complement,
+            self.n_threads,
+        )
+        return self._fit_lbfgs(seqs, classes, y_index, gram)
+
+    def _fit_lbfgs(self, seqs, classes, y_index, gram) -> GkmSVC:
+        """The linear solver's L-BFGS on ``gram`` (`poimkit.svm.gkm_solver`)."""
+        from sklearn.exceptions import ConvergenceWarning
+
+        from .gkm_solver import fit_sequence_space
+
+        y_sign = 2.0 * y_index - 1.0
+        res = fit_sequence_space(
+            gram, y_sign, float(self.C), float(self.tol), self.max_iter, self.verbose
+        )
+        coef = res.coef[:-1]
+        support = np.flatnonzero(coef)
+        self._gram_support = support
+        self._set_model(seqs, support, coef[support])
+        self.classes_ = classes
+        self.intercept_ = float(res.coef[-1])
+        self.solver_, self.n_iter_ = "linear", res.n_iter
+        self.converged_ = bool(res.converged)
+        if not self.converged_:
+            warnings.warn(
+                f"GkmSVC's linear solver did not converge in max_iter={self.max_iter} "
+                f"iterations (relative gradient {res.grad_norm / res.grad_norm0:.2e} "
+                f"> tol={self.tol}); increase max_iter",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return self
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> GkmSVC:
+        """Train the SVM and build its explicit weights.
+
+        The weights (a table of ``4**l`` l-mer weights for l up to
+        `MAX_LMER_TABLE`) are part of the model: scoring is then one look-up
+        per window.
+
+        Parameters
+        ----------
+        X : list of str, list of code arrays, or 2-D code array
+            Sequences of any lengths, each at least ``l`` letters.
+        y : array-like of shape (n_samples,)
+            Exactly two distinct labels.
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        seqs = as_sequences(X)
+        check_long_enough(seqs, self.l)
+        if self._solver_for(len(seqs)) == "kernel":
+            self._fit_gram(seqs, y, self._raw_kernel(seqs))
+        else:
+            self._fit_linear(seqs, y)
+        if self.l <= MAX_LMER_TABLE:
+            self._lmer_table()
+        return self
+
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
+        """Signed distance to the separating hyperplane (positive: ``classes_[1]``).
+
+        Scores come from the explicit weights (`gapped_weights`): the same
+        numbers as the kernel expansion, without a kernel matrix.
+
+        Parameters
+        ----------
+        X : list of str, list of code arrays, or 2-D code array
+            Sequences of any lengths, each at least ``l`` letters.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples,)
+        """
+        return self._score(X)
+
+
+class GkmSVR(GkmExpansion, KernelRegressorBase):
+    """Support vector regression with the position-free gapped k-mer kernel.
+
+    The regression counterpart of `GkmSVC` (gkmsvm-lite's ``train_gkmsvr``,
+    LS-GKM's regression), for continuous targets (MPRA or STARR-seq activity,
+    ChIP signal) on records of any lengths: `~sklearn.svm.SVR`
+    (epsilon-insensitive loss) on the n x n kernel matrix. Its prediction is a
+    sum of l-mer (and gapped k-mer) weights, so POIMs are exact.
+
+    Parameters
+    ----------
+    l : int, default=11
+        Length of the compared words (l-mers).
+    k : int, default=7
+        Informative positions of a gapped pattern (k <= l).
+    reverse_complement : bool, default=True
+        Count both strands: a word and its reverse complement share a weight.
+    C : float, default=1.0
+        Regularisation parameter of the SVR.
+    epsilon : float, default=0.1
+        Half-width of the tube within which errors cost nothing, in units of
+        the target.
+    normalize : bool, default=True
+        Divide the kernel by a constant per length, as in `GkmSVC`.
+    tol : float, default=1e-3
+        Stopping tolerance of libsvm.
+    n_threads : int or None, default=None
+        Threads for the kernel (None: numba's default).
+
+    Attributes
+    ----------
+    support_codes_ : numpy.ndarray of uint8
+        The support sequences, one after another.
+    support_offsets_ : numpy.ndarray of int64, shape (n_SV + 1,)
+        Support sequence j is ``support_codes_[support_offsets_[j]:
+        support_offsets_[j + 1]]``.
+    dual_coef_ : numpy.ndarray of shape (n_SV,)
+        ``alpha_j - alpha_j*`` of each support sequence.
+    intercept_ : float
+    kernel_scale_ : float
+        ``kappa`` (1.0 if not normalised).
+    length_ : int
+        The median training length: the default length of POIMs.
+    n_iter_ : int
+        Iterations of libsvm.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 4, size=(60, 30), dtype=np.uint8)
+    >>> reg = GkmSVR(l=5, k=3).fit(X, rng.normal(size=60))
+    >>> reg.predict(["ACGTACGTAC", "GATTACAGATTACA"]).shape
+    (2,)
+    """
+
+    _model_format = "poimkit.GkmSVR"
+    _saved_params = {
+        "l": int,
+        "k": int,
+        "reverse_complement": bool,
+        "C": float,
+        "epsilon": float,
+        "normalize": bool,
+        "tol": float,
+    }
+
+    def __init__(
+        self,
+        l: int = 11,
+        k: int = 7,
+        reverse_complement: bool = True,
+        C: float = 1.0,
+        epsilon: float = 0.1,
+        normalize: bool = True,
+        tol: float = 1e-3,
+        n_threads: int | None = None,
+    ) -> None:
+        self._keep_params(locals())
+
+    def _check_params(self) -> None:
+        self._check_gkm_params()
+        check_nonnegative(self.epsilon, "epsilon")
+
+    def _solver_for(self, n: int) -> str:
+        """Always the kernel matrix (the protocol of `GkmSVC`)."""
+        return "kernel"
+
+    def _gram_pays(self, n: int, letters: int) -> bool:
+        """The selection always shares one kernel matrix."""
+        return True
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> GkmSVR:
+        """Train the SVR and build its explicit weights (as `GkmSVC.fit`).
+
+        Parameters
+        ----------
+        X : list of str, list of code arrays, or 2-D code array
+            Sequences of any lengths, each at least ``l`` letters.
+        y : array-like of shape (n_samples,)
+            Finite real targets, one per sequence.
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        require_target(y)
+        seqs = as_sequences(X)
+        check_long_enough(seqs, self.l)
+        check_continuous_target(y, len(seqs))
+        self._fit_gram(seqs, y, self._raw_kernel(seqs))
+        if self.l <= MAX_LMER_TABLE:
+            self._lmer_table()
+        return self
+
+    # ------------------------------------------------------------ Gram protocol
+    def _fit_gram(self, X, y, K_raw: np.ndarray) -> GkmSVR:
+        """`fit` given the un-normalised kernel matrix of X (see `_raw_kernel`)."""
+        self._check_params()
+        seqs = as_sequences(X)
+        y = check_continuous_target(y, len(seqs))
+        self._normalize_gram(seqs, K_raw)
+        svr = SVR(kernel="precomputed", C=self.C, epsilon=self.epsilon, tol=self.tol)
+        svr.fit(K_raw, y)
+        self._gram_support = svr.support_
+        self._set_model(seqs, svr.support_, svr.dual_coef_[0])
+        self.intercept_ = float(svr.intercept_[0])
+        self.n_iter_ = int(np.ravel(svr.n_iter_)[0])
+        return self
 
 
 def _labels(seqs: list[np.ndarray], y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
