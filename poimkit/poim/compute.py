@@ -175,7 +175,17 @@ def _position_free_poim(model, max_order, background, n_threads, memory_limit) -
         "background": repr(background),
         "n_weights": str(f.size),
     }
-    for name in ("l", "k", "reverse_complement", "C", "epsilon", "normalize"):
+    if getattr(model, "per_sequence_normalisation", False):
+        # an LS-GKM model: its score is not linear in the l-mers
+        metadata["explains"] = (
+            "the un-normalised linear part sum_w f[x_w] / sqrt(c_L) + intercept "
+            "(c_L: normalisation_constant(L)), not the per-sequence normalised score"
+        )
+        metadata["normalisation_constant"] = repr(
+            model.normalisation_constant(background.length)
+        )
+    names = ("l", "k", "d", "kernel_type", "reverse_complement", "C", "epsilon")
+    for name in (*names, "normalize"):
         if hasattr(model, name):
             metadata[f"model_{name}"] = str(getattr(model, name))
     return Poim(q, background, metadata)

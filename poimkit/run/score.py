@@ -155,7 +155,9 @@ def _window_scorer(model: Any, width: int):
         from ..kernels import _gkm
         from ..svm.gkm import MAX_LMER_TABLE
 
-        if model.l <= MAX_LMER_TABLE:
+        # LS-GKM's per-sequence normalisation is not a sum over windows
+        exact = not getattr(model, "per_sequence_normalisation", False)
+        if exact and model.l <= MAX_LMER_TABLE:
             f = model.lmer_weights(width)
             l, bias = int(model.l), float(model.intercept_)
 

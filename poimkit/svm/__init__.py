@@ -21,6 +21,7 @@ from ..errors import InputError
 
 if TYPE_CHECKING:
     from ._base import KernelModelBase, WDClassifierBase
+    from .lsgkm import LsgkmModel
 
 __all__ = [
     "GkmSVC",
@@ -110,19 +111,45 @@ def make_model(
     return cls(degree=degree, shift=shift, C=C, n_threads=n_threads, **params)
 
 
-def load_model(path: str | Path) -> KernelModelBase:
-    """Open a model file written by the ``save`` of any poimkit classifier or regressor.
+def _is_lsgkm(path: str | Path) -> bool:
+    """Whether ``path`` looks like an LS-GKM text model (plain or gzip).
+
+    Not a zip archive (an ``.npz``), and one of its first header lines is
+    ``kernel_type ...``. Unreadable files answer False (the ``.npz`` reader
+    then names the problem).
+    """
+    import gzip
+
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+        if head[:2] == b"\x1f\x8b":
+            with gzip.open(path, "rb") as handle:
+                head = handle.read(4096)
+    except (OSError, EOFError):
+        return False
+    if head[:2] == b"PK":
+        return False
+    lines = head.decode("latin-1").splitlines()[:30]
+    return any(line.split(" ", 1)[0] == "kernel_type" for line in lines)
+
+
+def load_model(path: str | Path) -> KernelModelBase | LsgkmModel:
+    """Open a poimkit model file, or an LS-GKM model file.
 
     Parameters
     ----------
     path : str or pathlib.Path
-        The ``.npz`` model file.
+        The ``.npz`` model file of any poimkit classifier or regressor's
+        ``save``, or an LS-GKM text model (``gkmtrain``'s, gkmsvm-lite's
+        ``save_lsgkm``; plain or gzip) of kernel type 0, 1 or 2.
 
     Returns
     -------
-    KernelModelBase
+    KernelModelBase or LsgkmModel
         A fitted `WDKernelSVC`, `WDLinearSVC`, `GkmSVC`, `WDKernelSVR` or
-        `GkmSVR`.
+        `GkmSVR`; an `LsgkmModel` (`poimkit.svm.lsgkm.read_lsgkm`) for an
+        LS-GKM file.
 
     Raises
     ------
@@ -135,6 +162,10 @@ def load_model(path: str | Path) -> KernelModelBase:
     from .linear import WDLinearSVC
     from .wd import WDKernelSVC, WDKernelSVR
 
+    if _is_lsgkm(path):
+        from .lsgkm import read_lsgkm
+
+        return read_lsgkm(path)
     kind = npz_format(path, "poimkit model")
     for cls in (WDKernelSVC, WDLinearSVC, GkmSVC, WDKernelSVR, GkmSVR):
         if kind == cls._model_format:

@@ -46,7 +46,13 @@ from .._threads import numba_threads
 from ..alphabet import ALPHABET, encode
 from ..errors import InputError
 from ..kernels import _gkm
-from ..kernels.gkm import as_sequences, check_long_enough, letter_weights, strands
+from ..kernels.gkm import (
+    as_sequences,
+    check_long_enough,
+    letter_weights,
+    strands,
+    typical_length,
+)
 
 if TYPE_CHECKING:
     from .gkm import GkmSVC
@@ -203,11 +209,20 @@ class LsgkmModel:
     ----------
     intercept_ : float
         ``-rho``.
+    classes_ : numpy.ndarray of shape (2,)
+        ``(labels[1], labels[0])``: positive scores predict ``classes_[1]``.
+    length_ : int
+        The median support-sequence length: the default length of POIMs.
     position_free : bool
         True: scores do not depend on where a word occurs.
+    per_sequence_normalisation : bool
+        True: the score divides by the sequence's own ``sqrt(K(x, x))``, so
+        ``lmer_weights(length)`` gives the linear part with a constant factor
+        per length (POIMs explain that part, not the normalised score).
     """
 
     position_free = True
+    per_sequence_normalisation = True
 
     def __init__(
         self,
@@ -240,6 +255,9 @@ class LsgkmModel:
             )
         self.intercept_ = -float(rho)
         self.labels = tuple(labels)
+        self.classes_ = np.array([self.labels[1], self.labels[0]])
+        self.length_ = typical_length(self.support)
+        self.n_threads: int | None = None
         self.table = mismatch_table(self.kernel_type, self.l, self.k, self.d)
         self._lmers: np.ndarray | None = None
 
@@ -268,8 +286,41 @@ class LsgkmModel:
         # counts the pairs (u in x, v in x or rc x) once
         return out / 2.0 if self.reverse_complement else out
 
-    def lmer_weights(self) -> np.ndarray:
-        """Un-normalised weight of every l-mer window, both strands (cached).
+    def normalisation_constant(self, length: int) -> float:
+        """``c_L``: the mean support self-kernel, rescaled to sequences of ``length``.
+
+        ``c_L = mean_i K(x_i, x_i) (L - l + 1) / (|x_i| - l + 1)``: the mean
+        diagonal of the support sequences when they all have length L (the
+        usual fixed-length training set); ``sqrt(c_L)`` stands in for each
+        sequence's own ``sqrt(K(x, x))`` in `lmer_weights` (DESIGN.md,
+        "Normalisation").
+
+        Parameters
+        ----------
+        length : int
+            Sequence length, at least ``l``.
+
+        Returns
+        -------
+        float
+        """
+        from .._validation import check_int
+
+        length = check_int(length, "length", self.l)
+        n_windows = np.array([x.size - self.l + 1.0 for x in self.support])
+        diagonal = self._self_kernel(self.support)
+        return float(np.mean(diagonal * (length - self.l + 1.0) / n_windows))
+
+    def lmer_weights(self, length: int | None = None) -> np.ndarray:
+        """Weight of every l-mer window, both strands folded in.
+
+        Parameters
+        ----------
+        length : int, optional
+            None: the un-normalised weights f (cached). A length L: ``f /
+            sqrt(c_L)`` (`normalisation_constant`), the weights of the linear
+            score ``sum_w f[x_w] / sqrt(c_L) + intercept_`` that POIMs of
+            sequences of length L explain.
 
         Returns
         -------
@@ -279,6 +330,12 @@ class LsgkmModel:
             are folded into f). Only the numerator is linear in the windows:
             POIMs from f explain the un-normalised part of the score.
         """
+        if length is None:
+            return self._lmer_table()
+        return self._lmer_table() / np.sqrt(self.normalisation_constant(length))
+
+    def _lmer_table(self) -> np.ndarray:
+        """The un-normalised l-mer weights f (cached)."""
         if self._lmers is None:
             scale = np.sqrt(self._self_kernel(self.support))
             codes, offsets, _ = strands(self.support, False)
@@ -314,7 +371,7 @@ class LsgkmModel:
         check_long_enough(seqs, self.l)
         codes, offsets, _ = strands(seqs, False)
         rows = np.empty(len(seqs))
-        _gkm.lmer_score_rows(codes, offsets, self.l, self.lmer_weights(), rows)
+        _gkm.lmer_score_rows(codes, offsets, self.l, self._lmer_table(), rows)
         norm = np.sqrt(self._self_kernel(seqs))
         return rows / np.maximum(norm, 1e-300) + self.intercept_
 

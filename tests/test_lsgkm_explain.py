@@ -1,0 +1,153 @@
+"""LS-GKM model files downstream: load_model, ``poimkit score``, exact POIMs."""
+
+import gzip
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from poimkit import compute_poim, load_model
+from poimkit.background import MarkovBackground
+from poimkit.errors import InputError
+from poimkit.poim.reference import poim_reference
+from poimkit.svm.lsgkm import LsgkmModel, read_lsgkm
+
+from .cli_runs import main
+from .test_lsgkm import model_text, random_strings
+
+
+def write_model(tmp_path, kernel="gkm_cnt", norc=0, gz=False, lengths=(8, 20)):
+    rng = np.random.default_rng(7)
+    support = random_strings(rng, 7, *lengths)
+    coef = rng.normal(size=7).round(6)
+    text = model_text(kernel, 4, 2, 2, support, coef, 0.125, norc)
+    if gz:
+        path = tmp_path / "model.txt.gz"
+        with gzip.open(path, "wt") as handle:
+            handle.write(text)
+    else:
+        path = tmp_path / "model.txt"
+        path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_load_model_reads_lsgkm_files(tmp_path, gz):
+    path = write_model(tmp_path, "gkm_estfull", gz=gz)
+    model = load_model(path)
+    assert isinstance(model, LsgkmModel)
+    test = random_strings(np.random.default_rng(0), 5, 6, 30)
+    assert_allclose(
+        model.decision_function(test), read_lsgkm(path).decision_function(test)
+    )
+
+
+def test_load_model_still_refuses_other_files(tmp_path):
+    path = tmp_path / "junk.txt"
+    path.write_text("hello\nworld\n")
+    with pytest.raises(InputError, match="junk.txt"):
+        load_model(path)
+
+
+@pytest.mark.parametrize("kernel", ["gkm_cnt", "gkm_esttrunc"])
+def test_cli_score_equals_decision_function(tmp_path, kernel):
+    """``poimkit score`` of an LS-GKM file: the model's own scores and labels."""
+    path = write_model(tmp_path, kernel)
+    rng = np.random.default_rng(1)
+    test = random_strings(rng, 9, 6, 40)
+    fasta = tmp_path / "test.fa"
+    fasta.write_text("".join(f">r{i}\n{s}\n" for i, s in enumerate(test)))
+    out = tmp_path / "scores.tsv"
+    assert main(["score", path, fasta, "-o", out]) == 0
+    rows = [line.split("\t") for line in out.read_text().splitlines()[1:]]
+    expected = read_lsgkm(path).decision_function(test)
+    assert [r[0] for r in rows] == [f"r{i}" for i in range(9)]
+    assert_allclose([float(r[1]) for r in rows], expected, rtol=1e-9, atol=1e-12)
+    assert [int(r[2]) for r in rows] == [1 if s > 0 else -1 for s in expected]
+
+
+def test_cli_score_windows_are_exact(tmp_path):
+    """--windows cuts windows and scores them with LS-GKM's own normalisation."""
+    path = write_model(tmp_path)
+    model = read_lsgkm(path)
+    record = random_strings(np.random.default_rng(2), 1, 50, 50)[0]
+    fasta = tmp_path / "one.fa"
+    fasta.write_text(f">one\n{record}\n")
+    out = tmp_path / "windows.tsv"
+    assert main(["score", path, fasta, "-o", out, "--windows", "3"]) == 0
+    rows = [line.split("\t") for line in out.read_text().splitlines()[1:]]
+    width = model.length_
+    starts = list(range(0, len(record) - width + 1, 3))
+    cut = [record[s : s + width] for s in starts]
+    got = [float(r[-1]) for r in rows]
+    assert len(got) == len(starts)
+    assert_allclose(got, model.decision_function(cut), rtol=1e-9, atol=1e-12)
+
+
+def test_normalisation_constant_is_the_mean_diagonal_at_one_length(tmp_path):
+    path = write_model(tmp_path, lengths=(12, 12))
+    model = read_lsgkm(path)
+    diagonal = model.self_kernel(model.support)
+    assert model.length_ == 12
+    assert model.normalisation_constant(12) == pytest.approx(diagonal.mean())
+    assert model.normalisation_constant(21) == pytest.approx(diagonal.mean() * 2)
+
+
+@pytest.mark.parametrize("kernel", ["gkm_cnt", "gkm_estfull"])
+@pytest.mark.parametrize("norc", [0, 1])
+@pytest.mark.parametrize("order", [0, 1])
+def test_poim_is_exact_for_the_unnormalised_linear_part(tmp_path, kernel, norc, order):
+    """compute_poim against enumeration of sum_w f[x_w] / sqrt(c_L) + b."""
+    path = write_model(tmp_path, kernel, norc)
+    model = read_lsgkm(path)
+    L = 6
+    background = (
+        MarkovBackground.uniform(L)
+        if order == 0
+        else MarkovBackground.fit(
+            np.random.default_rng(3).integers(0, 4, (200, L)).astype(np.uint8), order=1
+        )
+    )
+    poim = compute_poim(model, 3, background)
+    f = model.lmer_weights()
+    c = model.normalisation_constant(L)
+    powers = 4 ** np.arange(model.l)[::-1]
+
+    def linear(X):
+        X = np.asarray(X, dtype=np.int64)
+        idx = np.stack(
+            [X[:, j : j + model.l] @ powers for j in range(L - model.l + 1)], axis=1
+        )
+        return f[idx].sum(axis=1) / np.sqrt(c) + model.intercept_
+
+    expected = poim_reference(linear, poim.background, 3)
+    for order_l in range(1, 4):
+        assert_allclose(poim.q(order_l), expected[order_l - 1], atol=1e-10)
+    assert "un-normalised" in poim.metadata["explains"]
+    assert float(poim.metadata["normalisation_constant"]) == pytest.approx(c)
+    assert poim.metadata["model_kernel_type"] == str(model.kernel_type)
+
+
+def test_linear_part_matches_score_when_self_kernel_is_the_constant(tmp_path):
+    """Sanity of f's indexing: sum_w f[x_w] / sqrt(K(x, x)) + b is the score."""
+    path = write_model(tmp_path)
+    model = read_lsgkm(path)
+    X = np.random.default_rng(4).integers(0, 4, (20, 9)).astype(np.uint8)
+    powers = 4 ** np.arange(model.l)[::-1]
+    f = model.lmer_weights()
+    rows = np.array(
+        [sum(f[x[j : j + model.l] @ powers] for j in range(9 - model.l + 1)) for x in X]
+    )
+    got = rows / np.sqrt(model.self_kernel(X)) + model.intercept_
+    assert_allclose(got, model.decision_function(X), rtol=1e-10)
+
+
+def test_cli_poim_of_an_lsgkm_file(tmp_path):
+    path = write_model(tmp_path)
+    out = tmp_path / "poim.npz"
+    assert main(["poim", path, "-o", out, "--max-order", "2", "--quiet"]) == 0
+    from poimkit.poim.result import Poim
+
+    poim = Poim.load(out)
+    assert "un-normalised" in poim.metadata["explains"]
+    assert poim.length == read_lsgkm(path).length_
