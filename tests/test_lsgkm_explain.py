@@ -151,3 +151,49 @@ def test_cli_poim_of_an_lsgkm_file(tmp_path):
     poim = Poim.load(out)
     assert "un-normalised" in poim.metadata["explains"]
     assert poim.length == read_lsgkm(path).length_
+
+
+@pytest.mark.parametrize("norc", [0, 1])
+def test_variant_effects_are_exact_for_the_normalised_score(tmp_path, norc):
+    """SNVs, insertions, deletions: effects and their k-mer sums equal the scores."""
+    from poimkit import variant_effects
+
+    model = read_lsgkm(write_model(tmp_path, "gkm_estfull", norc))
+    rng = np.random.default_rng(5)
+    refs, alts = [], []
+    for ref in random_strings(rng, 30, 12, 30):
+        p = int(rng.integers(0, len(ref) - 2))
+        kind = len(refs) % 3
+        if kind == 0:  # SNV
+            alt = ref[:p] + "ACGT"[("ACGT".index(ref[p]) + 1) % 4] + ref[p + 1 :]
+        elif kind == 1:  # insertion
+            alt = ref[:p] + "GAT" + ref[p:]
+        else:  # deletion
+            alt = ref[:p] + ref[p + 2 :]
+        refs.append(ref)
+        alts.append(alt)
+    fx = variant_effects(model, refs, alts, top=2)
+    ref_scores = model.decision_function(refs)
+    alt_scores = model.decision_function(alts)
+    assert_allclose(fx.ref_score, ref_scores, rtol=1e-10, atol=1e-12)
+    assert_allclose(fx.effect, alt_scores - ref_scores, rtol=1e-9, atol=1e-12)
+    for i in range(len(refs)):
+        total = sum(c.change for c in fx.changes(i))
+        assert total == pytest.approx(fx.effect[i], rel=1e-9, abs=1e-12)
+
+
+def test_cli_variants_of_an_lsgkm_file(tmp_path):
+    path = write_model(tmp_path)
+    pairs = tmp_path / "p.tsv"
+    ref, alt = "ACGATTACAGTTGCA", "ACGATCACAGTTGCA"
+    pairs.write_text(f"a\t{ref}\t{alt}\nb\t{ref}\t{ref[:5] + ref[7:]}\n")
+    out = tmp_path / "e.tsv"
+    assert main(["variants", path, "--pairs", pairs, "-o", out, "--quiet"]) == 0
+    lines = out.read_text().splitlines()
+    header = lines[0].split("\t")
+    effects = [float(line.split("\t")[header.index("effect")]) for line in lines[1:]]
+    model = read_lsgkm(path)
+    expected = model.decision_function([alt, ref[:5] + ref[7:]]) - (
+        model.decision_function([ref, ref])
+    )
+    assert_allclose(effects, expected, rtol=1e-5, atol=1e-6)

@@ -22,6 +22,12 @@ by start: ``a f[alt_w] - a f[ref_w]``. Sequences of different lengths have
 different normalisations ``a``: every matched window then changes too, by
 ``(a(|alt|) - a(|ref|)) f[w]``, and unpaired windows count on their side
 alone; the decomposition stays exact.
+
+LS-GKM models (`poimkit.svm.lsgkm.LsgkmModel`) have ``a(x) = 1 / sqrt(K(x,
+x))`` per sequence: the same decomposition with each sequence's own factor,
+exact for the real (normalised) score; since ``a(ref) != a(alt)`` for most
+variants, every matched window carries its share ``(a(alt) - a(ref)) f[w]``
+of the normalisation term.
 """
 
 from __future__ import annotations
@@ -371,6 +377,10 @@ class _PositionFree:
         """``a(len)``: the factor of the window sum of sequences of these lengths."""
         return 1.0 / self.model._scale(np.asarray(lengths, np.float64) - self.l + 1.0)
 
+    def factors(self, codes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        """``a(x)`` of the ragged sequences ``codes[offsets[i]:offsets[i + 1]]``."""
+        return self.scale(np.diff(offsets))
+
     def run_flat(
         self, rc, ro, ac, ao, lo, rhi, ahi, anchor, top: int, keep: bool
     ) -> VariantEffects:
@@ -380,8 +390,8 @@ class _PositionFree:
         l = self.l
         n_ref = np.diff(ro)
         n_alt = np.diff(ao)
-        a_ref = self.scale(n_ref)
-        a_alt = self.scale(n_alt)
+        a_ref = self.factors(rc, ro)
+        a_alt = self.factors(ac, ao)
         changed = np.maximum(rhi - lo + l - 1, 0) + np.maximum(ahi - lo + l - 1, 0)
         tails = np.abs((n_ref - rhi) - (n_alt - ahi))
         bound = changed + tails + np.where(a_ref != a_alt, n_ref - l + 1, 0)
@@ -423,9 +433,17 @@ class _PositionFree:
     def contributions(self, x: np.ndarray) -> np.ndarray:
         """Per-letter contributions: ``a f[w]`` spread over the letters of w."""
         out = np.zeros(x.size)
-        scale = float(self.scale(np.array([x.size]))[0])
+        scale = float(self.factors(x, np.array([0, x.size]))[0])
         _effects.lmer_letter_contributions(x, self.l, self.table, scale, out)
         return out
+
+
+class _Lsgkm(_PositionFree):
+    """Effects of an `LsgkmModel`: ``a(x) = 1 / sqrt(K(x, x))`` per sequence."""
+
+    def factors(self, codes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        seqs = [codes[offsets[i] : offsets[i + 1]] for i in range(offsets.size - 1)]
+        return 1.0 / np.maximum(np.sqrt(self.model._self_kernel(seqs)), 1e-300)
 
 
 def _spans(rc, ro, ac, ao):
@@ -488,6 +506,8 @@ def effect_engine(model: object) -> _Positional | _PositionFree:
         raise InputError(
             f"variant effects need a fitted poimkit model, got {type(model).__name__}"
         )
+    if getattr(model, "per_sequence_normalisation", False):
+        return _Lsgkm(model)
     if getattr(model, "position_free", False):
         return _PositionFree(model)
     return _Positional(model.explicit_weights())
@@ -512,8 +532,9 @@ def variant_effects(
 
     Parameters
     ----------
-    model : WDKernelSVC, WDLinearSVC, GkmSVC or KmerWeights
-        A fitted model.
+    model : WDKernelSVC, WDLinearSVC, GkmSVC, LsgkmModel or KmerWeights
+        A fitted model (an LS-GKM file's `LsgkmModel`: exact for its
+        normalised score, see the module notes).
     ref, alt : list of str or of code arrays, or 2-D code arrays
         One reference and one alternative sequence per variant. Positional
         models need the model's length for both; `GkmSVC` takes any lengths
