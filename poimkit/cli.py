@@ -114,9 +114,9 @@ def _run_train(args: argparse.Namespace) -> int:
     from .svm import make_model
 
     if args.targets is not None:
-        from .run.regression import train_regression
+        from .run.regression import regression_command
 
-        return train_regression(args)
+        return regression_command(args)
     peaks = _check_labeled_args(args)
     check_cv(args.cv)
     if args.dask is not None and args.solver != "linear":
@@ -544,8 +544,8 @@ def _print_run(summary: dict, out: str) -> None:
 def _run_run(args: argparse.Namespace) -> int:
     from .run import RunOptions, run_pipeline
 
-    if args.targets is not None:
-        raise InputError("regression runs: use poimkit train --targets for now")
+    if args.targets is not None:  # regression: poimkit.run.regression
+        return _run_train(args)
     peaks = _check_labeled_args(args)
 
     options = RunOptions(

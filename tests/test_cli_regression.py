@@ -170,6 +170,7 @@ def test_bad_targets_exit_2_naming_file_and_line(tmp_path, capsys, line, message
         (["--positive-label", "1"], "--positive-label applies to --labels"),
         (["--kernel", "gkm", "--degree", "3"], "apply to --kernel wd"),
         (["--epsilon", "-1"], "epsilon"),
+        (["--bed", "x.bed", "--genome", "g.fa"], "does not take --bed"),
     ],
 )
 def test_train_targets_refuses_what_does_not_apply(
@@ -183,13 +184,55 @@ def test_train_targets_refuses_what_does_not_apply(
     assert not out.exists()
 
 
-def test_run_refuses_targets_for_now(data, tmp_path, capsys):
+def test_run_writes_model_poim_summary_and_figure(data, tmp_path, capsys):
+    import json
+
+    from poimkit import compute_poim
+    from poimkit.poim import Poim
+
     _, fasta, table = data
     out = tmp_path / "out"
+    code = main(
+        ["run", "--fasta", fasta, "--targets", table, "--degree", "4", "--cv", "3"]
+        + ["--max-order", "3", "-o", out]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["task"] == "regression" and summary["model"] == "WDKernelSVR"
+    assert summary["cv_pearson"] > 0.7
+    assert round(summary["cv_pearson"], 4) == cv_figures(captured.out)["cv_pearson"]
+    assert {"cv_spearman", "cv_r2", "cv_r2_std"} <= set(summary)
+    assert summary["figures"] == ["predicted_vs_observed.png"]
+    assert (out / "figures" / "predicted_vs_observed.png").stat().st_size > 1000
+    model = load_model(out / "model.npz")
+    poim = Poim.load(out / "poim.npz")
+    # the planted motif TGACTC at 0-based 6 carries the largest 3-mer POIM values
+    # (top_kmers positions are 1-based)
+    top = summary["top_kmers"][0]
+    assert top["kmer"] in "TGACTC" and 7 <= top["position"] <= 10
+    assert poim.max_order == 3 and isinstance(model, WDKernelSVR)
+    np.testing.assert_allclose(poim.q(3), compute_poim(model, 3).q(3))
+    # --force replaces it; with --cv 0 no CV figures and no figure
+    code = main(
+        ["run", "--fasta", fasta, "--targets", table, "--degree", "4", "--cv", "0"]
+        + ["--max-order", "2", "-o", out, "--force", "--quiet"]
+    )
+    assert code == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert "cv_pearson" not in summary and not (out / "figures").exists()
+
+
+def test_run_bad_targets_leaves_no_folder(tmp_path, capsys):
+    ids, seqs, y = planted(12, 30, 2)
+    fasta = tmp_path / "a.fa"
+    write_fasta(fasta, ids, seqs)
+    table = tmp_path / "t.tsv"
+    table.write_text("r0\t1\nr1\tx\n")
+    out = tmp_path / "out"
     assert main(["run", "--fasta", fasta, "--targets", table, "-o", out]) == 2
-    err = capsys.readouterr().err
-    assert "regression runs: use poimkit train --targets for now" in err
-    assert not out.exists()
+    assert "line 2" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.fa", "t.tsv"]
 
 
 def test_read_targets_header_and_order(tmp_path):

@@ -12,6 +12,7 @@ figures of one fold.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -19,7 +20,14 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["cv_regression", "make_regressor", "regression_scores", "train_regression"]
+__all__ = [
+    "cv_regression",
+    "make_regressor",
+    "regression_command",
+    "regression_scores",
+    "run_regression",
+    "train_regression",
+]
 
 #: defaults of the regressors' solver parameters (``--C``, ``--epsilon``)
 REGRESSION_DEFAULTS = {"C": 1.0, "epsilon": 0.1}
@@ -140,7 +148,7 @@ def _refuse_classification_options(args: argparse.Namespace) -> None:
         raise InputError("--targets needs --fasta (the records the targets belong to)")
     if getattr(args, "bed", None) is not None or getattr(args, "genome", None):
         raise InputError("--targets does not take --bed/--genome yet")
-    if args.solver == "linear" or args.dask is not None:
+    if args.solver == "linear" or getattr(args, "dask", None) is not None:
         raise InputError("regression has the kernel solver only (no --solver linear)")
     if args.grid:
         raise InputError(
@@ -149,15 +157,17 @@ def _refuse_classification_options(args: argparse.Namespace) -> None:
         )
     if args.positive_label is not None:
         raise InputError("--positive-label applies to --labels, not --targets")
+    if getattr(args, "compare", None) is not None:
+        raise InputError("--compare: no motifs for regression runs yet")
 
 
-def train_regression(args: argparse.Namespace) -> int:
-    """``poimkit train --fasta F --targets T``: CV figures, then the model file.
+def regression_command(args: argparse.Namespace) -> int:
+    """``poimkit train`` or ``poimkit run`` with ``--targets``.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed ``train`` command line.
+        The parsed ``train`` or ``run`` command line.
 
     Returns
     -------
@@ -165,21 +175,36 @@ def train_regression(args: argparse.Namespace) -> int:
         The exit code (0).
     """
     from .._exit import EXIT_OK
-    from ..io import read_targets
-    from ..outdir import check_writable
-    from .data import as_codes
-    from .options import FIXED_DEFAULTS, check_cv
 
     _refuse_classification_options(args)
+    from .options import check_cv
+
     check_cv(args.cv)
-    check_writable(args.output)
-    any_length = args.kernel != "wd"
+    if args.command == "run":
+        from ..outdir import check_output_folder
+
+        check_output_folder(args.output, args.force, (args.fasta, args.targets))
+        run_regression(args)
+    else:
+        from ..outdir import check_writable
+
+        check_writable(args.output)
+        train_regression(args)
+    return EXIT_OK
+
+
+def _read_and_model(args: argparse.Namespace):
+    """``(codes, y, model, kernel)``: the records read, an unfitted regressor."""
+    from ..io import read_targets
+    from .data import as_codes
+    from .options import FIXED_DEFAULTS
+
     ids, X, y = read_targets(
         args.fasta,
         args.targets,
         on_invalid="drop" if args.drop_invalid else "error",
         crop_length=args.crop,
-        any_length=any_length,
+        any_length=args.kernel != "wd",
         drop_short=args.drop_short,
     )
     lengths = sorted({len(x) for x in X})
@@ -204,13 +229,31 @@ def train_regression(args: argparse.Namespace) -> int:
     model = make_regressor(kernel, {**solver, **params}, args.threads)
     shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
     _say(args, f"read {len(y)} sequences of length {shown} with continuous targets")
-    if args.cv:
-        cv = cv_regression(model, codes, y, args.cv, args.seed)
-        for name in ("cv_pearson", "cv_spearman", "cv_r2"):
-            print(
-                f"{name}\t{cv[name]:.4f}\t+/-\t{cv[name + '_std']:.4f}\t"
-                f"({args.cv} folds)"
-            )
+    return codes, y, model, kernel
+
+
+def _cross_validate(args: argparse.Namespace, model: Any, codes: Any, y) -> dict:
+    """`cv_regression` with its three lines printed; {} with ``--cv 0``."""
+    if not args.cv:
+        return {}
+    cv = cv_regression(model, codes, y, args.cv, args.seed)
+    for name in ("cv_pearson", "cv_spearman", "cv_r2"):
+        print(
+            f"{name}\t{cv[name]:.4f}\t+/-\t{cv[name + '_std']:.4f}\t({args.cv} folds)"
+        )
+    return cv
+
+
+def train_regression(args: argparse.Namespace) -> None:
+    """``poimkit train --fasta F --targets T``: CV figures, then the model file.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``train`` command line (checked by `regression_command`).
+    """
+    codes, y, model, _ = _read_and_model(args)
+    _cross_validate(args, model, codes, y)
     model.fit(codes, y)
     model.save(args.output)
     _say(
@@ -218,7 +261,117 @@ def train_regression(args: argparse.Namespace) -> int:
         f"{type(model).__name__} with {len(model.dual_coef_)} support vectors "
         f"written to {args.output}",
     )
-    return EXIT_OK
+
+
+def run_regression(args: argparse.Namespace) -> dict:
+    """``poimkit run --fasta F --targets T``: a folder of model, POIMs and figures.
+
+    Writes, all or nothing (`poimkit.outdir.staged_directory`):
+    ``model.npz``, ``poim.npz``, ``top_kmers.tsv``, ``summary.json`` (with
+    ``cv_pearson``, ``cv_spearman``, ``cv_r2`` and their ``_std``) and
+    ``figures/predicted_vs_observed.png`` (the held-out predictions; with
+    ``--cv 0`` none of these). No motifs for regression yet.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``run`` command line (checked by `regression_command`).
+
+    Returns
+    -------
+    dict
+        The content of ``summary.json``.
+    """
+    import json
+    from pathlib import Path
+
+    import numpy as np
+
+    from .._threads import numba_threads
+    from ..io import atomic_path
+    from ..outdir import RUN_FORMAT, output_lock, staged_directory
+    from ..poim import compute_poim
+    from .data import _Data, make_background
+    from .summary import _TOP_KMERS, _versions
+
+    inputs = (args.fasta, args.targets)
+    with output_lock(args.output):
+        codes, y, model, kernel = _read_and_model(args)
+        data = _Data([], codes, y, [], 0)
+        with (
+            staged_directory(args.output, args.force, inputs) as staged,
+            numba_threads(args.threads),
+        ):
+            cv = _cross_validate(args, model, codes, y)
+            model.fit(codes, y)
+            poim = compute_poim(
+                model,
+                min(args.max_order, data.length),
+                make_background(data, args),
+                memory_limit=args.memory_limit * 1024**3,
+                n_threads=args.threads,
+            )
+            model.save(staged / "model.npz")
+            poim.save(staged / "poim.npz")
+            poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
+            figures = []
+            if cv:
+                (staged / "figures").mkdir()
+                _plot_predictions(
+                    staged / "figures" / "predicted_vs_observed.png",
+                    y,
+                    cv["cv_predictions"],
+                )
+                figures.append("predicted_vs_observed.png")
+            lengths = [len(x) for x in codes]
+            summary = {
+                "format": RUN_FORMAT,
+                "task": "regression",
+                "inputs": [os.fspath(p) for p in inputs],
+                "n_sequences": int(y.size),
+                "length": data.length,
+                "lengths": [int(min(lengths)), int(max(lengths))],
+                "position_free": poim.position_free,
+                "family": kernel,
+                "model": type(model).__name__,
+                "parameters": {
+                    k: v for k, v in model.get_params().items() if k != "n_threads"
+                },
+                "target": {"mean": float(np.mean(y)), "std": float(np.std(y))},
+                **{k: v for k, v in cv.items() if k != "cv_predictions"},
+                "cv_folds": args.cv,
+                "n_support_vectors": len(model.dual_coef_),
+                "top_kmers": [
+                    {"kmer": z, "position": j, "value": float(v)}
+                    for z, j, v in poim.top(10)
+                ],
+                "figures": figures,
+                "motifs_note": "no motifs for regression yet: see the POIMs",
+                "versions": _versions(),
+            }
+            with atomic_path(staged / "summary.json") as tmp:
+                Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
+    if cv:
+        _say(args, f"cv_pearson {cv['cv_pearson']:.4f}; results in {args.output}")
+    else:
+        _say(args, f"results in {args.output}")
+    return summary
+
+
+def _plot_predictions(path: Any, observed: Any, predicted: Any) -> None:
+    """Scatter of held-out predictions against the observed targets, with y = x."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(4.5, 4.5))
+    ax = fig.add_subplot()
+    ax.scatter(observed, predicted, s=8, alpha=0.6, linewidths=0)
+    low = float(min(observed.min(), predicted.min()))
+    high = float(max(observed.max(), predicted.max()))
+    ax.plot([low, high], [low, high], color="0.5", lw=1, ls="--")
+    ax.set_xlabel("observed target")
+    ax.set_ylabel("predicted (held out, cross-validation)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
 
 
 def _say(args: argparse.Namespace, message: str) -> None:
