@@ -454,8 +454,7 @@ def _add_model_options(parser: argparse.ArgumentParser):
         "--epsilon",
         type=float,
         default=0.1,
-        help="with --targets: half-width of the SVR's error-free tube, in target "
-        "units (default 0.1)",
+        help="with --targets: half-width of the SVR's error-free tube, in target units",
     )
     model.add_argument(
         "--grid",
