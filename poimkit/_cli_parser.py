@@ -7,7 +7,7 @@ import argparse
 from ._version import __version__
 
 
-def _add_input_options(parser: argparse.ArgumentParser) -> None:
+def _add_input_options(parser: argparse.ArgumentParser, targets: bool = False) -> None:
     group = parser.add_argument_group(
         "labeled input (either --pos/--neg or --fasta/--labels)"
     )
@@ -24,12 +24,28 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
         "larger number, or one of 1, +1, +, pos, positive, true, t, yes, y (any "
         "case) against 0, -1, -, neg, negative, false, f, no, n",
     )
+    if targets:
+        _add_targets_option(group)
     group.add_argument(
         "--positive-label",
         metavar="LABEL",
         help="with --labels: the label of the positive class (any other words)",
     )
     _add_cleaning_options(parser)
+
+
+def _add_targets_option(group) -> None:
+    group.add_argument(
+        "--targets",
+        metavar="TSV",
+        help="instead of --labels, a regression: two columns, record id and a "
+        "continuous value (header allowed). train: a support vector regression "
+        "(WDKernelSVR; GkmSVR for records of different lengths or --kernel gkm) "
+        "with fixed parameters (-C, --epsilon and the kernel's; no selection of "
+        "parameters or model family for regression yet); CV Pearson, Spearman "
+        "and R2 (mean +/- std over folds); run also writes poim.npz, summary.json "
+        "and a predicted-vs-observed figure (no motifs for regression yet)",
+    )
 
 
 def _width(text: str) -> int | None:
@@ -122,7 +138,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--solver linear --cv 0 -o model.npz (streams the files; --dask ADDRESS "
         "runs on a cluster)",
     )
-    _add_input_options(train)
+    _add_input_options(train, targets=True)
     _add_peak_options(train)
     _add_model_options(train)
     _add_linear_options(train)
@@ -252,7 +268,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "of 200 letters around the summits; GC- and repeat-matched genomic "
         "negatives in out/negatives.bed)",
     )
-    _add_input_options(run)
+    _add_input_options(run, targets=True)
     _add_peak_options(run)
     _add_run_options(run)
     run.add_argument(
@@ -433,6 +449,12 @@ def _add_model_options(parser: argparse.ArgumentParser):
         type=float,
         help=f"SVM regularisation; default: chosen from {_listed(DEFAULT_C)}, "
         f"{fixed['C']:g} with --no-grid",
+    )
+    model.add_argument(
+        "--epsilon",
+        type=float,
+        default=0.1,
+        help="with --targets: half-width of the SVR's error-free tube, in target units",
     )
     model.add_argument(
         "--grid",

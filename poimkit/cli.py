@@ -113,6 +113,10 @@ def _run_train(args: argparse.Namespace) -> int:
     )
     from .svm import make_model
 
+    if args.targets is not None:
+        from .run.regression import regression_command
+
+        return regression_command(args)
     peaks = _check_labeled_args(args)
     check_cv(args.cv)
     if args.dask is not None and args.solver != "linear":
@@ -540,6 +544,8 @@ def _print_run(summary: dict, out: str) -> None:
 def _run_run(args: argparse.Namespace) -> int:
     from .run import RunOptions, run_pipeline
 
+    if args.targets is not None:  # regression: poimkit.run.regression
+        return _run_train(args)
     peaks = _check_labeled_args(args)
 
     options = RunOptions(

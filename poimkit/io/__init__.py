@@ -8,7 +8,8 @@ All validation of user files lives here, in three modules:
     `iter_fasta_chunks` reads it chunk by chunk.
 `poimkit.io.labeled`
     Reading labelled data sets: `read_labeled` reads a positive and a
-    negative FASTA file, or one FASTA file and a table of id and label.
+    negative FASTA file, or one FASTA file and a table of id and label;
+    `read_targets` one FASTA file and a table of id and continuous value.
 `poimkit.io.files`
     Writing outputs atomically: `write_fasta`, `write_table` and the
     ``.npz`` result files write through `atomic_path`, so that the target
@@ -35,7 +36,7 @@ from .files import read_npz as read_npz
 from .files import write_npz as write_npz
 from .labeled import NEGATIVE_WORDS as NEGATIVE_WORDS
 from .labeled import POSITIVE_WORDS as POSITIVE_WORDS
-from .labeled import read_labeled
+from .labeled import read_labeled, read_targets
 
 __all__ = [
     "DroppedRecordsWarning",
@@ -44,6 +45,7 @@ __all__ = [
     "output_folder",
     "read_fasta",
     "read_labeled",
+    "read_targets",
     "write_fasta",
     "write_table",
 ]

@@ -20,7 +20,7 @@ from ..errors import InputError
 from .fasta import _read_fasta, _read_text, _show
 from .files import PathLike
 
-__all__ = ["NEGATIVE_WORDS", "POSITIVE_WORDS", "read_labeled"]
+__all__ = ["NEGATIVE_WORDS", "POSITIVE_WORDS", "read_labeled", "read_targets"]
 
 # Label words, compared case-insensitively (see `read_labeled`).
 POSITIVE_WORDS = frozenset({"1", "+1", "+", "pos", "positive", "true", "t", "yes", "y"})
@@ -39,9 +39,13 @@ def _is_number(value: str) -> bool:
 
 
 def _read_label_table(
-    path: PathLike, fasta_ids: set[str]
+    path: PathLike, fasta_ids: set[str], what: str = "label"
 ) -> list[tuple[int, str, str]]:
-    """Rows ``(line number, id, label)`` of a two-column table; header skipped."""
+    """Rows ``(line number, id, label)`` of a two-column table; header skipped.
+
+    With ``what="value"`` (a table of numbers) the first line is a header
+    when its id is not a record and its value is not a number.
+    """
     name = os.fspath(path)
     rows: list[tuple[int, str, str]] = []
     for number, line in enumerate(_read_text(name).split("\n"), 1):
@@ -51,7 +55,7 @@ def _read_label_table(
         if len(fields) != 2:
             shown = line if len(line) <= 60 else line[:60] + "..."
             raise InputError(
-                f"line {number}: expected 2 columns (id, label) separated by a tab, "
+                f"line {number}: expected 2 columns (id, {what}) separated by a tab, "
                 f"found {len(fields)}: {shown!r}",
                 path=name,
             )
@@ -59,13 +63,59 @@ def _read_label_table(
     if rows:
         _, first_id, first_label = rows[0]
         other_labels = {label for _, _, label in rows[1:]}
-        if first_id not in fasta_ids and first_label not in other_labels:
+        header = (
+            not _is_number(first_label)
+            if what == "value"
+            else first_label not in other_labels
+        )
+        if first_id not in fasta_ids and header:
             rows = rows[1:]  # a header line such as "id<TAB>label"
     if not rows:
         raise InputError(
-            "no labels: the table holds no 'id<TAB>label' lines", path=name
+            f"no {what}s: the table holds no 'id<TAB>{what}' lines", path=name
         )
     return rows
+
+
+def _match_table(
+    rows: list[tuple[int, str, str]],
+    ids: list[str],
+    dropped: list[str],
+    fasta_name: str,
+    table_name: str,
+    what: str = "label",
+) -> list[str]:
+    """The table's value of every record of ``ids``, in that order (checked).
+
+    Refuses an id listed twice, an id that is not a record (kept or
+    ``dropped``) of ``fasta_name``, and a record with no line.
+    """
+    kept, gone = set(ids), set(dropped)
+    value_of: dict[str, str] = {}
+    line_of: dict[str, int] = {}
+    for number, rid, value in rows:
+        if rid in line_of:
+            raise InputError(
+                f"id listed twice in the table (lines {line_of[rid]} and {number})",
+                path=table_name,
+                record=rid,
+            )
+        line_of[rid] = number
+        value_of[rid] = value
+    unknown = [rid for rid in value_of if rid not in kept and rid not in gone]
+    if unknown:
+        raise InputError(
+            f"{len(unknown)} ids in the table are not records of {fasta_name}: "
+            f"{_show(unknown)} (first on line {line_of[unknown[0]]})",
+            path=table_name,
+        )
+    missing = [rid for rid in ids if rid not in value_of]
+    if missing:
+        raise InputError(
+            f"{len(missing)} records of {fasta_name} have no {what}: {_show(missing)}",
+            path=table_name,
+        )
+    return [value_of[rid] for rid in ids]
 
 
 def _classes(
@@ -244,32 +294,84 @@ def read_labeled(
     )
     kept, gone = set(ids), set(dropped)
     rows = _read_label_table(labels_name, kept | gone)
-    label_of: dict[str, str] = {}
-    line_of: dict[str, int] = {}
-    for number, rid, label in rows:
-        if rid in line_of:
-            raise InputError(
-                f"id listed twice in the table (lines {line_of[rid]} and {number})",
-                path=labels_name,
-                record=rid,
-            )
-        line_of[rid] = number
-        label_of[rid] = label
-    unknown = [rid for rid in label_of if rid not in kept and rid not in gone]
-    if unknown:
-        raise InputError(
-            f"{len(unknown)} ids in the table are not records of {fasta_name}: "
-            f"{_show(unknown)} (first on line {line_of[unknown[0]]})",
-            path=labels_name,
-        )
-    unlabeled = [rid for rid in ids if rid not in label_of]
-    if unlabeled:
-        raise InputError(
-            f"{len(unlabeled)} records of {fasta_name} have no label: "
-            f"{_show(unlabeled)}",
-            path=labels_name,
-        )
-    used = [label_of[rid] for rid in ids]
+    used = _match_table(rows, ids, dropped, fasta_name, labels_name)
     classes = _classes(used, positive_label, labels_name)
     y = np.array([classes[label] for label in used], dtype=np.int64)
+    return ids, X, y
+
+
+def read_targets(
+    fasta: PathLike,
+    targets: PathLike,
+    *,
+    on_invalid: Literal["error", "drop"] = "error",
+    crop_length: int | None = None,
+    any_length: bool = False,
+    drop_short: bool = False,
+) -> tuple[list[str], np.ndarray | list[np.ndarray], np.ndarray]:
+    """Read sequences with a continuous target each (for the regressors).
+
+    Parameters
+    ----------
+    fasta : str or path-like
+        The records, read with `read_fasta`.
+    targets : str or path-like
+        Plain or gzip text with two columns, record id and value (a finite
+        number), separated by a tab or spaces. Blank lines and lines starting
+        with ``#`` are skipped; the first line is a header, and skipped, when
+        its id is not a record of ``fasta`` and its value is not a number.
+        Every record of ``fasta`` needs exactly one line, and every line a
+        record (records dropped by ``on_invalid="drop"`` may keep theirs).
+    on_invalid, crop_length, any_length, drop_short
+        As in `read_fasta`.
+
+    Returns
+    -------
+    ids : list of str
+        Record ids in ``fasta`` order.
+    X : numpy.ndarray of uint8, shape (n_records, length), or list of arrays
+        Letter codes (a list with ``any_length``).
+    y : numpy.ndarray of float64, shape (n_records,)
+        The targets.
+
+    Raises
+    ------
+    InputError
+        Besides the errors of `read_fasta`: a malformed line or a value that
+        is not a finite number (file and line number), an id listed twice,
+        ids in the table but not in ``fasta`` or the reverse, or targets that
+        are all equal.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from poimkit.io import write_fasta, write_table
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     fa = os.path.join(folder, "all.fa")
+    ...     tsv = os.path.join(folder, "targets.tsv")
+    ...     write_fasta(fa, ["s1", "s2"], ["ACGT", "AAAA"])
+    ...     write_table(tsv, ["id", "activity"], [("s2", "0.5"), ("s1", "-1e-1")])
+    ...     ids, X, y = read_targets(fa, tsv)
+    >>> ids, y.tolist()
+    (['s1', 's2'], [-0.1, 0.5])
+    """
+    fasta_name, table_name = os.fspath(fasta), os.fspath(targets)
+    ids, X, dropped = _read_fasta(
+        fasta_name, on_invalid, crop_length, 3, any_length, drop_short
+    )
+    rows = _read_label_table(table_name, set(ids) | set(dropped), "value")
+    for number, rid, value in rows:
+        if not _is_number(value):
+            raise InputError(
+                f"line {number}: the value of {rid!r} is {value!r}, not a finite "
+                "number",
+                path=table_name,
+            )
+    values = _match_table(rows, ids, dropped, fasta_name, table_name, "target")
+    y = np.array([float(value) for value in values], dtype=np.float64)
+    if len(y) and np.all(y == y[0]):
+        raise InputError(
+            f"all {len(y)} targets are equal ({y[0]:g}); nothing to learn",
+            path=table_name,
+        )
     return ids, X, y

@@ -44,6 +44,13 @@ class _Classifier(Protocol):
     def decision_function(self, X: Any) -> np.ndarray: ...
 
 
+def _score_of(model: Any):
+    """The model's score: ``decision_function``, or a regressor's ``predict``."""
+    if hasattr(model, "decision_function"):
+        return model.decision_function
+    return model.predict
+
+
 def score_fasta(
     model: _Classifier,
     path: str | os.PathLike,
@@ -51,6 +58,8 @@ def score_fasta(
     **kwargs: Any,
 ) -> Iterator[tuple[list[str], np.ndarray]]:
     """Score a FASTA file chunk by chunk with ``model.decision_function``.
+
+    A regressor (`WDKernelSVR`, `GkmSVR`) is scored by its ``predict``.
 
     Parameters
     ----------
@@ -80,7 +89,7 @@ def score_fasta(
     """
     if getattr(model, "position_free", False):
         for ids, X in iter_fasta_chunks(path, chunk_size, any_length=True, **kwargs):
-            yield ids, np.asarray(model.decision_function(X), dtype=np.float64)
+            yield ids, np.asarray(_score_of(model)(X), dtype=np.float64)
         return
     if kwargs.get("crop_length") is None:
         kwargs["crop_length"] = model.length_  # the model's own crop
@@ -92,7 +101,7 @@ def score_fasta(
                 f"{model.length_})",
                 path=os.fspath(path),
             )
-        yield ids, np.asarray(model.decision_function(X), dtype=np.float64)
+        yield ids, np.asarray(_score_of(model)(X), dtype=np.float64)
 
 
 def write_scores(
@@ -104,6 +113,9 @@ def write_scores(
 ) -> int:
     """Write ``id, score, predicted`` rows for every record of ``path``.
 
+    For a regressor (no ``classes_``): ``id, predicted`` rows, the predicted
+    target.
+
     Scores are computed and written chunk by chunk; ``out`` is written
     atomically (`poimkit.io.write_table`), so it never holds a partial table.
 
@@ -111,7 +123,7 @@ def write_scores(
     ----------
     model : estimator
         A fitted model, as in `score_fasta`; ``predicted`` is
-        ``model.classes_[score > 0]``.
+        ``model.classes_[score > 0]`` for a classifier.
     path : str or path-like
         Plain or gzip FASTA to score.
     out : str or path-like
@@ -128,15 +140,22 @@ def write_scores(
     """
     count = 0
 
+    regressor = not hasattr(model, "classes_")
+
     def rows():
         nonlocal count
         for ids, scores in score_fasta(model, path, chunk_size, **kwargs):
-            labels = model.classes_[(scores > 0).astype(np.intp)]
-            for rid, score, label in zip(ids, scores, labels, strict=True):
-                yield rid, f"{score:.10g}", label
+            if regressor:
+                for rid, score in zip(ids, scores, strict=True):
+                    yield rid, f"{score:.10g}"
+            else:
+                labels = model.classes_[(scores > 0).astype(np.intp)]
+                for rid, score, label in zip(ids, scores, labels, strict=True):
+                    yield rid, f"{score:.10g}", label
             count += len(ids)
 
-    write_table(out, ["id", "score", "predicted"], rows())
+    header = ["id", "predicted"] if regressor else ["id", "score", "predicted"]
+    write_table(out, header, rows())
     return count
 
 
@@ -168,12 +187,12 @@ def _window_scorer(model: Any, width: int):
                 return bias + prefix[starts + width - l + 1] - prefix[starts]
 
             return by_lmers
-        score = model.decision_function
+        score = _score_of(model)
     else:
         try:
             score = model.explicit_weights().decision_function
         except (InputError, AttributeError):  # e.g. hashed orders
-            score = model.decision_function
+            score = _score_of(model)
 
     def by_blocks(codes: np.ndarray, starts: np.ndarray) -> np.ndarray:
         view = np.lib.stride_tricks.sliding_window_view(codes, width)

@@ -1,0 +1,379 @@
+"""Regression from the command line: ``poimkit train --fasta F --targets T``.
+
+`train_regression` reads records with a continuous target each
+(`poimkit.io.read_targets`), cross-validates a `WDKernelSVR` (records of one
+length) or `GkmSVR` (records of different lengths, or ``--kernel gkm``) with
+fixed parameters, prints the CV Pearson, Spearman and R² (mean over folds
++/- their standard deviation) and writes the model trained on all records.
+`cv_regression` is that cross-validation, `regression_scores` the three
+figures of one fold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+
+__all__ = [
+    "cv_regression",
+    "make_regressor",
+    "regression_command",
+    "regression_scores",
+    "run_regression",
+    "train_regression",
+]
+
+#: defaults of the regressors' solver parameters (``--C``, ``--epsilon``)
+REGRESSION_DEFAULTS = {"C": 1.0, "epsilon": 0.1}
+
+
+def regression_scores(y_true: np.ndarray, y_pred: np.ndarray) -> dict[str, float]:
+    """Pearson and Spearman correlation and R² of predictions.
+
+    Parameters
+    ----------
+    y_true, y_pred : numpy.ndarray of shape (n,)
+
+    Returns
+    -------
+    dict
+        ``pearson``, ``spearman`` and ``r2``; a correlation is NaN when
+        either side is constant.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s = regression_scores(np.array([1.0, 2, 3, 4]), np.array([1.0, 2, 3, 5]))
+    >>> round(s["pearson"], 3), s["spearman"], round(s["r2"], 3)
+    (0.983, 1.0, 0.8)
+    """
+    from scipy.stats import rankdata
+    from sklearn.metrics import r2_score
+
+    def pearson(a: np.ndarray, b: np.ndarray) -> float:
+        a, b = a - a.mean(), b - b.mean()
+        norm = np.sqrt((a @ a) * (b @ b))
+        return float(a @ b / norm) if norm > 0 else float("nan")
+
+    y_true = np.asarray(y_true, dtype=np.float64)
+    y_pred = np.asarray(y_pred, dtype=np.float64)
+    return {
+        "pearson": pearson(y_true, y_pred),
+        "spearman": pearson(rankdata(y_true), rankdata(y_pred)),
+        "r2": float(r2_score(y_true, y_pred)),
+    }
+
+
+def make_regressor(
+    kernel: str, params: dict[str, Any], threads: int | None = None
+) -> Any:
+    """An unfitted `WDKernelSVR` (``kernel="wd"``) or `GkmSVR` (``"gkm"``), checked.
+
+    Parameters
+    ----------
+    kernel : {"wd", "gkm"}
+    params : dict
+        ``C``, ``epsilon`` and the kernel's own parameters (``degree``,
+        ``shift``, ``mismatches``, ``reverse_complement`` for wd; ``l``,
+        ``k``, ``reverse_complement`` for gkm); None means the default.
+    threads : int, optional
+        Threads for the kernel.
+
+    Returns
+    -------
+    WDKernelSVR or GkmSVR
+    """
+    from ..svm import GkmSVR, WDKernelSVR
+
+    given = {k: v for k, v in params.items() if v is not None}
+    model = (GkmSVR if kernel == "gkm" else WDKernelSVR)(n_threads=threads, **given)
+    model._check_params()
+    return model
+
+
+def cv_regression(
+    model: Any, X: Any, y: np.ndarray, folds: int, seed: int = 0
+) -> dict[str, Any]:
+    """K-fold CV of ``model``: each figure's mean over folds and its std.
+
+    Parameters
+    ----------
+    model : regressor
+        Cloned for every fold.
+    X : numpy.ndarray or 1-D object array of code arrays
+    y : numpy.ndarray of float
+    folds : int
+        At least 2 and at most ``len(y)``.
+    seed : int
+        Seed of the shuffled split.
+
+    Returns
+    -------
+    dict
+        ``cv_pearson``, ``cv_spearman``, ``cv_r2`` and their ``..._std``,
+        and ``cv_predictions`` (the held-out prediction of every record).
+    """
+    from sklearn.base import clone
+    from sklearn.model_selection import KFold
+
+    if folds > len(y):
+        raise InputError(f"--cv {folds} needs at least {folds} records, got {len(y)}")
+    split = KFold(n_splits=folds, shuffle=True, random_state=seed)
+    per_fold: dict[str, list[float]] = {"pearson": [], "spearman": [], "r2": []}
+    predictions = np.empty(len(y))
+    for train, test in split.split(np.zeros(len(y))):
+        fitted = clone(model).fit(X[train], y[train])
+        predictions[test] = fitted.predict(X[test])
+        for name, value in regression_scores(y[test], predictions[test]).items():
+            per_fold[name].append(value)
+    result: dict[str, Any] = {}
+    for name, values in per_fold.items():
+        result[f"cv_{name}"] = float(np.mean(values))
+        result[f"cv_{name}_std"] = float(np.std(values))
+    result["cv_predictions"] = predictions
+    return result
+
+
+def _refuse_classification_options(args: argparse.Namespace) -> None:
+    """Options of ``train`` that do not apply to regression yet: one line each."""
+    if args.pos is not None or args.neg is not None or args.labels is not None:
+        raise InputError("--targets goes with --fasta (not --pos/--neg or --labels)")
+    if args.fasta is None:
+        raise InputError("--targets needs --fasta (the records the targets belong to)")
+    if getattr(args, "bed", None) is not None or getattr(args, "genome", None):
+        raise InputError("--targets does not take --bed/--genome yet")
+    if args.solver == "linear" or getattr(args, "dask", None) is not None:
+        raise InputError("regression has the kernel solver only (no --solver linear)")
+    if args.grid:
+        raise InputError(
+            "regression has no parameter selection yet: give the parameters "
+            "(--degree, --shift, -C, --epsilon, --gkm-l, --gkm-k) or take the defaults"
+        )
+    if args.positive_label is not None:
+        raise InputError("--positive-label applies to --labels, not --targets")
+    if getattr(args, "compare", None) is not None:
+        raise InputError("--compare: no motifs for regression runs yet")
+
+
+def regression_command(args: argparse.Namespace) -> int:
+    """``poimkit train`` or ``poimkit run`` with ``--targets``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``train`` or ``run`` command line.
+
+    Returns
+    -------
+    int
+        The exit code (0).
+    """
+    from .._exit import EXIT_OK
+
+    _refuse_classification_options(args)
+    from .options import check_cv
+
+    check_cv(args.cv)
+    if args.command == "run":
+        from ..outdir import check_output_folder
+
+        check_output_folder(args.output, args.force, (args.fasta, args.targets))
+        run_regression(args)
+    else:
+        from ..outdir import check_writable
+
+        check_writable(args.output)
+        train_regression(args)
+    return EXIT_OK
+
+
+def _read_and_model(args: argparse.Namespace):
+    """``(codes, y, model, kernel)``: the records read, an unfitted regressor."""
+    from ..io import read_targets
+    from .data import as_codes
+    from .options import FIXED_DEFAULTS
+
+    ids, X, y = read_targets(
+        args.fasta,
+        args.targets,
+        on_invalid="drop" if args.drop_invalid else "error",
+        crop_length=args.crop,
+        any_length=args.kernel != "wd",
+        drop_short=args.drop_short,
+    )
+    lengths = sorted({len(x) for x in X})
+    kernel = args.kernel
+    if kernel == "auto":
+        kernel = "gkm" if len(lengths) > 1 else "wd"
+        if kernel == "gkm":
+            _say(args, "records of different lengths: the gapped k-mer model (gkm)")
+    codes = as_codes(X, "gkm" if kernel == "gkm" else "auto")
+    solver = {"C": args.C, "epsilon": args.epsilon}
+    if kernel == "gkm":
+        if args.degree is not None or args.shift is not None or args.mismatches:
+            raise InputError("--degree, --shift and --mismatches apply to --kernel wd")
+        params = {"l": args.gkm_l, "k": args.gkm_k}
+    else:
+        params = {
+            "degree": FIXED_DEFAULTS["degree"] if args.degree is None else args.degree,
+            "shift": args.shift,
+            "mismatches": args.mismatches,
+        }
+    params["reverse_complement"] = args.reverse_complement
+    model = make_regressor(kernel, {**solver, **params}, args.threads)
+    shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
+    _say(args, f"read {len(y)} sequences of length {shown} with continuous targets")
+    return codes, y, model, kernel
+
+
+def _cross_validate(args: argparse.Namespace, model: Any, codes: Any, y) -> dict:
+    """`cv_regression` with its three lines printed; {} with ``--cv 0``."""
+    if not args.cv:
+        return {}
+    cv = cv_regression(model, codes, y, args.cv, args.seed)
+    for name in ("cv_pearson", "cv_spearman", "cv_r2"):
+        print(
+            f"{name}\t{cv[name]:.4f}\t+/-\t{cv[name + '_std']:.4f}\t({args.cv} folds)"
+        )
+    return cv
+
+
+def train_regression(args: argparse.Namespace) -> None:
+    """``poimkit train --fasta F --targets T``: CV figures, then the model file.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``train`` command line (checked by `regression_command`).
+    """
+    codes, y, model, _ = _read_and_model(args)
+    _cross_validate(args, model, codes, y)
+    model.fit(codes, y)
+    model.save(args.output)
+    _say(
+        args,
+        f"{type(model).__name__} with {len(model.dual_coef_)} support vectors "
+        f"written to {args.output}",
+    )
+
+
+def run_regression(args: argparse.Namespace) -> dict:
+    """``poimkit run --fasta F --targets T``: a folder of model, POIMs and figures.
+
+    Writes, all or nothing (`poimkit.outdir.staged_directory`):
+    ``model.npz``, ``poim.npz``, ``top_kmers.tsv``, ``summary.json`` (with
+    ``cv_pearson``, ``cv_spearman``, ``cv_r2`` and their ``_std``) and
+    ``figures/predicted_vs_observed.png`` (the held-out predictions; with
+    ``--cv 0`` none of these). No motifs for regression yet.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``run`` command line (checked by `regression_command`).
+
+    Returns
+    -------
+    dict
+        The content of ``summary.json``.
+    """
+    import json
+    from pathlib import Path
+
+    import numpy as np
+
+    from .._threads import numba_threads
+    from ..io import atomic_path
+    from ..outdir import RUN_FORMAT, output_lock, staged_directory
+    from ..poim import compute_poim
+    from .data import _Data, make_background
+    from .summary import _TOP_KMERS, _versions
+
+    inputs = (args.fasta, args.targets)
+    with output_lock(args.output):
+        codes, y, model, kernel = _read_and_model(args)
+        data = _Data([], codes, y, [], 0)
+        with (
+            staged_directory(args.output, args.force, inputs) as staged,
+            numba_threads(args.threads),
+        ):
+            cv = _cross_validate(args, model, codes, y)
+            model.fit(codes, y)
+            poim = compute_poim(
+                model,
+                min(args.max_order, data.length),
+                make_background(data, args),
+                memory_limit=args.memory_limit * 1024**3,
+                n_threads=args.threads,
+            )
+            model.save(staged / "model.npz")
+            poim.save(staged / "poim.npz")
+            poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
+            figures = []
+            if cv:
+                (staged / "figures").mkdir()
+                _plot_predictions(
+                    staged / "figures" / "predicted_vs_observed.png",
+                    y,
+                    cv["cv_predictions"],
+                )
+                figures.append("predicted_vs_observed.png")
+            lengths = [len(x) for x in codes]
+            summary = {
+                "format": RUN_FORMAT,
+                "task": "regression",
+                "inputs": [os.fspath(p) for p in inputs],
+                "n_sequences": int(y.size),
+                "length": data.length,
+                "lengths": [int(min(lengths)), int(max(lengths))],
+                "position_free": poim.position_free,
+                "family": kernel,
+                "model": type(model).__name__,
+                "parameters": {
+                    k: v for k, v in model.get_params().items() if k != "n_threads"
+                },
+                "target": {"mean": float(np.mean(y)), "std": float(np.std(y))},
+                **{k: v for k, v in cv.items() if k != "cv_predictions"},
+                "cv_folds": args.cv,
+                "n_support_vectors": len(model.dual_coef_),
+                "top_kmers": [
+                    {"kmer": z, "position": j, "value": float(v)}
+                    for z, j, v in poim.top(10)
+                ],
+                "figures": figures,
+                "motifs_note": "no motifs for regression yet: see the POIMs",
+                "versions": _versions(),
+            }
+            with atomic_path(staged / "summary.json") as tmp:
+                Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
+    if cv:
+        _say(args, f"cv_pearson {cv['cv_pearson']:.4f}; results in {args.output}")
+    else:
+        _say(args, f"results in {args.output}")
+    return summary
+
+
+def _plot_predictions(path: Any, observed: Any, predicted: Any) -> None:
+    """Scatter of held-out predictions against the observed targets, with y = x."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(4.5, 4.5))
+    ax = fig.add_subplot()
+    ax.scatter(observed, predicted, s=8, alpha=0.6, linewidths=0)
+    low = float(min(observed.min(), predicted.min()))
+    high = float(max(observed.max(), predicted.max()))
+    ax.plot([low, high], [low, high], color="0.5", lw=1, ls="--")
+    ax.set_xlabel("observed target")
+    ax.set_ylabel("predicted (held out, cross-validation)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def _say(args: argparse.Namespace, message: str) -> None:
+    if not args.quiet:
+        print(message, file=sys.stderr)

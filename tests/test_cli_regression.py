@@ -1,0 +1,268 @@
+"""Regression through the command line: ``train --targets``, ``score`` on regressors."""
+
+import contextlib
+import io
+
+import numpy as np
+import pytest
+
+from poimkit import GkmSVR, WDKernelSVR, load_model
+from poimkit.errors import InputError
+from poimkit.io import read_fasta, read_targets, write_fasta, write_table
+from poimkit.run.regression import regression_scores
+
+from .cli_runs import main
+
+#: planted additive effects: (motif, start in records of one length, effect)
+MOTIFS = [("TGACTC", 6, 1.0), ("GATTA", 18, 0.7)]
+
+
+def planted(n, length, seed, lengths=None, noise=0.2):
+    """Records with two motifs, each present in half; target = sum of effects."""
+    rng = np.random.default_rng(seed)
+    seqs, y = [], []
+    for _ in range(n):
+        size = length if lengths is None else int(rng.integers(*lengths))
+        s = list(rng.choice(list("ACGT"), size))
+        value = 0.0
+        for motif, start, effect in MOTIFS:
+            if rng.random() < 0.5:
+                at = start if lengths is None else int(rng.integers(0, size - 6))
+                s[at : at + len(motif)] = motif
+                value += effect
+        seqs.append("".join(s))
+        y.append(value + rng.normal(scale=noise))
+    return [f"r{i}" for i in range(n)], seqs, np.array(y)
+
+
+def write_data(folder, ids, seqs, y, name="data"):
+    fasta, table = folder / f"{name}.fa", folder / f"{name}.tsv"
+    write_fasta(fasta, ids, seqs)
+    write_table(
+        table,
+        ["id", "activity"],
+        [(i, f"{v:.6f}") for i, v in zip(ids, y, strict=True)],
+    )
+    return fasta, table
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("regression")
+    fasta, table = write_data(folder, *planted(150, 30, 0))
+    return folder, fasta, table
+
+
+def cv_figures(out: str) -> dict[str, float]:
+    return {
+        line.split("\t")[0]: float(line.split("\t")[1])
+        for line in out.splitlines()
+        if line.startswith("cv_")
+    }
+
+
+@pytest.fixture(scope="module")
+def wd_model(data):
+    folder, fasta, table = data
+    model = folder / "wd.npz"
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        code = main(
+            ["train", "--fasta", fasta, "--targets", table, "--degree", "4"]
+            + ["--cv", "3", "-o", model, "--quiet"]
+        )
+    assert code == 0
+    return model, out.getvalue()
+
+
+def test_train_wd_regression_cv(wd_model):
+    model, out = wd_model
+    figures = cv_figures(out)
+    assert set(figures) == {"cv_pearson", "cv_spearman", "cv_r2"}
+    assert figures["cv_pearson"] > 0.7
+    assert figures["cv_spearman"] > 0.6
+    assert 0.3 < figures["cv_r2"] <= 1
+    assert "+/-" in out and "(3 folds)" in out
+    reg = load_model(model)
+    assert isinstance(reg, WDKernelSVR)
+    assert reg.degree == 4 and reg.C == 1.0 and reg.epsilon == 0.1
+
+
+def test_train_epsilon_and_C_reach_the_model(data, tmp_path):
+    _, fasta, table = data
+    out = tmp_path / "m.npz"
+    code = main(
+        ["train", "--fasta", fasta, "--targets", table, "--degree", "3", "--cv", "0"]
+        + ["-C", "2.5", "--epsilon", "0.3", "-o", out, "--quiet"]
+    )
+    assert code == 0
+    reg = load_model(out)
+    assert (reg.C, reg.epsilon, reg.degree) == (2.5, 0.3, 3)
+
+
+def test_train_auto_picks_gkm_for_different_lengths(tmp_path, capsys):
+    ids, seqs, y = planted(150, None, 1, lengths=(30, 45), noise=0.1)
+    fasta, table = write_data(tmp_path, ids, seqs, y)
+    out = tmp_path / "gkm.npz"
+    code = main(
+        ["train", "--fasta", fasta, "--targets", table, "--gkm-l", "6"]
+        + ["--gkm-k", "4", "--cv", "3", "-o", out]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "gapped k-mer" in captured.err
+    assert cv_figures(captured.out)["cv_pearson"] > 0.5
+    assert isinstance(load_model(out), GkmSVR)
+
+
+def test_score_writes_the_regressors_predictions(data, wd_model, tmp_path):
+    _, fasta, _ = data
+    model, _ = wd_model
+    out = tmp_path / "scores.tsv"
+    assert main(["score", model, fasta, "-o", out, "--quiet"]) == 0
+    lines = out.read_text().splitlines()
+    assert lines[0].split("\t") == ["id", "predicted"]
+    ids, X = read_fasta(fasta)
+    rows = [line.split("\t") for line in lines[1:]]
+    assert [r[0] for r in rows] == ids
+    expected = load_model(model).predict(X)
+    np.testing.assert_allclose([float(r[1]) for r in rows], expected, rtol=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("r3\tabc", "line 5: the value of 'r3' is 'abc', not a finite number"),
+        ("r3\tnan", "line 5: the value of 'r3' is 'nan', not a finite number"),
+        ("r3\tinf", "line 5: the value of 'r3' is 'inf', not a finite number"),
+        ("r3\t1.0\textra", "line 5: expected 2 columns (id, value)"),
+        ("nosuch\t1.0", "1 ids in the table are not records of"),
+        (None, "1 records of"),  # r3 has no line
+    ],
+)
+def test_bad_targets_exit_2_naming_file_and_line(tmp_path, capsys, line, message):
+    ids, seqs, y = planted(12, 30, 2)
+    fasta = tmp_path / "a.fa"
+    write_fasta(fasta, ids, seqs)
+    rows = ["id\tvalue"] + [f"{i}\t{v:.3f}" for i, v in zip(ids, y, strict=True)]
+    if line is None:
+        del rows[4]
+    else:
+        rows[4] = line
+    table = tmp_path / "t.tsv"
+    table.write_text("\n".join(rows) + "\n")
+    out = tmp_path / "model.npz"
+    code = main(
+        ["train", "--fasta", fasta, "--targets", table, "--cv", "0"] + ["-o", out]
+    )
+    err = capsys.readouterr().err
+    assert code == 2
+    assert str(table) in err and message in err
+    assert len(err.strip().splitlines()) == 1
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.fa", "t.tsv"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--grid"], "no parameter selection yet"),
+        (["--solver", "linear"], "kernel solver only"),
+        (["--positive-label", "1"], "--positive-label applies to --labels"),
+        (["--kernel", "gkm", "--degree", "3"], "apply to --kernel wd"),
+        (["--epsilon", "-1"], "epsilon"),
+        (["--bed", "x.bed", "--genome", "g.fa"], "does not take --bed"),
+    ],
+)
+def test_train_targets_refuses_what_does_not_apply(
+    data, tmp_path, capsys, extra, message
+):
+    _, fasta, table = data
+    out = tmp_path / "m.npz"
+    code = main(["train", "--fasta", fasta, "--targets", table, "-o", out, *extra])
+    assert code == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_run_writes_model_poim_summary_and_figure(data, tmp_path, capsys):
+    import json
+
+    from poimkit import compute_poim
+    from poimkit.poim import Poim
+
+    _, fasta, table = data
+    out = tmp_path / "out"
+    code = main(
+        ["run", "--fasta", fasta, "--targets", table, "--degree", "4", "--cv", "3"]
+        + ["--max-order", "3", "-o", out]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["task"] == "regression" and summary["model"] == "WDKernelSVR"
+    assert summary["cv_pearson"] > 0.7
+    assert round(summary["cv_pearson"], 4) == cv_figures(captured.out)["cv_pearson"]
+    assert {"cv_spearman", "cv_r2", "cv_r2_std"} <= set(summary)
+    assert summary["figures"] == ["predicted_vs_observed.png"]
+    assert (out / "figures" / "predicted_vs_observed.png").stat().st_size > 1000
+    model = load_model(out / "model.npz")
+    poim = Poim.load(out / "poim.npz")
+    # the planted motif TGACTC at 0-based 6 carries the largest 3-mer POIM values
+    # (top_kmers positions are 1-based)
+    top = summary["top_kmers"][0]
+    assert top["kmer"] in "TGACTC" and 7 <= top["position"] <= 10
+    assert poim.max_order == 3 and isinstance(model, WDKernelSVR)
+    np.testing.assert_allclose(poim.q(3), compute_poim(model, 3).q(3))
+    # --force replaces it; with --cv 0 no CV figures and no figure
+    code = main(
+        ["run", "--fasta", fasta, "--targets", table, "--degree", "4", "--cv", "0"]
+        + ["--max-order", "2", "-o", out, "--force", "--quiet"]
+    )
+    assert code == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert "cv_pearson" not in summary and not (out / "figures").exists()
+
+
+def test_run_bad_targets_leaves_no_folder(tmp_path, capsys):
+    ids, seqs, y = planted(12, 30, 2)
+    fasta = tmp_path / "a.fa"
+    write_fasta(fasta, ids, seqs)
+    table = tmp_path / "t.tsv"
+    table.write_text("r0\t1\nr1\tx\n")
+    out = tmp_path / "out"
+    assert main(["run", "--fasta", fasta, "--targets", table, "-o", out]) == 2
+    assert "line 2" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.fa", "t.tsv"]
+
+
+def test_read_targets_header_and_order(tmp_path):
+    fasta = tmp_path / "a.fa"
+    write_fasta(fasta, ["a", "b", "c"], ["ACGT", "AAAA", "GGGG"])
+    table = tmp_path / "t.tsv"
+    table.write_text("# comment\nid\tactivity\nc\t3\na\t-1.5\n\nb\t2e-1\n")
+    ids, X, y = read_targets(fasta, table)
+    assert ids == ["a", "b", "c"] and y.tolist() == [-1.5, 0.2, 3.0]
+    # a first line with a number is data, not a header: its unknown id is named
+    table.write_text("x\t1\na\t1\nb\t2\nc\t3\n")
+    with pytest.raises(InputError, match=r"not records of .*'x'.*line 1"):
+        read_targets(fasta, table)
+    table.write_text("a\t1\nb\t1\nc\t1\n")
+    with pytest.raises(InputError, match="all 3 targets are equal"):
+        read_targets(fasta, table)
+    table.write_text("a\t1\nb\t1\na\t2\nc\t1\n")
+    with pytest.raises(InputError, match=r"listed twice.*lines 1 and 3"):
+        read_targets(fasta, table)
+
+
+def test_regression_scores_match_scipy():
+    from scipy.stats import pearsonr, spearmanr
+    from sklearn.metrics import r2_score
+
+    rng = np.random.default_rng(3)
+    y = rng.normal(size=50)
+    p = y + rng.normal(size=50)
+    p[:5] = p[5]  # ties
+    s = regression_scores(y, p)
+    assert s["pearson"] == pytest.approx(pearsonr(y, p)[0])
+    assert s["spearman"] == pytest.approx(spearmanr(y, p)[0])
+    assert s["r2"] == pytest.approx(r2_score(y, p))
