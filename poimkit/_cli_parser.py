@@ -43,7 +43,7 @@ def _add_targets_option(group) -> None:
         "(WDKernelSVR; GkmSVR for records of different lengths or --kernel gkm) "
         "with fixed parameters (-C, --epsilon and the kernel's; no selection of "
         "parameters or model family for regression yet); CV Pearson, Spearman "
-        "and R2 (mean +/- std over folds); run also writes poim.npz, summary.json "
+        "and R2 (mean and std over folds); run also writes poim.npz, summary.json "
         "and a predicted-vs-observed figure (no motifs for regression yet)",
     )
 
