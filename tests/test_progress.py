@@ -54,3 +54,14 @@ def test_motif_comparison_says_what_it_reads(tmp_path, capsys):
     captured = capsys.readouterr()
     assert f"reading the known motifs of {known}" in captured.err
     assert "m1\tk1" in captured.out
+
+
+def test_regression_cv_shows_a_bar_over_the_folds(capsys):
+    from poimkit import WDKernelSVR
+    from poimkit.run.regression import cv_regression
+
+    data = _data()
+    target = data.y + np.random.default_rng(0).normal(0, 0.3, data.y.size)
+    cv_regression(WDKernelSVR(degree=3), data.X, target, 3, progress=True)
+    err = capsys.readouterr().err
+    assert "cross-validation" in err and "/3 " in err

@@ -98,7 +98,12 @@ def make_regressor(
 
 
 def cv_regression(
-    model: Any, X: Any, y: np.ndarray, folds: int, seed: int = 0
+    model: Any,
+    X: Any,
+    y: np.ndarray,
+    folds: int,
+    seed: int = 0,
+    progress: bool = False,
 ) -> dict[str, Any]:
     """K-fold CV of ``model``: each figure's mean over folds and its std.
 
@@ -112,6 +117,8 @@ def cv_regression(
         At least 2 and at most ``len(y)``.
     seed : int
         Seed of the shuffled split.
+    progress : bool
+        A progress bar over the folds on standard error.
 
     Returns
     -------
@@ -121,13 +128,20 @@ def cv_regression(
     """
     from sklearn.base import clone
     from sklearn.model_selection import KFold
+    from tqdm.auto import tqdm
 
     if folds > len(y):
         raise InputError(f"--cv {folds} needs at least {folds} records, got {len(y)}")
     split = KFold(n_splits=folds, shuffle=True, random_state=seed)
     per_fold: dict[str, list[float]] = {"pearson": [], "spearman": [], "r2": []}
     predictions = np.empty(len(y))
-    for train, test in split.split(np.zeros(len(y))):
+    for train, test in tqdm(
+        list(split.split(np.zeros(len(y)))),
+        desc="cross-validation",
+        unit="fold",
+        disable=not progress,
+        leave=False,
+    ):
         fitted = clone(model).fit(X[train], y[train])
         predictions[test] = fitted.predict(X[test])
         for name, value in regression_scores(y[test], predictions[test]).items():
@@ -236,7 +250,8 @@ def _cross_validate(args: argparse.Namespace, model: Any, codes: Any, y) -> dict
     """`cv_regression` with its three lines printed; {} with ``--cv 0``."""
     if not args.cv:
         return {}
-    cv = cv_regression(model, codes, y, args.cv, args.seed)
+    bars = not args.quiet and sys.stderr.isatty()  # no bar codes in logs
+    cv = cv_regression(model, codes, y, args.cv, args.seed, progress=bars)
     for name in ("cv_pearson", "cv_spearman", "cv_r2"):
         print(
             f"{name}\t{cv[name]:.4f}\t+/-\t{cv[name + '_std']:.4f}\t({args.cv} folds)"
