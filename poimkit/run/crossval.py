@@ -231,12 +231,46 @@ def auc_interval(aucs: Sequence[float], level: float = 0.95) -> list[float]:
     >>> auc_interval([0.6, 1.0])
     [0.0, 1.0]
     """
+    return fold_interval(aucs, (0.0, 1.0), level)
+
+
+def fold_interval(
+    values: Sequence[float],
+    bounds: tuple[float, float] = (-np.inf, np.inf),
+    level: float = 0.95,
+) -> list[float]:
+    """Student-t interval of the mean of a figure over folds, clipped to its range.
+
+    Parameters
+    ----------
+    values : sequence of float
+        The figure in every fold (at least two).
+    bounds : tuple of float
+        The figure's range (``(0, 1)`` for an AUC, ``(-1, 1)`` for a
+        correlation, ``(-inf, 1)`` for R²).
+    level : float
+        Coverage of the interval.
+
+    Returns
+    -------
+    list of float
+        ``[low, high]``, rounded to 6 digits.
+
+    Examples
+    --------
+    >>> fold_interval([0.5, 0.6, 0.7], (-1.0, 1.0))
+    [0.351577, 0.848423]
+    """
     from scipy.stats import t
 
-    aucs = np.asarray(aucs, dtype=np.float64)
-    half = t.ppf(0.5 + level / 2, aucs.size - 1) * aucs.std(ddof=1) / np.sqrt(aucs.size)
-    mean = aucs.mean()
-    low, high = np.clip([mean - half, mean + half], 0.0, 1.0)
+    values = np.asarray(values, dtype=np.float64)
+    half = (
+        t.ppf(0.5 + level / 2, values.size - 1)
+        * values.std(ddof=1)
+        / np.sqrt(values.size)
+    )
+    mean = values.mean()
+    low, high = np.clip([mean - half, mean + half], *bounds)
     return [round(float(low), 6), round(float(high), 6)]
 
 

@@ -23,6 +23,7 @@ from ..errors import InputError
 __all__ = [
     "cv_regression",
     "make_regressor",
+    "predicts_better_than_chance",
     "regression_command",
     "regression_scores",
     "run_regression",
@@ -31,6 +32,24 @@ __all__ = [
 
 #: defaults of the regressors' solver parameters (``--C``, ``--epsilon``)
 REGRESSION_DEFAULTS = {"C": 1.0, "epsilon": 0.1}
+#: the range of each CV figure, where its interval is clipped
+BOUNDS = {"pearson": (-1.0, 1.0), "spearman": (-1.0, 1.0), "r2": (-np.inf, 1.0)}
+
+
+def predicts_better_than_chance(cv: dict) -> bool:
+    """True when the interval of the CV Pearson correlation lies above 0.
+
+    Parameters
+    ----------
+    cv : dict
+        `cv_regression`'s result.
+
+    Returns
+    -------
+    bool
+    """
+    low = cv.get("cv_pearson_interval", [np.nan])[0]
+    return bool(low > 0)
 
 
 def regression_scores(y_true: np.ndarray, y_pred: np.ndarray) -> dict[str, float]:
@@ -123,7 +142,9 @@ def cv_regression(
     Returns
     -------
     dict
-        ``cv_pearson``, ``cv_spearman``, ``cv_r2`` and their ``..._std``,
+        ``cv_pearson``, ``cv_spearman``, ``cv_r2`` (the mean over folds),
+        each with its ``..._std``, ``..._interval`` (95% Student-t interval
+        of the mean, `poimkit.run.crossval.fold_interval`) and ``..._folds``;
         and ``cv_predictions`` (the held-out prediction of every record).
     """
     from sklearn.base import clone
@@ -146,10 +167,14 @@ def cv_regression(
         predictions[test] = fitted.predict(X[test])
         for name, value in regression_scores(y[test], predictions[test]).items():
             per_fold[name].append(value)
+    from .crossval import fold_interval
+
     result: dict[str, Any] = {}
     for name, values in per_fold.items():
         result[f"cv_{name}"] = float(np.mean(values))
         result[f"cv_{name}_std"] = float(np.std(values))
+        result[f"cv_{name}_interval"] = fold_interval(values, BOUNDS[name])
+        result[f"cv_{name}_folds"] = [round(float(v), 6) for v in values]
     result["cv_predictions"] = predictions
     return result
 
