@@ -259,7 +259,7 @@ def fold_interval(
     Examples
     --------
     >>> fold_interval([0.5, 0.6, 0.7], (-1.0, 1.0))
-    [0.351577, 0.848423]
+    [0.351586, 0.848414]
     """
     from scipy.stats import t
 
