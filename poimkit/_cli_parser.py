@@ -448,13 +448,15 @@ def _add_model_options(parser: argparse.ArgumentParser):
         "-C",
         type=float,
         help=f"SVM regularisation; default: chosen from {_listed(DEFAULT_C)}, "
-        f"{fixed['C']:g} with --no-grid",
+        f"{fixed['C']:g} with --no-grid (with --targets: from 0.1, 1 and 10 times "
+        "the targets' SD, 1 times it with --no-grid)",
     )
     model.add_argument(
         "--epsilon",
         type=float,
-        default=0.1,
-        help="with --targets: half-width of the SVR's error-free tube, in target units",
+        help="with --targets: half-width of the SVR's error-free tube, in target "
+        "units; default: chosen from 0.1 and 0.5 times the targets' SD, 0.1 times "
+        "it with --no-grid (C too is searched, and fixed, in units of that SD)",
     )
     model.add_argument(
         "--grid",

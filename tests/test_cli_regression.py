@@ -10,6 +10,11 @@ from poimkit import GkmSVR, WDKernelSVR, load_model
 from poimkit.errors import InputError
 from poimkit.io import read_fasta, read_targets, write_fasta, write_table
 from poimkit.run.regression import regression_scores
+from poimkit.run.regression_search import (
+    REGRESSION_C,
+    REGRESSION_EPSILON,
+    REGRESSION_FIXED,
+)
 
 from .cli_runs import main
 
@@ -84,7 +89,75 @@ def test_train_wd_regression_cv(wd_model):
     assert "+/-" in out and "(3 folds)" in out
     reg = load_model(model)
     assert isinstance(reg, WDKernelSVR)
-    assert reg.degree == 4 and reg.C == 1.0 and reg.epsilon == 0.1
+    # C and epsilon chosen by the inner CV, in units of the targets' SD
+    _, _, y = planted(150, 30, 0)
+    scale = np.std(np.round(y, 6))
+    assert reg.degree == 4
+    assert min(abs(reg.C / scale - c) for c in REGRESSION_C) < 1e-9
+    assert min(abs(reg.epsilon / scale - e) for e in REGRESSION_EPSILON) < 1e-9
+
+
+def test_no_grid_fixes_C_and_epsilon_in_target_units(data, tmp_path):
+    _, fasta, table = data
+    _, _, y = planted(150, 30, 0)
+    scale = np.std(np.round(y, 6))
+    out = tmp_path / "m.npz"
+    code = main(
+        ["train", "--fasta", fasta, "--targets", table, "--no-grid", "--cv", "0"]
+        + ["-o", out, "--quiet"]
+    )
+    assert code == 0
+    reg = load_model(out)
+    assert isinstance(reg, WDKernelSVR) and (reg.degree, reg.shift) == (20, 0)
+    np.testing.assert_allclose(
+        [reg.C, reg.epsilon],
+        [REGRESSION_FIXED["C"] * scale, REGRESSION_FIXED["epsilon"] * scale],
+    )
+
+
+def test_selection_is_invariant_to_the_targets_unit(tmp_path):
+    """Targets times 1000 (plus an offset): the same choice, the same figures."""
+    ids, seqs, y = planted(120, 30, 3)
+    runs = []
+    for name, values in (("a", y), ("b", 1000 * y + 5000)):
+        fasta, table = write_data(tmp_path, ids, seqs, values, name=name)
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            code = main(
+                ["train", "--fasta", fasta, "--targets", table, "--degree", "3"]
+                + ["--cv", "3", "-o", tmp_path / f"{name}.npz", "--quiet"]
+            )
+        assert code == 0
+        reg = load_model(tmp_path / f"{name}.npz")
+        runs.append((cv_figures(out.getvalue()), reg.shift, reg.C, reg.epsilon))
+    (fa, shift_a, C_a, eps_a), (fb, shift_b, C_b, eps_b) = runs
+    assert shift_a == shift_b
+    np.testing.assert_allclose([C_b / C_a, eps_b / eps_a], [1000, 1000], rtol=1e-4)
+    for name in fa:
+        assert abs(fa[name] - fb[name]) < 2e-3, name
+
+
+def test_auto_chooses_gkm_for_position_free_signal(tmp_path, capsys):
+    """Motifs at random starts in records of one length: the inner CV picks gkm."""
+    import json
+
+    ids, seqs, y = planted(200, 40, 4, lengths=(40, 41), noise=0.1)
+    fasta, table = write_data(tmp_path, ids, seqs, y)
+    out = tmp_path / "out"
+    code = main(
+        ["run", "--fasta", fasta, "--targets", table, "--gkm-l", "6", "--gkm-k", "4"]
+        + ["--cv", "3", "--max-order", "2", "-o", out]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    summary = json.loads((out / "summary.json").read_text())
+    selection = summary["selection"]
+    assert summary["model"] == "GkmSVR" and selection["family"] == "gkm"
+    families = selection["families"]
+    assert families["gkm"]["best_inner_pearson"] > families["wd"]["best_inner_pearson"]
+    assert len(selection["folds"]) == 3 and "inner_pearson" in selection
+    assert "chosen by inner CV" in captured.err and "Pearson" in captured.err
+    low, high = summary["cv_pearson_interval"]
+    assert low < summary["cv_pearson"] < high and len(summary["cv_pearson_folds"]) == 3
 
 
 def test_train_epsilon_and_C_reach_the_model(data, tmp_path):
@@ -165,7 +238,6 @@ def test_bad_targets_exit_2_naming_file_and_line(tmp_path, capsys, line, message
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--grid"], "no parameter selection yet"),
         (["--solver", "linear"], "kernel solver only"),
         (["--positive-label", "1"], "--positive-label applies to --labels"),
         (["--kernel", "gkm", "--degree", "3"], "apply to --kernel wd"),

@@ -20,13 +20,24 @@ from .options import (
 )
 
 
-def _selection_summary(final, folds=()) -> dict:
+def selection_summary(final: Any, folds: Sequence[Any] = ()) -> dict:
     """What summary.json says about the selection (see `run_pipeline`).
 
-    ``final`` and ``folds`` are `poimkit.svm.families.FamilySelection`: the
-    chosen family's grid, table and choice, the ``family`` and, per family,
-    its best inner AUC (``families``), ``family_margin`` the chosen family's
-    best minus the best other's (None for one family).
+    The chosen family's grid, table and choice, the ``family`` and, per
+    family, its best inner AUC (``families``; Pearson correlation for
+    regressors), ``family_margin`` the chosen family's best minus the best
+    other's (None for one family).
+
+    Parameters
+    ----------
+    final : poimkit.svm.families.FamilySelection
+        The choice on all sequences.
+    folds : sequence of FamilySelection
+        The choice in every outer fold.
+
+    Returns
+    -------
+    dict
     """
     chosen = final.selection
     compared = final.to_dict()
@@ -140,7 +151,7 @@ def cross_validate(
         scheme, the parameters chosen on all sequences with their inner AUC,
         the best candidate, ``corner``, a ``table`` of every candidate's inner
         AUC, the ``family`` chosen and every family's best inner AUC
-        (``families``, ``family_margin``; see `_selection_summary`) and
+        (``families``, ``family_margin``; see `selection_summary`) and
         ``folds``, the choice of every outer fold).
     """
     from sklearn.base import clone
@@ -164,7 +175,7 @@ def cross_validate(
     chosen, selection = [(options.kernel, {})] * options.cv, None
     if found is not None:
         chosen = [(s.family, s.selection.params) for s in found[:-1]]
-        selection = _selection_summary(found[-1], found[:-1])
+        selection = selection_summary(found[-1], found[:-1])
     scores = np.empty(data.y.size)
     aucs, accuracies = [], []
     for (train, test), (family, params) in tqdm(
@@ -324,7 +335,7 @@ def train_final(
     if selection is None:
         everything = [np.arange(data.y.size)]
         found = _select(data, options, everything, model, fit_params, False)
-        selection = None if found is None else _selection_summary(found[0])
+        selection = None if found is None else selection_summary(found[0])
     params = selection["chosen"] if selection is not None else {}
     family = selection["family"] if selection is not None else options.kernel
     model = _template(options, family, model, data.length)

@@ -1,12 +1,15 @@
 """Regression from the command line: ``poimkit train --fasta F --targets T``.
 
 `train_regression` reads records with a continuous target each
-(`poimkit.io.read_targets`), cross-validates a `WDKernelSVR` (records of one
-length) or `GkmSVR` (records of different lengths, or ``--kernel gkm``) with
-fixed parameters, prints the CV Pearson, Spearman and R² (mean over folds
-+/- their standard deviation) and writes the model trained on all records.
-`cv_regression` is that cross-validation, `regression_scores` the three
-figures of one fold.
+(`poimkit.io.read_targets`), cross-validates a `WDKernelSVR` or `GkmSVR`,
+prints the CV Pearson, Spearman and R² (mean over folds +/- their standard
+deviation) and writes the model trained on all records. The parameters not
+given, and with ``--kernel auto`` the family, are chosen by an inner
+cross-validation in every outer fold and on all records for the final model
+(`nested_regression`; the candidates: `poimkit.run.regression_search`), as
+for classifiers; ``--no-grid`` fixes them. `cv_regression` is the
+cross-validation of one fixed model, `regression_scores` the three figures of
+one fold.
 """
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ import numpy as np
 from ..errors import InputError
 
 __all__ = [
+    "clone_checked",
     "cv_regression",
     "make_regressor",
+    "nested_regression",
     "predicts_better_than_chance",
     "regression_command",
     "regression_scores",
@@ -30,8 +35,6 @@ __all__ = [
     "train_regression",
 ]
 
-#: defaults of the regressors' solver parameters (``--C``, ``--epsilon``)
-REGRESSION_DEFAULTS = {"C": 1.0, "epsilon": 0.1}
 #: the range of each CV figure, where its interval is clipped
 BOUNDS = {"pearson": (-1.0, 1.0), "spearman": (-1.0, 1.0), "r2": (-np.inf, 1.0)}
 
@@ -147,17 +150,86 @@ def cv_regression(
         of the mean, `poimkit.run.crossval.fold_interval`) and ``..._folds``;
         and ``cv_predictions`` (the held-out prediction of every record).
     """
+    split = _outer_splits(y, folds, seed)
+    return _cv_folds([model] * folds, X, y, split, progress)
+
+
+def nested_regression(
+    families: list,
+    X: Any,
+    y: np.ndarray,
+    folds: int,
+    seed: int = 0,
+    threads: int | None = None,
+    progress: bool = False,
+) -> tuple[dict[str, Any], Any]:
+    """Nested CV: the parameters (and family) chosen by an inner CV per fold.
+
+    The outer folds are `cv_regression`'s; in each, and once on all records
+    for the final model, `poimkit.svm.families.select_families` chooses the
+    family and its parameters by the Pearson correlation of an inner CV,
+    every kernel matrix computed once for all of them.
+
+    Parameters
+    ----------
+    families : list of (str, regressor, Grid)
+        From `poimkit.run.regression_search.regression_families`.
+    X, y, folds, seed
+        As in `cv_regression`; ``folds`` 0: the choice on all records only.
+    threads : int, optional
+        Threads fitting candidates at once.
+    progress : bool
+        Progress bars (inner fits, outer folds) on standard error.
+
+    Returns
+    -------
+    cv : dict
+        `cv_regression`'s figures (none with ``folds`` 0) and ``selection``
+        (as classification's: the grid, the choice on all records with its
+        inner Pearson correlation, each family's best, every fold's choice).
+    model : regressor
+        The final model's template, unfitted, with the chosen parameters.
+    """
     from sklearn.base import clone
+
+    from ..svm.families import select_families
+    from .crossval import selection_summary
+
+    split = _outer_splits(y, folds, seed) if folds else []
+    train_sets = [train for train, _ in split] + [np.arange(y.size)]
+    found = select_families(
+        families, X, y, train_sets, random_state=seed, n_jobs=threads, progress=progress
+    )
+    templates = {name: template for name, template, _ in families}
+    models = [
+        clone(templates[s.family]).set_params(**s.selection.params) for s in found
+    ]
+    cv = _cv_folds(models[:-1], X, y, split, progress) if folds else {}
+    cv["selection"] = selection_summary(found[-1], found[:-1])
+    return cv, models[-1]
+
+
+def _outer_splits(y: np.ndarray, folds: int, seed: int) -> list:
+    """The shuffled k-fold split of the records (checked against their number)."""
     from sklearn.model_selection import KFold
-    from tqdm.auto import tqdm
 
     if folds > len(y):
         raise InputError(f"--cv {folds} needs at least {folds} records, got {len(y)}")
     split = KFold(n_splits=folds, shuffle=True, random_state=seed)
+    return list(split.split(np.zeros(len(y))))
+
+
+def _cv_folds(models: list, X: Any, y: np.ndarray, split: list, progress: bool):
+    """Fit a clone of ``models[f]`` on fold f's training part; the figures."""
+    from sklearn.base import clone
+    from tqdm.auto import tqdm
+
+    from .crossval import fold_interval
+
     per_fold: dict[str, list[float]] = {"pearson": [], "spearman": [], "r2": []}
     predictions = np.empty(len(y))
-    for train, test in tqdm(
-        list(split.split(np.zeros(len(y)))),
+    for model, (train, test) in tqdm(
+        list(zip(models, split, strict=True)),
         desc="cross-validation",
         unit="fold",
         disable=not progress,
@@ -167,8 +239,6 @@ def cv_regression(
         predictions[test] = fitted.predict(X[test])
         for name, value in regression_scores(y[test], predictions[test]).items():
             per_fold[name].append(value)
-    from .crossval import fold_interval
-
     result: dict[str, Any] = {}
     for name, values in per_fold.items():
         result[f"cv_{name}"] = float(np.mean(values))
@@ -189,11 +259,6 @@ def _refuse_classification_options(args: argparse.Namespace) -> None:
         raise InputError("--targets does not take --bed/--genome yet")
     if args.solver == "linear" or getattr(args, "dask", None) is not None:
         raise InputError("regression has the kernel solver only (no --solver linear)")
-    if args.grid:
-        raise InputError(
-            "regression has no parameter selection yet: give the parameters "
-            "(--degree, --shift, -C, --epsilon, --gkm-l, --gkm-k) or take the defaults"
-        )
     if args.positive_label is not None:
         raise InputError("--positive-label applies to --labels, not --targets")
     if getattr(args, "compare", None) is not None:
@@ -232,11 +297,11 @@ def regression_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _read_and_model(args: argparse.Namespace):
-    """``(codes, y, model, kernel)``: the records read, an unfitted regressor."""
+def _read_and_families(args: argparse.Namespace):
+    """``(codes, y, families)``: the records read, the candidate models."""
     from ..io import read_targets
     from .data import as_codes
-    from .options import FIXED_DEFAULTS
+    from .regression_search import regression_families, target_scale
 
     ids, X, y = read_targets(
         args.fasta,
@@ -247,41 +312,90 @@ def _read_and_model(args: argparse.Namespace):
         drop_short=args.drop_short,
     )
     lengths = sorted({len(x) for x in X})
-    kernel = args.kernel
-    if kernel == "auto":
-        kernel = "gkm" if len(lengths) > 1 else "wd"
-        if kernel == "gkm":
-            _say(args, "records of different lengths: the gapped k-mer model (gkm)")
-    codes = as_codes(X, "gkm" if kernel == "gkm" else "auto")
-    solver = {"C": args.C, "epsilon": args.epsilon}
-    if kernel == "gkm":
-        if args.degree is not None or args.shift is not None or args.mismatches:
-            raise InputError("--degree, --shift and --mismatches apply to --kernel wd")
-        params = {"l": args.gkm_l, "k": args.gkm_k}
-    else:
-        params = {
-            "degree": FIXED_DEFAULTS["degree"] if args.degree is None else args.degree,
-            "shift": args.shift,
-            "mismatches": args.mismatches,
-        }
-    params["reverse_complement"] = args.reverse_complement
-    model = make_regressor(kernel, {**solver, **params}, args.threads)
+    if args.kernel == "auto" and len(lengths) > 1:
+        _say(args, "records of different lengths: the gapped k-mer model (gkm)")
+    if args.kernel == "gkm" and (
+        args.degree is not None or args.shift is not None or args.mismatches
+    ):
+        raise InputError("--degree, --shift and --mismatches apply to --kernel wd")
+    fixed = {
+        "degree": args.degree,
+        "shift": args.shift,
+        "mismatches": args.mismatches or None,
+        "reverse_complement": args.reverse_complement,
+        "l": args.gkm_l,
+        "k": args.gkm_k,
+        "C": args.C,
+        "epsilon": args.epsilon,
+    }
+    families = regression_families(
+        args.kernel,
+        lengths[0] if len(lengths) == 1 else None,
+        fixed,
+        target_scale(y),
+        select=args.grid is not False,
+        threads=args.threads,
+    )
+    for _, template, grid in families:
+        for setting in grid.settings():  # refuse a bad fixed value before any work
+            clone_checked(template, {**setting, "C": grid.C[0]})
+    codes = as_codes(X, "gkm" if len(lengths) > 1 else "auto")
     shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
     _say(args, f"read {len(y)} sequences of length {shown} with continuous targets")
-    return codes, y, model, kernel
+    return codes, y, families
 
 
-def _cross_validate(args: argparse.Namespace, model: Any, codes: Any, y) -> dict:
-    """`cv_regression` with its three lines printed; {} with ``--cv 0``."""
-    if not args.cv:
-        return {}
+def clone_checked(template: Any, params: dict[str, Any]) -> Any:
+    """A clone of ``template`` with ``params``, its parameters checked.
+
+    Parameters
+    ----------
+    template : regressor
+        Unfitted.
+    params : dict
+        Parameters to set.
+
+    Returns
+    -------
+    regressor
+        Unfitted.
+    """
+    from sklearn.base import clone
+
+    model = clone(template).set_params(**params)
+    model._check_params()
+    return model
+
+
+def _select_and_cross_validate(args: argparse.Namespace, codes: Any, y, families):
+    """The CV figures (printed) and the final model's unfitted template.
+
+    Nested (`nested_regression`) when there is anything to choose, else
+    `cv_regression` of the one candidate; ``--cv 0`` skips the outer CV.
+    """
     bars = not args.quiet and sys.stderr.isatty()  # no bar codes in logs
-    cv = cv_regression(model, codes, y, args.cv, args.seed, progress=bars)
-    for name in ("cv_pearson", "cv_spearman", "cv_r2"):
-        print(
-            f"{name}\t{cv[name]:.4f}\t+/-\t{cv[name + '_std']:.4f}\t({args.cv} folds)"
+    _, template, grid = families[0]
+    if len(families) == 1 and grid.size == 1:
+        model = clone_checked(template, {**grid.settings()[0], "C": grid.C[0]})
+        cv = cv_regression(model, codes, y, args.cv, args.seed, bars) if args.cv else {}
+    else:
+        where = f"in {args.cv} folds and on all" if args.cv else "on all records"
+        _say(args, f"choosing the parameters by inner CV {where}")
+        cv, model = nested_regression(
+            families, codes, y, args.cv, args.seed, args.threads, bars
         )
-    return cv
+    for name in ("cv_pearson", "cv_spearman", "cv_r2"):
+        if name in cv:
+            print(
+                f"{name}\t{cv[name]:.4f}\t+/-\t{cv[name + '_std']:.4f}\t"
+                f"({args.cv} folds)"
+            )
+    if cv.get("selection") is not None:
+        from .summary import chosen_text
+
+        selection = cv["selection"]
+        _say(args, f"chosen by inner CV: {chosen_text(selection['chosen'], selection)}")
+    return cv, model
 
 
 def train_regression(args: argparse.Namespace) -> None:
@@ -292,8 +406,8 @@ def train_regression(args: argparse.Namespace) -> None:
     args : argparse.Namespace
         The parsed ``train`` command line (checked by `regression_command`).
     """
-    codes, y, model, _ = _read_and_model(args)
-    _cross_validate(args, model, codes, y)
+    codes, y, families = _read_and_families(args)
+    _, model = _select_and_cross_validate(args, codes, y, families)
     model.fit(codes, y)
     model.save(args.output)
     _say(
@@ -336,13 +450,13 @@ def run_regression(args: argparse.Namespace) -> dict:
 
     inputs = (args.fasta, args.targets)
     with output_lock(args.output):
-        codes, y, model, kernel = _read_and_model(args)
+        codes, y, families = _read_and_families(args)
         data = _Data([], codes, y, [], 0)
         with (
             staged_directory(args.output, args.force, inputs) as staged,
             numba_threads(args.threads),
         ):
-            cv = _cross_validate(args, model, codes, y)
+            cv, model = _select_and_cross_validate(args, codes, y, families)
             model.fit(codes, y)
             poim = compute_poim(
                 model,
@@ -355,7 +469,7 @@ def run_regression(args: argparse.Namespace) -> dict:
             poim.save(staged / "poim.npz")
             poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
             figures = []
-            if cv:
+            if "cv_predictions" in cv:
                 (staged / "figures").mkdir()
                 _plot_predictions(
                     staged / "figures" / "predicted_vs_observed.png",
@@ -372,13 +486,14 @@ def run_regression(args: argparse.Namespace) -> dict:
                 "length": data.length,
                 "lengths": [int(min(lengths)), int(max(lengths))],
                 "position_free": poim.position_free,
-                "family": kernel,
+                "family": "gkm" if type(model).__name__ == "GkmSVR" else "wd",
                 "model": type(model).__name__,
                 "parameters": {
                     k: v for k, v in model.get_params().items() if k != "n_threads"
                 },
                 "target": {"mean": float(np.mean(y)), "std": float(np.std(y))},
                 **{k: v for k, v in cv.items() if k != "cv_predictions"},
+                "selection": cv.get("selection"),
                 "cv_folds": args.cv,
                 "n_support_vectors": len(model.dual_coef_),
                 "top_kmers": [
@@ -391,7 +506,7 @@ def run_regression(args: argparse.Namespace) -> dict:
             }
             with atomic_path(staged / "summary.json") as tmp:
                 Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
-    if cv:
+    if "cv_pearson" in cv:
         _say(args, f"cv_pearson {cv['cv_pearson']:.4f}; results in {args.output}")
     else:
         _say(args, f"results in {args.output}")

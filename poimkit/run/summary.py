@@ -307,7 +307,8 @@ def chosen_text(chosen: dict, selection: dict) -> str:
         What `poimkit.run.crossval.cross_validate` returns as ``selection``.
     """
     text = ", ".join(param_text(k, v) for k, v in chosen.items())
-    text += f" (inner {selection['inner']} AUC {selection['inner_auc']:.4f})"
+    figure, name = _inner_figure(selection)
+    text += f" (inner {selection['inner']} {name} {selection[figure]:.4f})"
     text += _family_text(selection)
     if selection["corner"]:
         text += (
@@ -317,19 +318,27 @@ def chosen_text(chosen: dict, selection: dict) -> str:
     return text
 
 
+def _inner_figure(selection: dict) -> tuple[str, str]:
+    """The selection's key of the inner figure and its name: AUC or Pearson."""
+    if "inner_pearson" in selection:
+        return "inner_pearson", "Pearson"
+    return "inner_auc", "AUC"
+
+
 def _family_text(selection: dict) -> str:
     """``; family gkm: best inner AUC 0.9630 vs wd 0.8800 (+0.0830)``, or ""."""
     families = selection.get("families") or {}
     if len(families) < 2:
         return ""
     family = selection["family"]
+    figure, label = _inner_figure(selection)
     others = ", ".join(
-        f"{name} {row['best_inner_auc']:.4f}"
+        f"{name} {row['best_' + figure]:.4f}"
         for name, row in families.items()
         if name != family
     )
-    best = families[family]["best_inner_auc"]
+    best = families[family]["best_" + figure]
     return (
-        f"; family {family}: best inner AUC {best:.4f} vs {others} "
+        f"; family {family}: best inner {label} {best:.4f} vs {others} "
         f"({selection['family_margin']:+.4f})"
     )

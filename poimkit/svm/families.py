@@ -76,17 +76,18 @@ class FamilySelection:
         -------
         dict
             ``chosen``, ``margin``, ``tolerance`` and ``families``: per family
-            its ``best_inner_auc``, ``inner_auc`` and ``params`` (its own
-            choice).
+            its ``best_inner_auc``, ``inner_auc`` (``..._pearson`` for
+            regressors) and ``params`` (its own choice).
         """
+        figure = f"inner_{self.selection.metric}"
         return {
             "chosen": self.family,
             "margin": self.margin,
             "tolerance": round(float(self.tolerance), 6),
             "families": {
                 name: {
-                    "best_inner_auc": round(float(s.best_score), 6),
-                    "inner_auc": round(float(s.score), 6),
+                    f"best_{figure}": round(float(s.best_score), 6),
+                    figure: round(float(s.score), 6),
                     "params": {k: plain(v) for k, v in s.params.items()},
                 }
                 for name, s in self.families.items()
@@ -166,7 +167,8 @@ def select_families(
     for t in range(len(train_sets)):
         per = {name: found[name][t] for name in names}
         best = max(s.best_score for s in per.values())
-        tolerance = tie_tolerance(best, per[names[0]].n_held_out)
+        first = per[names[0]]
+        tolerance = tie_tolerance(best, first.n_held_out, first.metric)
         winner = next(n for n in names if per[n].best_score >= best - tolerance)
         chosen.append(FamilySelection(winner, per, tolerance))
     return chosen

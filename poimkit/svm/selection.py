@@ -28,13 +28,25 @@ is the model `fit` gives):
 ``_decision_gram(X, K_raw)`` (optional)
     Decision values of ``X`` given its un-normalised kernel against the
     support vectors, ``(n, n_SV)``; it may overwrite ``K_raw``. Without it the
-    held-out sequences are scored by ``decision_function`` (kernel recomputed).
+    held-out sequences are scored by ``decision_function`` (``predict``).
 
 An estimator without ``_raw_kernel`` / ``_fit_gram`` (e.g. `WDLinearSVC`) is
 refitted from the sequences for every candidate: the same selection, without
 the sharing. So is one whose ``_gram_pays(n, letters)`` says that for the
 ``n`` sequences of the selection (``letters`` in all) its kernel matrix costs
 more than refitting (`GkmSVC` with its linear solver on many windows).
+
+Regressors
+----------
+A regressor (`poimkit.WDKernelSVR`, `poimkit.GkmSVR`) is selected the same
+way, scored by the Pearson correlation of its held-out predictions instead
+of the ROC AUC (`Selection.metric`), on plain (not stratified) k-fold splits.
+The correlation, not R²: a kernel regressor's held-out predictions shrink
+towards the mean, by an amount that depends on the kernel's peakedness more
+than on what the model has learnt, and R² rewards less shrinkage (on planted
+data it chose a WD model of correlation 0.72 over a gapped k-mer one of 0.83). Its
+grid may hold ``epsilon``, a solver parameter: candidates that differ only in
+it share one kernel matrix (`SOLVER_PARAMETERS`).
 
 Families
 --------
@@ -100,6 +112,9 @@ MAX_SEQUENCES = 5000
 ERROR_TOLERANCE = 0.1
 #: parameters whose lowest value is a natural bound, not a corner of the grid
 NATURAL_LOWER = {"shift": 0, "mismatches": 0}
+#: grid parameters that do not change the kernel matrix: consecutive settings
+#: that differ only in them share it
+SOLVER_PARAMETERS = ("epsilon",)
 
 
 # --------------------------------------------------------------------------- #
@@ -114,7 +129,8 @@ class Selection:
     params : dict
         The chosen kernel parameters and C.
     score : float
-        Mean inner ROC AUC of the chosen candidate.
+        Mean inner figure of the chosen candidate: the ROC AUC of a
+        classifier, the Pearson correlation of a regressor (`metric`).
     corner : list of str
         Parameters chosen at an end of their grid beyond which the optimum
         might lie (not at a natural bound such as shift 0): widen the grid.
@@ -133,7 +149,10 @@ class Selection:
         `MAX_SEQUENCES`).
     n_held_out : tuple of int
         Positive and negative sequences held out over all inner folds (for
-        `auc_standard_error`).
+        `auc_standard_error`); for a regressor, all of them and 0.
+    metric : {"auc", "pearson"}
+        The inner figure: ``"auc"`` for a classifier, ``"pearson"`` for a
+        regressor.
     """
 
     params: dict
@@ -146,6 +165,7 @@ class Selection:
     best_score: float = float("nan")
     n_sequences: int = 0
     n_held_out: tuple = (0, 0)
+    metric: str = "auc"
 
     def to_dict(self, table: bool = False) -> dict:
         """JSON-ready summary of the selection.
@@ -153,17 +173,18 @@ class Selection:
         Parameters
         ----------
         table : bool, default=False
-            Add every candidate's inner AUC.
+            Add every candidate's inner figure.
 
         Returns
         -------
         dict
         """
+        figure = f"inner_{self.metric}"
         out = {
             "params": {k: plain(v) for k, v in self.params.items()},
-            "inner_auc": round(float(self.score), 6),
+            figure: round(float(self.score), 6),
             "best": {k: plain(v) for k, v in self.best.items()},
-            "best_inner_auc": round(float(self.best_score), 6),
+            f"best_{figure}": round(float(self.best_score), 6),
             "corner": list(self.corner),
             "n_sequences": self.n_sequences,
         }
@@ -171,9 +192,7 @@ class Selection:
             out["table"] = [
                 {
                     **{k: plain(v) for k, v in setting.items()},
-                    "inner_auc": [
-                        None if np.isnan(a) else round(float(a), 6) for a in row
-                    ],
+                    figure: [None if np.isnan(a) else round(float(a), 6) for a in row],
                 }
                 for setting, row in zip(self.grid.settings(), self.scores, strict=True)
             ]
@@ -195,12 +214,63 @@ def _uses_gram(estimator, X) -> bool:
     return pays is None or bool(pays(len(X), sum(len(x) for x in X)))
 
 
-def _inner_splits(
-    y: np.ndarray, folds: int, random_state: int
-) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
-    """Stratified k-fold, or one stratified split above `HOLDOUT_ABOVE`."""
-    from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
+def metric_of(estimator: object) -> str:
+    """The inner CV's figure for ``estimator``: ``"pearson"`` or ``"auc"``.
 
+    Parameters
+    ----------
+    estimator : scikit-learn estimator
+
+    Returns
+    -------
+    str
+        ``"pearson"`` for a regressor, ``"auc"`` otherwise.
+    """
+    from sklearn.base import is_regressor
+
+    return "pearson" if is_regressor(estimator) else "auc"
+
+
+def _held_out_figure(metric: str, y: np.ndarray, scores: np.ndarray) -> float:
+    """ROC AUC or Pearson correlation (NaN for constant predictions)."""
+    if metric == "auc":
+        from sklearn.metrics import roc_auc_score
+
+        return float(roc_auc_score(y, scores))
+    a, b = y - y.mean(), scores - scores.mean()
+    norm = np.sqrt((a @ a) * (b @ b))
+    return float(a @ b / norm) if norm > 0 else float("nan")
+
+
+def _scores(fitted, X) -> np.ndarray:
+    """A classifier's decision values, a regressor's predictions."""
+    from sklearn.base import is_regressor
+
+    return fitted.predict(X) if is_regressor(fitted) else fitted.decision_function(X)
+
+
+def _inner_splits(
+    y: np.ndarray, folds: int, random_state: int, metric: str = "auc"
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
+    """(Stratified) k-fold, or one (stratified) split above `HOLDOUT_ABOVE`."""
+    from sklearn.model_selection import (
+        KFold,
+        ShuffleSplit,
+        StratifiedKFold,
+        StratifiedShuffleSplit,
+    )
+
+    if metric == "pearson":
+        if y.size < 2 * folds:
+            raise InputError(
+                f"model selection needs at least {2 * folds} sequences in every "
+                f"training set, got {y.size}: fix the parameters or give more"
+            )
+        if y.size > HOLDOUT_ABOVE:
+            split = ShuffleSplit(1, test_size=1 / folds, random_state=random_state)
+            return list(split.split(np.zeros(y.size))), "holdout"
+        split = KFold(n_splits=folds, shuffle=True, random_state=random_state)
+        return list(split.split(np.zeros(y.size))), f"{folds}-fold"
     counts = np.unique(y, return_counts=True)[1]
     if counts.size < 2 or counts.min() < folds:
         raise InputError(
@@ -247,10 +317,10 @@ def _take(X, rows: np.ndarray):
 
 
 def _gram_aucs(model, Cs, X, y, K, train, test) -> list[float]:
-    """AUC on ``test`` of a fit on ``K[train, train]`` per C (one thread)."""
+    """Inner figure on ``test`` of a fit on ``K[train, train]`` per C (one thread)."""
     from sklearn.base import clone
-    from sklearn.metrics import roc_auc_score
 
+    metric = metric_of(model)
     K_train = K[np.ix_(train, train)]
     K_test = K[np.ix_(test, train)]
     aucs = []
@@ -261,21 +331,22 @@ def _gram_aucs(model, Cs, X, y, K, train, test) -> list[float]:
             rows = K_test[:, fitted._gram_support]
             scores = fitted._decision_gram(_take(X, test), rows)
         else:
-            scores = fitted.decision_function(_take(X, test))
-        aucs.append(roc_auc_score(y[test], scores))
+            scores = _scores(fitted, _take(X, test))
+        aucs.append(_held_out_figure(metric, y[test], scores))
     return aucs
 
 
 def _refit_aucs(model, Cs, X, y, train, test, fit_params) -> list[float]:
     """The same without the Gram protocol: fit from the sequences per C."""
     from sklearn.base import clone
-    from sklearn.metrics import roc_auc_score
 
+    metric = metric_of(model)
     aucs = []
     for C in Cs:
         fitted = clone(model).set_params(C=C)
         fitted.fit(_take(X, train), y[train], **fit_params)
-        aucs.append(roc_auc_score(y[test], fitted.decision_function(_take(X, test))))
+        scores = _scores(fitted, _take(X, test))
+        aucs.append(_held_out_figure(metric, y[test], scores))
     return aucs
 
 
@@ -305,21 +376,61 @@ def auc_standard_error(auc: float, n_pos: int, n_neg: int) -> float:
     return float(np.sqrt(max(variance, 0.0)))
 
 
-def tie_tolerance(best: float, n_held_out: tuple[int, int]) -> float:
-    """How far below the best inner AUC a candidate still ties it (`_choose`).
+def pearson_standard_error(r: float, n: int) -> float:
+    """Standard error of a Pearson correlation, by Fisher's z transform.
+
+    The distance from ``r`` down to the back-transform of ``atanh(r)`` less
+    one standard error of z, ``1 / sqrt(n - 3)``.
+
+    Parameters
+    ----------
+    r : float
+        The correlation.
+    n : int
+        Pairs it was measured on (at least 4).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(pearson_standard_error(0.8, 300), 4)
+    0.0219
+    """
+    r = float(np.clip(r, -1 + 1e-12, 1 - 1e-12))
+    return float(r - np.tanh(np.arctanh(r) - 1.0 / np.sqrt(max(n - 3, 1))))
+
+
+def tie_tolerance(
+    best: float, n_held_out: tuple[int, int], metric: str = "auc"
+) -> float:
+    """How far below the best inner figure a candidate still ties it (`_choose`).
 
     Parameters
     ----------
     best : float
-        The best inner AUC.
+        The best inner AUC (or Pearson correlation).
     n_held_out : tuple of int
-        Positive and negative sequences held out by the inner CV.
+        Positive and negative sequences held out by the inner CV (for a
+        Pearson correlation: all of them, and 0).
+    metric : {"auc", "pearson"}
+        The figure: one standard error is `auc_standard_error` or
+        `pearson_standard_error`.
     """
+    if metric == "pearson":
+        return max(
+            ERROR_TOLERANCE * (1.0 - best), pearson_standard_error(best, n_held_out[0])
+        )
     return max(ERROR_TOLERANCE * (1.0 - best), auc_standard_error(best, *n_held_out))
 
 
 def _choose(
-    scores: np.ndarray, grid: Grid, inner: str, n_held_out: tuple[int, int]
+    scores: np.ndarray,
+    grid: Grid,
+    inner: str,
+    n_held_out: tuple[int, int],
+    metric: str = "auc",
 ) -> Selection:
     """The first candidate in grid order whose inner AUC ties the best.
 
@@ -330,7 +441,7 @@ def _choose(
     """
     filled = np.nan_to_num(scores, nan=-np.inf)
     best = float(filled.max())
-    tolerance = tie_tolerance(best, n_held_out)
+    tolerance = tie_tolerance(best, n_held_out, metric)
     settings = grid.settings()
     k, c = np.unravel_index(np.flatnonzero(filled >= best - tolerance)[0], scores.shape)
     params = {**settings[k], "C": grid.C[c]}
@@ -350,6 +461,7 @@ def _choose(
         best={**settings[k_best], "C": grid.C[c_best]},
         best_score=best,
         n_held_out=tuple(int(n) for n in n_held_out),
+        metric=metric,
     )
 
 
@@ -412,13 +524,13 @@ def select_nested(
 
     Parameters
     ----------
-    estimator : classifier
+    estimator : classifier or regressor
         Unfitted template; its parameters outside ``grid`` are kept.
     X : numpy.ndarray of uint8, shape (n, L), or list
         Validated sequences (a list for an estimator that takes sequences of
         different lengths).
     y : numpy.ndarray of shape (n,)
-        Binary labels.
+        Binary labels, or a regressor's targets.
     grid : Grid
         Candidates.
     train_sets : sequence of numpy.ndarray of int
@@ -456,9 +568,10 @@ def select_nested(
     from tqdm.auto import tqdm
 
     _check_grid(estimator, grid)
+    metric = metric_of(estimator)
     fit_params = fit_params or {}
     y = np.asarray(y)
-    sample = _sample(y, max_sequences, random_state)
+    sample = _sample(y, max_sequences, random_state, metric)
     if sample is not None:  # select on a sample: its rows of every training set
         position = np.full(y.size, -1)
         position[sample] = np.arange(sample.size)
@@ -467,11 +580,13 @@ def select_nested(
     splits, inner, held_out = [], [], []
     for rows in train_sets:
         rows = np.asarray(rows)
-        folds, scheme = _inner_splits(y[rows], inner_folds, random_state)
+        folds, scheme = _inner_splits(y[rows], inner_folds, random_state, metric)
         splits.append([(np.sort(rows[a]), np.sort(rows[b])) for a, b in folds])
         inner.append(scheme)
         test = np.concatenate([rows[b] for _, b in folds])
-        positive = int((y[test] == np.unique(y)[1]).sum())
+        positive = test.size
+        if metric == "auc":
+            positive = int((y[test] == np.unique(y)[1]).sum())
         held_out.append((positive, test.size - positive))
     settings = grid.settings()
     scores = np.full((len(train_sets), len(settings), len(grid.C)), np.nan)
@@ -480,6 +595,7 @@ def select_nested(
     refusals = []
     fits = len(settings) * sum(map(len, splits))
     label = progress if isinstance(progress, str) else "model selection"
+    K, K_setting = None, None
     with (
         ThreadPoolExecutor(workers) as pool,
         tqdm(
@@ -491,7 +607,14 @@ def select_nested(
             if model is None:
                 refusals.append(refusal)
                 continue
-            K = model._raw_kernel(X) if gram else None
+            kernel_setting = {
+                name: value
+                for name, value in setting.items()
+                if name not in SOLVER_PARAMETERS
+            }
+            if gram and kernel_setting != K_setting:
+                K, K_setting = None, None  # free the last one first
+                K, K_setting = model._raw_kernel(X), kernel_setting
             jobs = {}
             for t, folds in enumerate(splits):
                 for f, (train, test) in enumerate(folds):
@@ -505,26 +628,32 @@ def select_nested(
                 aucs = [jobs[t, f].result() for f in range(len(folds))]
                 scores[t, k] = np.mean(aucs, axis=0)
                 bar.update(len(folds))  # grid cells: C values fit along
-            del K
+    del K
     if len(refusals) == len(settings):
         raise InputError(
             f"{type(estimator).__name__} refused every kernel setting of the grid "
             f"{grid.to_dict()}, e.g.: {refusals[0]}"
         )
     chosen = [
-        _choose(scores[t], grid, inner[t], held_out[t]) for t in range(len(train_sets))
+        _choose(scores[t], grid, inner[t], held_out[t], metric)
+        for t in range(len(train_sets))
     ]
     for selection, rows in zip(chosen, train_sets, strict=True):
         selection.n_sequences = int(np.asarray(rows).size)
     return chosen
 
 
-def _sample(y: np.ndarray, max_sequences: int | None, random_state: int):
-    """Sorted rows of a stratified random sample, or None if all fit."""
+def _sample(
+    y: np.ndarray, max_sequences: int | None, random_state: int, metric: str = "auc"
+):
+    """Sorted rows of a (stratified) random sample, or None if all fit."""
     from sklearn.model_selection import StratifiedShuffleSplit
 
     if max_sequences is None or y.size <= max_sequences:
         return None
+    if metric == "pearson":
+        rng = np.random.default_rng(random_state)
+        return np.sort(rng.choice(y.size, max_sequences, replace=False))
     split = StratifiedShuffleSplit(
         n_splits=1, train_size=max_sequences, random_state=random_state
     )
@@ -566,8 +695,3 @@ def select_parameters(
     """
     rows = np.arange(np.asarray(y).shape[0])
     return select_nested(estimator, X, y, grid, [rows], **kwargs)[0]
-
-
-# --------------------------------------------------------------------------- #
-# families
-# --------------------------------------------------------------------------- #
