@@ -18,9 +18,11 @@ rank-biserial correlation is at least `MIN_EFFECT` in absolute value.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..errors import InputError
 from .motif import Motif
@@ -36,7 +38,9 @@ MIN_EFFECT = 0.2
 MIN_SEQUENCES = 8
 
 
-def check_targets(poim: Poim, sequences, targets) -> tuple[np.ndarray, np.ndarray]:
+def check_targets(
+    poim: Poim, sequences: ArrayLike | Sequence[np.ndarray], targets: ArrayLike
+) -> tuple[np.ndarray, np.ndarray]:
     """Sequences as one code array and their finite float targets, checked.
 
     Parameters

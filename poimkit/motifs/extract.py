@@ -286,7 +286,9 @@ def extract_motifs(
     return motifs
 
 
-def check_sequences(poim: Poim, sequences) -> np.ndarray:
+def check_sequences(
+    poim: Poim, sequences: ArrayLike | Sequence[np.ndarray]
+) -> np.ndarray:
     """Sequences as one code array (records of any lengths `padded`), checked.
 
     Parameters
