@@ -2,6 +2,7 @@
 
 import contextlib
 import io
+import re
 
 import numpy as np
 import pytest
@@ -275,7 +276,16 @@ def test_run_writes_model_poim_summary_and_figure(data, tmp_path, capsys):
     assert summary["cv_pearson"] > 0.7
     assert round(summary["cv_pearson"], 4) == cv_figures(captured.out)["cv_pearson"]
     assert {"cv_spearman", "cv_r2", "cv_r2_std"} <= set(summary)
-    assert summary["figures"] == ["predicted_vs_observed.png"]
+    assert summary["figures"][0] == "predicted_vs_observed.png"
+    assert "poim_order_3.png" in summary["figures"]
+    # the CV interval lies above 0: motifs, their files and the report
+    assert summary["motifs"], summary["motifs_note"]
+    assert all(m["q_value"] <= 0.05 for m in summary["motifs"])
+    assert (out / "motifs.meme").exists() and (out / "sites.tsv").exists()
+    page = (out / "report.html").read_text()
+    assert "Pearson" in page and "rank-biserial" in page
+    text = re.sub(r"data:image/[^'\"]+", "", page)  # base64 holds any letters
+    assert "ROC" not in text and "AUC" not in text
     assert (out / "figures" / "predicted_vs_observed.png").stat().st_size > 1000
     model = load_model(out / "model.npz")
     poim = Poim.load(out / "poim.npz")
@@ -292,7 +302,35 @@ def test_run_writes_model_poim_summary_and_figure(data, tmp_path, capsys):
     )
     assert code == 0
     summary = json.loads((out / "summary.json").read_text())
-    assert "cv_pearson" not in summary and not (out / "figures").exists()
+    assert "cv_pearson" not in summary
+    assert "predicted_vs_observed.png" not in summary["figures"]
+    assert summary["motifs"] == [] and "cv 0" in summary["motifs_note"]
+
+
+def test_run_on_noise_targets_reports_no_motifs(data, tmp_path):
+    import json
+
+    _, fasta, _ = data
+    ids = [f"r{i}" for i in range(150)]  # the records of `data`
+    noise = np.random.default_rng(3).normal(size=len(ids))
+    table = tmp_path / "noise.tsv"
+    write_table(
+        table, ["id", "t"], [(i, f"{v:.6f}") for i, v in zip(ids, noise, strict=True)]
+    )
+    out = tmp_path / "out"
+    code = main(
+        ["run", "--fasta", fasta, "--targets", table, "--degree", "4", "--cv", "3"]
+        + ["--max-order", "3", "-o", out, "--quiet"]
+    )
+    assert code == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["cv_pearson_interval"][0] <= 0
+    assert summary["motifs"] == [] and "no better than chance" in summary["motifs_note"]
+    # the motif files as a classification run without motifs has them: empty
+    assert (out / "sites.tsv").read_text().count("\n") == 1  # the header
+    assert "MOTIF" not in (out / "motifs.meme").read_text()
+    assert not list((out / "figures").glob("logo_*"))
+    assert "no better than chance" in (out / "report.html").read_text()
 
 
 def test_run_bad_targets_leaves_no_folder(tmp_path, capsys):

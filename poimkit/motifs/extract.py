@@ -119,6 +119,7 @@ def extract_motifs(
     *,
     sequences: ArrayLike | Sequence[np.ndarray] | None = None,
     labels: ArrayLike | None = None,
+    targets: ArrayLike | None = None,
     alpha: float = 0.05,
     orders: list[int] | None = None,
     n_restarts: int = 3,
@@ -148,6 +149,11 @@ def extract_motifs(
         searched at its full length, and site starts are positions in it.
     labels : array-like of shape (n,), optional
         1 (or True) for positives, 0 for negatives.
+    targets : array-like of float, shape (n,), optional
+        A continuous target per sequence instead of labels (the POIM of a
+        regressor, `poimkit.WDKernelSVR` or `poimkit.GkmSVR`): motifs that
+        raise or lower it, with a rank test's evidence
+        (`poimkit.motifs.continuous`: ``effect``, ``median_shift``).
     alpha : float
         False discovery rate: motifs with a larger q-value are dropped.
     orders : list of int, optional
@@ -164,8 +170,9 @@ def extract_motifs(
         that stay uninformative are trimmed afterwards.
     random_state : int, Generator or None
         Seed of the discovery/held-out split of the positives (with
-        sequences), or of the restarts' perturbations (without). A perturbed
-        restart only replaces the unperturbed fit if it is clearly better
+        labels; of all sequences with targets), or of the restarts'
+        perturbations (without sequences). A perturbed restart only
+        replaces the unperturbed fit if it is clearly better
         (`CLEARLY_BETTER`), so the motifs do not hinge on it.
     progress : bool
         Show a progress bar on standard error (over the seeds tried, or the
@@ -220,11 +227,20 @@ def extract_motifs(
     """
     max_motifs = check_int(max_motifs, "max_motifs", 1)
     n_restarts = check_int(n_restarts, "n_restarts", 1)
-    if (sequences is None) != (labels is None):
-        raise InputError("give sequences and labels together")
+    if labels is not None and targets is not None:
+        raise InputError("give labels or targets, not both")
+    if (sequences is None) != (labels is None and targets is None):
+        raise InputError("give sequences and labels (or targets) together")
     if sequences is not None:
         if not 0 < alpha <= 1:
             raise InputError(f"alpha must lie in (0, 1], got {alpha!r}")
+        if targets is not None:
+            from .continuous import check_targets, target_motifs
+
+            X, t = check_targets(poim, sequences, targets)
+            return target_motifs(
+                poim, X, t, max_motifs, alpha, as_rng(random_state), progress
+            )
         X, y = _check_labeled(poim, sequences, labels)
         return _site_motifs(
             poim, X, y, max_motifs, alpha, as_rng(random_state), progress
@@ -270,19 +286,42 @@ def extract_motifs(
     return motifs
 
 
-def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
-    """Sequences as one code array (records of any lengths `padded`), labels."""
+def check_sequences(
+    poim: Poim, sequences: ArrayLike | Sequence[np.ndarray]
+) -> np.ndarray:
+    """Sequences as one code array (records of any lengths `padded`), checked.
+
+    Parameters
+    ----------
+    poim : Poim
+        POIMs of the model the sequences are searched for.
+    sequences : array-like or sequence of code arrays or strings
+        As `extract_motifs` takes them.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (n, L)
+    """
     from ..alphabet import check_codes
 
-    y = np.asarray(labels)
-    anywhere = is_position_free(poim)
-    if anywhere:
+    if is_position_free(poim):
         from ..kernels.gkm import as_sequences
         from .scan import padded
 
-        X = padded(as_sequences(sequences, "sequences"))
-    else:
-        X = check_codes(np.asarray(sequences), "sequences")
+        return padded(as_sequences(sequences, "sequences"))
+    X = check_codes(np.asarray(sequences), "sequences")
+    if X.shape[1] != poim.length:
+        raise InputError(
+            f"sequences have length {X.shape[1]} but the POIM is for length "
+            f"{poim.length}"
+        )
+    return X
+
+
+def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
+    """Sequences as one code array (records of any lengths `padded`), labels."""
+    y = np.asarray(labels)
+    X = check_sequences(poim, sequences)
     if y.shape != (X.shape[0],):
         raise InputError(
             f"labels has shape {y.shape} but must have shape ({X.shape[0]},), "
@@ -291,11 +330,6 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
     if not np.isin(y, (0, 1)).all():
         raise InputError("labels must be 0 (negative) or 1 (positive)")
     y = y.astype(bool)
-    if not anywhere and X.shape[1] != poim.length:
-        raise InputError(
-            f"sequences have length {X.shape[1]} but the POIM is for length "
-            f"{poim.length}"
-        )
     if y.sum() < 2 or (~y).sum() < 1:
         raise InputError(
             f"motif evidence needs at least 2 positive and 1 negative sequences, "
@@ -306,11 +340,8 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
 
 def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
     """Motifs from the sites of POIM seeds, with evidence (`extract_motifs`)."""
-    from tqdm.auto import tqdm
-
     from .evidence import enrichment_p_value, q_values
     from .scan import site_counts
-    from .sites import seed_mass, site_motif
 
     background = background_letters(poim.background)
     anywhere = is_position_free(poim)
@@ -320,7 +351,100 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
     half = positives.size // 2
     discovery, held_out = np.sort(positives[:half]), np.sort(positives[half:])
     negatives = np.flatnonzero(~y)
-    X_discovery = X[discovery]
+    found, n_examined = discover(poim, X[discovery], background, symmetric, progress)
+    if not found:
+        return []
+    all_sites = [m.sites(X) for m, _ in found]
+    has = np.zeros((len(found), y.size), dtype=bool)  # sequences with a site
+    for row, sites in zip(has, all_sites, strict=True):
+        row[sites.rows] = True
+    p_values = [
+        enrichment_p_value(
+            int(h[held_out].sum()),
+            held_out.size,
+            int(h[negatives].sum()),
+            negatives.size,
+        )
+        for h in has
+    ]
+    # every seed examined counts as a test (one that made no motif has p = 1):
+    # the survivors were selected, so they alone would understate the family
+    n_tests = max(n_examined, len(found))
+    q = q_values(p_values + [1.0] * (n_tests - len(found)))[: len(found)]
+    motifs = []
+    for (candidate, _), sites, h, p, qv in zip(
+        found, all_sites, has, p_values, q, strict=True
+    ):
+        frac_positive = float(h[held_out].mean())
+        frac_negative = float(h[negatives].mean())
+        if qv > alpha or frac_positive < MIN_ENRICHMENT * frac_negative:
+            continue
+        # the reported PWM: every site in the positives, on the motif's strand
+        in_pos = y[sites.rows]
+        positive = sites.take(in_pos)
+        counts = site_counts(X, positive, candidate.length)
+        starts = positive.starts.astype(np.float64)
+        motif = Motif(
+            counts / counts.sum(axis=1, keepdims=True),
+            position=np.nan if anywhere else float(starts.mean()) + 1.0,
+            spread=np.nan if anywhere else float(starts.std()),
+            n_sites=int(positive.rows.size),
+            frac_positive=frac_positive,
+            frac_negative=frac_negative,
+            p_value=p,
+            q_value=float(qv),
+            e_value=p * n_tests,
+            sites=sites,
+        )
+        motif.importance = _importance(poim, motif.consensus)
+        motifs.append(motif)
+    motifs.sort(key=lambda m: -m.importance)
+    motifs = motifs[:max_motifs]
+    for i, motif in enumerate(motifs, start=1):
+        motif.name = f"motif_{i}"
+    return motifs
+
+
+def discover(
+    poim: Poim,
+    X_discovery: np.ndarray,
+    background: np.ndarray,
+    symmetric: bool,
+    progress: bool = False,
+) -> tuple[list, int]:
+    """Site motifs of the POIM's seeds in the discovery sequences.
+
+    The seeds (`site_seeds`) that explain the most score mass in
+    ``X_discovery`` (at most `MAX_SITE_SEEDS`) are turned into site motifs
+    (`poimkit.motifs.sites.site_motif`), strongest first; a seed whose sites
+    mostly coincide with those of a motif found before is dropped, or
+    replaces it if it is longer and keeps `KEEP_SITES` of its sites, and a
+    motif found on the other strand becomes the first one's twin.
+
+    Parameters
+    ----------
+    poim : Poim
+        POIMs of the model: seeds where they are positive.
+    X_discovery : numpy.ndarray of uint8, shape (n, L)
+        The sequences the sites and PWMs come from.
+    background : numpy.ndarray of float, shape (4,)
+        Background letter probabilities.
+    symmetric : bool
+        The model rewards a site and its reverse complement alike.
+    progress : bool
+        A progress bar over the seeds.
+
+    Returns
+    -------
+    found : list of [SiteMotif, Sites]
+        Each motif with its sites in ``X_discovery``.
+    n_examined : int
+        Seeds examined (the size of the family of tests).
+    """
+    from tqdm.auto import tqdm
+
+    from .sites import seed_mass, site_motif
+
     found = []  # [SiteMotif, its sites (both strands) in the discovery half]
     seeds = site_seeds(poim)
     mass = np.array([seed_mass(X_discovery, poim, seed) for seed in seeds])
@@ -362,57 +486,7 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
             entry[1] = entry[0].sites(X_discovery)
             continue
         found.append([candidate, sites])
-    if not found:
-        return []
-    all_sites = [m.sites(X) for m, _ in found]
-    has = np.zeros((len(found), y.size), dtype=bool)  # sequences with a site
-    for row, sites in zip(has, all_sites, strict=True):
-        row[sites.rows] = True
-    p_values = [
-        enrichment_p_value(
-            int(h[held_out].sum()),
-            held_out.size,
-            int(h[negatives].sum()),
-            negatives.size,
-        )
-        for h in has
-    ]
-    # every seed examined counts as a test (one that made no motif has p = 1):
-    # the survivors were selected, so they alone would understate the family
-    n_tests = max(by_mass.size, len(found))
-    q = q_values(p_values + [1.0] * (n_tests - len(found)))[: len(found)]
-    motifs = []
-    for (candidate, _), sites, h, p, qv in zip(
-        found, all_sites, has, p_values, q, strict=True
-    ):
-        frac_positive = float(h[held_out].mean())
-        frac_negative = float(h[negatives].mean())
-        if qv > alpha or frac_positive < MIN_ENRICHMENT * frac_negative:
-            continue
-        # the reported PWM: every site in the positives, on the motif's strand
-        in_pos = y[sites.rows]
-        positive = sites.take(in_pos)
-        counts = site_counts(X, positive, candidate.length)
-        starts = positive.starts.astype(np.float64)
-        motif = Motif(
-            counts / counts.sum(axis=1, keepdims=True),
-            position=np.nan if anywhere else float(starts.mean()) + 1.0,
-            spread=np.nan if anywhere else float(starts.std()),
-            n_sites=int(positive.rows.size),
-            frac_positive=frac_positive,
-            frac_negative=frac_negative,
-            p_value=p,
-            q_value=float(qv),
-            e_value=p * n_tests,
-            sites=sites,
-        )
-        motif.importance = _importance(poim, motif.consensus)
-        motifs.append(motif)
-    motifs.sort(key=lambda m: -m.importance)
-    motifs = motifs[:max_motifs]
-    for i, motif in enumerate(motifs, start=1):
-        motif.name = f"motif_{i}"
-    return motifs
+    return found, int(by_mass.size)
 
 
 def is_position_free(poim: Poim) -> bool:

@@ -31,8 +31,8 @@ Position, spread, importance, residual and evidence
 ---------------------------------------------------
 MEME and TRANSFAC files also keep a motif's 1-based mean ``position``,
 ``spread``, ``importance``, ``residual`` and evidence (``n_sites``,
-``frac_positive``, ``frac_negative``, ``p_value``, ``q_value``, ``e_value``) on
-a line of the form
+``frac_positive``, ``frac_negative``, ``p_value``, ``q_value``, ``e_value``,
+and for a continuous target ``effect`` and ``median_shift``) on a line of the form
 ``poimkit position=12.5 spread=1.25 importance=0.031 residual=0.02 ...``: in MEME
 files as a ``#`` line after the motif's matrix (MEME Suite, Biopython and
 memelite skip lines they do not know there), in TRANSFAC files as a ``CC``
@@ -76,6 +76,8 @@ _META_KEYS = (
     "q_value",
     "e_value",
 )
+#: evidence for a continuous target, written only when known
+_TARGET_KEYS = ("effect", "median_shift")
 
 
 # --------------------------------------------------------------------------- #
@@ -271,13 +273,18 @@ def write_motifs(
 
 
 def write_sites(
-    path: PathLike, motifs: Sequence[Motif], ids: Sequence[str], labels: ArrayLike
+    path: PathLike,
+    motifs: Sequence[Motif],
+    ids: Sequence[str],
+    labels: ArrayLike | None = None,
+    *,
+    targets: ArrayLike | None = None,
 ) -> None:
     """Write ``sites.tsv``: one row per site, by motif and then sequence.
 
-    Columns: sequence id, label, motif, 1-based start, strand (``-``: the
-    site reads as the motif's reverse complement; its start is still the
-    leftmost position), log-odds score in bits. Written atomically.
+    Columns: sequence id, label (or target), motif, 1-based start, strand
+    (``-``: the site reads as the motif's reverse complement; its start is
+    still the leftmost position), log-odds score in bits. Written atomically.
 
     Parameters
     ----------
@@ -289,14 +296,23 @@ def write_sites(
         Record id of each sequence (row) the motifs were found in.
     labels : array-like of shape (n,)
         Their labels (1 positive, 0 negative).
+    targets : array-like of float, shape (n,), optional
+        Their continuous targets instead of labels (a ``target`` column).
     """
+    if (labels is None) == (targets is None):
+        raise InputError("give labels or targets (one of them)")
+    values = (
+        [int(v) for v in np.asarray(labels)]
+        if targets is None
+        else [float(v) for v in np.asarray(targets, dtype=np.float64)]
+    )
     motifs = _check_motifs(motifs)
     if any(m.sites is None for m in motifs):
         raise InputError("sites need motifs found from sequences (with sites)")
     rows = [
         (
             ids[r],
-            int(labels[r]),
+            values[r],
             m.name,
             int(start) + 1,
             "+" if strand > 0 else "-",
@@ -307,7 +323,8 @@ def write_sites(
             m.sites.rows, m.sites.starts, m.sites.strands, m.sites.scores, strict=True
         )
     ]
-    write_table(path, ["sequence", "label", "motif", "start", "strand", "score"], rows)
+    column = "label" if targets is None else "target"
+    write_table(path, ["sequence", column, "motif", "start", "strand", "score"], rows)
 
 
 # --------------------------------------------------------------------------- #
@@ -514,7 +531,12 @@ def _fraction(count: int, total: int) -> str:
 
 
 def _meta_line(motif: Motif) -> str:
-    values = " ".join(f"{key}={float(getattr(motif, key))!r}" for key in _META_KEYS)
+    # a continuous target's evidence only where there is one: classification
+    # files stay as they were
+    keys = _META_KEYS + tuple(
+        key for key in _TARGET_KEYS if not math.isnan(getattr(motif, key))
+    )
+    values = " ".join(f"{key}={float(getattr(motif, key))!r}" for key in keys)
     return f"{_META_TAG} {values}"
 
 
@@ -523,7 +545,7 @@ def _parse_meta(text: str, path: str, record: str) -> dict[str, float]:
     meta = {}
     for field in text.split()[1:]:
         key, sep, value = field.partition("=")
-        if key not in _META_KEYS:
+        if key not in _META_KEYS + _TARGET_KEYS:
             continue
         try:
             if not sep:
@@ -603,4 +625,6 @@ def _to_motif(record, name: str, meta: dict[str, float], path: str) -> Motif:
         p_value=meta.get("p_value", nan),
         q_value=meta.get("q_value", nan),
         e_value=meta.get("e_value", nan),
+        effect=meta.get("effect", nan),
+        median_shift=meta.get("median_shift", nan),
     )

@@ -53,10 +53,21 @@ class Motif(PwmColumns):
         to POIMs alone.
     frac_positive, frac_negative : float
         Share of the held-out positives, and of the negatives, with a site.
+        For a continuous target: share of the held-out sequences with a
+        target above, and below, their median that hold a site.
     p_value, q_value : float
         One-sided Fisher test that positives hold a site more often than
         negatives, and its Benjamini-Hochberg q-value over every seed
-        examined (`poimkit.motifs.evidence`); NaN without sequences.
+        examined (`poimkit.motifs.evidence`); NaN without sequences. For a
+        continuous target the two-sided Mann-Whitney U test that holding a
+        site shifts the target (`poimkit.motifs.evidence.shift_test`).
+    effect : float
+        Continuous target only (else NaN): rank-biserial correlation of
+        holding a site with the target in the held-out sequences, in [-1, 1];
+        negative for a motif that lowers the target.
+    median_shift : float
+        Continuous target only (else NaN): median target of held-out
+        sequences with a site minus that of those without (target units).
     e_value : float
         ``p_value`` times the number of seeds examined (MEME's E-value: the
         expected number of motifs this good by chance).
@@ -82,6 +93,8 @@ class Motif(PwmColumns):
     p_value: float = math.nan
     q_value: float = math.nan
     e_value: float = math.nan
+    effect: float = math.nan
+    median_shift: float = math.nan
     sites: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:

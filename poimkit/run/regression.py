@@ -30,6 +30,7 @@ __all__ = [
     "nested_regression",
     "predicts_better_than_chance",
     "regression_command",
+    "regression_motifs",
     "regression_scores",
     "run_regression",
     "train_regression",
@@ -298,7 +299,7 @@ def regression_command(args: argparse.Namespace) -> int:
 
 
 def _read_and_families(args: argparse.Namespace):
-    """``(codes, y, families)``: the records read, the candidate models."""
+    """``(ids, codes, y, families)``: the records read, the candidate models."""
     from ..io import read_targets
     from .data import as_codes
     from .regression_search import regression_families, target_scale
@@ -342,7 +343,7 @@ def _read_and_families(args: argparse.Namespace):
     codes = as_codes(X, "gkm" if len(lengths) > 1 else "auto")
     shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
     _say(args, f"read {len(y)} sequences of length {shown} with continuous targets")
-    return codes, y, families
+    return list(ids), codes, y, families
 
 
 def clone_checked(template: Any, params: dict[str, Any]) -> Any:
@@ -406,7 +407,7 @@ def train_regression(args: argparse.Namespace) -> None:
     args : argparse.Namespace
         The parsed ``train`` command line (checked by `regression_command`).
     """
-    codes, y, families = _read_and_families(args)
+    _, codes, y, families = _read_and_families(args)
     _, model = _select_and_cross_validate(args, codes, y, families)
     model.fit(codes, y)
     model.save(args.output)
@@ -421,10 +422,14 @@ def run_regression(args: argparse.Namespace) -> dict:
     """``poimkit run --fasta F --targets T``: a folder of model, POIMs and figures.
 
     Writes, all or nothing (`poimkit.outdir.staged_directory`):
-    ``model.npz``, ``poim.npz``, ``top_kmers.tsv``, ``summary.json`` (with
-    ``cv_pearson``, ``cv_spearman``, ``cv_r2`` and their ``_std``) and
-    ``figures/predicted_vs_observed.png`` (the held-out predictions; with
-    ``--cv 0`` none of these). No motifs for regression yet.
+    ``model.npz``, ``poim.npz``, ``top_kmers.tsv``, ``motifs.meme``,
+    ``sites.tsv`` (with each record's target), ``summary.json`` (with
+    ``cv_pearson``, ``cv_spearman``, ``cv_r2`` and their ``_std``,
+    ``_interval`` and ``_folds``, ``motifs`` and ``motifs_note``),
+    ``figures/`` (the POIM figures and motif logos as a classification run
+    has them, and ``predicted_vs_observed.png``, the held-out predictions,
+    with ``--cv`` > 0) and ``report.html``. Motifs (`regression_motifs`)
+    only when the CV Pearson interval lies above 0.
 
     Parameters
     ----------
@@ -446,11 +451,12 @@ def run_regression(args: argparse.Namespace) -> dict:
     from ..outdir import RUN_FORMAT, output_lock, staged_directory
     from ..poim import compute_poim
     from .data import _Data, make_background
-    from .summary import _TOP_KMERS, _versions
+    from .report_regression import write_regression_report
+    from .summary import _TOP_KMERS, _differential_peaks, _motif_rows, _versions
 
     inputs = (args.fasta, args.targets)
     with output_lock(args.output):
-        codes, y, families = _read_and_families(args)
+        ids, codes, y, families = _read_and_families(args)
         data = _Data([], codes, y, [], 0)
         with (
             staged_directory(args.output, args.force, inputs) as staged,
@@ -465,18 +471,18 @@ def run_regression(args: argparse.Namespace) -> dict:
                 memory_limit=args.memory_limit * 1024**3,
                 n_threads=args.threads,
             )
+            motifs, note = _regression_motifs(args, poim, codes, y, cv)
             model.save(staged / "model.npz")
             poim.save(staged / "poim.npz")
             poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
-            figures = []
+            figures = _write_motif_outputs(staged, poim, motifs, ids, codes, y)
             if "cv_predictions" in cv:
-                (staged / "figures").mkdir()
                 _plot_predictions(
                     staged / "figures" / "predicted_vs_observed.png",
                     y,
                     cv["cv_predictions"],
                 )
-                figures.append("predicted_vs_observed.png")
+                figures.insert(0, "predicted_vs_observed.png")
             lengths = [len(x) for x in codes]
             summary = {
                 "format": RUN_FORMAT,
@@ -501,16 +507,107 @@ def run_regression(args: argparse.Namespace) -> dict:
                     for z, j, v in poim.top(10)
                 ],
                 "figures": figures,
-                "motifs_note": "no motifs for regression yet: see the POIMs",
+                "motifs": _motif_rows(motifs),
+                "motifs_note": note,
+                "differential_peaks": _differential_peaks(poim),
+                "background": repr(poim.background),
                 "versions": _versions(),
             }
             with atomic_path(staged / "summary.json") as tmp:
                 Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
+            write_regression_report(staged / "report.html", summary, staged / "figures")
     if "cv_pearson" in cv:
         _say(args, f"cv_pearson {cv['cv_pearson']:.4f}; results in {args.output}")
     else:
         _say(args, f"results in {args.output}")
     return summary
+
+
+def regression_motifs(
+    poim: Any, codes: Any, y: np.ndarray, cv: dict, max_motifs: int, seed: int
+) -> tuple[list, str]:
+    """Motifs of a regressor and why the list is what it is: ``(motifs, note)``.
+
+    Motifs (`poimkit.extract_motifs` with ``targets``) only when the CV
+    Pearson interval lies above 0 (`predicts_better_than_chance`): a model
+    no better than chance rewards noise.
+
+    Parameters
+    ----------
+    poim : Poim
+        The final model's POIMs.
+    codes : numpy.ndarray or 1-D object array of code arrays
+        Every record.
+    y : numpy.ndarray of float
+        Their targets.
+    cv : dict
+        `cv_regression`'s result ({} without cross-validation).
+    max_motifs : int
+        Most motifs; 0 skips them.
+    seed : int
+        Seed of the discovery/held-out split.
+
+    Returns
+    -------
+    motifs : list of Motif
+    note : str
+    """
+    from ..motifs import extract_motifs
+
+    rule = (
+        "holding a site shifts the held-out targets (two-sided rank test) at a "
+        "false discovery rate of 5 %"
+    )
+    if not max_motifs:
+        return [], "motif extraction was switched off (max_motifs 0)"
+    if "cv_pearson" not in cv:
+        return [], (
+            "no motifs reported: without cross-validation (cv 0) the model's "
+            "accuracy is unknown"
+        )
+    if not predicts_better_than_chance(cv):
+        low, high = cv["cv_pearson_interval"]
+        return [], (
+            "no motifs reported: the model predicts no better than chance (the "
+            f"95 % interval of its cross-validated Pearson correlation, {low:.3f} "
+            f"to {high:.3f}, does not lie above 0), so whatever it rewards may "
+            "be noise"
+        )
+    motifs = extract_motifs(
+        poim,
+        max_motifs=max_motifs,
+        sequences=list(codes) if poim.position_free else codes,
+        targets=y,
+        random_state=seed,
+    )
+    if not motifs:
+        return [], f"no motif passed the test: none where {rule}"
+    return motifs, f"{len(motifs)} motif(s) passed the test: {rule}"
+
+
+def _regression_motifs(args, poim, codes, y, cv) -> tuple[list, str]:
+    """`regression_motifs` with the command line's settings."""
+    return regression_motifs(
+        poim, codes, y, cv, getattr(args, "max_motifs", 3), args.seed
+    )
+
+
+def _write_motif_outputs(staged, poim, motifs, ids, codes, y) -> list[str]:
+    """``motifs.meme``, ``sites.tsv`` and ``figures/`` (POIMs, logos): names."""
+    from ..motifs.extract import background_letters
+    from ..motifs.formats import write_meme, write_sites
+    from .summary import write_figures
+
+    write_meme(staged / "motifs.meme", motifs, background_letters(poim.background))
+    write_sites(staged / "sites.tsv", motifs, ids, targets=y)
+    return write_figures(
+        staged / "figures",
+        poim,
+        motifs,
+        None,
+        None,
+        lengths=[len(x) for x in codes],
+    )
 
 
 def _plot_predictions(path: Any, observed: Any, predicted: Any) -> None:

@@ -233,6 +233,15 @@ def _motif_rows(motifs, known=None) -> list[dict]:
             "p_value": float(m.p_value),
             "q_value": float(m.q_value),
             "e_value": float(m.e_value),
+            # a continuous target's evidence (classification rows stay as they were)
+            **(
+                {}
+                if np.isnan(m.effect)
+                else {
+                    "effect": round(float(m.effect), 6),
+                    "median_shift": float(m.median_shift),
+                }
+            ),
             "strands": "+-" if m.sites.on_both_strands else "+",
             **({"matches": _matches(m, known)} if known is not None else {}),
         }

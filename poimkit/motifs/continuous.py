@@ -1,0 +1,214 @@
+"""Motifs of a regressor's POIM, with evidence suited to a continuous target.
+
+`extract_motifs` with ``targets`` instead of ``labels``. All sequences are
+split at random into a *discovery* half and a *held-out* half. A regressor
+rewards a motif that raises the target (positive POIM values) and penalises
+one that lowers it (negative values), so sites are sought twice, with the
+classification path's machinery (`poimkit.motifs.extract.discover`): for
+the POIM as it is, in the discovery sequences whose target lies above their
+median, and for the negated POIM, in those below it (as the classification
+path looks for sites in the discovery positives). The evidence is counted on
+the held-out half only, which the PWMs never saw: the two-sided Mann-Whitney U
+test that holding a site shifts the target, its effect size the rank-biserial
+correlation (`poimkit.motifs.evidence.shift_test`), Benjamini-Hochberg over
+every seed examined on both signs (a seed that made no motif counts as a test
+with p = 1). A motif is reported if its q-value is at most ``alpha`` and its
+rank-biserial correlation is at least `MIN_EFFECT` in absolute value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ..errors import InputError
+from .motif import Motif
+
+if TYPE_CHECKING:
+    from ..poim import Poim
+
+#: smallest |rank-biserial correlation| of a reported motif: with many
+#: sequences a tiny shift of the target is significant, but no motif (0.2:
+#: a sequence with a site has the larger target 60 % of the time, not 50 %)
+MIN_EFFECT = 0.2
+#: fewest sequences with a target motif evidence needs
+MIN_SEQUENCES = 8
+
+
+def check_targets(
+    poim: Poim, sequences: ArrayLike | Sequence[np.ndarray], targets: ArrayLike
+) -> tuple[np.ndarray, np.ndarray]:
+    """Sequences as one code array and their finite float targets, checked.
+
+    Parameters
+    ----------
+    poim : Poim
+        POIMs of the model.
+    sequences : array-like or sequence of code arrays or strings
+        As `poimkit.extract_motifs` takes them.
+    targets : array-like of float, shape (n,)
+        One target per sequence.
+
+    Returns
+    -------
+    X : numpy.ndarray of uint8, shape (n, L)
+    t : numpy.ndarray of float64, shape (n,)
+    """
+    from .extract import check_sequences
+
+    X = check_sequences(poim, sequences)
+    try:
+        t = np.asarray(targets, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("targets must be numbers") from None
+    if t.shape != (X.shape[0],):
+        raise InputError(
+            f"targets has shape {t.shape} but must have shape ({X.shape[0]},), "
+            "one per sequence"
+        )
+    if not np.isfinite(t).all():
+        raise InputError("targets must be finite numbers")
+    if t.size < MIN_SEQUENCES:
+        raise InputError(
+            f"motif evidence needs at least {MIN_SEQUENCES} sequences, got {t.size}"
+        )
+    return X, t
+
+
+def negated(poim: Poim) -> Poim:
+    """The POIM with every value's sign flipped (what the model penalises).
+
+    Parameters
+    ----------
+    poim : Poim
+
+    Returns
+    -------
+    Poim
+    """
+    from ..poim import Poim
+
+    return Poim(
+        [-poim.q(l) for l in range(1, poim.max_order + 1)],
+        poim.background,
+        poim.metadata,
+    )
+
+
+def target_motifs(
+    poim: Poim,
+    X: np.ndarray,
+    t: np.ndarray,
+    max_motifs: int,
+    alpha: float,
+    rng: np.random.Generator,
+    progress: bool = False,
+) -> list[Motif]:
+    """Motifs that shift a continuous target (the module notes).
+
+    Parameters
+    ----------
+    poim : Poim
+        POIMs of a regressor.
+    X : numpy.ndarray of uint8, shape (n, L)
+        Checked sequences (`check_targets`).
+    t : numpy.ndarray of float64, shape (n,)
+        Their targets.
+    max_motifs : int
+        Most motifs to report.
+    alpha : float
+        False discovery rate.
+    rng : numpy.random.Generator
+        Draws the discovery/held-out split.
+    progress : bool
+        Progress bars over the seeds.
+
+    Returns
+    -------
+    list of Motif
+        Strongest (largest |effect|) first, with ``effect``, ``median_shift``,
+        ``p_value``, ``q_value``, ``e_value`` and ``frac_positive`` /
+        ``frac_negative`` (held-out sequences above / below the median target
+        holding a site).
+    """
+    from .evidence import q_values, shift_test
+    from .extract import (
+        _importance,
+        _shared_sites,
+        background_letters,
+        discover,
+        is_position_free,
+    )
+    from .scan import site_counts
+
+    background = background_letters(poim.background)
+    anywhere = is_position_free(poim)
+    symmetric = poim.metadata.get("model_reverse_complement") == "True"
+    order = rng.permutation(t.size)
+    half = t.size // 2
+    discovery, held_out = np.sort(order[:half]), np.sort(order[half:])
+    middle = np.median(t[discovery])
+    found = []  # (SiteMotif, its sites in all sequences, signed POIM)
+    n_examined = 0
+    for signed, side in (
+        (poim, t[discovery] > middle),
+        (negated(poim), t[discovery] < middle),
+    ):
+        motifs, n = discover(
+            signed, X[discovery[side]], background, symmetric, progress
+        )
+        n_examined += n
+        for motif, _ in motifs:
+            sites = motif.sites(X)
+            if not any(
+                _shared_sites(sites, motif.length, s, m.length) for m, s, _ in found
+            ):
+                found.append((motif, sites, signed))
+    if not found:
+        return []
+    has = np.zeros((len(found), t.size), dtype=bool)  # sequences with a site
+    for row, (_, sites, _) in zip(has, found, strict=True):
+        row[sites.rows] = True
+    tests = [shift_test(t[held_out], h[held_out]) for h in has]
+    # every seed examined counts as a test (one that made no motif has p = 1)
+    n_tests = max(n_examined, len(found))
+    p_values = [r.p_value for r in tests]
+    q = q_values(p_values + [1.0] * (n_tests - len(found)))[: len(found)]
+    t_held = t[held_out]
+    above = held_out[t_held > np.median(t_held)]
+    below = held_out[t_held < np.median(t_held)]
+    motifs = []
+    for (candidate, sites, signed), h, test, qv in zip(
+        found, has, tests, q, strict=True
+    ):
+        if qv > alpha or abs(test.effect) < MIN_EFFECT:
+            continue
+        # the reported PWM: every site, on the motif's strand
+        counts = site_counts(X, sites, candidate.length)
+        starts = sites.starts.astype(np.float64)
+        motif = Motif(
+            counts / counts.sum(axis=1, keepdims=True),
+            position=np.nan if anywhere else float(starts.mean()) + 1.0,
+            spread=np.nan if anywhere else float(starts.std()),
+            n_sites=int(sites.rows.size),
+            frac_positive=float(h[above].mean()) if above.size else np.nan,
+            frac_negative=float(h[below].mean()) if below.size else np.nan,
+            p_value=test.p_value,
+            q_value=float(qv),
+            e_value=test.p_value * n_tests,
+            effect=test.effect,
+            median_shift=test.median_shift,
+            sites=sites,
+        )
+        # the POIM value of the consensus, negative for a penalised motif
+        sign = 1.0 if signed is poim else -1.0
+        motif.importance = sign * _importance(signed, motif.consensus)
+        motifs.append(motif)
+    motifs.sort(key=lambda m: -abs(m.effect))
+    motifs = motifs[:max_motifs]
+    for i, motif in enumerate(motifs, start=1):
+        motif.name = f"motif_{i}"
+    return motifs

@@ -1,0 +1,249 @@
+"""The report page of a regression run (``poimkit run --targets``).
+
+As a classification run's (`poimkit.run.report`), with the CV Pearson,
+Spearman and R² instead of the AUC, predicted against observed targets
+instead of a ROC curve, and the motifs' effect on the target (rank-biserial
+correlation, median shift, q-value) instead of their shares of positives
+and negatives.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from ..io import atomic_path
+from .report import (
+    _STYLE,
+    _anywhere_sections,
+    _img,
+    _plain,
+    _poim_sections,
+    _probability,
+    _table,
+    _top_kmer_table,
+    _where,
+    _where_sections,
+)
+
+#: the classification page's words for a POIM's sign, and a regressor's
+_SIGN_WORDS = {
+    "raise the score (favour the positive class)": "raise the predicted target",
+    "red, favouring the positive class": "red, raising the predicted target",
+}
+
+#: what the CV figures are called on the page
+_FIGURES = {"cv_pearson": "Pearson", "cv_spearman": "Spearman", "cv_r2": "R²"}
+
+
+def _for_targets(parts: list[str]) -> list[str]:
+    """Classification sections reworded for a continuous target."""
+    out = []
+    for part in parts:
+        for old, new in _SIGN_WORDS.items():
+            part = part.replace(old, new)
+        out.append(part)
+    return out
+
+
+def _cv_text(s: dict) -> str:
+    """The headline: the three CV figures with their 95 % intervals."""
+    if s.get("cv_pearson") is None:
+        return (
+            "was trained on all of them <b>without cross-validation</b> (cv 0): "
+            "how well it predicts new sequences is unknown."
+        )
+    low, high = s["cv_pearson_interval"]
+    return (
+        "predicts held-out targets with a <b>cross-validated Pearson correlation "
+        f"of {s['cv_pearson']:.3f}</b> (95 % interval {low:.3f} to {high:.3f}, "
+        f"over {len(s['cv_pearson_folds'])} folds), Spearman "
+        f"{s['cv_spearman']:.3f} and R² {s['cv_r2']:.3f}."
+    )
+
+
+def _quality(s: dict, figures: Path) -> list[str]:
+    """Cross-validation: predicted against observed, the figures per fold."""
+    parts = ["<h2>How well the target is predicted</h2>"]
+    parts.append(
+        "<p>Every sequence's target as predicted by a model that did not see it "
+        "in training (out-of-fold), against the observed target; the dashed line "
+        "is y = x. Each figure is the mean over the folds, with the 95 % "
+        "Student-t interval of that mean.</p>"
+    )
+    if "predicted_vs_observed.png" in s["figures"]:
+        parts.append(
+            _img(figures, "predicted_vs_observed.png", "predicted against observed")
+        )
+    rows = []
+    for key, name in _FIGURES.items():
+        low, high = s[f"{key}_interval"]
+        rows.append(
+            [
+                name,
+                f"{s[key]:.4f}",
+                f"{s[key + '_std']:.4f}",
+                f"{low:.4f} to {high:.4f}",
+            ]
+        )
+    parts.append(_table(["figure", "mean", "std over folds", "95 % interval"], rows))
+    folds = [
+        [i + 1, *(f"{s[f'{key}_folds'][i]:.4f}" for key in _FIGURES)]
+        for i in range(len(s["cv_pearson_folds"]))
+    ]
+    parts.append(_table(["fold", *_FIGURES.values()], folds, {0, 1, 2, 3}))
+    return parts
+
+
+def _motif_table(s: dict, figures: Path) -> str:
+    """Motifs with their effect on the target."""
+    anywhere = bool(s.get("position_free"))
+    rows = []
+    for m in s["motifs"]:
+        where = (
+            ["both" if m["strands"] == "+-" else "one"]
+            if anywhere
+            else [_where(m["position"]), _where(m["spread"])]
+        )
+        rows.append(
+            [
+                m["name"],
+                _img(figures, f"logo_{m['name']}.png", f"logo of {m['name']}"),
+                m["iupac"],
+                *where,
+                f"{m['importance']:.3g}",
+                m["n_sites"],
+                f"{m['effect']:+.2f}",
+                f"{m['median_shift']:+.3g}",
+                _probability(m["q_value"]),
+            ]
+        )
+    header = [
+        "motif",
+        "logo",
+        "IUPAC",
+        *(["strands"] if anywhere else ["position", "spread"]),
+        "importance",
+        "sites",
+        "rank-biserial",
+        "median shift",
+        "q-value",
+    ]
+    first = 3 + len(where)
+    return _table(header, rows, numeric=set(range(first, first + 5)))
+
+
+_MOTIFS_TEXT = (
+    "<p>Each motif is built from its <i>sites</i>: real occurrences, {where}. "
+    "A regressor rewards a motif that raises the target (positive POIM "
+    "values) and penalises one that lowers it (negative values): motifs of "
+    "the first kind are sought in sequences whose target lies above the "
+    "median, of the second below it. <i>Importance</i> is the POIM value of "
+    "the consensus, the average change of the prediction when it occurs.</p>"
+    "<p><b>Evidence.</b> The sequences are split in two at random: one half "
+    "gives the motif, the other tests it. <i>Rank-biserial</i> is the chance "
+    "that a held-out sequence with a site has the larger target, minus the "
+    "chance that it has the smaller one (from &minus;1 to 1; negative: the "
+    "motif lowers the target); <i>median shift</i> the median target with a "
+    "site minus that without, in the target's units. A motif is reported only "
+    "if the targets with and without a site differ (two-sided Mann-Whitney U "
+    "test) at a false discovery rate (q-value) of at most 5 % over every "
+    "candidate examined, with a rank-biserial correlation of at least 0.2 in "
+    "absolute value. Every site is listed in <span class='mono'>sites.tsv</span> "
+    "with its sequence's target; the motifs are in "
+    "<span class='mono'>motifs.meme</span>.</p>"
+)
+
+
+def render_regression_report(summary: dict, figures: Path) -> str:
+    """The report page of a regression run as a string.
+
+    Parameters
+    ----------
+    summary : dict
+        The content of ``summary.json`` of a regression run.
+    figures : pathlib.Path
+        The folder holding the PNGs the summary lists.
+
+    Returns
+    -------
+    str
+    """
+    s = summary
+    name = ", ".join(Path(p).name for p in s["inputs"])
+    low, high = s["lengths"]
+    described = (
+        f"{s['n_sequences']} sequences of length {low}"
+        if low == high
+        else f"{s['n_sequences']} sequences of lengths {low} to {high}"
+    )
+    target = s["target"]
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>poimkit report: {html.escape(name)}</title>",
+        f"<style>{_STYLE}</style></head><body>",
+        f"<h1>poimkit report: {html.escape(name)}</h1>",
+        f"<p class='big'>{described} with a continuous target (mean "
+        f"{target['mean']:.3g}, standard deviation {target['std']:.3g}). A "
+        f"{html.escape(s['model'])} {_cv_text(s)}</p>",
+        "<h2>Motifs that shift the target</h2>",
+    ]
+    if s["motifs"]:
+        anywhere = bool(s.get("position_free"))
+        where = (
+            "sought at every position of every sequence (the model is position-free)"
+            if anywhere
+            else "at the positions where the model rewards (or penalises) the "
+            "motif's strongest k-mers; <i>position</i> is the 1-based mean start "
+            "of the sites, <i>spread</i> its standard deviation"
+        )
+        parts.append(_MOTIFS_TEXT.format(where=where))
+        parts.append(_motif_table(s, figures))
+        if "site_positions.png" in s["figures"]:
+            parts.append(_img(figures, "site_positions.png", "site positions"))
+    else:
+        note = html.escape(s["motifs_note"])
+        parts.append(f"<p class='big'>{note[0].upper() + note[1:]}.</p>")
+    if s.get("position_free"):
+        parts.extend(_for_targets(_anywhere_sections(s, figures)))
+    elif "differential_poim.png" in s["figures"]:
+        parts.extend(_for_targets(_where_sections(s, figures)))
+    else:
+        parts.append(_top_kmer_table(s))
+    if s.get("cv_pearson") is not None:
+        parts.extend(_quality(s, figures))
+    if any(f.startswith("poim_order_") for f in s["figures"]):
+        parts.extend(_for_targets(_poim_sections(s, figures)))
+    parts.append("<h2>Run details</h2>")
+    fasta, targets = s["inputs"]
+    parts.append(_table(["input", "path"], [["FASTA", fasta], ["targets", targets]]))
+    parts.append(
+        f"<p>Background: <span class='mono'>{html.escape(s.get('background', ''))}"
+        f"</span>; support vectors: {s['n_support_vectors']}; CV folds: "
+        f"{s['cv_folds']}.</p>"
+    )
+    rows = [[k, _plain(v)] for k, v in s["parameters"].items()]
+    parts.append(_table(["parameter", "value"], rows))
+    versions = [[k, v] for k, v in s["versions"].items()]
+    parts.append(_table(["software", "version"], versions))
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def write_regression_report(
+    path: str | Path, summary: dict, figures: str | Path
+) -> None:
+    """Write `render_regression_report` to ``path`` atomically.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The HTML file.
+    summary : dict
+        The content of ``summary.json`` of a regression run.
+    figures : str or pathlib.Path
+        The folder holding the PNGs the summary lists.
+    """
+    page = render_regression_report(summary, Path(figures))
+    with atomic_path(path) as tmp:
+        Path(tmp).write_text(page, encoding="utf-8")
