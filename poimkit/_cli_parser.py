@@ -207,6 +207,16 @@ def _build_parser() -> argparse.ArgumentParser:
         "--top", type=int, default=20, help="print the N strongest entries"
     )
     poim.add_argument("--top-tsv", metavar="TSV", help="also write the top N as TSV")
+    poim.add_argument(
+        "--samples",
+        type=int,
+        default=1000,
+        help="Monte Carlo samples per window, for models without exact POIMs "
+        "(LS-GKM -t 3/4/5)",
+    )
+    poim.add_argument(
+        "--seed", type=int, default=0, help="seed of the sampled POIMs (--samples)"
+    )
     _add_cleaning_options(poim)
     _add_common_options(poim)
 

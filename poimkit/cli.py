@@ -318,7 +318,7 @@ def _background_from_args(
 
 def _run_poim(args: argparse.Namespace) -> int:
     from .io import commit_together
-    from .poim import compute_poim
+    from .poim.compute import command_poim
     from .svm import load_model
 
     check_writable(args.output, args.top_tsv)
@@ -330,14 +330,7 @@ def _run_poim(args: argparse.Namespace) -> int:
         args, model.length_, getattr(model, "position_free", False)
     )
     _say(args, f"computing POIMs up to order {args.max_order} under {background!r}")
-    poim = compute_poim(
-        model,
-        args.max_order,
-        background,
-        memory_limit=args.memory_limit * 1024**3,
-        n_threads=args.threads,
-        progress=_bars(args),
-    )
+    poim = command_poim(model, args, background, progress=_bars(args))
     with commit_together():  # both files appear, or neither
         poim.save(args.output)
         if args.top_tsv:

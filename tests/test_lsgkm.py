@@ -180,7 +180,7 @@ def bad_file(tmp_path, text):
     ("edit", "message"),
     [
         (lambda t: t.replace("ACGTACGT", "ACGNACGT"), "line 13.*'N' at position 4"),
-        (lambda t: t.replace("kernel_type gkm_cnt", "kernel_type gkmrbf"), "line 2"),
+        (lambda t: t.replace("kernel_type gkm_cnt", "kernel_type gkmrbf"), "'gamma'"),
         (lambda t: t.replace("kernel_type gkm_cnt", "kernel_type foo"), "unknown"),
         (lambda t: t.replace("kernel_type gkm_cnt\n", ""), "no 'kernel_type'"),
         (lambda t: t.replace("total_sv 2", "total_sv 3"), "total_sv says 3"),

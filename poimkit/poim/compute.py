@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,6 +19,8 @@ from .exact import DEFAULT_MEMORY_LIMIT, as_weights, check_memory, exact_poim
 from .result import Poim
 
 if TYPE_CHECKING:
+    import argparse
+
     from ..svm._base import KernelModelBase
 
 
@@ -91,6 +94,11 @@ def compute_poim(
     >>> compute_poim(model, max_order=3).q(3).shape
     (28, 64)
     """
+    if getattr(model, "score_only", False):
+        raise InputError(
+            f"{model.describe()}: no exact POIMs, the score is not a sum of "
+            "l-mer weights; use poimkit.poim.sampled.sampled_poim"
+        )
     if getattr(model, "position_free", False):
         return _position_free_poim(
             model, max_order, background, n_threads, memory_limit
@@ -251,3 +259,44 @@ def explain_instance(
         idx = kmer_indices(codes[None, :], l)[0]
         out.append(poim.q(l)[np.arange(idx.size), idx])
     return out
+
+
+def command_poim(
+    model: object,
+    args: argparse.Namespace,
+    background: MarkovBackground,
+    progress: bool,
+) -> Poim:
+    """The POIM of ``poimkit poim``: exact, or sampled where no exact one exists.
+
+    LS-GKM files of kernel types 3, 4, 5 (``model.score_only``) get
+    `poimkit.svm.lsgkm_rbf.sampled_lsgkm_poim` (``--samples``, ``--seed``;
+    metadata ``method = "sampled"``, ``exact = "no: ..."``); every other model
+    `compute_poim`.
+
+    Parameters
+    ----------
+    model : object
+        A loaded model (`poimkit.svm.load_model`).
+    args : argparse.Namespace
+        The parsed ``poimkit poim`` command line.
+    background : MarkovBackground
+    progress : bool
+        Show a progress bar.
+    """
+    if getattr(model, "score_only", False):
+        from ..svm.lsgkm_rbf import sampled_lsgkm_poim
+
+        if not args.quiet:
+            print(f"{model.describe()}: no exact POIMs, sampling", file=sys.stderr)
+        return sampled_lsgkm_poim(
+            model, args.max_order, background, args.samples, args.seed, progress
+        )
+    return compute_poim(
+        model,
+        args.max_order,
+        background,
+        memory_limit=args.memory_limit * 1024**3,
+        n_threads=args.threads,
+        progress=progress,
+    )

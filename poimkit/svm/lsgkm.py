@@ -28,8 +28,9 @@ Scores here are exact (LS-GKM's normalisation included); POIMs, motifs and
 variant effects computed from `LsgkmModel.lmer_weights` are exact for the
 un-normalised part ``sum_w f[x_w]`` only (DESIGN.md, "Normalisation").
 
-The RBF kernels (``-t 3``, ``-t 5``) and the centre-weighted ones (``-t 4``)
-are not read.
+`read_lsgkm` reads the RBF kernels (``-t 3``, ``-t 5``) and the
+centre-weighted one (``-t 4``) too, as `poimkit.svm.lsgkm_rbf.LsgkmKernelModel`:
+exact scores, sampled POIMs.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from ..kernels.gkm import (
 
 if TYPE_CHECKING:
     from .gkm import GkmSVC
+    from .lsgkm_rbf import LsgkmKernelModel
 
 __all__ = ["LsgkmModel", "mismatch_table", "read_lsgkm", "write_lsgkm"]
 
@@ -63,8 +65,6 @@ __all__ = ["LsgkmModel", "mismatch_table", "read_lsgkm", "write_lsgkm"]
 KERNEL_NAMES = {0: "gkm_cnt", 1: "gkm_estfull", 2: "gkm_esttrunc"}
 #: the same, by the names in model files (gkmsvm-lite's and ``-t`` numbers)
 _KERNEL_OF_NAME = {**{v: t for t, v in KERNEL_NAMES.items()}, "0": 0, "1": 1, "2": 2}
-#: kernel types known but not linear in l-mer counts
-_NOT_LINEAR = {"gkmrbf", "wgkm", "wgkmrbf", "3", "4", "5"}
 #: largest l of a model (its l-mer table has 4**l numbers); LS-GKM's own limit
 MAX_L = 12
 
@@ -388,8 +388,10 @@ def _header_value(key: str, value: str, where: dict) -> object:
     try:
         if key in ("L", "k", "d", "nr_class", "total_sv", "norc"):
             return int(value)
-        if key == "rho":
+        if key in ("rho", "gamma", "H"):
             return float(value.split()[0])
+        if key == "M":
+            return int(value)
         if key in ("label", "nr_sv"):
             return tuple(int(v) for v in value.split())
     except (ValueError, IndexError):
@@ -397,8 +399,8 @@ def _header_value(key: str, value: str, where: dict) -> object:
     return value
 
 
-def read_lsgkm(path: str | os.PathLike) -> LsgkmModel:
-    """Read an LS-GKM model file (plain or gzip) of kernel type 0, 1 or 2.
+def read_lsgkm(path: str | os.PathLike) -> LsgkmModel | LsgkmKernelModel:
+    """Read an LS-GKM model file (plain or gzip) of any kernel type (0 to 5).
 
     Parameters
     ----------
@@ -407,14 +409,17 @@ def read_lsgkm(path: str | os.PathLike) -> LsgkmModel:
 
     Returns
     -------
-    LsgkmModel
+    LsgkmModel or LsgkmKernelModel
+        `LsgkmModel` for types 0, 1, 2 (exact l-mer weights);
+        `poimkit.svm.lsgkm_rbf.LsgkmKernelModel` for types 3, 4, 5 (exact
+        scores; ``gamma``, ``M``, ``H`` from the header).
 
     Raises
     ------
     InputError
-        Naming the file and line: a missing or bad header field, an RBF or
-        centre-weighted kernel, a bad support-sequence line, or a count of
-        support sequences that differs from ``total_sv``.
+        Naming the file and line: a missing or bad header field, a bad
+        support-sequence line, or a count of support sequences that differs
+        from ``total_sv``.
     """
     from ..io.fasta import _read_text
 
@@ -441,15 +446,11 @@ def read_lsgkm(path: str | os.PathLike) -> LsgkmModel:
             raise InputError(f"the header has no {key!r} line", path=name)
         return header[key]
 
+    from .lsgkm_rbf import KERNEL_OF_NAME, LsgkmKernelModel
+
     kind = str(need("kernel_type"))
     where = {"path": name, "record": f"line {header['kernel_type@']}"}
-    if kind in _NOT_LINEAR:
-        raise InputError(
-            f"kernel_type {kind} is not linear in l-mer counts; poimkit reads "
-            "types 0 (gkm_cnt), 1 (gkm_estfull) and 2 (gkm_esttrunc)",
-            **where,
-        )
-    if kind not in _KERNEL_OF_NAME:
+    if kind not in _KERNEL_OF_NAME and kind not in KERNEL_OF_NAME:
         raise InputError(f"unknown kernel_type {kind!r}", **where)
     if header.get("nr_class", 2) != 2:
         raise InputError("only two-class models (nr_class 2) are read", path=name)
@@ -488,6 +489,23 @@ def read_lsgkm(path: str | os.PathLike) -> LsgkmModel:
         raise InputError("the model has no support sequences", path=name)
     l = int(need("L"))
     try:
+        if kind in KERNEL_OF_NAME:
+            t = KERNEL_OF_NAME[kind]
+            return LsgkmKernelModel(
+                t,
+                l,
+                int(need("k")),
+                int(header.get("d", 3)),
+                [encode([s])[0] for s in support],
+                coef,
+                float(need("rho")),
+                gamma=float(need("gamma")) if t != 4 else 1.0,
+                M=int(need("M")) if t != 3 else 50,
+                H=float(need("H")) if t != 3 else 50.0,
+                reverse_complement=header.get("norc", 0) == 0,
+                labels=header.get("label", (1, -1)),
+                source=name,
+            )
         return LsgkmModel(
             _KERNEL_OF_NAME[kind],
             l,

@@ -280,6 +280,11 @@ def run_variants(args: argparse.Namespace) -> int:
         model.n_threads = args.threads
     with numba_threads(args.threads):
         engine = effect_engine(model)
+        if folder and getattr(engine, "score_only", False):
+            raise InputError(
+                f"{model.describe()}: no --plots (the score is not a sum of "
+                "l-mer weights; effects are exact, by scoring both sequences)"
+            )
         table = read_vcf(args.vcf) if args.vcf else read_pairs(args.pairs)
         scores = _Scores(len(table), args.plots or 0)
         scores.skip(getattr(table, "skipped", {}))

@@ -506,6 +506,10 @@ def effect_engine(model: object) -> _Positional | _PositionFree:
         raise InputError(
             f"variant effects need a fitted poimkit model, got {type(model).__name__}"
         )
+    if getattr(model, "score_only", False):  # LS-GKM -t 3/4/5: scores only
+        from ..svm.lsgkm_rbf import _ScoredEffects
+
+        return _ScoredEffects(model)
     if getattr(model, "per_sequence_normalisation", False):
         return _Lsgkm(model)
     if getattr(model, "position_free", False):
