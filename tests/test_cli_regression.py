@@ -159,6 +159,9 @@ def test_auto_chooses_gkm_for_position_free_signal(tmp_path, capsys):
     assert "chosen by inner CV" in captured.err and "Pearson" in captured.err
     low, high = summary["cv_pearson_interval"]
     assert low < summary["cv_pearson"] < high and len(summary["cv_pearson_folds"]) == 3
+    page = (out / "report.html").read_text()
+    assert "nested cross-validation" in page and "best inner Pearson" in page
+    assert "gapped k-mer kernel</b>" in page
 
 
 def test_train_epsilon_and_C_reach_the_model(data, tmp_path):

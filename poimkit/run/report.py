@@ -16,7 +16,7 @@ h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2.2rem;
 table { border-collapse: collapse; margin: 0.6rem 0; }
 td, th { border: 1px solid #ddd; padding: 0.25rem 0.6rem; text-align: left; }
 th { background: #f4f4f4; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .mono { font-family: ui-monospace, monospace; }
 .note { color: #555; font-size: 0.92rem; }
 img { max-width: 100%; }
@@ -199,8 +199,12 @@ def _quality(s: dict, figures: Path) -> list[str]:
 
 def _selection_note(selection: dict | None, n_sequences: int) -> str:
     """How the parameters were chosen, in words."""
+    from .summary import inner_figure
+
     if not selection:
         return "<p class='note'>The model's parameters were fixed (no selection).</p>"
+    figure, label = inner_figure(selection)
+    regression = figure == "inner_pearson"
     grid = "; ".join(
         f"{k} {{{', '.join(f'{v:g}' if isinstance(v, float) else str(v) for v in vs)}}}"
         for k, vs in selection["grid"].items()
@@ -213,15 +217,15 @@ def _selection_note(selection: dict | None, n_sequences: int) -> str:
         f"in every outer fold by {inner} over {html.escape(grid)}, and for the "
         "final model on all sequences the same way"
         + (
-            f" (on a stratified sample of {selection['n_sequences']} sequences)"
+            f" (on a {'random' if regression else 'stratified'} sample of "
+            f"{selection['n_sequences']} sequences)"
             if selection.get("n_sequences", n_sequences) < n_sequences
             else ""
         )
         + "; each time the simplest candidate within one standard error of the "
-        "best inner AUC. Final choice: "
-        f"{_params_text(selection['chosen'])} (inner AUC "
-        f"{selection['inner_auc']:.4f}; the best candidate, "
-        f"{_params_text(selection['best'])}, had {selection['best_inner_auc']:.4f})."
+        f"best inner {label}. Final choice: {_params_text(selection['chosen'])} "
+        f"(inner {label} {selection[figure]:.4f}; the best candidate, "
+        f"{_params_text(selection['best'])}, had {selection['best_' + figure]:.4f})."
     )
     text += _family_note(selection)
     if selection["corner"]:
@@ -242,12 +246,15 @@ _FAMILY_NAMES = {
 
 def _family_note(selection: dict) -> str:
     """Which model family the inner CV chose and by how much (or "")."""
+    from .summary import inner_figure
+
     families = selection.get("families") or {}
     if len(families) < 2:
         return ""
     family = selection["family"]
+    figure, label = inner_figure(selection)
     best = ", ".join(
-        f"{html.escape(_FAMILY_NAMES.get(name, name))} {row['best_inner_auc']:.4f}"
+        f"{html.escape(_FAMILY_NAMES.get(name, name))} {row['best_' + figure]:.4f}"
         for name, row in families.items()
     )
     margin = selection["family_margin"]
@@ -259,7 +266,8 @@ def _family_note(selection: dict) -> str:
     )
     return (
         f" <b>Model family: {html.escape(_FAMILY_NAMES.get(family, family))}</b>, "
-        f"chosen by the same inner CV among the families (best inner AUC: {best}); "
+        f"chosen by the same inner CV among the families (best inner {label}: "
+        f"{best}); "
         f"{how}."
     )
 

@@ -20,6 +20,7 @@ from .report import (
     _plain,
     _poim_sections,
     _probability,
+    _selection_note,
     _table,
     _top_kmer_table,
     _where,
@@ -222,6 +223,7 @@ def render_regression_report(summary: dict, figures: Path) -> str:
         f"</span>; support vectors: {s['n_support_vectors']}; CV folds: "
         f"{s['cv_folds']}.</p>"
     )
+    parts.append(_selection_note(s.get("selection"), s["n_sequences"]))
     rows = [[k, _plain(v)] for k, v in s["parameters"].items()]
     parts.append(_table(["parameter", "value"], rows))
     versions = [[k, v] for k, v in s["versions"].items()]

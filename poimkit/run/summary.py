@@ -316,7 +316,7 @@ def chosen_text(chosen: dict, selection: dict) -> str:
         What `poimkit.run.crossval.cross_validate` returns as ``selection``.
     """
     text = ", ".join(param_text(k, v) for k, v in chosen.items())
-    figure, name = _inner_figure(selection)
+    figure, name = inner_figure(selection)
     text += f" (inner {selection['inner']} {name} {selection[figure]:.4f})"
     text += _family_text(selection)
     if selection["corner"]:
@@ -327,8 +327,20 @@ def chosen_text(chosen: dict, selection: dict) -> str:
     return text
 
 
-def _inner_figure(selection: dict) -> tuple[str, str]:
-    """The selection's key of the inner figure and its name: AUC or Pearson."""
+def inner_figure(selection: dict) -> tuple[str, str]:
+    """The selection's key of its inner figure and the figure's name.
+
+    Parameters
+    ----------
+    selection : dict
+        A run's ``selection`` (`poimkit.run.crossval.selection_summary`).
+
+    Returns
+    -------
+    tuple of str
+        ``("inner_auc", "AUC")`` for a classifier, ``("inner_pearson",
+        "Pearson")`` for a regressor.
+    """
     if "inner_pearson" in selection:
         return "inner_pearson", "Pearson"
     return "inner_auc", "AUC"
@@ -340,7 +352,7 @@ def _family_text(selection: dict) -> str:
     if len(families) < 2:
         return ""
     family = selection["family"]
-    figure, label = _inner_figure(selection)
+    figure, label = inner_figure(selection)
     others = ", ".join(
         f"{name} {row['best_' + figure]:.4f}"
         for name, row in families.items()
