@@ -1,7 +1,8 @@
-"""The linear solver of `GkmSVR`: the L2-loss SVR (squared epsilon-insensitive
-loss) by L-BFGS through the l-mer table, against its optimality conditions,
-LIBLINEAR's solver, the kernel expansion, brute-force POIMs and a planted
-target; model files old and new."""
+"""The linear solvers for continuous targets: `GkmSVR`'s L2-loss SVR (squared
+epsilon-insensitive loss) by L-BFGS through the l-mer table, and `WDLinearSVR`
+in feature space; against their optimality conditions, LIBLINEAR's solver,
+the kernel expansion, brute-force POIMs and planted targets; model files old
+and new."""
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from sklearn.svm import LinearSVR
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import poimkit.svm.gkm as gkm_module
-from poimkit import GkmSVR, gkm_kernel, load_model
+from poimkit import GkmSVR, WDLinearSVC, WDLinearSVR, gkm_kernel, load_model, wd_kernel
 from poimkit.background import MarkovBackground
 from poimkit.errors import InputError
 from poimkit.io import read_npz, write_npz
@@ -20,14 +21,34 @@ from poimkit.poim.reference import poim_reference
 from poimkit.svm.linear.losses import score_terms
 
 from .test_gkm import random_sequences
-from .test_regressors import _REFUSAL, EXPECTED_GKM, planted_anywhere
+from .test_regressors import (
+    _REFUSAL,
+    EXPECTED_GKM,
+    EXPECTED_WD,
+    L,
+    planted_anywhere,
+    planted_positional,
+    wd_backgrounds,
+)
 from .test_sklearn_checks import check_id_of
 
+EXPECTED = {
+    "GkmSVR": EXPECTED_GKM,
+    "WDLinearSVR": {
+        **EXPECTED_WD,
+        "check_non_transformer_estimators_n_iter": EXPECTED_GKM[
+            "check_non_transformer_estimators_n_iter"
+        ],
+    },
+}
 
-@parametrize_with_checks([GkmSVR(l=3, k=2, solver="linear", max_iter=200)])
+
+@parametrize_with_checks(
+    [GkmSVR(l=3, k=2, solver="linear", max_iter=200), WDLinearSVR(degree=3)]
+)
 def test_sklearn_estimator_checks(estimator, check, request):
-    """The linear solver passes what the kernel one passes (`test_regressors`)."""
-    if check_id_of(request.node) not in EXPECTED_GKM:
+    """The linear solvers pass what the kernel ones pass (`test_regressors`)."""
+    if check_id_of(request.node) not in EXPECTED[type(estimator).__name__]:
         check(estimator)
         return
     with pytest.raises((InputError, AssertionError, ValueError), match=_REFUSAL):
@@ -210,3 +231,98 @@ def test_save_load_keeps_the_solver(tmp_path):
     assert loaded.get_params()["solver"] == "kernel"
     assert loaded.get_params()["max_iter"] == 1000
     assert_allclose(loaded.predict(seqs), model.predict(seqs), rtol=0, atol=0)
+
+
+# ------------------------------------------------------------------ WDLinearSVR
+def _wd_svr_problem(seed=3, n=60, length=10):
+    X, _, y = planted_positional(n, length=length, seed=seed, starts=(1, 6))
+    return X, y
+
+
+def test_wd_linear_svr_matches_liblinear_and_kkt():
+    """On the exact feature map (no order hashed) the L2-loss SVR's optimum:
+    LIBLINEAR's predictions on ``Phi Phi^T = K``, and the KKT conditions
+    ``f = K c + b`` with ``c = -C l'(f)``, ``sum c = 0``."""
+    X, y = _wd_svr_problem()
+    C, epsilon = 0.5, 0.2
+    model = WDLinearSVR(degree=4, C=C, epsilon=epsilon, tol=1e-10, max_iter=5000)
+    f = model.fit(X, y).predict(X)
+    assert model.converged_ and model.n_exact_orders_ == 4
+    K = wd_kernel(X, degree=4)
+    K /= K[0, 0]  # the normalisation of WDKernelSVR (one length)
+    _, d1, _ = score_terms("squared_epsilon_insensitive", f, y, epsilon)
+    c = -C * d1
+    assert_allclose(f, K @ c + model.intercept_, atol=1e-6)
+    assert abs(c.sum()) < 1e-6
+    assert model.n_support_.tolist() == [int((c != 0).sum())]
+    lam, V = np.linalg.eigh(K)
+    Phi = V * np.sqrt(np.clip(lam, 0.0, None))
+    svr = LinearSVR(
+        loss="squared_epsilon_insensitive",
+        epsilon=epsilon,
+        C=C,
+        dual=False,
+        intercept_scaling=1e3,
+        tol=1e-12,
+        max_iter=100_000,
+    ).fit(Phi, y)
+    expected = svr.predict(Phi)
+    assert_allclose(f, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
+
+
+@pytest.fixture(scope="module")
+def wd_linear_model():
+    X, _, y = planted_positional(120, length=L, seed=1, starts=(0, 4))
+    return WDLinearSVR(degree=5, shift=1, tol=1e-6).fit(X, y), X
+
+
+def test_wd_linear_svr_predictions_are_explicit_weight_scores(wd_linear_model):
+    model, X = wd_linear_model
+    Z = np.random.default_rng(5).integers(0, 4, size=(50, L), dtype=np.uint8)
+    assert_allclose(
+        model.explicit_weights().decision_function(Z),
+        model.predict(Z),
+        rtol=1e-9,
+        atol=1e-9,
+    )
+    assert not hasattr(model, "decision_function")
+
+
+@pytest.mark.parametrize("background_name", ["uniform", "order2_positional"])
+def test_wd_linear_svr_poims_match_brute_force(wd_linear_model, background_name):
+    model, X = wd_linear_model
+    background = wd_backgrounds(X)[background_name]
+    expected = poim_reference(model.predict, background, L)
+    poim = compute_poim(model, L, background)
+    for l in range(1, L + 1):
+        assert_allclose(poim.q(l), expected[l - 1], rtol=1e-9, atol=1e-12)
+
+
+def test_wd_linear_svr_recovers_a_planted_target():
+    X, truth, y = planted_positional(900, seed=4)
+    model = WDLinearSVR(degree=6).fit(X[:600], y[:600])
+    r = np.corrcoef(model.predict(X[600:]), truth[600:])[0, 1]
+    assert r > 0.8, r
+
+
+def test_wd_linear_svr_save_load_round_trip(wd_linear_model, tmp_path):
+    model, X = wd_linear_model
+    path = tmp_path / "m.npz"
+    model.save(path)
+    for loaded in (WDLinearSVR.load(path), load_model(path)):
+        assert type(loaded) is WDLinearSVR
+        assert loaded.get_params() == {**model.get_params(), "n_threads": None}
+        assert_allclose(loaded.predict(X), model.predict(X), rtol=0, atol=0)
+        assert loaded.n_support_.tolist() == model.n_support_.tolist()
+    with pytest.raises(InputError, match="not a poimkit.WDLinearSVC file"):
+        WDLinearSVC.load(path)
+
+
+def test_wd_linear_svr_bad_input():
+    X = np.random.default_rng(0).integers(0, 4, size=(10, 12), dtype=np.uint8)
+    with pytest.raises(InputError, match="NaN"):
+        WDLinearSVR(degree=3).fit(X, np.r_[np.nan, np.zeros(9)])
+    with pytest.raises(InputError, match="epsilon"):
+        WDLinearSVR(degree=3, epsilon=-1.0).fit(X, np.zeros(10))
+    with pytest.raises(ValueError, match="requires y to be passed"):
+        WDLinearSVR(degree=3).fit(X, None)
