@@ -28,6 +28,7 @@ _LAZY = {
     "read_labeled": "io",
     "wd_kernel": "kernels",
     "WDLinearSVC": "svm",
+    "WDLinearSVR": "svm",
     "load_model": "svm",
     "Motif": "motifs",
     "extract_motifs": "motifs",
@@ -51,6 +52,7 @@ __all__ = [
     "WDKernelSVC",
     "WDKernelSVR",
     "WDLinearSVC",
+    "WDLinearSVR",
     "__version__",
     "compute_poim",
     "decode",
@@ -83,6 +85,6 @@ if TYPE_CHECKING:  # for type checkers and editors: the eager imports
     from .poim import Poim, compute_poim, explain_instance
     from .svm import load_model
     from .svm.gkm import GkmSVC, GkmSVR
-    from .svm.linear import WDLinearSVC
+    from .svm.linear import WDLinearSVC, WDLinearSVR
     from .svm.wd import WDKernelSVC, WDKernelSVR
     from .variants import variant_effects

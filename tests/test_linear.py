@@ -223,9 +223,7 @@ def _primal_lbfgs(Phi, y, C, loss, n_iter, memory):
         for (s, yv), a in zip(pairs, reversed(alphas), strict=True):
             q += (a - (yv @ q) / (s @ yv)) * s
         d = -q
-        t = _line_search(
-            (pen * w) @ d, (pen * d) @ d, y * (Phi @ w), Phi @ d, y, C, loss
-        )
+        t = _line_search((pen * w) @ d, (pen * d) @ d, Phi @ w, Phi @ d, y, C, loss)
         s = t * d
         w = w + s
         _, g_new = _objective(w, Phi, y, C, loss)

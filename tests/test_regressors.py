@@ -58,6 +58,7 @@ EXPECTED_GKM = {
             "check_estimator_sparse_tag",
             "check_estimator_sparse_array",
             "check_estimator_sparse_matrix",
+            "check_non_transformer_estimators_n_iter",  # GkmSVR has max_iter
         ),
         _NOT_DNA,
     ),

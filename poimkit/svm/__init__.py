@@ -31,6 +31,7 @@ __all__ = [
     "WDKernelSVC",
     "WDKernelSVR",
     "WDLinearSVC",
+    "WDLinearSVR",
     "load_model",
     "make_model",
 ]
@@ -44,6 +45,7 @@ _LAZY = {
     "WDKernelSVC": "wd",
     "WDKernelSVR": "wd",
     "WDLinearSVC": "linear",
+    "WDLinearSVR": "linear",
 }
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
@@ -147,9 +149,9 @@ def load_model(path: str | Path) -> KernelModelBase | LsgkmModel:
     Returns
     -------
     KernelModelBase or LsgkmModel
-        A fitted `WDKernelSVC`, `WDLinearSVC`, `GkmSVC`, `WDKernelSVR` or
-        `GkmSVR`; an `LsgkmModel` (`poimkit.svm.lsgkm.read_lsgkm`) for an
-        LS-GKM file.
+        A fitted `WDKernelSVC`, `WDLinearSVC`, `GkmSVC`, `WDKernelSVR`,
+        `WDLinearSVR` or `GkmSVR`; an `LsgkmModel`
+        (`poimkit.svm.lsgkm.read_lsgkm`) for an LS-GKM file.
 
     Raises
     ------
@@ -159,7 +161,7 @@ def load_model(path: str | Path) -> KernelModelBase | LsgkmModel:
     """
     from ..io import npz_format
     from .gkm import GkmSVC, GkmSVR
-    from .linear import WDLinearSVC
+    from .linear import WDLinearSVC, WDLinearSVR
     from .wd import WDKernelSVC, WDKernelSVR
 
     if _is_lsgkm(path):
@@ -167,7 +169,7 @@ def load_model(path: str | Path) -> KernelModelBase | LsgkmModel:
 
         return read_lsgkm(path)
     kind = npz_format(path, "poimkit model")
-    for cls in (WDKernelSVC, WDLinearSVC, GkmSVC, WDKernelSVR, GkmSVR):
+    for cls in (WDKernelSVC, WDLinearSVC, GkmSVC, WDKernelSVR, WDLinearSVR, GkmSVR):
         if kind == cls._model_format:
             return cls.load(path)
     raise InputError(

@@ -32,14 +32,14 @@ matrix; ``"auto"`` takes the kernel solver up to `KERNEL_MAX_RECORDS` records.
 Either way the model is a coefficient per support sequence.
 
 `GkmSVR` is the regression counterpart (`sklearn.svm.SVR`, epsilon-insensitive
-loss, on the kernel matrix): also a coefficient per support sequence, so it
+loss, on the kernel matrix; its linear solver minimises the squared
+epsilon-insensitive loss): also a coefficient per support sequence, so it
 has the same explicit weights and exact POIMs (`GkmExpansion` holds what the
 two share).
 """
 
 from __future__ import annotations
 
-import warnings
 from math import comb
 
 import numpy as np
@@ -66,13 +66,12 @@ from ..kernels.gkm import (
     check_long_enough,
     gkm_masks,
     gram_matrix,
-    self_kernel,
     strands,
     typical_length,
     windows,
 )
 from ._base import KernelRegressorBase, WDClassifierBase
-from .gkm_solver import LmerGram
+from .gkm_solver import LmerGram, SequenceSpaceSolver
 
 #: largest l for the dense l-mer table of `GkmSVC.lmer_weights` (4**l numbers);
 #: above it scores go through the gapped-pattern table and there are no POIMs
@@ -294,7 +293,7 @@ class GkmExpansion:
         self._lmers = None
 
 
-class GkmSVC(GkmExpansion, WDClassifierBase):
+class GkmSVC(GkmExpansion, SequenceSpaceSolver, WDClassifierBase):
     """Support vector classifier with the position-free gapped k-mer kernel.
 
     For regulatory DNA: motifs anywhere, on either strand, with mismatches,
@@ -400,36 +399,7 @@ class GkmSVC(GkmExpansion, WDClassifierBase):
 
     def _check_params(self) -> None:
         self._check_gkm_params()
-        check_int(self.max_iter, "max_iter", 1)
-        if self.solver not in SOLVERS:
-            raise InputError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
-        if self.solver == "linear" and not self._linear_runs():
-            raise InputError(
-                "solver='linear' needs l <= "
-                f"{MAX_LMER_TABLE} (got {self.l}) and no class_weight (got "
-                f"{self.class_weight!r}); use solver='kernel'"
-            )
-
-    def _linear_runs(self) -> bool:
-        """Whether the linear solver can train this model (its l-mer table fits)."""
-        return self.l <= MAX_LMER_TABLE and self.class_weight is None
-
-    def _solver_for(self, n: int) -> str:
-        """The solver that trains on ``n`` records (``solver`` with auto decided)."""
-        if self.solver != "auto":
-            return self.solver
-        linear = n > KERNEL_MAX_RECORDS and self._linear_runs()
-        return "linear" if linear else "kernel"
-
-    def _gram_pays(self, n: int, letters: int) -> bool:
-        """Whether the selection shares one kernel matrix of ``n`` records.
-
-        ``letters``: their total length. Yes for the kernel solver, and for the
-        linear one up to `GRAM_MAX_WINDOWS` l-mer windows.
-        """
-        if self._solver_for(n) == "kernel":
-            return True
-        return letters - n * (self.l - 1) <= GRAM_MAX_WINDOWS
+        self._check_solver()
 
     # ------------------------------------------------------------ Gram protocol
     def _fit_gram(self, X, y, K_raw: np.ndarray) -> GkmSVC:
@@ -441,7 +411,9 @@ class GkmSVC(GkmExpansion, WDClassifierBase):
         if self._solver_for(len(seqs)) == "linear":  # L-BFGS on the matrix
             from .gkm_solver import MatrixGram
 
-            return self._fit_lbfgs(seqs, classes, y_index, MatrixGram(K_raw))
+            self._fit_lbfgs(seqs, 2.0 * y_index - 1.0, MatrixGram(K_raw))
+            self.classes_ = classes
+            return self
         svc = SVC(
             kernel="precomputed", C=self.C, tol=self.tol, class_weight=self.class_weight
         )
@@ -452,54 +424,6 @@ class GkmSVC(GkmExpansion, WDClassifierBase):
         self.intercept_ = float(svc.intercept_[0])
         self.solver_, self.n_iter_ = "kernel", int(svc.n_iter_[0])
         self.converged_ = True
-        return self
-
-    def _fit_linear(self, seqs: list[np.ndarray], y: ArrayLike) -> GkmSVC:
-        """`fit` by the linear solver through the l-mer table (no matrix)."""
-        classes, y_index = _labels(seqs, y)
-        n_windows = windows(seqs, self.l)
-        self.kernel_scale_ = 1.0
-        if self.normalize:  # the kernel solver's kappa, without the matrix
-            diagonal = self_kernel(
-                seqs, self.l, self.k, self.reverse_complement, self.n_threads
-            )
-            self.kernel_scale_ = float(np.mean(diagonal / n_windows))
-        gram = LmerGram(
-            seqs,
-            self._scale(n_windows),
-            self.l,
-            self.k,
-            self.reverse_complement,
-            self.n_threads,
-        )
-        return self._fit_lbfgs(seqs, classes, y_index, gram)
-
-    def _fit_lbfgs(self, seqs, classes, y_index, gram) -> GkmSVC:
-        """The linear solver's L-BFGS on ``gram`` (`poimkit.svm.gkm_solver`)."""
-        from sklearn.exceptions import ConvergenceWarning
-
-        from .gkm_solver import fit_sequence_space
-
-        y_sign = 2.0 * y_index - 1.0
-        res = fit_sequence_space(
-            gram, y_sign, float(self.C), float(self.tol), self.max_iter, self.verbose
-        )
-        coef = res.coef[:-1]
-        support = np.flatnonzero(coef)
-        self._gram_support = support
-        self._set_model(seqs, support, coef[support])
-        self.classes_ = classes
-        self.intercept_ = float(res.coef[-1])
-        self.solver_, self.n_iter_ = "linear", res.n_iter
-        self.converged_ = bool(res.converged)
-        if not self.converged_:
-            warnings.warn(
-                f"GkmSVC's linear solver did not converge in max_iter={self.max_iter} "
-                f"iterations (relative gradient {res.grad_norm / res.grad_norm0:.2e} "
-                f"> tol={self.tol}); increase max_iter",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
         return self
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> GkmSVC:
@@ -525,8 +449,10 @@ class GkmSVC(GkmExpansion, WDClassifierBase):
         check_long_enough(seqs, self.l)
         if self._solver_for(len(seqs)) == "kernel":
             self._fit_gram(seqs, y, self._raw_kernel(seqs))
-        else:
-            self._fit_linear(seqs, y)
+        else:  # the linear solver through the l-mer table (no matrix)
+            classes, y_index = _labels(seqs, y)
+            self._fit_lbfgs(seqs, 2.0 * y_index - 1.0, self._lmer_gram(seqs))
+            self.classes_ = classes
         if self.l <= MAX_LMER_TABLE:
             self._lmer_table()
         return self
@@ -549,13 +475,15 @@ class GkmSVC(GkmExpansion, WDClassifierBase):
         return self._score(X)
 
 
-class GkmSVR(GkmExpansion, KernelRegressorBase):
+class GkmSVR(GkmExpansion, SequenceSpaceSolver, KernelRegressorBase):
     """Support vector regression with the position-free gapped k-mer kernel.
 
     The regression counterpart of `GkmSVC` (gkmsvm-lite's ``train_gkmsvr``,
     LS-GKM's regression), for continuous targets (MPRA or STARR-seq activity,
     ChIP signal) on records of any lengths: `~sklearn.svm.SVR`
-    (epsilon-insensitive loss) on the n x n kernel matrix. Its prediction is a
+    (epsilon-insensitive loss) on the n x n kernel matrix, or for large sets
+    the L2-loss SVR (squared epsilon-insensitive loss, LIBLINEAR's) by L-BFGS
+    through the l-mer table, as `GkmSVC`'s linear solver. Its prediction is a
     sum of l-mer (and gapped k-mer) weights, so POIMs are exact.
 
     Parameters
@@ -574,9 +502,19 @@ class GkmSVR(GkmExpansion, KernelRegressorBase):
     normalize : bool, default=True
         Divide the kernel by a constant per length, as in `GkmSVC`.
     tol : float, default=1e-3
-        Stopping tolerance of libsvm.
+        Stopping tolerance of libsvm, or of the linear solver as in `GkmSVC`.
     n_threads : int or None, default=None
         Threads for the kernel (None: numba's default).
+    solver : {"auto", "kernel", "linear"}, default="auto"
+        As in `GkmSVC`: ``"kernel"`` fits `sklearn.svm.SVR` on the kernel
+        matrix; ``"linear"`` minimises ``||w||**2 / 2 + C sum_i max(0, |y_i -
+        f(x_i)| - epsilon)**2`` (bias not penalised) by L-BFGS through the
+        l-mer table (l at most `MAX_LMER_TABLE`); ``"auto"`` takes the kernel
+        solver up to `KERNEL_MAX_RECORDS` records.
+    max_iter : int, default=1000
+        Most iterations of the linear solver.
+    verbose : bool, default=False
+        A progress bar over the linear solver's iterations.
 
     Attributes
     ----------
@@ -592,8 +530,12 @@ class GkmSVR(GkmExpansion, KernelRegressorBase):
         ``kappa`` (1.0 if not normalised).
     length_ : int
         The median training length: the default length of POIMs.
+    solver_ : str
+        The solver that trained the model (``"kernel"`` or ``"linear"``).
     n_iter_ : int
-        Iterations of libsvm.
+        Iterations of the solver.
+    converged_ : bool
+        Whether the linear solver met ``tol`` (True for the kernel solver).
 
     Examples
     --------
@@ -614,7 +556,13 @@ class GkmSVR(GkmExpansion, KernelRegressorBase):
         "epsilon": float,
         "normalize": bool,
         "tol": float,
+        "solver": str,
+        "max_iter": int,
     }
+    #: files written before the solvers: trained on the kernel matrix
+    _saved_defaults = {"solver": "kernel", "max_iter": 1000}
+    #: the linear solver's loss (`poimkit.svm.linear.losses.score_terms`)
+    _linear_loss = "squared_epsilon_insensitive"
 
     def __init__(
         self,
@@ -626,20 +574,16 @@ class GkmSVR(GkmExpansion, KernelRegressorBase):
         normalize: bool = True,
         tol: float = 1e-3,
         n_threads: int | None = None,
+        solver: str = "auto",
+        max_iter: int = 1000,
+        verbose: bool = False,
     ) -> None:
         self._keep_params(locals())
 
     def _check_params(self) -> None:
         self._check_gkm_params()
         check_nonnegative(self.epsilon, "epsilon")
-
-    def _solver_for(self, n: int) -> str:
-        """Always the kernel matrix (the protocol of `GkmSVC`)."""
-        return "kernel"
-
-    def _gram_pays(self, n: int, letters: int) -> bool:
-        """The selection always shares one kernel matrix."""
-        return True
+        self._check_solver()
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> GkmSVR:
         """Train the SVR and build its explicit weights (as `GkmSVC.fit`).
@@ -659,8 +603,11 @@ class GkmSVR(GkmExpansion, KernelRegressorBase):
         require_target(y)
         seqs = as_sequences(X)
         check_long_enough(seqs, self.l)
-        check_continuous_target(y, len(seqs))
-        self._fit_gram(seqs, y, self._raw_kernel(seqs))
+        y = check_continuous_target(y, len(seqs))
+        if self._solver_for(len(seqs)) == "kernel":
+            self._fit_gram(seqs, y, self._raw_kernel(seqs))
+        else:  # the linear solver through the l-mer table (no matrix)
+            self._fit_lbfgs(seqs, y, self._lmer_gram(seqs))
         if self.l <= MAX_LMER_TABLE:
             self._lmer_table()
         return self
@@ -672,12 +619,18 @@ class GkmSVR(GkmExpansion, KernelRegressorBase):
         seqs = as_sequences(X)
         y = check_continuous_target(y, len(seqs))
         self._normalize_gram(seqs, K_raw)
+        if self._solver_for(len(seqs)) == "linear":  # L-BFGS on the matrix
+            from .gkm_solver import MatrixGram
+
+            self._fit_lbfgs(seqs, y, MatrixGram(K_raw))
+            return self
         svr = SVR(kernel="precomputed", C=self.C, epsilon=self.epsilon, tol=self.tol)
         svr.fit(K_raw, y)
         self._gram_support = svr.support_
         self._set_model(seqs, svr.support_, svr.dual_coef_[0])
         self.intercept_ = float(svr.intercept_[0])
-        self.n_iter_ = int(np.ravel(svr.n_iter_)[0])
+        self.solver_, self.n_iter_ = "kernel", int(np.ravel(svr.n_iter_)[0])
+        self.converged_ = True
         return self
 
 

@@ -24,11 +24,15 @@ support sequences.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .._threads import numba_threads
+from .._validation import check_int
+from ..errors import InputError
 from ..kernels import _gkm
-from ..kernels.gkm import hamming_eigenvalues, strands
+from ..kernels.gkm import hamming_eigenvalues, self_kernel, strands, windows
 
 
 class LmerGram:
@@ -157,20 +161,23 @@ class MatrixGram:
 
 def fit_sequence_space(
     gram: LmerGram | MatrixGram,
-    y_sign: np.ndarray,
+    y: np.ndarray,
     C: float,
     tol: float,
     max_iter: int,
     verbose: bool = False,
+    loss: str = "squared_hinge",
+    epsilon: float = 0.0,
 ):
-    """Train the primal L2-SVM (squared hinge) on ``gram``'s records by L-BFGS.
+    """Train the primal L2-SVM or L2-loss SVR on ``gram``'s records by L-BFGS.
 
     Parameters
     ----------
     gram : LmerGram or MatrixGram
         The training records' kernel products.
-    y_sign : numpy.ndarray of float64, shape (n,)
-        Labels in {-1, +1}.
+    y : numpy.ndarray of float64, shape (n,)
+        Labels in {-1, +1} (squared hinge), or real targets (squared
+        epsilon-insensitive loss).
     C : float
         Regularisation.
     tol : float
@@ -179,23 +186,141 @@ def fit_sequence_space(
         Most iterations.
     verbose : bool
         A progress bar over the iterations.
+    loss : {"squared_hinge", "squared_epsilon_insensitive"}
+        The loss, as in `poimkit.svm.linear.losses.score_terms`.
+    epsilon : float
+        Half-width of the regression loss's tube.
 
     Returns
     -------
     poimkit.svm.linear.lbfgs.LbfgsResult
-        ``coef``: a coefficient per record (``alpha_i y_i``), bias last.
+        ``coef``: a coefficient per record (``alpha_i y_i``, or ``alpha_i -
+        alpha_i*`` for regression), bias last.
     """
     from tqdm.auto import tqdm
 
     from .linear.lbfgs import minimize
 
-    with tqdm(
-        desc="GkmSVC", unit=" iterations", disable=not verbose, leave=False
-    ) as bar:
+    desc = "GkmSVC" if loss == "squared_hinge" else "GkmSVR"
+    with tqdm(desc=desc, unit=" iterations", disable=not verbose, leave=False) as bar:
 
         def progress(n_iter: int, gradient_norm: float) -> None:
             bar.update()
 
         return minimize(
-            gram, y_sign, C, "squared_hinge", tol, max_iter, callback=progress
+            gram, y, C, loss, tol, max_iter, callback=progress, epsilon=epsilon
         )
+
+
+class SequenceSpaceSolver:
+    """The choice between the kernel and the linear solver, and the linear fit.
+
+    Shared by `poimkit.GkmSVC` (squared hinge) and `poimkit.GkmSVR` (squared
+    epsilon-insensitive loss): the host defines ``solver``, ``max_iter``,
+    ``verbose``, the gkm parameters, ``_linear_loss`` and ``_set_model`` /
+    ``_scale`` (`poimkit.svm.gkm.GkmExpansion`). The limits are read from
+    `poimkit.svm.gkm` when used (``MAX_LMER_TABLE``, ``KERNEL_MAX_RECORDS``,
+    ``GRAM_MAX_WINDOWS``).
+    """
+
+    #: the loss of the linear solver (`poimkit.svm.linear.losses.score_terms`)
+    _linear_loss = "squared_hinge"
+
+    def _check_solver(self) -> None:
+        """Check ``solver`` and ``max_iter`` (and that the linear solver can run)."""
+        from . import gkm
+
+        check_int(self.max_iter, "max_iter", 1)
+        if self.solver not in gkm.SOLVERS:
+            raise InputError(
+                f"solver must be one of {gkm.SOLVERS}, got {self.solver!r}"
+            )
+        if self.solver == "linear" and not self._linear_runs():
+            extra = ""
+            if hasattr(self, "class_weight"):
+                extra = f" and no class_weight (got {self.class_weight!r})"
+            raise InputError(
+                f"solver='linear' needs l <= {gkm.MAX_LMER_TABLE} (got {self.l})"
+                f"{extra}; use solver='kernel'"
+            )
+
+    def _linear_runs(self) -> bool:
+        """Whether the linear solver can train this model (its l-mer table fits)."""
+        from . import gkm
+
+        weights = getattr(self, "class_weight", None)
+        return self.l <= gkm.MAX_LMER_TABLE and weights is None
+
+    def _solver_for(self, n: int) -> str:
+        """The solver that trains on ``n`` records (``solver`` with auto decided)."""
+        from . import gkm
+
+        if self.solver != "auto":
+            return self.solver
+        linear = n > gkm.KERNEL_MAX_RECORDS and self._linear_runs()
+        return "linear" if linear else "kernel"
+
+    def _gram_pays(self, n: int, letters: int) -> bool:
+        """Whether the selection shares one kernel matrix of ``n`` records.
+
+        ``letters``: their total length. Yes for the kernel solver, and for the
+        linear one up to ``GRAM_MAX_WINDOWS`` l-mer windows.
+        """
+        from . import gkm
+
+        if self._solver_for(n) == "kernel":
+            return True
+        return letters - n * (self.l - 1) <= gkm.GRAM_MAX_WINDOWS
+
+    def _lmer_gram(self, seqs: list[np.ndarray]) -> LmerGram:
+        """The records' `LmerGram`; sets ``kernel_scale_`` (no matrix needed)."""
+        n_windows = windows(seqs, self.l)
+        self.kernel_scale_ = 1.0
+        if self.normalize:
+            diagonal = self_kernel(
+                seqs, self.l, self.k, self.reverse_complement, self.n_threads
+            )
+            self.kernel_scale_ = float(np.mean(diagonal / n_windows))
+        return LmerGram(
+            seqs,
+            self._scale(n_windows),
+            self.l,
+            self.k,
+            self.reverse_complement,
+            self.n_threads,
+        )
+
+    def _fit_lbfgs(self, seqs: list[np.ndarray], y: np.ndarray, gram) -> None:
+        """Fit the model by L-BFGS on ``gram`` (the linear solver).
+
+        Sets the model, ``solver_``, ``n_iter_`` and ``converged_`` (with a
+        `ConvergenceWarning` if not).
+        """
+        from sklearn.exceptions import ConvergenceWarning
+
+        res = fit_sequence_space(
+            gram,
+            y,
+            float(self.C),
+            float(self.tol),
+            self.max_iter,
+            self.verbose,
+            self._linear_loss,
+            float(getattr(self, "epsilon", 0.0)),
+        )
+        coef = res.coef[:-1]
+        support = np.flatnonzero(coef)
+        self._gram_support = support
+        self._set_model(seqs, support, coef[support])
+        self.intercept_ = float(res.coef[-1])
+        self.solver_, self.n_iter_ = "linear", res.n_iter
+        self.converged_ = bool(res.converged)
+        if not self.converged_:
+            warnings.warn(
+                f"{type(self).__name__}'s linear solver did not converge in "
+                f"max_iter={self.max_iter} iterations (relative gradient "
+                f"{res.grad_norm / res.grad_norm0:.2e} > tol={self.tol}); "
+                "increase max_iter",
+                ConvergenceWarning,
+                stacklevel=3,
+            )

@@ -5,11 +5,13 @@ Objective, for weights ``w`` with the bias ``b`` as last column (feature value
 
     F(w) = 0.5 ||w_{:-1}||^2 + C sum_i l(y_i <phi(x_i), w>)
 
-It is convex with a Lipschitz gradient for both losses, strongly convex (modulus 1) in
-the non-bias weights, so the k-mer weights ``w*`` are unique.
+(or, for regression, ``C sum_i max(0, |y_i - <phi(x_i), w>| - epsilon)**2``:
+every loss is handled as a function of the score, `losses.score_terms`). It
+is convex with a Lipschitz gradient for every loss, strongly convex (modulus
+1) in the non-bias weights, so the k-mer weights ``w*`` are unique.
 
 Sequence space. The gradient is ``grad F(w) = (w_{:-1} + Phi^T u, sum_i u_i)`` with
-``u = C l'(y f) y`` (``Phi``: the n training sequences' features, ``f`` their scores).
+``u = C dl/df`` (``Phi``: the n training sequences' features, ``f`` their scores).
 From ``w = 0`` every vector L-BFGS forms -- iterate, gradient, direction, correction
 pairs -- is a linear combination of gradients, so its penalised part lies in the row
 space of ``Phi``: ``v = (Phi^T c, beta)`` with ``c`` in R^n and the bias ``beta``. The
@@ -49,7 +51,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from .losses import loss_terms
+from .losses import score_terms
 
 if TYPE_CHECKING:
     from .backend import DaskBackend, LocalBackend
@@ -75,18 +77,17 @@ class LbfgsResult:
     objective: float
 
 
-def _line_search(wd, dd, m, md, y, C, loss) -> float:
+def _line_search(wd, dd, f, fd, y, C, loss, epsilon=0.0) -> float:
     """Step ``t > 0`` minimising ``F(w + t d)`` (safeguarded 1-D Newton).
 
     ``wd`` and ``dd`` are ``<w, d>`` and ``<d, d>`` over the penalised weights
-    (the bias is not penalised), ``m`` the margins ``y f`` of ``w`` and ``md``
-    the scores of ``d`` on the training sequences.
+    (the bias is not penalised), ``f`` the training scores of ``w`` and ``fd``
+    those of ``d``; ``y``, ``loss`` and ``epsilon`` as in `score_terms`.
     """
-    yd = y * md
 
     def slope(t):
-        _, d1, d2 = loss_terms(loss, m + t * yd)
-        return wd + t * dd + C * float(d1 @ yd), dd + C * float(d2 @ (yd * yd))
+        _, d1, d2 = score_terms(loss, f + t * fd, y, epsilon)
+        return wd + t * dd + C * float(d1 @ fd), dd + C * float(d2 @ (fd * fd))
 
     s0, _ = slope(0.0)
     if s0 >= 0.0:
@@ -117,6 +118,7 @@ def minimize(
     max_iter: int,
     memory: int = 10,
     callback: Callable[[int, float], None] | None = None,
+    epsilon: float = 0.0,
 ) -> LbfgsResult:
     """Minimise F with L-BFGS; passes over the data go through ``backend``.
 
@@ -126,12 +128,16 @@ def minimize(
         Provides ``gram(u)`` and, for the weights ``w``, ``gradient(c)`` (see
         `poimkit.svm.linear.backend`).
     y : numpy.ndarray of float64, shape (n,)
-        Labels in {-1, +1}, in the backend's row order.
+        Labels in {-1, +1} (real targets for the regression loss), in the
+        backend's row order.
     C, loss, tol, max_iter, memory
-        Regularisation, loss name, stopping tolerance, iteration cap and the
-        number of stored correction pairs.
+        Regularisation, loss name (`poimkit.svm.linear.losses.score_terms`),
+        stopping tolerance, iteration cap and the number of stored correction
+        pairs.
     callback : callable, optional
         Called as ``callback(n_iter, grad_norm)`` after every iteration.
+    epsilon : float
+        Half-width of the tube of the regression loss.
 
     Returns
     -------
@@ -140,7 +146,7 @@ def minimize(
     # one BLAS thread: dot products then add in the same order in every process,
     # so that a Dask client and a local fit follow bitwise the same iterates
     with threadpool_limits(1, user_api="blas"):
-        return _minimize(backend, y, C, loss, tol, max_iter, memory, callback)
+        return _minimize(backend, y, C, loss, tol, max_iter, memory, callback, epsilon)
 
 
 def _dot(a: np.ndarray, b: np.ndarray) -> float:
@@ -158,14 +164,16 @@ def _scores(v: np.ndarray) -> np.ndarray:
     return v[1, :-1] + v[1, -1]
 
 
-def _minimize(backend, y, C, loss, tol, max_iter, memory, callback) -> LbfgsResult:
+def _minimize(
+    backend, y, C, loss, tol, max_iter, memory, callback, epsilon
+) -> LbfgsResult:
     n = y.shape[0]
     w = np.zeros((2, n + 1))  # in sequence space, see the module docstring
 
     def grad_at(w):
         f = _scores(w)
-        value, d1, _ = loss_terms(loss, y * f)
-        u = C * d1 * y
+        value, d1, _ = score_terms(loss, f, y, epsilon)
+        u = C * d1
         g = w.copy()  # the penalty's gradient is w_{:-1}; the bias is not penalised
         g[0, :-1] += u
         g[1, :-1] += backend.gram(u)
@@ -199,7 +207,7 @@ def _minimize(backend, y, C, loss, tol, max_iter, memory, callback) -> LbfgsResu
             q += (a - r * _dot(yv, q)) * s
         d = -q
         wd, dd = _dot_penalised(w, d), _dot_penalised(d, d)
-        t = _line_search(wd, dd, y * f, _scores(d), y, C, loss)
+        t = _line_search(wd, dd, f, _scores(d), y, C, loss, epsilon)
         if t == 0.0:
             break
         s_vec = t * d
