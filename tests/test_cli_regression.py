@@ -116,6 +116,34 @@ def test_no_grid_fixes_C_and_epsilon_in_target_units(data, tmp_path):
     )
 
 
+@pytest.mark.parametrize("kernel", ["wd", "gkm"])
+def test_linear_solver_trains_the_regressor(data, tmp_path, kernel):
+    """--solver linear: WDLinearSVR (fixed parameters) or GkmSVR's linear solver."""
+    from poimkit import WDLinearSVR
+
+    _, fasta, table = data
+    out = tmp_path / "m.npz"
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        code = main(
+            ["train", "--fasta", fasta, "--targets", table, "--solver", "linear"]
+            + ["--kernel", kernel, "--cv", "3", "-o", out, "--quiet"]
+            + (
+                ["--degree", "4"]
+                if kernel == "wd"
+                else ["--gkm-l", "6", "--gkm-k", "4"]
+            )
+        )
+    assert code == 0
+    assert cv_figures(printed.getvalue())["cv_pearson"] > 0.6
+    reg = load_model(out)
+    if kernel == "wd":
+        _, _, y = planted(150, 30, 0)
+        assert isinstance(reg, WDLinearSVR) and reg.degree == 4
+        assert reg.C == pytest.approx(REGRESSION_FIXED["C"] * np.std(np.round(y, 6)))
+    else:
+        assert isinstance(reg, GkmSVR) and reg.solver == "linear"
+
+
 def test_selection_is_invariant_to_the_targets_unit(tmp_path):
     """Targets times 1000 (plus an offset): the same choice, the same figures."""
     ids, seqs, y = planted(120, 30, 3)
@@ -242,7 +270,8 @@ def test_bad_targets_exit_2_naming_file_and_line(tmp_path, capsys, line, message
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--solver", "linear"], "kernel solver only"),
+        (["--loss", "logistic"], "--loss applies to classifiers"),
+        (["--solver", "linear", "--mismatches", "1"], "apply to the kernel solver"),
         (["--positive-label", "1"], "--positive-label applies to --labels"),
         (["--kernel", "gkm", "--degree", "3"], "apply to --kernel wd"),
         (["--epsilon", "-1"], "epsilon"),

@@ -258,8 +258,13 @@ def _refuse_classification_options(args: argparse.Namespace) -> None:
         raise InputError("--targets needs --fasta (the records the targets belong to)")
     if getattr(args, "bed", None) is not None or getattr(args, "genome", None):
         raise InputError("--targets does not take --bed/--genome yet")
-    if args.solver == "linear" or getattr(args, "dask", None) is not None:
-        raise InputError("regression has the kernel solver only (no --solver linear)")
+    if getattr(args, "dask", None) is not None:
+        raise InputError("--dask: regression reads its records in memory (no Dask)")
+    if getattr(args, "loss", None) not in (None, "squared_hinge"):
+        raise InputError(
+            "--loss applies to classifiers: the linear regressors minimise the "
+            "squared epsilon-insensitive loss"
+        )
     if args.positive_label is not None:
         raise InputError("--positive-label applies to --labels, not --targets")
     if getattr(args, "compare", None) is not None:
@@ -319,8 +324,9 @@ def _read_and_families(args: argparse.Namespace):
         args.degree is not None or args.shift is not None or args.mismatches
     ):
         raise InputError("--degree, --shift and --mismatches apply to --kernel wd")
+    solver, degree = _resolve_solver(args, len(y), lengths)
     fixed = {
-        "degree": args.degree,
+        "degree": degree,
         "shift": args.shift,
         "mismatches": args.mismatches or None,
         "reverse_complement": args.reverse_complement,
@@ -336,6 +342,8 @@ def _read_and_families(args: argparse.Namespace):
         target_scale(y),
         select=args.grid is not False,
         threads=args.threads,
+        solver=solver,
+        n=len(y),
     )
     for _, template, grid in families:
         for setting in grid.settings():  # refuse a bad fixed value before any work
@@ -344,6 +352,39 @@ def _read_and_families(args: argparse.Namespace):
     shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
     _say(args, f"read {len(y)} sequences of length {shown} with continuous targets")
     return list(ids), codes, y, families
+
+
+def _resolve_solver(args: argparse.Namespace, n: int, lengths: list[int]):
+    """``(solver, degree)`` for ``n`` records, as for classifiers.
+
+    `poimkit.run.options.resolve_solver`: the WD model's linear solver above
+    `poimkit.run.options.KERNEL_MAX_SEQUENCES` records (or on request), with
+    the largest degree whose exact k-mer table fits; the gkm model decides
+    for itself (`GkmSVR`'s ``solver="auto"``).
+    """
+    from .options import RunOptions, resolve_solver
+
+    kernel = "gkm" if len(lengths) > 1 and args.kernel == "auto" else args.kernel
+    options = RunOptions(
+        degree=args.degree,
+        shift=args.shift,
+        solver=args.solver,
+        kernel=kernel,
+        mismatches=args.mismatches,
+        reverse_complement=args.reverse_complement,
+        gkm_l=args.gkm_l,
+        gkm_k=args.gkm_k,
+    )
+    resolved = resolve_solver(options, n, lengths[-1])
+    solver = resolved.solver
+    if solver == "linear" and resolved.kernel != "gkm":
+        if args.mismatches or args.reverse_complement:
+            raise InputError(
+                "--mismatches and --reverse-complement apply to the kernel solver "
+                "of the WD model (not --solver linear)"
+            )
+        return "linear", resolved.degree
+    return solver, args.degree
 
 
 def clone_checked(template: Any, params: dict[str, Any]) -> Any:
@@ -413,7 +454,7 @@ def train_regression(args: argparse.Namespace) -> None:
     model.save(args.output)
     _say(
         args,
-        f"{type(model).__name__} with {len(model.dual_coef_)} support vectors "
+        f"{type(model).__name__} with {int(model.n_support_.sum())} support vectors "
         f"written to {args.output}",
     )
 
@@ -501,7 +542,7 @@ def run_regression(args: argparse.Namespace) -> dict:
                 **{k: v for k, v in cv.items() if k != "cv_predictions"},
                 "selection": cv.get("selection"),
                 "cv_folds": args.cv,
-                "n_support_vectors": len(model.dual_coef_),
+                "n_support_vectors": int(model.n_support_.sum()),
                 "top_kmers": [
                     {"kmer": z, "position": j, "value": float(v)}
                     for z, j, v in poim.top(10)

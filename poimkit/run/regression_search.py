@@ -25,6 +25,9 @@ __all__ = [
 
 #: C values searched, in units of the targets' standard deviation
 REGRESSION_C = (0.1, 1.0, 10.0)
+#: the same for a gapped k-mer model refitted by its linear solver for every
+#: candidate: its iterations grow with C (as `poimkit.svm.grids.GKM_LINEAR_MAX_C`)
+REGRESSION_LINEAR_C = (0.1, 1.0)
 #: epsilon values searched, in units of the targets' standard deviation; the
 #: narrower tube first: in a tie its held-out predictions shrink less towards
 #: the mean (R² 0.38 against 0.20 at the same correlation, planted data)
@@ -62,6 +65,8 @@ def regression_families(
     scale: float,
     select: bool = True,
     threads: int | None = None,
+    solver: str = "auto",
+    n: int = 0,
 ) -> list[tuple[str, Any, Any]]:
     """The model families of a regression, each with its template and candidates.
 
@@ -70,7 +75,8 @@ def regression_families(
     kernel : {"auto", "wd", "gkm"}
         ``"auto"``: both families (wd first: it wins a tie) for records of one
         ``length``, gkm alone for records of different lengths (``length``
-        None), wd alone when a wd-only parameter is fixed.
+        None), wd alone when a wd-only parameter is fixed, without selection
+        or with the linear solver (as for classifiers).
     length : int or None
         The records' length, or None if they differ.
     fixed : dict
@@ -85,6 +91,15 @@ def regression_families(
         per family, and wd alone for ``"auto"`` with one length).
     threads : int, optional
         Threads of the kernels.
+    solver : {"auto", "kernel", "linear"}
+        As resolved by `poimkit.run.options.resolve_solver`: ``"linear"``
+        makes the wd family `WDLinearSVR` with fixed parameters (as for
+        classifiers: its fits share no kernel matrix) and the gkm family
+        `GkmSVR` with its linear solver; ``"auto"`` lets `GkmSVR` choose for
+        ``n`` records.
+    n : int
+        Number of records (whether `GkmSVR` takes its linear solver, which
+        searches fewer C values: `REGRESSION_LINEAR_C`).
 
     Returns
     -------
@@ -103,36 +118,44 @@ def regression_families(
     >>> grid.to_dict()
     {'l': [11], 'k': [7], 'reverse_complement': [True], 'epsilon': [0.2], 'C': [1.0]}
     """
-    from ..svm import GkmSVR, WDKernelSVR
+    from ..svm import GkmSVR, WDKernelSVR, WDLinearSVR
     from ..svm.grids import Grid, default_grid, gkm_grid
     from .options import FIXED_DEFAULTS, GKM_DEFAULTS
 
     given = {name: value for name, value in fixed.items() if value is not None}
+    gkm_solver = solver if solver in ("kernel", "linear") else "auto"
+    gkm_linear = GkmSVR(solver=gkm_solver)._solver_for(n) == "linear"
     wd_only = any(given.get(name) for name in ("degree", "shift", "mismatches"))
     if kernel == "auto":
         if length is None:
             names = ["gkm"]
-        elif wd_only or not select:
+        elif wd_only or not select or solver == "linear":
             names = ["wd"]
         else:
             names = ["wd", "gkm"]
     else:
         names = [kernel]
-    solver = {
-        "C": (given["C"],)
-        if "C" in given
-        else tuple(scale * c for c in REGRESSION_C)
-        if select
-        else (scale * REGRESSION_FIXED["C"],),
-        "epsilon": (given["epsilon"],)
-        if "epsilon" in given
-        else tuple(scale * e for e in REGRESSION_EPSILON)
-        if select
-        else (scale * REGRESSION_FIXED["epsilon"],),
-    }
+
+    def candidates(name: str, searched: tuple, searching: bool) -> tuple:
+        if name in given:
+            return (given[name],)
+        if searching:
+            return tuple(scale * value for value in searched)
+        return (scale * REGRESSION_FIXED[name],)
+
     out = []
     for name in names:
-        if name == "wd":
+        searching = select and not (name == "wd" and solver == "linear")
+        linear_refits = name == "gkm" and gkm_linear
+        C = candidates(
+            "C", REGRESSION_LINEAR_C if linear_refits else REGRESSION_C, searching
+        )
+        epsilon = candidates("epsilon", REGRESSION_EPSILON, searching)
+        if name == "wd" and solver == "linear":
+            own = {k: given.get(k, FIXED_DEFAULTS[k]) for k in ("degree", "shift")}
+            kernel_grid = {k: (v,) for k, v in own.items()}
+            template = WDLinearSVR(n_threads=threads)
+        elif name == "wd":
             own = {
                 key: given[key]
                 for key in ("degree", "shift", "mismatches", "reverse_complement")
@@ -147,8 +170,8 @@ def regression_families(
             if not select:
                 own = {**GKM_DEFAULTS, **own}
             kernel_grid = gkm_grid(own).kernel
-            template = GkmSVR(n_threads=threads)
+            template = GkmSVR(n_threads=threads, solver=gkm_solver)
         # epsilon last: consecutive candidates that differ in it share a kernel
-        grid = Grid({**kernel_grid, "epsilon": solver["epsilon"]}, solver["C"])
+        grid = Grid({**kernel_grid, "epsilon": epsilon}, C)
         out.append((name, template, grid))
     return out

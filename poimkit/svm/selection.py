@@ -446,10 +446,11 @@ def _choose(
     k, c = np.unravel_index(np.flatnonzero(filled >= best - tolerance)[0], scores.shape)
     params = {**settings[k], "C": grid.C[c]}
     k_best, c_best = np.unravel_index(np.argmax(filled), scores.shape)
-    corner = [
+    corner = [  # not a solver parameter (epsilon): its value barely matters
         name
         for name in params
-        if _is_corner(name, params, filled, grid, settings, tolerance)
+        if name not in SOLVER_PARAMETERS
+        and _is_corner(name, params, filled, grid, settings, tolerance)
     ]
     return Selection(
         params,
