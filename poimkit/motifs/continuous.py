@@ -4,7 +4,7 @@
 split at random into a *discovery* half and a *held-out* half. A regressor
 rewards a motif that raises the target (positive POIM values) and penalises
 one that lowers it (negative values), so sites are sought twice, with the
-classification path's machinery (`poimkit.motifs.extract.discover`): for
+classification path's machinery (`poimkit.motifs.discovery.discover`): for
 the POIM as it is, in the discovery sequences whose target lies above their
 median, and for the negated POIM, in those below it (as the classification
 path looks for sites in the discovery positives). The evidence is counted on
@@ -57,7 +57,7 @@ def check_targets(
     X : numpy.ndarray of uint8, shape (n, L)
     t : numpy.ndarray of float64, shape (n,)
     """
-    from .extract import check_sequences
+    from .discovery import check_sequences
 
     X = check_sequences(poim, sequences)
     try:
@@ -134,14 +134,14 @@ def target_motifs(
         ``frac_negative`` (held-out sequences above / below the median target
         holding a site).
     """
-    from .evidence import q_values, shift_test
-    from .extract import (
-        _importance,
-        _shared_sites,
+    from .discovery import (
         background_letters,
         discover,
+        importance,
         is_position_free,
+        shared_sites,
     )
+    from .evidence import q_values, shift_test
     from .scan import site_counts
 
     background = background_letters(poim.background)
@@ -164,7 +164,7 @@ def target_motifs(
         for motif, _ in motifs:
             sites = motif.sites(X)
             if not any(
-                _shared_sites(sites, motif.length, s, m.length) for m, s, _ in found
+                shared_sites(sites, motif.length, s, m.length) for m, s, _ in found
             ):
                 found.append((motif, sites, signed))
     if not found:
@@ -205,7 +205,7 @@ def target_motifs(
         )
         # the POIM value of the consensus, negative for a penalised motif
         sign = 1.0 if signed is poim else -1.0
-        motif.importance = sign * _importance(signed, motif.consensus)
+        motif.importance = sign * importance(signed, motif.consensus)
         motifs.append(motif)
     motifs.sort(key=lambda m: -abs(m.effect))
     motifs = motifs[:max_motifs]

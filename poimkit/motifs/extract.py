@@ -10,14 +10,19 @@ from numpy.typing import ArrayLike
 from threadpoolctl import threadpool_limits
 
 from .._validation import as_rng, check_int
-from ..background import kmer_probability_table
 from ..errors import InputError
+from .discovery import (
+    background_letters,
+    check_sequences,
+    discover,
+    importance,
+    is_position_free,
+)
 from .fit import MotifPoimFit, MotifShape
 from .motif import Motif
-from .seeds import find_seeds, site_seeds
+from .seeds import find_seeds
 
 if TYPE_CHECKING:
-    from ..background import MarkovBackground
     from ..poim import Poim
 
 #: edge columns whose letters move the motif's score less than this share of
@@ -29,37 +34,14 @@ TRIM_FRACTION = 0.25
 MAX_SEEDS = 256
 #: best-screened seeds fitted for each motif
 N_CANDIDATES = 2
-#: POIM seeds turned into site motifs (`extract_motifs` with sequences), the
-#: ones that explain the most score mass (`poimkit.motifs.sites.seed_mass`)
-MAX_SITE_SEEDS = 100
 #: a motif's sites must be this many times as common in positives as in negatives
 MIN_ENRICHMENT = 2.0
-#: a longer motif on the same sites replaces a found one if it keeps this share
-#: of its sites (a motif's weakest columns can be missed from its first seed)
-KEEP_SITES = 0.9
-#: a seed whose sites overlap those of a stronger motif this often is dropped
-SHARED_SITES = 0.5
 #: a fit replaces the one before it (a later-screened candidate the earlier
 #: one, a perturbed restart the seed's own fit) only if it lowers the relative
 #: residual by more than this: smaller gains are within the motif model's error
 #: (a 6-long motif with positional spread was fitted 0.008 better by a 7-column
 #: PWM with a soft extra column)
 CLEARLY_BETTER = 0.01
-
-
-def background_letters(background: MarkovBackground) -> np.ndarray:
-    """Mean letter probabilities of A, C, G, T over a background's positions.
-
-    Parameters
-    ----------
-    background : MarkovBackground
-        The sequence distribution whose letters are averaged.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (4,)
-    """
-    return kmer_probability_table(background, 1).mean(axis=0)
 
 
 def _column_effects(shape: MotifShape, background: np.ndarray) -> np.ndarray:
@@ -96,20 +78,6 @@ def _perturbed(shape: MotifShape, rng: np.random.Generator) -> MotifShape:
         shape.mu + rng.normal(0, 1.0),
         shape.sigma * float(np.exp(rng.normal(0, 0.5))),
         shape.gamma,
-    )
-
-
-def _importance(poim, consensus: str) -> float:
-    """Largest POIM value of a k-mer of the consensus (k = min(K, m)) anywhere."""
-    from ..alphabet import kmer_index
-
-    l = min(poim.max_order, len(consensus))
-    q = poim.q(l)
-    return float(
-        max(
-            q[:, kmer_index(consensus[o : o + l])].max()
-            for o in range(len(consensus) - l + 1)
-        )
     )
 
 
@@ -278,44 +246,12 @@ def extract_motifs(
         )
         if set(motif.iupac) == {"N"}:  # no column prefers any letter: not a motif
             continue
-        motif.importance = _importance(poim, motif.consensus)
+        motif.importance = importance(poim, motif.consensus)
         motifs.append(motif)
     motifs.sort(key=lambda m: -m.importance)
     for i, motif in enumerate(motifs, start=1):
         motif.name = f"motif_{i}"
     return motifs
-
-
-def check_sequences(
-    poim: Poim, sequences: ArrayLike | Sequence[np.ndarray]
-) -> np.ndarray:
-    """Sequences as one code array (records of any lengths `padded`), checked.
-
-    Parameters
-    ----------
-    poim : Poim
-        POIMs of the model the sequences are searched for.
-    sequences : array-like or sequence of code arrays or strings
-        As `extract_motifs` takes them.
-
-    Returns
-    -------
-    numpy.ndarray of uint8, shape (n, L)
-    """
-    from ..alphabet import check_codes
-
-    if is_position_free(poim):
-        from ..kernels.gkm import as_sequences
-        from .scan import padded
-
-        return padded(as_sequences(sequences, "sequences"))
-    X = check_codes(np.asarray(sequences), "sequences")
-    if X.shape[1] != poim.length:
-        raise InputError(
-            f"sequences have length {X.shape[1]} but the POIM is for length "
-            f"{poim.length}"
-        )
-    return X
 
 
 def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
@@ -396,137 +332,13 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
             e_value=p * n_tests,
             sites=sites,
         )
-        motif.importance = _importance(poim, motif.consensus)
+        motif.importance = importance(poim, motif.consensus)
         motifs.append(motif)
     motifs.sort(key=lambda m: -m.importance)
     motifs = motifs[:max_motifs]
     for i, motif in enumerate(motifs, start=1):
         motif.name = f"motif_{i}"
     return motifs
-
-
-def discover(
-    poim: Poim,
-    X_discovery: np.ndarray,
-    background: np.ndarray,
-    symmetric: bool,
-    progress: bool = False,
-) -> tuple[list, int]:
-    """Site motifs of the POIM's seeds in the discovery sequences.
-
-    The seeds (`site_seeds`) that explain the most score mass in
-    ``X_discovery`` (at most `MAX_SITE_SEEDS`) are turned into site motifs
-    (`poimkit.motifs.sites.site_motif`), strongest first; a seed whose sites
-    mostly coincide with those of a motif found before is dropped, or
-    replaces it if it is longer and keeps `KEEP_SITES` of its sites, and a
-    motif found on the other strand becomes the first one's twin.
-
-    Parameters
-    ----------
-    poim : Poim
-        POIMs of the model: seeds where they are positive.
-    X_discovery : numpy.ndarray of uint8, shape (n, L)
-        The sequences the sites and PWMs come from.
-    background : numpy.ndarray of float, shape (4,)
-        Background letter probabilities.
-    symmetric : bool
-        The model rewards a site and its reverse complement alike.
-    progress : bool
-        A progress bar over the seeds.
-
-    Returns
-    -------
-    found : list of [SiteMotif, Sites]
-        Each motif with its sites in ``X_discovery``.
-    n_examined : int
-        Seeds examined (the size of the family of tests).
-    """
-    from tqdm.auto import tqdm
-
-    from .sites import seed_mass, site_motif
-
-    found = []  # [SiteMotif, its sites (both strands) in the discovery half]
-    seeds = site_seeds(poim)
-    mass = np.array([seed_mass(X_discovery, poim, seed) for seed in seeds])
-    by_mass = np.argsort(-mass, kind="stable")[:MAX_SITE_SEEDS]
-    by_mass = by_mass[mass[by_mass] > 0]
-    for i in tqdm(by_mass, desc="motif seeds", unit="seed", disable=not progress):
-        if any(_within(seeds[i], m) for m, _ in found):
-            continue  # a piece of a motif found already: its sites are the same
-        candidate = site_motif(X_discovery, poim, seeds[i], background, symmetric)
-        if candidate is None:
-            continue
-        sites = candidate.sites(X_discovery)
-        same = [
-            k
-            for k, (m, s) in enumerate(found)
-            if _shared_sites(sites, candidate.length, s, m.length)
-        ]
-        if same:  # the same sites: keep the longer motif if it keeps them
-            old, old_sites = found[same[0]]
-            if (
-                old.twin is None
-                and candidate.length > old.length
-                and sites.rows.size >= KEEP_SITES * old_sites.rows.size
-            ):
-                found[same[0]] = [candidate, sites]
-            continue
-        twin_of = next(
-            (
-                (entry, shift)
-                for entry in found
-                if entry[0].twin is None
-                and (shift := entry[0].reverse_shift(candidate)) is not None
-            ),
-            None,
-        )
-        if twin_of is not None:  # the same motif on the other strand
-            entry, shift = twin_of
-            entry[0].twin, entry[0].twin_shift = candidate, shift
-            entry[1] = entry[0].sites(X_discovery)
-            continue
-        found.append([candidate, sites])
-    return found, int(by_mass.size)
-
-
-def is_position_free(poim: Poim) -> bool:
-    """True for the POIM of a position-free model (its motifs have no position).
-
-    Parameters
-    ----------
-    poim : Poim
-        POIMs of a model.
-
-    Returns
-    -------
-    bool
-    """
-    return poim.metadata.get("model") == "position-free"
-
-
-def _within(seed: str, motif) -> bool:
-    """True if the seed is in the consensus of the motif or its twin (either strand)."""
-    rc = seed.translate(str.maketrans("ACGT", "TGCA"))[::-1]
-    return any(
-        seed in m.consensus or rc in m.consensus
-        for m in (motif, motif.twin)
-        if m is not None
-    )
-
-
-def _shared_sites(a, width_a: int, b, width_b: int) -> bool:
-    """True if most sites of ``a`` overlap a site of ``b`` in the same sequence."""
-    if a.rows.size == 0:
-        return True
-    if b.rows.size == 0:
-        return False
-    idx = np.minimum(np.searchsorted(b.rows, a.rows), b.rows.size - 1)
-    overlap = (
-        (b.rows[idx] == a.rows)
-        & (a.starts < b.starts[idx] + width_b)
-        & (b.starts[idx] < a.starts + width_a)
-    )
-    return bool(np.mean(overlap) >= SHARED_SITES)
 
 
 def _informative(shape: MotifShape) -> bool:

@@ -137,7 +137,7 @@ def run_pipeline(
 
     from ..io import atomic_path
     from ..motifs import extract_motifs
-    from ..motifs.extract import background_letters
+    from ..motifs.discovery import background_letters
     from ..motifs.formats import write_meme, write_sites
     from ..outdir import check_output_folder, output_lock, staged_directory
     from ..poim import compute_poim

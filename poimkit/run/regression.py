@@ -635,7 +635,7 @@ def _regression_motifs(args, poim, codes, y, cv) -> tuple[list, str]:
 
 def _write_motif_outputs(staged, poim, motifs, ids, codes, y) -> list[str]:
     """``motifs.meme``, ``sites.tsv`` and ``figures/`` (POIMs, logos): names."""
-    from ..motifs.extract import background_letters
+    from ..motifs.discovery import background_letters
     from ..motifs.formats import write_meme, write_sites
     from .summary import write_figures
 
