@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from matplotlib.font_manager import FontProperties
@@ -46,7 +46,18 @@ _POSITION_LABEL = "start position (1-based)"
 _LETTER_WIDTH = 0.9
 
 
-def _new_axes(figsize: tuple[float, float]) -> Axes:
+def new_axes(figsize: tuple[float, float]) -> Axes:
+    """One pyplot axes in a new figure of ``figsize`` inches, constrained layout.
+
+    Parameters
+    ----------
+    figsize : tuple of float
+        Width and height in inches.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import matplotlib.pyplot as plt
 
     _, ax = plt.subplots(figsize=figsize, layout="constrained")
@@ -93,15 +104,41 @@ def _integer_ticks(axis) -> None:
 # --------------------------------------------------------------------------- #
 # sequence logo
 # --------------------------------------------------------------------------- #
-def _glyphs() -> dict[str, TextPath]:
+def letter_glyphs() -> dict[str, TextPath]:
+    """The outlines of A, C, G and T (DejaVu Sans bold, size 1) for logos.
+
+    Returns
+    -------
+    dict of str to matplotlib.textpath.TextPath
+    """
     font = FontProperties(family="DejaVu Sans", weight="bold")
     return {a: TextPath((0.0, 0.0), a, size=1.0, prop=font) for a in ALPHABET}
 
 
-def _draw_letter(
-    ax, glyphs, letter: int, x: float, bottom: float, height: float, palette
+def draw_letter(
+    ax: Axes,
+    glyphs: Any,
+    letter: int,
+    x: float,
+    bottom: float,
+    height: float,
+    palette: Any,
 ) -> None:
-    """One glyph stretched into the box [x -+ width/2] x [bottom, bottom + height]."""
+    """One glyph stretched into the box [x -+ width/2] x [bottom, bottom + height].
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    glyphs : dict of str to matplotlib.textpath.TextPath
+        The letters' outlines (`letter_glyphs`).
+    letter : int
+        0-3 for A, C, G, T.
+    x, bottom, height : float
+        The box: centre, lower edge and height.
+    palette : sequence of colours
+        One colour per letter.
+    """
     glyph = glyphs[ALPHABET[letter]]
     box = glyph.get_extents()
     place = (
@@ -186,16 +223,16 @@ def plot_logo(
     heights = np.clip(heights, 0.0, None)
     m = motif.length
     if ax is None:
-        ax = _new_axes((max(2.5, 0.55 * m + 1.0), 2.4))
+        ax = new_axes((max(2.5, 0.55 * m + 1.0), 2.4))
 
-    glyphs = _glyphs()
+    glyphs = letter_glyphs()
     for column in range(m):
         bottom = 0.0
         for letter in np.argsort(heights[column], kind="stable"):
             height = float(heights[column, letter])
             if height <= 0.0:
                 continue
-            _draw_letter(ax, glyphs, letter, column + 1, bottom, height, palette)
+            draw_letter(ax, glyphs, letter, column + 1, bottom, height, palette)
             bottom += height
 
     ax.set_xlim(0.5, m + 0.5)
@@ -316,7 +353,7 @@ def plot_poim_heatmap(
     limit = float(np.abs(data).max()) if data.size else 0.0
     limit = limit if limit > 0 else 1.0
     if ax is None:
-        ax = _new_axes((max(4.0, 0.3 * n_pos + 2.5), max(2.5, 0.22 * len(rows) + 1.2)))
+        ax = new_axes((max(4.0, 0.3 * n_pos + 2.5), max(2.5, 0.22 * len(rows) + 1.2)))
     image = ax.imshow(
         data,
         aspect="auto",
@@ -390,7 +427,7 @@ def plot_differential(
             norm = Normalize(vmin=0.0, vmax=1.0)
     colormap = colormap.with_extremes(bad=(0, 0, 0, 0))
     if ax is None:
-        ax = _new_axes((max(4.0, 0.3 * length + 2.5), max(2.5, 0.35 * n_orders + 1.2)))
+        ax = new_axes((max(4.0, 0.3 * length + 2.5), max(2.5, 0.35 * n_orders + 1.2)))
     image = ax.imshow(
         np.ma.masked_invalid(d),
         aspect="auto",
@@ -443,7 +480,7 @@ def plot_weight_mass(
         raise InputError("orders is empty; give at least one k-mer length")
     masses = [(l, poim.weight_mass(l)) for l in orders]  # validates each order
     if ax is None:
-        ax = _new_axes((6.0, 3.5))
+        ax = new_axes((6.0, 3.5))
     for l, mass in masses:
         top = float(mass.max()) if mass.size else 0.0
         if relative and top > 0:
@@ -506,7 +543,7 @@ def plot_roc(
     fpr, tpr, _ = roc_curve(positive, scores)
     auc = roc_auc_score(positive, scores)
     if ax is None:
-        ax = _new_axes((4.2, 4.0))
+        ax = new_axes((4.2, 4.0))
     text = f"AUC {auc:.3f}" if label is None else f"{label} (AUC {auc:.3f})"
     ax.plot(fpr, tpr, color="#255c99", lw=1.8, label=text)
     ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--")
@@ -552,17 +589,17 @@ def plot_nucleotide_importance(poim: Poim, ax: Axes | None = None) -> Axes:
     q = poim.q(1)
     n_pos = q.shape[0]
     if ax is None:
-        ax = _new_axes((max(5.0, 0.16 * n_pos + 2.0), 3.0))
-    glyphs = _glyphs()
+        ax = new_axes((max(5.0, 0.16 * n_pos + 2.0), 3.0))
+    glyphs = letter_glyphs()
     for j in range(n_pos):
         up = down = 0.0
         for letter in np.argsort(np.abs(q[j]), kind="stable"):
             value = float(q[j, letter])
             if value > 0:
-                _draw_letter(ax, glyphs, letter, j + 1, up, value, LOGO_COLORS)
+                draw_letter(ax, glyphs, letter, j + 1, up, value, LOGO_COLORS)
                 up += value
             elif value < 0:
-                _draw_letter(
+                draw_letter(
                     ax, glyphs, letter, j + 1, down + value, -value, LOGO_COLORS
                 )
                 down += value

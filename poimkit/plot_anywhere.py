@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 from .alphabet import kmer_string
 from .errors import InputError
 from .motifs.motif import Motif
-from .plot import _new_axes
+from .plot import new_axes
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -72,7 +72,7 @@ def plot_kmer_importance(
     down = [z for z in ranked[::-1][:top] if value[z] < 0][::-1]
     rows = up + down
     if ax is None:
-        ax = _new_axes((4.2, 0.24 * max(len(rows), 1) + 1.2))
+        ax = new_axes((4.2, 0.24 * max(len(rows), 1) + 1.2))
     y = np.arange(len(rows))
     ax.barh(
         y,
@@ -169,7 +169,7 @@ def plot_site_positions(
     half = max(float(lengths.max()) / 2, 1.0)
     edges = np.linspace(-half, half, bins + 1)
     if ax is None:
-        ax = _new_axes((6.0, 3.2))
+        ax = new_axes((6.0, 3.2))
     for motif in motifs:
         offsets = site_offsets(motif, lengths)
         if labels is not None:

@@ -16,7 +16,13 @@ import numpy as np
 
 from ..errors import InputError
 from ..io import read_labeled
-from .synthetic import _labels, _plant_normal, random_dna, record_ids, write_dataset
+from .synthetic import (
+    balanced_labels,
+    plant_normal,
+    random_dna,
+    record_ids,
+    write_dataset,
+)
 
 __all__ = [
     "GATTACA_BUNDLE",
@@ -123,8 +129,8 @@ def make_gattaca(
         raise InputError(f"need a finite mean and sd >= 0, got mean={mean}, sd={sd}")
     rng = np.random.default_rng(random_state)
     X = random_dna(n_pos + n_neg, length, rng)
-    X, starts = _plant_normal(X, n_pos, motif, mean, sd, mutate, rng)
-    y = _labels(n_pos, n_neg)
+    X, starts = plant_normal(X, n_pos, motif, mean, sd, mutate, rng)
+    y = balanced_labels(n_pos, n_neg)
     return (X, y, starts) if return_starts else (X, y)
 
 

@@ -105,7 +105,7 @@ class PlantedMotif:
                 f"{self.position!r}"
             )
         check_nonnegative(self.spread, "spread")
-        _mutation_rate(self.mutation, pwm.shape[0])
+        mutation_rate(self.mutation, pwm.shape[0])
         for name in ("reverse_complement", "in_positives", "in_negatives"):
             _check_probability(getattr(self, name), name)
 
@@ -176,8 +176,20 @@ def _as_pwm(motif) -> np.ndarray:
     return pwm / pwm.sum(axis=1, keepdims=True)
 
 
-def _mutation_rate(mutation, m: int) -> float:
-    """Per-column probability that the letter is replaced by a uniform letter."""
+def mutation_rate(mutation: float | int | None, m: int) -> float:
+    """Per-column probability that the letter is replaced by a uniform letter.
+
+    Parameters
+    ----------
+    mutation : float, int or None
+        As the dataset makers take it (see `make_planted_motif`).
+    m : int
+        The motif's length.
+
+    Returns
+    -------
+    float
+    """
     if isinstance(mutation, str):
         if mutation == MUTATE_ONE:
             return 1.0 / m

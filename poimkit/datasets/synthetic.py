@@ -29,7 +29,7 @@ from ..alphabet import N_LETTERS, check_codes, encode
 from ..background import MarkovBackground
 from ..errors import InputError
 from ..io import write_fasta
-from .planted_motif import MUTATE_ONE, PlantedMotif, PlantingRecord, _mutation_rate
+from .planted_motif import MUTATE_ONE, PlantedMotif, PlantingRecord, mutation_rate
 
 __all__ = [
     "expected_pwm",
@@ -254,11 +254,11 @@ def make_planted(
     for consensus, mean, sd in motifs:
         if len(_motif_codes(consensus)) > length:
             raise InputError(f"motif {consensus!r} is longer than length {length}")
-        X, _ = _plant_normal(X, n_pos, consensus, mean, sd, mutate, rng)
-    return X, _labels(n_pos, n_neg)
+        X, _ = plant_normal(X, n_pos, consensus, mean, sd, mutate, rng)
+    return X, balanced_labels(n_pos, n_neg)
 
 
-def _plant_normal(
+def plant_normal(
     X: np.ndarray,
     n_pos: int,
     motif: str,
@@ -269,8 +269,29 @@ def _plant_normal(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``motif`` planted in rows ``0..n_pos-1`` at ``round(N(mean, sd))``; starts.
 
-    The 1-based position is clipped so that the motif fits; returns the new
-    ``X`` and the 0-based starts (``-1`` for rows without the motif).
+    The 1-based position is clipped so that the motif fits.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Background sequences.
+    n_pos : int
+        Rows that receive the motif (the first ``n_pos``).
+    motif : str
+        The DNA motif.
+    mean, sd : float
+        Mean and standard deviation of its 1-based position.
+    mutate : bool
+        Plant mutated copies (as `make_gattaca`'s ``mutate``).
+    rng : numpy.random.Generator
+        The random stream.
+
+    Returns
+    -------
+    X : numpy.ndarray of uint8
+        The sequences with the motif.
+    starts : numpy.ndarray of int64
+        0-based starts (``-1`` for rows without the motif).
     """
     first = np.rint(rng.normal(mean, sd, size=n_pos))
     starts = np.full(X.shape[0], -1, dtype=np.int64)
@@ -278,8 +299,18 @@ def _plant_normal(
     return plant_motif(X, starts, motif, mutate=mutate, rng=rng), starts
 
 
-def _labels(n_pos: int, n_neg: int) -> np.ndarray:
-    """``n_pos`` ones, then ``n_neg`` zeros (int64)."""
+def balanced_labels(n_pos: int, n_neg: int) -> np.ndarray:
+    """``n_pos`` ones, then ``n_neg`` zeros (int64).
+
+    Parameters
+    ----------
+    n_pos, n_neg : int
+        Numbers of positives and negatives.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n_pos + n_neg,)
+    """
     y = np.zeros(n_pos + n_neg, dtype=np.int64)
     y[:n_pos] = 1
     return y
@@ -329,7 +360,7 @@ def expected_pwm(
             f"motif must be a PlantedMotif or a string, got {type(motif).__name__}"
         )
     pwm = motif.pwm
-    rate = _mutation_rate(motif.mutation if mutation is None else mutation, len(pwm))
+    rate = mutation_rate(motif.mutation if mutation is None else mutation, len(pwm))
     return _mutated(pwm, rate)
 
 
@@ -411,7 +442,7 @@ def mutate_copies(
     """
     copies = check_codes(np.atleast_2d(copies), "copies").copy()
     n, m = copies.shape
-    rate = _mutation_rate(mutation, m)
+    rate = mutation_rate(mutation, m)
     if rate == 0.0 or n == 0:
         return copies
     rng = as_rng(rng, "rng")
@@ -554,7 +585,7 @@ def make_motif_data(
     rng = as_rng(random_state)
     n = n_pos + n_neg
     X = random_dna(n, length, rng, background=background)
-    y = _labels(n_pos, n_neg)
+    y = balanced_labels(n_pos, n_neg)
     starts = np.full((n, len(motifs)), -1, dtype=np.int64)
     strands = np.zeros((n, len(motifs)), dtype=np.int8)
     copies = []

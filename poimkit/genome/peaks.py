@@ -162,14 +162,14 @@ def read_peaks(path: str | os.PathLike) -> Peaks:
         ``-`` or ``.``, a narrowPeak summit outside its peak, lines with a
         different number of columns than the first; or no intervals.
     """
-    from ..io.fasta import _read_text
+    from ..io.fasta import read_text
 
     name = os.fspath(path)
     chrom: list[str] = []
     rows: list[tuple[int, int, str, int, int]] = []
     kind = None
     columns = 0
-    for number, text in enumerate(_read_text(name).split("\n"), 1):
+    for number, text in enumerate(read_text(name).split("\n"), 1):
         if not text.strip() or text.startswith(("#", "track", "browser")):
             continue
         fields = text.split("\t") if "\t" in text else text.split()

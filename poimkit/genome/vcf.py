@@ -104,9 +104,9 @@ class PairTable:
 
 
 def _lines(path: str) -> list[str]:
-    from ..io.fasta import _read_text
+    from ..io.fasta import read_text
 
-    return _read_text(path).split("\n")
+    return read_text(path).split("\n")
 
 
 def _bad_letters(text: str) -> bool:

@@ -4,7 +4,7 @@ The dependence measure behind model-based MFI (`poimkit.importance.mfi`):
 `hsic` estimates it between two variables observed together, with RBF or
 linear kernels, by the biased estimator of Gretton et al. (2005) or the
 unbiased one of Song et al. (2012). The private helpers (Gram matrices, the
-median heuristic and `_Hsic`, which reuses one Gram matrix against many) are
+median heuristic and `Hsic`, which reuses one Gram matrix against many) are
 shared with `poimkit.importance.mfi`.
 """
 
@@ -20,13 +20,25 @@ from ..errors import InputError
 
 __all__ = ["hsic"]
 
-_KERNELS = ("rbf", "linear")
-_ESTIMATORS = ("biased", "unbiased")
+KERNELS = ("rbf", "linear")
+ESTIMATORS = ("biased", "unbiased")
 
 
 # ----------------------------------------------------------------- validation
-def _check_gamma(value: Any, name: str) -> float | None:
-    """An RBF width: a positive finite number, or None for the median heuristic."""
+def check_gamma(value: Any, name: str) -> float | None:
+    """An RBF width: a positive finite number, or None for the median heuristic.
+
+    Parameters
+    ----------
+    value : object
+        The value given.
+    name : str
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    float or None
+    """
     if value is None:
         return None
     value = check_real(
@@ -81,8 +93,22 @@ def _median_gamma(D2: np.ndarray) -> float | None:
     return 1.0 / (2.0 * sigma * sigma)
 
 
-def _gram(A: np.ndarray, kernel: str, gamma: float | None) -> np.ndarray | None:
-    """Gram matrix of the rows of ``A``; None if it is constant (no information)."""
+def gram(A: np.ndarray, kernel: str, gamma: float | None) -> np.ndarray | None:
+    """Gram matrix of the rows of ``A``; None if it is constant (no information).
+
+    Parameters
+    ----------
+    A : numpy.ndarray of shape (n, d)
+        The rows.
+    kernel : str
+        One of `KERNELS`.
+    gamma : float or None
+        RBF width (None: the median heuristic).
+
+    Returns
+    -------
+    numpy.ndarray of shape (n, n) or None
+    """
     if kernel == "linear":
         if np.all(A == A[0]):
             return None
@@ -103,10 +129,17 @@ def _centre(G: np.ndarray) -> np.ndarray:
     return G - row[:, None] - G.mean(axis=0)[None, :] + row.mean()
 
 
-class _Hsic:
+class Hsic:
     """HSIC between one fixed Gram matrix K and any Gram matrix L of size n.
 
     Precomputes what depends on K only, so that each feature costs O(n^2).
+
+    Parameters
+    ----------
+    K : numpy.ndarray of shape (n, n)
+        The fixed Gram matrix (of the labels or scores).
+    estimator : str
+        One of `ESTIMATORS`.
     """
 
     def __init__(self, K: np.ndarray, estimator: str) -> None:
@@ -138,7 +171,19 @@ class _Hsic:
         return value / (n * (n - 3))
 
     def between(self, L: np.ndarray, normalize: bool) -> float:
-        """HSIC(K, L), divided by sqrt(HSIC(K, K) HSIC(L, L)) if ``normalize``."""
+        """HSIC(K, L), divided by sqrt(HSIC(K, K) HSIC(L, L)) if ``normalize``.
+
+        Parameters
+        ----------
+        L : numpy.ndarray of shape (n, n)
+            A feature's Gram matrix.
+        normalize : bool
+            Divide by the geometric mean of the two self-HSICs.
+
+        Returns
+        -------
+        float
+        """
         if self.estimator == "biased" and not normalize:
             # tr(K H L H) = <H K H, L>_F because H is idempotent: no centring of L
             return float(np.vdot(self.K, L)) / (self.n - 1) ** 2
@@ -235,10 +280,10 @@ def hsic(
     >>> round(hsic(x, y, kernel="linear"), 6)  # cov(x, y)^2 = (5.5 / 3)^2
     3.361111
     """
-    kernel = check_choice(kernel, "kernel", _KERNELS)
-    estimator = check_choice(estimator, "estimator", _ESTIMATORS)
-    gamma_x = _check_gamma(gamma_x, "gamma_x")
-    gamma_y = _check_gamma(gamma_y, "gamma_y")
+    kernel = check_choice(kernel, "kernel", KERNELS)
+    estimator = check_choice(estimator, "estimator", ESTIMATORS)
+    gamma_x = check_gamma(gamma_x, "gamma_x")
+    gamma_y = check_gamma(gamma_y, "gamma_y")
     A = _variable(x, "x")
     B = _variable(y, "y", A.shape[0])
     need = 2 if estimator == "biased" else 4
@@ -247,8 +292,8 @@ def hsic(
             f"x and y have {A.shape[0]} observations but the {estimator} "
             f"estimator needs at least {need}"
         )
-    K = _gram(A, kernel, gamma_x)
-    L = _gram(B, kernel, gamma_y)
+    K = gram(A, kernel, gamma_x)
+    L = gram(B, kernel, gamma_y)
     if K is None or L is None:
         return 0.0
-    return _Hsic(K, estimator).between(L, bool(normalize))
+    return Hsic(K, estimator).between(L, bool(normalize))

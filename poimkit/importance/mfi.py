@@ -35,7 +35,7 @@ from numpy.typing import ArrayLike
 from .._scoring import ScoreFunction, score_function
 from .._validation import as_matrix, as_rng, check_choice, check_int, is_numeric
 from ..errors import InputError
-from .hsic import _ESTIMATORS, _KERNELS, _check_gamma, _gram, _Hsic
+from .hsic import ESTIMATORS, KERNELS, Hsic, check_gamma, gram
 from .morf import morf_curve as morf_curve  # re-export: benchmarks import it here
 
 __all__ = ["mfi"]
@@ -251,11 +251,11 @@ def mfi(
     >>> float(value[2]), float(se[2])
     (0.0, 0.0)
     """
-    kernel = check_choice(kernel, "kernel", _KERNELS)
+    kernel = check_choice(kernel, "kernel", KERNELS)
     sampling = check_choice(sampling, "sampling", _SAMPLINGS)
-    estimator = check_choice(estimator, "estimator", _ESTIMATORS)
-    gamma = _check_gamma(gamma, "gamma")
-    score_gamma = _check_gamma(score_gamma, "score_gamma")
+    estimator = check_choice(estimator, "estimator", ESTIMATORS)
+    gamma = check_gamma(gamma, "gamma")
+    score_gamma = check_gamma(score_gamma, "score_gamma")
     min_samples = 4 if estimator == "unbiased" and instance is None else 2
     n_samples = check_int(n_samples, "n_samples", min_samples)
     batch_size = check_int(batch_size, "batch_size", 1)
@@ -308,12 +308,12 @@ def _kernel_mfi(
 ) -> np.ndarray:
     """HSIC between the scores and each feature group of the samples Z."""
     out = np.zeros(len(groups))
-    K = _gram(scores[:, None], kernel, score_gamma)
+    K = gram(scores[:, None], kernel, score_gamma)
     if K is None:  # constant prediction: it depends on no feature
         return out
-    stat = _Hsic(K, estimator)
+    stat = Hsic(K, estimator)
     for k, group in enumerate(groups):
-        L = _gram(Z[:, group], kernel, gamma)
+        L = gram(Z[:, group], kernel, gamma)
         if L is not None:
             out[k] = stat.between(L, bool(normalize))
     return out

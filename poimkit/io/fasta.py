@@ -105,8 +105,18 @@ def _is_gzip(head: bytes, name: str) -> bool:
     return False
 
 
-def _read_text(path: PathLike) -> str:
-    """Whole file as text: gzip by magic bytes, UTF-8, universal newlines."""
+def read_text(path: PathLike) -> str:
+    """Whole file as text: gzip by magic bytes, UTF-8, universal newlines.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    str
+    """
     name = os.fspath(path)
     try:
         with open(name, "rb") as handle:
@@ -142,7 +152,7 @@ def _read_text(path: PathLike) -> str:
 def open_text(path: PathLike) -> io.TextIOBase:
     """Text handle on a plain or gzip file (by magic bytes), for streaming.
 
-    UTF-8 with universal newlines, as `_read_text`; decoding errors surface
+    UTF-8 with universal newlines, as `read_text`; decoding errors surface
     while reading (`iter_records` callers turn them into `InputError`).
 
     Parameters
@@ -364,7 +374,7 @@ def _read_fasta(
     """`read_fasta` that also returns the ids of dropped records."""
     _check_options(on_invalid, crop_length)
     name = os.fspath(path)
-    records = list(iter_records(io.StringIO(_read_text(name)), name))
+    records = list(iter_records(io.StringIO(read_text(name)), name))
     if crop_length is not None:
         short = [rid for rid, full in records if len(full) < crop_length]
         if short and drop_short:

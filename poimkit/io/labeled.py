@@ -17,7 +17,7 @@ from typing import Literal
 import numpy as np
 
 from ..errors import InputError
-from .fasta import _read_fasta, _read_text, _show
+from .fasta import _read_fasta, _show, read_text
 from .files import PathLike
 
 __all__ = ["NEGATIVE_WORDS", "POSITIVE_WORDS", "read_labeled", "read_targets"]
@@ -48,7 +48,7 @@ def _read_label_table(
     """
     name = os.fspath(path)
     rows: list[tuple[int, str, str]] = []
-    for number, line in enumerate(_read_text(name).split("\n"), 1):
+    for number, line in enumerate(read_text(name).split("\n"), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         fields = line.split()

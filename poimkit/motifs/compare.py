@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from .formats import _to_motif, read_motifs
+from .formats import read_motifs, to_motif
 from .motif import Motif
 
 #: what ``known_motifs("jaspar")`` reads: pyjaspar's bundled CORE collection
@@ -219,7 +219,7 @@ def known_motifs(source: str | os.PathLike) -> list[Motif]:
             f"{text!r}: no {JASPAR_COLLECTION} motifs for tax group {group!r} "
             "(groups: vertebrates, plants, insects, fungi, nematodes, urochordates)"
         )
-    return [_to_motif(r, f"{r.matrix_id} {r.name}", {}, path=text) for r in records]
+    return [to_motif(r, f"{r.matrix_id} {r.name}", {}, path=text) for r in records]
 
 
 def _standard_columns(pwm: np.ndarray) -> np.ndarray:

@@ -47,6 +47,7 @@ import math
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -406,7 +407,7 @@ def read_motifs(path: PathLike, format: str | None = None) -> list[Motif]:
             meta = _transfac_meta(record, name, motif_name)
         elif k < len(metas) and metas[k][0] == motif_name:
             meta = metas[k][1]
-        out.append(_to_motif(record, motif_name, meta or {}, name))
+        out.append(to_motif(record, motif_name, meta or {}, name))
     return out
 
 
@@ -597,7 +598,24 @@ def _bio_name(record, fmt: str) -> str | None:
     return record.name
 
 
-def _to_motif(record, name: str, meta: dict[str, float], path: str) -> Motif:
+def to_motif(record: Any, name: str, meta: dict[str, float], path: str) -> Motif:
+    """A `Motif` from a Bio.motifs record's counts, checked.
+
+    Parameters
+    ----------
+    record : Bio.motifs.Motif
+        The record read by Biopython.
+    name : str
+        Its name (for the motif and the error message).
+    meta : dict
+        Evidence read beside the matrix (``n_sites``, ``q_value``, ...).
+    path : str
+        The file, for the error message.
+
+    Returns
+    -------
+    Motif
+    """
     counts = np.array([record.counts[a] for a in ALPHABET], dtype=np.float64).T
     if counts.ndim != 2 or counts.shape[0] == 0:
         raise InputError("motif has no columns", path=path, record=name)

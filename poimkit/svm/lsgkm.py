@@ -421,10 +421,10 @@ def read_lsgkm(path: str | os.PathLike) -> LsgkmModel | LsgkmKernelModel:
         support-sequence line, or a count of support sequences that differs
         from ``total_sv``.
     """
-    from ..io.fasta import _read_text
+    from ..io.fasta import read_text
 
     name = os.fspath(path)
-    lines = _read_text(name).split("\n")
+    lines = read_text(name).split("\n")
     header: dict[str, object] = {}
     sv_line = None
     for number, line in enumerate(lines, 1):

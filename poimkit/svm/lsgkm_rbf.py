@@ -358,63 +358,6 @@ class LsgkmKernelModel:
         )
 
 
-class _ScoredEffects:
-    """Variant effects of a `LsgkmKernelModel`: both sequences scored, no k-mer terms.
-
-    The effect ``s(alt) - s(ref)`` is exact (LS-GKM's scores); there is no
-    decomposition into k-mer changes (the ``top_*`` fields are empty) and no
-    per-letter contributions.
-
-    Parameters
-    ----------
-    model : LsgkmKernelModel
-    """
-
-    position_free = True
-    score_only = True
-
-    def __init__(self, model: LsgkmKernelModel) -> None:
-        self.model = model
-        self.l = int(model.l)
-        self.length = int(model.length_)
-
-    def _effects(self, refs, alts, top: int, keep: bool):
-        from ..variants.effects import VariantEffects, _Entries
-
-        ref = self.model.decision_function(refs)
-        alt = self.model.decision_function(alts)
-        n = ref.size
-        none = np.full((n, top), -1, dtype=np.int64)
-        return VariantEffects(
-            ref_score=ref,
-            alt_score=alt,
-            effect=alt - ref,
-            top_ref=none,
-            top_alt=none.copy(),
-            top_order=np.zeros((n, top), dtype=np.int64),
-            top_position=np.zeros((n, top), dtype=np.int64),
-            top_change=np.full((n, top), np.nan),
-            _entries=_Entries.empty(np.zeros(n, np.int64)) if keep else None,
-        )
-
-    def run_flat(self, rc, ro, ac, ao, lo, rhi, ahi, anchor, top: int, keep: bool):
-        """Effects of ragged pairs (the matched spans are not needed)."""
-        refs = [rc[ro[i] : ro[i + 1]] for i in range(ro.size - 1)]
-        alts = [ac[ao[i] : ao[i + 1]] for i in range(ao.size - 1)]
-        return self._effects(refs, alts, top, keep)
-
-    def run(self, R, A, anchor, top: int, keep: bool, spans=None):
-        """Effects of equal-length windows (n, L)."""
-        return self._effects(R, A, top, keep)
-
-    def contributions(self, x: np.ndarray) -> np.ndarray:
-        """Refused: the score is not a sum over letters."""
-        raise InputError(
-            f"{self.model.describe()}: no per-letter contributions (the score is "
-            "not a sum of l-mer weights)"
-        )
-
-
 def sampled_lsgkm_poim(
     model: LsgkmKernelModel,
     max_order: int,

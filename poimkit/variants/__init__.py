@@ -6,6 +6,7 @@ variants of a genome; `poimkit.variants.command` is the ``poimkit variants``
 command.
 """
 
-from .effects import KmerChange, VariantEffects, variant_effects
+from .effects import variant_effects
+from .result import KmerChange, VariantEffects
 
 __all__ = ["KmerChange", "VariantEffects", "variant_effects"]

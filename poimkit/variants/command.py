@@ -206,9 +206,9 @@ def _lines(table, scores: _Scores, pairs: bool):
 
 def _write(path: str, lines) -> None:
     from ..io import atomic_path
-    from ..io.files import _is_gz, _text_writer
+    from ..io.files import is_gz, text_writer
 
-    with atomic_path(path) as tmp, _text_writer(tmp, _is_gz(path)) as handle:
+    with atomic_path(path) as tmp, text_writer(tmp, is_gz(path)) as handle:
         handle.write("\t".join(COLUMNS) + "\n")
         batch = []
         for line in lines:
@@ -263,9 +263,9 @@ def run_variants(args: argparse.Namespace) -> int:
     from ..io import commit_together
     from ..outdir import check_writable
     from ..svm import load_model
-    from .effects import _check_top, effect_engine
+    from .effects import check_top, effect_engine
 
-    _check_top(args.top)
+    check_top(args.top)
     if args.plots is not None and args.plots < 0:
         raise InputError(f"--plots must be 0 or more, got {args.plots}")
     if args.vcf and not args.genome:

@@ -42,16 +42,16 @@ def plot_contributions(
     matplotlib.axes.Axes
         One patch per letter with a non-zero contribution.
     """
-    from ..plot import LOGO_COLORS, _draw_letter, _glyphs
+    from ..plot import LOGO_COLORS, draw_letter, letter_glyphs
 
-    glyphs = _glyphs()
+    glyphs = letter_glyphs()
     for p, (letter, height) in enumerate(
         zip(x.tolist(), contribution.tolist(), strict=True)
     ):
         if height == 0.0:
             continue
         bottom = min(height, 0.0)
-        _draw_letter(ax, glyphs, letter, p - anchor, bottom, abs(height), LOGO_COLORS)
+        draw_letter(ax, glyphs, letter, p - anchor, bottom, abs(height), LOGO_COLORS)
     span = float(np.abs(contribution).max()) if contribution.size else 1.0
     span = span or 1.0
     ax.set_xlim(-anchor - 0.5, x.size - anchor - 0.5)
