@@ -9,7 +9,8 @@ from poimkit.datasets import load_gattaca, make_gattaca
 from poimkit.errors import InputError
 from poimkit.kernels.explicit import KmerWeights
 from poimkit.poim import Poim, compute_poim, explain_instance
-from poimkit.poim.exact import estimate_bytes, exact_poim
+from poimkit.poim.engine import exact_poim
+from poimkit.poim.exact import estimate_bytes
 from poimkit.poim.reference import instance_reference, poim_reference
 
 from .factories import make_weights, random_chain

@@ -22,15 +22,19 @@ from poimkit.kernels.explicit import KmerWeights
 from poimkit.poim import compute_poim, explain_instance
 from poimkit.poim import shifted as shifted_module
 from poimkit.poim.burn_in import (
-    ShiftPlan,
     accumulate_burn_in,
     burn_in,
-    burn_in_pays,
     difference_pass,
     estimate_burn_in_bytes,
-    plan_shifts,
 )
-from poimkit.poim.exact import accumulate, exact_poim, finish_windows, lower_orders
+from poimkit.poim.engine import (
+    ShiftPlan,
+    burn_in_pays,
+    exact_poim,
+    plan_shifts,
+    weights_extent,
+)
+from poimkit.poim.exact import accumulate, finish_windows, lower_orders
 from poimkit.poim.reference import poim_reference
 from poimkit.poim.shifted import expand_shifts, shift_invariant
 
@@ -260,7 +264,9 @@ def fitted_chain(order, length, n=1000, seed=0):
 def burn_in_poims(base, shift, bg, max_order, plan):
     top = max(max_order, bg.order)
     p_top = kmer_probability_table(bg, top)
-    accumulated = accumulate_burn_in(base, shift, bg, top, plan)
+    accumulated = accumulate_burn_in(
+        base, shift, bg, top, plan.burn_in, plan.stationary
+    )
     q_top = finish_windows(*accumulated, bg, top, p_top)
     return lower_orders(q_top, p_top, bg, max_order)
 
@@ -455,8 +461,9 @@ def test_burn_in_cost_and_memory():
     assert burn_in_pays(100, 8, 15) and not burn_in_pays(100, 8, 95)
     assert burn_in_pays(100, 16, 15) and not burn_in_pays(100, 1, 70)
     base, _ = weights_pair(0, 30, 4, 5, 3, False)
-    small = estimate_burn_in_bytes(base, 3, 2, 3, 2)
-    large = estimate_burn_in_bytes(base, 3, 2, 3, 20)
+    extent = weights_extent(base)
+    small = estimate_burn_in_bytes(30, 3, 2, 3, 2, *extent)
+    large = estimate_burn_in_bytes(30, 3, 2, 3, 20, *extent)
     assert small < large
     extra = large - shifted_module.estimate_shifted_bytes(30, 3, 2, 3)
     assert extra >= 8 * 2 * 24 * 4**3  # out of 24 windows: a thread's and the sum

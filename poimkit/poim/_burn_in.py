@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._config import NJIT_PARALLEL
-from ._exact import _add_feature, _boundary_terms, _sub, feature_probs, feature_total
+from ._exact import add_feature, boundary_terms, feature_probs, feature_total, sub_kmer
 from ._rows import left_messages, row_after
 
 
@@ -123,10 +123,10 @@ def difference_rows(
                 for i in range(i_lo, i_hi):
                     for f in range(hi - lo):
                         y = kmer[lo + f]
-                        a = _sub(y, k, 0, order)
+                        a = sub_kmer(y, k, 0, order)
                         diff = scales[i - i_lo] * run[f] * (mu[i, a] - pi[i, a])
                         totals[g] += diff
-                        left[_sub(y, k, k - order, order)] += diff
+                        left[sub_kmer(y, k, k - order, order)] += diff
                     if i + k <= length - order:
                         left_messages(i + k, order, trans, left, new_left[g])
                     left[:] = 0.0
@@ -138,7 +138,7 @@ def difference_rows(
                     feature_probs(index, k, i, order, pi, trans, small, pp, sp)
                     totals[g] += w * feature_total(k, i, index, order, rel, pp)
                     j_hi = min(i + k, n_windows)
-                    _add_feature(
+                    add_feature(
                         k,
                         i,
                         index,
@@ -152,7 +152,7 @@ def difference_rows(
                         work,
                         0,
                     )
-                    _boundary_terms(
+                    boundary_terms(
                         k,
                         i,
                         index,

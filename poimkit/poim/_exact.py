@@ -21,13 +21,13 @@ from .._config import NJIT, NJIT_PARALLEL
 
 
 @njit(**NJIT)
-def _letter(index, k, t):
+def kmer_letter(index, k, t):
     """Letter t (0-based, from the left) of the k-mer with this index."""
     return (index >> (2 * (k - 1 - t))) & 3
 
 
 @njit(**NJIT)
-def _sub(index, k, start, length):
+def sub_kmer(index, k, start, length):
     """Index of the sub-k-mer ``y[start:start+length]``."""
     return (index >> (2 * (k - start - length))) & ((1 << (2 * length)) - 1)
 
@@ -38,11 +38,11 @@ def _prefix_probs(index, k, i, order, pi, trans, small, pp):
     if k < order:
         pp[k] = small[k, i, index]
         return
-    pp[order] = pi[i, _sub(index, k, 0, order)]
+    pp[order] = pi[i, sub_kmer(index, k, 0, order)]
     state_mask = (1 << (2 * order)) - 1
-    state = _sub(index, k, 0, order)
+    state = sub_kmer(index, k, 0, order)
     for t in range(order, k):
-        a = _letter(index, k, t)
+        a = kmer_letter(index, k, t)
         pp[t + 1] = pp[t] * trans[i + t - order, state, a]
         state = ((state << 2) | a) & state_mask
 
@@ -53,8 +53,8 @@ def _suffix_probs(index, k, i, order, trans, sp):
     sp[k] = 1.0
     state_mask = (1 << (2 * order)) - 1
     for t in range(k - 1, order - 1, -1):
-        state = _sub(index, k, t - order, order) & state_mask if order else 0
-        sp[t] = sp[t + 1] * trans[i + t - order, state, _letter(index, k, t)]
+        state = sub_kmer(index, k, t - order, order) & state_mask if order else 0
+        sp[t] = sp[t + 1] * trans[i + t - order, state, kmer_letter(index, k, t)]
 
 
 @njit(**NJIT)
@@ -92,7 +92,7 @@ def _tail_given_state(index, k, first, i, prev, n_prev, order, trans):
         state = ((state << 2) | prev[t]) & state_mask
     prob = 1.0
     for t in range(first, k):
-        a = _letter(index, k, t)
+        a = kmer_letter(index, k, t)
         prob *= trans[i + t - order, state, a]
         state = ((state << 2) | a) & state_mask
     return prob
@@ -134,7 +134,7 @@ def _letters_index(letters, n):
 
 
 @njit(**NJIT)
-def _region_add(j, a, b, pattern, value, l, offsets, tables, out):
+def region_add(j, a, b, pattern, value, l, offsets, tables, out):
     """Add ``value`` for the letters ``pattern`` on the sub-window ``[a, b)`` of j.
 
     The whole window ``[0, l)`` goes straight into ``out[j]``; smaller
@@ -147,7 +147,7 @@ def _region_add(j, a, b, pattern, value, l, offsets, tables, out):
 
 
 @njit(**NJIT)
-def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, row0):
+def add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, row0):
     """Add one feature's ``w Pr(y at i | z at j)`` for the windows it overlaps.
 
     Windows ``j_lo <= j < j_hi`` are visited, window j written at row ``j -
@@ -160,15 +160,15 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, row
     pi, trans, _, rel = chain
     zprob, offsets, tables, out = windows
     pp, sp, scratch = work
-    first = _sub(index, k, 0, order) if k >= order else 0  # the D-gram at i
+    first = sub_kmer(index, k, 0, order) if k >= order else 0  # the D-gram at i
     for j in range(j_lo, j_hi):
         a = max(i, j) - j
         b = min(i + k, j + l) - j
         o = b - a
         if i >= j and i + k <= j + l:  # feature inside the window
-            _region_add(j - row0, a, b, index, w, l, offsets, tables, out)
+            region_add(j - row0, a, b, index, w, l, offsets, tables, out)
         elif i <= j and i + k >= j + l:  # window inside the feature
-            z = _sub(index, k, j - i, l)
+            z = sub_kmer(index, k, j - i, l)
             pz = zprob[j, z]
             if pz > 0.0:
                 head = z >> (2 * (l - order))
@@ -176,11 +176,11 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, row
                 out[j - row0, z] += w * pp[k] / pz * factor
         elif i > j:  # feature runs past the window's right end
             if o >= order:
-                _region_add(
+                region_add(
                     j - row0,
                     a,
                     l,
-                    _sub(index, k, 0, o),
+                    sub_kmer(index, k, 0, o),
                     w * sp[o],
                     l,
                     offsets,
@@ -193,12 +193,12 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, row
                     for t in range(n_free):
                         scratch[t] = (u >> (2 * (n_free - 1 - t))) & 3
                     for t in range(o):
-                        scratch[n_free + t] = _letter(index, k, t)
+                        scratch[n_free + t] = kmer_letter(index, k, t)
                     value = _tail_given_state(
                         index, k, o, i, scratch, order, order, trans
                     )
-                    pattern = (u << (2 * o)) | _sub(index, k, 0, o)
-                    _region_add(
+                    pattern = (u << (2 * o)) | sub_kmer(index, k, 0, o)
+                    region_add(
                         j - row0,
                         l - order,
                         l,
@@ -212,15 +212,15 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, row
         else:  # feature starts before the window and ends inside it
             m = j - i
             if o >= order:
-                head = _sub(index, k, m, order)
+                head = sub_kmer(index, k, m, order)
                 pz = pi[j, head] if order else 1.0
                 if pz > 0.0:
                     factor = _window_factor(rel, i, first, j, head)
-                    _region_add(
+                    region_add(
                         j - row0,
                         0,
                         o,
-                        _sub(index, k, m, o),
+                        sub_kmer(index, k, m, o),
                         w * pp[m + order] / pz * factor,
                         l,
                         offsets,
@@ -230,17 +230,17 @@ def _add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, row
             else:
                 n_free = order - o
                 for t in range(k):
-                    scratch[t] = _letter(index, k, t)
+                    scratch[t] = kmer_letter(index, k, t)
                 for v in range(1 << (2 * n_free)):
                     for t in range(n_free):
                         scratch[k + t] = (v >> (2 * (n_free - 1 - t))) & 3
-                    head = (_sub(index, k, m, o) << (2 * n_free)) | v
+                    head = (sub_kmer(index, k, m, o) << (2 * n_free)) | v
                     pz = pi[j, head]
                     if pz > 0.0:
                         value = _string_prob(scratch, m + order, i, order, pi, trans)
                         start = _letters_index(scratch, order)
                         value *= _window_factor(rel, i, start, j, head)
-                        _region_add(
+                        region_add(
                             j - row0,
                             0,
                             order,
@@ -262,11 +262,11 @@ def feature_total(k, i, index, order, rel, pp):
     """
     if k < order or rel.shape[0] == 0:
         return pp[k]
-    return pp[k] * _start_factor(rel, i, _sub(index, k, 0, order))
+    return pp[k] * _start_factor(rel, i, sub_kmer(index, k, 0, order))
 
 
 @njit(**NJIT)
-def _boundary_terms(k, i, index, w, order, length, chain, work, new_left, new_right):
+def boundary_terms(k, i, index, w, order, length, chain, work, new_left, new_right):
     """Chain messages of one feature for the windows it does not overlap.
 
     ``new_left[i + k, s] += w Pr(y at i, X[i+k:i+k+D] = s)`` and
@@ -280,8 +280,8 @@ def _boundary_terms(k, i, index, w, order, length, chain, work, new_left, new_ri
     end = i + k
     if end <= length - order:
         if k >= order:
-            tail = _sub(index, k, k - order, order) if order else 0
-            w_start = w * _start_factor(rel, i, _sub(index, k, 0, order))
+            tail = sub_kmer(index, k, k - order, order) if order else 0
+            w_start = w * _start_factor(rel, i, sub_kmer(index, k, 0, order))
             for s in range(n_states):
                 state = tail
                 prob = pp[k]
@@ -292,7 +292,7 @@ def _boundary_terms(k, i, index, w, order, length, chain, work, new_left, new_ri
                 new_left[end, s] += w_start * prob
         else:
             for t in range(k):
-                scratch[t] = _letter(index, k, t)
+                scratch[t] = kmer_letter(index, k, t)
             for s in range(n_states):
                 for t in range(order):
                     scratch[k + t] = (s >> (2 * (order - 1 - t))) & 3
@@ -307,7 +307,7 @@ def _boundary_terms(k, i, index, w, order, length, chain, work, new_left, new_ri
             head = 1.0
             state = s
             for t in range(first):
-                a = _letter(index, k, t)
+                a = kmer_letter(index, k, t)
                 head *= trans[i + t - order, state, a]
                 state = ((state << 2) | a) & state_mask
             new_right[i, s] += w * head * rest
@@ -359,7 +359,7 @@ def accumulate_features(
         ``(zprob, offsets, tables, out)``: ``Pr(z at j)``, region offsets of
         the sub-windows, their tables, and the whole-window output.
     messages : tuple of numpy.ndarray
-        ``(new_left, new_right, totals)`` per block (see `_boundary_terms`).
+        ``(new_left, new_right, totals)`` per block (see `boundary_terms`).
     """
     indptrs, kmers, values = weights
     pi, trans, small, rel = chain
@@ -392,12 +392,12 @@ def accumulate_features(
                     index = kmer_k[e_idx]
                     w = value_k[e_idx]
                     feature_probs(index, k, i, order, pi, trans, small, pp, sp)
-                    _add_feature(
+                    add_feature(
                         k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, 0
                     )
                     if owner:
                         totals[b] += w * feature_total(k, i, index, order, rel, pp)
-                        _boundary_terms(
+                        boundary_terms(
                             k, i, index, w, order, length, chain, work, left_b, right_b
                         )
 

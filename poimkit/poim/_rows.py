@@ -12,7 +12,7 @@ convolution (`poimkit.poim._shifted`). Window j is written at row ``j - row0`` o
 from numba import njit
 
 from .._config import NJIT
-from ._exact import _letter, _region_add, _sub
+from ._exact import kmer_letter, region_add, sub_kmer
 
 
 @njit(**NJIT)
@@ -40,7 +40,7 @@ def row_after(
     the weights ``scales[q] * value[lo:hi]``; the windows ``i < j < j_end``
     are visited. The chain is homogeneous with the transitions ``step[s,
     a]``. Each term is the engine's ``w Pr(y at i | z at j)``
-    (`_exact._add_feature`) with its factor ``pi[i, y[:D]] / pi[j, z[:D]]``
+    (`_exact.add_feature`) with its factor ``pi[i, y[:D]] / pi[j, z[:D]]``
     (the D-gram marginals) replaced by ``c = p_start[i, y[:D]] x_window[j,
     z[:D]] - r_start[i, y[:D]] y_window[j, z[:D]]``, ``factors = (p_start,
     x_window, r_start, y_window)``: ``(pi, 1 / pi, 0, 0)`` gives the terms
@@ -62,7 +62,8 @@ def row_after(
         sfx[k, f] = 1.0
         for t in range(k - 1, l, -1):
             sfx[t, f] = (
-                sfx[t + 1, f] * step[_sub(y, k, t - order, order), _letter(y, k, t)]
+                sfx[t + 1, f]
+                * step[sub_kmer(y, k, t - order, order), kmer_letter(y, k, t)]
             )
     for m in range(1, k + 1):
         o = k - m
@@ -70,7 +71,7 @@ def row_after(
             t = m + order - 1
             for f in range(n):
                 y = kmer[lo + f]
-                run[f] *= step[_sub(y, k, t - order, order), _letter(y, k, t)]
+                run[f] *= step[sub_kmer(y, k, t - order, order), kmer_letter(y, k, t)]
         if o == 0:  # D = 0: the last letter, and no window
             break
         for q in range(scales.shape[0]):
@@ -80,36 +81,44 @@ def row_after(
                 break
             for f in range(n):
                 y = kmer[lo + f]
-                a = _sub(y, k, 0, order)
+                a = sub_kmer(y, k, 0, order)
                 if o >= order:
-                    head = _sub(y, k, m, order)
+                    head = sub_kmer(y, k, m, order)
                     c = (
                         p_start[i, a] * x_window[j, head]
                         - r_start[i, a] * y_window[j, head]
                     )
                     w = scales[q] * run[f] * c
                     if o >= l:  # the window inside the feature
-                        out[j - row0, _sub(y, k, m, l)] += w * sfx[m + l, f]
+                        out[j - row0, sub_kmer(y, k, m, l)] += w * sfx[m + l, f]
                     else:  # the feature ends inside the window
-                        _region_add(
-                            j - row0, 0, o, _sub(y, k, m, o), w, l, offsets, tables, out
+                        region_add(
+                            j - row0,
+                            0,
+                            o,
+                            sub_kmer(y, k, m, o),
+                            w,
+                            l,
+                            offsets,
+                            tables,
+                            out,
                         )
                     continue
                 # z[:D] runs past the feature's end: its last letters are free
                 n_free = order - o
                 for v in range(1 << (2 * n_free)):
                     prob = scales[q] * run[f]
-                    state = _sub(y, k, k - order, order)
+                    state = sub_kmer(y, k, k - order, order)
                     for u in range(n_free):
                         letter = (v >> (2 * (n_free - 1 - u))) & 3
                         prob *= step[state, letter]
                         state = ((state << 2) | letter) & state_mask
-                    head = (_sub(y, k, m, o) << (2 * n_free)) | v
+                    head = (sub_kmer(y, k, m, o) << (2 * n_free)) | v
                     c = (
                         p_start[i, a] * x_window[j, head]
                         - r_start[i, a] * y_window[j, head]
                     )
-                    _region_add(
+                    region_add(
                         j - row0, 0, order, head, prob * c, l, offsets, tables, out
                     )
 
@@ -135,12 +144,12 @@ def row_before(k, i, lo, hi, kmer, value, l, order, chain, windows, row0, j_star
         for f in range(n):
             y = kmer[lo + f]
             run[f] *= trans[
-                i + e - order, _sub(y, k, e - order, order), _letter(y, k, e)
+                i + e - order, sub_kmer(y, k, e - order, order), kmer_letter(y, k, e)
             ]
             if write:
                 w = run[f]
-                _region_add(
-                    j - row0, l - e, l, _sub(y, k, 0, e), w, l, offsets, tables, out
+                region_add(
+                    j - row0, l - e, l, sub_kmer(y, k, 0, e), w, l, offsets, tables, out
                 )
     # the windows inside the feature, then those whose last D letters start
     # before it (the chain state at their end holds free letters)
@@ -148,24 +157,24 @@ def row_before(k, i, lo, hi, kmer, value, l, order, chain, windows, row0, j_star
         j = i + e - l
         for f in range(n):
             y = kmer[lo + f]
-            z = _sub(y, k, e - l, l)
+            z = sub_kmer(y, k, e - l, l)
             pz = zprob[j, z]
             if pz > 0.0:
-                out[j - row0, z] += run[f] * pi[i, _sub(y, k, 0, order)] / pz
+                out[j - row0, z] += run[f] * pi[i, sub_kmer(y, k, 0, order)] / pz
     for e in range(max(1, j_start + l - i), min(order, k)):
         j = i + e - l
         n_free = order - e
         for f in range(n):
             y = kmer[lo + f]
             for u in range(1 << (2 * n_free)):
-                state = (u << (2 * e)) | _sub(y, k, 0, e)
+                state = (u << (2 * e)) | sub_kmer(y, k, 0, e)
                 prob = run[f]
                 for t in range(e, order):
-                    a = _letter(y, k, t)
+                    a = kmer_letter(y, k, t)
                     prob *= trans[i + t - order, state, a]
                     state = ((state << 2) | a) & state_mask
-                pattern = (u << (2 * e)) | _sub(y, k, 0, e)
-                _region_add(
+                pattern = (u << (2 * e)) | sub_kmer(y, k, 0, e)
+                region_add(
                     j - row0, l - order, l, pattern, prob, l, offsets, tables, out
                 )
 

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._config import NJIT, NJIT_PARALLEL
-from ._exact import _add_feature, _boundary_terms, _sub, feature_probs
+from ._exact import add_feature, boundary_terms, feature_probs, sub_kmer
 from ._rows import left_messages, right_messages, row_after, row_before
 
 
@@ -172,7 +172,7 @@ def end_layers(
                         w = value[e]
                         feature_probs(index, k, i, order, pi, trans, small, pp, sp)
                         layer_total += w * pp[k]
-                        _add_feature(
+                        add_feature(
                             k,
                             i,
                             index,
@@ -186,7 +186,7 @@ def end_layers(
                             work,
                             row0,
                         )
-                        _boundary_terms(
+                        boundary_terms(
                             k,
                             i,
                             index,
@@ -219,9 +219,9 @@ def end_layers(
                     )
                     for f in range(hi - lo):
                         y = kmer[lo + f]
-                        prob = run[f] * pi[i, _sub(y, k, 0, order)]
+                        prob = run[f] * pi[i, sub_kmer(y, k, 0, order)]
                         layer_total += prob
-                        sums[_sub(y, k, k - order, order)] += prob
+                        sums[sub_kmer(y, k, k - order, order)] += prob
                     left_messages(i + k, order, trans, sums, grow_left)
                 else:
                     row_before(
@@ -240,7 +240,7 @@ def end_layers(
                         run,
                     )
                     for f in range(hi - lo):
-                        head = _sub(kmer[lo + f], k, 0, order)
+                        head = sub_kmer(kmer[lo + f], k, 0, order)
                         layer_total += run[f] * pi[i, head]
                         sums[head] += run[f]
                     right_messages(i, order, trans, sums, grow_right)

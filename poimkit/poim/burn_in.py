@@ -60,44 +60,19 @@ makes the split no cheaper than the expansion use the expanded weights.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ..background import MarkovBackground, kmer_probability_table
 from ..kernels.explicit import KmerWeights
 from . import _burn_in
-from .exact import _region_offsets, chain_arrays, feature_lists
+from .exact import chain_arrays, feature_lists, region_offsets
 from .shifted import (
     STATIONARY_RTOL,
-    _shift_kernel,
     accumulate_shifted,
     estimate_shifted_bytes,
     shift_invariant,
+    shift_kernel,
 )
-
-
-@dataclass(frozen=True)
-class ShiftPlan:
-    """How `poimkit.poim.exact.exact_poim` computes the POIM of a WDS model.
-
-    Attributes
-    ----------
-    method : str
-        ``"convolve"`` (a `shift_invariant` background: the shift convolution),
-        ``"burn-in"`` (the convolution under ``stationary`` plus the
-        difference pass over the first ``burn_in`` positions) or ``"expand"``
-        (the expanded weights).
-    burn_in : int
-        B, for ``"burn-in"`` (else 0).
-    stationary : MarkovBackground or None
-        The chain's transitions started in their stationary distribution, for
-        ``"burn-in"``.
-    """
-
-    method: str
-    burn_in: int = 0
-    stationary: MarkovBackground | None = None
 
 
 def _step_matrix(trans: np.ndarray) -> np.ndarray:
@@ -172,94 +147,37 @@ def burn_in(background: MarkovBackground) -> tuple[int, MarkovBackground] | None
     return b, stat
 
 
-def _targets(length: int, shift: int, stop: int) -> int:
-    """Copies ``(i, s)``: targets ``i < stop``, sources ``i - s`` in the sequence."""
-    i = np.arange(min(stop, length))
-    return int((np.minimum(i + shift, length - 1) - np.maximum(i - shift, 0) + 1).sum())
-
-
-def _reach(base: KmerWeights, top: int, b: int) -> int:
+def _reach(length: int, degree: int, top: int, b: int) -> int:
     """The windows ``0:reach`` of order ``top`` that the difference pass writes.
 
-    They hold every window j > i of a feature (y at i < B).
+    They hold every window j > i of a feature (y at i < B) of order up to
+    ``degree``.
     """
-    return min(base.length - top + 1, b + base.max_order - 1)
-
-
-def burn_in_pays(length: int, shift: int, b: int) -> bool:
-    """Whether the burn-in split is cheaper than expanding the shifts.
-
-    Parameters
-    ----------
-    length : int
-        Sequence length L.
-    shift : int
-        The largest shift S.
-    b : int
-        The burn-in B.
-
-    Returns
-    -------
-    bool
-        True if ``L + 2 min(S, L) + n(B) < n(L)``, with ``n(m)`` the number
-        of (target < m, shift) copies of a position's weights inside the
-        sequence: the engine's work in units of one position's unshifted
-        weights (the convolution runs on C once and on S positions next to
-        each end; the split adds one difference pass over the first B
-        positions).
-
-    Examples
-    --------
-    >>> burn_in_pays(100, 8, 12), burn_in_pays(100, 8, 95)
-    (True, False)
-    """
-    split = length + 2 * min(shift, length) + _targets(length, shift, b)
-    return split < _targets(length, shift, length)
-
-
-def plan_shifts(background: MarkovBackground, shift: int) -> ShiftPlan:
-    """How to compute the POIM of WDS weights with shifts up to S: the one decision.
-
-    Parameters
-    ----------
-    background : MarkovBackground
-        The sequence distribution.
-    shift : int
-        The largest shift S (at least 1).
-
-    Returns
-    -------
-    ShiftPlan
-        ``"convolve"`` for a `shift_invariant` background; ``"burn-in"`` for a
-        homogeneous chain with a `burn_in` for which `burn_in_pays`;
-        ``"expand"`` otherwise (position-specific chains among them).
-
-    Examples
-    --------
-    >>> plan_shifts(MarkovBackground.uniform(20), 3).method
-    'convolve'
-    """
-    if shift_invariant(background):
-        return ShiftPlan("convolve")
-    found = burn_in(background)
-    if found is None or not burn_in_pays(background.length, shift, found[0]):
-        return ShiftPlan("expand")
-    return ShiftPlan("burn-in", found[0], found[1])
+    return min(length - top + 1, b + degree - 1)
 
 
 def estimate_burn_in_bytes(
-    base: KmerWeights, max_order: int, chain_order: int, shift: int, b: int
+    length: int,
+    max_order: int,
+    chain_order: int,
+    shift: int,
+    b: int,
+    degree: int,
+    per_position: int,
 ) -> int:
     """Peak bytes of `accumulate_burn_in`.
 
     Parameters
     ----------
-    base : KmerWeights
-        The unshifted weights C.
-    max_order, chain_order, shift
+    length, max_order, chain_order, shift
         As in `poimkit.poim.shifted.estimate_shifted_bytes`.
     b : int
         The burn-in B.
+    degree : int
+        Largest k-mer length of the unshifted weights C (``C.max_order``).
+    per_position : int
+        Most entries of C at one position of one order (an upper bound will
+        do, e.g. before training; `poimkit.poim.engine.weights_extent`).
 
     Returns
     -------
@@ -271,24 +189,20 @@ def estimate_burn_in_bytes(
 
     Examples
     --------
-    >>> base = KmerWeights.from_tables([np.ones((30, 4))], bias=0.0)
-    >>> extra = estimate_burn_in_bytes(base, 2, 2, 3, 5)
+    >>> extra = estimate_burn_in_bytes(30, 2, 2, 3, 5, degree=1, per_position=4)
     >>> extra > estimate_shifted_bytes(30, 2, 2, 3)
     True
     """
     import numba
 
-    rows, longest = 0, 0
-    for k in range(1, base.max_order + 1):
-        rows += min(base.length - k + 1, b + shift)
-        longest = max(longest, int(np.diff(base.order(k)[0]).max(initial=0)))
-    need = estimate_shifted_bytes(base.length, max_order, chain_order, shift)
+    rows = sum(min(length - k + 1, b + shift) for k in range(1, degree + 1))
+    need = estimate_shifted_bytes(length, max_order, chain_order, shift)
     top = max(max_order, chain_order)
-    reach = _reach(base, top, b)
-    window = _region_offsets(top)[1] + 4**top
+    reach = _reach(length, degree, top, b)
+    window = region_offsets(top)[1] + 4**top
     n_threads = numba.get_num_threads()
     private = 8 * (n_threads + 1) * reach * window
-    work = 8 * n_threads * (base.max_order + 1) * longest
+    work = 8 * n_threads * (degree + 1) * per_position
     return need + 32 * rows + private + work
 
 
@@ -297,7 +211,8 @@ def accumulate_burn_in(
     shift: int,
     background: MarkovBackground,
     top: int,
-    plan: ShiftPlan,
+    b: int,
+    stationary: MarkovBackground,
     n_blocks: int | None = None,
     progress: bool = False,
 ) -> tuple:
@@ -313,10 +228,12 @@ def accumulate_burn_in(
         The homogeneous chain.
     top : int
         The order computed, ``max(K, D)``.
-    plan : ShiftPlan
-        B and the stationary chain (`burn_in`, as in `plan_shifts`).
+    b : int
+        The burn-in B (`burn_in`, as in `poimkit.poim.engine.plan_shifts`).
+    stationary : MarkovBackground
+        The same transitions started in equilibrium (`burn_in`).
     n_blocks, progress
-        As in `poimkit.poim.exact.exact_poim`.
+        As in `poimkit.poim.engine.exact_poim`.
 
     Returns
     -------
@@ -328,7 +245,7 @@ def accumulate_burn_in(
 
     Examples
     --------
-    >>> from poimkit.poim.exact import exact_poim
+    >>> from poimkit.poim.engine import exact_poim, plan_shifts
     >>> from poimkit.poim.shifted import expand_shifts
     >>> base = KmerWeights.from_tables([np.array([[0, 1.0, 0, 0]] * 30)], bias=0.0)
     >>> tilt = np.array([[1, -1, 0, 0], [0, 1, -1, 0], [0, 0, 1, -1], [-1, 0, 0, 1]])
@@ -342,12 +259,11 @@ def accumulate_burn_in(
     >>> bool(np.allclose(fast[0], slow[0], rtol=1e-12, atol=1e-12))
     True
     """
-    stat = plan.stationary
     tables, out, new_left, new_right, total = accumulate_shifted(
-        base, shift, stat, top, n_blocks, progress
+        base, shift, stationary, top, n_blocks, progress
     )
-    reach = _reach(base, top, plan.burn_in)
-    part = difference_pass(base, stat, background, top, reach, shift, plan.burn_in)
+    reach = _reach(base.length, base.max_order, top, b)
+    part = difference_pass(base, stationary, background, top, reach, shift, b)
     tables[:reach] += part[0]
     out[:reach] += part[1]
     new_left += part[2]
@@ -409,7 +325,7 @@ def difference_pass(
     order = first.order
     chain = chain_arrays(first, second)
     zprob = np.ascontiguousarray(kmer_probability_table(first, l)[:reach])
-    offsets, region_size = _region_offsets(l)
+    offsets, region_size = region_offsets(l)
     rows, cost = [], []
     for k in range(1, weights.max_order + 1):
         counts = np.diff(weights.order(k)[0])
@@ -436,7 +352,7 @@ def difference_pass(
     _burn_in.difference_rows(
         feature_lists(weights),
         rows,
-        _shift_kernel(shift),
+        shift_kernel(shift),
         group_bounds,
         l,
         order,

@@ -14,8 +14,8 @@ from ..alphabet import check_codes, check_max_order, kmer_indices
 from ..background import MarkovBackground
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights
-from .burn_in import plan_shifts
-from .exact import DEFAULT_MEMORY_LIMIT, as_weights, check_memory, exact_poim
+from .engine import exact_poim, plan_shifts
+from .exact import DEFAULT_MEMORY_LIMIT, as_weights, check_memory
 from .result import Poim
 
 if TYPE_CHECKING:
@@ -107,9 +107,9 @@ def compute_poim(
     plan = None  # the uniform background: the plain convolution
     if background is not None:
         _check_background(background)
-        plan = plan_shifts(background, shift) if shift else None
+        plan = plan_shifts(background, shift) if shift else None  # the one plan
         if plan is not None and plan.method == "expand":
-            shift = 0  # the expanded weights under this background
+            shift, plan = 0, None  # the expanded weights under this background
     weights = model.shift_base_weights() if shift else as_weights(model)
     if background is None:
         background = MarkovBackground.uniform(weights.length)
@@ -121,6 +121,7 @@ def compute_poim(
             memory_limit=memory_limit,
             progress=progress,
             shift=shift,
+            plan=plan,
         )
     metadata = {
         "method": "exact",

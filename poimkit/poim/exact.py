@@ -24,14 +24,17 @@ exactly from the law of total expectation,
 ``Q_l(z, j) = sum_u Pr(zu at j | z at j) Q_{l+1}(zu, j)`` (the window extended
 to the right, or to the left at the sequence end). k-mers of background
 probability zero get Q = 0.
+
+This module is the foundation of the engine (chain arrays, feature lists, the
+scatter `accumulate`, `finish_windows`, `lower_orders`); the entry point,
+`poimkit.poim.engine.exact_poim`, builds on it, on `poimkit.poim.shifted` and
+on `poimkit.poim.burn_in`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_int
-from ..alphabet import check_max_order
 from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights
@@ -68,8 +71,29 @@ def as_weights(model: object) -> KmerWeights:
     )
 
 
-def _region_offsets(l: int) -> tuple[np.ndarray, int]:
-    """Start of each sub-window ``[a, b)`` in a flat table (not the whole window)."""
+def region_offsets(l: int) -> tuple[np.ndarray, int]:
+    """Start of each sub-window ``[a, b)`` of a window in a flat region table.
+
+    Parameters
+    ----------
+    l : int
+        Window length.
+
+    Returns
+    -------
+    offsets : numpy.ndarray of int64, shape (l + 1, l + 1)
+        ``offsets[a, b]``: where the ``4**(b - a)`` values of the sub-window
+        ``[a, b)`` start; -1 for the whole window ``[0, l)`` (kept apart, in
+        the window's own row) and for empty sub-windows.
+    size : int
+        Length of the flat table.
+
+    Examples
+    --------
+    >>> offsets, size = region_offsets(2)
+    >>> int(offsets[0, 1]), int(offsets[1, 2]), int(offsets[0, 2]), size
+    (0, 4, -1, 8)
+    """
     offsets = np.full((l + 1, l + 1), -1, dtype=np.int64)
     size = 0
     for a in range(l):
@@ -81,7 +105,10 @@ def _region_offsets(l: int) -> tuple[np.ndarray, int]:
 
 
 def estimate_bytes(length: int, max_order: int, chain_order: int = 0) -> int:
-    """Peak bytes of `exact_poim`: output, probability tables and region tables.
+    """Peak bytes of the POIMs of plain weights: output, probability and region tables.
+
+    The estimate of `poimkit.poim.engine.exact_poim` without shifts (see
+    `poimkit.poim.engine.estimate_poim_bytes` for WDS weights).
 
     Parameters
     ----------
@@ -105,7 +132,7 @@ def estimate_bytes(length: int, max_order: int, chain_order: int = 0) -> int:
     """
     top = max(max_order, chain_order)
     out = sum((length - l + 1) * 4**l for l in range(1, top + 1))
-    _, region = _region_offsets(top)
+    _, region = region_offsets(top)
     n_windows = length - top + 1
     return 8 * (2 * out + n_windows * region)
 
@@ -133,90 +160,6 @@ def check_memory(need: float, limit: float, max_order: int, length: int) -> None
             f"{need / 1024**3:.1f} GiB, over the limit of {limit / 1024**3:.1f} "
             "GiB; lower --max-order, or raise --memory-limit"
         )
-
-
-def exact_poim(
-    weights: KmerWeights,
-    background: MarkovBackground,
-    max_order: int,
-    memory_limit: float = DEFAULT_MEMORY_LIMIT,
-    n_blocks: int | None = None,
-    progress: bool = False,
-    shift: int = 0,
-) -> list[np.ndarray]:
-    """Exact POIMs ``Q_l`` for l = 1..max_order.
-
-    Parameters
-    ----------
-    weights : KmerWeights
-        The model's positional k-mer weights; with ``shift``, the unshifted
-        weights C of a WDS model (`WDKernelSVC.shift_base_weights`).
-    background : MarkovBackground
-        Same sequence length as the weights.
-    max_order : int
-        Largest k-mer length K (1 <= K <= L).
-    memory_limit : float
-        Refuse to start if the estimated peak memory (bytes) exceeds this.
-    n_blocks : int, optional
-        Parallel work units (default: 4 per thread).
-    progress : bool
-        Show a progress bar over the windows of the top order.
-    shift : int
-        WDS: the POIMs of C convolved over shifts up to S, as decided by
-        `poimkit.poim.burn_in.plan_shifts`: without expanding them where the
-        background is `shift_invariant` (`poimkit.poim.shifted`), with a
-        difference pass over the first B positions for a homogeneous chain
-        with a short burn-in B (`poimkit.poim.burn_in`), else of the expanded
-        weights.
-
-    Returns
-    -------
-    list of numpy.ndarray
-        ``Q[l - 1]`` has shape ``(L - l + 1, 4**l)``.
-    """
-    if not isinstance(weights, KmerWeights):
-        raise InputError(f"weights must be KmerWeights, got {type(weights).__name__}")
-    length = weights.length
-    if background.length != length:
-        raise InputError(
-            f"background is for length {background.length} but the model scores "
-            f"sequences of length {length}"
-        )
-    check_max_order(max_order, length)
-    check_int(shift, "shift", 0)
-    order = background.order
-    top = max(int(max_order), order)
-    if shift:  # here: shifted.py and burn_in.py build on this module
-        from . import burn_in, shifted
-
-        plan = burn_in.plan_shifts(background, shift)
-        if plan.method == "expand":
-            weights, shift = shifted.expand_shifts(weights, shift), 0
-    if not shift:
-        need = estimate_bytes(length, max_order, order)
-    elif plan.method == "burn-in":
-        need = burn_in.estimate_burn_in_bytes(
-            weights, max_order, order, shift, plan.burn_in
-        )
-    else:
-        need = shifted.estimate_shifted_bytes(length, max_order, order, shift)
-    check_memory(need, memory_limit, max_order, length)
-    if shift and plan.method == "burn-in":
-        accumulated = burn_in.accumulate_burn_in(
-            weights, shift, background, top, plan, n_blocks, progress
-        )
-    elif shift:
-        accumulated = shifted.accumulate_shifted(
-            weights, shift, background, top, n_blocks, progress
-        )
-    p_top = kmer_probability_table(background, top)
-    if not shift:
-        n_windows = length - top + 1
-        accumulated = accumulate(
-            weights, background, top, p_top, 0, n_windows, n_blocks, progress
-        )
-    q_top = finish_windows(*accumulated, background, top, p_top)
-    return lower_orders(q_top, p_top, background, max_order)
 
 
 def lower_orders(
@@ -398,7 +341,7 @@ def accumulate(
     # calls of one block per thread: the bar moves between them
     per_call = numba.get_num_threads() if progress else n_blocks
 
-    offsets, region_size = _region_offsets(l)
+    offsets, region_size = region_offsets(l)
     if into is None:
         tables = np.zeros((n_windows, max(region_size, 1)))
         out = np.zeros((n_windows, 4**l))
@@ -468,7 +411,7 @@ def finish_windows(
     n_states = 4**order
     pi = np.ascontiguousarray(background.marginals(), dtype=np.float64)
     trans = np.ascontiguousarray(background.transitions, dtype=np.float64)
-    offsets, _ = _region_offsets(l)
+    offsets, _ = region_offsets(l)
     left = np.zeros((length - order + 1, n_states))
     right = np.zeros((length + 1, n_states))
     _exact.chain_messages(new_left, new_right, order, length, trans, left, right)

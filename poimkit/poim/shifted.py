@@ -37,7 +37,7 @@ The result equals the POIM of the expanded weights up to floating-point
 rounding. Homogeneous chains with non-stationary marginals (e.g. a fitted
 order-2 chain) use this convolution under their stationary chain plus a few
 expanded positions (`poimkit.poim.burn_in`); position-specific chains fall
-back to the expanded weights (`poimkit.poim.burn_in.plan_shifts` decides).
+back to the expanded weights (`poimkit.poim.engine.plan_shifts` decides).
 """
 
 from __future__ import annotations
@@ -48,11 +48,11 @@ from ..background import MarkovBackground, kmer_probability_table
 from ..kernels.explicit import KmerWeights, shift_weights, sum_duplicates
 from . import _shifted
 from .exact import (
-    _region_offsets,
     accumulate,
     chain_arrays,
     estimate_bytes,
     feature_lists,
+    region_offsets,
 )
 
 STATIONARY_RTOL = 1e-13
@@ -60,8 +60,24 @@ STATIONARY_RTOL = 1e-13
 (a stationary start found numerically varies by about 1e-15 over 2000 positions)."""
 
 
-def _shift_kernel(shift: int) -> np.ndarray:
-    """``h[0] = 1`` and ``h[s] = delta_s = 1 / (2 (s + 1))`` for s = 1..S."""
+def shift_kernel(shift: int) -> np.ndarray:
+    """The shift weights ``h`` of a WDS model, the unshifted copy first.
+
+    Parameters
+    ----------
+    shift : int
+        The largest shift S.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (S + 1,)
+        ``h[0] = 1`` and ``h[s] = delta_s = 1 / (2 (s + 1))`` for s = 1..S.
+
+    Examples
+    --------
+    >>> shift_kernel(2).tolist()
+    [1.0, 0.25, 0.16666666666666666]
+    """
     return np.concatenate([[1.0], shift_weights(shift)])
 
 
@@ -109,7 +125,7 @@ def expand_shifts(base: KmerWeights, shift: int) -> KmerWeights:
         Equal to ``KmerWeights.from_support_vectors(..., shift=S)`` of the same
         support vectors, up to rounding.
     """
-    h = _shift_kernel(shift)
+    h = shift_kernel(shift)
     out = KmerWeights(length=base.length, bias=base.bias)
     for k in range(1, base.max_order + 1):
         n_pos = base.length - k + 1
@@ -198,7 +214,7 @@ def estimate_shifted_bytes(
     True
     """
     top = max(max_order, chain_order)
-    _, region = _region_offsets(top)
+    _, region = region_offsets(top)
     padded = length + 2 * (shift + chain_order) - top + 1
     return estimate_bytes(length, max_order, chain_order) + 8 * 2 * padded * (
         region + 4**top
@@ -215,7 +231,7 @@ def accumulate_shifted(
 ) -> tuple:
     """`poimkit.poim.exact.accumulate` of the WDS weights ``h * C``, by convolution.
 
-    `poimkit.poim.exact.exact_poim` calls it with ``shift=S`` under a shift
+    `poimkit.poim.engine.exact_poim` calls it with ``shift=S`` under a shift
     invariant background and finishes the windows as for any weights.
 
     Parameters
@@ -229,7 +245,7 @@ def accumulate_shifted(
     top : int
         The order computed, ``max(K, D)``.
     n_blocks, progress
-        As in `poimkit.poim.exact.exact_poim`.
+        As in `poimkit.poim.engine.exact_poim`.
 
     Returns
     -------
@@ -250,7 +266,7 @@ def accumulate_shifted(
 
     Examples
     --------
-    >>> from poimkit.poim.exact import exact_poim
+    >>> from poimkit.poim.engine import exact_poim
     >>> base = KmerWeights.from_tables([np.array([[0, 1.0, 0, 0]] * 6)], bias=0.0)
     >>> bg = MarkovBackground.uniform(6)
     >>> fast = exact_poim(base, bg, 2, shift=2)  # calls accumulate_shifted
@@ -260,7 +276,7 @@ def accumulate_shifted(
     """
     length = base.length
     order = background.order
-    h = _shift_kernel(shift)
+    h = shift_kernel(shift)
     pad = shift + order
     n_windows = length - top + 1
     padded_chain = _padded_chain(background, pad)
@@ -312,7 +328,7 @@ def accumulate_shifted(
             order,
             chain,
             np.divide(1.0, chain[0], out=np.zeros_like(chain[0]), where=chain[0] > 0),
-            (zprob_padded, _region_offsets(top)[0]),
+            (zprob_padded, region_offsets(top)[0]),
             np.array(sides, dtype=np.int64),
             acc,
             (tables, out, new_left, new_right),

@@ -185,19 +185,31 @@ def check_folds(data: _Data, options: RunOptions) -> None:
             )
 
 
-def check_poim_memory(data: _Data, options: RunOptions) -> None:
+def check_poim_memory(data: _Data, options: RunOptions) -> int:
     """Raise `InputError` now if the POIM step would exceed the memory limit.
+
+    The estimate is `poimkit.poim.engine.estimate_poim_bytes`, the one
+    `poimkit.compute_poim` checks, for the largest shift and degree the run
+    may train (a WDS model's shifts are convolved, or split at the burn-in of
+    a fitted chain); the weights' entries per position are bounded by twice
+    the number of sequences (both strands).
 
     Parameters
     ----------
     data : _Data
-        The labeled sequences (their length).
+        The labeled sequences (their length and number).
     options : RunOptions
         ``max_order``, the background and ``memory_limit_gb``.
+
+    Returns
+    -------
+    int
+        The estimate in bytes.
     """
+    from .._threads import numba_threads
     from ..alphabet import check_max_order
+    from ..poim.engine import estimate_poim_bytes
     from ..poim.exact import check_memory
-    from ..poim.exact import estimate_bytes as positional_bytes
     from ..poim.position_free import estimate_bytes as position_free_bytes
 
     order = options.markov_order if options.background == "fit" else 0
@@ -208,8 +220,34 @@ def check_poim_memory(data: _Data, options: RunOptions) -> None:
     if options.kernel != "wd":
         need = position_free_bytes(data.length, options.gkm_l, max_order, order)
     if options.kernel != "gkm":
-        need = max(need, positional_bytes(data.length, max_order, order))
+        shift, degree = _largest_wds(data.length, options)
+        background = make_background(data, options)  # as in the POIM step
+        with numba_threads(options.threads):  # as in the POIM step
+            positional = estimate_poim_bytes(
+                background,
+                max_order,
+                shift,
+                degree=degree,
+                per_position=min(4**degree, 2 * data.y.size),
+            )
+        need = max(need, positional)
     check_memory(need, options.memory_limit_gb * 1024**3, max_order, data.length)
+    return need
+
+
+def _largest_wds(length: int, options: RunOptions) -> tuple[int, int]:
+    """The largest convolved shift and degree of a WD model the run may train."""
+    from ..svm.grids import default_grid
+
+    fixed = options.fixed()
+    if options.solver == "linear" or fixed.get("mismatches"):
+        return 0, 1  # the POIM of the expanded weights
+    if options.selects:
+        grid = default_grid(length, fixed).to_dict()
+        shift, degree = max(grid["shift"]), max(grid["degree"])
+    else:
+        shift, degree = fixed["shift"], fixed["degree"]
+    return int(shift), min(int(degree), length)
 
 
 def make_background(data: _Data, options: RunOptions) -> MarkovBackground:
