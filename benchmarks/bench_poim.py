@@ -43,7 +43,8 @@ import numpy as np
 from poimkit import MarkovBackground, WDKernelSVC, compute_poim
 from poimkit.alphabet import kmer_index
 from poimkit.datasets import make_gattaca
-from poimkit.poim.burn_in import burn_in, plan_shifts
+from poimkit.poim.burn_in import burn_in
+from poimkit.poim.engine import plan_shifts
 
 
 def parse_args(argv=None):
