@@ -43,8 +43,9 @@ from bench_kernels_real import DATASETS  # noqa: E402  (the shared loaders)
 
 import poimkit  # noqa: E402
 from poimkit.run.crossval import cross_validate, train_final  # noqa: E402
-from poimkit.run.data import _Data  # noqa: E402
+from poimkit.run.data import LabeledData  # noqa: E402
 from poimkit.run.options import RunOptions  # noqa: E402
+from poimkit.run.plan import make_plan  # noqa: E402
 
 NAMES = ("planted_sd3", "planted_sd2", "splice_ei", "splice_ie", "gattaca")
 #: the columns: the default run and each family fixed (wd: the baseline)
@@ -86,11 +87,12 @@ def load(name: str, quick: bool, seed: int = 0):
 
 def run(X, y, kernel: str, folds: int) -> dict:
     """The default run's training, timed: CV AUC, family, margin, seconds."""
-    data = _Data([], X, y, [], 0)
+    data = LabeledData([], X, y, [], 0)
     options = RunOptions(kernel=kernel, cv=folds, seed=0)
     start = time.perf_counter()
-    cv = cross_validate(data, options)
-    model, chosen, selection = train_final(data, options, cv["selection"])
+    plan = make_plan(data, options)
+    cv = cross_validate(data, plan)
+    model, chosen, selection = train_final(data, plan, cv["selection"])
     seconds = time.perf_counter() - start
     return {
         "cv_auc": round(cv["cv_auc"], 4),

@@ -709,15 +709,15 @@ def warm_up(method: Method, data: Data) -> float:
 
 
 def pipeline_data(data: Data, kernel: str):
-    """The `poimkit.run.data._Data` that ``read_input`` builds from FASTA files."""
-    from poimkit.run.data import _Data, as_rows
+    """The `poimkit.run.data.LabeledData` that ``read_input`` builds from FASTA."""
+    from poimkit.run.data import LabeledData, as_rows
 
     if kernel == "gkm":  # records of any lengths: a 1-D object array of codes
         X = as_rows([poimkit.encode([s])[0] for s in data.seqs])
     else:
         X = poimkit.encode(data.seqs)
     ids = [f"{data.name}_{i}" for i in range(len(data.y))]
-    return _Data(ids, X, np.asarray(data.y), [], 0)
+    return LabeledData(ids, X, np.asarray(data.y), [], 0)
 
 
 def run_pipeline_cv(method: Method, data: Data, folds, args) -> dict:
@@ -729,15 +729,17 @@ def run_pipeline_cv(method: Method, data: Data, folds, args) -> dict:
     """
     from poimkit.run import RunOptions
     from poimkit.run.crossval import cross_validate
+    from poimkit.run.plan import make_plan
 
     options = RunOptions(**method.pipeline, cv=args.folds, seed=args.seed)
     warm = data.subset(stratified_subset(data.y, WARM_UP_PER_CLASS, 2))
     start = time.perf_counter()
-    cross_validate(pipeline_data(warm, options.kernel), options)
+    warm_data = pipeline_data(warm, options.kernel)
+    cross_validate(warm_data, make_plan(warm_data, options))
     warm_s = time.perf_counter() - start
     full = pipeline_data(data, options.kernel)
     start = time.perf_counter()
-    cv = cross_validate(full, options)
+    cv = cross_validate(full, make_plan(full, options))
     seconds = time.perf_counter() - start
     scores = cv["out_of_fold_scores"]
     ours = [float(roc_auc_score(data.y[te], scores[te])) for _, te in folds]

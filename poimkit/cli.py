@@ -100,18 +100,10 @@ def _check_labeled_args(args: argparse.Namespace):
 def _run_train(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from .run.crossval import cross_validate, train_final
-    from .run.data import _Data, as_codes, check_folds
-    from .run.options import (
-        FIXED_DEFAULTS,
-        RunOptions,
-        _estimator,
-        check_cv,
-        check_kernel_size,
-        resolve_kernel,
-        resolve_solver,
-    )
-    from .svm import make_model
+    from .run.data import LabeledData, as_codes
+    from .run.options import RunOptions, check_cv
+    from .run.plan import make_plan
+    from .run.train import linear_template, train_model
 
     if args.targets is not None:
         from .run.regression import regression_command
@@ -130,90 +122,64 @@ def _run_train(args: argparse.Namespace) -> int:
             )
     check_writable(args.output)
     options = RunOptions(
-        **_model_options(args),
-        cv=args.cv,
-        seed=args.seed,
-        threads=args.threads,
+        **_model_options(args), cv=args.cv, seed=args.seed, threads=args.threads
     )
     options.check_model()
-    wd_linear = args.solver == "linear" and options.kernel != "gkm"
-    if wd_linear:
-        params = {
-            k: FIXED_DEFAULTS[k] if v is None else v for k, v in options.fixed().items()
-        }
-        model = make_model(
-            args.solver, n_threads=args.threads, **params, **_linear_params(args)
-        )
-        model._check_params()  # e.g. --chunk-size 0: refused before any reading
-    else:
-        given = [k for k in _linear_params(args) if k != "verbose"]
-        given += ["dask"] if args.dask is not None else []
-        if given:
-            raise InputError(
-                f"{', '.join(sorted(given))} apply to the WD kernel's linear solver "
-                "only (--solver linear, not with --kernel gkm)"
-            )
-        fixed = args.solver == "kernel" and options.kernel != "auto"
-        model = _estimator(options, 0) if fixed else None
+    model = linear_template(options, _linear_params(args), args.dask)
     fit_params = {} if args.dask is None else {"client": args.dask}
-    streams = wd_linear and args.pos is not None
     if peaks is not None:
         peaks.check(options)
-    if streams and not args.cv and not options.selects:
+    if model is not None and args.pos is not None and not (args.cv or options.selects):
         _say(args, "streaming the FASTA files into the linear solver")
         model.fit((args.pos, args.neg), **fit_params, **_read_options(args))
+        return _saved(args, model)
+    if peaks is None:
+        ids, X, y = _read_labeled(args, any_length=options.kernel != "wd")
+        data = LabeledData(list(ids), as_codes(X, options.kernel), np.asarray(y), [], 0)
     else:
-        if peaks is None:
-            ids, X, y = _read_labeled(args, any_length=options.kernel != "wd")
-            data = _Data(list(ids), as_codes(X, options.kernel), np.asarray(y), [], 0)
-        else:
-            from .run.genome import read_peak_input
+        from .run.genome import read_peak_input
 
-            made = read_peak_input(peaks, options, _bars(args))
-            data, X, y = made.data, made.data.X, made.data.y
-        options = resolve_kernel(options, data.lengths_differ)
-        if args.solver == "auto":  # the kernel solver, unless too many sequences
-            options = resolve_solver(options, len(X), data.length)
-        if not wd_linear:  # the family's model; auto: chosen below
-            auto = options.kernel == "auto"
-            model = None if auto else _estimator(options, data.length)
-        check_folds(data, options)
-        check_kernel_size(len(X), options)
-        lengths = sorted({len(x) for x in X})
-        shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
+        made = read_peak_input(peaks, options, _bars(args))
+        data = made.data
+    plan = make_plan(data, options, model)
+    lengths = sorted({len(x) for x in data.X})
+    shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
+    _say(
+        args,
+        f"read {data.y.size} sequences of length {shown} "
+        f"({int(data.y.sum())} positive)",
+    )
+    trained = train_model(
+        data,
+        plan,
+        progress=_bars(args),
+        fit_params=fit_params,
+        on_cv=lambda cv: print(
+            f"cv_auc\t{cv['cv_auc']:.4f}\t+/-\t{cv['cv_auc_std']:.4f}\t"
+            f"({args.cv} folds)"
+        ),
+    )
+    if trained.selection is not None:
+        from .run.summary import chosen_text
+
         _say(
             args,
-            f"read {len(X)} sequences of length {shown} ({int(y.sum())} positive)",
+            f"chosen by inner CV: {chosen_text(trained.chosen, trained.selection)}",
         )
-        selection = None
-        if args.cv:
-            cv = cross_validate(
-                data,
-                options,
-                progress=_bars(args),
-                model=model,
-                fit_params=fit_params,
-            )
-            print(
-                f"cv_auc\t{cv['cv_auc']:.4f}\t+/-\t{cv['cv_auc_std']:.4f}\t"
-                f"({args.cv} folds)"
-            )
-            selection = cv["selection"]
-        model, chosen, selection = train_final(
-            data, options, selection, model=model, fit_params=fit_params
-        )
-        if selection is not None:
-            from .run.summary import chosen_text
+    _saved(args, trained.model)
+    if peaks is not None and made.write_negatives(Path(args.output), beside=True):
+        _say(args, f"negatives written beside it: {made.negatives_path}")
+    return EXIT_OK
 
-            _say(args, f"chosen by inner CV: {chosen_text(chosen, selection)}")
+
+def _saved(args: argparse.Namespace, model) -> int:
+    """Write the model to ``--output`` and say so."""
     model.save(args.output)
     _say(
         args,
         f"model with {int(model.n_support_.sum())} support vectors "
         f"written to {args.output}",
     )
-    if peaks is not None and made.write_negatives(Path(args.output), beside=True):
-        _say(args, f"negatives written beside it: {made.negatives_path}")
     return EXIT_OK
 
 

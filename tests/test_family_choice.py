@@ -15,7 +15,7 @@ import pytest
 from poimkit import GkmSVC, WDKernelSVC
 from poimkit.errors import InputError
 from poimkit.run.crossval import cross_validate, train_final
-from poimkit.run.data import _Data, as_codes
+from poimkit.run.data import LabeledData, as_codes
 from poimkit.run.options import (
     FAMILIES,
     FamilyNotice,
@@ -24,11 +24,18 @@ from poimkit.run.options import (
     resolve_kernel,
     search_families,
 )
+from poimkit.run.plan import make_plan
 from poimkit.svm.families import select_families
 from poimkit.svm.selection import DEFAULT_C, Grid, _uses_gram
 
 MOTIF = np.array([2, 0, 3, 3, 0, 1, 0, 2], dtype=np.uint8)  # GATTACAG
 OTHER = np.array([1, 1, 2, 2, 1, 3, 1, 1], dtype=np.uint8)  # CCGGCTCC
+
+
+def _planned(X, y, options):
+    """The data and its `make_plan`, for `cross_validate` and `train_final`."""
+    data = LabeledData([], X, y, [], 0)
+    return data, make_plan(data, options)
 
 
 def _anywhere(n: int, length: int, seed: int):
@@ -111,9 +118,12 @@ def test_read_rows_stack_for_auto_unless_lengths_differ():
     assert as_codes(rows, "gkm").shape == (2,)
     mixed = as_codes([np.zeros(5, np.uint8), np.ones(6, np.uint8)], "auto")
     assert (
-        mixed.shape == (2,) and _Data([], mixed, np.array([0, 1]), [], 0).lengths_differ
+        mixed.shape == (2,)
+        and LabeledData([], mixed, np.array([0, 1]), [], 0).lengths_differ
     )
-    assert not _Data([], as_codes(rows, "auto"), np.array([0, 1]), [], 0).lengths_differ
+    assert not LabeledData(
+        [], as_codes(rows, "auto"), np.array([0, 1]), [], 0
+    ).lengths_differ
 
 
 # --------------------------------------------------------------------------- #
@@ -121,7 +131,7 @@ def test_read_rows_stack_for_auto_unless_lengths_differ():
 # --------------------------------------------------------------------------- #
 def test_position_free_signal_chooses_gkm():
     X, y = _anywhere(50, 60, seed=1)
-    cv = cross_validate(_Data([], X, y, [], 0), RunOptions(**FAST))
+    cv = cross_validate(*_planned(X, y, RunOptions(**FAST)))
     selection = cv["selection"]
     assert selection["family"] == "gkm"
     assert [f["family"] for f in selection["folds"]] == ["gkm"] * 3
@@ -133,37 +143,39 @@ def test_position_free_signal_chooses_gkm():
     assert selection["family_margin"] > selection["family_tolerance"]
     assert cv["cv_auc"] > 0.9
     json.dumps(selection)  # JSON-ready
-    model, chosen, _ = train_final(
-        _Data([], X, y, [], 0), RunOptions(**FAST), selection
-    )
+    model, chosen, _ = train_final(*_planned(X, y, RunOptions(**FAST)), selection)
     assert isinstance(model, GkmSVC) and chosen["l"] == 6 and "degree" not in chosen
 
 
 def test_positional_signal_chooses_wd():
     X, y = _swapped(40, 40, seed=2)
-    data = _Data([], X, y, [], 0)
-    cv = cross_validate(data, RunOptions(**FAST))
+    data = LabeledData([], X, y, [], 0)
+    cv = cross_validate(data, make_plan(data, RunOptions(**FAST)))
     selection = cv["selection"]
     assert selection["family"] == "wd"
     assert {f["family"] for f in selection["folds"]} == {"wd"}
     assert selection["families"]["gkm"]["best_inner_auc"] < 0.75  # blind to it
     assert selection["family_margin"] > 0.2 and cv["cv_auc"] > 0.95
-    model, chosen, found = train_final(data, RunOptions(**FAST))  # selects itself
+    model, chosen, found = train_final(
+        data, make_plan(data, RunOptions(**FAST))
+    )  # selects itself
     assert isinstance(model, WDKernelSVC) and found["family"] == "wd"
     assert set(chosen) == {"degree", "shift", "C"}
 
 
 def test_kernel_option_fixes_the_family():
     X, y = _swapped(40, 40, seed=2)
-    data = _Data([], X, y, [], 0)
-    cv = cross_validate(data, RunOptions(**FAST, kernel="gkm"))
+    data = LabeledData([], X, y, [], 0)
+    cv = cross_validate(data, make_plan(data, RunOptions(**FAST, kernel="gkm")))
     assert cv["selection"]["family"] == "gkm"
     assert list(cv["selection"]["families"]) == ["gkm"]
     assert cv["selection"]["family_margin"] is None
-    model, _, _ = train_final(data, RunOptions(**FAST, kernel="gkm"), cv["selection"])
+    model, _, _ = train_final(
+        data, make_plan(data, RunOptions(**FAST, kernel="gkm")), cv["selection"]
+    )
     assert isinstance(model, GkmSVC)
     X, y = _anywhere(30, 40, seed=1)
-    cv = cross_validate(_Data([], X, y, [], 0), RunOptions(**FAST, kernel="wd"))
+    cv = cross_validate(*_planned(X, y, RunOptions(**FAST, kernel="wd")))
     assert list(cv["selection"]["families"]) == ["wd"]
 
 

@@ -9,7 +9,7 @@ from poimkit.errors import InputError
 from poimkit.poim import compute_poim
 from poimkit.poim.engine import plan_shifts
 from poimkit.poim.exact import estimate_bytes
-from poimkit.run.data import _Data, check_poim_memory, make_background
+from poimkit.run.data import LabeledData, check_poim_memory, make_background
 from poimkit.run.options import RunOptions
 
 
@@ -23,7 +23,7 @@ def test_precheck_estimate_is_the_one_compute_poim_checks(
     X, y = make_gattaca(
         n_pos=60, n_neg=60, length=30, motif="GATTA", mean=10, sd=2, random_state=3
     )
-    data = _Data([str(i) for i in range(y.size)], X, y, [], 0)
+    data = LabeledData([str(i) for i in range(y.size)], X, y, [], 0)
     options = RunOptions(
         kernel="wd",
         degree=1,

@@ -8,13 +8,14 @@ from poimkit.datasets import make_gattaca
 from poimkit.motifs.formats import write_motifs
 from poimkit.run import RunOptions
 from poimkit.run.crossval import cross_validate
-from poimkit.run.data import _Data
+from poimkit.run.data import LabeledData
+from poimkit.run.plan import make_plan
 from poimkit.svm.selection import Grid, select_nested
 
 
 def _data():
     X, y = make_gattaca(n_pos=40, n_neg=40, length=20, mean=8, sd=1, random_state=1)
-    return _Data([f"s{i}" for i in range(y.size)], X, y, [], 0)
+    return LabeledData([f"s{i}" for i in range(y.size)], X, y, [], 0)
 
 
 def test_selection_bar_counts_every_inner_fit(capsys):
@@ -29,7 +30,8 @@ def test_selection_bar_counts_every_inner_fit(capsys):
 
 def test_cross_validation_lines_for_logs(capsys):
     options = RunOptions(kernel="wd", degree=3, shift=0, grid=True, cv=3, max_order=2)
-    cross_validate(_data(), options, progress="lines")
+    data = _data()
+    cross_validate(data, make_plan(data, options), progress="lines")
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("poimkit: choosing the parameters by inner CV")
     folds = [line for line in err if "cross-validation: fitting fold" in line]

@@ -214,7 +214,7 @@ def test_poim_memory_checked_before_training(data, tmp_path, capsys, monkeypatch
     def no_training(*args, **kwargs):
         raise AssertionError("trained before the memory check")
 
-    monkeypatch.setattr(pipeline, "cross_validate", no_training)
+    monkeypatch.setattr(pipeline, "train_model", no_training)
     args = ["run", "--pos", data / "p.fa", "--neg", data / "n.fa", *FAST]
     assert main([*args, "--max-order", "14", "-o", tmp_path / "o"]) == 2
     assert "over the limit" in capsys.readouterr().err
@@ -361,14 +361,14 @@ def test_dropped_records_are_one_line(data, tmp_path, capsys):
 def test_kernel_solver_refused_at_once_when_too_large(
     data, tmp_path, monkeypatch, capsys
 ):
-    import poimkit.run.crossval
     import poimkit.run.options
     import poimkit.run.pipeline
+    import poimkit.run.train
 
     monkeypatch.setattr(poimkit.run.options, "kernel_memory_limit", lambda: 1000.0)
-    for module in (poimkit.run.pipeline, poimkit.run.crossval):
+    for module in (poimkit.run.pipeline, poimkit.run.train):
         monkeypatch.setattr(
-            module, "cross_validate", lambda *a, **k: pytest.fail("trained anyway")
+            module, "train_model", lambda *a, **k: pytest.fail("trained anyway")
         )
     args = ["--pos", data / "p.fa", "--neg", data / "n.fa", "--solver", "kernel"]
     assert main(["run", *args, *FAST, "-o", tmp_path / "o"]) == 2

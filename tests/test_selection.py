@@ -14,8 +14,9 @@ from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.io import write_fasta
 from poimkit.run.crossval import cross_validate
-from poimkit.run.data import _Data
+from poimkit.run.data import LabeledData
 from poimkit.run.options import FIXED_DEFAULTS, RunOptions, search_grid
+from poimkit.run.plan import make_plan
 from poimkit.svm.selection import (
     DEFAULT_C,
     DEFAULT_DEGREES,
@@ -26,6 +27,12 @@ from poimkit.svm.selection import (
     select_nested,
     select_parameters,
 )
+
+
+def _planned(X, y, options):
+    """The data and its `make_plan`, for `cross_validate` and `train_final`."""
+    data = LabeledData([], X, y, [], 0)
+    return data, make_plan(data, options)
 
 
 @pytest.fixture(scope="module")
@@ -241,8 +248,8 @@ def test_default_grid_and_what_fixes_it():
 
 def test_cross_validate_records_grid_choices_and_corners(fasta_pair):
     _, _, X, y = fasta_pair
-    data = _Data([], X, y, [], 0)
-    cv = cross_validate(data, RunOptions(degree=6, cv=3))
+    data = LabeledData([], X, y, [], 0)
+    cv = cross_validate(data, make_plan(data, RunOptions(degree=6, cv=3)))
     selection = cv["selection"]
     assert selection["grid"] == {
         "degree": [6],
@@ -254,7 +261,10 @@ def test_cross_validate_records_grid_choices_and_corners(fasta_pair):
     assert isinstance(selection["corner"], list)
     assert len(selection["table"]) == 4  # one row per kernel setting
     json.dumps(selection)  # JSON-ready
-    assert cross_validate(data, RunOptions(cv=3, grid=False))["selection"] is None
+    assert (
+        cross_validate(data, make_plan(data, RunOptions(cv=3, grid=False)))["selection"]
+        is None
+    )
 
 
 def test_train_selects_by_default_like_run(tmp_path, fasta_pair, capsys):
@@ -267,7 +277,7 @@ def test_train_selects_by_default_like_run(tmp_path, fasta_pair, capsys):
     assert first[0] == "cv_auc" and first[-1] == "(3 folds)"
     assert "chosen by inner CV: degree 6, shift" in printed.err
     # the same numbers as the CV of `poimkit run` (one code path)
-    cv = cross_validate(_Data([], X, y, [], 0), RunOptions(degree=6, cv=3))
+    cv = cross_validate(*_planned(X, y, RunOptions(degree=6, cv=3)))
     assert float(first[1]) == pytest.approx(cv["cv_auc"], abs=5e-5)
     model = load_model(out)
     chosen = cv["selection"]["chosen"]

@@ -10,14 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from .data import _Data, check_folds
-from .options import (
-    RunOptions,
-    SolverNotice,
-    _estimator,
-    resolve_solver,
-    search_families,
-)
+from .data import LabeledData
+from .options import RunOptions, SolverNotice
+from .plan import RunPlan
 
 
 def selection_summary(final: Any, folds: Sequence[Any] = ()) -> dict:
@@ -77,30 +72,19 @@ def trained_solver(model: Any, options: RunOptions) -> str:
     return "kernel" if solver == "auto" else solver
 
 
-def _template(options: RunOptions, family: str, model: Any, length: int):
-    """The unfitted model of ``family``: ``model`` if given for a fixed family."""
-    if options.kernel != "auto" and model is not None:
-        return model
-    return _estimator(replace(options, kernel=family), length)
-
-
-def _select(data: _Data, options, train_sets, model, fit_params, progress):
-    """`select_families` over `search_families`; None if nothing is chosen."""
+def _select(data: LabeledData, plan: RunPlan, train_sets, fit_params, progress):
+    """`select_families` over the plan's families; None if nothing is chosen."""
     from ..svm.families import select_families
 
-    families = search_families(options, data.length, data.y.size)
-    if families is None:
+    if plan.families is None:
         return None
     return select_families(
-        [
-            (name, _template(options, name, model, data.length), grid)
-            for name, _, grid in families
-        ],
+        [(name, plan.templates[name], grid) for name, _, grid in plan.families],
         data.X,
         data.y,
         train_sets,
-        random_state=options.seed,
-        n_jobs=options.threads,
+        random_state=plan.options.seed,
+        n_jobs=plan.options.threads,
         fit_params=fit_params,
         progress=progress,
     )
@@ -111,11 +95,10 @@ def _line(text: str) -> None:
 
 
 def cross_validate(
-    data: _Data,
-    options: RunOptions,
+    data: LabeledData,
+    plan: RunPlan,
     progress: bool | str = False,
     *,
-    model: Any = None,
     fit_params: dict | None = None,
 ) -> dict:
     """Stratified k-fold CV: AUC and accuracy per fold, out-of-fold scores.
@@ -129,16 +112,14 @@ def cross_validate(
 
     Parameters
     ----------
-    data : _Data
+    data : LabeledData
         The labeled sequences (`read_input`).
-    options : RunOptions
+    plan : RunPlan
+        `make_plan` of ``data``: the options as resolved, the families and
+        grids to search and the unfitted models.
     progress : bool or "lines"
         Progress bars on standard error (over the inner fits and the outer
         folds); ``"lines"``: a plain line per stage instead, for logs.
-    model : estimator, optional
-        Unfitted template (default: the model of `poimkit run`); selected
-        parameters override its own. Not used with ``kernel="auto"``: each
-        family's template is the model of `poimkit run`.
     fit_params : dict, optional
         Passed to every ``fit`` (e.g. ``client`` of `WDLinearSVC`).
 
@@ -159,8 +140,7 @@ def cross_validate(
     from sklearn.model_selection import StratifiedKFold
     from tqdm.auto import tqdm
 
-    options = resolve_solver(options, data.y.size, data.length)
-    check_folds(data, options)
+    options = plan.options
     fit_params = fit_params or {}
     folds = list(
         StratifiedKFold(
@@ -169,9 +149,9 @@ def cross_validate(
     )
     train_sets = [train for train, _ in folds] + [np.arange(data.y.size)]
     lines = progress == "lines"
-    if lines and search_families(options, data.length, data.y.size) is not None:
+    if lines and plan.selects:
         _line(f"choosing the parameters by inner CV in {options.cv} folds and on all")
-    found = _select(data, options, train_sets, model, fit_params, progress is True)
+    found = _select(data, plan, train_sets, fit_params, progress is True)
     chosen, selection = [(options.kernel, {})] * options.cv, None
     if found is not None:
         chosen = [(s.family, s.selection.params) for s in found[:-1]]
@@ -188,7 +168,7 @@ def cross_validate(
         if lines:
             _line(f"cross-validation: fitting fold {len(aucs) + 1} of {options.cv}")
         fitted = (
-            clone(_template(options, family, model, data.length))
+            clone(plan.templates[family])
             .set_params(**params)
             .fit(data.X[train], data.y[train], **fit_params)
         )
@@ -297,24 +277,23 @@ def better_than_chance(cv: dict) -> bool:
 
 
 def train_final(
-    data: _Data,
-    options: RunOptions,
+    data: LabeledData,
+    plan: RunPlan,
     selection: dict | None = None,
     *,
-    model: Any = None,
     fit_params: dict | None = None,
 ):
     """Fit on all sequences; returns (model, chosen parameters, selection).
 
     Parameters
     ----------
-    data, options
+    data, plan
         As in `cross_validate`.
     selection : dict, optional
         ``cross_validate(...)["selection"]``: its family and parameters chosen
         on all sequences are used. Without it, and if ``options.selects``,
         they are chosen here by an inner CV on all sequences.
-    model, fit_params
+    fit_params : dict, optional
         As in `cross_validate`.
 
     Returns
@@ -330,15 +309,15 @@ def train_final(
 
     from ..svm.grids import plain
 
-    options = resolve_solver(options, data.y.size, data.length)
+    options = plan.options
     fit_params = fit_params or {}
     if selection is None:
         everything = [np.arange(data.y.size)]
-        found = _select(data, options, everything, model, fit_params, False)
+        found = _select(data, plan, everything, fit_params, False)
         selection = None if found is None else selection_summary(found[0])
     params = selection["chosen"] if selection is not None else {}
     family = selection["family"] if selection is not None else options.kernel
-    model = _template(options, family, model, data.length)
+    model = plan.templates[family]
     options = replace(options, kernel=family)
     fitted = clone(model).set_params(**params).fit(data.X, data.y, **fit_params)
     if getattr(fitted, "hashed_by_budget_", False):

@@ -11,16 +11,35 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
-from .options import RunOptions, search_families
+from .options import RunOptions
 
 if TYPE_CHECKING:
     from ..background import MarkovBackground
 
 
 @dataclass
-class _Data:
+class LabeledData:
+    """Labeled sequences as a run reads them (`read_input`).
+
+    Attributes
+    ----------
+    ids : list of str
+        Record ids, in reading order.
+    X : numpy.ndarray
+        ``(n, L)`` letter codes for records of one length; for
+        ``kernel="gkm"`` or records of different lengths a 1-D object array
+        of code rows (`as_codes`).
+    y : numpy.ndarray
+        Labels, 1 positive and 0 negative (targets, for a regression).
+    inputs : list of dict
+        The files read: ``role``, absolute ``path`` and ``sha256`` each
+        (empty for data given in memory).
+    dropped : int
+        Records left out while reading (invalid letters, too short).
+    """
+
     ids: list[str]
-    X: np.ndarray  # (n, L) codes; for kernel="gkm" or unequal lengths 1-D rows
+    X: np.ndarray
     y: np.ndarray
     inputs: list[dict]
     dropped: int
@@ -75,7 +94,14 @@ def as_codes(X: np.ndarray | list[np.ndarray], kernel: str) -> np.ndarray:
     return np.stack(X)
 
 
-def _sha256(path: str) -> str:
+def file_sha256(path: str) -> str:
+    """The SHA-256 checksum of a file, in hex.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+    """
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -89,7 +115,7 @@ def read_input(
     fasta: str | None = None,
     labels: str | None = None,
     options: RunOptions | None = None,
-) -> _Data:
+) -> LabeledData:
     """Read and validate the labeled sequences; record checksums of the files.
 
     Parameters
@@ -103,11 +129,11 @@ def read_input(
 
     Returns
     -------
-    _Data
+    LabeledData
         ``X`` is an ``(n, L)`` array for records of one length, except with
         ``kernel="gkm"`` (a 1-D object array of code rows, as for records of
         different lengths, which ``kernel="auto"`` takes too:
-        `_Data.lengths_differ` then tells `resolve_kernel` to choose gkm before
+        `LabeledData.lengths_differ` then tells `resolve_kernel` to choose gkm before
         any training). ``kernel="wd"`` refuses different lengths while reading.
     """
     from ..io import DroppedRecordsWarning, read_labeled
@@ -142,22 +168,27 @@ def read_input(
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     roles = {"pos": pos, "neg": neg, "fasta": fasta, "labels": labels}
     inputs = [
-        {"role": role, "path": os.path.abspath(path), "sha256": _sha256(path)}
+        {"role": role, "path": os.path.abspath(path), "sha256": file_sha256(path)}
         for role, path in roles.items()
         if path is not None
     ]
-    return _Data(list(ids), X, np.asarray(y), inputs, dropped)
+    return LabeledData(list(ids), X, np.asarray(y), inputs, dropped)
 
 
-def check_folds(data: _Data, options: RunOptions) -> None:
+def check_folds(
+    data: LabeledData, options: RunOptions, families: list | None = None
+) -> None:
     """Raise `InputError` now if a class is too small for the cross-validations.
 
     Parameters
     ----------
-    data : _Data
+    data : LabeledData
         The labeled sequences.
     options : RunOptions
         ``cv`` and the parameters left to select.
+    families : list or None
+        ``search_families(options, ...)`` for the data: what the inner
+        cross-validation compares (None: nothing).
 
     The outer CV needs ``options.cv`` sequences per class, and the selection
     of parameters (`poimkit.svm.selection`) its inner folds in every training set.
@@ -171,7 +202,7 @@ def check_folds(data: _Data, options: RunOptions) -> None:
             f"{options.cv}-fold cross-validation needs at least {options.cv} "
             f"sequences per class, {got} (lower --cv)"
         )
-    if search_families(options, data.length, data.y.size) is not None:
+    if families is not None:
         # every inner fold needs a sequence of each class; an outer training
         # set lacks up to ceil(n / cv) of a class's n sequences
         fewest = int(counts.min())
@@ -185,7 +216,7 @@ def check_folds(data: _Data, options: RunOptions) -> None:
             )
 
 
-def check_poim_memory(data: _Data, options: RunOptions) -> int:
+def check_poim_memory(data: LabeledData, options: RunOptions) -> int:
     """Raise `InputError` now if the POIM step would exceed the memory limit.
 
     The estimate is `poimkit.poim.engine.estimate_poim_bytes`, the one
@@ -196,7 +227,7 @@ def check_poim_memory(data: _Data, options: RunOptions) -> int:
 
     Parameters
     ----------
-    data : _Data
+    data : LabeledData
         The labeled sequences (their length and number).
     options : RunOptions
         ``max_order``, the background and ``memory_limit_gb``.
@@ -250,12 +281,12 @@ def _largest_wds(length: int, options: RunOptions) -> tuple[int, int]:
     return int(shift), min(int(degree), length)
 
 
-def make_background(data: _Data, options: RunOptions) -> MarkovBackground:
+def make_background(data: LabeledData, options: RunOptions) -> MarkovBackground:
     """Uniform letters, or a Markov chain of order D fitted to all input sequences.
 
     Parameters
     ----------
-    data : _Data
+    data : LabeledData
         The labeled sequences.
     options : RunOptions
         ``background`` and ``markov_order``.
@@ -271,7 +302,7 @@ def make_background(data: _Data, options: RunOptions) -> MarkovBackground:
     return MarkovBackground.fit_pooled(data.X, options.markov_order, data.length)
 
 
-def motif_data(data: _Data) -> tuple[np.ndarray, list[str], np.ndarray]:
+def motif_data(data: LabeledData) -> tuple[np.ndarray, list[str], np.ndarray]:
     """Sequences, ids and labels for the motif evidence: every record, as read.
 
     Records of any lengths (``kernel="gkm"``) stay whole: the motifs of a
@@ -280,7 +311,7 @@ def motif_data(data: _Data) -> tuple[np.ndarray, list[str], np.ndarray]:
 
     Parameters
     ----------
-    data : _Data
+    data : LabeledData
         The labeled sequences.
     """
     return data.X, data.ids, data.y

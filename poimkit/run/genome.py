@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from .data import _Data, _sha256, as_codes
+from .data import LabeledData, as_codes, file_sha256
 from .options import RunOptions
 
 #: the window width around each summit unless ``--width`` says otherwise
@@ -89,7 +89,7 @@ class PeakData:
 
     Attributes
     ----------
-    data : _Data
+    data : LabeledData
         Positives then negatives.
     description : dict
         For ``summary.json``: the peaks (file, format, count, width, dropped
@@ -101,7 +101,7 @@ class PeakData:
         file.
     """
 
-    data: _Data
+    data: LabeledData
     description: dict
     negative_records: tuple | None = field(default=None)
 
@@ -198,16 +198,16 @@ def read_peak_input(
         {
             "role": "peaks",
             "path": os.path.abspath(source.bed),
-            "sha256": _sha256(source.bed),
+            "sha256": file_sha256(source.bed),
         },
         provenance,
     ]
     if source.negatives_file:
         path = source.negatives_file
         inputs.append(
-            {"role": "neg", "path": os.path.abspath(path), "sha256": _sha256(path)}
+            {"role": "neg", "path": os.path.abspath(path), "sha256": file_sha256(path)}
         )
-    data = _Data(
+    data = LabeledData(
         ids,
         as_codes(np.stack(seqs) if options.kernel == "wd" else seqs, options.kernel),
         y.astype(int),

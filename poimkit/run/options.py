@@ -255,26 +255,6 @@ class RunOptions:
         return fixed
 
 
-def _estimator(options: RunOptions, length: int):
-    """The unfitted model of `poimkit run`; selected parameters at their defaults."""
-    extra = {}
-    defaults = options.defaults()
-    params = {k: defaults[k] if v is None else v for k, v in options.fixed().items()}
-    if options.kernel == "gkm":
-        from ..svm.gkm import GkmSVC
-
-        return GkmSVC(n_threads=options.threads, solver=options.solver, **params)
-    if options.solver == "linear":
-        # POIMs need exact weights: the defaults index the present k-mers
-        # exactly (`resolve_solver` kept the degree within the memory budget)
-        extra["verbose"] = False
-    from ..svm import make_model
-
-    # solver "auto" here: kernel="auto" on data the WD kernel solver takes
-    solver = "kernel" if options.solver == "auto" else options.solver
-    return make_model(solver, n_threads=options.threads, **params, **extra)
-
-
 def _gkm_grid(options: RunOptions, n: int, length: int):
     """`gkm_grid` for ``n`` records of ``length`` (fewer C where it refits)."""
     from ..svm.gkm import GkmSVC
@@ -338,9 +318,9 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
 
     For the gkm kernel auto is `poimkit.GkmSVC`'s own choice for ``n``
     records; for ``kernel="auto"`` it stays "auto" where the WD model takes
-    the kernel solver (each family then decides, `_estimator`). For the WD
-    kernel auto is the kernel solver unless the data are too many for it (over
-    `KERNEL_MAX_SEQUENCES`, or its matrices over `kernel_memory_limit`) and
+    the kernel solver (each family then decides, `poimkit.run.plan.make_plan`).
+    For the WD kernel auto is the kernel solver unless the data are too many
+    for it (over `KERNEL_MAX_SEQUENCES`, or its matrices over `kernel_memory_limit`) and
     the linear solver can fit the model (the WD kernel without mismatches or
     strands); then the linear one, with a one-line notice. A linear model's
     degree, if not given, is the default degree (20) if the exact table of

@@ -18,22 +18,11 @@ from pathlib import Path
 
 from .._threads import numba_threads
 from ..outdir import RUN_FORMAT
-from .crossval import (
-    NO_CV,
-    better_than_chance,
-    cross_validate,
-    train_final,
-    trained_solver,
-)
-from .data import (
-    check_folds,
-    check_poim_memory,
-    make_background,
-    motif_data,
-    read_input,
-)
+from .crossval import better_than_chance, trained_solver
+from .data import check_poim_memory, make_background, motif_data, read_input
 from .genome import PeakSource, read_peak_input
-from .options import RunOptions, check_kernel_size, resolve_kernel, resolve_solver
+from .options import RunOptions
+from .plan import make_plan
 from .summary import (
     _TOP_KMERS,
     SUMMARY_VERSION,
@@ -43,6 +32,7 @@ from .summary import (
     motif_note,
     write_figures,
 )
+from .train import train_model
 
 
 @dataclass
@@ -168,11 +158,9 @@ def run_pipeline(
         if dataset is not None:  # e.g. the demo's temporary copies: name the source
             for item in data.inputs:
                 item["path"] = f"{dataset}: {Path(item['path']).name} (temporary copy)"
-        options = resolve_kernel(options, data.lengths_differ)
-        options = resolve_solver(options, data.y.size, data.length)
-        check_folds(data, options)  # before hours of training, not after
+        plan = make_plan(data, options)  # checks the folds before hours of training
+        options = plan.options
         check_poim_memory(data, options)
-        check_kernel_size(data.y.size, options)
         steps = ["cross-validation"] * bool(options.cv) + [
             "training",
             "POIM",
@@ -186,13 +174,9 @@ def run_pipeline(
         ):
             timer.bar = bar
             timer.lines = progress == "lines"
-            if options.cv:
-                with timer.step("cross-validation"):
-                    cv = cross_validate(data, options, progress)
-            else:
-                cv = NO_CV
-            with timer.step("training"):
-                model, chosen, selection = train_final(data, options, cv["selection"])
+            trained = train_model(data, plan, progress=progress, step=timer.step)
+            model, chosen, selection = trained.model, trained.chosen, trained.selection
+            cv = trained.cv
             with timer.step("POIM"):
                 background = make_background(data, options)
                 poim = compute_poim(

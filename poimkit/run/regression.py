@@ -491,14 +491,14 @@ def run_regression(args: argparse.Namespace) -> dict:
     from ..io import atomic_path
     from ..outdir import RUN_FORMAT, output_lock, staged_directory
     from ..poim import compute_poim
-    from .data import _Data, make_background
+    from .data import LabeledData, make_background
     from .report_regression import write_regression_report
     from .summary import _TOP_KMERS, _differential_peaks, _motif_rows, _versions
 
     inputs = (args.fasta, args.targets)
     with output_lock(args.output):
         ids, codes, y, families = _read_and_families(args)
-        data = _Data([], codes, y, [], 0)
+        data = LabeledData([], codes, y, [], 0)
         with (
             staged_directory(args.output, args.force, inputs) as staged,
             numba_threads(args.threads),

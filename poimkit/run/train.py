@@ -1,0 +1,132 @@
+"""One training, as `poimkit train` and `poimkit run` do it (`train_model`).
+
+The cross-validation (nested when parameters are selected) and the final fit
+on all sequences, over a `RunPlan` made once (`make_plan`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InputError
+from .crossval import NO_CV, cross_validate, train_final
+from .data import LabeledData
+from .options import FIXED_DEFAULTS, RunOptions
+from .plan import RunPlan
+
+
+@dataclass
+class TrainedModel:
+    """What `train_model` returns.
+
+    Attributes
+    ----------
+    model : fitted estimator
+        The final model, fitted on all sequences.
+    chosen : dict
+        Its parameters (`train_final`).
+    selection : dict or None
+        The selection (`cross_validate`), None if nothing was selected.
+    cv : dict
+        `cross_validate`'s result, `NO_CV` without cross-validation.
+    plan : RunPlan
+        The plan it was trained by.
+    """
+
+    model: Any
+    chosen: dict
+    selection: dict | None
+    cv: dict
+    plan: RunPlan
+
+
+def train_model(
+    data: LabeledData,
+    plan: RunPlan,
+    *,
+    progress: bool | str = False,
+    fit_params: dict | None = None,
+    on_cv: Callable[[dict], None] | None = None,
+    step: Callable[[str], AbstractContextManager] | None = None,
+) -> TrainedModel:
+    """Cross-validate (if ``plan.options.cv``), then fit the final model.
+
+    Parameters
+    ----------
+    data : LabeledData
+        The labeled sequences.
+    plan : RunPlan
+        `make_plan` of ``data``.
+    progress : bool or "lines"
+        As in `cross_validate`.
+    fit_params : dict, optional
+        Passed to every ``fit`` (e.g. ``client`` of `WDLinearSVC`).
+    on_cv : callable, optional
+        Called with the cross-validation's result before the final fit.
+    step : callable, optional
+        ``step(name)`` is a context manager around each step,
+        "cross-validation" and "training" (e.g. a timer).
+
+    Returns
+    -------
+    TrainedModel
+    """
+    step = step or (lambda name: nullcontext())
+    cv = NO_CV
+    if plan.options.cv:
+        with step("cross-validation"):
+            cv = cross_validate(data, plan, progress, fit_params=fit_params)
+        if on_cv is not None:
+            on_cv(cv)
+    with step("training"):
+        model, chosen, selection = train_final(
+            data, plan, cv["selection"], fit_params=fit_params
+        )
+    return TrainedModel(model, chosen, selection, cv, plan)
+
+
+def linear_template(options: RunOptions, linear: dict, client: Any = None):
+    """The WD linear solver's model of ``poimkit train``, or None for the others.
+
+    Parameters
+    ----------
+    options : RunOptions
+        The settings (checked by `RunOptions.check_model`).
+    linear : dict
+        `WDLinearSVC` options given (``loss``, ``chunk_size``, ``verbose``).
+    client : object, optional
+        A Dask client (``--dask``): the linear solver only.
+
+    Returns
+    -------
+    WDLinearSVC or None
+        With the parameters checked, before any reading; None unless the
+        WD kernel's linear solver is asked for.
+
+    Raises
+    ------
+    InputError
+        For linear-solver options without it.
+    """
+    if options.solver == "linear" and options.kernel != "gkm":
+        from ..svm import make_model
+
+        params = {
+            k: FIXED_DEFAULTS[k] if v is None else v for k, v in options.fixed().items()
+        }
+        model = make_model(
+            options.solver, n_threads=options.threads, **params, **linear
+        )
+        model._check_params()  # e.g. --chunk-size 0: refused before any reading
+        return model
+    given = [k for k in linear if k != "verbose"]
+    given += ["dask"] if client is not None else []
+    if given:
+        raise InputError(
+            f"{', '.join(sorted(given))} apply to the WD kernel's linear solver "
+            "only (--solver linear, not with --kernel gkm)"
+        )
+    return None
