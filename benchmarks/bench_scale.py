@@ -80,14 +80,14 @@ def make_model(what: str, args):
 
 def table_size(args) -> None:
     """Present keys of the exact table at n and the training memory they need."""
-    from poimkit.svm.linear import keys
+    from poimkit.svm.linear import table
     from poimkit.svm.linear.layout import order_columns
 
     X, _ = make_data(args.n, seed=1)
     n_dense, dense, _ = order_columns(L, DEGREE, 2**20, args.hash_bits)
-    keys.collect_present_keys([X[:64]], DEGREE, 0, n_dense + 1, dense, 2**62)
+    table.collect_present_keys([X[:64]], DEGREE, 0, n_dense + 1, dense, 2**62)
     t = time.perf_counter()
-    present = keys.collect_present_keys(
+    present = table.collect_present_keys(
         [X[s : s + 65536] for s in range(0, args.n, 65536)],
         DEGREE,
         0,
@@ -101,8 +101,8 @@ def table_size(args) -> None:
         "what": "keys",
         "keys": present.n_keys,
         "collect_s": time.perf_counter() - t,
-        "train_bytes": keys.VECTOR_COPIES * 8 * columns + present.table_bytes(),
-        "budget_bytes": keys.memory_budget(),
+        "train_bytes": table.VECTOR_COPIES * 8 * columns + present.table_bytes(),
+        "budget_bytes": table.memory_budget(),
         "peak_total_mib": peak_mib(),
     }
     print("RESULT " + json.dumps(out), flush=True)

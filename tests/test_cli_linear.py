@@ -126,7 +126,7 @@ def test_score_checks_length_and_model_kind(tmp_path, fasta_pair, capsys):
 
 def test_run_with_the_linear_solver(tmp_path, fasta_pair, capsys, monkeypatch):
     """The linear solver's degree: the default when its exact table fits."""
-    from poimkit.svm.linear import keys
+    from poimkit.svm.linear import table
 
     pos, neg = fasta_pair
     base = ["run", "--pos", str(pos), "--neg", str(neg), "--solver", "linear"]
@@ -137,9 +137,9 @@ def test_run_with_the_linear_solver(tmp_path, fasta_pair, capsys, monkeypatch):
     assert summary["parameters"]["chosen"]["degree"] == 20
     assert "degree" not in capsys.readouterr().err
     # tables that outgrow the budget beyond degree 10: the largest that fits
-    budget = keys.memory_budget()
+    budget = table.memory_budget()
     monkeypatch.setattr(
-        keys, "estimate_train_bytes", lambda n, L, degree, *a: degree * budget / 10.5
+        table, "estimate_train_bytes", lambda n, L, degree, *a: degree * budget / 10.5
     )
     assert main([*base, *fixed, "--degree", "20", "--force"]) == 2
     assert "use --degree 10 or less" in capsys.readouterr().err
@@ -151,8 +151,8 @@ def test_run_with_the_linear_solver(tmp_path, fasta_pair, capsys, monkeypatch):
     # the table outgrows the estimate (e.g. repeats): trained again, exact
     X, y = make_gattaca(n_pos=60, n_neg=60, length=30, mean=12, sd=2, random_state=7)
     small = WDLinearSVC(degree=9).fit(X, y).table_bytes_  # orders up to 9 fit
-    monkeypatch.setattr(keys, "estimate_train_bytes", lambda *a: 0)
-    monkeypatch.setattr(keys, "memory_budget", lambda: small)
+    monkeypatch.setattr(table, "estimate_train_bytes", lambda *a: 0)
+    monkeypatch.setattr(table, "memory_budget", lambda: small)
     assert main([*base, *fixed, "--max-motifs", "0", "--force"]) == 0
     err = capsys.readouterr().err
     assert "again with degree 9 (exact POIMs)" in err

@@ -8,7 +8,7 @@ from numpy.testing import assert_allclose
 from sklearn.base import clone
 from sklearn.metrics import roc_auc_score
 
-import poimkit.svm.gkm as gkm_module
+import poimkit.svm.gkm_solver as gkm_solver
 from poimkit import GkmSVC, gkm_kernel, load_model
 from poimkit.background import MarkovBackground
 from poimkit.errors import InputError
@@ -118,7 +118,7 @@ def test_solvers_agree_on_a_planted_motif():
 
 
 def test_auto_solver_by_size(monkeypatch):
-    monkeypatch.setattr(gkm_module, "KERNEL_MAX_RECORDS", 50)
+    monkeypatch.setattr(gkm_solver, "KERNEL_MAX_RECORDS", 50)
     seqs = random_sequences(np.random.default_rng(3), 60, 10, 20)
     y = np.arange(60) % 2
     assert GkmSVC(l=4, k=2).fit(seqs, y).solver_ == "linear"

@@ -16,11 +16,11 @@ from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.kernels.explicit import shift_weights
 from poimkit.kernels.wd import wd_normalizer
-from poimkit.svm.linear import WDLinearSVC, _kernels, make_layout
-from poimkit.svm.linear.backend import LocalBackend, chunk_pass
+from poimkit.svm.linear import WDLinearSVC, _features, make_layout
 from poimkit.svm.linear.layout import shift_band
 from poimkit.svm.linear.lbfgs import _line_search, minimize
 from poimkit.svm.linear.losses import loss_terms
+from poimkit.svm.linear.passes import LocalBackend, chunk_pass
 
 RNG = np.random.default_rng(0)
 
@@ -119,7 +119,7 @@ def test_feature_index_math(k, r, kmer, bits):
     length = 33
     layout = make_layout(length, 12, 0, 1.0, exact_size=4**5 * 40, hash_bits=bits)
     key = kmer_index(kmer[:k])
-    col, sign = _kernels.feature(k, r, key, layout.fmap)
+    col, sign = _features.feature(k, r, key, layout.fmap)
     start = layout.offsets[k - 1] + r * layout.strides[k - 1]
     if k <= layout.n_exact:
         assert (col, sign) == (start + key, 1.0)
@@ -132,7 +132,7 @@ def test_feature_index_math(k, r, kmer, bits):
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.integers(0, 2**64 - 1), min_size=2, max_size=30, unique=True))
 def test_mix64_is_injective(values):
-    out = {int(_kernels.mix64(np.uint64(v))) for v in values}
+    out = {int(_features.mix64(np.uint64(v))) for v in values}
     assert len(out) == len(values)
 
 

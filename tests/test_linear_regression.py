@@ -11,7 +11,7 @@ from sklearn.base import clone
 from sklearn.svm import LinearSVR
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import poimkit.svm.gkm as gkm_module
+import poimkit.svm.gkm_solver as gkm_solver
 from poimkit import GkmSVR, WDLinearSVC, WDLinearSVR, gkm_kernel, load_model, wd_kernel
 from poimkit.background import MarkovBackground
 from poimkit.errors import InputError
@@ -186,7 +186,7 @@ def test_linear_solver_recovers_a_planted_target():
 
 
 def test_auto_solver_by_size(monkeypatch):
-    monkeypatch.setattr(gkm_module, "KERNEL_MAX_RECORDS", 50)
+    monkeypatch.setattr(gkm_solver, "KERNEL_MAX_RECORDS", 50)
     seqs, y = _problem(seed=6, n=60)
     assert GkmSVR(l=4, k=2).fit(seqs, y).solver_ == "linear"
     assert GkmSVR(l=4, k=2).fit(seqs[:50], y[:50]).solver_ == "kernel"

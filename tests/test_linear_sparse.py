@@ -12,7 +12,7 @@ from poimkit import WDKernelSVC, compute_poim, load_model
 from poimkit.datasets import make_planted
 from poimkit.errors import InputError
 from poimkit.io.files import write_npz
-from poimkit.svm.linear import WDLinearSVC, keys
+from poimkit.svm.linear import WDLinearSVC, table
 
 
 @pytest.fixture(scope="module")
@@ -89,14 +89,14 @@ def test_agreement_with_kernel_svm_at_degree_20():
 def test_memory_budget_falls_back_to_hashing(data, monkeypatch):
     X, y, _ = data
     need = WDLinearSVC(degree=12).fit(X, y).table_bytes_  # orders 9..12 sparse
-    monkeypatch.setattr(keys, "memory_budget", lambda: need - 201)
+    monkeypatch.setattr(table, "memory_budget", lambda: need - 201)
     with pytest.warns(UserWarning, match=r"orders (9|1\d)\.\.12 are hashed"):
         clf = WDLinearSVC(degree=12).fit(X, y)
     assert clf.hashed_by_budget_ and 8 <= clf.n_exact_orders_ < 12
     assert clf.layout_.n_dense == 8 and clf.n_hashed_buckets_ > 0
     with pytest.raises(InputError, match="did not fit the memory budget"):
         clf.explicit_weights()
-    monkeypatch.setattr(keys, "memory_budget", lambda: need - 200)
+    monkeypatch.setattr(table, "memory_budget", lambda: need - 200)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # exactly enough: no warning
         clf = WDLinearSVC(degree=12).fit(X, y)
@@ -108,12 +108,12 @@ def test_private_features_stay_out_of_the_training_table(data):
     X, y, _ = data
     clf = WDLinearSVC(degree=12, shift=1).fit(X, y)
     dense_columns = clf.layout_.offsets[clf.layout_.n_dense]
-    training_columns = (clf.table_bytes_ - 12 * 0) // (keys.VECTOR_COPIES * 8)
+    training_columns = (clf.table_bytes_ - 12 * 0) // (table.VECTOR_COPIES * 8)
     assert training_columns < dense_columns + clf.n_present_keys_  # fewer keys
     assert clf.layout_.n_private == 0 and clf.n_present_keys_ > 0
-    estimate = keys.estimate_train_bytes(len(X), 16, 12, 1)
+    estimate = table.estimate_train_bytes(len(X), 16, 12, 1)
     assert clf.table_bytes_ <= 1.01 * estimate  # an estimate, not a bound
-    assert keys.largest_fitting_degree(len(X), 16, 12, 1, estimate) == 12
+    assert table.largest_fitting_degree(len(X), 16, 12, 1, estimate) == 12
 
 
 def test_save_load_round_trip(data, tmp_path):
@@ -149,8 +149,8 @@ def test_old_format_file_still_loads(data, tmp_path):
 @pytest.mark.parametrize("shift", [0, 2])
 def test_item_cache_gives_the_lookups_passes(data, shift):
     """The cached items (all, some or no orders) give bitwise the same passes."""
-    from poimkit.svm.linear.backend import LocalBackend
     from poimkit.svm.linear.cache import build_cache
+    from poimkit.svm.linear.passes import LocalBackend
 
     X, y, _ = data
     clf = WDLinearSVC(degree=8, exact_size=4**2 * 16, shift=shift).fit(X, y)
@@ -178,8 +178,8 @@ def test_item_cache_gives_the_lookups_passes(data, shift):
 @pytest.mark.parametrize("shift", [0, 1])
 def test_item_cache_over_several_blocks(shift):
     """Chunks of several row blocks: cached and looked-up passes agree bitwise."""
-    from poimkit.svm.linear._kernels import BLOCK
-    from poimkit.svm.linear.backend import LocalBackend
+    from poimkit.svm.linear._features import BLOCK
+    from poimkit.svm.linear.passes import LocalBackend
 
     rng = np.random.default_rng(1)
     X = rng.integers(0, 4, size=(2 * BLOCK + 37, 10), dtype=np.uint8)
@@ -250,7 +250,7 @@ def test_collected_keys_match_enumeration(shift):
         a, b = sorted(rng.integers(0, length, size=2))
         X[i, a : b + 1] = X[(i + 7) % n, a : b + 1]
     factors = rng.uniform(0.5, 1.5, size=(degree, length, shift + 1))
-    present = keys.collect_present_keys(
+    present = table.collect_present_keys(
         [X[:25], X[25:]], degree, shift, first, 0, 2**40, factors
     )
     assert present.n_orders == degree - first + 1
@@ -300,7 +300,7 @@ def test_collection_makes_the_item_cache(monkeypatch):
     for budget, n_orders in ((2**40, 6), (2**22, 3)):
         calls.clear()
         items: list = []
-        present = keys.collect_present_keys(
+        present = table.collect_present_keys(
             chunks, 8, 0, 3, base.offsets[2], budget, factors, items
         )
         assert present.n_orders == len(items) == n_orders

@@ -276,7 +276,7 @@ def _roll(key, rkey, letter, mask, top):
 
 
 @njit(**NJIT)
-def _letter_distance(u, v):
+def letter_distance(u, v):
     """Letters where the l-mer indices u and v differ (a SWAR popcount)."""
     x = np.uint64(u ^ v)
     x = (x | (x >> np.uint64(1))) & np.uint64(0x5555555555555555)
@@ -288,7 +288,7 @@ def _letter_distance(u, v):
 
 
 @njit(**NJIT)
-def _window_keys(codes, lo, hi, l, forward, reverse):
+def window_keys(codes, lo, hi, l, forward, reverse):
     """l-mer indices of the windows of ``codes[lo:hi]`` and of their complements.
 
     ``reverse[a]`` is the index of the reverse complement of window ``a``.
@@ -318,7 +318,7 @@ def gkm_self_kernel(
 
     ``K(x, x) = sum_{u, v} h[d(u, v)]`` over the pairs of windows of x (and
     of its reverse complement with ``both_strands``), ``d`` the number of
-    letters where two l-mers differ (`_letter_distance`). Both
+    letters where two l-mers differ (`letter_distance`). Both
     strands give ``2 (sum_{u, v in x} + sum_{u in x, v in rc(x)})``, since
     reverse-complementing both words keeps their distance. The work is
     quadratic in a sequence's length and linear in their number.
@@ -342,12 +342,12 @@ def gkm_self_kernel(
         n_windows = hi - lo - l + 1
         forward = np.empty(max(n_windows, 0), dtype=np.int64)
         reverse = np.empty(max(n_windows, 0), dtype=np.int64)
-        _window_keys(codes, lo, hi, l, forward, reverse)
+        window_keys(codes, lo, hi, l, forward, reverse)
         same = n_windows * h[0]
         for a in range(n_windows):
             u = forward[a]
             for b in range(a + 1, n_windows):
-                same += 2.0 * h[_letter_distance(u, forward[b])]
+                same += 2.0 * h[letter_distance(u, forward[b])]
         if not both_strands:
             out[i] = same
             continue
@@ -355,7 +355,7 @@ def gkm_self_kernel(
         for a in range(n_windows):
             u = forward[a]
             for b in range(n_windows):
-                across += h[_letter_distance(u, reverse[b])]
+                across += h[letter_distance(u, reverse[b])]
         out[i] = 2.0 * (same + across)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._config import NJIT, NJIT_PARALLEL
-from ._gkm import _letter_distance, _window_keys
+from . import _gkm
 
 
 @njit(**NJIT_PARALLEL)
@@ -43,7 +43,9 @@ def window_keys(
     for i in prange(offsets.size - 1):
         lo = woff[i]
         hi = woff[i + 1]
-        _window_keys(codes, offsets[i], offsets[i + 1], l, keys[lo:hi], rkeys[lo:hi])
+        _gkm.window_keys(
+            codes, offsets[i], offsets[i + 1], l, keys[lo:hi], rkeys[lo:hi]
+        )
 
 
 @njit(**NJIT)
@@ -53,9 +55,9 @@ def _pair(xk, xw, a0, a1, yk, yr, yw, b0, b1, both, table):
         u = xk[a]
         s = 0.0
         for b in range(b0, b1):
-            t = table[_letter_distance(u, yk[b])]
+            t = table[_gkm.letter_distance(u, yk[b])]
             if both:
-                t += table[_letter_distance(u, yr[b])]
+                t += table[_gkm.letter_distance(u, yr[b])]
             s += yw[b] * t
         total += xw[a] * s
     return total

@@ -57,7 +57,7 @@ class RunOptions:
         the linear solver indexes the k-mers present in the data exactly, as
         long as that table fits its memory budget (25 % of the RAM), so its
         degree, never searched, is the default (20) when it fits and else the
-        largest that fits (`poimkit.svm.linear.keys.largest_fitting_degree`).
+        largest that fits (`poimkit.svm.linear.table.largest_fitting_degree`).
     kernel : {"auto", "wd", "gkm"}
         ``"wd"``: the positional WD / WDS kernel (equal lengths, or ``crop``).
         ``"gkm"``: the position-free gapped k-mer kernel (`GkmSVC`) on records
@@ -325,7 +325,7 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     strands); then the linear one, with a one-line notice. A linear model's
     degree, if not given, is the default degree (20) if the exact table of
     the k-mers present in ``n`` sequences fits the linear solver's memory
-    budget (`poimkit.svm.linear.keys.estimate_train_bytes`), and otherwise
+    budget (`poimkit.svm.linear.table.estimate_train_bytes`), and otherwise
     the largest that fits, with a notice, so that its POIMs can be computed;
     a given degree that does not fit is an error.
 
@@ -336,7 +336,7 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     n, length : int
         Number of sequences and their (typical) length.
     """
-    from ..svm.linear.keys import (
+    from ..svm.linear.table import (
         MEMORY_FRACTION,
         estimate_train_bytes,
         largest_fitting_degree,

@@ -71,23 +71,11 @@ from ..kernels.gkm import (
     windows,
 )
 from ._base import KernelRegressorBase, WDClassifierBase
-from .gkm_solver import LmerGram, SequenceSpaceSolver
-
-#: largest l for the dense l-mer table of `GkmSVC.lmer_weights` (4**l numbers);
-#: above it scores go through the gapped-pattern table and there are no POIMs
-MAX_LMER_TABLE = 12
-#: ``solver="auto"``: the kernel solver up to this many records, the linear one
-#: above (on 200-300 nt peaks the kernel matrix alone takes longer than the
-#: linear solver's whole fit from about this size on)
-KERNEL_MAX_RECORDS = 1000
-#: the solvers of `GkmSVC`
-SOLVERS = ("auto", "kernel", "linear")
-#: the model selection shares one kernel matrix among all its fits up to this
-#: many l-mer windows (its records times their windows), whatever the solver
-#: (the linear one then runs L-BFGS on the matrix); above, every candidate is
-#: refitted through the l-mer table (5000 x 100 nt: the matrix takes 40 s, a
-#: refit 1-3 s; 2400 x 60 nt: 3 s against 1-3 s for each of about 100 refits)
-GRAM_MAX_WINDOWS = 300_000
+from .gkm_solver import (
+    MAX_LMER_TABLE,
+    LmerGram,
+    SequenceSpaceSolver,
+)
 
 
 class GkmExpansion:

@@ -34,6 +34,22 @@ from ..errors import InputError
 from ..kernels import _gkm
 from ..kernels.gkm import hamming_eigenvalues, self_kernel, strands, windows
 
+#: largest l for the dense l-mer table of `GkmSVC.lmer_weights` (4**l numbers);
+#: above it scores go through the gapped-pattern table and there are no POIMs
+MAX_LMER_TABLE = 12
+#: ``solver="auto"``: the kernel solver up to this many records, the linear one
+#: above (on 200-300 nt peaks the kernel matrix alone takes longer than the
+#: linear solver's whole fit from about this size on)
+KERNEL_MAX_RECORDS = 1000
+#: the solvers of `GkmSVC`
+SOLVERS = ("auto", "kernel", "linear")
+#: the model selection shares one kernel matrix among all its fits up to this
+#: many l-mer windows (its records times their windows), whatever the solver
+#: (the linear one then runs L-BFGS on the matrix); above, every candidate is
+#: refitted through the l-mer table (5000 x 100 nt: the matrix takes 40 s, a
+#: refit 1-3 s; 2400 x 60 nt: 3 s against 1-3 s for each of about 100 refits)
+GRAM_MAX_WINDOWS = 300_000
+
 
 class LmerGram:
     """``K u`` of the normalised gkm kernel on fixed records, through the l-mer table.
@@ -48,7 +64,7 @@ class LmerGram:
     scale : numpy.ndarray of float64, shape (n,)
         ``sqrt(kappa W(x))`` per record: what raw kernel sums are divided by.
     l, k : int
-        l-mer length (at most `poimkit.svm.gkm.MAX_LMER_TABLE`) and
+        l-mer length (at most `poimkit.svm.MAX_LMER_TABLE`) and
         informative positions.
     reverse_complement : bool
         Count both strands.
@@ -218,9 +234,9 @@ class SequenceSpaceSolver:
     Shared by `poimkit.GkmSVC` (squared hinge) and `poimkit.GkmSVR` (squared
     epsilon-insensitive loss): the host defines ``solver``, ``max_iter``,
     ``verbose``, the gkm parameters, ``_linear_loss`` and ``_set_model`` /
-    ``_scale`` (`poimkit.svm.gkm.GkmExpansion`). The limits are read from
-    `poimkit.svm.gkm` when used (``MAX_LMER_TABLE``, ``KERNEL_MAX_RECORDS``,
-    ``GRAM_MAX_WINDOWS``).
+    ``_scale`` (`poimkit.svm.gkm.GkmExpansion`). The limits are this module's
+    (``MAX_LMER_TABLE``, ``KERNEL_MAX_RECORDS``, ``GRAM_MAX_WINDOWS``; read when
+    used, and re-exported by `poimkit.svm.gkm`).
     """
 
     #: the loss of the linear solver (`poimkit.svm.linear.losses.score_terms`)
@@ -228,36 +244,28 @@ class SequenceSpaceSolver:
 
     def _check_solver(self) -> None:
         """Check ``solver`` and ``max_iter`` (and that the linear solver can run)."""
-        from . import gkm
-
         check_int(self.max_iter, "max_iter", 1)
-        if self.solver not in gkm.SOLVERS:
-            raise InputError(
-                f"solver must be one of {gkm.SOLVERS}, got {self.solver!r}"
-            )
+        if self.solver not in SOLVERS:
+            raise InputError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
         if self.solver == "linear" and not self._linear_runs():
             extra = ""
             if hasattr(self, "class_weight"):
                 extra = f" and no class_weight (got {self.class_weight!r})"
             raise InputError(
-                f"solver='linear' needs l <= {gkm.MAX_LMER_TABLE} (got {self.l})"
+                f"solver='linear' needs l <= {MAX_LMER_TABLE} (got {self.l})"
                 f"{extra}; use solver='kernel'"
             )
 
     def _linear_runs(self) -> bool:
         """Whether the linear solver can train this model (its l-mer table fits)."""
-        from . import gkm
-
         weights = getattr(self, "class_weight", None)
-        return self.l <= gkm.MAX_LMER_TABLE and weights is None
+        return self.l <= MAX_LMER_TABLE and weights is None
 
     def _solver_for(self, n: int) -> str:
         """The solver that trains on ``n`` records (``solver`` with auto decided)."""
-        from . import gkm
-
         if self.solver != "auto":
             return self.solver
-        linear = n > gkm.KERNEL_MAX_RECORDS and self._linear_runs()
+        linear = n > KERNEL_MAX_RECORDS and self._linear_runs()
         return "linear" if linear else "kernel"
 
     def _gram_pays(self, n: int, letters: int) -> bool:
@@ -266,11 +274,9 @@ class SequenceSpaceSolver:
         ``letters``: their total length. Yes for the kernel solver, and for the
         linear one up to ``GRAM_MAX_WINDOWS`` l-mer windows.
         """
-        from . import gkm
-
         if self._solver_for(n) == "kernel":
             return True
-        return letters - n * (self.l - 1) <= gkm.GRAM_MAX_WINDOWS
+        return letters - n * (self.l - 1) <= GRAM_MAX_WINDOWS
 
     def _lmer_gram(self, seqs: list[np.ndarray]) -> LmerGram:
         """The records' `LmerGram`; sets ``kernel_scale_`` (no matrix needed)."""

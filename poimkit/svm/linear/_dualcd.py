@@ -1,7 +1,7 @@
 """Numba kernels of the dual coordinate descent solver (L1-loss SVM, liblinear).
 
 Per-row feature loops (one sequence at a time) on the column layout of
-`poimkit.svm.linear._kernels` (``fmap`` is `FeatureLayout.fmap`); the solver
+`poimkit.svm.linear._features` (``fmap`` is `FeatureLayout.fmap`); the solver
 itself is sequential by nature.
 """
 
@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from ..._config import NJIT
-from ._kernels import feature
+from ._features import feature
 
 
 @njit(**NJIT)
@@ -18,7 +18,7 @@ def row_sweep(x, a, w, fmap):
 
     One loop over the features of ``x`` for both (bias column excluded).
     """
-    degree, shift, coef, band = fmap[0], fmap[1], fmap[8], fmap[9]
+    degree, shift, coef, band = fmap.degree, fmap.shift, fmap.coef, fmap.band
     length = x.shape[0]
     total = 0.0
     for k in range(1, degree + 1):
@@ -71,7 +71,7 @@ def dual_cd(X, y, C, bias_scale, tol, max_epochs, seed, qd, alpha, w, fmap, pnor
     ``Q_ij = y_i y_j (<phi_i, phi_j> + B^2)``, keeping ``w = sum a_i y_i phi_i``
     (bias weight in ``w[-1]``, feature value ``B = bias_scale``; row i's
     private column ``p0 + i`` has value ``pnorm[i]``, zeros if there is none,
-    see `poimkit.svm.linear.keys`). Stops when the
+    see `poimkit.svm.linear.table`). Stops when the
     spread of the projected gradient over an epoch, ``max PG - min PG``, is at
     most ``tol`` (liblinear's rule). Returns the number of epochs run.
     """

@@ -1,6 +1,6 @@
 """Numba kernels of the exact sparse k-mer table of `WDLinearSVC`, and the hash.
 
-Pure functions on arrays; the wrappers are in `poimkit.svm.linear.keys`. Every
+Pure functions on arrays; the wrappers are in `poimkit.svm.linear.table`. Every
 sparse (order k, feature position r) owns one open-addressing hash table with
 linear probing: a region ``keys[start : start + mask + 1]`` of uint64 keys
 ``y + 1`` (0 marks an empty slot; ``y < 4**k`` with ``k <= 31``, so the key is
@@ -208,7 +208,7 @@ def private_counts(X, rows, k, shift, fmap, known, absent, seg_counts):
     of ``len(seg_counts)`` equal segments of the rows (a feature that several
     occurrences of a row feed counts once).
     """
-    tstart, tmask, tkeys, tidx = fmap[10], fmap[11], fmap[13], fmap[14]
+    tstart, tmask, tkeys, tidx = fmap.tstart, fmap.tmask, fmap.tkeys, fmap.tidx
     n_pos = X.shape[1] - k + 1
     n_seg, m = seg_counts.shape[0], rows.shape[0]
     for g in prange(n_seg):

@@ -17,7 +17,7 @@ from ..._validation import (
 from ...errors import InputError
 from .._base import WDClassifierBase, optional_float, optional_int
 from ._dualcd import dual_cd, row_sqnorm
-from .data import ChunkedData, from_fasta_pair, is_fasta_pair
+from .chunks import ChunkedData, from_fasta_pair, is_fasta_pair
 from .layout import (
     DEFAULT_EXACT_SIZE,
     DEFAULT_HASH_BITS,
@@ -71,7 +71,7 @@ class WDLinearSVC(FeatureSpaceModel, WDClassifierBase):
         Index the orders above ``exact_size`` exactly through a table of the
         positional k-mers present in the training data (an extra pass over
         the data before training), as long as training on it fits in
-        `poimkit.svm.linear.keys.MEMORY_FRACTION` (25 %) of the RAM; the
+        `poimkit.svm.linear.table.MEMORY_FRACTION` (25 %) of the RAM; the
         orders that do not fit are hashed, with a warning. False: hash every
         order above ``exact_size`` (the model of poimkit 0.x before the table).
     hash_bits : int, default=10
@@ -144,7 +144,7 @@ class WDLinearSVC(FeatureSpaceModel, WDClassifierBase):
     *The exact sparse table.* With L2 regularisation the optimal ``w`` is a
     combination of the training feature vectors (representer theorem), so a
     feature no training sequence has keeps weight 0, and indexing only the
-    present ``(k, r, y)`` loses nothing (`poimkit.svm.linear.keys`): a first
+    present ``(k, r, y)`` loses nothing (`poimkit.svm.linear.table`): a first
     pass over the chunks collects them, order by order, into one
     open-addressing table per (order, position). Long k-mers are mostly
     private to one sequence; their optimal weights are proportional to that
@@ -152,12 +152,12 @@ class WDLinearSVC(FeatureSpaceModel, WDClassifierBase):
     the training table holds only the shared k-mers (4.3e5 for n = 10^4, L =
     141, degree 20, against 1.7e7 present); after training the private
     k-mers of the support sequences are written into the table
-    (`poimkit.svm.linear.private`), so ``n_present_keys_`` (the fitted
+    (`poimkit.svm.linear.private_kmers`), so ``n_present_keys_`` (the fitted
     model's weights) grows like ``n_support * L * (degree - 6)``. A k-mer met
     first at prediction has weight 0, as in the L2 solution. Orders whose
-    training table would not fit `poimkit.svm.linear.keys.MEMORY_FRACTION`
+    training table would not fit `poimkit.svm.linear.table.MEMORY_FRACTION`
     (25 %) of the RAM are hashed, with a warning and ``hashed_by_budget_``;
-    `poimkit.svm.linear.keys.estimate_train_bytes` estimates the need in
+    `poimkit.svm.linear.table.estimate_train_bytes` estimates the need in
     advance. The training sequences' features in the table are looked up
     once and cached (`poimkit.svm.linear.cache`: 6 bytes per present
     feature, in what the table leaves of the budget), sorted so that a pass
@@ -175,7 +175,7 @@ class WDLinearSVC(FeatureSpaceModel, WDClassifierBase):
     *Memory.* L-BFGS runs in sequence space (`poimkit.svm.linear.lbfgs`): its
     10 pairs are vectors of n entries, and weight-sized vectors are held only
     by the gradient passes (about log2 of the number of chunks, plus one) and
-    for the result (the memory budget still reserves ``keys.VECTOR_COPIES`` of
+    for the result (the memory budget still reserves ``table.VECTOR_COPIES`` of
     them). ``n_columns`` is about ``L * (4**K + (degree - K) * 2**hash_bits)``
     for K dense orders and the rest hashed (2.6 million for L = 141, degree 20:
     21 MB per vector); add the present keys of the sparse orders

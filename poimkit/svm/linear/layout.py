@@ -17,7 +17,7 @@ at ``p`` feeds the S + 1 columns ``r = p - S .. p`` with factors ``A[p, r]``.
 Orders whose table ``(L - k + 1) * 4**k`` has at most ``exact_size`` entries
 are indexed densely (column ``offset + r * 4**k + y``). Higher orders are
 *sparse*: only the features present in the training data get a column, looked
-up in an open-addressing table per (order, position) (`poimkit.svm.linear.keys`;
+up in an open-addressing table per (order, position) (`poimkit.svm.linear.table`;
 exact, as the L2 solution is 0 on every other feature). Orders whose sparse
 table would exceed the memory budget are hashed (signed feature hashing,
 Weinberger et al. 2009) into ``2**hash_bits`` columns per (order, position):
@@ -29,17 +29,49 @@ indicators. Columns: dense orders, then sparse, then hashed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from ...errors import InputError
 from ...kernels.explicit import shift_weights, wd_beta
-from .keys import PresentKeys, build_table
+from .table import PresentKeys, build_table
 
 DEFAULT_EXACT_SIZE = 2**20
 # 2**10 float64 = 8 KiB per (order, position): the region a pass works on stays
 # in the L1 cache (12 bits took 2.4x as long for the same AUC; see WDLinearSVC)
 DEFAULT_HASH_BITS = 10
+
+
+class FeatureMap(NamedTuple):
+    """The feature map as the numba kernels take it (`FeatureLayout.fmap`).
+
+    Numba reads the fields by name (``fmap.coef``), in a tuple it compiles
+    like any other.
+
+    Attributes
+    ----------
+    degree, shift, n_dense, n_exact, offsets, strides, salt, mask, coef, band
+        As in `FeatureLayout`.
+    tstart, tmask, cbase, tkeys, tidx
+        The sparse table, as in `FeatureLayout`.
+    """
+
+    degree: int
+    shift: int
+    n_dense: int
+    n_exact: int
+    offsets: np.ndarray
+    strides: np.ndarray
+    salt: np.ndarray
+    mask: np.uint64
+    coef: np.ndarray
+    band: np.ndarray
+    tstart: np.ndarray
+    tmask: np.ndarray
+    cbase: np.ndarray
+    tkeys: np.ndarray
+    tidx: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -72,14 +104,14 @@ class FeatureLayout:
         The keys of the sparse orders (None: no sparse order).
     tstart, tmask, cbase : numpy.ndarray of int64, shape (degree, L)
         Per sparse (order, position): start and capacity - 1 of its region of
-        ``tkeys`` and its first column (see `poimkit.svm.linear.keys.build_table`).
+        ``tkeys`` and its first column (see `poimkit.svm.linear.table.build_table`).
     tkeys : numpy.ndarray of uint64
         The lookup tables' keys (``y + 1``; 0 = empty).
     tidx : numpy.ndarray of int32
         Column of each key within its region.
     private_norm : numpy.ndarray of float64, shape (n,) or (0,)
         While training: the norm of each training sequence's private features
-        (`poimkit.svm.linear.keys`), the value of its own column
+        (`poimkit.svm.linear.table`), the value of its own column
         ``private_offset + i``; empty in a fitted model.
     private_offset : int
         First private column (after the hashed orders).
@@ -107,9 +139,9 @@ class FeatureLayout:
     private_offset: int
 
     @property
-    def fmap(self) -> tuple:
-        """The feature map as the one tuple the numba kernels take."""
-        return (
+    def fmap(self) -> FeatureMap:
+        """The feature map as the one named tuple the numba kernels take."""
+        return FeatureMap(
             self.degree,
             self.shift,
             self.n_dense,
@@ -316,7 +348,7 @@ def make_layout(
         Seed of the hash salts.
     present : PresentKeys, optional
         Keys of the sparse orders, which follow the dense ones
-        (`poimkit.svm.linear.keys.collect_present_keys`); None: the orders
+        (`poimkit.svm.linear.table.collect_present_keys`); None: the orders
         above the dense ones are hashed.
     lookup : bool, default=True
         Build the lookup tables of the sparse orders. False: the columns only

@@ -54,7 +54,7 @@ from threadpoolctl import threadpool_limits
 from .losses import score_terms
 
 if TYPE_CHECKING:
-    from .backend import DaskBackend, LocalBackend
+    from .passes import DaskBackend, LocalBackend
 
 
 @dataclass
@@ -126,7 +126,7 @@ def minimize(
     ----------
     backend : LocalBackend, DaskBackend or LmerGram
         Provides ``gram(u)`` and, for the weights ``w``, ``gradient(c)`` (see
-        `poimkit.svm.linear.backend`).
+        `poimkit.svm.linear.passes`).
     y : numpy.ndarray of float64, shape (n,)
         Labels in {-1, +1} (real targets for the regression loss), in the
         backend's row order.

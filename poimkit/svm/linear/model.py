@@ -22,15 +22,15 @@ from ..._validation import check_int, check_real, check_shift
 from ...errors import InputError
 from ...kernels.explicit import KmerWeights
 from ...kernels.wd import wd_diagonal, wd_normalizer
-from . import keys
-from .backend import DaskBackend, LocalBackend, chunk_pass, collision_stats
+from . import table
+from .chunks import ChunkedData
 from .dask import open_client
-from .data import ChunkedData
-from .keys import MEMORY_FRACTION, VECTOR_COPIES, PresentKeys, collect_present_keys
 from .layout import FeatureLayout, make_layout, order_columns
 from .lbfgs import minimize
 from .losses import score_terms
-from .private import materialise
+from .passes import DaskBackend, LocalBackend, chunk_pass, collision_stats
+from .private_kmers import materialise
+from .table import MEMORY_FRACTION, VECTOR_COPIES, PresentKeys, collect_present_keys
 from .weights import explicit_kmer_weights
 
 
@@ -118,7 +118,7 @@ class FeatureSpaceModel:
             ) as bar,
         ):
             # the column caches take what the table leaves of the budget
-            cache_budget = max(keys.memory_budget() - self.table_bytes_, 0)
+            cache_budget = max(table.memory_budget() - self.table_bytes_, 0)
             backend = (
                 LocalBackend(chunks, layout, self.n_threads, cache_budget, items)
                 if dask_client is None
@@ -169,7 +169,7 @@ class FeatureSpaceModel:
         )
         if not self.sparse or n_dense >= degree:
             return None
-        budget = keys.memory_budget()
+        budget = table.memory_budget()
         base = self._make_layout(None)
         present = collect_present_keys(
             chunks,

@@ -12,7 +12,7 @@ from ..._validation import (
     require_target,
 )
 from .._base import KernelRegressorBase, optional_float, optional_int
-from .data import ChunkedData
+from .chunks import ChunkedData
 from .layout import DEFAULT_EXACT_SIZE, DEFAULT_HASH_BITS
 from .losses import REGRESSION_LOSS
 from .model import FeatureSpaceModel

@@ -1,6 +1,6 @@
 """Training data of `WDLinearSVC` as row chunks: arrays, or a FASTA pair on disk.
 
-A FASTA pair is read once, chunk by chunk (`poimkit.run.score.iter_fasta_chunks`),
+A FASTA pair is read once, chunk by chunk (`poimkit.io.fasta.iter_fasta_chunks`),
 and its codes are written to a temporary memory-mapped ``.npy`` file; the
 solver's passes then read that file chunk by chunk, so the sequences never
 need to fit in memory (the operating system pages them in and out).
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...errors import InputError
-from ...run.score import iter_fasta_chunks
+from ...io.fasta import iter_fasta_chunks
 
 
 @dataclass

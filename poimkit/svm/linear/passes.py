@@ -27,7 +27,7 @@ import numpy as np
 from numba import get_num_threads
 
 from ..._threads import numba_threads
-from . import _kernels
+from . import _features
 from .cache import build_cache, no_cache
 from .layout import FeatureLayout
 
@@ -105,7 +105,7 @@ def chunk_pass(
         norm = layout.private_norm[row0 : row0 + X.shape[0]]
     if not gradient:
         out = np.empty(X.shape[0], dtype=np.float64)
-        kernel = _kernels.margins_parallel if parallel else _kernels.margins_serial
+        kernel = _features.margins_parallel if parallel else _features.margins_serial
         n_runs = get_num_threads() if parallel else 1
         kernel(X, vec, layout.fmap, out, n_runs, *cache)
         if private:
@@ -115,14 +115,14 @@ def chunk_pass(
         out = np.zeros(layout.n_columns + 1, dtype=np.float64)
     else:
         out.fill(0.0)
-    kernel = _kernels.scatter_parallel if parallel else _kernels.scatter_serial
+    kernel = _features.scatter_parallel if parallel else _features.scatter_serial
     orders = _order_list(layout, cache, int(np.count_nonzero(vec)))
     kernel(X, vec, orders, layout.fmap, out, *cache)
     if private:
         out[lo : lo + X.shape[0]] = vec * norm
     # added in index order, whatever the memory layout: numpy's sum adds in
     # another order for misaligned arrays, which Dask workers may receive
-    out[-1] = _kernels.ordered_sum(vec)
+    out[-1] = _features.ordered_sum(vec)
     return out
 
 
@@ -146,7 +146,7 @@ def collision_stats(chunks: list[np.ndarray], layout: FeatureLayout) -> tuple[in
     shared = np.zeros(layout.n_columns, dtype=np.bool_)
     hashed = np.arange(layout.n_exact + 1, layout.degree + 1, dtype=np.int64)
     for X in chunks:
-        _kernels.mark_buckets(
+        _features.mark_buckets(
             np.ascontiguousarray(X), hashed, layout.fmap, first, shared
         )
     return int(np.count_nonzero(first)), int(np.count_nonzero(shared))
@@ -210,7 +210,7 @@ class LocalBackend(_Chunks):
         Bytes the chunks' item caches may take (`poimkit.svm.linear.cache`).
     items : list, optional
         Ready-made items of the lowest sparse orders: ``items[o][c]`` for
-        order o on chunk c (`poimkit.svm.linear.keys.collect_present_keys`);
+        order o on chunk c (`poimkit.svm.linear.table.collect_present_keys`);
         taken over (the entries are set to None as each chunk's cache is
         made).
     """

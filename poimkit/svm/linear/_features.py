@@ -1,9 +1,10 @@
 """Numba kernels of the linear WD trainer: on-the-fly WD/WDS features.
 
 Pure functions on arrays; no validation (the wrappers are in
-`poimkit.svm.linear.backend`). The feature map arrives as one tuple ``fmap =
-(degree, shift, n_dense, n_exact, offsets, strides, salt, mask, coef, band,
-tstart, tmask, cbase, tkeys, tidx)`` (`FeatureLayout.fmap`). A feature is
+`poimkit.svm.linear.passes`). The feature map arrives as one named tuple
+``fmap`` (`poimkit.svm.linear.layout.FeatureMap`: degree, shift, n_dense,
+n_exact, offsets, strides, salt, mask, coef, band, tstart, tmask, cbase,
+tkeys, tidx; read by name, ``fmap.coef``). A feature is
 addressed by ``(k, r, y)``: order ``k`` (1-based), feature position ``r`` and
 k-mer index ``y``. An occurrence of ``y`` starting at ``p`` feeds the features
 ``r = p - j``, ``j = 0..S``, with factor ``coef[k-1] * band[k-1, p, j]``
@@ -42,7 +43,13 @@ _TOP = np.uint64(63)
 @njit(**NJIT)
 def sparse_column(k, r, key, fmap):
     """Column of the sparse feature ``(k, r, key)``, or -1 if it is absent."""
-    tstart, tmask, cbase, tkeys, tidx = fmap[10:]
+    tstart, tmask, cbase, tkeys, tidx = (
+        fmap.tstart,
+        fmap.tmask,
+        fmap.cbase,
+        fmap.tkeys,
+        fmap.tidx,
+    )
     i = probe_find(
         tkeys,
         tidx,
@@ -56,7 +63,14 @@ def sparse_column(k, r, key, fmap):
 @njit(**NJIT)
 def feature(k, r, key, fmap):
     """Column and sign of feature ``(k, r, key)`` (-1 and 0.0 if absent)."""
-    n_dense, n_exact, offsets, strides, salt, mask = fmap[2:8]
+    n_dense, n_exact, offsets, strides, salt, mask = (
+        fmap.n_dense,
+        fmap.n_exact,
+        fmap.offsets,
+        fmap.strides,
+        fmap.salt,
+        fmap.mask,
+    )
     base = offsets[k - 1] + r * strides[k - 1]
     if k <= n_dense:
         return base + key, 1.0
@@ -120,7 +134,14 @@ def feature_columns(cur, k, r, a, fmap, col, fac):
     ``a`` is the occurrence's factor ``coef_k * band``. A loop of its own, so
     that the hashing vectorises.
     """
-    n_dense, n_exact, offsets, strides, salt, mask = fmap[2:8]
+    n_dense, n_exact, offsets, strides, salt, mask = (
+        fmap.n_dense,
+        fmap.n_exact,
+        fmap.offsets,
+        fmap.strides,
+        fmap.salt,
+        fmap.mask,
+    )
     base = offsets[k - 1] + r * strides[k - 1]
     if k <= n_dense:
         for t in range(cur.shape[0]):
@@ -147,7 +168,7 @@ def block_order(xt, vec, k, fmap, out, scatter):
     row); ``scatter=True`` scatters, ``out += sum_t vec[t] phi_k(x_t)`` (one
     entry per feature column). Dense, hashed and uncached sparse orders.
     """
-    shift, coef, band = fmap[1], fmap[8], fmap[9]
+    shift, coef, band = fmap.shift, fmap.coef, fmap.band
     length, m = xt.shape
     cur = np.empty(m, dtype=np.int64)
     col = np.empty(m, dtype=np.int64)
@@ -186,7 +207,7 @@ def cached_order(vec, k, fmap, out, items, b_lo, b_hi, b0, scatter):
     item per ``e``, and the rows of a column come in order (block, then row),
     so the sums are bitwise those of `block_order` on the same rows.
     """
-    shift, coef, band, cbase = fmap[1], fmap[8], fmap[9], fmap[12]
+    shift, coef, band, cbase = fmap.shift, fmap.coef, fmap.band, fmap.cbase
     cstart, ptr, irow, icol = items
     for p in range(band.shape[1] - k + 1):
         for j in range(min(shift, p) + 1):
@@ -231,7 +252,7 @@ def _margins(X, v, fmap, out, n_runs, cstart, ptr, irow, icol):
     orders), so the margins depend neither on the threads nor on the cache.
     """
     items = (cstart, ptr, irow, icol)
-    n_dense = fmap[2]
+    n_dense = fmap.n_dense
     n_blocks = (X.shape[0] + BLOCK - 1) // BLOCK
     n_runs = max(1, min(n_blocks, n_runs))
     for g in prange(n_runs):
@@ -239,12 +260,12 @@ def _margins(X, v, fmap, out, n_runs, cstart, ptr, irow, icol):
         lo, hi = b_lo * BLOCK, min(X.shape[0], b_hi * BLOCK)
         acc = np.full(hi - lo, v[v.shape[0] - 1])  # the bias column
         k_c = n_dense  # the cached orders: n_dense + 1 .. k_c
-        while k_c < fmap[0] and cstart[k_c] >= 0:
+        while k_c < fmap.degree and cstart[k_c] >= 0:
             k_c += 1
         _run_orders(X, v, fmap, acc, b_lo, b_hi, 1, n_dense)
         for k in range(n_dense + 1, k_c + 1):
             cached_order(v, k, fmap, acc, items, b_lo, b_hi, b_lo, False)
-        _run_orders(X, v, fmap, acc, b_lo, b_hi, k_c + 1, fmap[0])
+        _run_orders(X, v, fmap, acc, b_lo, b_hi, k_c + 1, fmap.degree)
         out[lo:hi] = acc
 
 
@@ -261,7 +282,7 @@ def _scatter(X, g, order_list, fmap, out, cstart, ptr, irow, icol):
     block of rows.
     """
     items = (cstart, ptr, irow, icol)
-    n_dense, n_exact = fmap[2], fmap[3]
+    n_dense, n_exact = fmap.n_dense, fmap.n_exact
     n_blocks = (X.shape[0] + BLOCK - 1) // BLOCK
     active = np.flatnonzero(g != 0.0)
     xt = np.empty((X.shape[1], active.shape[0]), dtype=np.uint8)
@@ -296,7 +317,7 @@ def occurrence_columns(X, fmap, k, cols):
     absent from the table; the occurrence of y at p feeds it. Blocks of rows
     run in parallel.
     """
-    shift, cbase = fmap[1], fmap[12]
+    shift, cbase = fmap.shift, fmap.cbase
     length = X.shape[1]
     kmask = (np.int64(1) << np.int64(2 * k)) - 1
     for b in prange((X.shape[0] + BLOCK - 1) // BLOCK):
@@ -358,8 +379,8 @@ def mark_buckets(X, order_list, fmap, first, shared):
     ``shared[col]`` becomes True when a second, different feature falls into
     bucket ``col``. ``order_list`` holds the hashed orders only.
     """
-    shift = fmap[1]
-    offsets, strides, salt, mask = fmap[4:8]
+    shift = fmap.shift
+    offsets, strides, salt, mask = fmap.offsets, fmap.strides, fmap.salt, fmap.mask
     n, length = X.shape
     xt = np.empty((length, n), dtype=np.uint8)
     transpose_rows(X, np.arange(n), xt)

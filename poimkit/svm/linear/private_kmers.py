@@ -5,7 +5,7 @@ has (a *private* feature) is not in the table: with L2 regularisation the
 optimal weights of sequence i's private features are proportional to their
 values in ``phi(x_i)`` (any other direction only adds to ``||w||^2``), so they
 are trained as one column of value ``s_i = ||phi_private(x_i)||`` and weight
-``v_i`` (`poimkit.svm.linear.keys`). This is exact: the objective on the
+``v_i`` (`poimkit.svm.linear.table`). This is exact: the objective on the
 reduced map has the same minimum. After training, `materialise` writes the
 private features of every sequence with ``v_i != 0`` into the table with
 their weights ``v_i phi_f(x_i) / s_i``, so that new sequences, explicit
@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import _table
-from .keys import PresentKeys
 from .layout import FeatureLayout
+from .table import PresentKeys
 
 #: row segments in which the private features are counted and written (in
 #: parallel; any number gives the same table)

@@ -12,7 +12,7 @@ score and only adds to ``||w||^2``), so while training they are one column per
 sequence, of value ``s_i = ||phi_private(x_i)||``, and the table holds only the
 *shared* features (two or more sequences): about ``4**k (1 - e^-l (1 + l))``
 per position for ``l = n / 4**k``, a few per position for the longest k-mers
-instead of n. This is exact; `poimkit.svm.linear.private` writes the private
+instead of n. This is exact; `poimkit.svm.linear.private_kmers` writes the private
 features of the sequences with weight into the table after training.
 
 A first pass (`collect_present_keys`) collects the features, order by order
@@ -32,7 +32,7 @@ import numpy as np
 
 from ..._machine import physical_memory
 from . import _table
-from .cache import concat_items, items_of_columns
+from .items import concat_items, items_of_columns
 
 #: share of the RAM that training on the exact sparse table may take
 MEMORY_FRACTION = 0.25
@@ -348,7 +348,7 @@ def estimate_train_bytes(
 
     The table holds the k-mers that two or more training sequences share
     (the private ones take one column per sequence, see
-    `poimkit.svm.linear.private`): ``margin`` times their expected number
+    `poimkit.svm.linear.private_kmers`): ``margin`` times their expected number
     for uniform random sequences (`expected_shared`; repeats and motifs add
     shared k-mers), at most ``min(4**k, n (S + 1) / 2)`` per position.
 
