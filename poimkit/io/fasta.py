@@ -77,7 +77,18 @@ class DroppedRecordsWarning(UserWarning):
         self.count = count
 
 
-def _show(ids: Sequence[str]) -> str:
+def show_ids(ids: Sequence[str]) -> str:
+    """The first few record ids, quoted, for a message (``..."`` if there are more).
+
+    Parameters
+    ----------
+    ids : sequence of str
+        Record ids.
+
+    Returns
+    -------
+    str
+    """
     shown = ", ".join(repr(i) for i in ids[:_SHOW_IDS])
     return shown + (", ..." if len(ids) > _SHOW_IDS else "")
 
@@ -342,7 +353,7 @@ def report_dropped(
         warnings.warn(
             DroppedRecordsWarning(
                 f"{name}: dropped {len(dropped)} of {n_records} records "
-                f"{reason}: {_show(dropped)}",
+                f"{reason}: {show_ids(dropped)}",
                 count=len(dropped),
             ),
             stacklevel=stacklevel + 1,
@@ -363,7 +374,7 @@ def _check_options(on_invalid: str, crop_length: int | None) -> None:
         )
 
 
-def _read_fasta(
+def read_fasta_with_dropped(
     path: PathLike,
     on_invalid: str,
     crop_length: int | None,
@@ -371,7 +382,24 @@ def _read_fasta(
     any_length: bool = False,
     drop_short: bool = False,
 ) -> tuple[list[str], np.ndarray | list[np.ndarray], list[str]]:
-    """`read_fasta` that also returns the ids of dropped records."""
+    """`read_fasta` that also returns the ids of dropped records.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The FASTA file (plain or gzip).
+    on_invalid, crop_length, any_length, drop_short
+        As in `read_fasta`.
+    stacklevel : int
+        Stack level of the warnings about dropped records.
+
+    Returns
+    -------
+    ids : list of str
+    X : numpy.ndarray of uint8, shape (n, L), or list of numpy.ndarray
+    dropped : list of str
+        Ids of the records left out.
+    """
     _check_options(on_invalid, crop_length)
     name = os.fspath(path)
     records = list(iter_records(io.StringIO(read_text(name)), name))
@@ -381,7 +409,7 @@ def _read_fasta(
             warnings.warn(
                 DroppedRecordsWarning(
                     f"{name}: dropped {len(short)} of {len(records)} records shorter "
-                    f"than crop_length={crop_length}: {_show(short)}",
+                    f"than crop_length={crop_length}: {show_ids(short)}",
                     count=len(short),
                 ),
                 stacklevel=stacklevel,
@@ -507,7 +535,7 @@ def read_fasta(
     >>> X4.tolist()  # start = (6 - 3) // 2 = 1
     [[1, 2, 3], [3, 2, 0]]
     """
-    ids, X, _ = _read_fasta(
+    ids, X, _ = read_fasta_with_dropped(
         path, on_invalid, crop_length, 3, any_length=any_length, drop_short=drop_short
     )
     return ids, X

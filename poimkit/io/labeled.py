@@ -17,7 +17,7 @@ from typing import Literal
 import numpy as np
 
 from ..errors import InputError
-from .fasta import _read_fasta, _show, read_text
+from .fasta import read_fasta_with_dropped, read_text, show_ids
 from .files import PathLike
 
 __all__ = ["NEGATIVE_WORDS", "POSITIVE_WORDS", "read_labeled", "read_targets"]
@@ -106,13 +106,14 @@ def _match_table(
     if unknown:
         raise InputError(
             f"{len(unknown)} ids in the table are not records of {fasta_name}: "
-            f"{_show(unknown)} (first on line {line_of[unknown[0]]})",
+            f"{show_ids(unknown)} (first on line {line_of[unknown[0]]})",
             path=table_name,
         )
     missing = [rid for rid in ids if rid not in value_of]
     if missing:
         raise InputError(
-            f"{len(missing)} records of {fasta_name} have no {what}: {_show(missing)}",
+            f"{len(missing)} records of {fasta_name} have no {what}: "
+            f"{show_ids(missing)}",
             path=table_name,
         )
     return [value_of[rid] for rid in ids]
@@ -265,8 +266,8 @@ def read_labeled(
             raise InputError("positive_label applies only to a labels table")
         pos_name, neg_name = os.fspath(pos), os.fspath(neg)
         options = (on_invalid, crop_length, 3, any_length, drop_short)
-        ids_p, X_p, _ = _read_fasta(pos_name, *options)
-        ids_n, X_n, _ = _read_fasta(neg_name, *options)
+        ids_p, X_p, _ = read_fasta_with_dropped(pos_name, *options)
+        ids_n, X_n, _ = read_fasta_with_dropped(neg_name, *options)
         if not any_length and X_p.shape[1] != X_n.shape[1]:
             raise InputError(
                 f"sequences have length {X_n.shape[1]} but those in {pos_name} have "
@@ -279,7 +280,7 @@ def read_labeled(
             shared = [i for i in ids_n if i in both]
             raise InputError(
                 f"{len(shared)} record ids occur in both {pos_name} and {neg_name}: "
-                f"{_show(shared)}; ids must be unique",
+                f"{show_ids(shared)}; ids must be unique",
                 path=neg_name,
             )
         y = np.concatenate(
@@ -289,7 +290,7 @@ def read_labeled(
         return ids_p + ids_n, X, y
 
     fasta_name, labels_name = os.fspath(fasta), os.fspath(labels)
-    ids, X, dropped = _read_fasta(
+    ids, X, dropped = read_fasta_with_dropped(
         fasta_name, on_invalid, crop_length, 3, any_length, drop_short
     )
     kept, gone = set(ids), set(dropped)
@@ -356,7 +357,7 @@ def read_targets(
     (['s1', 's2'], [-0.1, 0.5])
     """
     fasta_name, table_name = os.fspath(fasta), os.fspath(targets)
-    ids, X, dropped = _read_fasta(
+    ids, X, dropped = read_fasta_with_dropped(
         fasta_name, on_invalid, crop_length, 3, any_length, drop_short
     )
     rows = _read_label_table(table_name, set(ids) | set(dropped), "value")

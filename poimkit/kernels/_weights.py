@@ -11,7 +11,7 @@ from .._config import NJIT, NJIT_PARALLEL
 
 
 @njit(**NJIT)
-def _lookup(kmers, values, lo, hi, key):
+def lookup(kmers, values, lo, hi, key):
     """Value of ``key`` in the sorted slice ``kmers[lo:hi]``, or 0."""
     end = hi
     while lo < hi:
@@ -56,7 +56,7 @@ def score_order(
             key = ((key << 2) | X[r, p]) & mask
             start = p - k + 1
             if start >= 0 and indptr[start + 1] > indptr[start]:
-                total += _lookup(kmers, values, indptr[start], indptr[start + 1], key)
+                total += lookup(kmers, values, indptr[start], indptr[start + 1], key)
         out[r] += total
 
 
@@ -155,14 +155,14 @@ def ism_order(
             key = np.int64(0)
             for q in range(i, i + k):
                 key = (key << np.int64(2)) | np.int64(x[q])
-            base = _lookup(kmers, values, lo, hi, key)
+            base = lookup(kmers, values, lo, hi, key)
             for p in range(max(i, s), min(i + k, s + width)):
                 shift = np.int64(2 * (k - 1 - (p - i)))
                 cur = (key >> shift) & np.int64(3)
                 for a in range(4):
                     if a != cur:
                         other = key + ((np.int64(a) - cur) << shift)
-                        out[r, p - s, a] += _lookup(kmers, values, lo, hi, other) - base
+                        out[r, p - s, a] += lookup(kmers, values, lo, hi, other) - base
 
 
 @njit(**NJIT)

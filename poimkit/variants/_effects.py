@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._config import NJIT, NJIT_PARALLEL
-from ..kernels._weights import _lookup
+from ..kernels._weights import lookup
 
 
 @njit(**NJIT)
@@ -91,7 +91,7 @@ def wd_order_entries(
                 continue
             a = indptr[i]
             b = indptr[i + 1]
-            change = _lookup(kmers, values, a, b, ka) - _lookup(kmers, values, a, b, kr)
+            change = lookup(kmers, values, a, b, ka) - lookup(kmers, values, a, b, kr)
             if change == 0.0:
                 continue
             e_ref[c] = kr
@@ -253,7 +253,7 @@ def sum_and_top(base, fill, e_pos, e_change, effect, top):
 def wd_letter_contributions(x, k, indptr, kmers, values, out):
     """Add ``w_k[i, x[i:i+k]] / k`` to each of the k letters of every k-mer of x."""
     for i in range(x.size - k + 1):
-        w = _lookup(kmers, values, indptr[i], indptr[i + 1], _key(x, i, k))
+        w = lookup(kmers, values, indptr[i], indptr[i + 1], _key(x, i, k))
         if w != 0.0:
             for q in range(i, i + k):
                 out[q] += w / k
