@@ -70,9 +70,9 @@ def end_layers(
     dst: tuple,
     totals: np.ndarray,
 ) -> None:
-    """Subtract the shifted copies of C that cross an end of the sequence.
+    """Subtract the shifted copies of U that cross an end of the sequence.
 
-    The copies of the features of C at distance r from an end, moved by
+    The copies of the features of U at distance r from an end, moved by
     ``s > r`` towards it (see `poimkit.poim.shifted`). Layer r (the features
     at distance r, every order) is visited row by row, only for the windows
     that its copies reach inside the sequence: at the left end those that
@@ -84,7 +84,7 @@ def end_layers(
     Parameters
     ----------
     weights : tuple of numba.typed.List
-        ``(indptrs, kmers, values)``: C, CSR per order (as in
+        ``(indptrs, kmers, values)``: U, CSR per order (as in
         `_exact.accumulate_features`), on the unpadded sequence.
     h : numpy.ndarray of float64, shape (S + 1,)
         Shift weights.

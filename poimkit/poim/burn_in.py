@@ -1,6 +1,6 @@
 """Exact WDS POIMs under homogeneous chains that start out of equilibrium.
 
-`poimkit.poim.shifted` computes the POIM of the WDS weights ``W = h * C``
+`poimkit.poim.shifted` computes the POIM of the WDS weights ``W = h * U``
 without expanding the shifts when the background is shift invariant. A
 homogeneous chain fitted to data (`MarkovBackground.fit` with ``order >= 1``)
 is not: its first D letters follow the pooled D-gram frequencies, and its
@@ -41,7 +41,7 @@ D-gram marginals, ``mu_t = r_t pi``; so for a feature (y at i) and a window
 The bracket is therefore one engine pass over ``W_early`` under ``stat``
 that visits only the windows after each feature's start and adds the
 difference of the two chains' terms (`difference_pass`; it visits the
-features row by row, an order and a row of C at a time, and window by window
+features row by row, an order and a row of U at a time, and window by window
 within a row: a prefix probability grows by one transition per window, the
 same for every target of the row's shifted copies, and the writes stay in
 one window's tables). All terms are added before
@@ -174,9 +174,9 @@ def estimate_burn_in_bytes(
     b : int
         The burn-in B.
     degree : int
-        Largest k-mer length of the unshifted weights C (``C.max_order``).
+        Largest k-mer length of the unshifted weights U (``U.max_order``).
     per_position : int
-        Most entries of C at one position of one order (an upper bound will
+        Most entries of U at one position of one order (an upper bound will
         do, e.g. before training; `poimkit.poim.engine.weights_extent`).
 
     Returns
@@ -184,7 +184,7 @@ def estimate_burn_in_bytes(
     int
         `estimate_shifted_bytes` (the convolution) plus the difference
         pass's tables of the windows it reaches (one set per thread and their
-        sum), its rows (32 bytes per row of C with a copy at a target i < B)
+        sum), its rows (32 bytes per row of U with a copy at a target i < B)
         and each thread's suffix probabilities of a row.
 
     Examples
@@ -216,12 +216,12 @@ def accumulate_burn_in(
     n_blocks: int | None = None,
     progress: bool = False,
 ) -> tuple:
-    """`accumulate` of ``h * C`` under a chain with a burn-in (see module doc).
+    """`accumulate` of ``h * U`` under a chain with a burn-in (see module doc).
 
     Parameters
     ----------
     base : KmerWeights
-        The unshifted weights C.
+        The unshifted weights U.
     shift : int
         The largest shift S (at least 1).
     background : MarkovBackground
@@ -284,7 +284,7 @@ def difference_pass(
     Parameters
     ----------
     weights : KmerWeights
-        The features; with ``shift``, the unshifted weights C of a WDS model.
+        The features; with ``shift``, the unshifted weights U of a WDS model.
     first, second : MarkovBackground
         Homogeneous chains with the same transitions; ``first`` gives every
         D-gram (D >= 1) a positive probability at every position.
@@ -294,7 +294,7 @@ def difference_pass(
         The windows ``0:reach`` hold every window j > i of a feature (y at i).
     shift : int, default=0
         The features are the entries before ``stop`` of
-        ``expand_shifts(weights, shift)``, read from C row by row (a row of C
+        ``expand_shifts(weights, shift)``, read from U row by row (a row of U
         at p, times ``h_|i - p|``, for each target i), never expanded.
     stop : int, optional
         Only targets ``i < stop`` (all by default).
@@ -315,7 +315,7 @@ def difference_pass(
     with ``r_t`` the ratio of the chains' D-gram marginals; per unit of
     ``w Pr(y at i | z at j)`` without the marginals, that is ``mu_i(y[:D]) /
     mu_j(z[:D]) - pi_i(y[:D]) / pi_j(z[:D])`` (``mu``, ``pi``: the D-gram
-    marginals of ``second`` and ``first``). The rows of C (an order and a
+    marginals of ``second`` and ``first``). The rows of U (an order and a
     start, with every target of their shifted copies) are split into one
     group per thread, each with its own tables, added at the end.
     """

@@ -79,7 +79,7 @@ def burn_in_pays(length: int, shift: int, b: int) -> bool:
         True if ``L + 2 min(S, L) + n(B) < n(L)``, with ``n(m)`` the number
         of (target < m, shift) copies of a position's weights inside the
         sequence: the engine's work in units of one position's unshifted
-        weights (the convolution runs on C once and on S positions next to
+        weights (the convolution runs on U once and on S positions next to
         each end; the split adds one difference pass over the first B
         positions).
 
@@ -129,7 +129,7 @@ def weights_extent(weights: KmerWeights) -> tuple[int, int]:
     Parameters
     ----------
     weights : KmerWeights
-        The unshifted weights C of a WDS model.
+        The unshifted weights U of a WDS model.
 
     Returns
     -------
@@ -221,7 +221,7 @@ def exact_poim(
     ----------
     weights : KmerWeights
         The model's positional k-mer weights; with ``shift``, the unshifted
-        weights C of a WDS model (`WDKernelSVC.shift_base_weights`).
+        weights U of a WDS model (`WDKernelSVC.shift_base_weights`).
     background : MarkovBackground
         Same sequence length as the weights.
     max_order : int
@@ -234,7 +234,7 @@ def exact_poim(
     progress : bool
         Show a progress bar over the windows of the top order.
     shift : int
-        WDS: the POIMs of C convolved over shifts up to S, as decided by
+        WDS: the POIMs of U convolved over shifts up to S, as decided by
         `plan_shifts`: without expanding them where the background is
         `poimkit.poim.shifted.shift_invariant` (`poimkit.poim.shifted`), with
         a difference pass over the first B positions for a homogeneous chain

@@ -1,13 +1,13 @@
 """Exact POIMs of WDS models without expanding the shifts.
 
-A WDS model's explicit weights are the unshifted weights ``C_k`` (those of the
+A WDS model's explicit weights are the unshifted weights ``U_k`` (those of the
 same support vectors with S = 0, `WDKernelSVC.shift_base_weights`) convolved
 along positions,
 
-    W_k[i, y] = sum_{s=-S..S} h_|s| C_k[i - s, y],   h_0 = 1, h_s = 1 / (2 (s + 1)),
+    W_k[i, y] = sum_{s=-S..S} h_|s| U_k[i - s, y],   h_0 = 1, h_s = 1 / (2 (s + 1)),
 
 kept only where the k-mer lies inside the sequence (0 <= i <= L - k). Expanded,
-W has up to 2S + 1 times as many entries as C, and the POIM engine's cost grows
+W has up to 2S + 1 times as many entries as U, and the POIM engine's cost grows
 with them. The POIM is linear in the weights, and under a background that is
 *shift invariant* (homogeneous transitions and the same D-gram marginals at
 every position: the uniform background, every homogeneous order-0 chain,
@@ -15,14 +15,14 @@ stationary chains) every per-feature term of the engine depends on the
 feature and the window only through their offset. So, on a sequence padded by
 ``P = S + D`` positions at both ends (the same chain):
 
-* the engine runs once on C (placed at ``P + p``), filling the windows that
+* the engine runs once on U (placed at ``P + p``), filling the windows that
   any shifted copy reaches; the window tables and chain messages of the full
-  convolution ``V = h * C`` are then ``h`` convolved with those of C along the
+  convolution ``V = h * U`` are then ``h`` convolved with those of U along the
   window (or message) position;
-* W differs from V by the shifted copies that cross a sequence end: C at
+* W differs from V by the shifted copies that cross a sequence end: U at
   distance r from an end, moved by s > r towards it. With ``A_s`` the window
-  tables and messages of the C features at distance < s from that end (one
-  more "layer" of C per s, at most S layers of about ``n_SV`` k-mers per
+  tables and messages of the U features at distance < s from that end (one
+  more "layer" of U per s, at most S layers of about ``n_SV`` k-mers per
   order and end), the copies of shift s are ``h_s A_s`` moved by s and are
   subtracted. A copy moved towards the left end reaches, inside the
   sequence, only the windows that start inside its feature before the move
@@ -110,12 +110,12 @@ def shift_invariant(background: MarkovBackground) -> bool:
 
 
 def expand_shifts(base: KmerWeights, shift: int) -> KmerWeights:
-    """The explicit WDS weights ``W = h * C`` (restricted to the sequence).
+    """The explicit WDS weights ``W = h * U`` (restricted to the sequence).
 
     Parameters
     ----------
     base : KmerWeights
-        The unshifted weights C.
+        The unshifted weights U.
     shift : int
         The largest shift S.
 
@@ -139,7 +139,7 @@ def expand_shifts(base: KmerWeights, shift: int) -> KmerWeights:
 
 
 def _shifted_entries(base: KmerWeights, k: int, h: np.ndarray, targets: np.ndarray):
-    """Entries ``(i, y, sum_s h_|s| C_k[i - s, y])`` for the positions ``targets``.
+    """Entries ``(i, y, sum_s h_|s| U_k[i - s, y])`` for the positions ``targets``.
 
     Positions may lie outside ``0..L-k``; sources must lie inside. Sorted by
     (position, k-mer).
@@ -229,7 +229,7 @@ def accumulate_shifted(
     n_blocks: int | None = None,
     progress: bool = False,
 ) -> tuple:
-    """`poimkit.poim.exact.accumulate` of the WDS weights ``h * C``, by convolution.
+    """`poimkit.poim.exact.accumulate` of the WDS weights ``h * U``, by convolution.
 
     `poimkit.poim.engine.exact_poim` calls it with ``shift=S`` under a shift
     invariant background and finishes the windows as for any weights.
@@ -237,7 +237,7 @@ def accumulate_shifted(
     Parameters
     ----------
     base : KmerWeights
-        The unshifted weights C (see `WDKernelSVC.shift_base_weights`).
+        The unshifted weights U (see `WDKernelSVC.shift_base_weights`).
     shift : int
         The largest shift S (at least 1).
     background : MarkovBackground
@@ -256,9 +256,9 @@ def accumulate_shifted(
 
     Notes
     -----
-    See the module docstring. The engine runs on C over the windows of a
+    See the module docstring. The engine runs on U over the windows of a
     sequence padded by ``S + D``; the padded window tables are convolved with
-    ``h``. The S positions of C next to each end add their terms for the
+    ``h``. The S positions of U next to each end add their terms for the
     windows after their start (left end) or before their end (right end),
     about ``(k - 1) / (k + l - 1)`` of a full pass over them, row by row. The
     cost is about that of the unshifted weights plus ``2S`` of their ``L``
@@ -283,7 +283,7 @@ def accumulate_shifted(
     zprob_padded = kmer_probability_table(padded_chain, top)
 
     padded = _padded(base, pad)
-    # C over every padded window that a shifted copy reaches
+    # U over every padded window that a shifted copy reaches
     c_tables, c_out, c_left, c_right, c_total = accumulate(
         padded,
         padded_chain,

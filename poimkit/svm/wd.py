@@ -142,9 +142,9 @@ class WDExpansion:
         Returns
         -------
         KmerWeights
-            ``C``: `explicit_weights` of this model with ``shift=0`` (same
+            ``U``: `explicit_weights` of this model with ``shift=0`` (same
             support vectors, coefficients, mismatches and strands). The WDS
-            weights are ``C`` convolved along positions with ``h_0 = 1``,
+            weights are ``U`` convolved along positions with ``h_0 = 1``,
             ``h_s = 1 / (2 (s + 1))`` (see `poimkit.poim.shifted`), which
             `poimkit.compute_poim` uses instead of expanding the shifts.
         """
