@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 TRIM_FRACTION = 0.25
 #: most seeds (`find_seeds`) screened for each motif: in effect all of them
 #: (a strong motif alone can yield dozens, its k-mers with a few random letters,
-#: and a weaker motif's seeds come last); screening one costs about a millisecond
+#: and a weaker motif's seeds come last); screening one is cheap
 MAX_SEEDS = 256
 #: best-screened seeds fitted for each motif
 N_CANDIDATES = 2

@@ -107,7 +107,7 @@ def _unpack(x: np.ndarray, template: list[MotifShape]) -> list[MotifShape]:
 def _scales(q: np.ndarray, shapes_r: list[np.ndarray]) -> np.ndarray:
     """Least-squares scales v_g of ``q ~ sum_g v_g R_g`` (tiny ridge for stability)."""
     # Pairwise dot products, not a stacked matmul: multithreaded BLAS matrix
-    # products on these thin shapes were ~200x slower on a loaded 2-core machine.
+    # products on these thin shapes were far slower on a loaded 2-core machine.
     n = len(shapes_r)
     gram = np.empty((n, n))
     for i in range(n):

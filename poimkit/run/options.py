@@ -23,8 +23,8 @@ KERNEL_RAM_SHARE = 0.5
 #: n x n matrices the kernel solver holds at once (raw kernel, fold slices, SVC's)
 KERNEL_COPIES = 3
 #: above this many sequences ``solver="auto"`` is the linear solver: the kernel
-#: solver's time grows with n**2 to n**3 (16,000 GATTACA sequences of length 30
-#: take 55 s and 2.6 GB; harder data many times that)
+#: solver's time grows with n**2 to n**3 and its memory with n**2 (measured in
+#: benchmarks/RESULTS.md)
 KERNEL_MAX_SEQUENCES = 20_000
 #: model families, in the order of preference when their inner AUCs tie: the
 #: positional WD / WDS kernel first, as its POIMs say where a k-mer counts as

@@ -46,8 +46,8 @@ SOLVERS = ("auto", "kernel", "linear")
 #: the model selection shares one kernel matrix among all its fits up to this
 #: many l-mer windows (its records times their windows), whatever the solver
 #: (the linear one then runs L-BFGS on the matrix); above, every candidate is
-#: refitted through the l-mer table (5000 x 100 nt: the matrix takes 40 s, a
-#: refit 1-3 s; 2400 x 60 nt: 3 s against 1-3 s for each of about 100 refits)
+#: refitted through the l-mer table: the matrix grows with the square of the
+#: windows, a refit linearly (the measured crossing: benchmarks/RESULTS.md)
 GRAM_MAX_WINDOWS = 300_000
 
 

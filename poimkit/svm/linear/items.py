@@ -11,7 +11,7 @@ within the region)``, sorted by column (`_features.cached_order`). So
 * the weights or the gradient of a region are walked in order, and what is
   read or written at random is a block of rows (128 KiB), which stays in the
   CPU cache. Random reads of the weights themselves, regions of up to
-  0.5 MiB for orders 8-9, made a pass at 2·10^5 cost 2.6x the hashed model's.
+  0.5 MiB for orders 8-9, made a pass cost several times the hashed model's.
   A pass walks a region for all the blocks of a chunk (or of a thread's run
   of blocks) in turn, so the region is read from memory once, not once per
   block.
