@@ -26,9 +26,8 @@ DEFAULT_C = (0.01, 0.1, 1.0, 10.0, 100.0)
 GKM_L, GKM_K = 11, 7
 #: gapped k-mer models refitted by their linear solver for every candidate
 #: (`poimkit.GkmSVC` above its ``KERNEL_MAX_RECORDS``): the largest C searched.
-#: L-BFGS needs about 30 iterations at C = 1, 90 at 10 and 200 at 100 (3,300
-#: peaks), and on ChIP-like data the smaller C won (AUC 0.767 at C = 0.01,
-#: 0.741 at 1, 5*10^4 peaks)
+#: L-BFGS needs more iterations the larger C, and on ChIP-like data the smaller
+#: C won (the figures: benchmarks/RESULTS.md, "constants")
 GKM_LINEAR_MAX_C = 1.0
 #: gapped k-mer models: strand settings searched (a tie goes to both strands,
 #: the usual choice for regulatory DNA and the model with fewer weights)
