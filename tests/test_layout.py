@@ -101,3 +101,48 @@ def test_cli_starts_without_heavy_libraries(argv):
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert "HEAVY []" in done.stderr, done.stderr[-500:]
+
+
+def test_readme_layout_names_every_module():
+    """README's Layout has one row per module of the package, and no other."""
+    import re
+
+    text = (PACKAGE.parent / "README.md").read_text()
+    layout = text[text.index("## Layout") :]
+    layout = layout[: layout.find("\n## ", 1)] if "\n## " in layout[1:] else layout
+    named = re.findall(r"^\| `([\w/]+\.py)` \|", layout, re.MULTILINE)
+    modules = {
+        path.relative_to(PACKAGE).as_posix()
+        for path in _modules()
+        if path.name != "__init__.py"
+    }
+    assert len(named) == len(set(named)), "a module is named twice"
+    assert set(named) == modules, (
+        f"not in README's Layout: {sorted(modules - set(named))}; "
+        f"named there but missing: {sorted(set(named) - modules)}"
+    )
+
+
+def test_no_module_imports_another_modules_private_names():
+    """``from x import _name`` only for private modules (numba twins), never names."""
+    offenders = []
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = path.parent
+            for _ in range(max(node.level - 1, 0)):
+                base = base.parent
+            if not node.level:
+                base = PACKAGE.parent
+            for part in (node.module or "").split(".") if node.module else []:
+                base = base / part
+            for alias in node.names:
+                name = alias.name
+                if not name.startswith("_") or name.startswith("__"):
+                    continue
+                if (base / f"{name}.py").exists() or (base / name).is_dir():
+                    continue  # a private module, e.g. a numba twin
+                where = path.relative_to(PACKAGE).as_posix()
+                offenders.append(f"{where}:{node.lineno} imports {name}")
+    assert not offenders, offenders
