@@ -28,7 +28,7 @@ SVM over a grid of both (and with the kernel normalised as Shogun, the
 authors' toolbox, does by default): no set-up makes the SVM-w sentence, the
 SVM-FIRM sentence and the underfitting/1.6̄ sentences hold together.
 
-Run: ``python benchmarks/reproduce/firm_fig1_boolean.py [-o OUT] [--quick]``.
+Run: ``python validation/firm_fig1_boolean.py [-o OUT] [--quick]``.
 Writes ``firm_fig1_boolean.{png,pdf,json}`` and
 ``firm_fig1_boolean_inhomogeneous.{png,pdf}`` (not with ``--quick``, which
 also searches a coarser grid of set-ups). The numbers are deterministic (the

@@ -38,7 +38,7 @@ The JSON also holds what decides how close a single draw can come:
   here from several starts) lowers the large effects further where it
   saturates, the more so the worse it fits.
 
-Run ``python benchmarks/reproduce/huh_lee_tables.py [-o OUT] [--seed S]
+Run ``python validation/huh_lee_tables.py [-o OUT] [--seed S]
 [--quick]``; writes ``huh_lee_tables.{json,png,pdf}``.
 """
 
