@@ -43,7 +43,7 @@ from kernels_real_data import DATASETS  # noqa: E402  (the shared loaders)
 
 import poimkit  # noqa: E402
 from poimkit.run.crossval import cross_validate, train_final  # noqa: E402
-from poimkit.run.data import _Data  # noqa: E402
+from poimkit.run.data import _Data  # noqa: E402  # private: see issue 31
 from poimkit.run.options import RunOptions  # noqa: E402
 
 NAMES = ("planted_sd3", "planted_sd2", "splice_ei", "splice_ie", "gattaca")

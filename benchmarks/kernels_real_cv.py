@@ -128,7 +128,7 @@ def warm_up(method: Method, data: Data) -> float:
 
 def pipeline_data(data: Data, kernel: str):
     """The `poimkit.run.data._Data` that ``read_input`` builds from FASTA files."""
-    from poimkit.run.data import _Data, as_rows
+    from poimkit.run.data import _Data, as_rows  # private: see issue 31
 
     if kernel == "gkm":  # records of any lengths: a 1-D object array of codes
         X = as_rows([poimkit.encode([s])[0] for s in data.seqs])
