@@ -32,7 +32,7 @@ Methods (``--methods``):
   with the defaults of ``train_gkmsvm`` (kernel ``gkm_esttrunc``, l = 11,
   k = 7, d = 3, both strands, normalised, C = 1), its exact mode: the full
   Gram matrix and scikit-learn's SVC, through the library's kernel object per
-  pair of length groups (`bench_kernels_real.GkmsvmLite`: ``train_gkmsvm``
+  pair of length groups (`kernels_real_peers.GkmsvmLite`: ``train_gkmsvm``
   needs equal lengths);
 * ``gkmsvm_nystrom``: its Nystrom mode (``train_gkmsvm(solver="nystrom")``,
   ``gkmsvm.train._fit_nystrom``) re-done here for mixed lengths with the same
