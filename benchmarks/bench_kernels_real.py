@@ -118,7 +118,6 @@ except ImportError:  # the column is skipped with a note
 
 
 from kernels_real_config import (
-    _START,
     CV_SEED,
     GKM,
     HERE,
@@ -126,6 +125,7 @@ from kernels_real_config import (
     ONLY,
     QUICK_FOLDS,
     QUICK_PER_CLASS,
+    START,
     log,
 )
 from kernels_real_cv import (
@@ -317,7 +317,7 @@ def main(argv=None) -> int:
             + "; at end "
             + ", ".join(f"{v:.2f}" for v in info["load_average"])
         )
-    print(f"total {(time.perf_counter() - _START) / 60:.1f} min")
+    print(f"total {(time.perf_counter() - START) / 60:.1f} min")
     print()
     print(table(results))
     chosen = selection_lines(results)
@@ -354,7 +354,7 @@ def main(argv=None) -> int:
         "gkmsvm_path_check": check,
         "gkmsvm_plan": plan_line,
         "load_average_start": load_start,
-        "total_seconds": time.perf_counter() - _START,
+        "total_seconds": time.perf_counter() - START,
         "results": results,
         "speed_nfe2": speed,
         "goals": lines,

@@ -45,8 +45,8 @@ SCORE_SPEEDUP_GOAL = 100.0
 ONLY = {"gattaca": ("wd", "run_wd")}
 GATTACA = PlantedMotif("GATTACA", 35, spread=7.0)  # poimkit.datasets.GATTACA_BUNDLE
 
-_START = time.perf_counter()
+START = time.perf_counter()
 
 
 def log(message: str) -> None:
-    print(f"[{time.perf_counter() - _START:7.1f} s] {message}", file=sys.stderr)
+    print(f"[{time.perf_counter() - START:7.1f} s] {message}", file=sys.stderr)
