@@ -39,7 +39,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_kernels_real import DATASETS  # noqa: E402  (the shared loaders)
+from kernels_real_data import DATASETS  # noqa: E402  (the shared loaders)
 
 import poimkit  # noqa: E402
 from poimkit.run.crossval import cross_validate, train_final  # noqa: E402

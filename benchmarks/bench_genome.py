@@ -60,7 +60,6 @@ import argparse
 import datetime
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -71,328 +70,31 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 if str(ROOT) not in sys.path:  # a checkout without installing
     sys.path.insert(0, str(ROOT))
-
-FULL = {
-    "n_chromosomes": 5,
-    "chromosome_length": 10_000_000,
-    "n_peaks": 10_000,
-    "n_causal": 500,
-    "n_neutral": 1_000_000 - 500,
-}
-QUICK = {
-    "n_chromosomes": 3,
-    "chromosome_length": 1_000_000,
-    "n_peaks": 400,
-    "n_causal": 100,
-    "n_neutral": 20_000 - 100,
-}
-WIDTH = 200
-SEED = 28
-GOAL_RUN_S, GOAL_VARIANTS_S = 300.0, 60.0
-TOP = 100
-PEER_N, QUICK_PEER_N = 1000, 300
-PEER_VARIANTS, QUICK_PEER_VARIANTS = 400, 100
-BUDGET = 900.0
-GKM_L = 11
-
-_START = time.perf_counter()
-
-
-def log(message: str) -> None:
-    print(f"[{time.perf_counter() - _START:7.1f} s] {message}", file=sys.stderr)
-
-
-# --------------------------------------------------------------------------- #
-# commands
-# --------------------------------------------------------------------------- #
-def poimkit_command(*args: object) -> list[str]:
-    """``poimkit ARGS`` from this checkout, as a fresh process."""
-    return [sys.executable, "-m", "poimkit.cli", *map(str, args)]
-
-
-def timed(command: list[str], timeout: float) -> dict:
-    """Run a command; wall seconds, exit code and the last line of stderr."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-    }
-    log("$ " + " ".join(command[2:] if command[1] == "-m" else command))
-    start = time.perf_counter()
-    try:
-        done = subprocess.run(
-            command,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired as stopped:
-        text = stopped.stderr or ""
-        text = text.decode(errors="replace") if isinstance(text, bytes) else text
-        parts = [x.strip() for x in text.replace("\r", "\n").splitlines() if x.strip()]
-        last = f" (last progress: {parts[-1]})" if parts else ""
-        log(f"  stopped after {timeout:.0f} s{last}")
-        error = f"stopped after {timeout:.0f} s{last}"
-        return {"ok": False, "seconds": timeout, "error": error}
-    seconds = time.perf_counter() - start
-    lines = [x for x in done.stderr.splitlines() if x.strip()]
-    tail = lines[-1] if lines else ""
-    if done.returncode:
-        log(f"  exit {done.returncode}: {tail}")
-        return {
-            "ok": False,
-            "seconds": seconds,
-            "error": f"exit {done.returncode}: {tail}",
-        }
-    log(f"  {seconds:.1f} s")
-    return {"ok": True, "seconds": seconds}
-
-
-# --------------------------------------------------------------------------- #
-# records and the oracle
-# --------------------------------------------------------------------------- #
-def fallback_negatives(g, n: int, path: Path, seed: int) -> Path:
-    """Uniform genome windows of WIDTH away from peaks and N (BED6)."""
-    from poimkit.genome.reference import open_genome
-
-    rng = np.random.default_rng(seed)
-    rows = []
-    with open_genome(g.genome, quiet=True) as genome:
-        while len(rows) < n:
-            c = int(rng.integers(len(g.chromosomes)))
-            chrom = g.chromosomes[c]
-            s = int(rng.integers(0, g.lengths[c] - WIDTH))
-            same = g.peak_chrom == chrom
-            if np.any(same & (g.peak_start < s + WIDTH) & (g.peak_end > s)):
-                continue
-            if "N" in genome.fetch(chrom, s, s + WIDTH).upper():
-                continue
-            rows.append(f"{chrom}\t{s}\t{s + WIDTH}\tneg{len(rows) + 1}\t0\t+\n")
-    path.write_text("".join(rows))
-    return path
-
-
-def records(g, negatives_bed: Path) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Positive windows (WIDTH around the summits) and the negatives' letters."""
-    import warnings
-
-    from poimkit.genome.peaks import extract, read_peaks
-    from poimkit.genome.reference import open_genome
-
-    with warnings.catch_warnings(), open_genome(g.genome, quiet=True) as genome:
-        warnings.simplefilter("ignore")
-        pos = extract(genome, read_peaks(g.peaks).windows(WIDTH)).seqs
-        neg = extract(genome, read_peaks(negatives_bed).windows(WIDTH)).seqs
-    return pos, neg
-
-
-def oracle_scores(g, seqs: list[np.ndarray]) -> np.ndarray:
-    """Best log-odds window of the true PWM on either strand, per record."""
-    from poimkit.motifs.scan import padded, window_scores
-
-    lod = g.log_odds()
-    X = padded(seqs)
-    starts = np.arange(X.shape[1] - lod.shape[0] + 1)
-    fwd = window_scores(X, starts, lod)
-    rev = window_scores(X, starts, lod[::-1, ::-1])
-    return np.maximum(fwd.max(axis=1), rev.max(axis=1))
-
-
-def auc(y: np.ndarray, score: np.ndarray) -> float:
-    from sklearn.metrics import roc_auc_score
-
-    return float(roc_auc_score(y, score))
-
-
-# --------------------------------------------------------------------------- #
-# variants: the VCF's SNVs, poimkit's table, precision
-# --------------------------------------------------------------------------- #
-def read_snvs(g) -> dict:
-    """The VCF's single-ALT SNVs: chrom, 0-based pos, id, ref, alt, causal."""
-    import pandas as pd
-
-    table = pd.read_csv(
-        g.vcf,
-        sep="\t",
-        comment="#",
-        header=None,
-        usecols=range(5),
-        names=["chrom", "pos", "id", "ref", "alt"],
-        dtype={"chrom": str},
-    )
-    snv = (table["ref"].str.len() == 1) & (table["alt"].str.len() == 1)
-    table = table[snv].reset_index(drop=True)
-    causal = table["id"].isin(set(g.causal_ids)).to_numpy()
-    return {
-        "chrom": table["chrom"].to_numpy(),
-        "pos": table["pos"].to_numpy(np.int64) - 1,
-        "id": table["id"].to_numpy(),
-        "ref": table["ref"].to_numpy(),
-        "alt": table["alt"].to_numpy(),
-        "causal": causal,
-    }
-
-
-def read_effects(path: Path) -> dict[str, float]:
-    """id -> effect of poimkit's table (SNV lines; a split line keeps its first)."""
-    import pandas as pd
-
-    table = pd.read_csv(path, sep="\t", comment="#", dtype={"chrom": str})
-    table = table.drop_duplicates("id")
-    return dict(zip(table["id"], table["effect"].astype(float), strict=True))
-
-
-def precision_at(effect: np.ndarray, causal: np.ndarray, k: int) -> float:
-    """Share of causal among the k largest |effect| (ties by order)."""
-    top = np.argsort(-np.abs(effect), kind="stable")[:k]
-    return float(causal[top].mean())
-
-
-def precision_of_losses(effect: np.ndarray, causal: np.ndarray, k: int) -> float:
-    """Share of causal among the k most negative effects (the losses of binding).
-
-    Gains (an SNV that makes a motif) rank high by |effect| too: they are true
-    sequence effects the generator calls neutral, so this is the fairer test of
-    "motif-destroying variants rank first".
-    """
-    top = np.argsort(np.nan_to_num(effect, nan=np.inf), kind="stable")[:k]
-    return float(causal[top].mean())
-
-
-def spearman(a: np.ndarray, b: np.ndarray) -> float:
-    """Rank correlation over the variants both scored (finite on both sides)."""
-    from scipy.stats import spearmanr
-
-    both = np.isfinite(a) & np.isfinite(b)
-    return float(spearmanr(a[both], b[both]).statistic)
-
-
-def variant_windows(
-    g, snv: dict, rows: np.ndarray, width: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """One-hot ref and alt windows [B, 4, width] centred on the SNVs ``rows``.
-
-    The window holds the variant at ``width // 2``; windows that run past a
-    chromosome end are shifted inside, letters other than ACGT are zeros.
-    """
-    from poimkit.genome.reference import open_genome, text_codes
-
-    ref = np.zeros((rows.size, 4, width), dtype=np.float32)
-    code = {"A": 0, "C": 1, "G": 2, "T": 3}
-    with open_genome(g.genome, quiet=True) as genome:
-        for j, i in enumerate(rows):
-            chrom, pos = snv["chrom"][i], int(snv["pos"][i])
-            length = genome.lengths[chrom]
-            start = min(max(0, pos - width // 2), length - width)
-            codes = text_codes(genome.fetch(chrom, start, start + width))
-            ok = codes < 4
-            ref[j, codes[ok], np.flatnonzero(ok)] = 1
-    alt = ref.copy()
-    for j, i in enumerate(rows):
-        chrom, pos = snv["chrom"][i], int(snv["pos"][i])
-        start = min(
-            max(0, pos - width // 2), g.lengths[g.chromosomes.index(chrom)] - width
-        )
-        alt[j, :, pos - start] = 0
-        alt[j, code[snv["alt"][i]], pos - start] = 1
-    return ref, alt
-
-
-# --------------------------------------------------------------------------- #
-# the peer
-# --------------------------------------------------------------------------- #
-def peer_available() -> str | None:
-    try:
-        import gkmsvm  # noqa: F401
-    except ImportError:
-        return "gkmsvm-lite is not installed (pip install poimkit[bench]): peer skipped"
-    return None
-
-
-def decode(seqs: list[np.ndarray]) -> list[str]:
-    letters = np.frombuffer(b"ACGT", dtype=np.uint8)
-    return [letters[x].tobytes().decode() for x in seqs]
-
-
-def run_peer(g, pos, neg, snv, sample, args, work: Path) -> dict:
-    """gkmsvm-lite: train on a sample, then kernel, gkmexplain and DeltaSVM effects."""
-    import gkmsvm
-
-    rng = np.random.default_rng(SEED)
-    half = args.peer_n // 2
-    p = rng.choice(len(pos), min(half, len(pos)), replace=False)
-    n = rng.choice(len(neg), min(half, len(neg)), replace=False)
-    out: dict = {"train_records": int(p.size + n.size)}
-    log(f"gkmsvm-lite: train_gkmsvm on {p.size} + {n.size} records")
-    start = time.perf_counter()
-    model = gkmsvm.train_gkmsvm(
-        decode([pos[i] for i in p]), decode([neg[i] for i in n]), device="cpu"
-    )
-    out["train_s"] = time.perf_counter() - start
-    out["support_vectors"] = int(model.num_support_vectors)
-    log(f"  {out['train_s']:.1f} s, {out['support_vectors']} support vectors")
-    methods: dict = {}
-    ref, alt = variant_windows(g, snv, sample, WIDTH)
-    for method in ("kernel", "gkmexplain"):
-        log(f"gkmsvm-lite score_variants(method={method!r}) on {sample.size} SNVs")
-        start = time.perf_counter()
-        effect = np.asarray(model.score_variants(ref, alt, method=method)).ravel()
-        seconds = time.perf_counter() - start
-        methods[method] = {"rows": sample, "effect": effect, "seconds": seconds}
-        log(f"  {seconds:.1f} s ({sample.size / seconds:.1f} variants/s)")
-    model_path = work / "gkmsvm_model.npz"
-    gkmsvm.save_npz(model, model_path)
-    rows = np.arange(snv["pos"].size)
-    windows = work / "delta_windows.npz"
-    r, a = variant_windows(g, snv, rows, 2 * GKM_L - 1)
-    np.savez(windows, ref=r.astype(np.uint8), alt=a.astype(np.uint8))
-    result = work / "delta_effects.npz"
-    log(
-        f"gkmsvm-lite to_deltasvm + DeltaSVM.score_variants on {rows.size} SNVs "
-        f"(a child process, stopped after {args.budget:.0f} s)"
-    )
-    done = timed(
-        [
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--deltasvm-child",
-            str(model_path),
-            str(windows),
-            str(result),
-        ],
-        args.budget,
-    )
-    if done["ok"]:
-        data = np.load(result)
-        methods["deltasvm"] = {
-            "rows": rows,
-            "effect": data["effect"],
-            "seconds": float(data["score_s"]),
-            "table_s": float(data["table_s"]),
-        }
-    else:
-        methods["deltasvm"] = {"error": done["error"]}
-    out["methods"] = methods
-    return out
-
-
-def deltasvm_child(model_path: str, windows: str, result: str) -> None:
-    import gkmsvm
-
-    model = gkmsvm.load_npz(model_path, device="cpu")
-    start = time.perf_counter()
-    delta = model.to_deltasvm(verbose=True)  # tqdm: the ETA if it is stopped
-    table_s = time.perf_counter() - start
-    data = np.load(windows)
-    start = time.perf_counter()
-    effect = np.asarray(
-        delta.score_variants(
-            data["ref"].astype(np.float32), data["alt"].astype(np.float32)
-        )
-    ).ravel()
-    score_s = time.perf_counter() - start
-    np.savez(result, effect=effect, table_s=table_s, score_s=score_s)
+from genome_commands import poimkit_command, timed  # noqa: E402
+from genome_config import (  # noqa: E402  # noqa: E402
+    BUDGET,
+    FULL,
+    GOAL_RUN_S,
+    GOAL_VARIANTS_S,
+    PEER_N,
+    PEER_VARIANTS,
+    QUICK,
+    QUICK_PEER_N,
+    QUICK_PEER_VARIANTS,
+    SEED,
+    TOP,
+    WIDTH,
+    log,
+)
+from genome_data import auc, fallback_negatives, oracle_scores, records  # noqa: E402
+from genome_peers import deltasvm_child, peer_available, run_peer  # noqa: E402
+from genome_variants import (  # noqa: E402
+    precision_at,
+    precision_of_losses,
+    read_effects,
+    read_snvs,
+    spearman,
+)
 
 
 # --------------------------------------------------------------------------- #

@@ -101,8 +101,9 @@ def run(args) -> int:
         sys.path.insert(0, str(ROOT))
     import numba
 
-    from poimkit.kernels import _wd as wd
-    from poimkit.kernels import _wds as wds
+    # the numba dispatchers' cache statistics: compiled or loaded from the cache
+    from poimkit.kernels import _wd as wd  # private: see issue 31
+    from poimkit.kernels import _wds as wds  # private: see issue 31
     from poimkit.kernels.wd import wd_kernel
 
     n, length, degree, shift = args.n, args.length, args.degree, args.shift

@@ -23,7 +23,12 @@ from poimkit import WDKernelSVC, compute_poim
 from poimkit.datasets import make_planted
 from poimkit.motifs import extract_motifs
 from poimkit.motifs.discovery import background_letters
-from poimkit.motifs.fit import MotifPoimFit, MotifShape, _pack, _unpack
+from poimkit.motifs.fit import (  # private: see issue 31
+    MotifPoimFit,
+    MotifShape,
+    _pack,
+    _unpack,
+)
 
 MOTIFS = [("GGCCGTAAA", 11, 0), ("TTTCACGTTGA", 24, 0)]
 

@@ -31,7 +31,7 @@ from poimkit.importance.firm import (
     rbf_svm_gradient,
 )
 
-REPRODUCE = Path(__file__).resolve().parents[1] / "benchmarks" / "reproduce"
+REPRODUCE = Path(__file__).resolve().parents[1] / "validation"
 
 
 def cube(d, signed=False):

@@ -28,7 +28,7 @@ from poimkit.importance.permutation import PermutationResult, permutation
 # the package exports the function `permutation`, which hides the module's name
 permutation_module = sys.modules["poimkit.importance.permutation"]
 
-REPRODUCE = Path(__file__).resolve().parents[1] / "benchmarks" / "reproduce"
+REPRODUCE = Path(__file__).resolve().parents[1] / "validation"
 
 
 def load_script(name):

@@ -19,7 +19,7 @@ from sklearn.tree import DecisionTreeRegressor
 from poimkit.errors import InputError
 from poimkit.importance.sensitivity import output_spread, sensitivity
 
-REPRODUCE = Path(__file__).resolve().parents[1] / "benchmarks" / "reproduce"
+REPRODUCE = Path(__file__).resolve().parents[1] / "validation"
 
 
 def load_script(name):

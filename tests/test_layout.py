@@ -51,6 +51,20 @@ def test_no_module_over_700_lines():
     assert not long, f"modules over {MAX_LINES} lines: {long}"
 
 
+@pytest.mark.parametrize("folder", ["benchmarks", "validation"])
+def test_no_script_over_700_lines(folder):
+    """The benchmarks and the papers' validation keep the package's cap too."""
+    root = PACKAGE.parent / folder
+    scripts = sorted(root.rglob("*.py"))
+    assert len(scripts) > 5, f"no scripts found in {root}"
+    long = {
+        str(path.relative_to(root)): n
+        for path in scripts
+        if (n := len(path.read_text().splitlines())) > MAX_LINES
+    }
+    assert not long, f"{folder} files over {MAX_LINES} lines: {long}"
+
+
 def test_public_functions_have_parameters_sections_and_type_hints():
     undocumented, unhinted = [], []
     for path in _public_modules():
@@ -146,3 +160,36 @@ def test_no_module_imports_another_modules_private_names():
                 where = path.relative_to(PACKAGE).as_posix()
                 offenders.append(f"{where}:{node.lineno} imports {name}")
     assert not offenders, offenders
+
+
+def _private_poimkit_imports(path: Path):
+    """(line, text) of each import of a private poimkit name or module."""
+    lines = path.read_text().splitlines()
+    for node in ast.walk(ast.parse("\n".join(lines))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+            "poimkit"
+        ):
+            names = [*node.module.split("."), *(a.name for a in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [
+                p
+                for a in node.names
+                if a.name.startswith("poimkit")
+                for p in a.name.split(".")
+            ]
+        else:
+            continue
+        if any(n.startswith("_") for n in names):
+            yield node.lineno, lines[node.lineno - 1]
+
+
+@pytest.mark.parametrize("folder", ["benchmarks", "validation"])
+def test_scripts_use_the_public_api(folder):
+    """No private poimkit name, except the few marked for issue 31."""
+    unmarked = [
+        f"{path.name}:{line}: {text.strip()}"
+        for path in sorted((PACKAGE.parent / folder).rglob("*.py"))
+        for line, text in _private_poimkit_imports(path)
+        if "private: see issue 31" not in text
+    ]
+    assert not unmarked, f"private poimkit imports: {unmarked}"

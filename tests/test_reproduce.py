@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-REPRODUCE = ROOT / "benchmarks" / "reproduce"
+REPRODUCE = ROOT / "validation"
 sys.path.insert(0, str(REPRODUCE))
 
 from _common import VERDICTS, claim  # noqa: E402

@@ -1,4 +1,4 @@
-"""The FIBLR Fig. 1 reproduction on Iris (benchmarks/reproduce/fiblr_fig1_iris.py):
+"""The FIBLR Fig. 1 reproduction on Iris (validation/fiblr_fig1_iris.py):
 its claims, from the functions of the script and from the committed results."""
 
 import importlib.util
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 
-REPRODUCE = Path(__file__).resolve().parents[1] / "benchmarks" / "reproduce"
+REPRODUCE = Path(__file__).resolve().parents[1] / "validation"
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-REPRODUCE = Path(__file__).resolve().parents[1] / "benchmarks" / "reproduce"
+REPRODUCE = Path(__file__).resolve().parents[1] / "validation"
 VERDICTS = {"holds", "differs", "not attempted"}
 
 

@@ -10,7 +10,7 @@ import pytest
 from poimkit.alphabet import encode, kmer_string
 from poimkit.datasets import make_gattaca
 
-REPRODUCE = Path(__file__).resolve().parents[1] / "benchmarks" / "reproduce"
+REPRODUCE = Path(__file__).resolve().parents[1] / "validation"
 
 
 def load_script(name):

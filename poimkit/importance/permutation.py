@@ -176,7 +176,7 @@ def permutation(
     On training data the importance says how much the model *relies* on a
     feature, even where what it learned does not generalise: an overfitted
     model of pure noise shows importances above 1 on its training data
-    (``benchmarks/reproduce/molnar_garbage_svm.py``). On held-out data the
+    (``validation/molnar_garbage_svm.py``). On held-out data the
     importance says how much a feature contributes to the performance on
     unseen data; those of the same model are close to 1. The caller chooses
     by passing ``X, y``.

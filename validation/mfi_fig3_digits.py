@@ -12,7 +12,7 @@ pixels, kernel MFI map, MoRF curves), ``mfi_fig4_digits.png/.pdf``
 (instance-based maps) and ``mfi_fig3_digits.json`` (accuracy, ROC AUC, MoRF
 areas for MFI and random orders, top pixels).
 
-Run: ``python benchmarks/reproduce/mfi_fig3_digits.py [--quick] [--seed N]``.
+Run: ``python validation/mfi_fig3_digits.py [--quick] [--seed N]``.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ each of its numbers is checked against our range over the seeds (the
 `sklearn.inspection.PartialDependenceDisplay` (grid from the 5th to the 95th
 percentile of the training data).
 
-Run ``python benchmarks/reproduce/molnar_garbage_svm.py [-o OUT] [--seed S]
+Run ``python validation/molnar_garbage_svm.py [-o OUT] [--seed S]
 [--n-seeds K] [--quick]``; writes ``molnar_garbage_svm.{json,png,pdf}`` and
 ``molnar_garbage_svm_pdp.{png,pdf}``. ``--quick``: 2 permutations per feature,
 5 seeds, a coarser PDP grid.

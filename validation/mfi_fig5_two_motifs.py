@@ -28,7 +28,7 @@ were planted, the share of |r| that falls into the two motif windows, how
 many single-motif test negatives are rejected vs accepted, and ``claims``:
 each statement of the paper's figure 5 paragraph with ours and a verdict.
 
-Run: ``python benchmarks/reproduce/mfi_fig5_two_motifs.py [--quick] [--seed N]``.
+Run: ``python validation/mfi_fig5_two_motifs.py [--quick] [--seed N]``.
 Writes ``mfi_fig5_two_motifs.{png,pdf,json}``.
 """
 

@@ -1,8 +1,8 @@
 """Run every reproduction script in this folder (figures and JSON into --out).
 
-python benchmarks/reproduce/run_all.py            # full sizes
-python benchmarks/reproduce/run_all.py --quick    # small sizes
-python benchmarks/reproduce/run_all.py --table    # README's table of the claims
+python validation/run_all.py            # full sizes
+python validation/run_all.py --quick    # small sizes
+python validation/run_all.py --table    # README's table of the claims
 
 Every script in this folder except ``_common.py`` and this one is run, in
 name order; the sequence figures are ``firm_fig3_gattaca.py``,
@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 def claims_table(results: Path = HERE / "results") -> list[str]:
     """README's table of the papers' claims, one row per claim of every JSON.
 
-    ``python benchmarks/reproduce/run_all.py --table`` prints it; a test keeps
+    ``python validation/run_all.py --table`` prints it; a test keeps
     README.md equal to it.
     """
     rows = ["| script | claim | verdict |", "|---|---|---|"]

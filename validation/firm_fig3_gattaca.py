@@ -23,7 +23,7 @@ Numbers (JSON): per method the z-score ``(value - band mean) / band SD`` of
 GATTACA at its peak, the positions where GATTACA exceeds 3 SD, and the same
 for the distance-1 mean.
 
-Run: ``python benchmarks/reproduce/firm_fig3_gattaca.py [--quick] [--seed N]``
+Run: ``python validation/firm_fig3_gattaca.py [--quick] [--seed N]``
 (``--quick``: 600 + 600 freshly generated sequences instead of the bundled
 files). Writes ``firm_fig3_gattaca.{png,pdf,json}``.
 """

@@ -18,7 +18,7 @@ linear score), FIRM of the labels (y-FIRM), the standardised FIRM
 of the mean score in 20 quantile bins of each feature (biased upwards by the
 sampling noise of the bin means, about ``sd(s) sqrt(20 / n)``, also reported).
 
-Run: ``python benchmarks/reproduce/firm_fig2_gaussian.py [-o OUT] [--seed S]
+Run: ``python validation/firm_fig2_gaussian.py [-o OUT] [--seed S]
 [--quick]``. Writes ``firm_fig2_gaussian.{png,pdf,json}``.
 """
 

@@ -22,7 +22,7 @@ listed as "not attempted". The JSON's ``claims`` check every claim of the paper
 against ours; its accuracy claim (FIBLR more accurate than LR and GNB) is
 checked on Iris, where it does not carry over.
 
-Run ``python benchmarks/reproduce/fiblr_fig1_iris.py [-o OUT] [--seed S]
+Run ``python validation/fiblr_fig1_iris.py [-o OUT] [--seed S]
 [--quick]``; writes ``fiblr_fig1_iris.{json,png,pdf}``.
 """
 

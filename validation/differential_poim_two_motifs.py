@@ -23,7 +23,7 @@ motif) and the "motif ends" found without knowing the truth: cells with
 ``D_l(j) >= 0.5 max D`` whose one-letter extensions ``D_{l+1}(j - 1)`` and
 ``D_{l+1}(j)`` fall below half of ``D_l(j)``.
 
-Run: ``python benchmarks/reproduce/differential_poim_two_motifs.py [--quick]``.
+Run: ``python validation/differential_poim_two_motifs.py [--quick]``.
 Writes ``differential_poim_two_motifs.{png,pdf,json}``.
 """
 

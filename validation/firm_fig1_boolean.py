@@ -28,7 +28,7 @@ SVM over a grid of both (and with the kernel normalised as Shogun, the
 authors' toolbox, does by default): no set-up makes the SVM-w sentence, the
 SVM-FIRM sentence and the underfitting/1.6̄ sentences hold together.
 
-Run: ``python benchmarks/reproduce/firm_fig1_boolean.py [-o OUT] [--quick]``.
+Run: ``python validation/firm_fig1_boolean.py [-o OUT] [--quick]``.
 Writes ``firm_fig1_boolean.{png,pdf,json}`` and
 ``firm_fig1_boolean_inhomogeneous.{png,pdf}`` (not with ``--quick``, which
 also searches a coarser grid of set-ups). The numbers are deterministic (the
@@ -48,101 +48,33 @@ import _common  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from _common import claim  # noqa: E402
-from sklearn.svm import SVC  # noqa: E402
+from _firm_fig1_base import (  # noqa: E402
+    HARD_MARGIN_C,
+    KERNELS,
+    KERNELS_BY_COEF0,
+    N_VARIABLES,
+    PAPER_SCORE,
+    STEM,
+    clean_table,
+    firm_tables,
+    labels,
+    monomial_weights,
+    ranking,
+    train_svm,
+    truth_table,
+)
+from _firm_fig1_search import (  # noqa: E402
+    SENTENCES,
+    disjunction_firm,
+    extremes,
+    label_polynomial,
+    log_c_span,
+    sentences_in,
+    setup_search,
+    seven_true,
+)
 
-from poimkit.importance.firm import firm_binary, firm_indicators  # noqa: E402
-
-STEM = "firm_fig1_boolean"
-PAPER_SCORE = 5.0 / 3.0  # "s(x) = 1.6̄ for (x1, x2) = (0, 1)", Section 3.1
-KERNELS = {
-    "homogeneous": {"coef0": 0.0, "formula": "(x^T x')^2"},
-    "inhomogeneous": {"coef0": 1.0, "formula": "(x^T x' + 1)^2"},
-}
-KERNELS_BY_COEF0 = {spec["coef0"]: spec["formula"] for spec in KERNELS.values()}
-N_VARIABLES = 3
-HARD_MARGIN_C = 1e10
-
-
-def truth_table() -> np.ndarray:
-    """All 8 rows of {0, 1}^3, x1 most significant."""
-    return np.array(list(itertools.product([0.0, 1.0], repeat=N_VARIABLES)))
-
-
-def labels(X: np.ndarray) -> np.ndarray:
-    """+1 where ``x1 or (not x1 and not x2)`` holds, -1 elsewhere."""
-    x1, x2 = X[:, 0] == 1, X[:, 1] == 1
-    return np.where(x1 | (~x1 & ~x2), 1.0, -1.0)
-
-
-def train_svm(X: np.ndarray, y: np.ndarray, coef0: float) -> SVC:
-    """Hard-margin SVM with kernel ``(x^T x' + coef0)^2``."""
-    model = SVC(
-        kernel="poly", degree=2, gamma=1.0, coef0=coef0, C=HARD_MARGIN_C, tol=1e-12
-    )
-    return model.fit(X, y)
-
-
-def monomial_weights(scores: np.ndarray) -> dict:
-    """Coefficients of the multilinear polynomial equal to the score on {0,1}^3.
-
-    On 0/1 inputs ``x_j^2 = x_j``, so a quadratic score is
-    ``c0 + sum_j c_j x_j + sum_{j<k} c_jk x_j x_k``: the weight the SVM adds
-    when a monomial is present. Found by Moebius inversion of the 8 scores,
-    ``c_S = sum_{T subset S} (-1)^{|S|-|T|} s(1_T)``.
-    """
-    table = truth_table()
-    index = {tuple(row.astype(int)): i for i, row in enumerate(table)}
-
-    def at(subset):
-        key = tuple(1 if j in subset else 0 for j in range(N_VARIABLES))
-        return scores[index[key]]
-
-    def coef(subset):
-        total = 0.0
-        for r in range(len(subset) + 1):
-            for sub in itertools.combinations(subset, r):
-                total += (-1) ** (len(subset) - r) * at(sub)
-        return total
-
-    single = np.array([coef((j,)) for j in range(N_VARIABLES)])
-    pairs = np.full((N_VARIABLES, N_VARIABLES), np.nan)
-    for j, k in itertools.combinations(range(N_VARIABLES), 2):
-        pairs[j, k] = pairs[k, j] = coef((j, k))
-    return {
-        "intercept": coef(()),
-        "single": single,
-        "pairs": pairs,
-        "triple": coef(tuple(range(N_VARIABLES))),
-    }
-
-
-def literal_name(j: int, value: int) -> str:
-    return f"x{j + 1}" if value == 1 else f"not x{j + 1}"
-
-
-def firm_tables(result) -> tuple[dict, dict]:
-    """Literal -> FIRM and conjunction -> FIRM from a `BinaryFirm`."""
-    single = {
-        literal_name(j, v): float(result.single[j, v])
-        for j in range(N_VARIABLES)
-        for v in (1, 0)
-    }
-    pairs = {}
-    for j, k in itertools.combinations(range(N_VARIABLES), 2):
-        for a, b in itertools.product((1, 0), repeat=2):
-            name = f"{literal_name(j, a)} & {literal_name(k, b)}"
-            pairs[name] = float(result.pairs[j, k, a, b])
-    return single, pairs
-
-
-def _clean(table: dict) -> dict:
-    """Values rounded to 10 decimals: the SVM solver leaves ~1e-13 noise."""
-    return {key: round(float(value), 10) + 0.0 for key, value in table.items()}
-
-
-def ranking(table: dict) -> list[str]:
-    """Names by decreasing |value|, ties by name."""
-    return sorted(table, key=lambda name: (-abs(table[name]), name))
+from poimkit.importance.firm import firm_binary  # noqa: E402
 
 
 def analyse(coef0: float) -> dict:
@@ -154,20 +86,22 @@ def analyse(coef0: float) -> dict:
     weights = monomial_weights(scores)
     svm_firm = firm_binary(model, X)
     y_firm = firm_binary(y, X)
-    rows = _clean(
+    rows = clean_table(
         {"".join(str(int(v)) for v in row): s for row, s in zip(X, scores, strict=True)}
     )
     s01 = float(scores[(X[:, 0] == 0) & (X[:, 1] == 1)].mean())
     s10 = float(scores[(X[:, 0] == 1) & (X[:, 1] == 0)].mean())
-    w_single = _clean({f"x{j + 1}": weights["single"][j] for j in range(N_VARIABLES)})
-    w_pairs = _clean(
+    w_single = clean_table(
+        {f"x{j + 1}": weights["single"][j] for j in range(N_VARIABLES)}
+    )
+    w_pairs = clean_table(
         {
             f"x{j + 1}x{k + 1}": weights["pairs"][j, k]
             for j, k in itertools.combinations(range(N_VARIABLES), 2)
         }
     )
-    svm_single, svm_pairs = map(_clean, firm_tables(svm_firm))
-    y_single, y_pairs = map(_clean, firm_tables(y_firm))
+    svm_single, svm_pairs = map(clean_table, firm_tables(svm_firm))
+    y_single, y_pairs = map(clean_table, firm_tables(y_firm))
     return {
         "model": model,
         "arrays": {"weights": weights, "svm_firm": svm_firm, "y_firm": y_firm},
@@ -259,11 +193,11 @@ def compute(seed: int = 0, quick: bool = False) -> dict:
         "paper_text_checks": {
             "svm_w_biggest_is_x2": paper["svm_w"]["ranking"][0] == "x2",
             "svm_w_second_is_x1x2": paper["svm_w"]["ranking"][1] == "x1x2",
-            "y_firm_seven_true_conjunctions_equal_and_top": _seven_true(y_pairs),
-            "y_firm_most_negative_conjunctions": _extremes(y_pairs, min),
-            "svm_firm_most_positive_features": _extremes(svm_all, max),
-            "svm_firm_most_positive_conjunctions": _extremes(svm_pairs, max),
-            "svm_firm_most_negative_features": _extremes(svm_all, min),
+            "y_firm_seven_true_conjunctions_equal_and_top": seven_true(y_pairs),
+            "y_firm_most_negative_conjunctions": extremes(y_pairs, min),
+            "svm_firm_most_positive_features": extremes(svm_all, max),
+            "svm_firm_most_positive_conjunctions": extremes(svm_pairs, max),
+            "svm_firm_most_negative_features": extremes(svm_all, min),
         },
         "homogeneous": paper,
         "inhomogeneous": inhom,
@@ -297,7 +231,7 @@ def claims(data: dict) -> list[dict]:
     spans = {
         name: [
             f"coef0 {k['coef0']:g}{' normalised' if k['normalized'] else ''}: "
-            + _log_c_span(k["log10_C_where_holds"][name])
+            + log_c_span(k["log10_C_where_holds"][name])
             for k in search["kernels"]
             if k["log10_C_where_holds"][name]
         ]
@@ -515,214 +449,6 @@ def claims(data: dict) -> list[dict]:
 def _corr(a: dict, b: dict) -> float:
     keys = sorted(a)
     return float(np.corrcoef([a[k] for k in keys], [b[k] for k in keys])[0, 1])
-
-
-# ------------------------------------------------- is the function learnable?
-MONOMIALS = ("x1", "x2", "x3", "x1x2", "x1x3", "x2x3")
-
-
-def monomial_matrix(X: np.ndarray) -> np.ndarray:
-    """Columns 1, x1, x2, x3, x1x2, x1x3, x2x3: the quadratic kernel's features."""
-    pairs = [
-        X[:, j] * X[:, k] for j, k in itertools.combinations(range(N_VARIABLES), 2)
-    ]
-    return np.column_stack([np.ones(len(X)), X, *pairs])
-
-
-def label_polynomial() -> dict:
-    """Least squares of the labels on the monomials of degree <= 2.
-
-    The labels are exactly ``1 - 2 x2 + 2 x1 x2`` on {0,1}^3: the formula lies
-    in the feature space of the quadratic kernel (plus the SVM's bias), so the
-    kernel's degree does not stop a model of that space from fitting it.
-    """
-    X = truth_table()
-    y = labels(X)
-    A = monomial_matrix(X)
-    coef, *_ = np.linalg.lstsq(A, y, rcond=None)
-    return {
-        "coefficients": _clean(dict(zip(("1", *MONOMIALS), coef, strict=True))),
-        "max_abs_residual": float(np.max(np.abs(A @ coef - y))),
-        "polynomial": "y = 1 - 2 x2 + 2 x1 x2 on {0,1}^3",
-    }
-
-
-def disjunction_firm(scores: np.ndarray) -> dict:
-    """SVM-FIRM of pairwise disjunctions, features the SVM-w has no weight for."""
-    X = truth_table().astype(bool)
-    x1, x2, x3 = X.T
-    features = {
-        "x1 or not x2 (the formula)": x1 | ~x2,
-        "x1 or x2": x1 | x2,
-        "not x1 or x2": ~x1 | x2,
-        "x1 or x3": x1 | x3,
-    }
-    values = firm_indicators(scores, np.column_stack(list(features.values())))
-    return _clean(dict(zip(features, values, strict=True)))
-
-
-# ------------------------------------------------------ search over set-ups
-#: Section 3.1 states neither C nor the kernel's offset: the grid searched
-#: for a set-up in which the paper's sentences hold (0/1 inputs as stated)
-SCAN_COEF0 = (0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
-SCAN_COEF0_QUICK = (0.0, 0.5, 1.0, 5.0)
-SCAN_LOG10_C = tuple(np.round(np.arange(-3.0, 10.01, 0.25), 2))
-SCAN_LOG10_C_QUICK = tuple(np.arange(-3.0, 10.01, 1.0))
-#: the SVM sentences of Section 3.1 checked in every set-up
-SENTENCES = {
-    "svm_w_x2_then_x1x2": "SVM-w: biggest weight x2, then x1 and x2",
-    "svm_firm_top_signed_is_x1_and_not_x2": "SVM-FIRM: x1 & not x2 the largest "
-    "(signed) of the 18 features",
-    "svm_firm_top_abs_is_x1_and_not_x2": "SVM-FIRM: x1 & not x2 the largest "
-    "|FIRM| of the 18 features",
-    "underfitting": "training errors (accuracy < 1)",
-    "s_5/3_at_x1_0_x2_1": "s = 1.667 at (x1, x2) = (0, 1)",
-    "s_5/3_at_x1_1_x2_0": "s = 1.667 at (x1, x2) = (1, 0) (coordinates swapped)",
-}
-
-
-def poly_kernel(A: np.ndarray, B: np.ndarray, coef0: float, normalized: bool):
-    """``(a^T b + coef0)^2``, optionally ``k(a, b) / sqrt(k(a, a) k(b, b))``.
-
-    The normalisation is Shogun's default for its ``PolyKernel``
-    (``CSqrtDiagKernelNormalizer``); it is undefined for ``coef0 = 0`` on 0/1
-    inputs, where ``k(000, 000) = 0``.
-    """
-    K = (A @ B.T + coef0) ** 2
-    if normalized:
-        da = (np.sum(A * A, axis=1) + coef0) ** 2
-        db = (np.sum(B * B, axis=1) + coef0) ** 2
-        K = K / np.sqrt(np.outer(da, db))
-    return K
-
-
-def sentences_in(scores: np.ndarray, y: np.ndarray) -> dict:
-    """Which of `SENTENCES` hold for the scores of the 8 rows of `truth_table`."""
-    X = truth_table()
-    w = monomial_weights(scores)
-    weights = _clean(
-        {
-            **{f"x{j + 1}": w["single"][j] for j in range(N_VARIABLES)},
-            **{
-                f"x{j + 1}x{k + 1}": w["pairs"][j, k]
-                for j, k in itertools.combinations(range(N_VARIABLES), 2)
-            },
-        }
-    )
-    order = ranking(weights)
-    single, pairs = map(_clean, firm_tables(firm_binary(scores, X)))
-    features = {**single, **pairs}
-    target = features["x1 & not x2"]
-    rest = [v for k, v in features.items() if k != "x1 & not x2"]
-    at01 = (X[:, 0] == 0) & (X[:, 1] == 1)
-    at10 = (X[:, 0] == 1) & (X[:, 1] == 0)
-    return {
-        "svm_w_x2_then_x1x2": order[:2] == ["x2", "x1x2"]
-        and abs(weights["x1x2"]) > abs(weights[order[2]]),
-        "svm_firm_top_signed_is_x1_and_not_x2": bool(target > max(rest) + 1e-9),
-        "svm_firm_top_abs_is_x1_and_not_x2": bool(
-            abs(target) > max(map(abs, rest)) + 1e-9
-        ),
-        "underfitting": bool(np.mean(np.sign(scores) == y) < 1),
-        "s_5/3_at_x1_0_x2_1": bool(np.all(np.abs(scores[at01] - PAPER_SCORE) < 1e-2)),
-        "s_5/3_at_x1_1_x2_0": bool(np.all(np.abs(scores[at10] - PAPER_SCORE) < 1e-2)),
-    }
-
-
-def setup_search(quick: bool = False) -> dict:
-    """Fit the SVM for every (offset, normalisation, C) of the grid; tally sentences.
-
-    Returns, per kernel, the C (as log10) where each sentence holds, and over
-    all set-ups how often each combination of sentences holds together.
-    """
-    X = truth_table()
-    y = labels(X)
-    at01 = (X[:, 0] == 0) & (X[:, 1] == 1)
-    at10 = (X[:, 0] == 1) & (X[:, 1] == 0)
-    coef0s = SCAN_COEF0_QUICK if quick else SCAN_COEF0
-    log_cs = SCAN_LOG10_C_QUICK if quick else SCAN_LOG10_C
-    kernels, together = [], {}
-    for coef0 in coef0s:
-        for normalized in (False, True):
-            if normalized and coef0 == 0:
-                continue  # k(000, 000) = 0: the normalisation is undefined
-            K = poly_kernel(X, X, coef0, normalized)
-            holds = {name: [] for name in SENTENCES}
-            s01, s10 = [], []
-            for log_c in log_cs:
-                model = SVC(
-                    kernel="precomputed", C=10.0**log_c, tol=1e-10, max_iter=10**6
-                ).fit(K, y)
-                scores = model.decision_function(K)
-                found = sentences_in(scores, y)
-                for name, ok in found.items():
-                    if ok:
-                        holds[name].append(float(log_c))
-                key = " + ".join(n for n, ok in found.items() if ok) or "none"
-                together[key] = together.get(key, 0) + 1
-                s01.append(float(scores[at01].mean()))
-                s10.append(float(scores[at10].mean()))
-            kernels.append(
-                {
-                    "coef0": coef0,
-                    "normalized": normalized,
-                    "log10_C_where_holds": holds,
-                    "s_at_x1_0_x2_1_range": [min(s01), max(s01)],
-                    "s_at_x1_1_x2_0_range": [min(s10), max(s10)],
-                }
-            )
-    n_setups = sum(together.values())
-    max_together = max(len(k.split(" + ")) for k in together if k != "none")
-    return {
-        "grid": {
-            "kernel": "(x^T x' + coef0)^2 on 0/1 inputs, sklearn SVC, labels -1/+1",
-            "coef0": list(coef0s),
-            "normalized": "no / yes (k / sqrt(k(x,x) k(x',x')), Shogun's "
-            "default for PolyKernel; undefined for coef0 = 0)",
-            "log10_C": [float(c) for c in log_cs],
-            "n_setups": n_setups,
-        },
-        "sentences": SENTENCES,
-        "kernels": kernels,
-        "sentences_holding_together": dict(
-            sorted(together.items(), key=lambda kv: -kv[1])
-        ),
-        "max_sentences_together": max_together,
-        "svm_w_and_svm_firm_together": any(
-            "svm_w_x2_then_x1x2" in k and "svm_firm_top_signed" in k for k in together
-        ),
-        "max_s_at_x1_0_x2_1": max(k["s_at_x1_0_x2_1_range"][1] for k in kernels),
-    }
-
-
-def _log_c_span(values: list[float]) -> str:
-    return f"log10 C {min(values):g}..{max(values):g}" if values else "no C"
-
-
-def _extremes(table: dict, pick) -> list[str]:
-    """All names whose value equals the max (or min) of ``table``."""
-    best = pick(table.values())
-    return sorted(k for k, v in table.items() if abs(v - best) < 1e-9)
-
-
-def _seven_true(pairs: dict) -> bool:
-    """The 7 conjunctions that imply the formula get the same positive y-FIRM."""
-    true_ones = [
-        "x1 & x2",
-        "x1 & not x2",
-        "not x1 & not x2",
-        "x1 & x3",
-        "x1 & not x3",
-        "not x2 & x3",
-        "not x2 & not x3",
-    ]
-    values = np.array([pairs[name] for name in true_ones])
-    others = np.array([v for k, v in pairs.items() if k not in true_ones])
-    return bool(
-        np.all(values > 0)
-        and np.allclose(values, values[0])
-        and np.all(others < values[0])
-    )
 
 
 # ------------------------------------------------------------------- figure

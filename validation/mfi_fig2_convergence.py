@@ -33,7 +33,7 @@ n >= 512.
 Outputs: ``mfi_fig2_convergence.{png,pdf,json}``; the JSON carries the
 curves and ``claims`` (paper vs ours, verdict).
 
-Run: ``python benchmarks/reproduce/mfi_fig2_convergence.py [--quick] [--seed N]
+Run: ``python validation/mfi_fig2_convergence.py [--quick] [--seed N]
 [-o OUT]``.
 """
 
