@@ -23,11 +23,11 @@ from poimkit import WDKernelSVC, compute_poim
 from poimkit.datasets import make_planted
 from poimkit.motifs import extract_motifs
 from poimkit.motifs.discovery import background_letters
-from poimkit.motifs.fit import (  # private: see issue 31
+from poimkit.motifs.fit import (
     MotifPoimFit,
     MotifShape,
-    _pack,
-    _unpack,
+    pack_shapes,
+    unpack_shapes,
 )
 
 MOTIFS = [("GGCCGTAAA", 11, 0), ("TTTCACGTTGA", 24, 0)]
@@ -65,8 +65,8 @@ def main(argv=None) -> int:
     analytic = time.perf_counter() - start
     start = time.perf_counter()
     minimize(
-        lambda x: fit.evaluate(_unpack(x, [shape]), gradient=False)[0],
-        _pack([shape]),
+        lambda x: fit.evaluate(unpack_shapes(x, [shape]), gradient=False)[0],
+        pack_shapes([shape]),
         method="L-BFGS-B",
         options={"maxiter": 200, "ftol": 1e-7},
     )

@@ -79,7 +79,18 @@ class MotifShape:
         return cls(logits, mu - pad, max(sigma, MIN_SPREAD))
 
 
-def _pack(shapes: list[MotifShape]) -> np.ndarray:
+def pack_shapes(shapes: list[MotifShape]) -> np.ndarray:
+    """The optimiser's vector of motif shapes: logits, mean, log spread, log temper.
+
+    Parameters
+    ----------
+    shapes : list of MotifShape
+        The motifs.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+    """
     return np.concatenate(
         [
             np.r_[s.logits.ravel(), s.mu, np.log(s.sigma), np.log(s.gamma)]
@@ -88,7 +99,20 @@ def _pack(shapes: list[MotifShape]) -> np.ndarray:
     )
 
 
-def _unpack(x: np.ndarray, template: list[MotifShape]) -> list[MotifShape]:
+def unpack_shapes(x: np.ndarray, template: list[MotifShape]) -> list[MotifShape]:
+    """The motif shapes of an optimiser's vector (`pack_shapes`).
+
+    Parameters
+    ----------
+    x : numpy.ndarray of float64
+        The packed vector.
+    template : list of MotifShape
+        Shapes of the same sizes, in the same order.
+
+    Returns
+    -------
+    list of MotifShape
+    """
     out, at = [], 0
     for s in template:
         n = s.logits.size
@@ -250,7 +274,7 @@ class MotifPoimFit:
         """
 
         def fun(x):
-            loss, _, grad = self.evaluate(_unpack(x, shapes))
+            loss, _, grad = self.evaluate(unpack_shapes(x, shapes))
             return loss, grad
 
         bounds = []
@@ -264,12 +288,12 @@ class MotifPoimFit:
             ]
         result = minimize(
             fun,
-            _pack(shapes),
+            pack_shapes(shapes),
             jac=True,
             method="L-BFGS-B",
             bounds=bounds,
             options={"maxiter": max_iter, "ftol": 1e-7},
         )
-        best = _unpack(result.x, shapes)
+        best = unpack_shapes(result.x, shapes)
         loss, scales, _ = self.evaluate(best, gradient=False)
         return best, loss, scales
