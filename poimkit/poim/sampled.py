@@ -12,7 +12,7 @@ pipeline) by sampling from the background chain, with standard errors:
   of one given sequence only;
 * `sample_conditional`: exact draws from the background conditioned on a
   positional k-mer, the building block of both (defined with the sampler in
-  `poimkit.poim._conditional`, re-exported here).
+  `poimkit.poim.conditional`, re-exported here).
 
 Common random numbers (the same uniforms for every k-mer of a window, and
 for the conditioned and the unconditioned draw) make the differences that
@@ -31,18 +31,17 @@ from numpy.typing import ArrayLike
 from .._scoring import ScoreFunction, score_function
 from .._validation import as_rng, check_int, check_real
 from .._version import __version__
-from ..alphabet import check_codes, encode, kmer_indices
+from ..alphabet import N_LETTERS, check_codes, encode, kmer_indices
 from ..background import MarkovBackground
 from ..errors import InputError
-from ._conditional import (
-    _N_LETTERS,
-    _ConditionalSampler,
-    _cumulative,
-    _inverse_cdf,
-    _letters,
-    _uniforms,
+from .conditional import (
+    ConditionalSampler,
+    cumulative,
+    inverse_cdf,
+    kmer_codes,
+    uniforms,
 )
-from ._conditional import sample_conditional as sample_conditional  # re-export
+from .conditional import sample_conditional as sample_conditional  # re-export
 from .result import Poim
 
 __all__ = [
@@ -254,7 +253,7 @@ def count_evaluations(length: int, max_order: int, order: int, n_samples: int) -
     """
     return int(
         n_samples
-        * sum((length - w + 1) * _N_LETTERS**w for w in _levels(max_order, order))
+        * sum((length - w + 1) * N_LETTERS**w for w in _levels(max_order, order))
     )
 
 
@@ -383,10 +382,10 @@ def sampled_poim(
             "max_evaluations"
         )
 
-    sampler = _ConditionalSampler(background)
+    sampler = ConditionalSampler(background)
     n_states = sampler.n_states
     moments = [
-        _Moments((length - l + 1, _N_LETTERS**l)) for l in range(1, max_order + 1)
+        _Moments((length - l + 1, N_LETTERS**l)) for l in range(1, max_order + 1)
     ]
     # Orders l < D: per-sample linear maps from width-D windows.
     lower: dict[int, list[tuple[int, int, np.ndarray]]] = {}
@@ -395,16 +394,16 @@ def sampled_poim(
             width, start, _ = sampler.extension(l, j)
             p = sampler.probabilities(width)[start]
             sub = (np.arange(p.size) >> (2 * (width - (j - start) - l))) % (
-                _N_LETTERS**l
+                N_LETTERS**l
             )
-            mass = np.bincount(sub, weights=p, minlength=_N_LETTERS**l)
+            mass = np.bincount(sub, weights=p, minlength=N_LETTERS**l)
             weight = np.divide(p, mass[sub], out=np.zeros_like(p), where=mass[sub] > 0)
-            avg = np.zeros((p.size, _N_LETTERS**l))
+            avg = np.zeros((p.size, N_LETTERS**l))
             avg[np.arange(p.size), sub] = weight
             lower.setdefault(start, []).append((l, j, avg))
 
     def done(width: int, j: int, m: int, scores: np.ndarray) -> None:
-        s = scores.reshape(m, _N_LETTERS**width)
+        s = scores.reshape(m, N_LETTERS**width)
         s = s - s[:, :1]  # exact zeros for a score that ignores the window
         d = s - (s @ sampler.probabilities(width)[j])[:, None]
         if width <= max_order:
@@ -417,17 +416,17 @@ def sampled_poim(
     batcher = _Batcher(score, batch_size, bar)
     try:
         for width in levels:
-            n_kmers = _N_LETTERS**width
+            n_kmers = N_LETTERS**width
             chunk = max(1, min(n_samples, batch_size // n_kmers))
             kmers = np.arange(n_kmers)
-            window = _letters(kmers, width)
+            window = kmer_codes(kmers, width)
             left_of = kmers >> (2 * (width - order))
             right_of = kmers % n_states
             states = np.arange(n_states)
             for j in range(length - width + 1):
                 for first in range(0, n_samples, chunk):
                     m = min(chunk, n_samples - first)
-                    u = _uniforms(rng, (m, length - width))
+                    u = uniforms(rng, (m, length - width))
                     all_states = np.broadcast_to(states, (m, n_states))
                     left, right = sampler.flanks(
                         j, j + width, all_states, all_states, u
@@ -562,7 +561,7 @@ def sampled_instance(
         max_order, n_samples, batch_size, length
     )
     rng = as_rng(random_state)
-    sampler = _ConditionalSampler(background)
+    sampler = ConditionalSampler(background)
     moments = [_Moments((length - l + 1,)) for l in range(1, max_order + 1)]
 
     def done(l: int, j: int, m: int, scores: np.ndarray) -> None:
@@ -581,16 +580,16 @@ def sampled_instance(
             if not ok[j]:
                 continue
             width, start, cond = sampler.extension(l, j)
-            marginal = _cumulative(sampler.probabilities(width)[start])
+            marginal = cumulative(sampler.probabilities(width)[start])
             for first in range(0, n_samples, chunk):
                 m = min(chunk, n_samples - first)
-                u = _uniforms(rng, (m, length - width + 1))
+                u = uniforms(rng, (m, length - width + 1))
                 contents = np.empty((m, 2), dtype=np.int64)
                 if width == l:
                     contents[:, 0] = target[j]
                 else:
-                    contents[:, 0] = _inverse_cdf(cond[target[j]], u[:, 0])
-                contents[:, 1] = _inverse_cdf(marginal, u[:, 0])
+                    contents[:, 0] = inverse_cdf(cond[target[j]], u[:, 0])
+                contents[:, 1] = inverse_cdf(marginal, u[:, 0])
                 X = sampler.fill(start, width, contents, u[:, 1:])
                 batcher.add(
                     X.reshape(2 * m, length),

@@ -9,8 +9,14 @@ right flank is the chain run forward; the left flank is the time-reversed
 chain, whose transition probabilities follow from the D-gram marginals
 ``pi_t``. Letters are drawn by inversion with uniforms the caller supplies,
 so that draws for different k-mers can share their randomness (common random
-numbers). `sample_conditional` is the public entry point (re-exported by
-`poimkit.poim.sampled`).
+numbers).
+
+* `sample_conditional`: n draws conditioned on one positional k-mer (the
+  public entry point, re-exported by `poimkit.poim.sampled`);
+* `ConditionalSampler`: the flank sampler for one background, shared by the
+  estimators of `poimkit.poim.sampled`;
+* `cumulative`, `inverse_cdf`, `uniforms`: inversion sampling with uniforms
+  in (0, 1]; `kmer_codes`: letter codes of k-mer indices.
 """
 
 from __future__ import annotations
@@ -19,19 +25,38 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validation import as_rng, check_int
-from ..alphabet import check_codes, encode, kmer_indices
+from ..alphabet import N_LETTERS, check_codes, encode, kmer_indices
 from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
 
-__all__ = ["sample_conditional"]
+__all__ = [
+    "ConditionalSampler",
+    "cumulative",
+    "inverse_cdf",
+    "kmer_codes",
+    "sample_conditional",
+    "uniforms",
+]
 
-_N_LETTERS = 4
 
-
-def _cumulative(p: np.ndarray) -> np.ndarray:
+def cumulative(p: np.ndarray) -> np.ndarray:
     """Cumulative distributions along the last axis, last entry exactly 1.
 
-    Rows that sum to 0 (contexts of probability 0) become uniform.
+    Parameters
+    ----------
+    p : numpy.ndarray of float, shape (..., n_categories)
+        Non-negative weights; each row is normalised. Rows that sum to 0
+        (contexts of probability 0) become uniform.
+
+    Returns
+    -------
+    numpy.ndarray of float64, same shape as ``p``
+        Cumulative probabilities; the last entry of every row is exactly 1.
+
+    Examples
+    --------
+    >>> cumulative(np.array([[1.0, 0.0, 3.0], [0.0, 0.0, 0.0]])).tolist()
+    [[0.25, 0.25, 1.0], [0.3333333333333333, 0.6666666666666666, 1.0]]
     """
     p = np.asarray(p, dtype=np.float64)
     total = p.sum(axis=-1, keepdims=True)
@@ -41,11 +66,26 @@ def _cumulative(p: np.ndarray) -> np.ndarray:
     return cum
 
 
-def _inverse_cdf(cum: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Category c with ``cum[c-1] < u <= cum[c]`` for u in (0, 1].
+def inverse_cdf(cum: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Category c with ``cum[c-1] < u <= cum[c]`` for u in (0, 1] (inversion).
 
-    ``cum`` has shape ``u.shape + (n_categories,)`` (or broadcasts to it).
-    Categories of probability 0 are never drawn.
+    Parameters
+    ----------
+    cum : numpy.ndarray of float, shape ``u.shape + (n_categories,)``
+        Cumulative distributions (as from `cumulative`), or an array that
+        broadcasts to that shape.
+    u : numpy.ndarray of float
+        Uniforms in (0, 1] (as from `uniforms`).
+
+    Returns
+    -------
+    numpy.ndarray of int, shape ``u.shape``
+        The drawn categories; categories of probability 0 are never drawn.
+
+    Examples
+    --------
+    >>> inverse_cdf(np.array([0.25, 0.25, 1.0]), np.array([0.1, 0.25, 0.3, 1.0]))
+    array([0, 0, 2, 2])
     """
     return np.minimum((cum < u[..., None]).sum(axis=-1), cum.shape[-1] - 1)
 
@@ -59,7 +99,7 @@ def _draw_letters(columns: np.ndarray, state: np.ndarray, u: np.ndarray) -> np.n
     """Letters by inversion for chains in ``state`` (m, k) with uniforms u (m, 1).
 
     ``columns`` (3, S) holds the cumulative probabilities ``cum[s, 0..2]``;
-    the letter is ``#{c < 3 : cum[s, c] < u}``, as in `_inverse_cdf`. Returns
+    the letter is ``#{c < 3 : cum[s, c] < u}``, as in `inverse_cdf`. Returns
     int64 of shape (m, k). (Three gathers and comparisons are several times
     faster than comparing a gathered (m, k, 4) table.)
     """
@@ -72,15 +112,33 @@ def _draw_letters(columns: np.ndarray, state: np.ndarray, u: np.ndarray) -> np.n
     return letter
 
 
-def _letters(index: np.ndarray, width: int) -> np.ndarray:
-    """Letter codes of k-mer indices: shape ``index.shape + (width,)``, uint8."""
+def kmer_codes(index: np.ndarray, width: int) -> np.ndarray:
+    """Letter codes of k-mer indices (vectorised inverse of `kmer_index`).
+
+    Parameters
+    ----------
+    index : numpy.ndarray of int
+        k-mer indices, ``0 .. 4**width - 1`` (not checked).
+    width : int
+        k-mer length.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape ``index.shape + (width,)``
+        Codes A=0, C=1, G=2, T=3, first letter first.
+
+    Examples
+    --------
+    >>> kmer_codes(np.array([9156, 3]), 7).tolist()  # GATTACA, AAAAAAT
+    [[2, 0, 3, 3, 0, 1, 0], [0, 0, 0, 0, 0, 0, 3]]
+    """
     shifts = 2 * np.arange(width - 1, -1, -1, dtype=np.int64)
     return ((np.asarray(index, dtype=np.int64)[..., None] >> shifts) & 3).astype(
         np.uint8
     )
 
 
-class _ConditionalSampler:
+class ConditionalSampler:
     """Exact draws of the flanks of a window under a Markov background.
 
     For a window ``[start, stop)`` of width >= D whose letters are fixed, the
@@ -101,34 +159,61 @@ class _ConditionalSampler:
     uniforms the caller supplies, one per flank position and sample, so that
     flanks for different boundary states share their randomness (common
     random numbers).
+
+    Parameters
+    ----------
+    background : MarkovBackground
+        Chain of order D = 0..3 for sequences of length L.
+
+    Attributes
+    ----------
+    background : MarkovBackground
+        The chain.
+    order, length, n_states : int
+        D, L and the number ``4**D`` of D-gram states.
+    forward, reverse : numpy.ndarray of float64
+        Cumulative transition tables of the forward and the reverse chain,
+        stored as (position, 3, n_states): the first three cumulative
+        probabilities of each state (the fourth is 1).
     """
 
     def __init__(self, background: MarkovBackground) -> None:
         self.background = background
         self.order = order = background.order
         self.length = length = background.length
-        self.n_states = n_states = _N_LETTERS**order
+        self.n_states = n_states = N_LETTERS**order
         # Cumulative tables stored as (position, 3, S): the first three
         # cumulative probabilities of each state (the fourth is 1).
-        self.forward = _columns(_cumulative(background.transitions))
-        reverse = np.zeros((length - order + 1, n_states, _N_LETTERS))
+        self.forward = _columns(cumulative(background.transitions))
+        reverse = np.zeros((length - order + 1, n_states, N_LETTERS))
         if order == 0:
             reverse[1:, 0, :] = background.transitions[:length, 0, :]
         else:
             pi = background.marginals()  # (L - D + 1, S)
             state = np.arange(n_states)
             prev = (
-                np.arange(_N_LETTERS)[None, :] * _N_LETTERS ** (order - 1)
-                + (state // _N_LETTERS)[:, None]
+                np.arange(N_LETTERS)[None, :] * N_LETTERS ** (order - 1)
+                + (state // N_LETTERS)[:, None]
             )  # (S, 4): the D-gram a s[:D-1] at t - 1
-            last = (state % _N_LETTERS)[:, None]
+            last = (state % N_LETTERS)[:, None]
             for t in range(1, length - order + 1):
                 reverse[t] = pi[t - 1][prev] * background.transitions[t - 1][prev, last]
-        self.reverse = _columns(_cumulative(reverse))
+        self.reverse = _columns(cumulative(reverse))
         self._tables: dict[int, np.ndarray] = {}
 
     def probabilities(self, width: int) -> np.ndarray:
-        """``Pr(X[j:j+width] = z)``, shape (L - width + 1, 4**width), cached."""
+        """Positional k-mer probabilities under the background, cached per width.
+
+        Parameters
+        ----------
+        width : int
+            k-mer length, 1..L.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (L - width + 1, 4**width)
+            ``Pr(X[j:j+width] = z)`` at row j, column z (k-mer index).
+        """
         if width not in self._tables:
             self._tables[width] = kmer_probability_table(self.background, width)
         return self._tables[width]
@@ -169,7 +254,7 @@ class _ConditionalSampler:
             letter = _draw_letters(self.reverse[t], state, u[:, t - 1 : t])
             left[t - 1] = letter
             if order:
-                state = letter * _N_LETTERS ** (order - 1) + state // _N_LETTERS
+                state = letter * N_LETTERS ** (order - 1) + state // N_LETTERS
         right = np.empty((self.length - stop, m, k), dtype=np.uint8)
         state = np.array(right_states, dtype=np.int64)
         for t in range(stop, self.length):  # draw X_t given X[t-D:t]
@@ -178,16 +263,29 @@ class _ConditionalSampler:
             )
             right[t - stop] = letter
             if order:
-                state = (state * _N_LETTERS + letter) % n_states
+                state = (state * N_LETTERS + letter) % n_states
         return left.transpose(1, 2, 0), right.transpose(1, 2, 0)
 
     def extension(self, l: int, j: int) -> tuple[int, int, np.ndarray]:
         """The window of width ``w = max(l, D)`` used to condition on ``(z, j)``.
 
-        Returns ``(w, start, cum)``: the window ``[start, start + w)`` holds
-        ``[j, j + l)`` (extended to the right, or to the left at the end of the
-        sequence), and ``cum[z]`` (shape (4**l, 4**w)) is the cumulative
-        distribution of the window's content given ``X[j:j+l] = z``.
+        Parameters
+        ----------
+        l : int
+            k-mer length, 1..L.
+        j : int
+            0-based start of the k-mer, ``0 <= j <= L - l``.
+
+        Returns
+        -------
+        width : int
+            ``w = max(l, D)``.
+        start : int
+            The window ``[start, start + w)`` holds ``[j, j + l)`` (extended
+            to the right, or to the left at the end of the sequence).
+        cum : numpy.ndarray of float64, shape (4**l, 4**w)
+            ``cum[z]`` is the cumulative distribution of the window's content
+            given ``X[j:j+l] = z``; empty, shape (0, 0), when ``w == l``.
         """
         width = max(l, self.order)
         start = min(j, self.length - width)
@@ -195,18 +293,33 @@ class _ConditionalSampler:
             return width, start, np.empty((0, 0))
         p = self.probabilities(width)[start]
         offset = j - start
-        sub = (np.arange(p.size) >> (2 * (width - offset - l))) % _N_LETTERS**l
-        joint = np.zeros((_N_LETTERS**l, p.size))
+        sub = (np.arange(p.size) >> (2 * (width - offset - l))) % N_LETTERS**l
+        joint = np.zeros((N_LETTERS**l, p.size))
         joint[sub, np.arange(p.size)] = p
-        return width, start, _cumulative(joint)
+        return width, start, cumulative(joint)
 
     def fill(
         self, start: int, width: int, contents: np.ndarray, u: np.ndarray
     ) -> np.ndarray:
         """Sequences with window ``[start, start + width)`` set to ``contents``.
 
-        ``contents`` (m, k) are window indices; flanks are drawn conditionally
-        on them with the uniforms ``u`` (m, L - width). Returns (m, k, L).
+        Parameters
+        ----------
+        start : int
+            0-based start of the window.
+        width : int
+            Window width, ``>= D``.
+        contents : numpy.ndarray of int, shape (m, k)
+            Window contents as k-mer indices of length ``width``.
+        u : numpy.ndarray of float, shape (m, L - width)
+            Uniforms in (0, 1] driving the flanks (see `flanks`), shared by
+            the k sequences of a sample.
+
+        Returns
+        -------
+        numpy.ndarray of uint8, shape (m, k, L)
+            The window set to ``contents`` and the flanks drawn conditionally
+            on it.
         """
         order = self.order
         contents = np.asarray(contents, dtype=np.int64)
@@ -220,13 +333,26 @@ class _ConditionalSampler:
         m, k = contents.shape
         X = np.empty((m, k, self.length), dtype=np.uint8)
         X[:, :, :start] = left
-        X[:, :, start : start + width] = _letters(contents, width)
+        X[:, :, start : start + width] = kmer_codes(contents, width)
         X[:, :, start + width :] = right
         return X
 
 
-def _uniforms(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
-    """Uniforms in (0, 1] (so that inversion never draws a probability-0 letter)."""
+def uniforms(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Uniforms in (0, 1], so that inversion never draws a probability-0 category.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Source of randomness.
+    shape : tuple of int
+        Shape of the output.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        ``1 - rng.random(shape)``.
+    """
     return 1.0 - rng.random(shape)
 
 
@@ -304,16 +430,16 @@ def sample_conditional(
     n = check_int(n, "n", 0)
     rng = as_rng(random_state)
     z = int(kmer_indices(codes[None, :], l)[0, 0])
-    sampler = _ConditionalSampler(background)
+    sampler = ConditionalSampler(background)
     if sampler.probabilities(l)[position, z] <= 0:
         raise InputError(
             f"the k-mer has probability 0 at position {position + 1} under the "
             "background; there is nothing to condition on"
         )
     width, start, cum = sampler.extension(l, position)
-    u = _uniforms(rng, (n, length - width + 1))
+    u = uniforms(rng, (n, length - width + 1))
     if width == l:
         contents = np.full((n, 1), z, dtype=np.int64)
     else:
-        contents = _inverse_cdf(cum[z], u[:, 0])[:, None]
+        contents = inverse_cdf(cum[z], u[:, 0])[:, None]
     return sampler.fill(start, width, contents, u[:, 1:])[:, 0, :]
