@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .alphabet import MAX_KMER_LENGTH, check_codes, encode
 from .errors import InputError
 
 
@@ -422,8 +423,6 @@ def as_codes(X: Any, name: str = "X") -> np.ndarray:
     >>> as_codes(["ACGT", "TTAA"]).tolist()
     [[0, 1, 2, 3], [3, 3, 0, 0]]
     """
-    from .alphabet import check_codes, encode
-
     if hasattr(X, "toarray") or hasattr(X, "tocsr"):
         raise TypeError(
             f"{name} is a sparse matrix; sparse input is not supported: pass "
@@ -615,3 +614,49 @@ def check_length(X: np.ndarray, length: int, expected: str) -> np.ndarray:
             f"X has sequences of length {X.shape[1]} but {expected} {length}"
         )
     return X
+
+
+def check_max_order(max_order: object, length: int | None = None) -> int:
+    """Return ``max_order`` as int if POIMs of that order can be computed.
+
+    Orders run from 1 to the sequence length, and to at most
+    `MAX_KMER_LENGTH` (31: longer k-mers have no 64-bit index); the error
+    names the allowed range and why.
+
+    Parameters
+    ----------
+    max_order : object
+        The requested largest order K.
+    length : int, optional
+        The sequence length L, if known.
+
+    Returns
+    -------
+    int
+        ``max_order``.
+
+    Raises
+    ------
+    InputError
+        Outside ``1..min(L, 31)``.
+
+    Examples
+    --------
+    >>> check_max_order(7, 100)
+    7
+    >>> check_max_order(9, 8)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    poimkit.errors.InputError: max_order must be an integer 1..8 (the sequence ...
+    """
+    if length is not None and length <= MAX_KMER_LENGTH:
+        top, why = int(length), f"the sequence length is {length}"
+    else:
+        top = MAX_KMER_LENGTH
+        why = f"k-mers longer than {top} have no 64-bit index"
+    try:
+        return check_int(max_order, "max_order", 1, top)
+    except InputError:
+        raise InputError(
+            f"max_order must be an integer 1..{top} ({why}), got {max_order!r}"
+        ) from None

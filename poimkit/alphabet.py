@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import check_int
 from .errors import InputError
 
 ALPHABET = "ACGT"
@@ -24,52 +23,6 @@ _CODE_OF_BYTE = np.full(256, _INVALID, dtype=np.uint8)
 for _code, _letters in enumerate(("Aa", "Cc", "Gg", "TtUu")):
     for _letter in _letters:
         _CODE_OF_BYTE[ord(_letter)] = _code
-
-
-def check_max_order(max_order: object, length: int | None = None) -> int:
-    """Return ``max_order`` as int if POIMs of that order can be computed.
-
-    Orders run from 1 to the sequence length, and to at most
-    `MAX_KMER_LENGTH` (31: longer k-mers have no 64-bit index); the error
-    names the allowed range and why.
-
-    Parameters
-    ----------
-    max_order : object
-        The requested largest order K.
-    length : int, optional
-        The sequence length L, if known.
-
-    Returns
-    -------
-    int
-        ``max_order``.
-
-    Raises
-    ------
-    InputError
-        Outside ``1..min(L, 31)``.
-
-    Examples
-    --------
-    >>> check_max_order(7, 100)
-    7
-    >>> check_max_order(9, 8)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    poimkit.errors.InputError: max_order must be an integer 1..8 (the sequence ...
-    """
-    if length is not None and length <= MAX_KMER_LENGTH:
-        top, why = int(length), f"the sequence length is {length}"
-    else:
-        top = MAX_KMER_LENGTH
-        why = f"k-mers longer than {top} have no 64-bit index"
-    try:
-        return check_int(max_order, "max_order", 1, top)
-    except InputError:
-        raise InputError(
-            f"max_order must be an integer 1..{top} ({why}), got {max_order!r}"
-        ) from None
 
 
 def _encode_one(seq: str, record: str) -> np.ndarray:

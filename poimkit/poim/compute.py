@@ -9,8 +9,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._threads import numba_threads
+from .._validation import check_max_order
 from .._version import __version__
-from ..alphabet import check_codes, check_max_order, kmer_indices
+from ..alphabet import check_codes, kmer_indices
 from ..background import MarkovBackground
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights

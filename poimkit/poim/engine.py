@@ -15,8 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_int
-from ..alphabet import check_max_order
+from .._validation import check_int, check_max_order
 from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights

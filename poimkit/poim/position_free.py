@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..alphabet import check_max_order
+from .._validation import check_max_order
 from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
 from . import _position_free

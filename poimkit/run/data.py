@@ -238,7 +238,7 @@ def check_poim_memory(data: LabeledData, options: RunOptions) -> int:
         The estimate in bytes.
     """
     from .._threads import numba_threads
-    from ..alphabet import check_max_order
+    from .._validation import check_max_order
     from ..poim.engine import estimate_poim_bytes
     from ..poim.exact import check_memory
     from ..poim.position_free import estimate_bytes as position_free_bytes

@@ -10,8 +10,7 @@ from dataclasses import dataclass, replace
 
 from .._machine import physical_memory
 from .._threads import check_threads
-from .._validation import check_int
-from ..alphabet import check_max_order
+from .._validation import check_int, check_max_order
 from ..errors import InputError
 
 #: degree, shift and C of a model whose parameters are not selected

@@ -46,7 +46,7 @@ from numpy.typing import ArrayLike
 
 from ..errors import InputError
 from ..kernels.gkm import as_sequences, check_long_enough, strands, typical_length
-from .lsgkm import MAX_L, mismatch_table, table_eigenvalues
+from ..kernels.lsgkm import MAX_L, mismatch_table, table_eigenvalues
 
 if TYPE_CHECKING:
     from ..background import MarkovBackground
