@@ -11,8 +11,9 @@ from poimkit import compute_poim, load_model
 from poimkit.background import MarkovBackground
 from poimkit.errors import InputError
 from poimkit.poim.reference import poim_reference
+from poimkit.poim.sampled import sampled_lsgkm_poim
 from poimkit.svm.lsgkm import mismatch_table, read_lsgkm
-from poimkit.svm.lsgkm_rbf import LsgkmKernelModel, sampled_lsgkm_poim, window_weights
+from poimkit.svm.lsgkm_rbf import LsgkmKernelModel, window_weights
 
 from .cli_runs import main
 from .test_lsgkm import model_text, random_strings

@@ -272,7 +272,7 @@ def command_poim(
     """The POIM of ``poimkit poim``: exact, or sampled where no exact one exists.
 
     LS-GKM files of kernel types 3, 4, 5 (``model.score_only``) get
-    `poimkit.svm.lsgkm_rbf.sampled_lsgkm_poim` (``--samples``, ``--seed``;
+    `poimkit.poim.sampled.sampled_lsgkm_poim` (``--samples``, ``--seed``;
     metadata ``method = "sampled"``, ``exact = "no: ..."``); every other model
     `compute_poim`.
 
@@ -287,7 +287,7 @@ def command_poim(
         Show a progress bar.
     """
     if getattr(model, "score_only", False):
-        from ..svm.lsgkm_rbf import sampled_lsgkm_poim
+        from .sampled import sampled_lsgkm_poim
 
         if not args.quiet:
             print(f"{model.describe()}: no exact POIMs, sampling", file=sys.stderr)

@@ -48,6 +48,7 @@ __all__ = [
     "DEFAULT_MAX_EVALUATIONS",
     "as_score_function",
     "count_evaluations",
+    "sampled_lsgkm_poim",
     "sample_conditional",
     "sampled_instance",
     "sampled_poim",
@@ -604,3 +605,60 @@ def sampled_instance(
         values.append(mean)
         stderrs.append(se)
     return values, stderrs
+
+
+def sampled_lsgkm_poim(
+    model: Any,
+    max_order: int,
+    background: MarkovBackground | None = None,
+    n_samples: int = 1000,
+    random_state: np.random.Generator | int | None = None,
+    progress: bool = False,
+) -> Poim:
+    """Sampled POIMs of a `LsgkmKernelModel` (LS-GKM ``-t 3/4/5``), said so.
+
+    `poimkit.poim.sampled.sampled_poim` of the model's exact score, with
+    metadata ``method = "sampled"``, ``exact = "no: ..."`` and the kernel.
+
+    Parameters
+    ----------
+    model : poimkit.svm.lsgkm_rbf.LsgkmKernelModel
+        A model that only scores (LS-GKM ``-t 3/4/5``).
+    max_order : int
+        Largest k-mer length K.
+    background : MarkovBackground, optional
+        Default: uniform order 0 for ``model.length_``.
+    n_samples : int, default=1000
+        Monte Carlo samples per window.
+    random_state : int, numpy.random.Generator or None
+        Seed.
+    progress : bool, default=False
+        Show a progress bar.
+
+    Returns
+    -------
+    Poim
+        Estimates with standard errors (``Poim.stderr``).
+    """
+    from ..background import MarkovBackground
+
+    if background is None:
+        background = MarkovBackground.uniform(model.length_)
+    poim = sampled_poim(  # the bound method: any background length is scored
+        model.decision_function,
+        max_order,
+        background,
+        n_samples=n_samples,
+        random_state=random_state,
+        progress=progress,
+    )
+    poim.metadata["model"] = type(model).__name__
+    poim.metadata["exact"] = (
+        f"no: Monte Carlo estimates ({n_samples} samples per window, standard "
+        f"errors in stderr); LS-GKM kernel_type {model.kernel_name} is not a sum "
+        "of l-mer weights"
+    )
+    for name in ("kernel_type", "l", "k", "d", "gamma", "M", "H"):
+        poim.metadata[f"model_{name}"] = str(getattr(model, name))
+    poim.metadata["model_reverse_complement"] = str(model.reverse_complement)
+    return poim

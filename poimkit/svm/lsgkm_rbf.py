@@ -39,7 +39,6 @@ the l-mer. Its files of these types are read here as LS-GKM defines them.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -47,10 +46,6 @@ from numpy.typing import ArrayLike
 from ..errors import InputError
 from ..kernels.gkm import as_sequences, check_long_enough, strands, typical_length
 from ..kernels.lsgkm import MAX_L, mismatch_table, table_eigenvalues
-
-if TYPE_CHECKING:
-    from ..background import MarkovBackground
-    from ..poim.result import Poim
 
 __all__ = ["LsgkmKernelModel", "window_weights"]
 
@@ -356,60 +351,3 @@ class LsgkmKernelModel:
             f"k={self.k}, d={self.d}{extra}, n_SV={len(self.support)}, "
             f"reverse_complement={self.reverse_complement})"
         )
-
-
-def sampled_lsgkm_poim(
-    model: LsgkmKernelModel,
-    max_order: int,
-    background: MarkovBackground | None = None,
-    n_samples: int = 1000,
-    random_state: np.random.Generator | int | None = None,
-    progress: bool = False,
-) -> Poim:
-    """Sampled POIMs of a `LsgkmKernelModel` (LS-GKM ``-t 3/4/5``), said so.
-
-    `poimkit.poim.sampled.sampled_poim` of the model's exact score, with
-    metadata ``method = "sampled"``, ``exact = "no: ..."`` and the kernel.
-
-    Parameters
-    ----------
-    model : LsgkmKernelModel
-    max_order : int
-        Largest k-mer length K.
-    background : MarkovBackground, optional
-        Default: uniform order 0 for ``model.length_``.
-    n_samples : int, default=1000
-        Monte Carlo samples per window.
-    random_state : int, numpy.random.Generator or None
-        Seed.
-    progress : bool, default=False
-        Show a progress bar.
-
-    Returns
-    -------
-    Poim
-        Estimates with standard errors (``Poim.stderr``).
-    """
-    from ..background import MarkovBackground
-    from ..poim.sampled import sampled_poim
-
-    if background is None:
-        background = MarkovBackground.uniform(model.length_)
-    poim = sampled_poim(  # the bound method: any background length is scored
-        model.decision_function,
-        max_order,
-        background,
-        n_samples=n_samples,
-        random_state=random_state,
-        progress=progress,
-    )
-    poim.metadata["model"] = type(model).__name__
-    poim.metadata["exact"] = (
-        f"no: Monte Carlo estimates ({n_samples} samples per window, standard "
-        f"errors in stderr); LS-GKM kernel_type {model.kernel_name} is not a sum "
-        "of l-mer weights"
-    )
-    for name in ("kernel_type", "l", "k", "d", "gamma", "M", "H"):
-        poim.metadata[f"model_{name}"] = str(getattr(model, name))
-    poim.metadata["model_reverse_complement"] = str(model.reverse_complement)
-    return poim
