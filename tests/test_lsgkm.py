@@ -10,11 +10,11 @@ from poimkit import GkmSVC
 from poimkit.alphabet import decode
 from poimkit.errors import InputError
 from poimkit.kernels.gkm import hamming_eigenvalues, self_kernel, windows
+from poimkit.kernels.lsgkm import table_eigenvalues
 from poimkit.svm.lsgkm import (
     LsgkmModel,
     mismatch_table,
     read_lsgkm,
-    table_eigenvalues,
     write_lsgkm,
 )
 

@@ -40,19 +40,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.typing import ArrayLike
 
-from .._threads import numba_threads
 from ..alphabet import ALPHABET, encode
 from ..errors import InputError
 from ..kernels import _gkm
 from ..kernels.gkm import (
-    as_sequences,
-    check_long_enough,
     strands,
-    typical_length,
 )
-from ..kernels.lsgkm import MAX_L, mismatch_table, table_eigenvalues
+from ..kernels.lsgkm import MAX_L, mismatch_table
+from .lsgkm_base import LsgkmBase
 
 if TYPE_CHECKING:
     from .gkm import GkmSVC
@@ -66,7 +62,7 @@ KERNEL_NAMES = {0: "gkm_cnt", 1: "gkm_estfull", 2: "gkm_esttrunc"}
 _KERNEL_OF_NAME = {**{v: t for t, v in KERNEL_NAMES.items()}, "0": 0, "1": 1, "2": 2}
 
 
-class LsgkmModel:
+class LsgkmModel(LsgkmBase):
     """An LS-GKM model (kernel types 0, 1, 2) as exact l-mer weights.
 
     Parameters
@@ -102,59 +98,9 @@ class LsgkmModel:
         per length (POIMs explain that part, not the normalised score).
     """
 
-    position_free = True
-    per_sequence_normalisation = True
+    KERNEL_NAMES = KERNEL_NAMES
 
-    def __init__(
-        self,
-        kernel_type: int,
-        l: int,
-        k: int,
-        d: int,
-        support: ArrayLike,
-        coef: ArrayLike,
-        rho: float,
-        reverse_complement: bool = True,
-        labels: tuple[int, int] = (1, -1),
-    ) -> None:
-        if kernel_type not in KERNEL_NAMES:
-            raise InputError(f"kernel type must be 0, 1 or 2, got {kernel_type}")
-        if not (1 <= k <= l <= MAX_L):
-            raise InputError(f"need 1 <= k <= l <= {MAX_L}, got l = {l}, k = {k}")
-        if kernel_type != 0 and not 0 <= d <= l:
-            raise InputError(f"need 0 <= d <= l = {l}, got d = {d}")
-        self.kernel_type = int(kernel_type)
-        self.l, self.k, self.d = int(l), int(k), int(d)
-        self.reverse_complement = bool(reverse_complement)
-        self.support = as_sequences(support, "support")
-        check_long_enough(self.support, self.l, "support")
-        self.dual_coef_ = np.asarray(coef, dtype=np.float64).ravel()
-        if self.dual_coef_.size != len(self.support):
-            raise InputError(
-                f"{self.dual_coef_.size} coefficients for {len(self.support)} "
-                "support sequences"
-            )
-        self.intercept_ = -float(rho)
-        self.labels = tuple(labels)
-        self.classes_ = np.array([self.labels[1], self.labels[0]])
-        self.length_ = typical_length(self.support)
-        self.n_threads: int | None = None
-        self.table = mismatch_table(self.kernel_type, self.l, self.k, self.d)
-        self._lmers: np.ndarray | None = None
-
-    def self_kernel(self, X: ArrayLike) -> np.ndarray:
-        """LS-GKM's un-normalised ``K(x, x)`` of every sequence.
-
-        Parameters
-        ----------
-        X : list of str or of code arrays
-
-        Returns
-        -------
-        numpy.ndarray of float64, shape (n,)
-        """
-        seqs = as_sequences(X)
-        check_long_enough(seqs, self.l)
+    def _sequence_self_kernel(self, seqs: list[np.ndarray]) -> np.ndarray:
         return self._self_kernel(seqs)
 
     def _self_kernel(self, seqs: list[np.ndarray]) -> np.ndarray:
@@ -229,27 +175,10 @@ class LsgkmModel:
                 self.reverse_complement,
                 f,
             )
-            with numba_threads(None):
-                _gkm.walsh_hadamard(f)
-                f *= table_eigenvalues(self.table, self.l)
-                _gkm.walsh_hadamard(f)
-            self._lmers = f
+            self.fold_lmers(f)
         return self._lmers
 
-    def decision_function(self, X: ArrayLike) -> np.ndarray:
-        """LS-GKM's score of every sequence (``gkmpredict``'s number).
-
-        Parameters
-        ----------
-        X : list of str or of code arrays
-            Sequences of any lengths, each at least ``l`` letters.
-
-        Returns
-        -------
-        numpy.ndarray of shape (n,)
-        """
-        seqs = as_sequences(X)
-        check_long_enough(seqs, self.l)
+    def _scores(self, seqs: list[np.ndarray]) -> np.ndarray:
         codes, offsets, _ = strands(seqs, False)
         rows = np.empty(len(seqs))
         _gkm.lmer_score_rows(codes, offsets, self.l, self._lmer_table(), rows)

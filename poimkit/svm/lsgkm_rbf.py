@@ -44,8 +44,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..errors import InputError
-from ..kernels.gkm import as_sequences, check_long_enough, strands, typical_length
-from ..kernels.lsgkm import MAX_L, mismatch_table, table_eigenvalues
+from ..kernels.gkm import as_sequences, check_long_enough, strands
+from .lsgkm_base import LsgkmBase
 
 __all__ = ["LsgkmKernelModel", "window_weights"]
 
@@ -109,7 +109,7 @@ class _Windows:
             self.weights[self.offsets[i] : self.offsets[i + 1]] = cache[n]
 
 
-class LsgkmKernelModel:
+class LsgkmKernelModel(LsgkmBase):
     """An LS-GKM model of kernel type 3, 4 or 5 (module docstring): exact scores.
 
     Parameters
@@ -149,9 +149,9 @@ class LsgkmKernelModel:
         l-mer weights (sampled POIMs; effects by scoring both sequences).
     """
 
-    position_free = True
-    per_sequence_normalisation = True
     score_only = True
+    KERNEL_NAMES = KERNEL_NAMES
+    TABLE_TYPE = 2
 
     def __init__(
         self,
@@ -169,38 +169,17 @@ class LsgkmKernelModel:
         labels: tuple[int, int] = (1, -1),
         source: str | None = None,
     ) -> None:
-        if kernel_type not in KERNEL_NAMES:
-            raise InputError(f"kernel type must be 3, 4 or 5, got {kernel_type}")
-        if not (1 <= k <= l <= MAX_L):
-            raise InputError(f"need 1 <= k <= l <= {MAX_L}, got l = {l}, k = {k}")
-        if not 0 <= d <= l:
-            raise InputError(f"need 0 <= d <= l = {l}, got d = {d}")
+        super().__init__(
+            kernel_type, l, k, d, support, coef, rho, reverse_complement, labels
+        )
         if not (np.isfinite(gamma) and gamma > 0):
             raise InputError(f"gamma must be positive, got {gamma}")
         if kernel_type != 3 and not (1 <= M <= 255 and H > 0):
             raise InputError(f"need 1 <= M <= 255 and H > 0, got M = {M}, H = {H}")
-        self.kernel_type = int(kernel_type)
-        self.l, self.k, self.d = int(l), int(k), int(d)
         self.gamma, self.M, self.H = float(gamma), int(M), float(H)
-        self.reverse_complement = bool(reverse_complement)
         self.source = source
-        self.support = as_sequences(support, "support")
-        check_long_enough(self.support, self.l, "support")
-        self.dual_coef_ = np.asarray(coef, dtype=np.float64).ravel()
-        if self.dual_coef_.size != len(self.support):
-            raise InputError(
-                f"{self.dual_coef_.size} coefficients for {len(self.support)} "
-                "support sequences"
-            )
-        self.intercept_ = -float(rho)
-        self.labels = tuple(labels)
-        self.classes_ = np.array([self.labels[1], self.labels[0]])
-        self.length_ = typical_length(self.support)
-        self.n_threads: int | None = None
-        self.table = mismatch_table(2, self.l, self.k, self.d)
         self._sv: _Windows | None = None
         self._sv_norm: np.ndarray | None = None
-        self._lmers: np.ndarray | None = None
 
     @property
     def kernel_name(self) -> str:
@@ -235,19 +214,7 @@ class LsgkmKernelModel:
         )
         return out
 
-    def self_kernel(self, X: ArrayLike) -> np.ndarray:
-        """LS-GKM's raw ``K(x, x)`` of every sequence (``sqnorm`` squared).
-
-        Parameters
-        ----------
-        X : list of str or of code arrays
-
-        Returns
-        -------
-        numpy.ndarray of float64, shape (n,)
-        """
-        seqs = as_sequences(X)
-        check_long_enough(seqs, self.l)
+    def _sequence_self_kernel(self, seqs: list[np.ndarray]) -> np.ndarray:
         return self._self_kernel(self._windows(seqs))
 
     def _support(self) -> tuple[_Windows, np.ndarray]:
@@ -299,9 +266,6 @@ class LsgkmKernelModel:
             (T[d(u, x_ib)] + T[d(u, rc x_ib)])``, by two Walsh-Hadamard
             transforms (as `LsgkmModel.lmer_weights`).
         """
-        from .._threads import numba_threads
-        from ..kernels import _gkm
-
         if self.kernel_type != 4:
             raise InputError(f"{self.describe()}: an RBF kernel has no l-mer weights")
         if self._lmers is None:
@@ -311,30 +275,13 @@ class LsgkmKernelModel:
             np.add.at(f, sv.keys, per_seq * sv.weights)
             if self.reverse_complement:
                 np.add.at(f, sv.rkeys, per_seq * sv.weights)
-            with numba_threads(None):
-                _gkm.walsh_hadamard(f)
-                f *= table_eigenvalues(self.table, self.l)
-                _gkm.walsh_hadamard(f)
-            self._lmers = f
+            self.fold_lmers(f)
         return self._lmers
 
-    def decision_function(self, X: ArrayLike) -> np.ndarray:
-        """LS-GKM's score of every sequence (``gkmpredict``'s number).
-
-        Parameters
-        ----------
-        X : list of str or of code arrays
-            Sequences of any lengths, each at least ``l`` letters.
-
-        Returns
-        -------
-        numpy.ndarray of shape (n,)
-        """
+    def _scores(self, seqs: list[np.ndarray]) -> np.ndarray:
         if self.kernel_type != 4:
-            k = self.kernel(X)
+            k = self.kernel(seqs)
             return np.exp(self.gamma * (k - 1.0)) @ self.dual_coef_ + self.intercept_
-        seqs = as_sequences(X)
-        check_long_enough(seqs, self.l)
         w = self._windows(seqs)
         f = self.lmer_weights()
         per_window = np.append(f[w.keys] * w.weights, 0.0)
