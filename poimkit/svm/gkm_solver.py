@@ -162,15 +162,17 @@ class MatrixGram:
         self.K = K
 
     def gram(self, u: np.ndarray) -> np.ndarray:
-        """``K u``.
+        """``K u`` by one product with the stored matrix.
 
         Parameters
         ----------
         u : numpy.ndarray of float64, shape (n,)
+            One number per training record.
 
         Returns
         -------
         numpy.ndarray of float64, shape (n,)
+            ``K @ u``.
         """
         return self.K @ u
 

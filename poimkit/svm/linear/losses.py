@@ -70,8 +70,8 @@ def score_terms(
 
     Returns
     -------
-    value : float
-    d1, d2 : numpy.ndarray of float64, shape (n,)
+    tuple of (float, numpy.ndarray, numpy.ndarray)
+        ``sum l``, and ``dl/df`` and ``d2l/df2`` per score.
 
     Examples
     --------
