@@ -15,7 +15,6 @@ one fold.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
@@ -485,15 +484,13 @@ def run_regression(args: argparse.Namespace) -> dict:
     import json
     from pathlib import Path
 
-    import numpy as np
-
     from .._threads import numba_threads
     from ..io import atomic_path
-    from ..outdir import RUN_FORMAT, output_lock, staged_directory
+    from ..outdir import output_lock, staged_directory
     from ..poim import compute_poim
     from .data import LabeledData, make_background
     from .report_regression import write_regression_report
-    from .summary import _TOP_KMERS, _differential_peaks, _motif_rows, _versions
+    from .summary import TOP_KMERS, build_regression_summary
 
     inputs = (args.fasta, args.targets)
     with output_lock(args.output):
@@ -515,7 +512,7 @@ def run_regression(args: argparse.Namespace) -> dict:
             motifs, note = _regression_motifs(args, poim, codes, y, cv)
             model.save(staged / "model.npz")
             poim.save(staged / "poim.npz")
-            poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
+            poim.write_top(staged / "top_kmers.tsv", n=TOP_KMERS)
             figures = _write_motif_outputs(staged, poim, motifs, ids, codes, y)
             if "cv_predictions" in cv:
                 _plot_predictions(
@@ -524,36 +521,17 @@ def run_regression(args: argparse.Namespace) -> dict:
                     cv["cv_predictions"],
                 )
                 figures.insert(0, "predicted_vs_observed.png")
-            lengths = [len(x) for x in codes]
-            summary = {
-                "format": RUN_FORMAT,
-                "task": "regression",
-                "inputs": [os.fspath(p) for p in inputs],
-                "n_sequences": int(y.size),
-                "length": data.length,
-                "lengths": [int(min(lengths)), int(max(lengths))],
-                "position_free": poim.position_free,
-                "family": "gkm" if type(model).__name__ == "GkmSVR" else "wd",
-                "model": type(model).__name__,
-                "parameters": {
-                    k: v for k, v in model.get_params().items() if k != "n_threads"
-                },
-                "target": {"mean": float(np.mean(y)), "std": float(np.std(y))},
-                **{k: v for k, v in cv.items() if k != "cv_predictions"},
-                "selection": cv.get("selection"),
-                "cv_folds": args.cv,
-                "n_support_vectors": int(model.n_support_.sum()),
-                "top_kmers": [
-                    {"kmer": z, "position": j, "value": float(v)}
-                    for z, j, v in poim.top(10)
-                ],
-                "figures": figures,
-                "motifs": _motif_rows(motifs),
-                "motifs_note": note,
-                "differential_peaks": _differential_peaks(poim),
-                "background": repr(poim.background),
-                "versions": _versions(),
-            }
+            summary = build_regression_summary(
+                inputs,
+                data,
+                model,
+                poim,
+                cv,
+                cv_folds=args.cv,
+                motifs=motifs,
+                motifs_note=note,
+                figures=figures,
+            )
             with atomic_path(staged / "summary.json") as tmp:
                 Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
             write_regression_report(staged / "report.html", summary, staged / "figures")
