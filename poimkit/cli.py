@@ -14,16 +14,16 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._cli_parser import _build_parser
+from ._cli_parser import build_parser
 from ._exit import (
     EXIT_INPUT,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_TERMINATED,
-    _stop,
-    _terminate,
-    _Terminated,
+    Terminated,
+    on_sigterm,
+    stop_worker,
 )
 from ._validation import check_int
 from .errors import InputError
@@ -591,11 +591,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv : sequence of str, optional
         The arguments (default: the program's, ``sys.argv[1:]``).
     """
-    parser = _build_parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
     previous = None
     if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _terminate)
+        previous = signal.signal(signal.SIGTERM, on_sigterm)
     outcome: list[int] = []
     done = threading.Event()
 
@@ -612,8 +612,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         worker.start()
         while not done.wait(0.1):  # wakes for signals
             pass
-    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (`_Terminated`)
-        _stop(worker, done, type(exc), hard=argv is None)
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (`Terminated`)
+        stop_worker(worker, done, type(exc), hard=argv is None)
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
@@ -629,7 +629,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     except InputError as exc:
         print(f"poimkit: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    except _Terminated:
+    except Terminated:
         print("poimkit: terminated", file=sys.stderr)
         return EXIT_TERMINATED
     except KeyboardInterrupt:
