@@ -116,7 +116,8 @@ def _add_common_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="print only results")
 
 
-def _build_parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
+    """The ``poimkit`` command line's parser, every subcommand and option."""
     parser = argparse.ArgumentParser(
         prog="poimkit",
         description="Explainable DNA sequence classifiers: positional WD/WDS and "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from types import FrameType
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 #: Ctrl-C (128 + SIGINT) and SIGTERM (128 + SIGTERM), as shells report them
@@ -13,20 +14,43 @@ EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 STOP_GRACE = 1.0
 
 
-class _Terminated(KeyboardInterrupt):
+class Terminated(KeyboardInterrupt):
     """SIGTERM, unwinding like Ctrl-C (exit code 128 + 15)."""
 
 
-def _terminate(signum, frame) -> None:
-    # SIGTERM (batch schedulers, `kill`) unwinds like Ctrl-C, so staged output
-    # folders are removed rather than left behind.
-    raise _Terminated
+def on_sigterm(signum: int, frame: FrameType | None) -> None:
+    """The SIGTERM handler: raise `Terminated`.
+
+    SIGTERM (batch schedulers, ``kill``) unwinds like Ctrl-C, so staged output
+    folders are removed rather than left behind.
+
+    Parameters
+    ----------
+    signum : int
+        The signal's number.
+    frame : frame or None
+        The frame it interrupted.
+    """
+    raise Terminated
 
 
-def _stop(
+def stop_worker(
     worker: threading.Thread, done: threading.Event, signal_class: type, hard: bool
 ) -> None:
-    """Stop the command's thread; exit the process if it is stuck in compiled code."""
+    """Stop the command's thread; exit the process if it is stuck in compiled code.
+
+    Parameters
+    ----------
+    worker : threading.Thread
+        The thread running the command.
+    done : threading.Event
+        Set when the command has returned.
+    signal_class : type
+        The exception raised in the worker: `KeyboardInterrupt` or `Terminated`.
+    hard : bool
+        Exit the process (removing the staged outputs) if the worker has not
+        stopped within `STOP_GRACE` seconds; else wait for it.
+    """
     import ctypes
 
     ctypes.pythonapi.PyThreadState_SetAsyncExc(
@@ -40,7 +64,7 @@ def _stop(
         from .outdir import remove_unfinished
 
         remove_unfinished()
-        terminated = issubclass(signal_class, _Terminated)
+        terminated = issubclass(signal_class, Terminated)
         word = "terminated" if terminated else "interrupted"
         print(f"poimkit: {word}", file=sys.stderr)
         sys.stdout.flush()

@@ -14,231 +14,48 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._cli_parser import _build_parser
+from ._cli_parser import build_parser
 from ._exit import (
     EXIT_INPUT,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_TERMINATED,
-    _stop,
-    _terminate,
-    _Terminated,
+    Terminated,
+    on_sigterm,
+    stop_worker,
 )
 from ._validation import check_int
 from .errors import InputError
 from .outdir import check_writable
-
-
-def _linear_params(args: argparse.Namespace) -> dict:
-    """The linear-solver options the user gave (none: the defaults apply)."""
-    given = {"loss": args.loss, "chunk_size": args.chunk_size}
-    params = {name: value for name, value in given.items() if value is not None}
-    if args.solver == "linear":
-        params["verbose"] = _bars(args)  # progress bar of the iterations
-    return params
-
-
-def _bars(args: argparse.Namespace) -> bool:
-    """Progress bars: not with --quiet, and only on a terminal (no codes in logs)."""
-    return not args.quiet and sys.stderr.isatty()
-
-
-def _progress(args: argparse.Namespace) -> bool | str:
-    """`run_pipeline`'s progress: bars on a terminal, plain lines in a log."""
-    if args.quiet:
-        return False
-    return True if sys.stderr.isatty() else "lines"
-
-
-def _say(args: argparse.Namespace, message: str) -> None:
-    if not args.quiet:
-        print(message, file=sys.stderr)
-
-
-def _read_options(args: argparse.Namespace) -> dict:
-    """What to do with invalid and short records, and the crop length."""
-    return {
-        "on_invalid": "drop" if args.drop_invalid else "error",
-        "crop_length": args.crop,
-        "drop_short": args.drop_short,
-    }
-
-
-def _read_labeled(args: argparse.Namespace, any_length: bool):
-    """(ids, X, y) of --pos/--neg or --fasta/--labels, as the options say."""
-    from .io import read_labeled
-
-    return read_labeled(
-        pos=args.pos,
-        neg=args.neg,
-        fasta=args.fasta,
-        labels=args.labels,
-        positive_label=args.positive_label,
-        any_length=any_length,
-        **_read_options(args),
-    )
-
-
-def _check_labeled_args(args: argparse.Namespace):
-    """The `PeakSource` of --bed/--genome, or None for FASTA input (checked)."""
-    bed = getattr(args, "bed", None)  # train and run only
-    genome = getattr(args, "genome", None)
-    pairs = [(args.pos, args.neg), (args.fasta, args.labels), (bed, genome)]
-    if any((a is None) != (b is None) for a, b in pairs) or (
-        sum(a is not None for a, _ in pairs) != 1
-    ):
-        peaks = ", or --bed and --genome" if hasattr(args, "bed") else ""
-        raise InputError(f"give either --pos and --neg, or --fasta and --labels{peaks}")
-    if bed is None:
-        return None
-    from .run.genome import PeakSource
-
-    return PeakSource(args.bed, args.genome, args.width, args.negatives)
-
-
-def _run_train(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    from .run.data import LabeledData, as_codes
-    from .run.options import RunOptions, check_cv
-    from .run.plan import make_plan
-    from .run.train import linear_template, train_model
-
-    if args.targets is not None:
-        from .run.regression import regression_command
-
-        return regression_command(args)
-    peaks = _check_labeled_args(args)
-    check_cv(args.cv)
-    if args.dask is not None and args.solver != "linear":
-        raise InputError("--dask applies to --solver linear")
-    if args.dask is not None:
-        from importlib.util import find_spec
-
-        if find_spec("dask") is None or find_spec("distributed") is None:
-            raise InputError(
-                '--dask needs Dask: pip install "poimkit[dask]" (dask[distributed])'
-            )
-    check_writable(args.output)
-    options = RunOptions(
-        **_model_options(args), cv=args.cv, seed=args.seed, threads=args.threads
-    )
-    options.check_model()
-    model = linear_template(options, _linear_params(args), args.dask)
-    fit_params = {} if args.dask is None else {"client": args.dask}
-    if peaks is not None:
-        peaks.check(options)
-    if model is not None and args.pos is not None and not (args.cv or options.selects):
-        _say(args, "streaming the FASTA files into the linear solver")
-        model.fit((args.pos, args.neg), **fit_params, **_read_options(args))
-        return _saved(args, model)
-    if peaks is None:
-        ids, X, y = _read_labeled(args, any_length=options.kernel != "wd")
-        data = LabeledData(list(ids), as_codes(X, options.kernel), np.asarray(y), [], 0)
-    else:
-        from .run.genome import read_peak_input
-
-        made = read_peak_input(peaks, options, _bars(args))
-        data = made.data
-    plan = make_plan(data, options, model)
-    lengths = sorted({len(x) for x in data.X})
-    shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
-    _say(
-        args,
-        f"read {data.y.size} sequences of length {shown} "
-        f"({int(data.y.sum())} positive)",
-    )
-    trained = train_model(
-        data,
-        plan,
-        progress=_bars(args),
-        fit_params=fit_params,
-        on_cv=lambda cv: print(
-            f"cv_auc\t{cv['cv_auc']:.4f}\t+/-\t{cv['cv_auc_std']:.4f}\t"
-            f"({args.cv} folds)"
-        ),
-    )
-    if trained.selection is not None:
-        from .run.summary import chosen_text
-
-        _say(
-            args,
-            f"chosen by inner CV: {chosen_text(trained.chosen, trained.selection)}",
-        )
-    _saved(args, trained.model)
-    if peaks is not None and made.write_negatives(Path(args.output), beside=True):
-        _say(args, f"negatives written beside it: {made.negatives_path}")
-    return EXIT_OK
-
-
-def _saved(args: argparse.Namespace, model) -> int:
-    """Write the model to ``--output`` and say so."""
-    model.save(args.output)
-    _say(
-        args,
-        f"model with {int(model.n_support_.sum())} support vectors "
-        f"written to {args.output}",
-    )
-    return EXIT_OK
-
-
-#: `RunOptions` fields set by the model group of options (train and run)
-_MODEL_FIELDS = (
-    "degree",
-    "shift",
-    "C",
-    "solver",
-    "kernel",
-    "mismatches",
-    "reverse_complement",
-    "gkm_l",
-    "gkm_k",
-    "grid",
+from .run.command import (
+    bars,
+    peak_source,
+    progress,
+    read_labeled_args,
+    read_options,
+    run_options,
+    say,
+    train_command,
 )
-#: `RunOptions` fields set by the other options of run, under the same names
-_RUN_FIELDS = (
-    "cv",
-    "max_order",
-    "background",
-    "markov_order",
-    "max_motifs",
-    "seed",
-    "threads",
-    "drop_invalid",
-    "crop",
-    "drop_short",
-    "positive_label",
-    "compare",
-)
-
-
-def _fields(args: argparse.Namespace, names: tuple[str, ...]) -> dict:
-    """The options ``names`` of the command line, by name."""
-    return {name: getattr(args, name) for name in names}
-
-
-def _model_options(args: argparse.Namespace) -> dict:
-    """The `RunOptions` of the model group (shared by train and run)."""
-    return _fields(args, _MODEL_FIELDS)
 
 
 def _run_score(args: argparse.Namespace) -> int:
     from .run.score import score_command
 
     check_writable(args.output)
-    read = _read_options(args)
+    read = read_options(args)
     lines = score_command(
         args.model,
         args.fasta,
         args.output,
         args.windows,
         args.threads,
-        progress=_bars(args),
+        progress=bars(args),
         **read,
     )
     for line in lines:
-        _say(args, line)
+        say(args, line)
     return EXIT_OK
 
 
@@ -259,7 +76,7 @@ def _background_from_args(
             f"--background must be 'uniform' or 'fit:FASTA', got {args.background!r}"
         )
     path = args.background[len("fit:") :]
-    _ids, X = read_fasta(path, any_length=position_free, **_read_options(args))
+    _ids, X = read_fasta(path, any_length=position_free, **read_options(args))
     if position_free:
         if args.positional:
             raise InputError(
@@ -295,8 +112,8 @@ def _run_poim(args: argparse.Namespace) -> int:
     background = _background_from_args(
         args, model.length_, getattr(model, "position_free", False)
     )
-    _say(args, f"computing POIMs up to order {args.max_order} under {background!r}")
-    poim = command_poim(model, args, background, progress=_bars(args))
+    say(args, f"computing POIMs up to order {args.max_order} under {background!r}")
+    poim = command_poim(model, args, background, progress=bars(args))
     with commit_together():  # both files appear, or neither
         poim.save(args.output)
         if args.top_tsv:
@@ -305,7 +122,7 @@ def _run_poim(args: argparse.Namespace) -> int:
         print("kmer\tposition\tvalue")
         for kmer, position, value in poim.top(args.top):
             print(f"{kmer}\t{'any' if position is None else position}\t{value:.6g}")
-    _say(args, f"POIMs written to {args.output}")
+    say(args, f"POIMs written to {args.output}")
     return EXIT_OK
 
 
@@ -345,7 +162,7 @@ def _run_motifs(args: argparse.Namespace) -> int:
         elif not os.access(logos, os.W_OK):
             raise InputError(f"cannot write logos into {logos}: it is not writable")
     if args.compare:
-        _say(args, f"reading the known motifs of {args.compare}")
+        say(args, f"reading the known motifs of {args.compare}")
     known = known_motifs(args.compare) if args.compare else None
     found, ids, y = _found_motifs(args) if not is_motif_file else _read_found(args)
     with commit_together():  # all output files appear, or none
@@ -379,7 +196,7 @@ def _read_found(args: argparse.Namespace):
     from .motifs.formats import read_motifs
 
     found = read_motifs(args.input)
-    _say(args, f"{len(found)} motifs read from {args.input} (no extraction)")
+    say(args, f"{len(found)} motifs read from {args.input} (no extraction)")
     return found, None, None
 
 
@@ -390,7 +207,7 @@ def _found_motifs(args: argparse.Namespace):
 
     poim = Poim.load(args.input)
     if all(v is None for v in (args.pos, args.neg, args.fasta, args.labels)):
-        _say(
+        say(
             args,
             "no sequences given: PWMs fitted to the POIMs alone, without sites or "
             "evidence (give --pos/--neg or --fasta/--labels for both)",
@@ -400,20 +217,20 @@ def _found_motifs(args: argparse.Namespace):
             max_motifs=args.max_motifs,
             n_restarts=args.restarts,
             random_state=args.seed,
-            progress=_bars(args),
+            progress=bars(args),
         )
         return found, None, None
-    _check_labeled_args(args)
-    ids, X, y = _read_labeled(args, any_length=poim.position_free)
+    peak_source(args)
+    ids, X, y = read_labeled_args(args, any_length=poim.position_free)
     found = extract_motifs(
         poim,
         max_motifs=args.max_motifs,
         sequences=X,
         labels=y,
         random_state=args.seed,
-        progress=_bars(args),
+        progress=bars(args),
     )
-    _say(args, f"{len(found)} motifs passed the test (false discovery rate 5 %)")
+    say(args, f"{len(found)} motifs passed the test (false discovery rate 5 %)")
     return found, ids, y
 
 
@@ -423,7 +240,7 @@ def _write_found(args: argparse.Namespace, found, ids, y) -> None:
     write_motifs(args.output, found)
     if args.sites:
         write_sites(args.sites, found, ids, y)
-    _say(args, f"{len(found)} motifs written to {args.output}")
+    say(args, f"{len(found)} motifs written to {args.output}")
 
 
 def _report_matches(args: argparse.Namespace, found, known) -> None:
@@ -443,14 +260,12 @@ def _report_matches(args: argparse.Namespace, found, known) -> None:
             m.overlap,
             f"{m.p_value:.3g}",
         )
-        for motif in tqdm(
-            found, desc="comparing", unit="motif", disable=not _bars(args)
-        )
+        for motif in tqdm(found, desc="comparing", unit="motif", disable=not bars(args))
         for m in match_motifs(motif, known, top=args.compare_top)
     ]
     if args.matches:
         write_table(args.matches, header, rows)
-        _say(args, f"matches with {args.compare} written to {args.matches}")
+        say(args, f"matches with {args.compare} written to {args.matches}")
         return
     print("\t".join(header))
     for row in rows:
@@ -501,26 +316,20 @@ def _print_run(summary: dict, out: str) -> None:
 
 
 def _run_run(args: argparse.Namespace) -> int:
-    from .run import RunOptions, run_pipeline
+    from .run import run_pipeline
 
     if args.targets is not None:  # regression: poimkit.run.regression
-        return _run_train(args)
-    peaks = _check_labeled_args(args)
-
-    options = RunOptions(
-        **_model_options(args),
-        **_fields(args, _RUN_FIELDS),
-        memory_limit_gb=args.memory_limit,
-    )
+        return train_command(args)
+    peaks = peak_source(args)
     summary = run_pipeline(
         args.output,
         pos=args.pos,
         neg=args.neg,
         fasta=args.fasta,
         labels=args.labels,
-        options=options,
+        options=run_options(args),
         force=args.force,
-        progress=_progress(args),
+        progress=progress(args),
         peaks=peaks,
     )
     _print_run(summary, args.output)
@@ -541,7 +350,7 @@ def _run_demo(args: argparse.Namespace) -> int:
             neg=str(neg),
             options=RunOptions(seed=args.seed, threads=args.threads),
             force=args.force,
-            progress=_progress(args),
+            progress=progress(args),
             dataset="GATTACA example (poimkit.datasets.GATTACA_BUNDLE)",
         )
     _print_run(summary, args.output)
@@ -555,7 +364,7 @@ def _run_variants(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {
-    "train": _run_train,
+    "train": train_command,
     "score": _run_score,
     "poim": _run_poim,
     "motifs": _run_motifs,
@@ -591,11 +400,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv : sequence of str, optional
         The arguments (default: the program's, ``sys.argv[1:]``).
     """
-    parser = _build_parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
     previous = None
     if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _terminate)
+        previous = signal.signal(signal.SIGTERM, on_sigterm)
     outcome: list[int] = []
     done = threading.Event()
 
@@ -612,8 +421,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         worker.start()
         while not done.wait(0.1):  # wakes for signals
             pass
-    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (`_Terminated`)
-        _stop(worker, done, type(exc), hard=argv is None)
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (`Terminated`)
+        stop_worker(worker, done, type(exc), hard=argv is None)
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
@@ -629,7 +438,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     except InputError as exc:
         print(f"poimkit: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    except _Terminated:
+    except Terminated:
         print("poimkit: terminated", file=sys.stderr)
         return EXIT_TERMINATED
     except KeyboardInterrupt:

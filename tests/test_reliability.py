@@ -411,9 +411,9 @@ def test_default_solver_switches_to_linear_for_many_sequences(
 def test_help_every_option_explained_and_examples_whole():
     import argparse
 
-    from poimkit.cli import _build_parser
+    from poimkit.cli import build_parser
 
-    parser = _build_parser()
+    parser = build_parser()
     commands = next(
         a for a in parser._actions if isinstance(a, argparse._SubParsersAction)
     ).choices

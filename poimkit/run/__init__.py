@@ -2,9 +2,11 @@
 
 Modules, in the order of a run: `options` (settings, solver choice),
 `data` (reading and the checks that need the data), `crossval` (nested
-cross-validation, final fit), `summary` (figures, motif rows, notes),
-`report` (the HTML page) and `pipeline` (the steps in a staged folder);
-`score` scores FASTA files larger than memory (`poimkit score`).
+cross-validation, final fit), `summary` (``summary.json``, figures, motif
+rows, notes), `report` (the HTML page, its pieces in `html`) and `pipeline`
+(the steps in a staged folder); `command` turns the ``train`` and ``run``
+command lines into these calls; `score` scores FASTA files larger than
+memory (`poimkit score`).
 """
 
 from .._lazy import lazy_exports

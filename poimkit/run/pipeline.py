@@ -13,25 +13,16 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._threads import numba_threads
-from ..outdir import RUN_FORMAT
-from .crossval import better_than_chance, trained_solver
+from .crossval import better_than_chance
 from .data import check_poim_memory, make_background, motif_data, read_input
 from .genome import PeakSource, read_peak_input
 from .options import RunOptions
 from .plan import make_plan
-from .summary import (
-    _TOP_KMERS,
-    SUMMARY_VERSION,
-    _differential_peaks,
-    _motif_rows,
-    _versions,
-    motif_note,
-    write_figures,
-)
+from .summary import TOP_KMERS, build_summary, write_figures
 from .train import train_model
 
 
@@ -175,8 +166,7 @@ def run_pipeline(
             timer.bar = bar
             timer.lines = progress == "lines"
             trained = train_model(data, plan, progress=progress, step=timer.step)
-            model, chosen, selection = trained.model, trained.chosen, trained.selection
-            cv = trained.cv
+            model, cv = trained.model, trained.cv
             with timer.step("POIM"):
                 background = make_background(data, options)
                 poim = compute_poim(
@@ -203,7 +193,7 @@ def run_pipeline(
             with timer.step("outputs"):
                 model.save(staged / "model.npz")
                 poim.save(staged / "poim.npz")
-                poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
+                poim.write_top(staged / "top_kmers.tsv", n=TOP_KMERS)
                 if made is not None:
                     made.write_negatives(staged)
                 write_meme(
@@ -218,43 +208,20 @@ def run_pipeline(
                     cv["out_of_fold_scores"],
                     lengths=[len(x) for x in X_motifs],
                 )
-            lengths = [len(x) for x in data.X]
-            summary = {
-                "format": RUN_FORMAT,
-                "format_version": SUMMARY_VERSION,
-                "dataset": dataset,
-                "inputs": data.inputs,
-                "n_sequences": int(data.y.size),
-                "n_positive": int((data.y == 1).sum()),
-                "n_negative": int((data.y == 0).sum()),
-                "n_dropped": int(data.dropped),
-                **(made.description if made is not None else {}),
-                "length": data.length,
-                "lengths": [int(min(lengths)), int(max(lengths))],
-                "position_free": poim.position_free,
-                "n_motif_sequences": int(y_motifs.size),
-                "parameters": {
-                    **asdict(options),
-                    "solver": trained_solver(model, options),
-                    "grid": options.selects,
-                    "chosen": chosen,
-                },
-                "family": selection["family"] if selection else options.kernel,
-                "background": repr(background),
-                "versions": _versions(),
-                **{k: v for k, v in cv.items() if k != "out_of_fold_scores"},
-                "n_support_vectors": int(model.n_support_.sum()),
-                "motifs": _motif_rows(motifs, known),
-                "motifs_note": motif_note(cv, options, motifs),
-                "top_kmers": [
-                    {"kmer": z, "position": j, "value": float(v)}
-                    for z, j, v in poim.top(10)
-                ],
-                "differential_peaks": _differential_peaks(poim),
-                "figures": figures,
-                "runtimes": timer.seconds,
-            }
-            summary["runtimes"]["total"] = round(time.perf_counter() - started, 3)
+            timer.seconds["total"] = round(time.perf_counter() - started, 3)
+            summary = build_summary(
+                data,
+                trained,
+                poim,
+                motifs,
+                y_motifs=y_motifs,
+                background=background,
+                figures=figures,
+                runtimes=timer.seconds,
+                known=known,
+                made=made,
+                dataset=dataset,
+            )
             with atomic_path(staged / "summary.json") as tmp:
                 Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
             write_report(staged / "report.html", summary, staged / "figures")

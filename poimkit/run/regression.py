@@ -15,13 +15,12 @@ one fold.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from typing import Any
 
 import numpy as np
 
 from ..errors import InputError
+from .command import bars, say
 
 __all__ = [
     "clone_checked",
@@ -319,7 +318,7 @@ def _read_and_families(args: argparse.Namespace):
     )
     lengths = sorted({len(x) for x in X})
     if args.kernel == "auto" and len(lengths) > 1:
-        _say(args, "records of different lengths: the gapped k-mer model (gkm)")
+        say(args, "records of different lengths: the gapped k-mer model (gkm)")
     if args.kernel == "gkm" and (
         args.degree is not None or args.shift is not None or args.mismatches
     ):
@@ -350,7 +349,7 @@ def _read_and_families(args: argparse.Namespace):
             clone_checked(template, {**setting, "C": grid.C[0]})
     codes = as_codes(X, "gkm" if len(lengths) > 1 else "auto")
     shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
-    _say(args, f"read {len(y)} sequences of length {shown} with continuous targets")
+    say(args, f"read {len(y)} sequences of length {shown} with continuous targets")
     return list(ids), codes, y, families
 
 
@@ -415,16 +414,20 @@ def _select_and_cross_validate(args: argparse.Namespace, codes: Any, y, families
     Nested (`nested_regression`) when there is anything to choose, else
     `cv_regression` of the one candidate; ``--cv 0`` skips the outer CV.
     """
-    bars = not args.quiet and sys.stderr.isatty()  # no bar codes in logs
+    progress = bars(args)
     _, template, grid = families[0]
     if len(families) == 1 and grid.size == 1:
         model = clone_checked(template, {**grid.settings()[0], "C": grid.C[0]})
-        cv = cv_regression(model, codes, y, args.cv, args.seed, bars) if args.cv else {}
+        cv = (
+            cv_regression(model, codes, y, args.cv, args.seed, progress)
+            if args.cv
+            else {}
+        )
     else:
         where = f"in {args.cv} folds and on all" if args.cv else "on all records"
-        _say(args, f"choosing the parameters by inner CV {where}")
+        say(args, f"choosing the parameters by inner CV {where}")
         cv, model = nested_regression(
-            families, codes, y, args.cv, args.seed, args.threads, bars
+            families, codes, y, args.cv, args.seed, args.threads, progress
         )
     for name in ("cv_pearson", "cv_spearman", "cv_r2"):
         if name in cv:
@@ -436,7 +439,7 @@ def _select_and_cross_validate(args: argparse.Namespace, codes: Any, y, families
         from .summary import chosen_text
 
         selection = cv["selection"]
-        _say(args, f"chosen by inner CV: {chosen_text(selection['chosen'], selection)}")
+        say(args, f"chosen by inner CV: {chosen_text(selection['chosen'], selection)}")
     return cv, model
 
 
@@ -452,7 +455,7 @@ def train_regression(args: argparse.Namespace) -> None:
     _, model = _select_and_cross_validate(args, codes, y, families)
     model.fit(codes, y)
     model.save(args.output)
-    _say(
+    say(
         args,
         f"{type(model).__name__} with {int(model.n_support_.sum())} support vectors "
         f"written to {args.output}",
@@ -485,15 +488,13 @@ def run_regression(args: argparse.Namespace) -> dict:
     import json
     from pathlib import Path
 
-    import numpy as np
-
     from .._threads import numba_threads
     from ..io import atomic_path
-    from ..outdir import RUN_FORMAT, output_lock, staged_directory
+    from ..outdir import output_lock, staged_directory
     from ..poim import compute_poim
     from .data import LabeledData, make_background
     from .report_regression import write_regression_report
-    from .summary import _TOP_KMERS, _differential_peaks, _motif_rows, _versions
+    from .summary import TOP_KMERS, build_regression_summary
 
     inputs = (args.fasta, args.targets)
     with output_lock(args.output):
@@ -515,7 +516,7 @@ def run_regression(args: argparse.Namespace) -> dict:
             motifs, note = _regression_motifs(args, poim, codes, y, cv)
             model.save(staged / "model.npz")
             poim.save(staged / "poim.npz")
-            poim.write_top(staged / "top_kmers.tsv", n=_TOP_KMERS)
+            poim.write_top(staged / "top_kmers.tsv", n=TOP_KMERS)
             figures = _write_motif_outputs(staged, poim, motifs, ids, codes, y)
             if "cv_predictions" in cv:
                 _plot_predictions(
@@ -524,43 +525,24 @@ def run_regression(args: argparse.Namespace) -> dict:
                     cv["cv_predictions"],
                 )
                 figures.insert(0, "predicted_vs_observed.png")
-            lengths = [len(x) for x in codes]
-            summary = {
-                "format": RUN_FORMAT,
-                "task": "regression",
-                "inputs": [os.fspath(p) for p in inputs],
-                "n_sequences": int(y.size),
-                "length": data.length,
-                "lengths": [int(min(lengths)), int(max(lengths))],
-                "position_free": poim.position_free,
-                "family": "gkm" if type(model).__name__ == "GkmSVR" else "wd",
-                "model": type(model).__name__,
-                "parameters": {
-                    k: v for k, v in model.get_params().items() if k != "n_threads"
-                },
-                "target": {"mean": float(np.mean(y)), "std": float(np.std(y))},
-                **{k: v for k, v in cv.items() if k != "cv_predictions"},
-                "selection": cv.get("selection"),
-                "cv_folds": args.cv,
-                "n_support_vectors": int(model.n_support_.sum()),
-                "top_kmers": [
-                    {"kmer": z, "position": j, "value": float(v)}
-                    for z, j, v in poim.top(10)
-                ],
-                "figures": figures,
-                "motifs": _motif_rows(motifs),
-                "motifs_note": note,
-                "differential_peaks": _differential_peaks(poim),
-                "background": repr(poim.background),
-                "versions": _versions(),
-            }
+            summary = build_regression_summary(
+                inputs,
+                data,
+                model,
+                poim,
+                cv,
+                cv_folds=args.cv,
+                motifs=motifs,
+                motifs_note=note,
+                figures=figures,
+            )
             with atomic_path(staged / "summary.json") as tmp:
                 Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
             write_regression_report(staged / "report.html", summary, staged / "figures")
     if "cv_pearson" in cv:
-        _say(args, f"cv_pearson {cv['cv_pearson']:.4f}; results in {args.output}")
+        say(args, f"cv_pearson {cv['cv_pearson']:.4f}; results in {args.output}")
     else:
-        _say(args, f"results in {args.output}")
+        say(args, f"results in {args.output}")
     return summary
 
 
@@ -665,8 +647,3 @@ def _plot_predictions(path: Any, observed: Any, predicted: Any) -> None:
     ax.set_ylabel("predicted (held out, cross-validation)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-
-
-def _say(args: argparse.Namespace, message: str) -> None:
-    if not args.quiet:
-        print(message, file=sys.stderr)

@@ -2,51 +2,11 @@
 
 from __future__ import annotations
 
-import base64
 import html
 from pathlib import Path
 
 from ..io import atomic_path
-
-_STYLE = """
-body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto;
-       padding: 0 1rem; color: #222; line-height: 1.45; }
-h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2.2rem;
-     border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; margin: 0.6rem 0; }
-td, th { border: 1px solid #ddd; padding: 0.25rem 0.6rem; text-align: left; }
-th { background: #f4f4f4; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-.mono { font-family: ui-monospace, monospace; }
-.note { color: #555; font-size: 0.92rem; }
-img { max-width: 100%; }
-.big { font-size: 1.15rem; }
-.hash { font-family: ui-monospace, monospace; word-break: break-all; }
-"""
-
-
-class _Html(str):
-    """Markup that table cells pass through unescaped."""
-
-
-def _where(value) -> str:
-    """A motif's position or spread as its logo's title shows it.
-
-    ``anywhere`` for a position-free model's (None).
-    """
-    from ..plot import place_text  # the one rounding of figures and report
-
-    return "anywhere" if value is None else place_text(value)
-
-
-#: below the smallest positive double a probability is written as a bound
-_TINY = "< 1e-300"
-
-
-def _probability(p: float) -> str:
-    """A p- or q-value in 2 digits; ``< 1e-300`` where it underflowed to 0."""
-    return _TINY if p == 0 else f"{p:.2g}"
-
+from .html import STYLE, Markup, img, motif_place, plain, probability, table
 
 #: the motifs' introduction: how sites are found, what the columns mean
 _MOTIFS_INTRO = {
@@ -85,19 +45,19 @@ def _motif_table(s: dict, figures: Path) -> str:
         where = (
             ["both" if m["strands"] == "+-" else "one"]
             if anywhere
-            else [_where(m["position"]), _where(m["spread"])]
+            else [motif_place(m["position"]), motif_place(m["spread"])]
         )
         rows.append(
             [
                 m["name"],
-                _img(figures, f"logo_{m['name']}.png", f"logo of {m['name']}"),
+                img(figures, f"logo_{m['name']}.png", f"logo of {m['name']}"),
                 m["iupac"],
                 *where,
                 f"{m['importance']:.3g}",
                 m["n_sites"],
                 f"{100 * m['frac_positive']:.0f} %",
                 f"{100 * m['frac_negative']:.0f} %",
-                _probability(m["q_value"]),
+                probability(m["q_value"]),
                 *([_best_match(m)] if compared else []),
             ]
         )
@@ -115,25 +75,7 @@ def _motif_table(s: dict, figures: Path) -> str:
         *(["best known match"] if compared else []),
     ]
     numeric = {4, 5, 6, 7, 8} if anywhere else {3, 4, 5, 6, 7, 8, 9}
-    return _table(header, rows, numeric=numeric)
-
-
-def _img(folder: Path, name: str, alt: str) -> _Html:
-    data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
-    return _Html(f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt)}">')
-
-
-def _table(header: list[str], rows: list[list], numeric: set[int] = frozenset()) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = []
-    for row in rows:
-        cells = []
-        for i, cell in enumerate(row):
-            css = ' class="num"' if i in numeric else ""
-            text = cell if isinstance(cell, _Html) else html.escape(str(cell))
-            cells.append(f"<td{css}>{text}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+    return table(header, rows, numeric=numeric)
 
 
 def _best_match(motif: dict) -> str:
@@ -141,9 +83,7 @@ def _best_match(motif: dict) -> str:
         return "none"
     best = motif["matches"][0]
     p = best["p_value"]
-    return (
-        f"{best['target']} (p {_probability(p)})" if p is not None else best["target"]
-    )
+    return f"{best['target']} (p {probability(p)})" if p is not None else best["target"]
 
 
 def _params_text(params: dict) -> str:
@@ -179,7 +119,7 @@ def _quality(s: dict, figures: Path) -> list[str]:
             else "</p>"
         )
     )
-    parts.append(_img(figures, "roc.png", "ROC curve"))
+    parts.append(img(figures, "roc.png", "ROC curve"))
     folds = [
         [i + 1, f"{a:.4f}", f"{b:.4f}"]
         for i, (a, b) in enumerate(
@@ -193,12 +133,25 @@ def _quality(s: dict, figures: Path) -> list[str]:
         for row, fold in zip(folds, s["selection"]["folds"], strict=True):
             family = f"{fold['family']}: " if compared else ""
             row.append(family + _params_text(fold["params"]))
-    parts.append(_table(header, folds, {0, 1, 2}))
+    parts.append(table(header, folds, {0, 1, 2}))
     return parts
 
 
-def _selection_note(selection: dict | None, n_sequences: int) -> str:
-    """How the parameters were chosen, in words."""
+def selection_note(selection: dict | None, n_sequences: int) -> str:
+    """How the parameters were chosen, in words (a paragraph).
+
+    Parameters
+    ----------
+    selection : dict or None
+        The summary's ``selection`` (None: the parameters were fixed).
+    n_sequences : int
+        The number of sequences of the run.
+
+    Returns
+    -------
+    str
+        The paragraph's HTML.
+    """
     from .summary import inner_figure
 
     if not selection:
@@ -288,17 +241,6 @@ _WD_UNSET = {"mismatches": 0, "reverse_complement": False}
 _CHOSEN_NAME = {"gkm_l": "l", "gkm_k": "k"}
 
 
-def _plain(value) -> str:
-    """A parameter's value as a reader writes it: no JSON quotes, yes / no."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:g}"
-    if value is None:
-        return "default"
-    return str(value)
-
-
 def kernel_name(family: str, chosen: dict) -> str:
     """``WD``, ``WDS`` (a shift above 0) or ``gkm``: the final model's kernel.
 
@@ -342,11 +284,11 @@ def _parameter_rows(s: dict) -> list[list[str]]:
             picked = " (chosen by the inner CV)" if value == "auto" else ""
             text = kernel + picked
         elif value is None and _CHOSEN_NAME.get(name, name) in chosen:
-            text = f"{_plain(chosen[_CHOSEN_NAME.get(name, name)])} ({how})"
+            text = f"{plain(chosen[_CHOSEN_NAME.get(name, name)])} ({how})"
         elif value is None and family == "wd" and name in _WD_UNSET:
-            text = f"{_plain(_WD_UNSET[name])} (default)"
+            text = f"{plain(_WD_UNSET[name])} (default)"
         else:
-            text = _plain(value)
+            text = plain(value)
         rows.append([name, text])
     return rows
 
@@ -370,27 +312,50 @@ def _model_text(chosen: dict) -> str:
     return f"A {kind}-kernel SVM{extra} of degree {degree}, C = {chosen['C']},"
 
 
-def _top_kmer_table(s: dict) -> str:
+def top_kmer_table(s: dict) -> str:
     """The strongest POIM entries of the summary (``top_kmers``).
 
     With their positions, except for a position-free model (they have none).
+
+    Parameters
+    ----------
+    s : dict
+        The content of ``summary.json``.
+
+    Returns
+    -------
+    str
+        The table's HTML.
     """
     anywhere = bool(s.get("position_free"))
     top = [
         [
-            _Html(f"<span class='mono'>{html.escape(t['kmer'])}</span>"),
+            Markup(f"<span class='mono'>{html.escape(t['kmer'])}</span>"),
             *([] if anywhere else [t["position"]]),
             f"{t['value']:.4g}",
         ]
         for t in s["top_kmers"]
     ]
     if anywhere:
-        return _table(["k-mer", "Q"], top, {1})
-    return _table(["k-mer", "position", "Q"], top, {1, 2})
+        return table(["k-mer", "Q"], top, {1})
+    return table(["k-mer", "position", "Q"], top, {1, 2})
 
 
-def _where_sections(s: dict, figures: Path) -> list[str]:
-    """A positional model: where it looks, and its strongest positional k-mers."""
+def where_sections(s: dict, figures: Path) -> list[str]:
+    """A positional model: where it looks, and its strongest positional k-mers.
+
+    Parameters
+    ----------
+    s : dict
+        The content of ``summary.json``.
+    figures : pathlib.Path
+        The folder holding the PNGs the summary lists.
+
+    Returns
+    -------
+    list of str
+        The sections' HTML.
+    """
     parts = ["<h2>Where in the sequence the model looks</h2>"]
     parts.append(
         "<p>The differential POIM scores, for each k-mer length (rows) and start "
@@ -404,26 +369,39 @@ def _where_sections(s: dict, figures: Path) -> list[str]:
         "raise the score (favour the positive class) and letters below lower it; "
         "a letter's height is its importance Q<sub>1</sub>.</p>"
     )
-    parts.append(_img(figures, "nucleotide_importance.png", "nucleotide importance"))
-    parts.append(_img(figures, "differential_poim.png", "differential POIM"))
+    parts.append(img(figures, "nucleotide_importance.png", "nucleotide importance"))
+    parts.append(img(figures, "differential_poim.png", "differential POIM"))
     peaks = [
         [p["length"], p["position"], f"{p['value']:.3g}"]
         for p in s["differential_peaks"]
     ]
-    parts.append(_table(["k-mer length", "start position", "value"], peaks, {0, 1, 2}))
-    parts.append(_img(figures, "weight_mass.png", "weight mass"))
+    parts.append(table(["k-mer length", "start position", "value"], peaks, {0, 1, 2}))
+    parts.append(img(figures, "weight_mass.png", "weight mass"))
     parts.append("<h2>Strongest positional k-mers</h2>")
     parts.append(
         "<p>POIM entries of largest absolute value: the expected change of the "
         "score when the k-mer starts at that position. The 50 strongest are in "
         "<span class='mono'>top_kmers.tsv</span>.</p>"
     )
-    parts.append(_top_kmer_table(s))
+    parts.append(top_kmer_table(s))
     return parts
 
 
-def _anywhere_sections(s: dict, figures: Path) -> list[str]:
-    """A position-free model: the k-mers it rewards or penalises anywhere."""
+def anywhere_sections(s: dict, figures: Path) -> list[str]:
+    """A position-free model: the k-mers it rewards or penalises anywhere.
+
+    Parameters
+    ----------
+    s : dict
+        The content of ``summary.json``.
+    figures : pathlib.Path
+        The folder holding the PNGs the summary lists.
+
+    Returns
+    -------
+    list of str
+        The sections' HTML.
+    """
     parts = ["<h2>Which k-mers the model rewards, anywhere</h2>"]
     parts.append(
         "<p>This model is position-free (gapped k-mers, <span class='mono'>GkmSVC"
@@ -436,13 +414,26 @@ def _anywhere_sections(s: dict, figures: Path) -> list[str]:
         "<span class='mono'>top_kmers.tsv</span>.</p>"
     )
     if "kmer_importance.png" in s["figures"]:
-        parts.append(_img(figures, "kmer_importance.png", "k-mer importance"))
-    parts.append(_top_kmer_table(s))
+        parts.append(img(figures, "kmer_importance.png", "k-mer importance"))
+    parts.append(top_kmer_table(s))
     return parts
 
 
-def _poim_sections(s: dict, figures: Path) -> list[str]:
-    """The POIM heatmaps per k-mer length."""
+def poim_sections(s: dict, figures: Path) -> list[str]:
+    """The POIM heatmaps per k-mer length.
+
+    Parameters
+    ----------
+    s : dict
+        The content of ``summary.json``.
+    figures : pathlib.Path
+        The folder holding the PNGs the summary lists.
+
+    Returns
+    -------
+    list of str
+        The sections' HTML.
+    """
     parts = ["<h2>POIMs per k-mer length</h2>"]
     parts.append(
         "<p>Rows are k-mers (all of them up to length 2, otherwise the 20 with the "
@@ -451,7 +442,7 @@ def _poim_sections(s: dict, figures: Path) -> list[str]:
     )
     for figure in s["figures"]:
         if figure.startswith("poim_order_"):
-            parts.append(_img(figures, figure, figure))
+            parts.append(img(figures, figure, figure))
     return parts
 
 
@@ -520,7 +511,7 @@ def render_report(summary: dict, figures: Path) -> str:
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>poimkit report: {html.escape(name)}</title>",
-        f"<style>{_STYLE}</style></head><body>",
+        f"<style>{STYLE}</style></head><body>",
         f"<h1>poimkit report: {html.escape(name)}</h1>",
         "<p class='big'>"
         f"{described} "
@@ -535,7 +526,7 @@ def render_report(summary: dict, figures: Path) -> str:
             else "was trained on all of them <b>without cross-validation</b> "
             "(cv 0): how well it separates new sequences is unknown.</p>"
         ),
-        _selection_note(s.get("selection"), s["n_sequences"]),
+        selection_note(s.get("selection"), s["n_sequences"]),
     ]
     if s.get("peaks"):
         parts.append(_peaks_section(s))
@@ -567,7 +558,7 @@ def render_report(summary: dict, figures: Path) -> str:
                 "middle). Sites gathered around 0 mark a motif the sequences are "
                 "centred on, as in peaks of a bound factor.</p>"
             )
-            parts.append(_img(figures, "site_positions.png", "site positions"))
+            parts.append(img(figures, "site_positions.png", "site positions"))
         if compared:
             parts.append(
                 "<p class='note'>Known motifs compared: "
@@ -582,31 +573,31 @@ def render_report(summary: dict, figures: Path) -> str:
         parts.append(f"<p class='big'>{note[0].upper() + note[1:]}.</p>")
     # ---- where (positional models) or which k-mers (position-free ones)
     if s.get("position_free"):
-        parts.extend(_anywhere_sections(s, figures))
+        parts.extend(anywhere_sections(s, figures))
     else:
-        parts.extend(_where_sections(s, figures))
+        parts.extend(where_sections(s, figures))
     # ---- quality
     if s["cv_auc"] is not None:
         parts.extend(_quality(s, figures))
     # ---- POIMs
     if any(f.startswith("poim_order_") for f in s["figures"]):
-        parts.extend(_poim_sections(s, figures))
+        parts.extend(poim_sections(s, figures))
     # ---- details
     parts.append("<h2>Run details</h2>")
     inputs = [
-        [i["role"], i["path"], _Html(f"<span class='hash'>{_checksum(i)}</span>")]
+        [i["role"], i["path"], Markup(f"<span class='hash'>{_checksum(i)}</span>")]
         for i in s["inputs"]
     ]
-    parts.append(_table(["input", "path", "sha256"], inputs))
+    parts.append(table(["input", "path", "sha256"], inputs))
     parts.append(
         f"<p>Background: <span class='mono'>{html.escape(s['background'])}"
         f"</span>; support vectors: {s['n_support_vectors']}.</p>"
     )
-    parts.append(_table(["parameter", "value"], _parameter_rows(s)))
+    parts.append(table(["parameter", "value"], _parameter_rows(s)))
     versions = [[k, v] for k, v in s["versions"].items()]
-    parts.append(_table(["software", "version"], versions))
+    parts.append(table(["software", "version"], versions))
     runtimes = [[k, f"{v:.2f} s"] for k, v in s["runtimes"].items()]
-    parts.append(_table(["step", "wall time"], runtimes, {1}))
+    parts.append(table(["step", "wall time"], runtimes, {1}))
     parts.append("</body></html>\n")
     return "\n".join(parts)
 

@@ -13,18 +13,13 @@ import html
 from pathlib import Path
 
 from ..io import atomic_path
+from .html import STYLE, img, motif_place, plain, probability, table
 from .report import (
-    _STYLE,
-    _anywhere_sections,
-    _img,
-    _plain,
-    _poim_sections,
-    _probability,
-    _selection_note,
-    _table,
-    _top_kmer_table,
-    _where,
-    _where_sections,
+    anywhere_sections,
+    poim_sections,
+    selection_note,
+    top_kmer_table,
+    where_sections,
 )
 
 #: the classification page's words for a POIM's sign, and a regressor's
@@ -74,7 +69,7 @@ def _quality(s: dict, figures: Path) -> list[str]:
     )
     if "predicted_vs_observed.png" in s["figures"]:
         parts.append(
-            _img(figures, "predicted_vs_observed.png", "predicted against observed")
+            img(figures, "predicted_vs_observed.png", "predicted against observed")
         )
     rows = []
     for key, name in _FIGURES.items():
@@ -87,12 +82,12 @@ def _quality(s: dict, figures: Path) -> list[str]:
                 f"{low:.4f} to {high:.4f}",
             ]
         )
-    parts.append(_table(["figure", "mean", "std over folds", "95 % interval"], rows))
+    parts.append(table(["figure", "mean", "std over folds", "95 % interval"], rows))
     folds = [
         [i + 1, *(f"{s[f'{key}_folds'][i]:.4f}" for key in _FIGURES)]
         for i in range(len(s["cv_pearson_folds"]))
     ]
-    parts.append(_table(["fold", *_FIGURES.values()], folds, {0, 1, 2, 3}))
+    parts.append(table(["fold", *_FIGURES.values()], folds, {0, 1, 2, 3}))
     return parts
 
 
@@ -104,19 +99,19 @@ def _motif_table(s: dict, figures: Path) -> str:
         where = (
             ["both" if m["strands"] == "+-" else "one"]
             if anywhere
-            else [_where(m["position"]), _where(m["spread"])]
+            else [motif_place(m["position"]), motif_place(m["spread"])]
         )
         rows.append(
             [
                 m["name"],
-                _img(figures, f"logo_{m['name']}.png", f"logo of {m['name']}"),
+                img(figures, f"logo_{m['name']}.png", f"logo of {m['name']}"),
                 m["iupac"],
                 *where,
                 f"{m['importance']:.3g}",
                 m["n_sites"],
                 f"{m['effect']:+.2f}",
                 f"{m['median_shift']:+.3g}",
-                _probability(m["q_value"]),
+                probability(m["q_value"]),
             ]
         )
     header = [
@@ -131,7 +126,7 @@ def _motif_table(s: dict, figures: Path) -> str:
         "q-value",
     ]
     first = 3 + len(where)
-    return _table(header, rows, numeric=set(range(first, first + 5)))
+    return table(header, rows, numeric=set(range(first, first + 5)))
 
 
 _MOTIFS_TEXT = (
@@ -182,7 +177,7 @@ def render_regression_report(summary: dict, figures: Path) -> str:
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>poimkit report: {html.escape(name)}</title>",
-        f"<style>{_STYLE}</style></head><body>",
+        f"<style>{STYLE}</style></head><body>",
         f"<h1>poimkit report: {html.escape(name)}</h1>",
         f"<p class='big'>{described} with a continuous target (mean "
         f"{target['mean']:.3g}, standard deviation {target['std']:.3g}). A "
@@ -201,33 +196,33 @@ def render_regression_report(summary: dict, figures: Path) -> str:
         parts.append(_MOTIFS_TEXT.format(where=where))
         parts.append(_motif_table(s, figures))
         if "site_positions.png" in s["figures"]:
-            parts.append(_img(figures, "site_positions.png", "site positions"))
+            parts.append(img(figures, "site_positions.png", "site positions"))
     else:
         note = html.escape(s["motifs_note"])
         parts.append(f"<p class='big'>{note[0].upper() + note[1:]}.</p>")
     if s.get("position_free"):
-        parts.extend(_for_targets(_anywhere_sections(s, figures)))
+        parts.extend(_for_targets(anywhere_sections(s, figures)))
     elif "differential_poim.png" in s["figures"]:
-        parts.extend(_for_targets(_where_sections(s, figures)))
+        parts.extend(_for_targets(where_sections(s, figures)))
     else:
-        parts.append(_top_kmer_table(s))
+        parts.append(top_kmer_table(s))
     if s.get("cv_pearson") is not None:
         parts.extend(_quality(s, figures))
     if any(f.startswith("poim_order_") for f in s["figures"]):
-        parts.extend(_for_targets(_poim_sections(s, figures)))
+        parts.extend(_for_targets(poim_sections(s, figures)))
     parts.append("<h2>Run details</h2>")
     fasta, targets = s["inputs"]
-    parts.append(_table(["input", "path"], [["FASTA", fasta], ["targets", targets]]))
+    parts.append(table(["input", "path"], [["FASTA", fasta], ["targets", targets]]))
     parts.append(
         f"<p>Background: <span class='mono'>{html.escape(s.get('background', ''))}"
         f"</span>; support vectors: {s['n_support_vectors']}; CV folds: "
         f"{s['cv_folds']}.</p>"
     )
-    parts.append(_selection_note(s.get("selection"), s["n_sequences"]))
-    rows = [[k, _plain(v)] for k, v in s["parameters"].items()]
-    parts.append(_table(["parameter", "value"], rows))
+    parts.append(selection_note(s.get("selection"), s["n_sequences"]))
+    rows = [[k, plain(v)] for k, v in s["parameters"].items()]
+    parts.append(table(["parameter", "value"], rows))
     versions = [[k, v] for k, v in s["versions"].items()]
-    parts.append(_table(["software", "version"], versions))
+    parts.append(table(["software", "version"], versions))
     parts.append("</body></html>\n")
     return "\n".join(parts)
 

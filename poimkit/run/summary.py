@@ -2,23 +2,201 @@
 
 from __future__ import annotations
 
+import os
 import platform
+from dataclasses import asdict
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._version import __version__
-from .crossval import better_than_chance
+from ..outdir import RUN_FORMAT
+from .crossval import better_than_chance, trained_solver
 from .options import RunOptions
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..background import MarkovBackground
     from ..motifs import Motif
     from ..poim import Poim
+    from .data import LabeledData
+    from .genome import PeakData
+    from .train import TrainedModel
 
 SUMMARY_VERSION = 1
-_TOP_KMERS = 50
+#: POIM entries written to ``top_kmers.tsv``
+TOP_KMERS = 50
+#: POIM entries listed in the summary (``top_kmers``)
+_SUMMARY_KMERS = 10
+
+
+def build_summary(
+    data: LabeledData,
+    trained: TrainedModel,
+    poim: Poim,
+    motifs: list[Motif],
+    *,
+    y_motifs: np.ndarray,
+    background: MarkovBackground,
+    figures: list[str],
+    runtimes: dict[str, float],
+    known: list[Motif] | None = None,
+    made: PeakData | None = None,
+    dataset: str | None = None,
+) -> dict:
+    """The content of a classification run's ``summary.json``.
+
+    Parameters
+    ----------
+    data : LabeledData
+        The sequences read.
+    trained : TrainedModel
+        The final model, its parameters, selection, CV figures and plan
+        (whose options the summary records).
+    poim : Poim
+        The final model's POIMs.
+    motifs : list of Motif
+        The motifs reported.
+    y_motifs : numpy.ndarray
+        Labels of the sequences the motifs were sought in.
+    background : MarkovBackground
+        The background of the POIMs.
+    figures : list of str
+        The PNGs written (`write_figures`).
+    runtimes : dict
+        Wall time per step, in seconds.
+    known : list of Motif, optional
+        Known motifs the found ones were compared with.
+    made : PeakData, optional
+        Peak input: its description (peaks, negatives) joins the summary.
+    dataset : str, optional
+        A name for the input.
+
+    Returns
+    -------
+    dict
+        JSON-ready; ``format``, ``format_version``, the data, ``parameters``
+        (the options, ``solver``, ``grid``, ``chosen``), ``family``, the CV
+        figures, ``motifs``, ``top_kmers``, ``figures``, ``runtimes`` and more.
+    """
+    options, model, cv = trained.plan.options, trained.model, trained.cv
+    selection = trained.selection
+    lengths = [len(x) for x in data.X]
+    return {
+        "format": RUN_FORMAT,
+        "format_version": SUMMARY_VERSION,
+        "dataset": dataset,
+        "inputs": data.inputs,
+        "n_sequences": int(data.y.size),
+        "n_positive": int((data.y == 1).sum()),
+        "n_negative": int((data.y == 0).sum()),
+        "n_dropped": int(data.dropped),
+        **(made.description if made is not None else {}),
+        "length": data.length,
+        "lengths": [int(min(lengths)), int(max(lengths))],
+        "position_free": poim.position_free,
+        "n_motif_sequences": int(y_motifs.size),
+        "parameters": {
+            **asdict(options),
+            "solver": trained_solver(model, options),
+            "grid": options.selects,
+            "chosen": trained.chosen,
+        },
+        "family": selection["family"] if selection else options.kernel,
+        "background": repr(background),
+        "versions": _versions(),
+        **{k: v for k, v in cv.items() if k != "out_of_fold_scores"},
+        "n_support_vectors": int(model.n_support_.sum()),
+        "motifs": _motif_rows(motifs, known),
+        "motifs_note": motif_note(cv, options, motifs),
+        "top_kmers": _top_kmers(poim),
+        "differential_peaks": _differential_peaks(poim),
+        "figures": figures,
+        "runtimes": runtimes,
+    }
+
+
+def build_regression_summary(
+    inputs: Sequence[str | os.PathLike],
+    data: LabeledData,
+    model: Any,
+    poim: Poim,
+    cv: dict,
+    *,
+    cv_folds: int,
+    motifs: list[Motif],
+    motifs_note: str,
+    figures: list[str],
+) -> dict:
+    """The content of a regression run's ``summary.json``.
+
+    Parameters
+    ----------
+    inputs : sequence of str or path-like
+        The FASTA file and the targets file.
+    data : LabeledData
+        The records (``X``) and their targets (``y``).
+    model : WDKernelSVR or GkmSVR
+        The final model, fitted.
+    poim : Poim
+        Its POIMs.
+    cv : dict
+        `poimkit.run.regression.cv_regression`'s or
+        `~poimkit.run.regression.nested_regression`'s figures ({} without
+        cross-validation), with ``selection`` when parameters were chosen.
+    cv_folds : int
+        The number of CV folds (0: none).
+    motifs : list of Motif
+        The motifs reported.
+    motifs_note : str
+        Why the motif list is what it is.
+    figures : list of str
+        The PNGs written.
+
+    Returns
+    -------
+    dict
+        JSON-ready; ``task`` "regression", the data, ``family``, ``model``,
+        ``parameters``, ``target`` (mean, std), the CV figures, ``selection``,
+        ``motifs``, ``top_kmers``, ``figures`` and more.
+    """
+    y = data.y
+    lengths = [len(x) for x in data.X]
+    return {
+        "format": RUN_FORMAT,
+        "task": "regression",
+        "inputs": [os.fspath(p) for p in inputs],
+        "n_sequences": int(y.size),
+        "length": data.length,
+        "lengths": [int(min(lengths)), int(max(lengths))],
+        "position_free": poim.position_free,
+        "family": "gkm" if type(model).__name__ == "GkmSVR" else "wd",
+        "model": type(model).__name__,
+        "parameters": {k: v for k, v in model.get_params().items() if k != "n_threads"},
+        "target": {"mean": float(np.mean(y)), "std": float(np.std(y))},
+        **{k: v for k, v in cv.items() if k != "cv_predictions"},
+        "selection": cv.get("selection"),
+        "cv_folds": cv_folds,
+        "n_support_vectors": int(model.n_support_.sum()),
+        "top_kmers": _top_kmers(poim),
+        "figures": figures,
+        "motifs": _motif_rows(motifs),
+        "motifs_note": motifs_note,
+        "differential_peaks": _differential_peaks(poim),
+        "background": repr(poim.background),
+        "versions": _versions(),
+    }
+
+
+def _top_kmers(poim: Poim) -> list[dict]:
+    """The strongest POIM entries, for the summary."""
+    return [
+        {"kmer": z, "position": j, "value": float(v)}
+        for z, j, v in poim.top(_SUMMARY_KMERS)
+    ]
 
 
 def _versions() -> dict:
