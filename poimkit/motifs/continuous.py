@@ -142,7 +142,7 @@ def target_motifs(
         shared_sites,
     )
     from .evidence import q_values, shift_test
-    from .scan import site_counts
+    from .scan import site_motif
 
     background = background_letters(poim.background)
     anywhere = is_position_free(poim)
@@ -187,13 +187,11 @@ def target_motifs(
         if qv > alpha or abs(test.effect) < MIN_EFFECT:
             continue
         # the reported PWM: every site, on the motif's strand
-        counts = site_counts(X, sites, candidate.length)
-        starts = sites.starts.astype(np.float64)
-        motif = Motif(
-            counts / counts.sum(axis=1, keepdims=True),
-            position=np.nan if anywhere else float(starts.mean()) + 1.0,
-            spread=np.nan if anywhere else float(starts.std()),
-            n_sites=int(sites.rows.size),
+        motif = site_motif(
+            X,
+            sites,
+            candidate.length,
+            anywhere,
             frac_positive=float(h[above].mean()) if above.size else np.nan,
             frac_negative=float(h[below].mean()) if below.size else np.nan,
             p_value=test.p_value,

@@ -277,7 +277,7 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
 def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
     """Motifs from the sites of POIM seeds, with evidence (`extract_motifs`)."""
     from .evidence import enrichment_p_value, q_values
-    from .scan import site_counts
+    from .scan import site_motif
 
     background = background_letters(poim.background)
     anywhere = is_position_free(poim)
@@ -318,13 +318,11 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
         # the reported PWM: every site in the positives, on the motif's strand
         in_pos = y[sites.rows]
         positive = sites.take(in_pos)
-        counts = site_counts(X, positive, candidate.length)
-        starts = positive.starts.astype(np.float64)
-        motif = Motif(
-            counts / counts.sum(axis=1, keepdims=True),
-            position=np.nan if anywhere else float(starts.mean()) + 1.0,
-            spread=np.nan if anywhere else float(starts.std()),
-            n_sites=int(positive.rows.size),
+        motif = site_motif(
+            X,
+            positive,
+            candidate.length,
+            anywhere,
             frac_positive=frac_positive,
             frac_negative=frac_negative,
             p_value=p,

@@ -4,7 +4,8 @@ All on integer-coded sequences. A motif's log-odds (`log_odds`) are bits on
 a grid of `SCORE_GRID`, so that `score_threshold` gives the exact lowest
 score whose chance under the background is at most p; `scan` finds the best
 window of each sequence on either strand that reaches it, as `Sites`, and
-`site_counts` counts the letters of such sites read on the motif's strand.
+`site_counts` counts the letters of such sites read on the motif's strand
+(`site_motif`: the motif they report).
 
 Records of different lengths are one array padded after each record's end
 with `PAD` (`padded`); a window reaching into the padding is never a site,
@@ -14,8 +15,12 @@ and `n_windows` counts the windows that fit in the records.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .motif import Motif
 
 #: pseudocount (in sites) spread over the letters by their background share
 PSEUDOCOUNT = 0.5
@@ -257,6 +262,41 @@ def site_counts(X: np.ndarray, sites: Sites, width: int) -> np.ndarray:
         X, sites.rows, sites.starts, sites.strands, width, np.arange(width)
     )
     return letter_counts(codes)
+
+
+def site_motif(
+    X: np.ndarray, sites: Sites, width: int, anywhere: bool, /, **stats
+) -> Motif:
+    """The reported motif of found sites: their PWM, mean start and spread.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        The sequences the sites are in.
+    sites : Sites
+        Every site of the motif, read on the motif's strand.
+    width : int
+        Number of motif columns.
+    anywhere : bool
+        Position-free model: no position or spread (NaN).
+    **stats
+        The other `Motif` fields (test figures; ``sites`` may be another set).
+
+    Returns
+    -------
+    Motif
+    """
+    from .motif import Motif
+
+    counts = site_counts(X, sites, width)
+    starts = sites.starts.astype(np.float64)
+    return Motif(
+        counts / counts.sum(axis=1, keepdims=True),
+        position=np.nan if anywhere else float(starts.mean()) + 1.0,
+        spread=np.nan if anywhere else float(starts.std()),
+        n_sites=int(sites.rows.size),
+        **stats,
+    )
 
 
 def log_odds(counts: np.ndarray, background: np.ndarray) -> np.ndarray:

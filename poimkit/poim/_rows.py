@@ -180,6 +180,16 @@ def row_before(k, i, lo, hi, kmer, value, l, order, chain, windows, row0, j_star
 
 
 @njit(**NJIT)
+def word_prob(prob, state, word, at, order, trans, state_mask):
+    """``prob * Pr(X[at:at+D] = word | D-gram state before)`` (D = ``order``)."""
+    for t in range(order):
+        a = (word >> (2 * (order - 1 - t))) & 3
+        prob *= trans[at + t - order, state, a]
+        state = ((state << 2) | a) & state_mask
+    return prob
+
+
+@njit(**NJIT)
 def left_messages(end, order, trans, left, new_left):
     """``new_left[end, s] += sum_g left[g] Pr(X[end:end+D] = s | D-gram g before)``.
 
@@ -191,13 +201,7 @@ def left_messages(end, order, trans, left, new_left):
         if left[g] == 0.0:
             continue
         for s in range(n_states):
-            prob = left[g]
-            state = g
-            for t in range(order):
-                a = (s >> (2 * (order - 1 - t))) & 3
-                prob *= trans[end + t - order, state, a]
-                state = ((state << 2) | a) & state_mask
-            new_left[end, s] += prob
+            new_left[end, s] += word_prob(left[g], g, s, end, order, trans, state_mask)
         left[g] = 0.0
 
 
@@ -213,11 +217,5 @@ def right_messages(i, order, trans, right, new_right):
         if right[a] == 0.0:
             continue
         for s in range(n_states):
-            prob = right[a]
-            state = s
-            for t in range(order):
-                letter = (a >> (2 * (order - 1 - t))) & 3
-                prob *= trans[i + t - order, state, letter]
-                state = ((state << 2) | letter) & state_mask
-            new_right[i, s] += prob
+            new_right[i, s] += word_prob(right[a], s, a, i, order, trans, state_mask)
         right[a] = 0.0
