@@ -142,7 +142,7 @@ def target_motifs(
         shared_sites,
     )
     from .evidence import q_values, shift_test
-    from .scan import site_motif
+    from .scan import motif_of_sites
 
     background = background_letters(poim.background)
     anywhere = is_position_free(poim)
@@ -187,7 +187,7 @@ def target_motifs(
         if qv > alpha or abs(test.effect) < MIN_EFFECT:
             continue
         # the reported PWM: every site, on the motif's strand
-        motif = site_motif(
+        motif = motif_of_sites(
             X,
             sites,
             candidate.length,

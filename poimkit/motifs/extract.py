@@ -277,7 +277,7 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
 def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
     """Motifs from the sites of POIM seeds, with evidence (`extract_motifs`)."""
     from .evidence import enrichment_p_value, q_values
-    from .scan import site_motif
+    from .scan import motif_of_sites
 
     background = background_letters(poim.background)
     anywhere = is_position_free(poim)
@@ -318,7 +318,7 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
         # the reported PWM: every site in the positives, on the motif's strand
         in_pos = y[sites.rows]
         positive = sites.take(in_pos)
-        motif = site_motif(
+        motif = motif_of_sites(
             X,
             positive,
             candidate.length,

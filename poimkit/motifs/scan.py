@@ -5,7 +5,7 @@ a grid of `SCORE_GRID`, so that `score_threshold` gives the exact lowest
 score whose chance under the background is at most p; `scan` finds the best
 window of each sequence on either strand that reaches it, as `Sites`, and
 `site_counts` counts the letters of such sites read on the motif's strand
-(`site_motif`: the motif they report).
+(`motif_of_sites`: the motif they report).
 
 Records of different lengths are one array padded after each record's end
 with `PAD` (`padded`); a window reaching into the padding is never a site,
@@ -264,7 +264,7 @@ def site_counts(X: np.ndarray, sites: Sites, width: int) -> np.ndarray:
     return letter_counts(codes)
 
 
-def site_motif(
+def motif_of_sites(
     X: np.ndarray, sites: Sites, width: int, anywhere: bool, /, **stats
 ) -> Motif:
     """The reported motif of found sites: their PWM, mean start and spread.
