@@ -15,6 +15,7 @@ opens any. Their input checks are in `poimkit._validation`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -24,7 +25,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._threads import check_threads
-from .._validation import as_codes, check_int, check_length, check_real
+from .._validation import (
+    as_codes,
+    check_continuous_target,
+    check_int,
+    check_length,
+    check_real,
+    require_target,
+)
 from ..alphabet import MAX_KMER_LENGTH
 from ..errors import InputError
 from ..io import read_npz, write_npz
@@ -256,6 +264,19 @@ class KernelRegressorBase(RegressorMixin, KernelModelBase):
     normalisation), as the classifiers' ``decision_function``; scikit-learn
     regressors have no ``decision_function``.
     """
+
+    def _training_data(
+        self, X: ArrayLike, y: ArrayLike, read: Callable = as_codes
+    ) -> tuple:
+        """The checked parameters, then ``(read(X), y)`` with y finite real targets.
+
+        ``y=None`` is refused before ``X`` is read (scikit-learn's message);
+        ``read`` gives the sequences (`as_codes` by default), one target each.
+        """
+        self._check_params()
+        require_target(y)
+        X = read(X)
+        return X, check_continuous_target(y, len(X))
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Predicted targets: the model's score, an exact sum of k-mer weights.

@@ -55,7 +55,6 @@ from .._validation import (
     check_int,
     check_nonnegative,
     check_real,
-    require_target,
 )
 from ..alphabet import check_codes
 from ..errors import InputError
@@ -98,14 +97,34 @@ class GkmExpansion:
         check_real(self.tol, "tol", 0)
         check_threads(self.n_threads)
 
+    def _sequences(self, X) -> list[np.ndarray]:
+        """The checked parameters, then X as code arrays of at least ``l`` letters."""
+        self._check_params()
+        seqs = as_sequences(X)
+        check_long_enough(seqs, self.l)
+        return seqs
+
+    def _fit_sequences(self, seqs: list[np.ndarray], y) -> GkmExpansion:
+        """`fit` on checked sequences: the solver of `_solver_for`, then the table.
+
+        The host class defines ``_targets(seqs, y)`` (libsvm's and the linear
+        solver's targets, checked) and ``_libsvm()`` (the estimator on the
+        precomputed kernel).
+        """
+        if self._solver_for(len(seqs)) == "kernel":
+            self._fit_gram(seqs, y, self._raw_kernel(seqs))
+        else:  # the linear solver through the l-mer table (no matrix)
+            self._fit_lbfgs(seqs, self._targets(seqs, y)[1], self._lmer_gram(seqs))
+        if self.l <= MAX_LMER_TABLE:
+            self._lmer_table()
+        return self
+
     # ------------------------------------------------------------ Gram protocol
     # `poimkit.svm.selection` fits many models from one kernel matrix through these
     # methods (the protocol is described there); `fit` uses them too.
     def _raw_kernel(self, X) -> np.ndarray:
         """Un-normalised kernel matrix of X with itself (`gkm_kernel`)."""
-        self._check_params()
-        seqs = as_sequences(X)
-        check_long_enough(seqs, self.l)
+        seqs = self._sequences(X)
         return gram_matrix(
             seqs, self.l, self.k, self.reverse_complement, self.n_threads
         )
@@ -115,6 +134,26 @@ class GkmExpansion:
         a = self._scale(windows(as_sequences(X), self.l))
         b = self._scale(windows(self.support_sequences(), self.l))
         return (K_raw / np.outer(a, b)) @ self.dual_coef_ + self.intercept_
+
+    def _fit_gram(self, X, y, K_raw: np.ndarray) -> GkmExpansion:
+        """`fit` given the un-normalised kernel matrix of X (see `_raw_kernel`)."""
+        self._check_params()
+        seqs = as_sequences(X)
+        target, linear_target = self._targets(seqs, y)
+        self._normalize_gram(seqs, K_raw)
+        if self._solver_for(len(seqs)) == "linear":  # L-BFGS on the matrix
+            from .gkm_solver import MatrixGram
+
+            self._fit_lbfgs(seqs, linear_target, MatrixGram(K_raw))
+            return self
+        svm = self._libsvm()
+        svm.fit(K_raw, target)
+        self._gram_support = svm.support_
+        self._set_model(seqs, svm.support_, svm.dual_coef_[0])
+        self.intercept_ = float(svm.intercept_[0])
+        self.solver_, self.n_iter_ = "kernel", int(np.ravel(svm.n_iter_)[0])
+        self.converged_ = True
+        return self
 
     def _normalize_gram(self, seqs: list[np.ndarray], K_raw: np.ndarray) -> None:
         """Set ``kernel_scale_`` from ``K_raw`` (of ``seqs``); normalise ``K_raw``."""
@@ -389,30 +428,15 @@ class GkmSVC(GkmExpansion, SequenceSpaceSolver, WDClassifierBase):
         self._check_gkm_params()
         self._check_solver()
 
-    # ------------------------------------------------------------ Gram protocol
-    def _fit_gram(self, X, y, K_raw: np.ndarray) -> GkmSVC:
-        """`fit` given the un-normalised kernel matrix of X (see `_raw_kernel`)."""
-        self._check_params()
-        seqs = as_sequences(X)
-        classes, y_index = _labels(seqs, y)
-        self._normalize_gram(seqs, K_raw)
-        if self._solver_for(len(seqs)) == "linear":  # L-BFGS on the matrix
-            from .gkm_solver import MatrixGram
+    def _targets(self, seqs, y) -> tuple[np.ndarray, np.ndarray]:
+        """The class indices and their signs (-1, 1); sets ``classes_``."""
+        self.classes_, y_index = _labels(seqs, y)
+        return y_index, 2.0 * y_index - 1.0
 
-            self._fit_lbfgs(seqs, 2.0 * y_index - 1.0, MatrixGram(K_raw))
-            self.classes_ = classes
-            return self
-        svc = SVC(
+    def _libsvm(self) -> SVC:
+        return SVC(
             kernel="precomputed", C=self.C, tol=self.tol, class_weight=self.class_weight
         )
-        svc.fit(K_raw, y_index)
-        self._gram_support = svc.support_
-        self._set_model(seqs, svc.support_, svc.dual_coef_[0])
-        self.classes_ = classes
-        self.intercept_ = float(svc.intercept_[0])
-        self.solver_, self.n_iter_ = "kernel", int(svc.n_iter_[0])
-        self.converged_ = True
-        return self
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> GkmSVC:
         """Train the SVM and build its explicit weights.
@@ -432,18 +456,7 @@ class GkmSVC(GkmExpansion, SequenceSpaceSolver, WDClassifierBase):
         -------
         self
         """
-        self._check_params()
-        seqs = as_sequences(X)
-        check_long_enough(seqs, self.l)
-        if self._solver_for(len(seqs)) == "kernel":
-            self._fit_gram(seqs, y, self._raw_kernel(seqs))
-        else:  # the linear solver through the l-mer table (no matrix)
-            classes, y_index = _labels(seqs, y)
-            self._fit_lbfgs(seqs, 2.0 * y_index - 1.0, self._lmer_gram(seqs))
-            self.classes_ = classes
-        if self.l <= MAX_LMER_TABLE:
-            self._lmer_table()
-        return self
+        return self._fit_sequences(self._sequences(X), y)
 
     def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Signed distance to the separating hyperplane (positive: ``classes_[1]``).
@@ -587,39 +600,16 @@ class GkmSVR(GkmExpansion, SequenceSpaceSolver, KernelRegressorBase):
         -------
         self
         """
-        self._check_params()
-        require_target(y)
-        seqs = as_sequences(X)
-        check_long_enough(seqs, self.l)
-        y = check_continuous_target(y, len(seqs))
-        if self._solver_for(len(seqs)) == "kernel":
-            self._fit_gram(seqs, y, self._raw_kernel(seqs))
-        else:  # the linear solver through the l-mer table (no matrix)
-            self._fit_lbfgs(seqs, y, self._lmer_gram(seqs))
-        if self.l <= MAX_LMER_TABLE:
-            self._lmer_table()
-        return self
+        seqs, y = self._training_data(X, y, self._sequences)
+        return self._fit_sequences(seqs, y)
 
-    # ------------------------------------------------------------ Gram protocol
-    def _fit_gram(self, X, y, K_raw: np.ndarray) -> GkmSVR:
-        """`fit` given the un-normalised kernel matrix of X (see `_raw_kernel`)."""
-        self._check_params()
-        seqs = as_sequences(X)
+    def _targets(self, seqs, y) -> tuple[np.ndarray, np.ndarray]:
+        """The targets, checked, for both solvers."""
         y = check_continuous_target(y, len(seqs))
-        self._normalize_gram(seqs, K_raw)
-        if self._solver_for(len(seqs)) == "linear":  # L-BFGS on the matrix
-            from .gkm_solver import MatrixGram
+        return y, y
 
-            self._fit_lbfgs(seqs, y, MatrixGram(K_raw))
-            return self
-        svr = SVR(kernel="precomputed", C=self.C, epsilon=self.epsilon, tol=self.tol)
-        svr.fit(K_raw, y)
-        self._gram_support = svr.support_
-        self._set_model(seqs, svr.support_, svr.dual_coef_[0])
-        self.intercept_ = float(svr.intercept_[0])
-        self.solver_, self.n_iter_ = "kernel", int(np.ravel(svr.n_iter_)[0])
-        self.converged_ = True
-        return self
+    def _libsvm(self) -> SVR:
+        return SVR(kernel="precomputed", C=self.C, epsilon=self.epsilon, tol=self.tol)
 
 
 def _labels(seqs: list[np.ndarray], y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:

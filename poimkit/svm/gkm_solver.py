@@ -330,5 +330,5 @@ class SequenceSpaceSolver:
                 f"{res.grad_norm / res.grad_norm0:.2e} > tol={self.tol}); "
                 "increase max_iter",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=4,  # fit -> _fit_sequences -> here
             )

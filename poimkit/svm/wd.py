@@ -14,16 +14,13 @@ from sklearn.svm import SVC, SVR
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    as_codes,
     check_binary_target,
-    check_continuous_target,
     check_flag,
     check_mismatches,
     check_nonnegative,
     check_real,
     check_sequences,
     check_shift,
-    require_target,
 )
 from ..alphabet import check_codes
 from ..errors import InputError
@@ -440,10 +437,7 @@ class WDKernelSVR(WDExpansion, KernelRegressorBase):
         -------
         self
         """
-        self._check_params()
-        require_target(y)
-        X = as_codes(X)
-        y = check_continuous_target(y, X.shape[0])
+        X, y = self._training_data(X, y)
         check_shift(self.shift, X.shape[1])
         return self._fit_gram(X, y, self._raw_kernel(X))
 

@@ -5,12 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..._validation import (
-    as_codes,
-    check_continuous_target,
-    check_nonnegative,
-    require_target,
-)
+from ..._validation import check_nonnegative
 from .._base import KernelRegressorBase, optional_float, optional_int
 from .chunks import ChunkedData
 from .layout import DEFAULT_EXACT_SIZE, DEFAULT_HASH_BITS
@@ -133,10 +128,7 @@ class WDLinearSVR(FeatureSpaceModel, KernelRegressorBase):
         -------
         self
         """
-        self._check_params()
-        require_target(y)
-        X = as_codes(X)
-        y = check_continuous_target(y, X.shape[0])
+        X, y = self._training_data(X, y)
         data = ChunkedData(X=X, y=y, chunk_size=self.chunk_size)
         try:
             support = self._fit_features(data, y, client)
