@@ -239,17 +239,10 @@ class FeatureSpaceModel:
     # ---------------------------------------------------------------- predict
 
     def _score(self, X: ArrayLike) -> np.ndarray:
-        """Score sequences with the learned weights.
+        """``<coef_, phi(x)> + intercept_`` of sequences of the training length.
 
-        Parameters
-        ----------
-        X : array-like of int, shape (n_samples, length), or list of str
-            Codes or strings, of the training length; scored chunk by chunk.
-
-        Returns
-        -------
-        numpy.ndarray of shape (n_samples,)
-            ``<coef_, phi(x)> + intercept_``.
+        Scored chunk by chunk: the classifier's ``decision_function``, the
+        regressor's ``predict``.
         """
         X = self._fitted_codes(X)
         w = np.append(self.coef_, self.intercept_)
