@@ -524,20 +524,36 @@ def inner_figure(selection: dict) -> tuple[str, str]:
     return "inner_auc", "AUC"
 
 
-def _family_text(selection: dict) -> str:
-    """``; family gkm: best inner AUC 0.9630 vs wd 0.8800 (+0.0830)``, or ""."""
+def family_scores(selection: dict) -> dict[str, float]:
+    """The best inner figure of each model family compared (none: {}).
+
+    Parameters
+    ----------
+    selection : dict
+        A run's ``selection``, with its ``families`` if the inner CV compared
+        model families (`poimkit.run.crossval.selection_summary`).
+
+    Returns
+    -------
+    dict
+        Family name -> its best candidate's inner figure (`inner_figure`);
+        empty if the inner CV compared fewer than two families.
+    """
     families = selection.get("families") or {}
     if len(families) < 2:
+        return {}
+    figure, _ = inner_figure(selection)
+    return {name: row["best_" + figure] for name, row in families.items()}
+
+
+def _family_text(selection: dict) -> str:
+    """``; family gkm: best inner AUC 0.9630 vs wd 0.8800 (+0.0830)``, or ""."""
+    scores = family_scores(selection)
+    if not scores:
         return ""
     family = selection["family"]
-    figure, label = inner_figure(selection)
-    others = ", ".join(
-        f"{name} {row['best_' + figure]:.4f}"
-        for name, row in families.items()
-        if name != family
-    )
-    best = families[family]["best_" + figure]
+    others = ", ".join(f"{k} {v:.4f}" for k, v in scores.items() if k != family)
     return (
-        f"; family {family}: best inner {label} {best:.4f} vs {others} "
-        f"({selection['family_margin']:+.4f})"
+        f"; family {family}: best inner {inner_figure(selection)[1]} "
+        f"{scores[family]:.4f} vs {others} ({selection['family_margin']:+.4f})"
     )
