@@ -17,7 +17,7 @@ from .crossval import better_than_chance, trained_solver
 from .options import RunOptions
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from ..background import MarkovBackground
     from ..motifs import Motif
@@ -31,6 +31,46 @@ SUMMARY_VERSION = 1
 TOP_KMERS = 50
 #: POIM entries listed in the summary (``top_kmers``)
 _SUMMARY_KMERS = 10
+
+
+def save_results(folder: Path, model: Any, poim: Poim) -> None:
+    """A run's ``model.npz``, ``poim.npz`` and ``top_kmers.tsv`` in ``folder``.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        The run's (staged) output folder.
+    model : estimator
+        The final model (its ``save``).
+    poim : Poim
+        Its POIM; ``top_kmers.tsv`` lists its `TOP_KMERS` strongest entries.
+    """
+    model.save(folder / "model.npz")
+    poim.save(folder / "poim.npz")
+    poim.write_top(folder / "top_kmers.tsv", n=TOP_KMERS)
+
+
+def write_summary(
+    folder: Path, summary: dict, write_report: Callable[[Path, dict, Path], None]
+) -> None:
+    """``summary.json`` and, by ``write_report``, ``report.html`` in ``folder``.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        The run's (staged) output folder, its figures in ``figures/``.
+    summary : dict
+        The run's summary.
+    write_report : callable
+        ``write_report(path, summary, figures)`` writes the report page.
+    """
+    import json
+
+    from ..io import atomic_path
+
+    with atomic_path(folder / "summary.json") as tmp:
+        Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
+    write_report(folder / "report.html", summary, folder / "figures")
 
 
 def build_summary(
