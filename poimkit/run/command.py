@@ -190,7 +190,8 @@ def run_options(args: argparse.Namespace) -> RunOptions:
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed ``run`` command line.
+        A parsed ``run`` command line (its model and run options and
+        ``memory_limit``).
 
     Returns
     -------
