@@ -27,13 +27,14 @@ def bars(args: argparse.Namespace) -> bool:
     Parameters
     ----------
     args : argparse.Namespace
-        A parsed command line (``quiet``).
+        A parsed command line, as `progress` takes it.
 
     Returns
     -------
     bool
+        Whether `progress` shows bars.
     """
-    return not args.quiet and sys.stderr.isatty()
+    return progress(args) is True
 
 
 def progress(args: argparse.Namespace) -> bool | str:
