@@ -27,13 +27,14 @@ def bars(args: argparse.Namespace) -> bool:
     Parameters
     ----------
     args : argparse.Namespace
-        A parsed command line (``quiet``).
+        A parsed command line, as `progress` takes it.
 
     Returns
     -------
     bool
+        Whether `progress` shows bars.
     """
-    return not args.quiet and sys.stderr.isatty()
+    return progress(args) is True
 
 
 def progress(args: argparse.Namespace) -> bool | str:
@@ -190,7 +191,8 @@ def run_options(args: argparse.Namespace) -> RunOptions:
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed ``run`` command line.
+        A parsed ``run`` command line (its model and run options and
+        ``memory_limit``).
 
     Returns
     -------

@@ -7,7 +7,6 @@ writes everything into a staged folder that is moved into place only at the end
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -22,7 +21,7 @@ from .data import check_poim_memory, make_background, motif_data, read_input
 from .genome import PeakSource, read_peak_input
 from .options import RunOptions
 from .plan import make_plan
-from .summary import TOP_KMERS, build_summary, write_figures
+from .summary import build_summary, save_results, write_figures, write_summary
 from .train import train_model
 
 
@@ -116,7 +115,6 @@ def run_pipeline(
     """
     from tqdm.auto import tqdm
 
-    from ..io import atomic_path
     from ..motifs import extract_motifs
     from ..motifs.discovery import background_letters
     from ..motifs.formats import write_meme, write_sites
@@ -191,9 +189,7 @@ def run_pipeline(
                     else []
                 )
             with timer.step("outputs"):
-                model.save(staged / "model.npz")
-                poim.save(staged / "poim.npz")
-                poim.write_top(staged / "top_kmers.tsv", n=TOP_KMERS)
+                save_results(staged, model, poim)
                 if made is not None:
                     made.write_negatives(staged)
                 write_meme(
@@ -222,7 +218,5 @@ def run_pipeline(
                 made=made,
                 dataset=dataset,
             )
-            with atomic_path(staged / "summary.json") as tmp:
-                Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
-            write_report(staged / "report.html", summary, staged / "figures")
+            write_summary(staged, summary, write_report)
         return summary

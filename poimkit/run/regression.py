@@ -485,16 +485,12 @@ def run_regression(args: argparse.Namespace) -> dict:
     dict
         The content of ``summary.json``.
     """
-    import json
-    from pathlib import Path
-
     from .._threads import numba_threads
-    from ..io import atomic_path
     from ..outdir import output_lock, staged_directory
     from ..poim import compute_poim
     from .data import LabeledData, make_background
     from .report_regression import write_regression_report
-    from .summary import TOP_KMERS, build_regression_summary
+    from .summary import build_regression_summary, save_results, write_summary
 
     inputs = (args.fasta, args.targets)
     with output_lock(args.output):
@@ -514,9 +510,7 @@ def run_regression(args: argparse.Namespace) -> dict:
                 n_threads=args.threads,
             )
             motifs, note = _regression_motifs(args, poim, codes, y, cv)
-            model.save(staged / "model.npz")
-            poim.save(staged / "poim.npz")
-            poim.write_top(staged / "top_kmers.tsv", n=TOP_KMERS)
+            save_results(staged, model, poim)
             figures = _write_motif_outputs(staged, poim, motifs, ids, codes, y)
             if "cv_predictions" in cv:
                 _plot_predictions(
@@ -536,9 +530,7 @@ def run_regression(args: argparse.Namespace) -> dict:
                 motifs_note=note,
                 figures=figures,
             )
-            with atomic_path(staged / "summary.json") as tmp:
-                Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
-            write_regression_report(staged / "report.html", summary, staged / "figures")
+            write_summary(staged, summary, write_regression_report)
     if "cv_pearson" in cv:
         say(args, f"cv_pearson {cv['cv_pearson']:.4f}; results in {args.output}")
     else:

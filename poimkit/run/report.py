@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
 
 from ..io import atomic_path
@@ -36,10 +37,29 @@ _SITES_FILE = {
 }
 
 
-def _motif_table(s: dict, figures: Path) -> str:
-    """The motif table: positional columns, or strands for a position-free model."""
+def motif_columns(
+    s: dict, figures: Path, evidence: dict[str, Callable[[dict], object]]
+) -> tuple[list[str], list[list]]:
+    """The motif table's header and rows, its evidence columns given.
+
+    Name, logo, IUPAC, position and spread (strands for a position-free
+    model), importance and sites, then one column per ``evidence`` entry.
+
+    Parameters
+    ----------
+    s : dict
+        The content of ``summary.json`` (its ``motifs``).
+    figures : pathlib.Path
+        The folder holding the motifs' logos.
+    evidence : dict
+        The evidence columns: header -> the cell of a motif (its dict).
+
+    Returns
+    -------
+    header : list of str
+    rows : list of list
+    """
     anywhere = bool(s.get("position_free"))
-    compared = "matches" in s["motifs"][0]
     rows = []
     for m in s["motifs"]:
         where = (
@@ -55,25 +75,27 @@ def _motif_table(s: dict, figures: Path) -> str:
                 *where,
                 f"{m['importance']:.3g}",
                 m["n_sites"],
-                f"{100 * m['frac_positive']:.0f} %",
-                f"{100 * m['frac_negative']:.0f} %",
-                probability(m["q_value"]),
-                *([_best_match(m)] if compared else []),
+                *(cell(m) for cell in evidence.values()),
             ]
         )
     where = ["strands"] if anywhere else ["position", "spread"]
-    header = [
-        "motif",
-        "logo",
-        "IUPAC",
-        *where,
-        "importance",
-        "sites",
-        "positives",
-        "negatives",
-        "q-value",
-        *(["best known match"] if compared else []),
-    ]
+    return ["motif", "logo", "IUPAC", *where, "importance", "sites", *evidence], rows
+
+
+def _motif_table(s: dict, figures: Path) -> str:
+    """The motif table: positional columns, or strands for a position-free model."""
+    anywhere = bool(s.get("position_free"))
+    compared = "matches" in s["motifs"][0]
+    header, rows = motif_columns(
+        s,
+        figures,
+        {
+            "positives": lambda m: f"{100 * m['frac_positive']:.0f} %",
+            "negatives": lambda m: f"{100 * m['frac_negative']:.0f} %",
+            "q-value": lambda m: probability(m["q_value"]),
+            **({"best known match": _best_match} if compared else {}),
+        },
+    )
     numeric = {4, 5, 6, 7, 8} if anywhere else {3, 4, 5, 6, 7, 8, 9}
     return table(header, rows, numeric=numeric)
 
@@ -199,16 +221,16 @@ _FAMILY_NAMES = {
 
 def _family_note(selection: dict) -> str:
     """Which model family the inner CV chose and by how much (or "")."""
-    from .summary import inner_figure
+    from .summary import family_scores, inner_figure
 
-    families = selection.get("families") or {}
-    if len(families) < 2:
+    scores = family_scores(selection)
+    if not scores:
         return ""
     family = selection["family"]
-    figure, label = inner_figure(selection)
+    label = inner_figure(selection)[1]
     best = ", ".join(
-        f"{html.escape(_FAMILY_NAMES.get(name, name))} {row['best_' + figure]:.4f}"
-        for name, row in families.items()
+        f"{html.escape(_FAMILY_NAMES.get(name, name))} {score:.4f}"
+        for name, score in scores.items()
     )
     margin = selection["family_margin"]
     how = (
@@ -312,21 +334,8 @@ def _model_text(chosen: dict) -> str:
     return f"A {kind}-kernel SVM{extra} of degree {degree}, C = {chosen['C']},"
 
 
-def top_kmer_table(s: dict) -> str:
-    """The strongest POIM entries of the summary (``top_kmers``).
-
-    With their positions, except for a position-free model (they have none).
-
-    Parameters
-    ----------
-    s : dict
-        The content of ``summary.json``.
-
-    Returns
-    -------
-    str
-        The table's HTML.
-    """
+def _top_kmer_table(s: dict) -> str:
+    """The summary's strongest POIM entries, with positions unless position-free."""
     anywhere = bool(s.get("position_free"))
     top = [
         [
@@ -341,69 +350,38 @@ def top_kmer_table(s: dict) -> str:
     return table(["k-mer", "position", "Q"], top, {1, 2})
 
 
-def where_sections(s: dict, figures: Path) -> list[str]:
-    """A positional model: where it looks, and its strongest positional k-mers.
-
-    Parameters
-    ----------
-    s : dict
-        The content of ``summary.json``.
-    figures : pathlib.Path
-        The folder holding the PNGs the summary lists.
-
-    Returns
-    -------
-    list of str
-        The sections' HTML.
-    """
-    parts = ["<h2>Where in the sequence the model looks</h2>"]
-    parts.append(
-        "<p>The differential POIM scores, for each k-mer length (rows) and start "
-        "position (columns), how much the most important k-mer there adds over its "
-        "shorter pieces: bright cells mark the length and start of a motif. The "
-        "weight mass below sums the absolute importance of all k-mers at each "
-        "position.</p>"
-    )
-    parts.append(
-        "<p>Single nucleotides first: at each position, letters above the line "
-        "raise the score (favour the positive class) and letters below lower it; "
-        "a letter's height is its importance Q<sub>1</sub>.</p>"
-    )
-    parts.append(img(figures, "nucleotide_importance.png", "nucleotide importance"))
-    parts.append(img(figures, "differential_poim.png", "differential POIM"))
+def _where_sections(s: dict, figures: Path) -> list[str]:
+    """A positional model: where it looks, and its strongest positional k-mers."""
     peaks = [
         [p["length"], p["position"], f"{p['value']:.3g}"]
         for p in s["differential_peaks"]
     ]
-    parts.append(table(["k-mer length", "start position", "value"], peaks, {0, 1, 2}))
-    parts.append(img(figures, "weight_mass.png", "weight mass"))
-    parts.append("<h2>Strongest positional k-mers</h2>")
-    parts.append(
+    return [
+        "<h2>Where in the sequence the model looks</h2>",
+        "<p>The differential POIM scores, for each k-mer length (rows) and start "
+        "position (columns), how much the most important k-mer there adds over its "
+        "shorter pieces: bright cells mark the length and start of a motif. The "
+        "weight mass below sums the absolute importance of all k-mers at each "
+        "position.</p>",
+        "<p>Single nucleotides first: at each position, letters above the line "
+        "raise the score (favour the positive class) and letters below lower it; "
+        "a letter's height is its importance Q<sub>1</sub>.</p>",
+        img(figures, "nucleotide_importance.png", "nucleotide importance"),
+        img(figures, "differential_poim.png", "differential POIM"),
+        table(["k-mer length", "start position", "value"], peaks, {0, 1, 2}),
+        img(figures, "weight_mass.png", "weight mass"),
+        "<h2>Strongest positional k-mers</h2>",
         "<p>POIM entries of largest absolute value: the expected change of the "
         "score when the k-mer starts at that position. The 50 strongest are in "
-        "<span class='mono'>top_kmers.tsv</span>.</p>"
-    )
-    parts.append(top_kmer_table(s))
-    return parts
+        "<span class='mono'>top_kmers.tsv</span>.</p>",
+    ]
 
 
-def anywhere_sections(s: dict, figures: Path) -> list[str]:
-    """A position-free model: the k-mers it rewards or penalises anywhere.
-
-    Parameters
-    ----------
-    s : dict
-        The content of ``summary.json``.
-    figures : pathlib.Path
-        The folder holding the PNGs the summary lists.
-
-    Returns
-    -------
-    list of str
-        The sections' HTML.
-    """
-    parts = ["<h2>Which k-mers the model rewards, anywhere</h2>"]
-    parts.append(
+def _anywhere_sections(s: dict, figures: Path) -> list[str]:
+    """A position-free model: the k-mers it rewards or penalises anywhere."""
+    drawn = "kmer_importance.png" in s["figures"]
+    return [
+        "<h2>Which k-mers the model rewards, anywhere</h2>",
         "<p>This model is position-free (gapped k-mers, <span class='mono'>GkmSVC"
         "</span>): it weighs a word alike wherever it occurs, so a k-mer's "
         "importance has no position. It is the expected change of the score when "
@@ -411,38 +389,54 @@ def anywhere_sections(s: dict, figures: Path) -> list[str]:
         "positions): below, for the longest k-mers, those that raise the score "
         "most (red, favouring the positive class) and those that lower it most "
         "(blue). The 50 strongest of all lengths are in "
-        "<span class='mono'>top_kmers.tsv</span>.</p>"
-    )
-    if "kmer_importance.png" in s["figures"]:
-        parts.append(img(figures, "kmer_importance.png", "k-mer importance"))
-    parts.append(top_kmer_table(s))
-    return parts
+        "<span class='mono'>top_kmers.tsv</span>.</p>",
+        *([img(figures, "kmer_importance.png", "k-mer importance")] if drawn else []),
+    ]
 
 
-def poim_sections(s: dict, figures: Path) -> list[str]:
-    """The POIM heatmaps per k-mer length.
+def _poim_sections(s: dict, figures: Path) -> list[str]:
+    """The POIM heatmaps per k-mer length."""
+    return [
+        "<h2>POIMs per k-mer length</h2>",
+        "<p>Rows are k-mers (all of them up to length 2, otherwise the 20 with the "
+        "largest peak), columns 1-based start positions; red raises the score, "
+        "blue lowers it.</p>",
+        *(img(figures, f, f) for f in s["figures"] if f.startswith("poim_order_")),
+    ]
+
+
+def model_sections(s: dict, figures: Path, quality: list[str]) -> list[str]:
+    """What the model looks at, how well it does (``quality``), its POIMs.
+
+    A positional model's differential POIM and strongest positional k-mers
+    (only the k-mers without the differential POIM figure), or the k-mers a
+    position-free model rewards anywhere; then ``quality``; then the POIM
+    heatmaps, if drawn.
 
     Parameters
     ----------
     s : dict
-        The content of ``summary.json``.
+        The content of ``summary.json``, of a classification or a regression run.
     figures : pathlib.Path
         The folder holding the PNGs the summary lists.
+    quality : list of str
+        The sections on cross-validation (none without it).
 
     Returns
     -------
     list of str
         The sections' HTML.
     """
-    parts = ["<h2>POIMs per k-mer length</h2>"]
-    parts.append(
-        "<p>Rows are k-mers (all of them up to length 2, otherwise the 20 with the "
-        "largest peak), columns 1-based start positions; red raises the score, "
-        "blue lowers it.</p>"
-    )
-    for figure in s["figures"]:
-        if figure.startswith("poim_order_"):
-            parts.append(img(figures, figure, figure))
+    if s.get("position_free"):
+        parts = _anywhere_sections(s, figures)
+    elif "differential_poim.png" in s["figures"]:
+        parts = _where_sections(s, figures)
+    else:
+        parts = []
+    parts.append(_top_kmer_table(s))
+    parts.extend(quality)
+    if any(f.startswith("poim_order_") for f in s["figures"]):
+        parts.extend(_poim_sections(s, figures))
     return parts
 
 
@@ -571,17 +565,10 @@ def render_report(summary: dict, figures: Path) -> str:
     else:
         note = html.escape(s["motifs_note"])
         parts.append(f"<p class='big'>{note[0].upper() + note[1:]}.</p>")
-    # ---- where (positional models) or which k-mers (position-free ones)
-    if s.get("position_free"):
-        parts.extend(anywhere_sections(s, figures))
-    else:
-        parts.extend(where_sections(s, figures))
-    # ---- quality
-    if s["cv_auc"] is not None:
-        parts.extend(_quality(s, figures))
-    # ---- POIMs
-    if any(f.startswith("poim_order_") for f in s["figures"]):
-        parts.extend(poim_sections(s, figures))
+    # ---- where (positional models) or which k-mers (position-free ones),
+    # quality, POIMs
+    quality = _quality(s, figures) if s["cv_auc"] is not None else []
+    parts.extend(model_sections(s, figures, quality))
     # ---- details
     parts.append("<h2>Run details</h2>")
     inputs = [

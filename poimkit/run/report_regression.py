@@ -13,14 +13,8 @@ import html
 from pathlib import Path
 
 from ..io import atomic_path
-from .html import STYLE, img, motif_place, plain, probability, table
-from .report import (
-    anywhere_sections,
-    poim_sections,
-    selection_note,
-    top_kmer_table,
-    where_sections,
-)
+from .html import STYLE, img, plain, probability, table
+from .report import model_sections, motif_columns, selection_note
 
 #: the classification page's words for a POIM's sign, and a regressor's
 _SIGN_WORDS = {
@@ -93,39 +87,16 @@ def _quality(s: dict, figures: Path) -> list[str]:
 
 def _motif_table(s: dict, figures: Path) -> str:
     """Motifs with their effect on the target."""
-    anywhere = bool(s.get("position_free"))
-    rows = []
-    for m in s["motifs"]:
-        where = (
-            ["both" if m["strands"] == "+-" else "one"]
-            if anywhere
-            else [motif_place(m["position"]), motif_place(m["spread"])]
-        )
-        rows.append(
-            [
-                m["name"],
-                img(figures, f"logo_{m['name']}.png", f"logo of {m['name']}"),
-                m["iupac"],
-                *where,
-                f"{m['importance']:.3g}",
-                m["n_sites"],
-                f"{m['effect']:+.2f}",
-                f"{m['median_shift']:+.3g}",
-                probability(m["q_value"]),
-            ]
-        )
-    header = [
-        "motif",
-        "logo",
-        "IUPAC",
-        *(["strands"] if anywhere else ["position", "spread"]),
-        "importance",
-        "sites",
-        "rank-biserial",
-        "median shift",
-        "q-value",
-    ]
-    first = 3 + len(where)
+    header, rows = motif_columns(
+        s,
+        figures,
+        {
+            "rank-biserial": lambda m: f"{m['effect']:+.2f}",
+            "median shift": lambda m: f"{m['median_shift']:+.3g}",
+            "q-value": lambda m: probability(m["q_value"]),
+        },
+    )
+    first = 4 if s.get("position_free") else 5  # importance, after where
     return table(header, rows, numeric=set(range(first, first + 5)))
 
 
@@ -200,16 +171,9 @@ def render_regression_report(summary: dict, figures: Path) -> str:
     else:
         note = html.escape(s["motifs_note"])
         parts.append(f"<p class='big'>{note[0].upper() + note[1:]}.</p>")
-    if s.get("position_free"):
-        parts.extend(_for_targets(anywhere_sections(s, figures)))
-    elif "differential_poim.png" in s["figures"]:
-        parts.extend(_for_targets(where_sections(s, figures)))
-    else:
-        parts.append(top_kmer_table(s))
-    if s.get("cv_pearson") is not None:
-        parts.extend(_quality(s, figures))
-    if any(f.startswith("poim_order_") for f in s["figures"]):
-        parts.extend(_for_targets(poim_sections(s, figures)))
+    quality = _quality(s, figures) if s.get("cv_pearson") is not None else []
+    # the sections' words for a classifier, reworded (none is in ``quality``)
+    parts.extend(_for_targets(model_sections(s, figures, quality)))
     parts.append("<h2>Run details</h2>")
     fasta, targets = s["inputs"]
     parts.append(table(["input", "path"], [["FASTA", fasta], ["targets", targets]]))

@@ -17,7 +17,7 @@ from .crossval import better_than_chance, trained_solver
 from .options import RunOptions
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from ..background import MarkovBackground
     from ..motifs import Motif
@@ -31,6 +31,46 @@ SUMMARY_VERSION = 1
 TOP_KMERS = 50
 #: POIM entries listed in the summary (``top_kmers``)
 _SUMMARY_KMERS = 10
+
+
+def save_results(folder: Path, model: Any, poim: Poim) -> None:
+    """A run's ``model.npz``, ``poim.npz`` and ``top_kmers.tsv`` in ``folder``.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        The run's (staged) output folder.
+    model : estimator
+        The final model (its ``save``).
+    poim : Poim
+        Its POIM; ``top_kmers.tsv`` lists its `TOP_KMERS` strongest entries.
+    """
+    model.save(folder / "model.npz")
+    poim.save(folder / "poim.npz")
+    poim.write_top(folder / "top_kmers.tsv", n=TOP_KMERS)
+
+
+def write_summary(
+    folder: Path, summary: dict, write_report: Callable[[Path, dict, Path], None]
+) -> None:
+    """``summary.json`` and, by ``write_report``, ``report.html`` in ``folder``.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        The run's (staged) output folder, its figures in ``figures/``.
+    summary : dict
+        The run's summary.
+    write_report : callable
+        ``write_report(path, summary, figures)`` writes the report page.
+    """
+    import json
+
+    from ..io import atomic_path
+
+    with atomic_path(folder / "summary.json") as tmp:
+        Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
+    write_report(folder / "report.html", summary, folder / "figures")
 
 
 def build_summary(
@@ -524,20 +564,36 @@ def inner_figure(selection: dict) -> tuple[str, str]:
     return "inner_auc", "AUC"
 
 
-def _family_text(selection: dict) -> str:
-    """``; family gkm: best inner AUC 0.9630 vs wd 0.8800 (+0.0830)``, or ""."""
+def family_scores(selection: dict) -> dict[str, float]:
+    """The best inner figure of each model family compared (none: {}).
+
+    Parameters
+    ----------
+    selection : dict
+        A run's ``selection``, with its ``families`` if the inner CV compared
+        model families (`poimkit.run.crossval.selection_summary`).
+
+    Returns
+    -------
+    dict
+        Family name -> its best candidate's inner figure (`inner_figure`);
+        empty if the inner CV compared fewer than two families.
+    """
     families = selection.get("families") or {}
     if len(families) < 2:
+        return {}
+    figure, _ = inner_figure(selection)
+    return {name: row["best_" + figure] for name, row in families.items()}
+
+
+def _family_text(selection: dict) -> str:
+    """``; family gkm: best inner AUC 0.9630 vs wd 0.8800 (+0.0830)``, or ""."""
+    scores = family_scores(selection)
+    if not scores:
         return ""
     family = selection["family"]
-    figure, label = inner_figure(selection)
-    others = ", ".join(
-        f"{name} {row['best_' + figure]:.4f}"
-        for name, row in families.items()
-        if name != family
-    )
-    best = families[family]["best_" + figure]
+    others = ", ".join(f"{k} {v:.4f}" for k, v in scores.items() if k != family)
     return (
-        f"; family {family}: best inner {label} {best:.4f} vs {others} "
-        f"({selection['family_margin']:+.4f})"
+        f"; family {family}: best inner {inner_figure(selection)[1]} "
+        f"{scores[family]:.4f} vs {others} ({selection['family_margin']:+.4f})"
     )
