@@ -29,15 +29,13 @@ from ._validation import check_int
 from .errors import InputError
 from .outdir import check_writable
 from .run.command import (
-    bars,
     peak_source,
-    progress,
     read_labeled_args,
     read_options,
     run_options,
-    say,
     train_command,
 )
+from .run.console import bars, progress, say
 
 
 def _run_score(args: argparse.Namespace) -> int:

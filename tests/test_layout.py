@@ -193,3 +193,59 @@ def test_scripts_use_the_public_api(folder):
         if "private: see issue 31" not in text
     ]
     assert not unmarked, f"private poimkit imports: {unmarked}"
+
+
+def _imported_modules(path: Path, modules: dict) -> set:
+    """The package's modules that ``path`` imports (function-level ones too)."""
+    name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    package = name.split(".")[: -1 if path.name != "__init__.py" else -1]
+    if path.name == "__init__.py":
+        package = name.split(".")[:-1]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - (node.level - 1)] if node.level else []
+            target = ".".join(base + (node.module.split(".") if node.module else []))
+            for alias in node.names:
+                if f"{target}.{alias.name}" in modules:
+                    out.add(f"{target}.{alias.name}")
+                elif target in modules:
+                    out.add(target)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name in modules)
+    return out
+
+
+def test_no_import_circle():
+    """No two modules import each other, however indirectly (Tarjan's SCCs)."""
+    modules = {}
+    for path in _modules():
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+    edges = {m: _imported_modules(p, modules) for m, p in modules.items()}
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while not part or part[-1] != v:
+                part.append(stack.pop())
+                on_stack.discard(part[-1])
+            if len(part) > 1:
+                circles.append(sorted(part))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    assert not circles, f"modules that import each other: {circles}"

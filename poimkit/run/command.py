@@ -3,69 +3,21 @@
 `poimkit.cli` parses and prints; here the parsed arguments become what the
 library takes: reading options (`read_options`), labeled records
 (`read_labeled_args`), peaks (`peak_source`), `RunOptions` (`run_options`),
-and ``poimkit train`` as a whole (`train_command`). `say`, `bars` and
-`progress` are how every command talks on standard error.
+and ``poimkit train`` as a whole (`train_command`).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+from .console import bars, say
 
 if TYPE_CHECKING:
     from .genome import PeakSource
     from .options import RunOptions
-
-
-def bars(args: argparse.Namespace) -> bool:
-    """Progress bars: not with --quiet, and only on a terminal (no codes in logs).
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        A parsed command line, as `progress` takes it.
-
-    Returns
-    -------
-    bool
-        Whether `progress` shows bars.
-    """
-    return progress(args) is True
-
-
-def progress(args: argparse.Namespace) -> bool | str:
-    """`run_pipeline`'s progress: bars on a terminal, plain lines in a log.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        A parsed command line (``quiet``).
-
-    Returns
-    -------
-    bool or "lines"
-    """
-    if args.quiet:
-        return False
-    return True if sys.stderr.isatty() else "lines"
-
-
-def say(args: argparse.Namespace, message: str) -> None:
-    """Print ``message`` on standard error, unless --quiet.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        A parsed command line (``quiet``).
-    message : str
-        One line.
-    """
-    if not args.quiet:
-        print(message, file=sys.stderr)
 
 
 def read_options(args: argparse.Namespace) -> dict:

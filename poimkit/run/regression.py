@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from .command import bars, say
+from .console import bars, say
 
 __all__ = [
     "clone_checked",
