@@ -20,6 +20,7 @@ from .report import model_sections, motif_columns, selection_note
 _SIGN_WORDS = {
     "raise the score (favour the positive class)": "raise the predicted target",
     "red, favouring the positive class": "red, raising the predicted target",
+    "<span class='mono'>GkmSVC</span>": "<span class='mono'>GkmSVR</span>",
 }
 
 #: what the CV figures are called on the page
