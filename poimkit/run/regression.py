@@ -78,10 +78,7 @@ def regression_scores(y_true: np.ndarray, y_pred: np.ndarray) -> dict[str, float
     from scipy.stats import rankdata
     from sklearn.metrics import r2_score
 
-    def pearson(a: np.ndarray, b: np.ndarray) -> float:
-        a, b = a - a.mean(), b - b.mean()
-        norm = np.sqrt((a @ a) * (b @ b))
-        return float(a @ b / norm) if norm > 0 else float("nan")
+    from ..svm.figures import pearson
 
     y_true = np.asarray(y_true, dtype=np.float64)
     y_pred = np.asarray(y_pred, dtype=np.float64)

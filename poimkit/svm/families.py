@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
+from .figures import tie_tolerance
 from .grids import Grid, plain
-from .selection import Selection, select_nested, tie_tolerance
+from .selection import Selection, select_nested
 
 if TYPE_CHECKING:
     from sklearn.base import ClassifierMixin

@@ -72,6 +72,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
+from .figures import (
+    auc_standard_error,
+    held_out_figure,
+    metric_of,
+    tie_tolerance,
+)
 from .grids import (
     DEFAULT_C,
     DEFAULT_DEGREES,
@@ -105,11 +111,6 @@ INNER_FOLDS = 3
 HOLDOUT_ABOVE = 3000
 #: above this many sequences the selection runs on a stratified sample of this size
 MAX_SEQUENCES = 5000
-#: candidates whose inner AUC is within one standard error of the best one's
-#: (Hanley & McNeil), or within this share of its error 1 - AUC if that is
-#: more, tie with it; the first in grid order wins: the smaller degree, shift
-#: and C, a cheaper model with cheaper POIMs (the one-standard-error rule)
-ERROR_TOLERANCE = 0.1
 #: parameters whose lowest value is a natural bound, not a corner of the grid
 NATURAL_LOWER = {"shift": 0, "mismatches": 0}
 #: grid parameters that do not change the kernel matrix: consecutive settings
@@ -214,34 +215,6 @@ def _uses_gram(estimator, X) -> bool:
     return pays is None or bool(pays(len(X), sum(len(x) for x in X)))
 
 
-def metric_of(estimator: object) -> str:
-    """The inner CV's figure for ``estimator``: ``"pearson"`` or ``"auc"``.
-
-    Parameters
-    ----------
-    estimator : scikit-learn estimator
-
-    Returns
-    -------
-    str
-        ``"pearson"`` for a regressor, ``"auc"`` otherwise.
-    """
-    from sklearn.base import is_regressor
-
-    return "pearson" if is_regressor(estimator) else "auc"
-
-
-def _held_out_figure(metric: str, y: np.ndarray, scores: np.ndarray) -> float:
-    """ROC AUC or Pearson correlation (NaN for constant predictions)."""
-    if metric == "auc":
-        from sklearn.metrics import roc_auc_score
-
-        return float(roc_auc_score(y, scores))
-    a, b = y - y.mean(), scores - scores.mean()
-    norm = np.sqrt((a @ a) * (b @ b))
-    return float(a @ b / norm) if norm > 0 else float("nan")
-
-
 def _scores(fitted, X) -> np.ndarray:
     """A classifier's decision values, a regressor's predictions."""
     from sklearn.base import is_regressor
@@ -332,7 +305,7 @@ def _gram_aucs(model, Cs, X, y, K, train, test) -> list[float]:
             scores = fitted._decision_gram(_take(X, test), rows)
         else:
             scores = _scores(fitted, _take(X, test))
-        aucs.append(_held_out_figure(metric, y[test], scores))
+        aucs.append(held_out_figure(metric, y[test], scores))
     return aucs
 
 
@@ -346,83 +319,8 @@ def _refit_aucs(model, Cs, X, y, train, test, fit_params) -> list[float]:
         fitted = clone(model).set_params(C=C)
         fitted.fit(_take(X, train), y[train], **fit_params)
         scores = _scores(fitted, _take(X, test))
-        aucs.append(_held_out_figure(metric, y[test], scores))
+        aucs.append(held_out_figure(metric, y[test], scores))
     return aucs
-
-
-def auc_standard_error(auc: float, n_pos: int, n_neg: int) -> float:
-    """Standard error of an ROC AUC (Hanley & McNeil 1982, equation 2).
-
-    Parameters
-    ----------
-    auc : float
-        The area under the ROC curve.
-    n_pos, n_neg : int
-        Positive and negative sequences it was measured on.
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> round(auc_standard_error(0.9, 100, 100), 4)
-    0.0226
-    """
-    q1, q2 = auc / (2 - auc), 2 * auc**2 / (1 + auc)
-    variance = (
-        auc * (1 - auc) + (n_pos - 1) * (q1 - auc**2) + (n_neg - 1) * (q2 - auc**2)
-    ) / (n_pos * n_neg)
-    return float(np.sqrt(max(variance, 0.0)))
-
-
-def pearson_standard_error(r: float, n: int) -> float:
-    """Standard error of a Pearson correlation, by Fisher's z transform.
-
-    The distance from ``r`` down to the back-transform of ``atanh(r)`` less
-    one standard error of z, ``1 / sqrt(n - 3)``.
-
-    Parameters
-    ----------
-    r : float
-        The correlation.
-    n : int
-        Pairs it was measured on (at least 4).
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> round(pearson_standard_error(0.8, 300), 4)
-    0.0219
-    """
-    r = float(np.clip(r, -1 + 1e-12, 1 - 1e-12))
-    return float(r - np.tanh(np.arctanh(r) - 1.0 / np.sqrt(max(n - 3, 1))))
-
-
-def tie_tolerance(
-    best: float, n_held_out: tuple[int, int], metric: str = "auc"
-) -> float:
-    """How far below the best inner figure a candidate still ties it (`_choose`).
-
-    Parameters
-    ----------
-    best : float
-        The best inner AUC (or Pearson correlation).
-    n_held_out : tuple of int
-        Positive and negative sequences held out by the inner CV (for a
-        Pearson correlation: all of them, and 0).
-    metric : {"auc", "pearson"}
-        The figure: one standard error is `auc_standard_error` or
-        `pearson_standard_error`.
-    """
-    if metric == "pearson":
-        return max(
-            ERROR_TOLERANCE * (1.0 - best), pearson_standard_error(best, n_held_out[0])
-        )
-    return max(ERROR_TOLERANCE * (1.0 - best), auc_standard_error(best, *n_held_out))
 
 
 def _choose(
