@@ -96,9 +96,9 @@ def fit_pooled_chain(
 
     Returns
     -------
-    initial : numpy.ndarray of float64, shape (4**D,)
-    transitions : numpy.ndarray of float64, shape (L - D, 4**D, 4)
-        One matrix, repeated at every position (a read-only view).
+    initial, transitions
+        As in `fit_chain`; the transitions are one matrix repeated at every
+        position (a read-only view).
 
     Raises
     ------

@@ -56,11 +56,12 @@ def plot_kmer_importance(
     >>> import matplotlib.pyplot as plt
     >>> from poimkit import compute_poim
     >>> from poimkit.kernels.explicit import KmerWeights
-    >>> sv = np.array([[2, 0, 3, 3, 0, 1], [1, 1, 1, 1, 1, 1]], dtype=np.uint8)
-    >>> weights = KmerWeights.from_support_vectors(sv, [1.0, -1.0], 0.0, 3)
+    >>> tables = [np.zeros((6, 4)), np.zeros((5, 16))]  # orders 1 and 2, length 6
+    >>> tables[1][:, 15], tables[1][:, 5] = 1.0, -1.0  # TT anywhere +1, CC -1
+    >>> weights = KmerWeights.from_tables(tables, bias=0.0)
     >>> ax = plot_kmer_importance(compute_poim(weights, 2), 2, top=3)
     >>> labels = [t.get_text() for t in ax.get_yticklabels()]
-    >>> labels[0], labels[-1], len(ax.patches)  # GATTAC raises it, CCCCCC lowers
+    >>> labels[0], labels[-1], len(ax.patches)
     ('TT', 'CC', 6)
     >>> plt.close(ax.figure)
     """

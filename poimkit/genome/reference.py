@@ -56,7 +56,8 @@ def text_masked(text: str) -> np.ndarray:
     Parameters
     ----------
     text : str
-        Letters as read from the genome.
+        Letters as read from the genome: repeats in lowercase, the rest in
+        uppercase (soft-masked assemblies such as UCSC's).
 
     Returns
     -------
@@ -214,10 +215,8 @@ class Genome:
 
         Parameters
         ----------
-        chrom : str
-            Chromosome name.
-        start, end : int
-            0-based half-open range; ``end`` None: the chromosome's end.
+        chrom, start, end
+            As in `codes`.
 
         Returns
         -------

@@ -310,7 +310,7 @@ def read_targets(
     any_length: bool = False,
     drop_short: bool = False,
 ) -> tuple[list[str], np.ndarray | list[np.ndarray], np.ndarray]:
-    """Read sequences with a continuous target each (for the regressors).
+    r"""Read sequences with a continuous target each (for the regressors).
 
     Parameters
     ----------
@@ -345,13 +345,15 @@ def read_targets(
 
     Examples
     --------
+    A table as written by hand, header and all:
+
     >>> import os, tempfile
-    >>> from poimkit.io import write_fasta, write_table
+    >>> from poimkit.io import write_fasta
+    >>> table = "id\tactivity\ns2\t0.5\ns1\t-1e-1\n"
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     fa = os.path.join(folder, "all.fa")
-    ...     tsv = os.path.join(folder, "targets.tsv")
+    ...     fa, tsv = os.path.join(folder, "all.fa"), os.path.join(folder, "y.tsv")
     ...     write_fasta(fa, ["s1", "s2"], ["ACGT", "AAAA"])
-    ...     write_table(tsv, ["id", "activity"], [("s2", "0.5"), ("s1", "-1e-1")])
+    ...     _ = open(tsv, "w").write(table)
     ...     ids, X, y = read_targets(fa, tsv)
     >>> ids, y.tolist()
     (['s1', 's2'], [-0.1, 0.5])

@@ -38,7 +38,7 @@ def wd_beta(degree: int) -> np.ndarray:
     Parameters
     ----------
     degree : int
-        The WD degree d.
+        The WD degree d, the longest k-mer compared.
 
     Returns
     -------

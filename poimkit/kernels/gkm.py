@@ -215,7 +215,7 @@ def gram_matrix(
     Parameters
     ----------
     seqs : list of numpy.ndarray
-        Sequences of at least ``l`` codes.
+        Sequences of at least ``l`` codes each (`check_long_enough`), any lengths.
     l, k, reverse_complement, n_threads
         As in `gkm_kernel`.
 

@@ -101,9 +101,9 @@ def importance(poim: Poim, consensus: str) -> float:
     Parameters
     ----------
     poim : Poim
-        POIMs of a model.
+        POIMs of a model, orders 1 to K.
     consensus : str
-        A motif's consensus.
+        A motif's consensus, m letters over ``ACGT``.
 
     Returns
     -------

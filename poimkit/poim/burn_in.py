@@ -220,14 +220,10 @@ def accumulate_burn_in(
 
     Parameters
     ----------
-    base : KmerWeights
-        The unshifted weights U.
-    shift : int
-        The largest shift S (at least 1).
+    base, shift, top
+        As in `poimkit.poim.shifted.accumulate_shifted`.
     background : MarkovBackground
         The homogeneous chain.
-    top : int
-        The order computed, ``max(K, D)``.
     b : int
         The burn-in B (`burn_in`, as in `poimkit.poim.engine.plan_shifts`).
     stationary : MarkovBackground

@@ -70,7 +70,7 @@ def burn_in_pays(length: int, shift: int, b: int) -> bool:
     shift : int
         The largest shift S.
     b : int
-        The burn-in B.
+        The burn-in B: positions after which the chain is stationary to rounding.
 
     Returns
     -------
@@ -97,7 +97,7 @@ def plan_shifts(background: MarkovBackground, shift: int) -> ShiftPlan:
     Parameters
     ----------
     background : MarkovBackground
-        The sequence distribution.
+        The sequence distribution the POIM is taken under.
     shift : int
         The largest shift S (at least 1).
 

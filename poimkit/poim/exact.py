@@ -262,12 +262,12 @@ def feature_lists(weights: KmerWeights) -> tuple:
     Parameters
     ----------
     weights : KmerWeights
-        The weights.
+        A model's positional k-mer weights, one CSR block per order k.
 
     Returns
     -------
     tuple of numba.typed.List
-        One CSR block per order.
+        The blocks' arrays, order 1 first, for the numba engine.
     """
     from numba.typed import List
 

@@ -287,7 +287,7 @@ def make_background(data: LabeledData, options: RunOptions) -> MarkovBackground:
     Parameters
     ----------
     data : LabeledData
-        The labeled sequences.
+        The run's records: the chain is fitted to all of them, whatever their label.
     options : RunOptions
         ``background`` and ``markov_order``.
     """

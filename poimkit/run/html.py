@@ -113,7 +113,7 @@ def probability(p: float) -> str:
     Parameters
     ----------
     p : float
-        The probability.
+        A p-value or a BH q-value, in [0, 1].
 
     Returns
     -------

@@ -100,7 +100,7 @@ def no_cache(layout: FeatureLayout) -> tuple:
     Parameters
     ----------
     layout : FeatureLayout
-        The feature map.
+        The feature map; only its degree (the number of orders) matters.
 
     Returns
     -------
