@@ -62,11 +62,8 @@ def text_masked(text: str) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of bool
-
-    Examples
-    --------
-    >>> text_masked("ACgtN").tolist()
-    [False, False, True, True, False]
+        True where the letter is lowercase, for ``"ACgtN"``
+        ``[False, False, True, True, False]``.
     """
     return _LOWER[np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)]
 

@@ -19,15 +19,7 @@ from .._validation import check_int, check_max_order
 from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights
-from . import burn_in, shifted
-from .exact import (
-    DEFAULT_MEMORY_LIMIT,
-    accumulate,
-    check_memory,
-    estimate_bytes,
-    finish_windows,
-    lower_orders,
-)
+from . import burn_in, exact, shifted
 
 
 @dataclass(frozen=True)
@@ -186,7 +178,7 @@ def estimate_poim_bytes(
     Examples
     --------
     >>> bg = MarkovBackground.uniform(100)
-    >>> estimate_poim_bytes(bg, 2) == estimate_bytes(100, 2)
+    >>> estimate_poim_bytes(bg, 2) == exact.estimate_bytes(100, 2)
     True
     >>> estimate_poim_bytes(bg, 2, 4) > estimate_poim_bytes(bg, 2)
     True
@@ -195,7 +187,7 @@ def estimate_poim_bytes(
     if shift and plan is None:
         plan = plan_shifts(background, shift)
     if not shift or plan.method == "expand":
-        return estimate_bytes(length, max_order, order)
+        return exact.estimate_bytes(length, max_order, order)
     if plan.method == "burn-in":
         return burn_in.estimate_burn_in_bytes(
             length, max_order, order, shift, plan.burn_in, degree, per_position
@@ -207,7 +199,7 @@ def exact_poim(
     weights: KmerWeights,
     background: MarkovBackground,
     max_order: int,
-    memory_limit: float = DEFAULT_MEMORY_LIMIT,
+    memory_limit: float = exact.DEFAULT_MEMORY_LIMIT,
     n_blocks: int | None = None,
     progress: bool = False,
     shift: int = 0,
@@ -282,7 +274,7 @@ def exact_poim(
         degree=degree,
         per_position=per_position,
     )
-    check_memory(need, memory_limit, max_order, length)
+    exact.check_memory(need, memory_limit, max_order, length)
     if shift and plan.method == "burn-in":
         accumulated = burn_in.accumulate_burn_in(
             weights,
@@ -301,8 +293,8 @@ def exact_poim(
     p_top = kmer_probability_table(background, top)  # after the shifted passes
     if not shift:
         n_windows = length - top + 1
-        accumulated = accumulate(
+        accumulated = exact.accumulate(
             weights, background, top, p_top, 0, n_windows, n_blocks, progress
         )
-    q_top = finish_windows(*accumulated, background, top, p_top)
-    return lower_orders(q_top, p_top, background, max_order)
+    q_top = exact.finish_windows(*accumulated, background, top, p_top)
+    return exact.lower_orders(q_top, p_top, background, max_order)
