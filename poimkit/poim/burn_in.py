@@ -220,7 +220,7 @@ def accumulate_burn_in(
 
     Parameters
     ----------
-    base, shift, top
+    base, shift, top, n_blocks, progress
         As in `poimkit.poim.shifted.accumulate_shifted`.
     background : MarkovBackground
         The homogeneous chain.
@@ -228,16 +228,12 @@ def accumulate_burn_in(
         The burn-in B (`burn_in`, as in `poimkit.poim.engine.plan_shifts`).
     stationary : MarkovBackground
         The same transitions started in equilibrium (`burn_in`).
-    n_blocks, progress
-        As in `poimkit.poim.engine.exact_poim`.
 
     Returns
     -------
     tables, out, new_left, new_right, total
-        As `poimkit.poim.exact.accumulate` of ``expand_shifts(base, shift)``
-        under ``background`` over all windows of order ``top``, up to
-        rounding; `finish_windows` with ``background`` turns them into the
-        POIM.
+        As `poimkit.poim.shifted.accumulate_shifted` returns them, under
+        ``background``.
 
     Examples
     --------
