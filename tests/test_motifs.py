@@ -6,6 +6,7 @@ import pytest
 from poimkit.errors import InputError
 from poimkit.motifs import Motif
 from poimkit.motifs.motif_poim import (
+    PlacedPwm,
     motif_poim,
     motif_poim_gradient,
     start_distribution,
@@ -16,7 +17,7 @@ def test_motif_poim_is_centred_like_a_poim():
     rng = np.random.default_rng(2)
     pwm = rng.dirichlet(np.ones(4), size=6)
     background = np.array([0.3, 0.2, 0.2, 0.3])
-    R = motif_poim(pwm, 8.0, 2.0, 3, 25, background, gamma=0.4)
+    R = motif_poim(PlacedPwm(pwm, 8.0, 2.0, gamma=0.4), 3, 25, background)
     weights = np.einsum("a,b,c->abc", background, background, background).ravel()
     np.testing.assert_allclose(R @ weights, 0.0, atol=1e-14)
 
@@ -26,7 +27,7 @@ def test_motif_poim_matches_its_definition():
     m, k, length = 5, 3, 20
     pwm = rng.dirichlet(np.ones(4), size=m)
     background = np.array([0.3, 0.2, 0.2, 0.3])
-    R = motif_poim(pwm, 7.3, 1.7, k, length, background)
+    R = motif_poim(PlacedPwm(pwm, 7.3, 1.7), k, length, background)
     phi, _, _ = start_distribution(7.3, 1.7, length - m + 1)
     for j, z in [(4, 27), (0, 0), (17, 63), (9, 5)]:
         letters = [(z >> (2 * (k - 1 - p))) & 3 for p in range(k)]
@@ -51,11 +52,11 @@ def test_motif_poim_gradient_matches_finite_differences(gamma):
     G = rng.normal(size=(length - k + 1, 4**k))
 
     def f(p, mu_, sigma_, gamma_=gamma):
-        R = motif_poim(p, mu_, sigma_, k, length, background, gamma_)
+        R = motif_poim(PlacedPwm(p, mu_, sigma_, gamma_), k, length, background)
         return float((G * R).sum())
 
     d_pwm, d_mu, d_sigma, d_gamma = motif_poim_gradient(
-        pwm, mu, sigma, k, length, background, G, gamma
+        PlacedPwm(pwm, mu, sigma, gamma), k, length, background, G
     )
     eps = 1e-6
     assert d_gamma == pytest.approx(

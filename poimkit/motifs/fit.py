@@ -16,7 +16,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from ..alphabet import ALPHABET
-from .motif_poim import motif_poim, motif_poim_gradient
+from .motif_poim import PlacedPwm, motif_poim, motif_poim_gradient
 
 MIN_SPREAD = 0.3
 MIN_GAMMA = 0.05
@@ -48,6 +48,11 @@ class MotifShape:
         """Softmax of the logits, row-wise."""
         e = np.exp(self.logits - self.logits.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
+
+    @property
+    def placed(self) -> PlacedPwm:
+        """The motif these parameters describe (`motif_poim`'s argument)."""
+        return PlacedPwm(self.pwm, self.mu, self.sigma, self.gamma)
 
     @classmethod
     def from_string(
@@ -194,9 +199,7 @@ class MotifPoimFit:
         return MotifPoimFit(rest, self.length, self.background, norm=self.norm)
 
     def _poim(self, s: MotifShape, k: int) -> np.ndarray:
-        return motif_poim(
-            s.pwm, s.mu, s.sigma, k, self.length, self.background, s.gamma
-        )
+        return motif_poim(s.placed, k, self.length, self.background)
 
     def evaluate(
         self, shapes: list[MotifShape], gradient: bool = True
@@ -232,14 +235,7 @@ class MotifPoimFit:
                 continue
             for g, s in enumerate(shapes):
                 d_pwm, d_mu, d_sigma, d_gamma = motif_poim_gradient(
-                    s.pwm,
-                    s.mu,
-                    s.sigma,
-                    k,
-                    self.length,
-                    self.background,
-                    -2.0 * v[g] * resid,
-                    s.gamma,
+                    s.placed, k, self.length, self.background, -2.0 * v[g] * resid
                 )
                 r = s.pwm  # chain through the softmax and the log-parameters
                 d_logits = r * (d_pwm - (r * d_pwm).sum(axis=1, keepdims=True))

@@ -24,7 +24,30 @@ overlap and ones elsewhere. Everything here is dense numpy on small arrays.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
+
+
+class PlacedPwm(NamedTuple):
+    """A motif of the motifPOIM model: a PWM whose start spreads around a mean.
+
+    Attributes
+    ----------
+    pwm : numpy.ndarray of float, shape (m, 4)
+        Motif letter probabilities r.
+    mu : float
+        Mean 0-based start.
+    sigma : float
+        Spread (standard deviation) of the start.
+    gamma : float
+        Temper, in (0, 1].
+    """
+
+    pwm: np.ndarray
+    mu: float
+    sigma: float
+    gamma: float = 1.0
 
 
 def start_distribution(
@@ -174,37 +197,26 @@ def position_matrix(phi: np.ndarray, m: int, k: int, length: int) -> np.ndarray:
 
 
 def motif_poim(
-    pwm: np.ndarray,
-    mu: float,
-    sigma: float,
-    k: int,
-    length: int,
-    background: np.ndarray,
-    gamma: float = 1.0,
+    motif: PlacedPwm, k: int, length: int, background: np.ndarray
 ) -> np.ndarray:
     """R_k(z, j) of one motif, shape (L - k + 1, 4**k) (without its scale v).
 
     Parameters
     ----------
-    pwm : numpy.ndarray of float, shape (m, 4)
-        Motif letter probabilities r.
-    mu : float
-        Mean 0-based start.
-    sigma : float
-        Spread of the start.
+    motif : PlacedPwm
+        The motif.
     k : int
         POIM order.
     length : int
         Sequence length L.
     background : numpy.ndarray of float, shape (4,)
         Letter probabilities b.
-    gamma : float
-        Temper, in (0, 1].
 
     Returns
     -------
     numpy.ndarray of float64, shape (L - k + 1, 4**k)
     """
+    pwm, mu, sigma, gamma = motif
     m = pwm.shape[0]
     phi, _, _ = start_distribution(mu, sigma, length - m + 1)
     return position_matrix(phi, m, k, length) @ overlap_matrix(
@@ -213,20 +225,17 @@ def motif_poim(
 
 
 def motif_poim_gradient(
-    pwm: np.ndarray,
-    mu: float,
-    sigma: float,
+    motif: PlacedPwm,
     k: int,
     length: int,
     background: np.ndarray,
     grad_r: np.ndarray,
-    gamma: float = 1.0,
 ) -> tuple[np.ndarray, float, float, float]:
     """Pull ``dL/dR_k`` (shape (L-k+1, 4**k)) back to the motif's parameters.
 
     Parameters
     ----------
-    pwm, mu, sigma, k, length, background, gamma
+    motif, k, length, background
         As in `motif_poim`.
     grad_r : numpy.ndarray of float, shape (L - k + 1, 4**k)
         Gradient of the loss in ``R_k``.
@@ -234,8 +243,10 @@ def motif_poim_gradient(
     Returns
     -------
     (d_pwm, d_mu, d_sigma, d_gamma)
-        ``d_pwm`` has the shape of ``pwm`` (derivative in the probabilities).
+        ``d_pwm`` has the shape of ``motif.pwm`` (derivative in the
+        probabilities).
     """
+    pwm, mu, sigma, gamma = motif
     m = pwm.shape[0]
     n_starts = length - m + 1
     phi, phi_mu, phi_sigma = start_distribution(mu, sigma, n_starts)
