@@ -88,7 +88,9 @@ class _Refit(ClassifierMixin, BaseEstimator):
         self.C = C
 
     def fit(self, X, y):
-        self.model_ = WDKernelSVC(self.degree, self.shift, self.C).fit(X, y)
+        self.model_ = WDKernelSVC(degree=self.degree, shift=self.shift, C=self.C).fit(
+            X, y
+        )
         self.classes_ = self.model_.classes_
         return self
 

@@ -16,6 +16,7 @@ opens any. Their input checks are in `poimkit._validation`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -81,11 +82,44 @@ def optional_int(value: object) -> int | None:
     return None if value is None else int(value)
 
 
+@dataclass(eq=False, repr=False, kw_only=True)
+class WDParams:
+    """The parameters of every WD / WDS model, kernel or linear: dataclass fields.
+
+    `poimkit.svm.wd.WDExpansion` and `poimkit.svm.linear.estimator.WDLinearParams`
+    add their family's; their estimators are dataclasses too (``eq=False``:
+    estimators compare and hash by identity; ``repr=False``: scikit-learn's
+    repr; ``kw_only``: scikit-learn's keyword arguments), so ``__init__`` only
+    stores the parameters, as scikit-learn asks.
+
+    Attributes
+    ----------
+    degree, shift, C, normalize, n_threads
+        As in `poimkit.WDKernelSVC`.
+    """
+
+    degree: int = 20
+    shift: int = 0
+    C: float = 1.0
+    normalize: bool = True
+    n_threads: int | None = None
+
+    #: what `KernelModelBase.save` writes of them (the families add theirs)
+    _saved_params = {"degree": int, "shift": int, "C": float, "normalize": bool}
+
+    def _check_wd_params(self) -> None:
+        """Check the parameters of the WD / WDS models: degree, shift, C, threads."""
+        check_int(self.degree, "degree", 1)
+        check_int(self.shift, "shift", 0)
+        check_real(self.C, "C", 0)
+        check_threads(self.n_threads)
+
+
 class KernelModelBase(BaseEstimator):
     """Base of the poimkit estimators (WD / WDS and gapped k-mer SVMs and SVRs).
 
-    Subclasses define ``__init__`` (scikit-learn parameters, stored by
-    `_keep_params`), ``_check_params`` (called by ``fit``), ``fit``, a score
+    Subclasses declare their scikit-learn parameters as dataclass fields (see
+    `WDParams`), and define ``_check_params`` (called by ``fit``), ``fit``, a score
     (``decision_function`` or ``predict``), ``explicit_weights``, ``_model_format``,
     ``_saved_params`` (parameter name -> type, written to and read from files;
     None is written as NaN and read back by `optional_float` / `optional_int`;
@@ -103,28 +137,12 @@ class KernelModelBase(BaseEstimator):
     _saved_params: ClassVar[dict[str, type]]
     _saved_defaults: ClassVar[dict[str, object]] = {}
 
-    def _keep_params(self, params: dict[str, object]) -> None:
-        """Store the ``__init__`` arguments as given: ``params`` is its ``locals()``.
-
-        scikit-learn's rule: ``__init__`` only stores; ``fit`` checks
-        (``_check_params``).
-        """
-        for name in self._get_param_names():
-            setattr(self, name, params[name])
-
     def _fitted_codes(self, X: ArrayLike) -> np.ndarray:
         """Codes of ``X`` for this fitted model: sequences of its training length."""
         check_is_fitted(self)
         return check_length(
             as_codes(X), self.length_, "the model was trained on length"
         )
-
-    def _check_wd_params(self) -> None:
-        """Check the parameters of the WD / WDS models: degree, shift, C, threads."""
-        check_int(self.degree, "degree", 1)
-        check_int(self.shift, "shift", 0)
-        check_real(self.C, "C", 0)
-        check_threads(self.n_threads)
 
     def _check_kmer_length(self) -> None:
         """Explicit weights index k-mers in 64 bits."""

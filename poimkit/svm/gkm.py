@@ -40,6 +40,7 @@ two share).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from math import comb
 
 import numpy as np
@@ -75,19 +76,109 @@ from .gkm_solver import (
     LmerGram,
     SequenceSpaceSolver,
 )
+from .param_docs import fill_doc
+
+#: the docs of the parameters `GkmSVC` and `GkmSVR` share
+PARAMETERS = {
+    "gkm": """
+l : int, default=11
+    Length of the compared words (l-mers).
+k : int, default=7
+    Informative positions of a gapped pattern (k <= l).
+reverse_complement : bool, default=True
+    Count both strands: a word and its reverse complement share a weight.
+C : float, default=1.0
+    Regularisation parameter (of `~sklearn.svm.SVC` or `~sklearn.svm.SVR`).
+normalize : bool, default=True
+    Divide the kernel by ``sqrt(kappa W(x) kappa W(x'))``: ``W`` the number
+    of windows of a sequence and ``kappa`` the mean training diagonal per
+    window. A constant per length keeps POIMs exact (per-sequence cosine
+    normalisation would not).
+tol : float, default=1e-3
+    Stopping tolerance: libsvm's for the kernel solver; for the linear
+    one, the gradient norm relative to its start.
+n_threads : int or None, default=None
+    Threads for the kernel (None: numba's default).
+solver : {"auto", "kernel", "linear"}, default="auto"
+    ``"kernel"``: libsvm (`~sklearn.svm.SVC`, hinge loss, or
+    `~sklearn.svm.SVR`, epsilon-insensitive loss) on the n x n kernel
+    matrix. ``"linear"``: the L2-loss model (squared hinge, or squared
+    epsilon-insensitive loss: ``||w||**2 / 2 + C sum_i max(0, |y_i -
+    f(x_i)| - epsilon)**2``; the bias not penalised) by L-BFGS through the
+    l-mer table (`poimkit.svm.gkm_solver`): time linear in the records,
+    memory of a few tables of ``4**l`` numbers (l at most
+    `MAX_LMER_TABLE`, no ``class_weight``). ``"auto"``: the kernel solver
+    up to `KERNEL_MAX_RECORDS` records (or where the linear one cannot
+    run), else the linear one.
+max_iter : int, default=1000
+    Most iterations of the linear solver.
+verbose : bool, default=False
+    A progress bar over the linear solver's iterations.
+""",
+    "gkm_fitted": """
+support_codes_ : numpy.ndarray of uint8
+    The support sequences, one after another.
+support_offsets_ : numpy.ndarray of int64, shape (n_SV + 1,)
+    Support sequence j is ``support_codes_[support_offsets_[j]:
+    support_offsets_[j + 1]]``.
+dual_coef_ : numpy.ndarray of shape (n_SV,)
+    The coefficient of each support sequence (``alpha_j y_j`` for a
+    classifier, ``alpha_j - alpha_j*`` for a regressor).
+n_support_ : numpy.ndarray of shape (2,)
+    Support sequences with a negative and with a positive coefficient.
+intercept_ : float
+kernel_scale_ : float
+    ``kappa`` (1.0 if not normalised).
+length_ : int
+    The median training length: the default length of POIMs.
+solver_ : str
+    The solver that trained the model (``"kernel"`` or ``"linear"``).
+n_iter_ : int
+    Iterations of the solver.
+converged_ : bool
+    Whether the linear solver met ``tol`` (True for the kernel solver).
+""",
+}
 
 
+@dataclass(eq=False, repr=False, kw_only=True)
 class GkmExpansion:
     """A fitted gkm kernel expansion: what `GkmSVC` and `GkmSVR` share.
 
-    The kernel, its normalisation, scores (`_score`), the explicit gapped and
-    l-mer weights and model files of a coefficient per support sequence. The
-    host class defines the parameters ``l``, ``k``, ``reverse_complement``,
-    ``C``, ``normalize``, ``tol`` and ``n_threads``, and ``_check_params``.
+    The parameters both take (scikit-learn's, documented in ``PARAMETERS``;
+    dataclass fields, as in `poimkit.svm.wd.WDExpansion`), the kernel, its
+    normalisation, scores (`_score`), the explicit gapped and l-mer weights
+    and model files of a coefficient per support sequence. The host class
+    defines ``_check_params``.
     """
+
+    l: int = 11
+    k: int = 7
+    reverse_complement: bool = True
+    C: float = 1.0
+    normalize: bool = True
+    tol: float = 1e-3
+    n_threads: int | None = None
+    solver: str = "auto"
+    max_iter: int = 1000
+    verbose: bool = False
 
     #: scores do not depend on where a word occurs
     position_free = True
+    #: what `save` writes and `load` reads (the classifier's; the regressor adds
+    #: ``epsilon``)
+    _saved_params = {
+        "l": int,
+        "k": int,
+        "reverse_complement": bool,
+        "C": float,
+        "normalize": bool,
+        "tol": float,
+        "solver": str,
+        "max_iter": int,
+    }
+    #: files written before the solvers: trained on the kernel matrix
+    _saved_defaults = {"solver": "kernel", "max_iter": 1000}
 
     def _check_gkm_params(self) -> None:
         """Check the kernel's parameters, C, tol and threads (common to both)."""
@@ -320,6 +411,8 @@ class GkmExpansion:
         self._lmers = None
 
 
+@fill_doc(PARAMETERS, parameters=("gkm", "class_weight"))
+@dataclass(eq=False, repr=False, kw_only=True)
 class GkmSVC(GkmExpansion, SequenceSpaceSolver, WDClassifierBase):
     """Support vector classifier with the position-free gapped k-mer kernel.
 
@@ -328,62 +421,12 @@ class GkmSVC(GkmExpansion, SequenceSpaceSolver, WDClassifierBase):
     LS-GKM, every prediction decomposes exactly into l-mer (and gapped
     k-mer) weights, so POIMs and FIRM are exact.
 
-    Parameters
-    ----------
-    l : int, default=11
-        Length of the compared words (l-mers).
-    k : int, default=7
-        Informative positions of a gapped pattern (k <= l).
-    reverse_complement : bool, default=True
-        Count both strands: a word and its reverse complement share a weight.
-    C : float, default=1.0
-        Regularisation parameter of the SVM.
-    normalize : bool, default=True
-        Divide the kernel by ``sqrt(kappa W(x) kappa W(x'))``: ``W`` the number
-        of windows of a sequence and ``kappa`` the mean training diagonal per
-        window. A constant per length keeps POIMs exact (per-sequence cosine
-        normalisation would not).
-    class_weight : dict, "balanced" or None, default=None
-        Passed to `~sklearn.svm.SVC`.
-    tol : float, default=1e-3
-        Stopping tolerance: libsvm's for the kernel solver; for the linear
-        one, the gradient norm relative to its start.
-    n_threads : int or None, default=None
-        Threads for the kernel (None: numba's default).
-    solver : {"auto", "kernel", "linear"}, default="auto"
-        ``"kernel"``: `sklearn.svm.SVC` (hinge loss) on the n x n kernel
-        matrix. ``"linear"``: the squared-hinge L2-SVM by L-BFGS through the
-        l-mer table (`poimkit.svm.gkm_solver`): time linear in the records,
-        memory of a few tables of ``4**l`` numbers (l at most
-        `MAX_LMER_TABLE`, no ``class_weight``). ``"auto"``: the kernel solver
-        up to `KERNEL_MAX_RECORDS` records (or where the linear one cannot
-        run), else the linear one.
-    max_iter : int, default=1000
-        Most iterations of the linear solver.
-    verbose : bool, default=False
-        A progress bar over the linear solver's iterations.
+    %(parameters)s
 
     Attributes
     ----------
     classes_ : numpy.ndarray of shape (2,)
-    support_codes_ : numpy.ndarray of uint8
-        The support sequences, one after another.
-    support_offsets_ : numpy.ndarray of int64, shape (n_SV + 1,)
-        Support sequence j is ``support_codes_[support_offsets_[j]:
-        support_offsets_[j + 1]]``.
-    dual_coef_ : numpy.ndarray of shape (n_SV,)
-    intercept_ : float
-    kernel_scale_ : float
-        ``kappa`` (1.0 if not normalised).
-    length_ : int
-        The median training length: the default length of POIMs.
-    n_support_ : numpy.ndarray of shape (2,)
-    solver_ : str
-        The solver that trained the model (``"kernel"`` or ``"linear"``).
-    n_iter_ : int
-        Iterations of the solver.
-    converged_ : bool
-        Whether the linear solver met ``tol`` (True for the kernel solver).
+    %(gkm_fitted)s
 
     Examples
     --------
@@ -395,34 +438,8 @@ class GkmSVC(GkmExpansion, SequenceSpaceSolver, WDClassifierBase):
     """
 
     _model_format = "poimkit.GkmSVC"
-    _saved_params = {
-        "l": int,
-        "k": int,
-        "reverse_complement": bool,
-        "C": float,
-        "normalize": bool,
-        "tol": float,
-        "solver": str,
-        "max_iter": int,
-    }
-    #: files written before the solvers: trained on the kernel matrix
-    _saved_defaults = {"solver": "kernel", "max_iter": 1000}
 
-    def __init__(
-        self,
-        l: int = 11,
-        k: int = 7,
-        reverse_complement: bool = True,
-        C: float = 1.0,
-        normalize: bool = True,
-        class_weight: dict | str | None = None,
-        tol: float = 1e-3,
-        n_threads: int | None = None,
-        solver: str = "auto",
-        max_iter: int = 1000,
-        verbose: bool = False,
-    ) -> None:
-        self._keep_params(locals())
+    class_weight: dict | str | None = None
 
     def _check_params(self) -> None:
         self._check_gkm_params()
@@ -476,6 +493,8 @@ class GkmSVC(GkmExpansion, SequenceSpaceSolver, WDClassifierBase):
         return self._score(X)
 
 
+@fill_doc(PARAMETERS, parameters=("gkm", "epsilon"))
+@dataclass(eq=False, repr=False, kw_only=True)
 class GkmSVR(GkmExpansion, SequenceSpaceSolver, KernelRegressorBase):
     """Support vector regression with the position-free gapped k-mer kernel.
 
@@ -487,56 +506,11 @@ class GkmSVR(GkmExpansion, SequenceSpaceSolver, KernelRegressorBase):
     through the l-mer table, as `GkmSVC`'s linear solver. Its prediction is a
     sum of l-mer (and gapped k-mer) weights, so POIMs are exact.
 
-    Parameters
-    ----------
-    l : int, default=11
-        Length of the compared words (l-mers).
-    k : int, default=7
-        Informative positions of a gapped pattern (k <= l).
-    reverse_complement : bool, default=True
-        Count both strands: a word and its reverse complement share a weight.
-    C : float, default=1.0
-        Regularisation parameter of the SVR.
-    epsilon : float, default=0.1
-        Half-width of the tube within which errors cost nothing, in units of
-        the target.
-    normalize : bool, default=True
-        Divide the kernel by a constant per length, as in `GkmSVC`.
-    tol : float, default=1e-3
-        Stopping tolerance of libsvm, or of the linear solver as in `GkmSVC`.
-    n_threads : int or None, default=None
-        Threads for the kernel (None: numba's default).
-    solver : {"auto", "kernel", "linear"}, default="auto"
-        As in `GkmSVC`: ``"kernel"`` fits `sklearn.svm.SVR` on the kernel
-        matrix; ``"linear"`` minimises ``||w||**2 / 2 + C sum_i max(0, |y_i -
-        f(x_i)| - epsilon)**2`` (bias not penalised) by L-BFGS through the
-        l-mer table (l at most `MAX_LMER_TABLE`); ``"auto"`` takes the kernel
-        solver up to `KERNEL_MAX_RECORDS` records.
-    max_iter : int, default=1000
-        Most iterations of the linear solver.
-    verbose : bool, default=False
-        A progress bar over the linear solver's iterations.
+    %(parameters)s
 
     Attributes
     ----------
-    support_codes_ : numpy.ndarray of uint8
-        The support sequences, one after another.
-    support_offsets_ : numpy.ndarray of int64, shape (n_SV + 1,)
-        Support sequence j is ``support_codes_[support_offsets_[j]:
-        support_offsets_[j + 1]]``.
-    dual_coef_ : numpy.ndarray of shape (n_SV,)
-        ``alpha_j - alpha_j*`` of each support sequence.
-    intercept_ : float
-    kernel_scale_ : float
-        ``kappa`` (1.0 if not normalised).
-    length_ : int
-        The median training length: the default length of POIMs.
-    solver_ : str
-        The solver that trained the model (``"kernel"`` or ``"linear"``).
-    n_iter_ : int
-        Iterations of the solver.
-    converged_ : bool
-        Whether the linear solver met ``tol`` (True for the kernel solver).
+    %(gkm_fitted)s
 
     Examples
     --------
@@ -549,37 +523,11 @@ class GkmSVR(GkmExpansion, SequenceSpaceSolver, KernelRegressorBase):
     """
 
     _model_format = "poimkit.GkmSVR"
-    _saved_params = {
-        "l": int,
-        "k": int,
-        "reverse_complement": bool,
-        "C": float,
-        "epsilon": float,
-        "normalize": bool,
-        "tol": float,
-        "solver": str,
-        "max_iter": int,
-    }
-    #: files written before the solvers: trained on the kernel matrix
-    _saved_defaults = {"solver": "kernel", "max_iter": 1000}
+    _saved_params = {**GkmExpansion._saved_params, "epsilon": float}
     #: the linear solver's loss (`poimkit.svm.linear.losses.score_terms`)
     _linear_loss = "squared_epsilon_insensitive"
 
-    def __init__(
-        self,
-        l: int = 11,
-        k: int = 7,
-        reverse_complement: bool = True,
-        C: float = 1.0,
-        epsilon: float = 0.1,
-        normalize: bool = True,
-        tol: float = 1e-3,
-        n_threads: int | None = None,
-        solver: str = "auto",
-        max_iter: int = 1000,
-        verbose: bool = False,
-    ) -> None:
-        self._keep_params(locals())
+    epsilon: float = 0.1
 
     def _check_params(self) -> None:
         self._check_gkm_params()

@@ -48,7 +48,8 @@ from ..kernels.gkm import (
     strands,
 )
 from ..kernels.lsgkm import MAX_L, mismatch_table
-from .lsgkm_base import LsgkmBase
+from .lsgkm_base import PARAMETERS, LsgkmBase
+from .param_docs import fill_doc
 
 if TYPE_CHECKING:
     from .gkm import GkmSVC
@@ -62,25 +63,13 @@ KERNEL_NAMES = {0: "gkm_cnt", 1: "gkm_estfull", 2: "gkm_esttrunc"}
 _KERNEL_OF_NAME = {**{v: t for t, v in KERNEL_NAMES.items()}, "0": 0, "1": 1, "2": 2}
 
 
+@fill_doc(PARAMETERS)
 class LsgkmModel(LsgkmBase):
     """An LS-GKM model (kernel types 0, 1, 2) as exact l-mer weights.
 
     Parameters
     ----------
-    kernel_type : {0, 1, 2}
-        LS-GKM's ``-t``.
-    l, k, d : int
-        The kernel's parameters (``d`` used by types 1 and 2).
-    support : list of str or of code arrays
-        The support sequences.
-    coef : array-like of shape (n_SV,)
-        Their coefficients (``alpha_i y_i``).
-    rho : float
-        The score is the kernel expansion minus ``rho``.
-    reverse_complement : bool, default=True
-        Both strands (LS-GKM's default; ``norc 1`` in a file means False).
-    labels : tuple of int, default=(1, -1)
-        The file's ``label`` line: positive scores predict ``labels[0]``.
+    %(lsgkm)s
 
     Attributes
     ----------

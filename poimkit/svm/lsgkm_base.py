@@ -7,6 +7,9 @@ transforms that turn per-l-mer counts into l-mer weights ``f``.
 
 from __future__ import annotations
 
+from dataclasses import InitVar, dataclass
+from typing import ClassVar
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -14,16 +17,39 @@ from ..errors import InputError
 from ..kernels.gkm import as_sequences, check_long_enough, typical_length
 from ..kernels.lsgkm import MAX_L, mismatch_table, table_eigenvalues
 
-__all__ = ["LsgkmBase"]
+__all__ = ["PARAMETERS", "LsgkmBase"]
+
+#: the docs of the parameters every LS-GKM model takes
+PARAMETERS = {
+    "lsgkm": """
+kernel_type : int
+    LS-GKM's ``-t``: 0, 1 or 2 for `poimkit.svm.lsgkm.LsgkmModel`, 3, 4 or 5
+    for `poimkit.svm.lsgkm_rbf.LsgkmKernelModel`.
+l, k, d : int
+    The kernel's parameters (``d`` used by the types above 0).
+support : list of str or of code arrays
+    The support sequences.
+coef : array-like of shape (n_SV,)
+    Their coefficients (``alpha_i y_i``).
+rho : float
+    The score is the kernel expansion minus ``rho``.
+reverse_complement : bool, default=True
+    Both strands (LS-GKM's default; ``norc 1`` in a file means False).
+labels : tuple of int, default=(1, -1)
+    The file's ``label`` line: positive scores predict ``labels[0]``.
+""",
+}
 
 
+@dataclass(eq=False, repr=False)
 class LsgkmBase:
     """Support, coefficients and l-mer weights of an LS-GKM model (any kernel type).
 
     Subclasses set `KERNEL_NAMES` (and `TABLE_TYPE`), score checked
     sequences in ``_scores`` and fill the l-mer weights by `fold_lmers`.
-
-    Its constructor takes `poimkit.svm.lsgkm.LsgkmModel`'s parameters.
+    Its constructor (a dataclass's: the parameters in ``PARAMETERS``, checked
+    in ``__post_init__``) is `poimkit.svm.lsgkm.LsgkmModel`'s; a subclass may
+    add keyword-only fields.
 
     Attributes
     ----------
@@ -33,26 +59,26 @@ class LsgkmBase:
         The kernel type of the mismatch table (None: the model's own).
     """
 
+    kernel_type: int
+    l: int
+    k: int
+    d: int
+    support: ArrayLike
+    coef: InitVar[ArrayLike]
+    rho: InitVar[float]
+    reverse_complement: bool = True
+    labels: tuple[int, int] = (1, -1)
+
     position_free = True
     per_sequence_normalisation = True
 
     #: kernel types of the subclass by ``-t`` number (LS-GKM's names)
-    KERNEL_NAMES: dict[int, str] = {}
+    KERNEL_NAMES: ClassVar[dict[int, str]] = {}
     #: kernel type of the mismatch table (None: the model's own kernel type)
-    TABLE_TYPE: int | None = None
+    TABLE_TYPE: ClassVar[int | None] = None
 
-    def __init__(
-        self,
-        kernel_type: int,
-        l: int,
-        k: int,
-        d: int,
-        support: ArrayLike,
-        coef: ArrayLike,
-        rho: float,
-        reverse_complement: bool = True,
-        labels: tuple[int, int] = (1, -1),
-    ) -> None:
+    def __post_init__(self, coef: ArrayLike, rho: float) -> None:
+        kernel_type, l, k, d = self.kernel_type, self.l, self.k, self.d
         if kernel_type not in self.KERNEL_NAMES:
             first, second, third = self.KERNEL_NAMES
             raise InputError(
@@ -64,8 +90,8 @@ class LsgkmBase:
             raise InputError(f"need 0 <= d <= l = {l}, got d = {d}")
         self.kernel_type = int(kernel_type)
         self.l, self.k, self.d = int(l), int(k), int(d)
-        self.reverse_complement = bool(reverse_complement)
-        self.support = as_sequences(support, "support")
+        self.reverse_complement = bool(self.reverse_complement)
+        self.support = as_sequences(self.support, "support")
         check_long_enough(self.support, self.l, "support")
         self.dual_coef_ = np.asarray(coef, dtype=np.float64).ravel()
         if self.dual_coef_.size != len(self.support):
@@ -74,7 +100,7 @@ class LsgkmBase:
                 "support sequences"
             )
         self.intercept_ = -float(rho)
-        self.labels = tuple(labels)
+        self.labels = tuple(self.labels)
         self.classes_ = np.array([self.labels[1], self.labels[0]])
         self.length_ = typical_length(self.support)
         self.n_threads: int | None = None

@@ -39,13 +39,16 @@ the l-mer. Its files of these types are read here as LS-GKM defines them.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ..errors import InputError
 from ..kernels.gkm import as_sequences, check_long_enough, strands
-from .lsgkm_base import LsgkmBase
+from .lsgkm_base import PARAMETERS, LsgkmBase
+from .param_docs import fill_doc
 
 __all__ = ["LsgkmKernelModel", "window_weights"]
 
@@ -109,31 +112,20 @@ class _Windows:
             self.weights[self.offsets[i] : self.offsets[i + 1]] = cache[n]
 
 
+@fill_doc(PARAMETERS)
+@dataclass(eq=False, repr=False, kw_only=True)
 class LsgkmKernelModel(LsgkmBase):
     """An LS-GKM model of kernel type 3, 4 or 5 (module docstring): exact scores.
 
     Parameters
     ----------
-    kernel_type : {3, 4, 5}
-        LS-GKM's ``-t``.
-    l, k, d : int
-        The kernel's parameters.
-    support : list of str or of code arrays
-        The support sequences.
-    coef : array-like of shape (n_SV,)
-        Their coefficients.
-    rho : float
-        The score is the kernel expansion minus ``rho``.
+    %(lsgkm)s
     gamma : float, default=1.0
         RBF width (types 3 and 5).
     M : int, default=50
         Largest window weight (types 4 and 5).
     H : float, default=50.0
         Half-life of the window weights (types 4 and 5).
-    reverse_complement : bool, default=True
-        Both strands (``norc 1`` in a file means False).
-    labels : tuple of int, default=(1, -1)
-        The file's ``label`` line.
     source : str, optional
         The file read (named in refusals).
 
@@ -150,34 +142,22 @@ class LsgkmKernelModel(LsgkmBase):
     """
 
     score_only = True
-    KERNEL_NAMES = KERNEL_NAMES
-    TABLE_TYPE = 2
+    KERNEL_NAMES: ClassVar[dict[int, str]] = KERNEL_NAMES
+    TABLE_TYPE: ClassVar[int | None] = 2
 
-    def __init__(
-        self,
-        kernel_type: int,
-        l: int,
-        k: int,
-        d: int,
-        support: ArrayLike,
-        coef: ArrayLike,
-        rho: float,
-        gamma: float = 1.0,
-        M: int = 50,
-        H: float = 50.0,
-        reverse_complement: bool = True,
-        labels: tuple[int, int] = (1, -1),
-        source: str | None = None,
-    ) -> None:
-        super().__init__(
-            kernel_type, l, k, d, support, coef, rho, reverse_complement, labels
-        )
+    gamma: float = 1.0
+    M: int = 50
+    H: float = 50.0
+    source: str | None = None
+
+    def __post_init__(self, coef: ArrayLike, rho: float) -> None:
+        super().__post_init__(coef, rho)
+        gamma, M, H = self.gamma, self.M, self.H
         if not (np.isfinite(gamma) and gamma > 0):
             raise InputError(f"gamma must be positive, got {gamma}")
-        if kernel_type != 3 and not (1 <= M <= 255 and H > 0):
+        if self.kernel_type != 3 and not (1 <= M <= 255 and H > 0):
             raise InputError(f"need 1 <= M <= 255 and H > 0, got M = {M}, H = {H}")
         self.gamma, self.M, self.H = float(gamma), int(M), float(H)
-        self.source = source
         self._sv: _Windows | None = None
         self._sv_norm: np.ndarray | None = None
 

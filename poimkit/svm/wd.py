@@ -8,6 +8,8 @@ has the same exact k-mer weights, POIMs and motifs as a classifier.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.svm import SVC, SVR
@@ -26,21 +28,88 @@ from ..alphabet import check_codes
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights
 from ..kernels.wd import wd_kernel
-from ._base import KernelRegressorBase, WDClassifierBase
+from ._base import KernelRegressorBase, WDClassifierBase, WDParams
+from .param_docs import fill_doc
+
+#: the docs of the parameters `WDKernelSVC` and `WDKernelSVR` share
+PARAMETERS = {
+    "wd_kernel": """
+degree : int, default=20
+    Longest k-mer compared. Explicit weights (and so POIMs) need
+    ``min(degree, length) <= 31``.
+shift : int, default=0
+    Maximal positional shift S of the WDS kernel; 0 gives the plain WD kernel.
+C : float, default=1.0
+    Regularisation parameter of the SVM (`~sklearn.svm.SVC`, `~sklearn.svm.SVR`;
+    with the default normalisation the kernel's diagonal is 1).
+normalize : bool, default=True
+    Divide the kernel by a constant: the (constant) diagonal for WD, the mean
+    training diagonal for WDS. A constant keeps the score linear in k-mer
+    indicators, which exact POIMs need.
+n_threads : int or None, default=None
+    Threads for the kernel computation (None: numba's default).
+tol : float, default=1e-3
+    Stopping tolerance of the solver.
+mismatches : int, default=0
+    WD kernel with mismatches (Shogun's ``max_mismatch``): k-mer pairs at
+    Hamming distance ``j <= min(mismatches, k - 1)`` count with weight
+    ``1 / (C(k, j) 3**j)`` (see `poimkit.wd_kernel`). Needs ``shift=0``
+    (an `InputError` otherwise). Explicit weights spread every
+    support-vector k-mer over its ``sum_{j <= m} C(k, j) 3**j`` Hamming
+    neighbours, so they grow about that much (`explicit_weights` refuses,
+    with the estimate, beyond 4 GiB).
+reverse_complement : bool, default=False
+    Strand-symmetric kernel ``k(x, x') + k(rc(x), x')``: a sequence and its
+    reverse complement score alike. Works with shifts and mismatches; with
+    ``normalize`` the kernel is divided by the mean training diagonal.
+""",
+}
 
 
-class WDExpansion:
+@dataclass(eq=False, repr=False, kw_only=True)
+class WDExpansion(WDParams):
     """A fitted WD / WDS kernel expansion: what `WDKernelSVC` and `WDKernelSVR` share.
 
-    The kernel (`_raw_kernel`), training on its matrix (`_fit_svm`), scores
-    (`_score`), explicit weights and model files, for any libsvm estimator on
-    a precomputed kernel whose score is ``sum_j dual_coef_[j] k(sv_j, x) /
-    kernel_scale_ + intercept_``. The host class defines the parameters
-    ``degree``, ``shift``, ``C``, ``normalize``, ``tol``, ``n_threads``,
-    ``mismatches`` and ``reverse_complement``.
+    The parameters both take (`WDParams` and these, documented in
+    ``PARAMETERS``), the kernel (`_raw_kernel`), training on its matrix
+    (`_fit_svm`), scores (`_score`), explicit weights and model files, for
+    any libsvm estimator on a precomputed kernel whose score is ``sum_j
+    dual_coef_[j] k(sv_j, x) / kernel_scale_ + intercept_``.
     """
 
-    def _check_expansion_params(self) -> None:
+    tol: float = 1e-3
+    mismatches: int = 0
+    reverse_complement: bool = False
+
+    #: what `save` writes and `load` reads (the classifier's; the regressor adds
+    #: ``epsilon``)
+    _saved_params = {
+        **WDParams._saved_params,
+        "tol": float,
+        "mismatches": int,
+        "reverse_complement": bool,
+    }
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> WDExpansion:
+        """Train the SVM (`WDKernelSVC`) or the SVR (`WDKernelSVR`).
+
+        Parameters
+        ----------
+        X : array-like of int, shape (n_samples, length), or list of str
+            Integer-coded sequences or equal-length DNA strings.
+        y : array-like of shape (n_samples,)
+            Exactly two distinct labels (`WDKernelSVC`), or finite real
+            targets, one per sequence (`WDKernelSVR`).
+
+        Returns
+        -------
+        self
+        """
+        X, y = self._training_data(X, y)
+        check_shift(self.shift, X.shape[1])
+        return self._fit_gram(X, y, self._raw_kernel(X))
+
+    def _check_params(self) -> None:
         """Check the kernel's and the solver's parameters (common to both)."""
         self._check_wd_params()
         check_real(self.tol, "tol", 0)
@@ -187,6 +256,8 @@ class WDExpansion:
         self._base_weights = None
 
 
+@fill_doc(PARAMETERS, parameters=("wd_kernel", "class_weight"))
+@dataclass(eq=False, repr=False, kw_only=True)
 class WDKernelSVC(WDExpansion, WDClassifierBase):
     """Support vector classifier with the weighted-degree (WD / WDS) string kernel.
 
@@ -195,37 +266,7 @@ class WDKernelSVC(WDExpansion, WDClassifierBase):
     strings. The kernel matrix is computed with `poimkit.wd_kernel` and the
     SVM is scikit-learn's `~sklearn.svm.SVC` with a precomputed kernel.
 
-    Parameters
-    ----------
-    degree : int, default=20
-        Longest k-mer compared. Explicit weights (and so POIMs) need
-        ``min(degree, length) <= 31``.
-    shift : int, default=0
-        Maximal positional shift S of the WDS kernel; 0 gives the plain WD kernel.
-    C : float, default=1.0
-        Regularisation parameter of the SVM.
-    normalize : bool, default=True
-        Divide the kernel by a constant: the (constant) diagonal for WD, the mean
-        training diagonal for WDS. A constant keeps the score linear in k-mer
-        indicators, which exact POIMs need.
-    class_weight : dict, "balanced" or None, default=None
-        Passed to `~sklearn.svm.SVC`.
-    tol : float, default=1e-3
-        Stopping tolerance of the SVM solver.
-    n_threads : int or None, default=None
-        Threads for the kernel computation (None: numba's default).
-    mismatches : int, default=0
-        WD kernel with mismatches (Shogun's ``max_mismatch``): k-mer pairs at
-        Hamming distance ``j <= min(mismatches, k - 1)`` count with weight
-        ``1 / (C(k, j) 3**j)`` (see `poimkit.wd_kernel`). Needs ``shift=0``
-        (an `InputError` otherwise). Explicit weights spread every
-        support-vector k-mer over its ``sum_{j <= m} C(k, j) 3**j`` Hamming
-        neighbours, so they grow about that much (`explicit_weights` refuses,
-        with the estimate, beyond 4 GiB).
-    reverse_complement : bool, default=False
-        Strand-symmetric kernel ``k(x, x') + k(rc(x), x')``: a sequence and its
-        reverse complement score alike. Works with shifts and mismatches; with
-        ``normalize`` the kernel is divided by the mean training diagonal.
+    %(parameters)s
 
     Attributes
     ----------
@@ -253,53 +294,16 @@ class WDKernelSVC(WDExpansion, WDClassifierBase):
     """
 
     _model_format = "poimkit.WDKernelSVC"
-    _saved_params = {
-        "degree": int,
-        "shift": int,
-        "C": float,
-        "normalize": bool,
-        "tol": float,
-        "mismatches": int,
-        "reverse_complement": bool,
-    }
+    #: files written before mismatches and strands
     _saved_defaults = {"mismatches": 0, "reverse_complement": False}
 
-    def __init__(
-        self,
-        degree: int = 20,
-        shift: int = 0,
-        C: float = 1.0,
-        normalize: bool = True,
-        class_weight: dict | str | None = None,
-        tol: float = 1e-3,
-        n_threads: int | None = None,
-        mismatches: int = 0,
-        reverse_complement: bool = False,
-    ) -> None:
-        self._keep_params(locals())
+    class_weight: dict | str | None = None
 
-    def _check_params(self) -> None:
-        self._check_expansion_params()
-
-    def fit(self, X: ArrayLike, y: ArrayLike) -> WDKernelSVC:
-        """Train the SVM.
-
-        Parameters
-        ----------
-        X : array-like of int, shape (n_samples, length), or list of str
-            Integer-coded sequences or equal-length DNA strings.
-        y : array-like of shape (n_samples,)
-            Exactly two distinct labels.
-
-        Returns
-        -------
-        self
-        """
+    def _training_data(self, X: ArrayLike, y: ArrayLike) -> tuple:
+        """The checked parameters, then ``(X, y)`` checked: two labels, one each."""
         self._check_params()
         y = check_binary_target(y, "WDKernelSVC")
-        X = check_sequences(X, y)
-        check_shift(self.shift, X.shape[1])
-        return self._fit_gram(X, y, self._raw_kernel(X))
+        return check_sequences(X, y), y
 
     # the Gram protocol of `poimkit.svm.selection` (with `WDExpansion`'s methods)
     def _fit_gram(self, X: np.ndarray, y: np.ndarray, K_raw: np.ndarray) -> WDKernelSVC:
@@ -336,6 +340,8 @@ class WDKernelSVC(WDExpansion, WDClassifierBase):
         return self._score(X)
 
 
+@fill_doc(PARAMETERS, parameters=("wd_kernel", "epsilon"))
+@dataclass(eq=False, repr=False, kw_only=True)
 class WDKernelSVR(WDExpansion, KernelRegressorBase):
     """Support vector regression with the weighted-degree (WD / WDS) string kernel.
 
@@ -346,30 +352,7 @@ class WDKernelSVR(WDExpansion, KernelRegressorBase):
     matrix. Its prediction is a sum of positional k-mer weights
     (`explicit_weights`), so `poimkit.compute_poim` is exact for it too.
 
-    Parameters
-    ----------
-    degree : int, default=20
-        Longest k-mer compared (explicit weights need ``min(degree, length)
-        <= 31``).
-    shift : int, default=0
-        Maximal positional shift S of the WDS kernel; 0 gives the plain WD kernel.
-    C : float, default=1.0
-        Regularisation parameter (as in `~sklearn.svm.SVR`; with the default
-        normalisation the kernel's diagonal is 1, so C is on the scale of the
-        targets).
-    epsilon : float, default=0.1
-        Half-width of the tube within which errors cost nothing, in units of
-        the target.
-    normalize : bool, default=True
-        Divide the kernel by a constant, as in `WDKernelSVC`.
-    tol : float, default=1e-3
-        Stopping tolerance of the solver.
-    n_threads : int or None, default=None
-        Threads for the kernel computation (None: numba's default).
-    mismatches : int, default=0
-        WD kernel with mismatches, as in `WDKernelSVC` (needs ``shift=0``).
-    reverse_complement : bool, default=False
-        Strand-symmetric kernel, as in `WDKernelSVC`.
+    %(parameters)s
 
     Attributes
     ----------
@@ -394,52 +377,13 @@ class WDKernelSVR(WDExpansion, KernelRegressorBase):
     """
 
     _model_format = "poimkit.WDKernelSVR"
-    _saved_params = {
-        "degree": int,
-        "shift": int,
-        "C": float,
-        "epsilon": float,
-        "normalize": bool,
-        "tol": float,
-        "mismatches": int,
-        "reverse_complement": bool,
-    }
+    _saved_params = {**WDExpansion._saved_params, "epsilon": float}
 
-    def __init__(
-        self,
-        degree: int = 20,
-        shift: int = 0,
-        C: float = 1.0,
-        epsilon: float = 0.1,
-        normalize: bool = True,
-        tol: float = 1e-3,
-        n_threads: int | None = None,
-        mismatches: int = 0,
-        reverse_complement: bool = False,
-    ) -> None:
-        self._keep_params(locals())
+    epsilon: float = 0.1
 
     def _check_params(self) -> None:
-        self._check_expansion_params()
+        super()._check_params()
         check_nonnegative(self.epsilon, "epsilon")
-
-    def fit(self, X: ArrayLike, y: ArrayLike) -> WDKernelSVR:
-        """Train the support vector regression.
-
-        Parameters
-        ----------
-        X : array-like of int, shape (n_samples, length), or list of str
-            Integer-coded sequences or equal-length DNA strings.
-        y : array-like of shape (n_samples,)
-            Finite real targets, one per sequence.
-
-        Returns
-        -------
-        self
-        """
-        X, y = self._training_data(X, y)
-        check_shift(self.shift, X.shape[1])
-        return self._fit_gram(X, y, self._raw_kernel(X))
 
     def _fit_gram(self, X: np.ndarray, y: np.ndarray, K_raw: np.ndarray) -> WDKernelSVR:
         """`fit` after the kernel: ``K_raw = _raw_kernel(X)``, overwritten here."""

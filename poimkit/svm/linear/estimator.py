@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -15,7 +16,8 @@ from ..._validation import (
     check_sequences,
 )
 from ...errors import InputError
-from .._base import WDClassifierBase, optional_float, optional_int
+from .._base import WDClassifierBase, WDParams, optional_float, optional_int
+from ..param_docs import fill_doc
 from ._dualcd import dual_cd, row_sqnorm
 from .chunks import ChunkedData, from_fasta_pair, is_fasta_pair
 from .layout import (
@@ -25,8 +27,104 @@ from .layout import (
 from .losses import LOSSES
 from .model import FeatureSpaceModel
 
+#: the docs of the parameters `WDLinearSVC` and `WDLinearSVR` share
+PARAMETERS = {
+    "wd_linear": """
+degree : int, default=20
+    Longest k-mer (WD degree d).
+shift : int, default=0
+    WDS maximal shift S (0: plain WD).
+C : float, default=1.0
+    Regularisation: ``F(w, b) = 0.5 ||w||^2 + C sum_i loss_i`` with ``f(x) =
+    <w, phi(x)> + b`` (b not penalised).
+normalize : bool, default=True
+    Divide the kernel by the constant of `poimkit.kernels.wd.wd_normalizer`,
+    as `WDKernelSVC` does.
+n_threads : int or None, default=None
+    numba threads for the local passes and for scoring.
+tol : float or None, default=None
+    Stop when ``||grad F(w)|| <= tol * ||grad F(0)||`` (see `WDLinearSVC`'s
+    Notes). None: liblinear's defaults, 0.01 for the L-BFGS losses and 0.1
+    for the hinge's dual coordinate descent.
+max_iter : int, default=300
+    Largest number of L-BFGS iterations (2 data passes each).
+exact_size : int, default=2**20
+    Orders ``k`` with ``(L - k + 1) * 4**k <= exact_size`` are indexed
+    densely (a table of every positional k-mer); higher orders are sparse
+    or hashed (``sparse``).
+hash_bits : int, default=10
+    A hashed order gets ``2**hash_bits`` columns per position. More bits
+    mean fewer collisions but a larger weight vector and slower passes:
+    on the planted-motif data of ``benchmarks/bench_scale.py`` (n = 10^5,
+    L = 141, degree 20) the test AUC was 0.997 for 8, 10, 12 and 14 bits,
+    and the fit took 13, 18, 43 and 119 s.
+sparse : bool, default=True
+    Index the orders above ``exact_size`` exactly through a table of the
+    positional k-mers present in the training data (an extra pass over
+    the data before training), as long as training on it fits in
+    `poimkit.svm.linear.table.MEMORY_FRACTION` (25 %) of the RAM; the
+    orders that do not fit are hashed, with a warning. False: hash every
+    order above ``exact_size`` (the model of poimkit 0.x before the table).
+chunk_size : int, default=65536
+    Sequences per chunk (streaming and Dask unit of work). Results are
+    the same for the local and the Dask backend with the same
+    ``chunk_size``.
+random_state : int or None, default=None
+    Seed of the hash function and of the dual coordinate descent's order
+    (None: 0, so that fits are reproducible).
+verbose : bool, default=False
+    Show a progress bar of the solver's iterations.
+""",
+    "loss": """
+loss : {"squared_hinge", "logistic", "hinge"}, default="squared_hinge"
+    `WDLinearSVC` only. L2-loss SVM or logistic regression, both by primal
+    L-BFGS (local or Dask); or the L1-loss SVM of `WDKernelSVC` by
+    liblinear's dual coordinate descent (in memory, this process only; the
+    bias is regularised as a feature of value 1; ``tol`` is the
+    projected-gradient spread and ``max_iter`` counts epochs).
+""",
+}
 
-class WDLinearSVC(FeatureSpaceModel, WDClassifierBase):
+
+@dataclass(eq=False, repr=False, kw_only=True)
+class WDLinearParams(WDParams):
+    """The parameters `WDLinearSVC` and `WDLinearSVR` share (``PARAMETERS``).
+
+    `poimkit.svm._base.WDParams` and these dataclass fields; the classifier
+    adds ``loss``, the regressor ``epsilon``.
+
+    Attributes
+    ----------
+    tol, max_iter, exact_size, hash_bits, sparse, chunk_size, random_state, verbose
+        As in `WDLinearSVC`.
+    """
+
+    tol: float | None = None
+    max_iter: int = 300
+    exact_size: int = DEFAULT_EXACT_SIZE
+    hash_bits: int = DEFAULT_HASH_BITS
+    sparse: bool = True
+    chunk_size: int = 65536
+    random_state: int | None = None
+    verbose: bool = False
+
+    #: what `save` writes and `load` reads, with the classifier's ``loss`` or
+    #: the regressor's ``epsilon``
+    _saved_params = {
+        **WDParams._saved_params,
+        "tol": optional_float,
+        "max_iter": int,
+        "exact_size": int,
+        "hash_bits": int,
+        "sparse": bool,
+        "chunk_size": int,
+        "random_state": optional_int,
+    }
+
+
+@fill_doc(PARAMETERS, parameters=("wd_linear", "loss"))
+@dataclass(eq=False, repr=False, kw_only=True)
+class WDLinearSVC(WDLinearParams, FeatureSpaceModel, WDClassifierBase):
     """Weighted-degree (WD / WDS) SVM trained in feature space; no kernel matrix.
 
     The WD / WDS kernel of `poimkit.WDKernelSVC` (same ``beta_k``, ``delta_s``
@@ -39,58 +137,7 @@ class WDLinearSVC(FeatureSpaceModel, WDClassifierBase):
     number of sequences and memory with the weight vector. The model is the
     learned weight vector: the same feature map scores new sequences.
 
-    Parameters
-    ----------
-    degree : int, default=20
-        Longest k-mer (WD degree d).
-    shift : int, default=0
-        WDS maximal shift S (0: plain WD).
-    C : float, default=1.0
-        Regularisation: ``F(w, b) = 0.5 ||w||^2 + C sum_i loss(y_i f(x_i))``
-        with ``f(x) = <w, phi(x)> + b`` (b not penalised).
-    loss : {"squared_hinge", "logistic", "hinge"}, default="squared_hinge"
-        L2-loss SVM or logistic regression, both by primal L-BFGS (local or
-        Dask); or the L1-loss SVM of `WDKernelSVC` by liblinear's dual
-        coordinate descent (in memory, this process only; the bias is
-        regularised as a feature of value 1; ``tol`` is the projected-gradient
-        spread and ``max_iter`` counts epochs).
-    tol : float or None, default=None
-        Stop when ``||grad F(w)|| <= tol * ||grad F(0)||`` (see Notes). None:
-        liblinear's defaults, 0.01 for the L-BFGS losses and 0.1 for the
-        hinge's dual coordinate descent.
-    max_iter : int, default=300
-        Largest number of L-BFGS iterations (2 data passes each).
-    normalize : bool, default=True
-        Divide the kernel by the constant of `poimkit.kernels.wd.wd_normalizer`,
-        as `WDKernelSVC` does.
-    exact_size : int, default=2**20
-        Orders ``k`` with ``(L - k + 1) * 4**k <= exact_size`` are indexed
-        densely (a table of every positional k-mer); higher orders are sparse
-        or hashed (``sparse``).
-    sparse : bool, default=True
-        Index the orders above ``exact_size`` exactly through a table of the
-        positional k-mers present in the training data (an extra pass over
-        the data before training), as long as training on it fits in
-        `poimkit.svm.linear.table.MEMORY_FRACTION` (25 %) of the RAM; the
-        orders that do not fit are hashed, with a warning. False: hash every
-        order above ``exact_size`` (the model of poimkit 0.x before the table).
-    hash_bits : int, default=10
-        A hashed order gets ``2**hash_bits`` columns per position. More bits
-        mean fewer collisions but a larger weight vector and slower passes:
-        on the planted-motif data of ``benchmarks/bench_scale.py`` (n = 10^5,
-        L = 141, degree 20) the test AUC was 0.997 for 8, 10, 12 and 14 bits,
-        and the fit took 13, 18, 43 and 119 s.
-    chunk_size : int, default=65536
-        Sequences per chunk (streaming and Dask unit of work). Results are
-        the same for the local and the Dask backend with the same
-        ``chunk_size``.
-    random_state : int or None, default=None
-        Seed of the hash function and of the dual coordinate descent's order
-        (None: 0, so that fits are reproducible).
-    n_threads : int or None, default=None
-        numba threads for the local passes and for scoring.
-    verbose : bool, default=False
-        Show a progress bar of the solver's iterations.
+    %(parameters)s
 
     Attributes
     ----------
@@ -204,39 +251,9 @@ class WDLinearSVC(FeatureSpaceModel, WDClassifierBase):
     _format_version = 2
     _old_versions = (1,)
     _saved_defaults = {"sparse": False}
-    _saved_params = {
-        "degree": int,
-        "shift": int,
-        "C": float,
-        "loss": str,
-        "tol": optional_float,
-        "max_iter": int,
-        "normalize": bool,
-        "exact_size": int,
-        "hash_bits": int,
-        "sparse": bool,
-        "chunk_size": int,
-        "random_state": optional_int,
-    }
+    _saved_params = {**WDLinearParams._saved_params, "loss": str}
 
-    def __init__(
-        self,
-        degree: int = 20,
-        shift: int = 0,
-        C: float = 1.0,
-        loss: str = "squared_hinge",
-        tol: float | None = None,
-        max_iter: int = 300,
-        normalize: bool = True,
-        exact_size: int = DEFAULT_EXACT_SIZE,
-        hash_bits: int = DEFAULT_HASH_BITS,
-        sparse: bool = True,
-        chunk_size: int = 65536,
-        random_state: int | None = None,
-        n_threads: int | None = None,
-        verbose: bool = False,
-    ) -> None:
-        self._keep_params(locals())
+    loss: str = "squared_hinge"
 
     # ------------------------------------------------------------- validation
     def _check_params(self) -> None:

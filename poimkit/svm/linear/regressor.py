@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ..._validation import check_nonnegative
-from .._base import KernelRegressorBase, optional_float, optional_int
+from .._base import KernelRegressorBase
+from ..param_docs import fill_doc
 from .chunks import ChunkedData
-from .layout import DEFAULT_EXACT_SIZE, DEFAULT_HASH_BITS
+from .estimator import PARAMETERS, WDLinearParams
 from .losses import REGRESSION_LOSS
 from .model import FeatureSpaceModel
 
 
-class WDLinearSVR(FeatureSpaceModel, KernelRegressorBase):
+@fill_doc(PARAMETERS, parameters=("wd_linear", "epsilon"))
+@dataclass(eq=False, repr=False, kw_only=True)
+class WDLinearSVR(WDLinearParams, FeatureSpaceModel, KernelRegressorBase):
     """Weighted-degree (WD / WDS) support vector regression in feature space.
 
     The regression counterpart of `WDLinearSVC` (the same explicit feature
@@ -27,24 +32,7 @@ class WDLinearSVR(FeatureSpaceModel, KernelRegressorBase):
     `explicit_weights`, so POIMs are exact (no order hashed). `WDKernelSVR`
     trains the epsilon-insensitive SVR on the kernel matrix instead.
 
-    Parameters
-    ----------
-    degree : int, default=20
-        Longest k-mer of the WD kernel.
-    shift : int, default=0
-        Largest positional shift (WDS); 0 for WD.
-    C : float, default=1.0
-        Regularisation.
-    epsilon : float, default=0.1
-        Half-width of the tube within which errors cost nothing.
-    tol : float or None, default=None
-        Stop at ``||grad F|| <= tol ||grad F(0)||`` (None: 0.01).
-    max_iter : int, default=300
-        Most L-BFGS iterations.
-    normalize : bool, default=True
-        Divide the kernel by its mean diagonal, as `WDKernelSVR`.
-    exact_size, hash_bits, sparse, chunk_size, random_state, n_threads, verbose
-        As in `WDLinearSVC`.
+    %(parameters)s
 
     Attributes
     ----------
@@ -70,40 +58,10 @@ class WDLinearSVR(FeatureSpaceModel, KernelRegressorBase):
     """
 
     _model_format = "poimkit.WDLinearSVR"
-    _saved_params = {
-        "degree": int,
-        "shift": int,
-        "C": float,
-        "epsilon": float,
-        "tol": optional_float,
-        "max_iter": int,
-        "normalize": bool,
-        "exact_size": int,
-        "hash_bits": int,
-        "sparse": bool,
-        "chunk_size": int,
-        "random_state": optional_int,
-    }
+    _saved_params = {**WDLinearParams._saved_params, "epsilon": float}
     _n_support_size = 1
 
-    def __init__(
-        self,
-        degree: int = 20,
-        shift: int = 0,
-        C: float = 1.0,
-        epsilon: float = 0.1,
-        tol: float | None = None,
-        max_iter: int = 300,
-        normalize: bool = True,
-        exact_size: int = DEFAULT_EXACT_SIZE,
-        hash_bits: int = DEFAULT_HASH_BITS,
-        sparse: bool = True,
-        chunk_size: int = 65536,
-        random_state: int | None = None,
-        n_threads: int | None = None,
-        verbose: bool = False,
-    ) -> None:
-        self._keep_params(locals())
+    epsilon: float = 0.1
 
     def _solver_loss(self) -> str:
         return REGRESSION_LOSS
