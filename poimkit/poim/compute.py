@@ -292,7 +292,12 @@ def command_poim(
         if not args.quiet:
             print(f"{model.describe()}: no exact POIMs, sampling", file=sys.stderr)
         return sampled_lsgkm_poim(
-            model, args.max_order, background, args.samples, args.seed, progress
+            model,
+            args.max_order,
+            background,
+            n_samples=args.samples,
+            random_state=args.seed,
+            progress=progress,
         )
     return compute_poim(
         model,

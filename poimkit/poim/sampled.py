@@ -611,9 +611,7 @@ def sampled_lsgkm_poim(
     model: Any,
     max_order: int,
     background: MarkovBackground | None = None,
-    n_samples: int = 1000,
-    random_state: np.random.Generator | int | None = None,
-    progress: bool = False,
+    **options: Any,
 ) -> Poim:
     """Sampled POIMs of a `LsgkmKernelModel` (LS-GKM ``-t 3/4/5``), said so.
 
@@ -628,12 +626,9 @@ def sampled_lsgkm_poim(
         Largest k-mer length K.
     background : MarkovBackground, optional
         Default: uniform order 0 for ``model.length_``.
-    n_samples : int, default=1000
-        Monte Carlo samples per window.
-    random_state : int, numpy.random.Generator or None
-        Seed.
-    progress : bool, default=False
-        Show a progress bar.
+    **options
+        Passed to `sampled_poim`: ``n_samples``, ``random_state``,
+        ``progress``...
 
     Returns
     -------
@@ -644,14 +639,9 @@ def sampled_lsgkm_poim(
 
     if background is None:
         background = MarkovBackground.uniform(model.length_)
-    poim = sampled_poim(  # the bound method: any background length is scored
-        model.decision_function,
-        max_order,
-        background,
-        n_samples=n_samples,
-        random_state=random_state,
-        progress=progress,
-    )
+    # the bound method: any background length is scored
+    poim = sampled_poim(model.decision_function, max_order, background, **options)
+    n_samples = poim.metadata["n_samples"]
     poim.metadata["model"] = type(model).__name__
     poim.metadata["exact"] = (
         f"no: Monte Carlo estimates ({n_samples} samples per window, standard "

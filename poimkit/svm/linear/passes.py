@@ -171,17 +171,7 @@ class _Chunks:
         return zip(chunks, self.bounds[:-1], self.bounds[1:], self.caches, strict=True)
 
     def gram(self, u: np.ndarray) -> np.ndarray:
-        """``K u = Phi Phi^T u``: a gradient pass, then a margins pass of it.
-
-        Parameters
-        ----------
-        u : numpy.ndarray of float64, shape (n,)
-            Coefficient of each training sequence.
-
-        Returns
-        -------
-        numpy.ndarray of float64, shape (n,)
-        """
+        """``K u = Phi Phi^T u`` (n,) of ``u`` (n,): a gradient pass, then margins."""
         phi_u = self.gradient(u)
         phi_u[-1] = 0.0  # the bias column is not part of the kernel
         out = self.margins(phi_u)
