@@ -43,28 +43,43 @@ _TOP = np.uint64(63)
 @njit(**NJIT)
 def sparse_column(k, r, key, fmap):
     """Column of the sparse feature ``(k, r, key)``, or -1 if it is absent."""
-    i = probe_find(
+    tstart, tmask, cbase, tkeys, tidx = (
+        fmap.tstart,
+        fmap.tmask,
+        fmap.cbase,
         fmap.tkeys,
         fmap.tidx,
-        fmap.tstart[k - 1, r],
-        np.uint64(fmap.tmask[k - 1, r]),
+    )
+    i = probe_find(
+        tkeys,
+        tidx,
+        tstart[k - 1, r],
+        np.uint64(tmask[k - 1, r]),
         np.uint64(key) + np.uint64(1),
     )
-    return i if i < 0 else fmap.cbase[k - 1, r] + i
+    return i if i < 0 else cbase[k - 1, r] + i
 
 
 @njit(**NJIT)
 def feature(k, r, key, fmap):
     """Column and sign of feature ``(k, r, key)`` (-1 and 0.0 if absent)."""
-    base = fmap.offsets[k - 1] + r * fmap.strides[k - 1]
-    if k <= fmap.n_dense:
+    n_dense, n_exact, offsets, strides, salt, mask = (
+        fmap.n_dense,
+        fmap.n_exact,
+        fmap.offsets,
+        fmap.strides,
+        fmap.salt,
+        fmap.mask,
+    )
+    base = offsets[k - 1] + r * strides[k - 1]
+    if k <= n_dense:
         return base + key, 1.0
-    if k <= fmap.n_exact:
+    if k <= n_exact:
         col = sparse_column(k, r, key, fmap)
         return col, 0.0 if col < 0 else 1.0
-    h = mix64(np.uint64(key) ^ fmap.salt[k - 1, r])
+    h = mix64(np.uint64(key) ^ salt[k - 1, r])
     sign = 1.0 if (h >> _TOP) == np.uint64(0) else -1.0
-    return base + np.int64(h & fmap.mask), sign
+    return base + np.int64(h & mask), sign
 
 
 @njit(**NJIT)
@@ -119,18 +134,26 @@ def feature_columns(cur, k, r, a, fmap, col, fac):
     ``a`` is the occurrence's factor ``coef_k * band``. A loop of its own, so
     that the hashing vectorises.
     """
-    base = fmap.offsets[k - 1] + r * fmap.strides[k - 1]
-    if k <= fmap.n_dense:
+    n_dense, n_exact, offsets, strides, salt, mask = (
+        fmap.n_dense,
+        fmap.n_exact,
+        fmap.offsets,
+        fmap.strides,
+        fmap.salt,
+        fmap.mask,
+    )
+    base = offsets[k - 1] + r * strides[k - 1]
+    if k <= n_dense:
         for t in range(cur.shape[0]):
             col[t] = base + cur[t]
             fac[t] = a
         return
-    if k <= fmap.n_exact:
+    if k <= n_exact:
         for t in range(cur.shape[0]):
             col[t] = sparse_column(k, r, cur[t], fmap)
             fac[t] = 0.0 if col[t] < 0 else a
         return
-    s, mask = fmap.salt[k - 1, r], fmap.mask
+    s = salt[k - 1, r]
     for t in range(cur.shape[0]):
         h = mix64(np.uint64(cur[t]) ^ s)
         col[t] = base + np.int64(h & mask)
