@@ -3,7 +3,8 @@
 Every sequence travels as its l-mer windows: ``keys`` (the l-mer index of
 each forward window), ``rkeys`` (that of its reverse complement) and
 ``weights`` (LS-GKM's integer weight of the window, 1 for ``-t 3``), window
-``a`` of sequence i at ``woff[i] + a``. The raw kernel of x and y is
+``a`` of sequence i at ``woff[i] + a``; the kernels take the four arrays as
+one tuple ``(keys, rkeys, weights, woff)``. The raw kernel of x and y is
 
     K(x, y) = sum_{a in x} sum_{b in y} w_a w_b (T[d(x_a, y_b)] + T[d(x_a, rc y_b)])
 
@@ -49,12 +50,15 @@ def window_keys(
 
 
 @njit(**NJIT)
-def _pair(xk, xw, a0, a1, yk, yr, yw, b0, b1, both, table):
+def _pair(x, i, y, j, both, table):
+    """``K(x_i, y_j)`` of the windows ``x`` and ``y`` (module docstring)."""
+    xk, _, xw, xo = x
+    yk, yr, yw, yo = y
     total = 0.0
-    for a in range(a0, a1):
+    for a in range(xo[i], xo[i + 1]):
         u = xk[a]
         s = 0.0
-        for b in range(b0, b1):
+        for b in range(yo[j], yo[j + 1]):
             t = table[_gkm.letter_distance(u, yk[b])]
             if both:
                 t += table[_gkm.letter_distance(u, yr[b])]
@@ -65,59 +69,33 @@ def _pair(xk, xw, a0, a1, yk, yr, yw, b0, b1, both, table):
 
 @njit(**NJIT_PARALLEL)
 def cross_kernel(
-    xk: np.ndarray,
-    xw: np.ndarray,
-    xo: np.ndarray,
-    yk: np.ndarray,
-    yr: np.ndarray,
-    yw: np.ndarray,
-    yo: np.ndarray,
-    both: bool,
-    table: np.ndarray,
-    out: np.ndarray,
+    x: tuple, y: tuple, both: bool, table: np.ndarray, out: np.ndarray
 ) -> None:
     """``out[i, j] = K(x_i, y_j)``, the raw weighted kernel (module docstring).
 
     Parameters
     ----------
-    xk, xw, xo
-        Forward window keys, weights and window offsets of the x sequences.
-    yk, yr, yw, yo
-        Forward and reverse-complement keys, weights and offsets of the y's.
+    x, y : tuple of numpy.ndarray
+        The windows of the x and y sequences, ``(keys, rkeys, weights,
+        woff)`` (module docstring; the x's ``rkeys`` are not read).
     both : bool
         Count the reverse complements of the y's.
     table : numpy.ndarray of float64, shape (l + 1,)
     out : numpy.ndarray of float64, shape (n_x, n_y)
     """
-    for i in prange(xo.size - 1):
-        for j in range(yo.size - 1):
-            out[i, j] = _pair(
-                xk, xw, xo[i], xo[i + 1], yk, yr, yw, yo[j], yo[j + 1], both, table
-            )
+    for i in prange(x[3].size - 1):
+        for j in range(y[3].size - 1):
+            out[i, j] = _pair(x, i, y, j, both, table)
 
 
 @njit(**NJIT_PARALLEL)
-def self_kernel(
-    keys: np.ndarray,
-    rkeys: np.ndarray,
-    weights: np.ndarray,
-    woff: np.ndarray,
-    both: bool,
-    table: np.ndarray,
-    out: np.ndarray,
-) -> None:
+def self_kernel(windows: tuple, both: bool, table: np.ndarray, out: np.ndarray) -> None:
     """``out[i] = K(x_i, x_i)`` (LS-GKM's ``sqnorm`` squared).
 
     Parameters
     ----------
-    keys, rkeys, weights, woff
-        Windows of the sequences (module docstring).
-    both : bool
-        Count the reverse complement.
-    table : numpy.ndarray of float64, shape (l + 1,)
-    out : numpy.ndarray of float64, shape (n,)
+    windows : tuple of numpy.ndarray
+        ``(keys, rkeys, weights, woff)``; the rest as in `cross_kernel`.
     """
-    for i in prange(woff.size - 1):
-        lo = woff[i]
-        hi = woff[i + 1]
-        out[i] = _pair(keys, weights, lo, hi, keys, rkeys, weights, lo, hi, both, table)
+    for i in prange(windows[3].size - 1):
+        out[i] = _pair(windows, i, windows, i, both, table)

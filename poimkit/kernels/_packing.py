@@ -24,6 +24,8 @@ then ``uint64`` arrays of length 8), which states what the intrinsic does.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 from llvmlite import ir
 from numba import config, njit, types, uint64
@@ -150,16 +152,32 @@ def _check_array(arr, dtype):
     return isinstance(arr, types.Array) and arr.dtype == dtype and arr.layout == "C"
 
 
-@intrinsic
-def _ctpop64(typingctx, x):
-    if not isinstance(x, types.Integer):
-        return None
+def _on_uint64(result):
+    """A decorator: the intrinsic of ``emit(builder, x)``, x an integer as uint64.
 
-    def codegen(context, builder, sig, args):
-        val = context.cast(builder, args[0], sig.args[0], types.uint64)
-        return _llvm_intrinsic(builder, "llvm.ctpop.i64", _I64, [val])
+    The intrinsic returns the numba type ``result``.
+    """
 
-    return types.uint64(x), codegen
+    def make(emit):
+        def typer(typingctx, x):
+            if not isinstance(x, types.Integer):
+                return None
+
+            def codegen(context, builder, sig, args):
+                val = context.cast(builder, args[0], sig.args[0], types.uint64)
+                return emit(builder, val)
+
+            return result(x), codegen
+
+        typer.__name__ = typer.__qualname__ = emit.__name__
+        return intrinsic(typer)
+
+    return make
+
+
+@_on_uint64(types.uint64)
+def _ctpop64(builder, x):
+    return _llvm_intrinsic(builder, "llvm.ctpop.i64", _I64, [x])
 
 
 @intrinsic
@@ -195,77 +213,63 @@ def _v_store(typingctx, arr, start, v):
     return types.none(arr, start, v), codegen
 
 
-@intrinsic
-def _v_splat(typingctx, x):
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, sig, args):
-        val = context.cast(builder, args[0], sig.args[0], types.uint64)
-        return _splat(builder, val, _VEC)
-
-    return u64x8(x), codegen
+@_on_uint64(u64x8)
+def _v_splat(builder, x):
+    return _splat(builder, x, _VEC)
 
 
-@intrinsic
-def _v_or(typingctx, a, b):
-    if not _vectors(a, b):
-        return None
+def _lanewise(emit):
+    """The intrinsic of a lane-wise operation on vectors: ``emit(builder, *vectors)``.
 
-    def codegen(context, builder, sig, args):
-        return builder.or_(args[0], args[1])
+    Typed for the ``U64x8`` arguments that ``emit`` takes after the builder,
+    returning a ``U64x8``.
+    """
+    vectors = list(inspect.signature(emit).parameters.values())[1:]
 
-    return u64x8(u64x8, u64x8), codegen
+    def typer(typingctx, *args):
+        if not _vectors(*args):
+            return None
 
+        def codegen(context, builder, sig, args):
+            return emit(builder, *args)
 
-@intrinsic
-def _v_add(typingctx, a, b):
-    if not _vectors(a, b):
-        return None
+        return u64x8(*args), codegen
 
-    def codegen(context, builder, sig, args):
-        return builder.add(args[0], args[1])
-
-    return u64x8(u64x8, u64x8), codegen
-
-
-@intrinsic
-def _v_match(typingctx, a_lo, a_hi, b_lo, b_hi, valid):
-    if not _vectors(a_lo, a_hi, b_lo, b_hi, valid):
-        return None
-
-    def codegen(context, builder, sig, args):
-        lo = builder.xor(args[0], args[2])
-        hi = builder.xor(args[1], args[3])
-        return builder.and_(builder.not_(builder.or_(lo, hi)), args[4])
-
-    return u64x8(u64x8, u64x8, u64x8, u64x8, u64x8), codegen
+    # numba reads the arguments from the signature: emit's, after typingctx
+    ctx = inspect.Parameter("typingctx", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    typer.__signature__ = inspect.Signature([ctx, *vectors])
+    typer.__name__ = typer.__qualname__ = emit.__name__
+    return intrinsic(typer)
 
 
-@intrinsic
-def _v_step(typingctx, x, prev):
-    if not _vectors(x, prev):
-        return None
-
-    def codegen(context, builder, sig, args):
-        x, prev = args
-        one = ir.Constant(_VEC, [1] * LANES)
-        top = ir.Constant(_VEC, [63] * LANES)
-        shifted = builder.or_(builder.shl(x, one), builder.lshr(prev, top))
-        return builder.and_(x, shifted)
-
-    return u64x8(u64x8, u64x8), codegen
+@_lanewise
+def _v_or(builder, a, b):
+    return builder.or_(a, b)
 
 
-@intrinsic
-def _v_popcount(typingctx, x):
-    if not _vectors(x):
-        return None
+@_lanewise
+def _v_add(builder, a, b):
+    return builder.add(a, b)
 
-    def codegen(context, builder, sig, args):
-        return _llvm_intrinsic(builder, "llvm.ctpop.v8i64", _VEC, [args[0]])
 
-    return u64x8(u64x8), codegen
+@_lanewise
+def _v_match(builder, a_lo, a_hi, b_lo, b_hi, valid):
+    lo = builder.xor(a_lo, b_lo)
+    hi = builder.xor(a_hi, b_hi)
+    return builder.and_(builder.not_(builder.or_(lo, hi)), valid)
+
+
+@_lanewise
+def _v_step(builder, x, prev):
+    one = ir.Constant(_VEC, [1] * LANES)
+    top = ir.Constant(_VEC, [63] * LANES)
+    shifted = builder.or_(builder.shl(x, one), builder.lshr(prev, top))
+    return builder.and_(x, shifted)
+
+
+@_lanewise
+def _v_popcount(builder, x):
+    return _llvm_intrinsic(builder, "llvm.ctpop.v8i64", _VEC, [x])
 
 
 @intrinsic

@@ -73,6 +73,24 @@ def wds_scratch(n_w: int) -> tuple:
 
 
 @njit(inline="always", **NJIT)
+def _count_and_step(plus, minus, before, at, scratch, cum, alive):
+    """One word of both directions: count ``M_k``, store ``M_{k+1}``.
+
+    ``plus``, ``minus``: word w of ``M_k`` in the two directions; ``before``:
+    word w - 1 of each (the carry). Adds their set bits to ``cum``, stores
+    ``M_{k+1}`` at ``at`` of the lane masks of ``scratch`` and returns ``(cum,
+    alive)`` with ``alive`` or-ed with ``M_{k+1}``.
+    """
+    _, mask_plus, mask_minus = scratch
+    cum = v_add(cum, v_add(v_popcount(plus), v_popcount(minus)))
+    next_plus = v_step(plus, before[0])
+    next_minus = v_step(minus, before[1])
+    v_store(mask_plus, at, next_plus)
+    v_store(mask_minus, at, next_minus)
+    return cum, v_or(alive, v_or(next_plus, next_minus))
+
+
+@njit(inline="always", **NJIT)
 def _shifted_pair_sum(side1, a, side2, b, tables, degree, scratch):
     """Return ``sum_s delta_s (C_s^+ + C_s^-)`` for row ``a`` of X1, row ``b`` of X2.
 
@@ -91,8 +109,7 @@ def _shifted_pair_sum(side1, a, side2, b, tables, degree, scratch):
         # build the match masks M_1 and count them; store M_2 (first step fused)
         cum = zero
         alive = zero
-        prev_plus = zero
-        prev_minus = zero
+        before = (zero, zero)
         for w in range(n_w):
             valid = v_load(lane_valid, (blk * n_w + w) * LANES)
             lo = (blk * 2 * n_w + w) * LANES
@@ -112,32 +129,23 @@ def _shifted_pair_sum(side1, a, side2, b, tables, degree, scratch):
                 v_load(lanes2, b * row + hi),
                 valid,
             )
-            cum = v_add(cum, v_add(v_popcount(plus), v_popcount(minus)))
-            next_plus = v_step(plus, prev_plus)
-            next_minus = v_step(minus, prev_minus)
-            prev_plus = plus
-            prev_minus = minus
-            v_store(mask_plus, w * LANES, next_plus)
-            v_store(mask_minus, w * LANES, next_minus)
-            alive = v_or(alive, v_or(next_plus, next_minus))
+            cum, alive = _count_and_step(
+                plus, minus, before, w * LANES, scratch, cum, alive
+            )
+            before = (plus, minus)
         total = cum
         k = 1
         while v_any(alive) and k < degree:
             k += 1
-            carry_plus = zero
-            carry_minus = zero
+            before = (zero, zero)
             alive = zero
             for w in range(n_w):
                 x_plus = v_load(mask_plus, w * LANES)
                 x_minus = v_load(mask_minus, w * LANES)
-                cum = v_add(cum, v_add(v_popcount(x_plus), v_popcount(x_minus)))
-                next_plus = v_step(x_plus, carry_plus)
-                next_minus = v_step(x_minus, carry_minus)
-                carry_plus = x_plus
-                carry_minus = x_minus
-                v_store(mask_plus, w * LANES, next_plus)
-                v_store(mask_minus, w * LANES, next_minus)
-                alive = v_or(alive, v_or(next_plus, next_minus))
+                cum, alive = _count_and_step(
+                    x_plus, x_minus, before, w * LANES, scratch, cum, alive
+                )
+                before = (x_plus, x_minus)
             total = v_add(total, cum)
         acc += v_weighted_sum(total, cum, degree - k, weights, blk * LANES)
     return acc

@@ -14,7 +14,7 @@ from numba import njit, prange
 
 from .._config import NJIT_PARALLEL
 from ._exact import add_feature, boundary_terms, feature_probs, feature_total, sub_kmer
-from ._rows import left_messages, row_after
+from ._rows import messages, row_after
 
 
 @njit(**NJIT_PARALLEL)
@@ -128,7 +128,7 @@ def difference_rows(
                         totals[g] += diff
                         left[sub_kmer(y, k, k - order, order)] += diff
                     if i + k <= length - order:
-                        left_messages(i + k, order, trans, left, new_left[g])
+                        messages(i + k, order, trans, left, new_left[g], True)
                     left[:] = 0.0
                 continue
             for i in range(i_lo, i_hi):  # shorter than D: feature by feature

@@ -190,32 +190,21 @@ def word_prob(prob, state, word, at, order, trans, state_mask):
 
 
 @njit(**NJIT)
-def left_messages(end, order, trans, left, new_left):
-    """``new_left[end, s] += sum_g left[g] Pr(X[end:end+D] = s | D-gram g before)``.
+def messages(at, order, trans, sums, out, left):
+    """Send the per-D-gram ``sums`` through the chain's D letters at ``at``.
 
-    ``left`` (by the features' last D-gram) is reset to 0.
+    ``left``: ``out[at, s] += sum_g sums[g] Pr(X[at:at+D] = s | D-gram g
+    before)``, ``sums`` by the features' last D-gram (the left messages);
+    otherwise ``out[at, s] += sum_a sums[a] Pr(X[at:at+D] = a | X[at-D:at] =
+    s)``, ``sums`` by the features' first D-gram (the right messages).
+    ``sums`` is reset to 0.
     """
-    n_states = left.shape[0]
+    n_states = sums.shape[0]
     state_mask = n_states - 1
     for g in range(n_states):
-        if left[g] == 0.0:
+        if sums[g] == 0.0:
             continue
         for s in range(n_states):
-            new_left[end, s] += word_prob(left[g], g, s, end, order, trans, state_mask)
-        left[g] = 0.0
-
-
-@njit(**NJIT)
-def right_messages(i, order, trans, right, new_right):
-    """``new_right[i, s] += sum_a right[a] Pr(X[i:i+D] = a | X[i-D:i] = s)``.
-
-    ``right`` (by the features' first D-gram) is reset to 0.
-    """
-    n_states = right.shape[0]
-    state_mask = n_states - 1
-    for a in range(n_states):
-        if right[a] == 0.0:
-            continue
-        for s in range(n_states):
-            new_right[i, s] += word_prob(right[a], s, a, i, order, trans, state_mask)
-        right[a] = 0.0
+            before, word = (g, s) if left else (s, g)
+            out[at, s] += word_prob(sums[g], before, word, at, order, trans, state_mask)
+        sums[g] = 0.0

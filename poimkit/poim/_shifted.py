@@ -9,7 +9,7 @@ from numba import njit, prange
 
 from .._config import NJIT, NJIT_PARALLEL
 from ._exact import add_feature, boundary_terms, feature_probs, sub_kmer
-from ._rows import left_messages, right_messages, row_after, row_before
+from ._rows import messages, row_after, row_before
 
 
 @njit(**NJIT_PARALLEL)
@@ -222,7 +222,7 @@ def end_layers(
                         prob = run[f] * pi[i, sub_kmer(y, k, 0, order)]
                         layer_total += prob
                         sums[sub_kmer(y, k, k - order, order)] += prob
-                    left_messages(i + k, order, trans, sums, grow_left)
+                    messages(i + k, order, trans, sums, grow_left, True)
                 else:
                     row_before(
                         k,
@@ -243,7 +243,7 @@ def end_layers(
                         head = sub_kmer(kmer[lo + f], k, 0, order)
                         layer_total += run[f] * pi[i, head]
                         sums[head] += run[f]
-                    right_messages(i, order, trans, sums, grow_right)
+                    messages(i, order, trans, sums, grow_right, False)
             s = r + 1
             totals[side] += h[s:].sum() * layer_total
             _subtract_layers(side, h[s], s, acc_tables[side], tables)

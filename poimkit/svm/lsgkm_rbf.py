@@ -111,6 +111,11 @@ class _Windows:
                 cache[n] = weigh(n)
             self.weights[self.offsets[i] : self.offsets[i + 1]] = cache[n]
 
+    @property
+    def arrays(self) -> tuple:
+        """``(keys, rkeys, weights, offsets)``, as the kernels take them."""
+        return self.keys, self.rkeys, self.weights, self.offsets
+
 
 @fill_doc(PARAMETERS)
 @dataclass(eq=False, repr=False, kw_only=True)
@@ -183,15 +188,7 @@ class LsgkmKernelModel(LsgkmBase):
         from ..kernels import _lsgkm
 
         out = np.empty(w.offsets.size - 1)
-        _lsgkm.self_kernel(
-            w.keys,
-            w.rkeys,
-            w.weights,
-            w.offsets,
-            self.reverse_complement,
-            self.table,
-            out,
-        )
+        _lsgkm.self_kernel(w.arrays, self.reverse_complement, self.table, out)
         return out
 
     def _sequence_self_kernel(self, seqs: list[np.ndarray]) -> np.ndarray:
@@ -222,16 +219,7 @@ class LsgkmKernelModel(LsgkmBase):
         sv, sv_norm = self._support()
         raw = np.empty((len(seqs), len(self.support)))
         _lsgkm.cross_kernel(
-            w.keys,
-            w.weights,
-            w.offsets,
-            sv.keys,
-            sv.rkeys,
-            sv.weights,
-            sv.offsets,
-            self.reverse_complement,
-            self.table,
-            raw,
+            w.arrays, sv.arrays, self.reverse_complement, self.table, raw
         )
         norm = np.sqrt(np.maximum(self._self_kernel(w), 1e-300))
         return raw / norm[:, None] / sv_norm[None, :]

@@ -5,8 +5,10 @@ the alternative sequence of a variant: its index on each side (-1: the k-mer
 exists on one side only), its order, its start relative to the variant and the
 change of its contribution. Every variant owns the slots
 ``base[r] .. base[r] + bound[r] - 1`` of the entry arrays; the kernels write
-``fill[r]`` of them. Entries whose change is exactly 0 are left out, so the
-entries of a variant sum to its score change.
+``fill[r]`` of them (`gkm_entries` takes the arrays as one tuple ``entries =
+(base, fill, ref, alt, order, position, change)``). Entries whose
+change is exactly 0 are left out, so the entries of a variant sum to its
+score change.
 """
 
 import numpy as np
@@ -127,7 +129,9 @@ def common_spans(rc, ro, ac, ao, lo, rhi, ahi):
 
 
 @njit(**NJIT)
-def _put(e_ref, e_alt, e_pos, e_change, c, kr, ka, pos, change):
+def _put(entries, c, kr, ka, pos, change):
+    """Write entry c (its order is set by the caller) and return ``c + 1``."""
+    _, _, e_ref, e_alt, _, e_pos, e_change = entries
     e_ref[c] = kr
     e_alt[c] = ka
     e_pos[c] = pos
@@ -136,26 +140,7 @@ def _put(e_ref, e_alt, e_pos, e_change, c, kr, ka, pos, change):
 
 
 @njit(**NJIT_PARALLEL)
-def gkm_entries(
-    rc,
-    ro,
-    ac,
-    ao,
-    lo,
-    rhi,
-    ahi,
-    anchor,
-    a_ref,
-    a_alt,
-    f,
-    l,
-    base,
-    fill,
-    e_ref,
-    e_alt,
-    e_pos,
-    e_change,
-):
+def gkm_entries(ref, alt, spans, anchor, factors, f, l, entries):
     """Entries of a position-free l-mer model, ``s(x) = b + a(x) sum_w f[x_w]``.
 
     The windows of the reference and the alternative are matched through the
@@ -163,8 +148,16 @@ def gkm_entries(
     from ``rhi``, alternative from ``ahi``, letter by letter, as long as both
     last). Windows touching the changed letters are paired by start; tail
     windows beyond the shorter tail are one-sided. A matched window changes
-    only through the normalisation, ``(a_alt - a_ref) f[w]``.
+    only through the normalisation, ``(a_alt - a_ref) f[w]``. ``ref`` and
+    ``alt`` are the ragged sequences ``(codes, offsets)``, ``spans`` the
+    matched ``(lo, rhi, ahi)`` (`common_spans`), ``factors`` ``(a_ref,
+    a_alt)``.
     """
+    rc, ro = ref
+    ac, ao = alt
+    lo, rhi, ahi = spans
+    a_ref, a_alt = factors
+    base, fill = entries[0], entries[1]
     for r in prange(ro.size - 1):
         R = rc[ro[r] : ro[r + 1]]
         A = ac[ao[r] : ao[r + 1]]
@@ -180,7 +173,7 @@ def gkm_entries(
                 key = _key(R, i, l)
                 change = (aa - ar) * f[key]
                 if change != 0.0:
-                    c = _put(e_ref, e_alt, e_pos, e_change, c, key, key, i - at, change)
+                    c = _put(entries, c, key, key, i - at, change)
         last_r = min(rhi[r] - 1, nr - 1)
         last_a = min(ahi[r] - 1, na - 1)
         for i in range(max(0, lo[r] - l + 1), max(last_r, last_a) + 1):
@@ -194,24 +187,24 @@ def gkm_entries(
             if kr >= 0:
                 change -= ar * f[kr]
             if change != 0.0:
-                c = _put(e_ref, e_alt, e_pos, e_change, c, kr, ka, i - at, change)
+                c = _put(entries, c, kr, ka, i - at, change)
         tail = min(R.size - rhi[r], A.size - ahi[r])
         for i in range(max(rhi[r], 0), nr):  # reference tail windows
             key = _key(R, i, l)
             if i - rhi[r] + l <= tail:  # matched by the alternative's tail
                 change = (aa - ar) * f[key]
                 if change != 0.0:
-                    c = _put(e_ref, e_alt, e_pos, e_change, c, key, key, i - at, change)
+                    c = _put(entries, c, key, key, i - at, change)
             else:
                 change = -ar * f[key]
                 if change != 0.0:
-                    c = _put(e_ref, e_alt, e_pos, e_change, c, key, -1, i - at, change)
+                    c = _put(entries, c, key, -1, i - at, change)
         for i in range(max(ahi[r], 0), na):  # unmatched alternative tail windows
             if i - ahi[r] + l > tail:
                 key = _key(A, i, l)
                 change = aa * f[key]
                 if change != 0.0:
-                    c = _put(e_ref, e_alt, e_pos, e_change, c, -1, key, i - at, change)
+                    c = _put(entries, c, -1, key, i - at, change)
         fill[r] = c - base[r]
 
 

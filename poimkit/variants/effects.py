@@ -87,13 +87,7 @@ class _Positional:
                 anchor,
                 order,
                 *self.weights.order(order),
-                e.base,
-                e.fill,
-                e.ref,
-                e.alt,
-                e.order,
-                e.position,
-                e.change,
+                *_arrays(e),
             )
         ref_score = self.weights.decision_function(R)
         return _finish(ref_score, e, top, keep)
@@ -150,24 +144,14 @@ class _PositionFree:
         e = Entries.empty(bound.astype(np.int64))
         e.order[:] = l
         _effects.gkm_entries(
-            rc,
-            ro,
-            ac,
-            ao,
-            lo,
-            rhi,
-            ahi,
+            (rc, ro),
+            (ac, ao),
+            (lo, rhi, ahi),
             anchor,
-            a_ref,
-            a_alt,
+            (a_ref, a_alt),
             self.table,
             l,
-            e.base,
-            e.fill,
-            e.ref,
-            e.alt,
-            e.position,
-            e.change,
+            _arrays(e),
         )
         raw = np.empty(n_ref.size)
         _gkm.lmer_score_rows(rc, ro, l, self.table, raw)
@@ -203,6 +187,11 @@ def _spans(rc, ro, ac, ao):
     lo, rhi, ahi = (np.empty(n, np.int64) for _ in range(3))
     _effects.common_spans(rc, ro, ac, ao, lo, rhi, ahi)
     return lo, rhi, ahi
+
+
+def _arrays(e: Entries) -> tuple:
+    """The entry arrays as the kernels take them (`poimkit.variants._effects`)."""
+    return e.base, e.fill, e.ref, e.alt, e.order, e.position, e.change
 
 
 def _finish(ref_score, e: Entries, top: int, keep: bool) -> VariantEffects:

@@ -51,10 +51,31 @@ class FeatureMap(NamedTuple):
 
     Attributes
     ----------
-    degree, shift, n_dense, n_exact, offsets, strides, salt, mask, coef, band
-        As in `FeatureLayout`.
-    tstart, tmask, cbase, tkeys, tidx
-        The sparse table, as in `FeatureLayout`.
+    degree, shift : int
+        Order count ``min(degree, L)`` and WDS shift S.
+    n_dense, n_exact : int
+        Orders ``1..n_dense`` are indexed densely, ``n_dense+1..n_exact``
+        sparsely (both exact), the rest hashed.
+    offsets : numpy.ndarray of int64, shape (degree,)
+        First column of each order's region.
+    strides : numpy.ndarray of int64, shape (degree,)
+        Columns per position: ``4**k`` (dense), ``2**hash_bits`` (hashed) or 0
+        (sparse).
+    salt : numpy.ndarray of uint64, shape (degree, L)
+        Per ``(k, r)`` random salt of the hash (from ``random_state``).
+    mask : numpy.uint64
+        ``2**hash_bits - 1``.
+    coef : numpy.ndarray of float64, shape (degree,)
+        ``sqrt(beta_k / scale)``.
+    band : numpy.ndarray of float64, shape (degree, L, S + 1)
+        ``band[k-1, p, j] = A_k[p, p - j]`` (Cholesky factor of ``M_k``).
+    tstart, tmask, cbase : numpy.ndarray of int64, shape (degree, L)
+        Per sparse (order, position): start and capacity - 1 of its region of
+        ``tkeys`` and its first column (see `poimkit.svm.linear.table.build_table`).
+    tkeys : numpy.ndarray of uint64
+        The lookup tables' keys (``y + 1``; 0 = empty).
+    tidx : numpy.ndarray of int32
+        Column of each key within its region.
     """
 
     degree: int
@@ -78,37 +99,19 @@ class FeatureMap(NamedTuple):
 class FeatureLayout:
     """Where every feature ``(k, r, y)`` lives in the weight vector.
 
+    The fields of its `FeatureMap` read through (``layout.degree`` is
+    ``layout.fmap.degree``).
+
     Attributes
     ----------
-    length, degree, shift : int
-        Sequence length L, order count ``min(degree, L)`` and WDS shift S.
-    n_dense, n_exact : int
-        Orders ``1..n_dense`` are indexed densely, ``n_dense+1..n_exact``
-        sparsely (both exact), the rest hashed.
-    offsets : numpy.ndarray of int64, shape (degree,)
-        First column of each order's region.
-    strides : numpy.ndarray of int64, shape (degree,)
-        Columns per position: ``4**k`` (dense), ``2**hash_bits`` (hashed) or 0
-        (sparse).
-    salt : numpy.ndarray of uint64, shape (degree, L)
-        Per ``(k, r)`` random salt of the hash (from ``random_state``).
-    mask : numpy.uint64
-        ``2**hash_bits - 1``.
-    coef : numpy.ndarray of float64, shape (degree,)
-        ``sqrt(beta_k / scale)``.
-    band : numpy.ndarray of float64, shape (degree, L, S + 1)
-        ``band[k-1, p, j] = A_k[p, p - j]`` (Cholesky factor of ``M_k``).
+    length : int
+        Sequence length L.
+    fmap : FeatureMap
+        The feature map (orders, columns, hash, shift band, sparse tables).
     n_columns : int
         Length of the weight vector without the bias column.
     present : PresentKeys or None
         The keys of the sparse orders (None: no sparse order).
-    tstart, tmask, cbase : numpy.ndarray of int64, shape (degree, L)
-        Per sparse (order, position): start and capacity - 1 of its region of
-        ``tkeys`` and its first column (see `poimkit.svm.linear.table.build_table`).
-    tkeys : numpy.ndarray of uint64
-        The lookup tables' keys (``y + 1``; 0 = empty).
-    tidx : numpy.ndarray of int32
-        Column of each key within its region.
     private_norm : numpy.ndarray of float64, shape (n,) or (0,)
         While training: the norm of each training sequence's private features
         (`poimkit.svm.linear.table`), the value of its own column
@@ -118,46 +121,17 @@ class FeatureLayout:
     """
 
     length: int
-    degree: int
-    shift: int
-    n_dense: int
-    n_exact: int
-    offsets: np.ndarray
-    strides: np.ndarray
-    salt: np.ndarray
-    mask: np.uint64
-    coef: np.ndarray
-    band: np.ndarray
+    fmap: FeatureMap
     n_columns: int
     present: PresentKeys | None
-    tstart: np.ndarray
-    tmask: np.ndarray
-    cbase: np.ndarray
-    tkeys: np.ndarray
-    tidx: np.ndarray
     private_norm: np.ndarray
     private_offset: int
 
-    @property
-    def fmap(self) -> FeatureMap:
-        """The feature map as the one named tuple the numba kernels take."""
-        return FeatureMap(
-            self.degree,
-            self.shift,
-            self.n_dense,
-            self.n_exact,
-            self.offsets,
-            self.strides,
-            self.salt,
-            self.mask,
-            self.coef,
-            self.band,
-            self.tstart,
-            self.tmask,
-            self.cbase,
-            self.tkeys,
-            self.tidx,
-        )
+    def __getattr__(self, name: str):
+        """A field of the feature map (``degree``, ``offsets``, ``coef``, ...)."""
+        if name in FeatureMap._fields:
+            return getattr(self.fmap, name)
+        raise AttributeError(f"FeatureLayout has no attribute {name!r}")
 
     @property
     def n_sparse_columns(self) -> int:
@@ -397,8 +371,7 @@ def make_layout(
     band = np.zeros((degree, length, shift + 1))
     for k in range(1, degree + 1):
         band[k - 1, : length - k + 1] = shift_band(length - k + 1, shift)
-    return FeatureLayout(
-        length=length,
+    fmap = FeatureMap(
         degree=degree,
         shift=shift,
         n_dense=n_dense,
@@ -409,9 +382,13 @@ def make_layout(
         mask=np.uint64(2**hash_bits - 1),
         coef=coef,
         band=band,
+        **table,
+    )
+    return FeatureLayout(
+        length=length,
+        fmap=fmap,
         n_columns=int(sum(sizes)) + private_norm.shape[0],
         present=present,
-        **table,
         private_norm=private_norm,
         private_offset=int(sum(sizes)),
     )
