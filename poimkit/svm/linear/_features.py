@@ -60,26 +60,34 @@ def sparse_column(k, r, key, fmap):
     return i if i < 0 else cbase[k - 1, r] + i
 
 
+#: how the features of an order are indexed (`order_address`)
+DENSE, SPARSE, HASHED = 0, 1, 2
+
+
+@njit(inline="always", **NJIT)
+def order_address(k, r, fmap):
+    """``(kind, base)`` of order k at position r: `DENSE`, `SPARSE` or `HASHED`.
+
+    ``base`` is the first column of ``(k, r)`` (dense and hashed orders).
+    """
+    base = fmap.offsets[k - 1] + r * fmap.strides[k - 1]
+    if k <= fmap.n_dense:
+        return DENSE, base
+    return (SPARSE if k <= fmap.n_exact else HASHED), base
+
+
 @njit(**NJIT)
 def feature(k, r, key, fmap):
     """Column and sign of feature ``(k, r, key)`` (-1 and 0.0 if absent)."""
-    n_dense, n_exact, offsets, strides, salt, mask = (
-        fmap.n_dense,
-        fmap.n_exact,
-        fmap.offsets,
-        fmap.strides,
-        fmap.salt,
-        fmap.mask,
-    )
-    base = offsets[k - 1] + r * strides[k - 1]
-    if k <= n_dense:
+    kind, base = order_address(k, r, fmap)
+    if kind == DENSE:
         return base + key, 1.0
-    if k <= n_exact:
+    if kind == SPARSE:
         col = sparse_column(k, r, key, fmap)
         return col, 0.0 if col < 0 else 1.0
-    h = mix64(np.uint64(key) ^ salt[k - 1, r])
+    h = mix64(np.uint64(key) ^ fmap.salt[k - 1, r])
     sign = 1.0 if (h >> _TOP) == np.uint64(0) else -1.0
-    return base + np.int64(h & mask), sign
+    return base + np.int64(h & fmap.mask), sign
 
 
 @njit(**NJIT)
@@ -134,26 +142,18 @@ def feature_columns(cur, k, r, a, fmap, col, fac):
     ``a`` is the occurrence's factor ``coef_k * band``. A loop of its own, so
     that the hashing vectorises.
     """
-    n_dense, n_exact, offsets, strides, salt, mask = (
-        fmap.n_dense,
-        fmap.n_exact,
-        fmap.offsets,
-        fmap.strides,
-        fmap.salt,
-        fmap.mask,
-    )
-    base = offsets[k - 1] + r * strides[k - 1]
-    if k <= n_dense:
+    kind, base = order_address(k, r, fmap)
+    if kind == DENSE:
         for t in range(cur.shape[0]):
             col[t] = base + cur[t]
             fac[t] = a
         return
-    if k <= n_exact:
+    if kind == SPARSE:
         for t in range(cur.shape[0]):
             col[t] = sparse_column(k, r, cur[t], fmap)
             fac[t] = 0.0 if col[t] < 0 else a
         return
-    s = salt[k - 1, r]
+    s, mask = fmap.salt[k - 1, r], fmap.mask
     for t in range(cur.shape[0]):
         h = mix64(np.uint64(cur[t]) ^ s)
         col[t] = base + np.int64(h & mask)
