@@ -54,18 +54,11 @@ class _Positional:
         self.weights = weights
         self.length = int(weights.length)
 
-    def run(
-        self,
-        R: np.ndarray,
-        A: np.ndarray,
-        anchor: np.ndarray,
-        top: int,
-        keep: bool,
-        spans: tuple | None = None,
-    ) -> VariantEffects:
-        """Effects of equal-length windows ``R[r] -> A[r]`` (shape (n, L)).
+    def run(self, R, A, anchor, top, keep, spans=None) -> VariantEffects:
+        """Equal-length windows ``R[r] -> A[r]`` (n, L); ``spans`` is not needed.
 
-        ``spans`` is not needed: k-mers are compared at each start.
+        k-mers are compared at each start, so the matched spans (of
+        `_PositionFree.run`) are not used.
         """
         n = R.shape[0]
         lo = np.empty(n, np.int64)
