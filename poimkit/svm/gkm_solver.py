@@ -94,7 +94,7 @@ class LmerGram:
         Parameters
         ----------
         u : numpy.ndarray of float64, shape (n,)
-            Coefficient of each record.
+            Coefficient of each training record in the model.
 
         Returns
         -------

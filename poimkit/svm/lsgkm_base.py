@@ -114,6 +114,7 @@ class LsgkmBase:
         Parameters
         ----------
         X : list of str or of code arrays
+            As in `decision_function`.
 
         Returns
         -------

@@ -206,6 +206,8 @@ class LsgkmKernelModel(LsgkmBase):
         Parameters
         ----------
         X : list of str or of code arrays
+            The rows: sequences compared with every support sequence (any
+            lengths, each at least ``l`` letters).
 
         Returns
         -------
