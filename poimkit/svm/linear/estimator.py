@@ -54,10 +54,8 @@ exact_size : int, default=2**20
     or hashed (``sparse``).
 hash_bits : int, default=10
     A hashed order gets ``2**hash_bits`` columns per position. More bits
-    mean fewer collisions but a larger weight vector and slower passes:
-    on the planted-motif data of ``benchmarks/bench_scale.py`` (n = 10^5,
-    L = 141, degree 20) the test AUC was 0.997 for 8, 10, 12 and 14 bits,
-    and the fit took 13, 18, 43 and 119 s.
+    mean fewer collisions but a larger weight vector and slower passes
+    (accuracy and fit time by bits: ``benchmarks/RESULTS.md``).
 sparse : bool, default=True
     Index the orders above ``exact_size`` exactly through a table of the
     positional k-mers present in the training data (an extra pass over
