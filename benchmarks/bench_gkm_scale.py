@@ -171,7 +171,7 @@ def main(argv=None) -> int:
         return 0
 
     from kernels_real_peers import gkmsvm, gkmsvm_defaults
-    from kernels_real_report import jsonable, machine, versions
+    from run_info import jsonable, machine, versions
     from sklearn.metrics import roc_auc_score
 
     sizes = sorted(
@@ -227,7 +227,7 @@ def main(argv=None) -> int:
             "plan_only": args.plan_only,
         },
         "machine": machine(),
-        "versions": versions(),
+        "versions": versions("gkmsvm-lite", "scipy"),
         "load_average_start": load_start,
         "oracle_auc": oracle,
         "pilots": pilots,

@@ -141,13 +141,11 @@ from kernels_real_methods import make_methods
 from kernels_real_peers import check_gkmsvm, gkmsvm_defaults
 from kernels_real_report import (
     goals,
-    jsonable,
-    machine,
     selection_lines,
     speed_table,
     table,
-    versions,
 )
+from run_info import jsonable, machine, versions
 
 
 # --------------------------------------------------------------------------- #
@@ -279,7 +277,7 @@ def main(argv=None) -> int:
     command = "python benchmarks/bench_kernels_real.py " + " ".join(
         sys.argv[1:] if argv is None else argv
     )
-    info, vers = machine(), versions()
+    info, vers = machine(), versions("gkmsvm-lite", "scipy")
     print(
         f"poimkit kernels vs gkmsvm-lite: {args.folds}-fold stratified CV "
         f"(shuffled, seed {args.seed}), the same folds for every method"

@@ -76,15 +76,14 @@ from motif_recovery_methods import (
     warm_up_modisco,
 )
 from motif_recovery_report import (
-    jsonable,
     summary,
     summary_line,
     table,
-    versions,
 )
 from motif_recovery_run import (
     run_case,
 )
+from run_info import jsonable, versions
 
 
 # --------------------------------------------------------------------------- #
@@ -164,7 +163,7 @@ def main(argv=None) -> int:
             "tomtom_decoys": N_DECOYS,
             "trim_threshold": TRIM_THRESHOLD,
         },
-        "versions": versions(),
+        "versions": versions("modisco-lite", "memelite"),
         "total_seconds": time.perf_counter() - START,
         "modisco_warm_up_seconds": warm_up,
         "cases": results,

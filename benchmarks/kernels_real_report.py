@@ -1,14 +1,7 @@
-"""Tables, goals and the machine of ``bench_kernels_real.py``'s report."""
+"""Tables and goals of ``bench_kernels_real.py``'s report."""
 
 from __future__ import annotations
 
-import os
-import platform
-from importlib import metadata
-from pathlib import Path
-
-import numba
-import numpy as np
 from kernels_real_config import (
     GOALS,
     POIMKIT,
@@ -176,57 +169,3 @@ def goals(results: list[dict], speed: dict | None) -> list[str]:
             f"{seconds:.3f} s vs {theirs:.2f} s = {ratio:.0f}x -> {verdict}"
         )
     return lines
-
-
-def machine() -> dict:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    ram = None
-    try:
-        pages, size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
-        ram = round(pages * size / 2**30, 1)
-    except (ValueError, OSError, AttributeError):
-        pass
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-    try:
-        layer = numba.threading_layer()
-    except ValueError:
-        layer = "not initialised"
-    return {
-        "platform": platform.platform(),
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "usable_cores": usable,
-        "ram_gib": ram,
-        "numba_threads": numba.get_num_threads(),
-        "numba_threading_layer": layer,
-        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
-    }
-
-
-def versions() -> dict:
-    out = {"python": platform.python_version()}
-    for name in ("poimkit", "gkmsvm-lite", "numpy", "numba", "scikit-learn", "scipy"):
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = None
-    return out
-
-
-def jsonable(x):
-    if isinstance(x, dict):
-        return {str(k): jsonable(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [jsonable(v) for v in x]
-    if isinstance(x, np.generic):
-        x = x.item()
-    if isinstance(x, float) and not np.isfinite(x):
-        return None
-    return x

@@ -1,11 +1,6 @@
-"""The table, summary and versions of ``bench_motif_recovery.py``'s report."""
+"""The table and summary of ``bench_motif_recovery.py``'s report."""
 
 from __future__ import annotations
-
-import platform
-from importlib import metadata
-
-import numpy as np
 
 
 # --------------------------------------------------------------------------- #
@@ -116,32 +111,3 @@ def summary_line(s: dict) -> str:
             f"{s['near_chance_cases']})"
         )
     return text + "."
-
-
-def versions() -> dict:
-    out = {"python": platform.python_version()}
-    for name in (
-        "poimkit",
-        "numpy",
-        "numba",
-        "scikit-learn",
-        "modisco-lite",
-        "memelite",
-    ):
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = None
-    return out
-
-
-def jsonable(x):
-    if isinstance(x, dict):
-        return {str(k): jsonable(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [jsonable(v) for v in x]
-    if isinstance(x, np.generic):
-        return x.item()
-    if isinstance(x, float) and not np.isfinite(x):
-        return None
-    return x
