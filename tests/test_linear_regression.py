@@ -72,6 +72,25 @@ def _coefficients(model, n):
     return coef
 
 
+def _liblinear_predictions(K, y, C, epsilon):
+    """LIBLINEAR's L2-loss SVR on the exact feature map ``Phi Phi^T = K``.
+
+    Its bias is penalised, made negligible by a large ``intercept_scaling``.
+    """
+    lam, V = np.linalg.eigh(K)
+    Phi = V * np.sqrt(np.clip(lam, 0.0, None))
+    svr = LinearSVR(
+        loss="squared_epsilon_insensitive",
+        epsilon=epsilon,
+        C=C,
+        dual=False,
+        intercept_scaling=1e3,
+        tol=1e-12,
+        max_iter=100_000,
+    ).fit(Phi, y)
+    return svr.predict(Phi)
+
+
 def _problem(seed=1, n=50):
     rng = np.random.default_rng(seed)
     seqs = random_sequences(rng, n, 10, 30)
@@ -125,19 +144,7 @@ def test_linear_solver_matches_liblinear():
     C, epsilon = 0.5, 0.2
     model = GkmSVR(l=4, k=2, C=C, epsilon=epsilon, solver="linear", tol=1e-11)
     f = model.fit(seqs, y).predict(seqs)
-    lam, V = np.linalg.eigh(_normalised_kernel(model, seqs))
-    Phi = V * np.sqrt(np.clip(lam, 0.0, None))
-    svr = LinearSVR(
-        loss="squared_epsilon_insensitive",
-        epsilon=epsilon,
-        C=C,
-        dual=False,
-        fit_intercept=True,
-        intercept_scaling=1e3,
-        tol=1e-12,
-        max_iter=100_000,
-    ).fit(Phi, y)
-    expected = svr.predict(Phi)
+    expected = _liblinear_predictions(_normalised_kernel(model, seqs), y, C, epsilon)
     assert_allclose(f, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
 
 
@@ -255,18 +262,7 @@ def test_wd_linear_svr_matches_liblinear_and_kkt():
     assert_allclose(f, K @ c + model.intercept_, atol=1e-6)
     assert abs(c.sum()) < 1e-6
     assert model.n_support_.tolist() == [int((c != 0).sum())]
-    lam, V = np.linalg.eigh(K)
-    Phi = V * np.sqrt(np.clip(lam, 0.0, None))
-    svr = LinearSVR(
-        loss="squared_epsilon_insensitive",
-        epsilon=epsilon,
-        C=C,
-        dual=False,
-        intercept_scaling=1e3,
-        tol=1e-12,
-        max_iter=100_000,
-    ).fit(Phi, y)
-    expected = svr.predict(Phi)
+    expected = _liblinear_predictions(K, y, C, epsilon)
     assert_allclose(f, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
 
 
