@@ -23,37 +23,11 @@ from numbers import Integral
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._background_fit import MAX_ORDER, fit_chain, fit_pooled_chain
-from ._validation import as_rng, check_int
-from .alphabet import check_codes, kmer_indices, kmer_string
+from ._chain_arrays import check_chain, fit_chain, fit_pooled_chain
+from ._validation import as_rng, check_int, check_length
+from .alphabet import N_LETTERS as _N_LETTERS
+from .alphabet import check_codes, kmer_indices
 from .errors import InputError
-
-SUM_TOLERANCE = 1e-9
-_RENORMALISE_ABOVE = 1e-14
-_N_LETTERS = 4
-
-
-def _order_of_size(size: int) -> int | None:
-    """D with ``4**D == size`` for D in 0..MAX_ORDER, else None."""
-    for order in range(MAX_ORDER + 1):
-        if _N_LETTERS**order == size:
-            return order
-    return None
-
-
-def _state_name(state: int, order: int) -> str:
-    return repr(kmer_string(state, order)) if order else "''"
-
-
-def _check_entries(arr: np.ndarray, name: str) -> None:
-    """Raise unless every entry of ``arr`` is finite and non-negative."""
-    bad_mask = ~np.isfinite(arr) | (arr < 0)
-    if np.any(bad_mask):
-        bad = tuple(int(i) for i in np.argwhere(bad_mask)[0])
-        raise InputError(
-            f"{name}[{', '.join(map(str, bad))}] is {float(arr[bad])!r}; "
-            "probabilities must be finite and non-negative"
-        )
 
 
 def _draw(cum: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -128,65 +102,11 @@ class MarkovBackground:
         transitions: ArrayLike,
         positional: bool | None = None,
     ) -> None:
-        initial = np.array(initial, dtype=np.float64)
-        transitions = np.array(transitions, dtype=np.float64)
-        if initial.ndim != 1:
-            raise InputError(
-                f"initial has shape {initial.shape} but must have shape (4**D,) "
-                f"for a chain order D in 0..{MAX_ORDER}"
-            )
-        order = _order_of_size(initial.size)
-        if order is None:
-            hint = ""
-            for big in range(MAX_ORDER + 1, 8):
-                if initial.size == _N_LETTERS**big:
-                    hint = f"; order {big} is above the maximum {MAX_ORDER}"
-            raise InputError(
-                f"initial has {initial.size} entries but must have 4**D = 1, 4, 16 "
-                f"or 64 entries for a chain order D in 0..{MAX_ORDER}{hint}"
-            )
-        n_states = _N_LETTERS**order
-        if transitions.ndim != 3 or transitions.shape[1:] != (n_states, _N_LETTERS):
-            raise InputError(
-                f"transitions has shape {transitions.shape} but must have shape "
-                f"(L - D, {n_states}, 4) for a chain of order D = {order} (read from "
-                f"initial, which has {initial.size} entries)"
-            )
-        length = transitions.shape[0] + order
-        if length < 1:
-            raise InputError(
-                "transitions has shape (0, 1, 4); an order-0 chain needs at least "
-                "one position (sequence length L >= 1)"
-            )
-        _check_entries(initial, "initial")
-        _check_entries(transitions, "transitions")
-        total = initial.sum()
-        if abs(total - 1.0) > SUM_TOLERANCE:
-            raise InputError(
-                f"initial sums to {float(total)!r} but must sum to 1 (within "
-                f"{SUM_TOLERANCE:g})"
-            )
-        sums = transitions.sum(axis=2)
-        bad = np.argwhere(np.abs(sums - 1.0) > SUM_TOLERANCE)
-        if bad.size:
-            t, s = (int(i) for i in bad[0])
-            raise InputError(
-                f"transitions[{t}, {s}] (the letter distribution at position "
-                f"{t + order + 1} after the state {_state_name(s, order)}) sums to "
-                f"{float(sums[t, s])!r} but must sum to 1 (within {SUM_TOLERANCE:g}); "
-                f"{len(bad)} row(s) are off"
-            )
-        # Renormalise distributions that are off by more than rounding; rows
-        # already normalised are kept bit for bit (so persistence round-trips).
-        if abs(total - 1.0) > _RENORMALISE_ABOVE:
-            initial = initial / total
-        off = np.abs(sums - 1.0) > _RENORMALISE_ABOVE
-        if np.any(off):
-            transitions[off] /= sums[off][:, None]
+        initial, transitions, order = check_chain(initial, transitions)
         self.initial = initial
         self.transitions = transitions
         self.order = order
-        self.length = length
+        self.length = transitions.shape[0] + order
         if positional is None:
             positional = (
                 bool(np.any(self.transitions != self.transitions[:1]))
@@ -496,12 +416,7 @@ class MarkovBackground:
         >>> bool(np.isclose(bg.log_probability(encode(["AC"]))[0], np.log(1 / 16)))
         True
         """
-        X = check_codes(X)
-        if X.shape[1] != self.length:
-            raise InputError(
-                f"X has sequences of length {X.shape[1]} but the background is for "
-                f"length {self.length}"
-            )
+        X = check_length(check_codes(X), self.length, "the background is for length")
         order = self.order
         with np.errstate(divide="ignore"):
             log_init = np.log(self.initial)
@@ -620,6 +535,48 @@ class MarkovBackground:
         k = check_int(k, "k", 1, self.length)
         position = check_int(position, "position", 0, self.length - k)
         return k, position
+
+
+def check_background(
+    background: object, length: int | None = None, against: str = "the model scores"
+) -> MarkovBackground:
+    """Return ``background`` if it is a `MarkovBackground` (for ``length`` letters).
+
+    Parameters
+    ----------
+    background : object
+        The value to check.
+    length : int, optional
+        The sequence length it must be for, if given.
+    against : str, default="the model scores"
+        Whose length that is, for the message: "background is for length 8
+        but the model scores length 10".
+
+    Returns
+    -------
+    MarkovBackground
+        ``background`` itself.
+
+    Raises
+    ------
+    InputError
+        Naming the type given, or the two lengths.
+
+    Examples
+    --------
+    >>> check_background(MarkovBackground.uniform(4), 4).length
+    4
+    """
+    if not isinstance(background, MarkovBackground):
+        raise InputError(
+            f"background must be a MarkovBackground, got {type(background).__name__}"
+        )
+    if length is not None and background.length != length:
+        raise InputError(
+            f"background is for length {background.length} but {against} "
+            f"length {length}"
+        )
+    return background
 
 
 def kmer_probability_table(background: MarkovBackground, l: int) -> np.ndarray:

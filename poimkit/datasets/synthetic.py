@@ -26,7 +26,7 @@ import numpy as np
 
 from .._validation import as_rng, check_int
 from ..alphabet import N_LETTERS, check_codes, encode
-from ..background import MarkovBackground
+from ..background import MarkovBackground, check_background
 from ..errors import InputError
 from ..io import write_fasta
 from .planted_motif import MUTATE_ONE, PlantedMotif, PlantingRecord, mutation_rate
@@ -92,15 +92,7 @@ def random_dna(
     rng = np.random.default_rng(rng)
     if background is None:
         return rng.integers(0, N_LETTERS, size=(n, length), dtype=np.uint8)
-    if not isinstance(background, MarkovBackground):
-        raise InputError(
-            f"background must be a MarkovBackground, got {type(background).__name__}"
-        )
-    if background.length != length:
-        raise InputError(
-            f"background is for sequences of length {background.length} but "
-            f"length is {length}"
-        )
+    check_background(background, length, against="the sequences have")
     return background.sample(n, rng)
 
 

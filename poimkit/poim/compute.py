@@ -12,7 +12,7 @@ from .._threads import numba_threads
 from .._validation import check_max_order
 from .._version import __version__
 from ..alphabet import check_codes, kmer_indices
-from ..background import MarkovBackground
+from ..background import MarkovBackground, check_background
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights
 from .engine import exact_poim, plan_shifts
@@ -107,7 +107,7 @@ def compute_poim(
     shift = _convolvable_shift(model)
     plan = None  # the uniform background: the plain convolution
     if background is not None:
-        _check_background(background)
+        check_background(background)
         plan = plan_shifts(background, shift) if shift else None  # the one plan
         if plan is not None and plan.method == "expand":
             shift, plan = 0, None  # the expanded weights under this background
@@ -157,20 +157,13 @@ def _convolvable_shift(model) -> int:
     return int(shift) if shift and not getattr(model, "mismatches", 0) else 0
 
 
-def _check_background(background) -> None:
-    if not isinstance(background, MarkovBackground):
-        raise InputError(
-            f"background must be a MarkovBackground, got {type(background).__name__}"
-        )
-
-
 def _position_free_poim(model, max_order, background, n_threads, memory_limit) -> Poim:
     """POIMs of a position-free model (`GkmSVC`) at the background's length."""
     from .position_free import estimate_bytes, position_free_poim, stationary_background
 
     if background is None:
         background = MarkovBackground.uniform(model.length_)
-    _check_background(background)
+    check_background(background)
     background = stationary_background(background)
     check_max_order(max_order, background.length)
     need = estimate_bytes(background.length, model.l, max_order, background.order)

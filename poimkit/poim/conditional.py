@@ -26,7 +26,7 @@ from numpy.typing import ArrayLike
 
 from .._validation import as_rng, check_int
 from ..alphabet import N_LETTERS, check_codes, encode, kmer_indices
-from ..background import MarkovBackground, kmer_probability_table
+from ..background import MarkovBackground, check_background, kmer_probability_table
 from ..errors import InputError
 
 __all__ = [
@@ -413,10 +413,7 @@ def sample_conditional(
     >>> X.shape, X[:, 4:6].tolist()
     ((3, 10), [[2, 3], [2, 3], [2, 3]])
     """
-    if not isinstance(background, MarkovBackground):
-        raise InputError(
-            f"background must be a MarkovBackground, got {type(background).__name__}"
-        )
+    check_background(background)
     codes = (
         encode(kmer)[0]
         if isinstance(kmer, str)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import check_int, check_max_order
-from ..background import MarkovBackground, kmer_probability_table
+from ..background import MarkovBackground, check_background, kmer_probability_table
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights
 from . import burn_in, exact, shifted
@@ -249,11 +249,7 @@ def exact_poim(
     if not isinstance(weights, KmerWeights):
         raise InputError(f"weights must be KmerWeights, got {type(weights).__name__}")
     length = weights.length
-    if background.length != length:
-        raise InputError(
-            f"background is for length {background.length} but the model scores "
-            f"sequences of length {length}"
-        )
+    check_background(background, length)
     check_max_order(max_order, length)
     check_int(shift, "shift", 0)
     order = background.order

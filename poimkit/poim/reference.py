@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike
 
 from .._scoring import ScoreFunction, score_function
 from ..alphabet import check_codes, kmer_indices
-from ..background import MarkovBackground
+from ..background import MarkovBackground, check_background
 from ..errors import InputError
 
 __all__ = [
@@ -88,10 +88,7 @@ def _weighted_scores(
     score: ScoreFunction, background: MarkovBackground
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """All sequences, their probabilities, their scores and E[s(X)]."""
-    if not isinstance(background, MarkovBackground):
-        raise InputError(
-            f"background must be a MarkovBackground, got {type(background).__name__}"
-        )
+    check_background(background)
     checked = score_function(
         score,
         name="score",

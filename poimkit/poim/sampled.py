@@ -32,7 +32,7 @@ from .._scoring import ScoreFunction, score_function
 from .._validation import as_rng, check_int, check_real
 from .._version import __version__
 from ..alphabet import N_LETTERS, check_codes, encode, kmer_indices
-from ..background import MarkovBackground
+from ..background import MarkovBackground, check_background
 from ..errors import InputError
 from .conditional import (
     ConditionalSampler,
@@ -111,18 +111,10 @@ def _resolve_background(
 ) -> MarkovBackground:
     """The background to use: given, or uniform for the model's length."""
     if background is not None:
-        if not isinstance(background, MarkovBackground):
-            raise InputError(
-                "background must be a MarkovBackground, got "
-                f"{type(background).__name__}"
-            )
         model_length = getattr(model, "length_", None)
-        if isinstance(model_length, Integral) and model_length != background.length:
-            raise InputError(
-                f"background is for length {background.length} but the model scores "
-                f"sequences of length {model_length}"
-            )
-        return background
+        if not isinstance(model_length, Integral):
+            model_length = None
+        return check_background(background, model_length)
     if length is None:
         for attr in ("length_", "n_features_in_"):
             value = getattr(model, attr, None)
@@ -553,11 +545,7 @@ def sampled_instance(
         codes = codes[0]
     length = codes.size
     background = _resolve_background(model, background, length)
-    if background.length != length:
-        raise InputError(
-            f"x has length {length} but the background is for length "
-            f"{background.length}"
-        )
+    check_background(background, length, against="x has")
     max_order, n_samples, batch_size = _check_sizes(
         max_order, n_samples, batch_size, length
     )
@@ -635,8 +623,6 @@ def sampled_lsgkm_poim(
     Poim
         Estimates with standard errors (``Poim.stderr``).
     """
-    from ..background import MarkovBackground
-
     if background is None:
         background = MarkovBackground.uniform(model.length_)
     # the bound method: any background length is scored
