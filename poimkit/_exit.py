@@ -7,6 +7,8 @@ import sys
 import threading
 from types import FrameType
 
+from ._messages import tell
+
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 #: Ctrl-C (128 + SIGINT) and SIGTERM (128 + SIGTERM), as shells report them
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
@@ -66,7 +68,7 @@ def stop_worker(
         remove_unfinished()
         terminated = issubclass(signal_class, Terminated)
         word = "terminated" if terminated else "interrupted"
-        print(f"poimkit: {word}", file=sys.stderr)
+        tell(word)
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)

@@ -25,6 +25,7 @@ from ._exit import (
     on_sigterm,
     stop_worker,
 )
+from ._messages import tell
 from ._validation import check_int
 from .errors import InputError
 from .outdir import check_writable
@@ -377,7 +378,7 @@ def _one_line_warnings(default):
 
     def show(message, category, filename, lineno, file=None, line=None):
         if category.__module__.split(".")[0] == "poimkit":
-            print(f"poimkit: warning: {message}", file=sys.stderr)
+            tell(f"warning: {message}")
         else:
             default(message, category, filename, lineno, file, line)
 
@@ -434,30 +435,29 @@ def _dispatch(args: argparse.Namespace) -> int:
             warnings.showwarning = _one_line_warnings(warnings.showwarning)
             return _COMMANDS[args.command](args)
     except InputError as exc:
-        print(f"poimkit: error: {exc}", file=sys.stderr)
+        tell(f"error: {exc}")
         return EXIT_INPUT
     except Terminated:
-        print("poimkit: terminated", file=sys.stderr)
+        tell("terminated")
         return EXIT_TERMINATED
     except KeyboardInterrupt:
-        print("poimkit: interrupted", file=sys.stderr)
+        tell("interrupted")
         return EXIT_INTERRUPTED
     except ImportError as exc:  # an optional dependency (e.g. Dask) is missing
         if (exc.name or "poimkit").split(".")[0] == "poimkit":
-            print(f"poimkit: internal error: ImportError: {exc}", file=sys.stderr)
+            tell(f"internal error: ImportError: {exc}")
             return EXIT_INTERNAL
-        print(
-            f"poimkit: error: {exc.name} is not installed; install the optional "
-            "dependency it belongs to (see the README)",
-            file=sys.stderr,
+        tell(
+            f"error: {exc.name} is not installed; install the optional dependency "
+            "it belongs to (see the README)"
         )
         return EXIT_INPUT
     except OSError as exc:  # read-only folder, disk full, ...: the environment
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"poimkit: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        tell(f"error: {where}{exc.strerror or exc}")
         return EXIT_INPUT
     except Exception as exc:  # noqa: BLE001 - last line of defence for scripts
-        print(f"poimkit: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        tell(f"internal error: {type(exc).__name__}: {exc}")
         return EXIT_INTERNAL
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from ._messages import tell
 from .errors import InputError
 
 #: the files of a run folder (besides ``figures/``)
@@ -327,10 +327,7 @@ def remove_stale_staging(out: Path) -> list[Path]:
             if _alive(pid):
                 continue
             shutil.rmtree(folder, ignore_errors=True)
-            print(
-                f"poimkit: removed {folder}, left by an interrupted run",
-                file=sys.stderr,
-            )
+            tell(f"removed {folder}, left by an interrupted run")
             removed.append(folder)
     return removed
 

@@ -434,6 +434,7 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features_in_)
+            Real-valued features, the columns as in `fit`.
 
         Returns
         -------
@@ -452,6 +453,7 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features_in_)
+            Real-valued features, the columns as in `fit`.
 
         Returns
         -------
@@ -472,6 +474,7 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features_in_)
+            Real-valued features, the columns as in `fit`.
 
         Returns
         -------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
@@ -10,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .._messages import tell
 from .data import LabeledData
 from .options import RunOptions, SolverNotice
 from .plan import RunPlan
@@ -90,10 +90,6 @@ def _select(data: LabeledData, plan: RunPlan, train_sets, fit_params, progress):
     )
 
 
-def _line(text: str) -> None:
-    print(f"poimkit: {text}", file=sys.stderr, flush=True)
-
-
 def cross_validate(
     data: LabeledData,
     plan: RunPlan,
@@ -150,7 +146,7 @@ def cross_validate(
     train_sets = [train for train, _ in folds] + [np.arange(data.y.size)]
     lines = progress == "lines"
     if lines and plan.selects:
-        _line(f"choosing the parameters by inner CV in {options.cv} folds and on all")
+        tell(f"choosing the parameters by inner CV in {options.cv} folds and on all")
     found = _select(data, plan, train_sets, fit_params, progress is True)
     chosen, selection = [(options.kernel, {})] * options.cv, None
     if found is not None:
@@ -166,7 +162,7 @@ def cross_validate(
         leave=False,
     ):
         if lines:
-            _line(f"cross-validation: fitting fold {len(aucs) + 1} of {options.cv}")
+            tell(f"cross-validation: fitting fold {len(aucs) + 1} of {options.cv}")
         fitted = (
             clone(plan.templates[family])
             .set_params(**params)

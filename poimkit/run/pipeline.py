@@ -8,13 +8,13 @@ writes everything into a staged folder that is moved into place only at the end
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._messages import tell
 from .._threads import numba_threads
 from .crossval import better_than_chance
 from .data import check_poim_memory, make_background, motif_data, read_input
@@ -38,7 +38,7 @@ class _Timer:
         if self.bar is not None:
             self.bar.set_description_str(name)
         if self.lines:
-            print(f"poimkit: {name}", file=sys.stderr, flush=True)
+            tell(name)
         start = time.perf_counter()
         yield
         self.seconds[name] = round(time.perf_counter() - start, 3)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._messages import tell
 from ..errors import InputError
 from .effects import CHUNK
 
@@ -300,10 +301,7 @@ def run_variants(args: argparse.Namespace) -> int:
 
             write_plots(folder, engine, table, scores.best, scores.effect)
     if not args.quiet:
-        print(
-            f"poimkit: {_summary(n_scored, args.output, scores.skipped)}",
-            file=sys.stderr,
-        )
+        tell(_summary(n_scored, args.output, scores.skipped))
     return 0
 
 
