@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from poimkit.alphabet import encode, kmer_index, kmer_indices
-from poimkit.background import MarkovBackground
+from poimkit.background import MarkovBackground, check_background
 from poimkit.errors import InputError
 
 # --------------------------------------------------------------------- helpers
@@ -386,3 +386,17 @@ def test_arrays_round_trip(positional):
 def test_from_arrays_missing_key():
     with pytest.raises(InputError, match="lack transitions"):
         MarkovBackground.from_arrays({"initial": np.ones(1)})
+
+
+def test_check_background_names_the_type_and_both_lengths():
+    bg = MarkovBackground.uniform(5)
+    assert check_background(bg) is bg
+    assert check_background(bg, 5) is bg
+    with pytest.raises(InputError, match="must be a MarkovBackground, got ndarray"):
+        check_background(np.full(4, 0.25))
+    with pytest.raises(
+        InputError, match="background is for length 5 but the model scores length 7"
+    ):
+        check_background(bg, 7)
+    with pytest.raises(InputError, match="for length 5 but x has length 3"):
+        check_background(bg, 3, against="x has")
