@@ -204,9 +204,10 @@ def fit_pooled_chain(
     """
     order = check_int(order, "order", 0, MAX_ORDER)
     length = check_int(length, "length", max(order, 1))
-    if not any(np.asarray(x).size > order for x in seqs):
+    seqs = [np.asarray(x) for x in seqs]  # read once: a generator is read once only
+    if not any(x.size > order for x in seqs):
         raise InputError(f"no sequence is longer than the chain order {order}")
-    rows = (check_codes(np.asarray(x)[None, :]) for x in seqs)
+    rows = (check_codes(x[None, :]) for x in seqs)
     longer = (x for x in rows if x.shape[1] > order)
     return _homogeneous(longer, order, length - order, pseudocount)
 

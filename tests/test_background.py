@@ -400,3 +400,11 @@ def test_check_background_names_the_type_and_both_lengths():
         check_background(bg, 7)
     with pytest.raises(InputError, match="for length 5 but x has length 3"):
         check_background(bg, 3, against="x has")
+
+
+def test_fit_pooled_reads_a_generator_like_a_list():
+    seqs = [encode([s])[0] for s in ("ACAG", "AC", "GGTT")]
+    from_list = MarkovBackground.fit_pooled(seqs, 1, 5, pseudocount=0)
+    from_generator = MarkovBackground.fit_pooled(iter(seqs), 1, 5, pseudocount=0)
+    np.testing.assert_array_equal(from_generator.transitions, from_list.transitions)
+    np.testing.assert_array_equal(from_generator.initial, from_list.initial)
