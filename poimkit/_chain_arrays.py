@@ -204,6 +204,7 @@ def fit_pooled_chain(
     """
     order = check_int(order, "order", 0, MAX_ORDER)
     length = check_int(length, "length", max(order, 1))
+    check_nonnegative(pseudocount, "pseudocount")
     seqs = [np.asarray(x) for x in seqs]  # read once: a generator is read once only
     if not any(x.size > order for x in seqs):
         raise InputError(f"no sequence is longer than the chain order {order}")

@@ -581,7 +581,9 @@ def check_sequences(X: Any, y: np.ndarray) -> np.ndarray:
     return X
 
 
-def check_length(X: np.ndarray, length: int, expected: str) -> np.ndarray:
+def check_length(
+    X: np.ndarray, length: int, expected: str, name: str = "X"
+) -> np.ndarray:
     """Return ``X`` if its sequences have ``length`` letters.
 
     Parameters
@@ -593,6 +595,8 @@ def check_length(X: np.ndarray, length: int, expected: str) -> np.ndarray:
     expected : str
         Says whose length that is, for the message, e.g. ``"the model was
         trained on length"``.
+    name : str, default="X"
+        The argument's name, for the message.
 
     Returns
     -------
@@ -611,7 +615,7 @@ def check_length(X: np.ndarray, length: int, expected: str) -> np.ndarray:
     """
     if X.shape[1] != length:
         raise InputError(
-            f"X has sequences of length {X.shape[1]} but {expected} {length}"
+            f"{name} has records of length {X.shape[1]} but {expected} {length}"
         )
     return X
 

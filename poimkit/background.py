@@ -261,7 +261,7 @@ class MarkovBackground:
         length : int
             Length L of the chain's sequences.
         pseudocount : float
-            Added to every count.
+            Added to every count (>= 0).
 
         Returns
         -------

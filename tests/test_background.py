@@ -408,3 +408,14 @@ def test_fit_pooled_reads_a_generator_like_a_list():
     from_generator = MarkovBackground.fit_pooled(iter(seqs), 1, 5, pseudocount=0)
     np.testing.assert_array_equal(from_generator.transitions, from_list.transitions)
     np.testing.assert_array_equal(from_generator.initial, from_list.initial)
+
+
+@pytest.mark.parametrize("pseudocount", [-1.0, np.nan, np.inf])
+def test_fit_pooled_rejects_a_pseudocount_fit_rejects(pseudocount):
+    seqs = [encode(["ACGTACGT"])[0]]
+    for fit in (
+        lambda: MarkovBackground.fit(seqs[0][None, :], 1, pseudocount=pseudocount),
+        lambda: MarkovBackground.fit_pooled(seqs, 1, 8, pseudocount=pseudocount),
+    ):
+        with pytest.raises(InputError, match="pseudocount must be a finite number"):
+            fit()

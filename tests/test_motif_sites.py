@@ -275,7 +275,10 @@ def test_extract_motifs_checks_its_sequences():
     poim = compute_poim(WDKernelSVC(degree=4).fit(X, y), 3)
     with pytest.raises(ValueError, match="together"):
         extract_motifs(poim, sequences=X)
-    with pytest.raises(ValueError, match="length 19"):
+    with pytest.raises(
+        ValueError,
+        match="sequences has records of length 19 but the POIM is for length 20",
+    ):
         extract_motifs(poim, sequences=X[:, 1:], labels=y)
     with pytest.raises(ValueError, match="one per sequence"):
         extract_motifs(poim, sequences=X, labels=y[1:])

@@ -134,19 +134,11 @@ def target_motifs(
         ``frac_negative`` (held-out sequences above / below the median target
         holding a site).
     """
-    from .discovery import (
-        background_letters,
-        discover,
-        importance,
-        is_position_free,
-        shared_sites,
-    )
+    from .discovery import discover, importance, shared_sites
     from .evidence import q_values, shift_test
     from .scan import motif_of_sites
 
-    background = background_letters(poim.background)
-    anywhere = is_position_free(poim)
-    symmetric = poim.metadata.get("model_reverse_complement") == "True"
+    anywhere = poim.position_free
     order = rng.permutation(t.size)
     half = t.size // 2
     discovery, held_out = np.sort(order[:half]), np.sort(order[half:])
@@ -157,9 +149,7 @@ def target_motifs(
         (poim, t[discovery] > middle),
         (negated(poim), t[discovery] < middle),
     ):
-        motifs, n = discover(
-            signed, X[discovery[side]], background, symmetric, progress
-        )
+        motifs, n = discover(signed, X[discovery[side]], progress)
         n_examined += n
         for motif, _ in motifs:
             sites = motif.sites(X)

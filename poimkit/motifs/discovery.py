@@ -15,7 +15,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..background import kmer_probability_table
-from ..errors import InputError
 from .seeds import site_seeds
 
 if TYPE_CHECKING:
@@ -48,21 +47,6 @@ def background_letters(background: MarkovBackground) -> np.ndarray:
     return kmer_probability_table(background, 1).mean(axis=0)
 
 
-def is_position_free(poim: Poim) -> bool:
-    """True for the POIM of a position-free model (its motifs have no position).
-
-    Parameters
-    ----------
-    poim : Poim
-        POIMs of a model.
-
-    Returns
-    -------
-    bool
-    """
-    return poim.metadata.get("model") == "position-free"
-
-
 def check_sequences(
     poim: Poim, sequences: ArrayLike | Sequence[np.ndarray]
 ) -> np.ndarray:
@@ -79,20 +63,16 @@ def check_sequences(
     -------
     numpy.ndarray of uint8, shape (n, L)
     """
+    from .._validation import check_length
     from ..alphabet import check_codes
 
-    if is_position_free(poim):
+    if poim.position_free:
         from ..kernels.gkm import as_sequences
         from .scan import padded
 
         return padded(as_sequences(sequences, "sequences"))
     X = check_codes(np.asarray(sequences), "sequences")
-    if X.shape[1] != poim.length:
-        raise InputError(
-            f"sequences have length {X.shape[1]} but the POIM is for length "
-            f"{poim.length}"
-        )
-    return X
+    return check_length(X, poim.length, "the POIM is for length", "sequences")
 
 
 def importance(poim: Poim, consensus: str) -> float:
@@ -122,11 +102,7 @@ def importance(poim: Poim, consensus: str) -> float:
 
 
 def discover(
-    poim: Poim,
-    X_discovery: np.ndarray,
-    background: np.ndarray,
-    symmetric: bool,
-    progress: bool = False,
+    poim: Poim, X_discovery: np.ndarray, progress: bool = False
 ) -> tuple[list, int]:
     """Site motifs of the POIM's seeds in the discovery sequences.
 
@@ -135,7 +111,10 @@ def discover(
     (`poimkit.motifs.sites.site_motif`), strongest first; a seed whose sites
     mostly coincide with those of a motif found before is dropped, or
     replaces it if it is longer and keeps `KEEP_SITES` of its sites, and a
-    motif found on the other strand becomes the first one's twin.
+    motif found on the other strand becomes the first one's twin. The PWMs'
+    background is the POIM background's mean letters (`background_letters`);
+    for a strand-symmetric model (``model_reverse_complement``), which rewards
+    a site and its reverse complement alike, both strands are always scanned.
 
     Parameters
     ----------
@@ -143,10 +122,6 @@ def discover(
         POIMs of the model: seeds where they are positive.
     X_discovery : numpy.ndarray of uint8, shape (n, L)
         The sequences the sites and PWMs come from.
-    background : numpy.ndarray of float, shape (4,)
-        Background letter probabilities.
-    symmetric : bool
-        The model rewards a site and its reverse complement alike.
     progress : bool
         A progress bar over the seeds.
 
@@ -161,6 +136,8 @@ def discover(
 
     from .sites import seed_mass, site_motif
 
+    background = background_letters(poim.background)
+    symmetric = poim.metadata.get("model_reverse_complement") == "True"
     found = []  # [SiteMotif, its sites (both strands) in the discovery half]
     seeds = site_seeds(poim)
     mass = np.array([seed_mass(X_discovery, poim, seed) for seed in seeds])

@@ -16,7 +16,6 @@ from .discovery import (
     check_sequences,
     discover,
     importance,
-    is_position_free,
 )
 from .fit import MotifPoimFit, MotifShape
 from .motif import Motif
@@ -279,15 +278,12 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
     from .evidence import enrichment_p_value, q_values
     from .scan import motif_of_sites
 
-    background = background_letters(poim.background)
-    anywhere = is_position_free(poim)
-    # a strand-symmetric model rewards a site and its reverse complement alike
-    symmetric = poim.metadata.get("model_reverse_complement") == "True"
+    anywhere = poim.position_free
     positives = rng.permutation(np.flatnonzero(y))
     half = positives.size // 2
     discovery, held_out = np.sort(positives[:half]), np.sort(positives[half:])
     negatives = np.flatnonzero(~y)
-    found, n_examined = discover(poim, X[discovery], background, symmetric, progress)
+    found, n_examined = discover(poim, X[discovery], progress)
     if not found:
         return []
     all_sites = [m.sites(X) for m, _ in found]
