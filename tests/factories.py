@@ -17,12 +17,11 @@ def make_weights(length, entries, bias=0.0):
             for (kk, i, y), w in entries.items()
             if kk == k
         )
-        pos = np.array([r[0] for r in rows], dtype=np.int64)
-        weights.indptr.append(
-            np.searchsorted(pos, np.arange(length - k + 2)).astype(np.int64)
+        weights.append_entries(
+            np.array([r[0] for r in rows], dtype=np.int64),
+            np.array([r[1] for r in rows], dtype=np.int64),
+            np.array([r[2] for r in rows], dtype=np.float64),
         )
-        weights.kmers.append(np.array([r[1] for r in rows], dtype=np.int64))
-        weights.values.append(np.array([r[2] for r in rows], dtype=np.float64))
     return weights
 
 

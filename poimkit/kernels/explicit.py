@@ -126,6 +126,49 @@ class KmerWeights:
             raise InputError(f"order must be in 1..{self.max_order}, got {k}")
         return self.indptr[k - 1], self.kmers[k - 1], self.values[k - 1]
 
+    def append_order(
+        self, indptr: np.ndarray, kmers: np.ndarray, values: np.ndarray
+    ) -> None:
+        """Add the CSR block of the next order ``k = max_order + 1`` (see `order`).
+
+        Parameters
+        ----------
+        indptr : numpy.ndarray of int, shape (L - k + 2,)
+            Row pointers: the entries of start ``i`` are ``indptr[i]:indptr[i + 1]``.
+        kmers : numpy.ndarray of int
+            k-mer indices, ascending within each start.
+        values : numpy.ndarray of float
+            The weights.
+        """
+        self.indptr.append(np.ascontiguousarray(indptr, dtype=np.int64))
+        self.kmers.append(np.ascontiguousarray(kmers, dtype=np.int64))
+        self.values.append(np.ascontiguousarray(values, dtype=np.float64))
+
+    def append_entries(
+        self, positions: np.ndarray, kmers: np.ndarray, values: np.ndarray
+    ) -> None:
+        """Add the next order from its entries ``(i, y, w)``, sorted by (i, y).
+
+        Parameters
+        ----------
+        positions : numpy.ndarray of int
+            0-based start i of each entry, ascending, in ``0..L-k``.
+        kmers : numpy.ndarray of int
+            k-mer index y of each entry, ascending within a start.
+        values : numpy.ndarray of float
+            Weight w of each entry.
+
+        Examples
+        --------
+        >>> w = KmerWeights(length=3, bias=0.0)
+        >>> w.append_entries(np.array([0, 2]), np.array([1, 3]), np.array([0.5, 2.0]))
+        >>> w.order(1)[0].tolist(), w.decision_function(np.array([[1, 0, 3]])).tolist()
+        ([0, 1, 1, 2], [2.5])
+        """
+        n_pos = self.length - self.max_order
+        indptr = np.searchsorted(positions, np.arange(n_pos + 1))
+        self.append_order(indptr, kmers, values)
+
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """Score integer-coded sequences with the explicit weights.
 
@@ -328,11 +371,7 @@ class KmerWeights:
                     np.concatenate([b_val, b_val]),
                 )
             keep = b_val != 0.0
-            b_pos, b_kmer, b_val = b_pos[keep], b_kmer[keep], b_val[keep]
-            indptr = np.searchsorted(b_pos, np.arange(n_pos + 1)).astype(np.int64)
-            weights.indptr.append(indptr)
-            weights.kmers.append(np.ascontiguousarray(b_kmer, dtype=np.int64))
-            weights.values.append(np.ascontiguousarray(b_val, dtype=np.float64))
+            weights.append_entries(b_pos[keep], b_kmer[keep], b_val[keep])
         return weights
 
     @classmethod
@@ -367,11 +406,7 @@ class KmerWeights:
                     f"{(length - k + 1, 4**k)}"
                 )
             pos, kmer = np.nonzero(table)  # row-major: by (position, k-mer)
-            weights.indptr.append(
-                np.searchsorted(pos, np.arange(length - k + 2)).astype(np.int64)
-            )
-            weights.kmers.append(kmer.astype(np.int64))
-            weights.values.append(np.ascontiguousarray(table[pos, kmer], np.float64))
+            weights.append_entries(pos, kmer, table[pos, kmer])
         return weights
 
     def to_arrays(self, prefix: str = "w") -> dict[str, np.ndarray]:
@@ -432,9 +467,7 @@ class KmerWeights:
                 or (kmers.size and (kmers.min() < 0 or kmers.max() >= 4**k))
             ):
                 raise InputError(f"weights of order {k} are inconsistent")
-            weights.indptr.append(indptr)
-            weights.kmers.append(kmers)
-            weights.values.append(values)
+            weights.append_order(indptr, kmers, values)
         return weights
 
 

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..errors import InputError
-from .motif import Motif
+from .motif import Motif, strongest_first
 
 if TYPE_CHECKING:
     from ..poim import Poim
@@ -195,8 +195,4 @@ def target_motifs(
         sign = 1.0 if signed is poim else -1.0
         motif.importance = sign * importance(signed, motif.consensus)
         motifs.append(motif)
-    motifs.sort(key=lambda m: -abs(m.effect))
-    motifs = motifs[:max_motifs]
-    for i, motif in enumerate(motifs, start=1):
-        motif.name = f"motif_{i}"
-    return motifs
+    return strongest_first(motifs, lambda m: abs(m.effect), max_motifs)

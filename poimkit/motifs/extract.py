@@ -18,7 +18,7 @@ from .discovery import (
     importance,
 )
 from .fit import MotifPoimFit, MotifShape
-from .motif import Motif
+from .motif import Motif, strongest_first
 from .seeds import find_seeds
 
 if TYPE_CHECKING:
@@ -247,10 +247,7 @@ def extract_motifs(
             continue
         motif.importance = importance(poim, motif.consensus)
         motifs.append(motif)
-    motifs.sort(key=lambda m: -m.importance)
-    for i, motif in enumerate(motifs, start=1):
-        motif.name = f"motif_{i}"
-    return motifs
+    return strongest_first(motifs, lambda m: m.importance)
 
 
 def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
@@ -328,11 +325,7 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
         )
         motif.importance = importance(poim, motif.consensus)
         motifs.append(motif)
-    motifs.sort(key=lambda m: -m.importance)
-    motifs = motifs[:max_motifs]
-    for i, motif in enumerate(motifs, start=1):
-        motif.name = f"motif_{i}"
-    return motifs
+    return strongest_first(motifs, lambda m: m.importance, max_motifs)
 
 
 def _informative(shape: MotifShape) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -136,3 +137,37 @@ class Motif(PwmColumns):
             f"spread={self.spread:.1f}, importance={self.importance:.3g}, "
             f"residual={self.residual:.3g})"
         )
+
+
+def strongest_first(
+    motifs: list[Motif],
+    strength: Callable[[Motif], float],
+    max_motifs: int | None = None,
+) -> list[Motif]:
+    """The motifs by decreasing ``strength``, named ``motif_1``, ``motif_2``, ...
+
+    Parameters
+    ----------
+    motifs : list of Motif
+        The motifs found; their names are set.
+    strength : callable
+        Motif -> float: larger ranks first (ties keep their order).
+    max_motifs : int, optional
+        Keep this many at the most; default all.
+
+    Returns
+    -------
+    list of Motif
+
+    Examples
+    --------
+    >>> a = Motif(np.eye(4)[[0, 1]], 3.0, 0.0, importance=1.0)
+    >>> b = Motif(np.eye(4)[[2, 3]], 8.0, 0.0, importance=2.0)
+    >>> ranked = strongest_first([a, b], lambda m: m.importance)
+    >>> [(m.name, m.consensus) for m in ranked]
+    [('motif_1', 'GT'), ('motif_2', 'AC')]
+    """
+    motifs = sorted(motifs, key=lambda m: -strength(m))[:max_motifs]
+    for i, motif in enumerate(motifs, start=1):
+        motif.name = f"motif_{i}"
+    return motifs

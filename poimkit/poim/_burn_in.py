@@ -13,8 +13,15 @@ import numpy as np
 from numba import njit, prange
 
 from .._config import NJIT_PARALLEL
-from ._exact import add_feature, boundary_terms, feature_probs, feature_total, sub_kmer
-from ._rows import messages, row_after
+from ._exact import (
+    add_feature,
+    boundary_terms,
+    feature_probs,
+    feature_total,
+    feature_work,
+    sub_kmer,
+)
+from ._rows import longest_row, messages, row_after
 
 
 @njit(**NJIT_PARALLEL)
@@ -74,21 +81,15 @@ def difference_rows(
     max_k = len(indptrs)
     n_windows = zprob.shape[0]
     factors = (mu, inv_mu, pi, inv_pi)  # c = rel_i / rel_j - 1 over pi_j
-    longest = 0
-    for k in range(1, max_k + 1):
-        indptr = indptrs[k - 1]
-        for i in range(indptr.shape[0] - 1):
-            longest = max(longest, indptr[i + 1] - indptr[i])
+    longest = longest_row(indptrs)
     no_right = np.zeros((1, 1))
     for g in prange(group_bounds.shape[0] - 1):
         run = np.zeros(longest)
         sfx = np.zeros((max_k + 1, longest))
         scales = np.zeros(2 * h.shape[0])
         left = np.zeros(1 << (2 * order))
-        pp = np.zeros(max_k + order + 2)
-        sp = np.zeros(max_k + order + 2)
-        scratch = np.zeros(max_k + 2 * order + 2, dtype=np.int64)
-        work = (pp, sp, scratch)
+        work = feature_work(max_k, order)
+        pp, sp, _ = work
         group_windows = (zprob, offsets, tables[g], out[g])
         after = (offsets, tables[g], out[g])
         for r in range(group_bounds[g], group_bounds[g + 1]):

@@ -253,6 +253,20 @@ def add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, row0
                         )
 
 
+@njit(inline="always", **NJIT)
+def feature_work(max_k, order):
+    """One thread's scratch ``(pp, sp, scratch)`` for orders up to ``max_k``.
+
+    ``pp`` and ``sp`` take a feature's prefix and suffix probabilities
+    (`feature_probs`), ``scratch`` the letters of a chain state
+    (`add_feature`, `boundary_terms`): the ``work`` tuple they share.
+    """
+    pp = np.zeros(max_k + order + 2)
+    sp = np.zeros(max_k + order + 2)
+    scratch = np.zeros(max_k + 2 * order + 2, dtype=np.int64)
+    return pp, sp, scratch
+
+
 @njit(**NJIT)
 def feature_total(k, i, index, order, rel, pp):
     """``Pr(y at i)`` (`feature_probs` done), or its difference in a difference pass.
@@ -370,10 +384,8 @@ def accumulate_features(
         jb0 = block_bounds[b]
         jb1 = block_bounds[b + 1]
         last = b == n_blocks - 1
-        pp = np.zeros(max_k + order + 2)
-        sp = np.zeros(max_k + order + 2)
-        scratch = np.zeros(max_k + 2 * order + 2, dtype=np.int64)
-        work = (pp, sp, scratch)
+        work = feature_work(max_k, order)
+        pp, sp, _ = work
         left_b = new_left[b]
         right_b = new_right[b]
         for k in range(1, max_k + 1):

@@ -16,6 +16,21 @@ from ._exact import kmer_letter, region_add, sub_kmer
 
 
 @njit(**NJIT)
+def longest_row(indptrs):
+    """Most features in one row (order k, start i) of the CSR ``indptrs``.
+
+    ``indptrs[k - 1]`` holds the row pointers of order k; the result sizes
+    the ``run`` and ``sfx`` buffers of `row_after` and `row_before`.
+    """
+    longest = 0
+    for k in range(1, len(indptrs) + 1):
+        indptr = indptrs[k - 1]
+        for i in range(indptr.shape[0] - 1):
+            longest = max(longest, indptr[i + 1] - indptr[i])
+    return longest
+
+
+@njit(**NJIT)
 def row_after(
     k,
     i_lo,

@@ -8,8 +8,8 @@ import numpy as np
 from numba import njit, prange
 
 from .._config import NJIT, NJIT_PARALLEL
-from ._exact import add_feature, boundary_terms, feature_probs, sub_kmer
-from ._rows import messages, row_after, row_before
+from ._exact import add_feature, boundary_terms, feature_probs, feature_work, sub_kmer
+from ._rows import longest_row, messages, row_after, row_before
 
 
 @njit(**NJIT_PARALLEL)
@@ -130,20 +130,14 @@ def end_layers(
     n_acc = acc_tables.shape[1]
     n_windows = length - l + 1
     padded_length = length + 2 * pad
-    longest = 0
-    for k in range(1, max_k + 1):
-        indptr = indptrs[k - 1]
-        for i in range(indptr.shape[0] - 1):
-            longest = max(longest, indptr[i + 1] - indptr[i])
+    longest = longest_row(indptrs)
     for task in prange(sides.shape[0]):
         side = sides[task]
         run = np.zeros(longest)
         sfx = np.zeros((max_k + 1, longest))
         sums = np.zeros(1 << (2 * order))
-        pp = np.zeros(max_k + order + 2)
-        sp = np.zeros(max_k + order + 2)
-        scratch = np.zeros(max_k + 2 * order + 2, dtype=np.int64)
-        work = (pp, sp, scratch)
+        work = feature_work(max_k, order)
+        pp, sp, _ = work
         row0 = pad if side == 0 else pad + n_windows - n_acc
         j_end = pad + n_windows + n_shift  # windows that a copy moves inside
         j_start = max(pad - n_shift, row0)

@@ -131,10 +131,7 @@ def expand_shifts(base: KmerWeights, shift: int) -> KmerWeights:
         n_pos = base.length - k + 1
         pos, kmer, val = _shifted_entries(base, k, h, np.arange(n_pos))
         keep = val != 0.0
-        pos, kmer, val = pos[keep], kmer[keep], val[keep]
-        out.indptr.append(np.searchsorted(pos, np.arange(n_pos + 1)).astype(np.int64))
-        out.kmers.append(np.ascontiguousarray(kmer, dtype=np.int64))
-        out.values.append(np.ascontiguousarray(val, dtype=np.float64))
+        out.append_entries(pos[keep], kmer[keep], val[keep])
     return out
 
 
@@ -170,13 +167,10 @@ def _padded(base: KmerWeights, pad: int) -> KmerWeights:
     out = KmerWeights(length=base.length + 2 * pad, bias=base.bias)
     for k in range(1, base.max_order + 1):
         indptr, kmers, values = base.order(k)
-        out.indptr.append(
-            np.concatenate(
-                [np.zeros(pad, np.int64), indptr, np.full(pad, indptr[-1], np.int64)]
-            )
+        ends = np.full(pad, indptr[-1], np.int64)
+        out.append_order(
+            np.concatenate([np.zeros(pad, np.int64), indptr, ends]), kmers, values
         )
-        out.kmers.append(kmers)
-        out.values.append(values)
     return out
 
 

@@ -112,8 +112,5 @@ def explicit_kmer_weights(
     weights = KmerWeights.from_tables(exact_tables(coef, layout), bias)
     weights.length = layout.length
     for k in range(layout.n_dense + 1, layout.n_exact + 1):
-        indptr, kmers, values = sparse_order(coef, layout, k)
-        weights.indptr.append(indptr)
-        weights.kmers.append(kmers)
-        weights.values.append(values)
+        weights.append_order(*sparse_order(coef, layout, k))
     return weights
