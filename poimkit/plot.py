@@ -101,6 +101,18 @@ def _integer_ticks(axis) -> None:
     axis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
 
 
+def open_frame(ax: Axes) -> None:
+    """Hide the top and right spines: the frame of every line and bar plot here.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The axes to restyle.
+    """
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+
+
 # --------------------------------------------------------------------------- #
 # sequence logo
 # --------------------------------------------------------------------------- #
@@ -240,8 +252,7 @@ def plot_logo(
     ax.set_xticks(range(1, m + 1))
     ax.set_xlabel("motif column")
     ax.set_ylabel("bits" if kind == "information" else "probability")
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
+    open_frame(ax)
     if title is None and isinstance(motif_or_pwm, Motif):
         title = f"{motif.name}  {motif.consensus}"
         if math.isfinite(motif.position):
@@ -494,8 +505,7 @@ def plot_weight_mass(
     )
     ax.set_title("POIM weight mass")
     ax.legend(title="k-mer length", fontsize="small")
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
+    open_frame(ax)
     return ax
 
 
@@ -617,6 +627,5 @@ def plot_nucleotide_importance(poim: Poim, ax: Axes | None = None) -> Axes:
     ax.set_xlabel("position (1-based)")
     ax.set_ylabel("$Q_1(z, j)$")
     ax.set_title("nucleotide importance: up raises the score, down lowers it")
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
+    open_frame(ax)
     return ax

@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 from .alphabet import kmer_string
 from .errors import InputError
 from .motifs.motif import Motif
-from .plot import new_axes
+from .plot import new_axes, open_frame
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -87,8 +87,7 @@ def plot_kmer_importance(
     ax.axvline(0.0, color="0.3", lw=0.6)
     ax.set_xlabel("mean $Q_l$ over positions (score change)")
     ax.set_title(f"{order}-mers, anywhere")
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
+    open_frame(ax)
     return ax
 
 
@@ -189,6 +188,5 @@ def plot_site_positions(
     ax.set_title("where the motif sites lie in the records")
     if motifs:
         ax.legend(fontsize="small", frameon=False)
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
+    open_frame(ax)
     return ax

@@ -259,3 +259,27 @@ def test_logo_figure_of_a_motif_without_position():
 
     motif = Motif(np.eye(4)[[2, 0, 3, 3]], np.nan, np.nan, name="m1")
     assert logo_figure(motif).axes[0].get_title() == "m1: GATT anywhere"
+
+
+def test_line_and_bar_plots_have_an_open_frame(poim):
+    from poimkit.plot import plot_nucleotide_importance
+    from poimkit.plot_anywhere import plot_kmer_importance
+    from poimkit.variants.plots import plot_contributions
+
+    contributions = plot_contributions(
+        np.array([0, 1, 2], dtype=np.uint8),
+        np.array([0.1, -0.2, 0.3]),
+        1,
+        plt.subplots()[1],
+    )
+    for ax in (
+        plot_logo(np.full((3, 4), 0.25)),
+        plot_weight_mass(poim),
+        plot_nucleotide_importance(poim),
+        plot_kmer_importance(poim, 2),
+        contributions,
+    ):
+        shown = {side: ax.spines[side].get_visible() for side in ax.spines.keys()}
+        assert shown == {"left": True, "bottom": True, "top": False, "right": False}
+    heatmap = plot_poim_heatmap(poim, 2)  # a heatmap keeps its whole frame
+    assert all(spine.get_visible() for spine in heatmap.spines.values())

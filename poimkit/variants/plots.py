@@ -42,7 +42,7 @@ def plot_contributions(
     matplotlib.axes.Axes
         One patch per letter with a non-zero contribution.
     """
-    from ..plot import LOGO_COLORS, draw_letter, letter_glyphs
+    from ..plot import LOGO_COLORS, draw_letter, letter_glyphs, open_frame
 
     glyphs = letter_glyphs()
     for p, (letter, height) in enumerate(
@@ -59,8 +59,7 @@ def plot_contributions(
     ax.axhline(0.0, color="0.3", lw=0.5)
     ax.axvline(0.0, color="0.6", lw=0.5, ls=":")
     ax.set_ylabel("contribution")
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
+    open_frame(ax)
     if title:
         ax.set_title(title, fontsize=9)
     return ax
