@@ -57,9 +57,9 @@ def check_targets(
     X : numpy.ndarray of uint8, shape (n, L)
     t : numpy.ndarray of float64, shape (n,)
     """
-    from .discovery import check_sequences
+    from .discovery import codes_for
 
-    X = check_sequences(poim, sequences)
+    X = codes_for(poim, sequences)
     try:
         t = np.asarray(targets, dtype=np.float64)
     except (TypeError, ValueError):

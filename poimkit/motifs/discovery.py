@@ -47,10 +47,11 @@ def background_letters(background: MarkovBackground) -> np.ndarray:
     return kmer_probability_table(background, 1).mean(axis=0)
 
 
-def check_sequences(
-    poim: Poim, sequences: ArrayLike | Sequence[np.ndarray]
-) -> np.ndarray:
-    """Sequences as one code array (records of any lengths `padded`), checked.
+def codes_for(poim: Poim, sequences: ArrayLike | Sequence[np.ndarray]) -> np.ndarray:
+    """The sequences for a POIM's motifs as one code array, checked against it.
+
+    Records of any lengths are `padded` for a position-free POIM; otherwise
+    every record must have the POIM's length.
 
     Parameters
     ----------

@@ -13,7 +13,7 @@ from .._validation import as_rng, check_int
 from ..errors import InputError
 from .discovery import (
     background_letters,
-    check_sequences,
+    codes_for,
     discover,
     importance,
 )
@@ -253,7 +253,7 @@ def extract_motifs(
 def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
     """Sequences as one code array (records of any lengths `padded`), labels."""
     y = np.asarray(labels)
-    X = check_sequences(poim, sequences)
+    X = codes_for(poim, sequences)
     if y.shape != (X.shape[0],):
         raise InputError(
             f"labels has shape {y.shape} but must have shape ({X.shape[0]},), "
