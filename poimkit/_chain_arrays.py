@@ -152,7 +152,7 @@ def fit_chain(
         For an invalid argument.
     """
     X = check_codes(X)
-    n, length = X.shape
+    length = X.shape[1]
     order = check_int(order, "order", 0, MAX_ORDER)
     if length < order:
         raise InputError(

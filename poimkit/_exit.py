@@ -68,8 +68,7 @@ def stop_worker(
         remove_unfinished()
         terminated = issubclass(signal_class, Terminated)
         word = "terminated" if terminated else "interrupted"
-        tell(word)
+        tell(word)  # flushes stderr
         sys.stdout.flush()
-        sys.stderr.flush()
         os._exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
     done.wait()  # a library caller: wait for the kernel to return
