@@ -117,6 +117,18 @@ def test_cli_starts_without_heavy_libraries(argv):
     assert "HEAVY []" in done.stderr, done.stderr[-500:]
 
 
+def test_every_module_imports_without_docstrings():
+    """``python -OO`` (docstrings stripped) imports every module."""
+    code = (
+        "import importlib, pkgutil, poimkit\n"
+        "for m in pkgutil.walk_packages(poimkit.__path__, 'poimkit.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "assert poimkit.__doc__ is None\n"
+    )
+    done = subprocess.run([sys.executable, "-OO", "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-800:]
+
+
 def test_readme_layout_names_every_module():
     """README's Layout has one row per module of the package, and no other."""
     import re

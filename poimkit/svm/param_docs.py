@@ -56,7 +56,8 @@ def fill_doc(
     -------
     callable
         Takes a class or function, fills its ``__doc__`` and returns it.
-        A placeholder without a block raises KeyError when it is applied.
+        A placeholder without a block raises KeyError when it is applied;
+        a missing ``__doc__`` (``python -OO``) is left missing.
 
     Examples
     --------
@@ -78,7 +79,8 @@ def fill_doc(
             lines = known[name].strip("\n").split("\n")
             return "\n".join(indent + line if line else line for line in lines)
 
-        obj.__doc__ = _PLACEHOLDER.sub(block, obj.__doc__)
+        if obj.__doc__ is not None:
+            obj.__doc__ = _PLACEHOLDER.sub(block, obj.__doc__)
         return obj
 
     return fill
