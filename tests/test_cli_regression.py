@@ -316,6 +316,10 @@ def test_run_writes_model_poim_summary_and_figure(data, tmp_path, capsys):
     assert (out / "motifs.meme").exists() and (out / "sites.tsv").exists()
     page = (out / "report.html").read_text()
     assert "Pearson" in page and "rank-biserial" in page
+    # each step timed, as a classification run's: in the summary and the report
+    steps = ["read", "cross-validation", "training", "POIM", "motifs", "outputs"]
+    assert list(summary["runtimes"]) == [*steps, "total"]
+    assert "wall time" in page
     text = re.sub(r"data:image/[^'\"]+", "", page)  # base64 holds any letters
     assert "ROC" not in text and "AUC" not in text
     assert (out / "figures" / "predicted_vs_observed.png").stat().st_size > 1000
@@ -363,6 +367,34 @@ def test_run_on_noise_targets_reports_no_motifs(data, tmp_path):
     assert "MOTIF" not in (out / "motifs.meme").read_text()
     assert not list((out / "figures").glob("logo_*"))
     assert "no better than chance" in (out / "report.html").read_text()
+
+
+@pytest.mark.parametrize(
+    ("extra", "family"),
+    [(["--degree", "4", "--shift", "2"], "wd"), (["--kernel", "gkm"], "gkm")],
+)
+def test_run_refuses_a_poim_over_the_memory_limit_before_training(
+    data, tmp_path, capsys, monkeypatch, extra, family
+):
+    """Before: the selection, CV and final fit ran, then the POIM step refused."""
+    from poimkit.run import regression
+
+    def trained(*args, **kwargs):
+        raise AssertionError("the models were trained before the memory check")
+
+    monkeypatch.setattr(regression, "nested_regression", trained)
+    monkeypatch.setattr(regression, "cv_regression", trained)
+    _, fasta, table = data
+    out = tmp_path / "out"
+    code = main(
+        ["run", "--fasta", fasta, "--targets", table, "--memory-limit", "1e-6"]
+        + [*extra, "-o", out]
+    )
+    err = capsys.readouterr().err
+    assert code == 2, err
+    # the need and the limit in digits that differ (not "0.0 GiB over 0.0 GiB")
+    assert re.search(r"need about 0\.0*[1-9][0-9.e-]* GiB, over the limit of 1e-06", err)
+    assert not out.exists()
 
 
 def test_run_bad_targets_leaves_no_folder(tmp_path, capsys):

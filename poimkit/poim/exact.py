@@ -157,7 +157,7 @@ def check_memory(need: float, limit: float, max_order: int, length: int) -> None
     if need > limit:
         raise InputError(
             f"POIMs up to order {max_order} for length {length} need about "
-            f"{need / 1024**3:.1f} GiB, over the limit of {limit / 1024**3:.1f} "
+            f"{need / 1024**3:.3g} GiB, over the limit of {limit / 1024**3:.3g} "
             "GiB; lower --max-order, or raise --memory-limit"
         )
 

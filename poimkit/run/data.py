@@ -15,6 +15,7 @@ from .options import RunOptions
 
 if TYPE_CHECKING:
     from ..background import MarkovBackground
+    from ..poim import Poim
 
 
 @dataclass
@@ -216,7 +217,11 @@ def check_folds(
             )
 
 
-def check_poim_memory(data: LabeledData, options: RunOptions) -> int:
+def check_poim_memory(
+    data: LabeledData,
+    options: RunOptions,
+    largest: tuple[int | None, tuple[int, int] | None] | None = None,
+) -> int:
     """Raise `InputError` now if the POIM step would exceed the memory limit.
 
     The estimate is `poimkit.poim.engine.estimate_poim_bytes`, the one
@@ -231,6 +236,10 @@ def check_poim_memory(data: LabeledData, options: RunOptions) -> int:
         The labeled sequences (their length and number).
     options : RunOptions
         ``max_order``, the background and ``memory_limit_gb``.
+    largest : (int or None, (int, int) or None), optional
+        The largest models the run may train: the gkm model's ``l`` and the
+        WD model's ``(shift, degree)``, None for a family it will not train.
+        Default: those ``options`` allow (`largest_models`).
 
     Returns
     -------
@@ -247,11 +256,12 @@ def check_poim_memory(data: LabeledData, options: RunOptions) -> int:
     max_order = min(options.max_order, data.length)
     if options.max_order != RunOptions.max_order:  # the default fits short data
         check_max_order(options.max_order, data.length)
+    gkm_l, wds = largest or largest_models(data.length, options)
     need = 0  # kernel "auto": the family chosen later may be either
-    if options.kernel != "wd":
-        need = position_free_bytes(data.length, options.gkm_l, max_order, order)
-    if options.kernel != "gkm":
-        shift, degree = _largest_wds(data.length, options)
+    if gkm_l is not None:
+        need = position_free_bytes(data.length, gkm_l, max_order, order)
+    if wds is not None:
+        shift, degree = wds
         background = make_background(data, options)  # as in the POIM step
         with numba_threads(options.threads):  # as in the POIM step
             positional = estimate_poim_bytes(
@@ -266,19 +276,77 @@ def check_poim_memory(data: LabeledData, options: RunOptions) -> int:
     return need
 
 
-def _largest_wds(length: int, options: RunOptions) -> tuple[int, int]:
-    """The largest convolved shift and degree of a WD model the run may train."""
+def largest_models(
+    length: int, options: RunOptions
+) -> tuple[int | None, tuple[int, int] | None]:
+    """The largest models a classification run may train (`check_poim_memory`).
+
+    Parameters
+    ----------
+    length : int
+        The POIM length.
+    options : RunOptions
+        ``kernel``, ``gkm_l``, ``solver`` and the WD parameters.
+
+    Returns
+    -------
+    gkm_l : int or None
+        The gkm model's ``l`` (None: no gkm model).
+    wds : (int, int) or None
+        The largest convolved shift and degree of a WD model (``(0, 1)``: the
+        POIM of expanded weights; None: no WD model).
+    """
     from ..svm.grids import default_grid
 
+    gkm_l = None if options.kernel == "wd" else options.gkm_l
+    if options.kernel == "gkm":
+        return gkm_l, None
     fixed = options.fixed()
     if options.solver == "linear" or fixed.get("mismatches"):
-        return 0, 1  # the POIM of the expanded weights
+        return gkm_l, (0, 1)  # the POIM of the expanded weights
     if options.selects:
         grid = default_grid(length, fixed).to_dict()
         shift, degree = max(grid["shift"]), max(grid["degree"])
     else:
         shift, degree = fixed["shift"], fixed["degree"]
-    return int(shift), min(int(degree), length)
+    return gkm_l, (int(shift), min(int(degree), length))
+
+
+def compute_run_poim(
+    model: object, data: LabeledData, options: RunOptions, progress: bool = False
+) -> tuple[Poim, MarkovBackground]:
+    """A run's POIM step: the model's POIMs under the run's background.
+
+    Parameters
+    ----------
+    model : fitted model
+        The run's final model.
+    data : LabeledData
+        The run's records (the POIM length, the background's letters).
+    options : RunOptions
+        ``max_order``, the background, ``memory_limit_gb`` and ``threads``.
+    progress : bool, default=False
+        A progress bar of `poimkit.compute_poim`.
+
+    Returns
+    -------
+    poim : Poim
+        Up to ``min(max_order, data.length)``.
+    background : MarkovBackground
+        `make_background`'s.
+    """
+    from ..poim import compute_poim
+
+    background = make_background(data, options)
+    poim = compute_poim(
+        model,
+        min(options.max_order, data.length),
+        background,
+        memory_limit=options.memory_limit_gb * 1024**3,
+        n_threads=options.threads,
+        progress=progress,
+    )
+    return poim, background
 
 
 def make_background(data: LabeledData, options: RunOptions) -> MarkovBackground:

@@ -127,6 +127,27 @@ def probability(p: float) -> str:
     return _TINY if p == 0 else f"{p:.2g}"
 
 
+def software_and_times(summary: dict) -> list[str]:
+    """A report's last tables: the software versions, each step's wall time.
+
+    Parameters
+    ----------
+    summary : dict
+        A run's ``summary.json`` content (``versions``; ``runtimes`` where
+        the run timed its steps).
+
+    Returns
+    -------
+    list of str
+        The tables' HTML.
+    """
+    parts = [table(["software", "version"], list(summary["versions"].items()))]
+    runtimes = [[k, f"{v:.2f} s"] for k, v in summary.get("runtimes", {}).items()]
+    if runtimes:
+        parts.append(table(["step", "wall time"], runtimes, {1}))
+    return parts
+
+
 def plain(value: object) -> str:
     """A parameter's value as a reader writes it: no JSON quotes, yes / no.
 

@@ -8,42 +8,17 @@ writes everything into a staged folder that is moved into place only at the end
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._messages import tell
 from .._threads import numba_threads
+from .console import StepTimer
 from .crossval import better_than_chance
-from .data import check_poim_memory, make_background, motif_data, read_input
+from .data import check_poim_memory, compute_run_poim, motif_data, read_input
 from .genome import PeakSource, read_peak_input
 from .options import RunOptions
 from .plan import make_plan
 from .summary import build_summary, save_results, write_figures, write_summary
 from .train import train_model
-
-
-@dataclass
-class _Timer:
-    """Wall time per step, with an optional tqdm bar over the steps."""
-
-    bar: object = None
-    seconds: dict = field(default_factory=dict)
-    lines: bool = False  # a plain line per step (stderr not a terminal)
-
-    @contextmanager
-    def step(self, name: str) -> Iterator[None]:
-        if self.bar is not None:
-            self.bar.set_description_str(name)
-        if self.lines:
-            tell(name)
-        start = time.perf_counter()
-        yield
-        self.seconds[name] = round(time.perf_counter() - start, 3)
-        if self.bar is not None:
-            self.bar.update()
 
 
 def run_pipeline(
@@ -119,19 +94,17 @@ def run_pipeline(
     from ..motifs.discovery import background_letters
     from ..motifs.formats import write_meme, write_sites
     from ..outdir import check_output_folder, output_lock, staged_directory
-    from ..poim import compute_poim
     from .report import write_report
 
     options = options or RunOptions()
     options.check()
-    started = time.perf_counter()
+    timer = StepTimer()  # the run's wall time starts here
     # cheap checks and reading first: bad input fails before any bar or folder
     inputs = (pos, neg, fasta, labels) + (peaks.files if peaks else ())
     if peaks is not None:
         peaks.check(options)
     check_output_folder(out, force, inputs)
     with output_lock(out):  # a second run into the same folder: refused now
-        timer = _Timer()
         known = None
         if options.compare:
             from ..motifs.compare import known_motifs
@@ -166,14 +139,8 @@ def run_pipeline(
             trained = train_model(data, plan, progress=progress, step=timer.step)
             model, cv = trained.model, trained.cv
             with timer.step("POIM"):
-                background = make_background(data, options)
-                poim = compute_poim(
-                    model,
-                    min(options.max_order, data.length),
-                    background,
-                    memory_limit=options.memory_limit_gb * 1024**3,
-                    n_threads=options.threads,
-                    progress=progress is True,
+                poim, background = compute_run_poim(
+                    model, data, options, progress is True
                 )
             with timer.step("motifs"):
                 X_motifs, ids_motifs, y_motifs = motif_data(data)
@@ -204,7 +171,6 @@ def run_pipeline(
                     cv["out_of_fold_scores"],
                     lengths=[len(x) for x in X_motifs],
                 )
-            timer.seconds["total"] = round(time.perf_counter() - started, 3)
             summary = build_summary(
                 data,
                 trained,
@@ -213,7 +179,7 @@ def run_pipeline(
                 y_motifs=y_motifs,
                 background=background,
                 figures=figures,
-                runtimes=timer.seconds,
+                runtimes=timer.with_total(),
                 known=known,
                 made=made,
                 dataset=dataset,

@@ -15,12 +15,13 @@ one fold.
 from __future__ import annotations
 
 import argparse
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
 
 from ..errors import InputError
-from .console import bars, say
+from .console import StepTimer, bars, progress, say
 
 __all__ = [
     "clone_checked",
@@ -350,6 +351,20 @@ def _read_and_families(args: argparse.Namespace):
     return list(ids), codes, y, families
 
 
+def _largest_models(families: list, length: int) -> tuple:
+    """``(gkm_l, (shift, degree))`` of the largest candidates (`check_poim_memory`)."""
+    gkm_l, wds = None, None
+    for name, template, grid in families:
+        values = grid.to_dict()
+        if name == "gkm":
+            gkm_l = max(values["l"])
+        elif type(template).__name__ == "WDLinearSVR" or values.get("mismatches"):
+            wds = (0, 1)  # the POIM of the expanded weights
+        else:
+            wds = (max(values["shift"]), min(max(values["degree"]), length))
+    return gkm_l, wds
+
+
 def _resolve_solver(args: argparse.Namespace, n: int, lengths: list[int]):
     """``(solver, degree)`` for ``n`` records, as for classifiers.
 
@@ -484,38 +499,49 @@ def run_regression(args: argparse.Namespace) -> dict:
     """
     from .._threads import numba_threads
     from ..outdir import output_lock, staged_directory
-    from ..poim import compute_poim
-    from .data import LabeledData, make_background
+    from .data import LabeledData, check_poim_memory, compute_run_poim
+    from .options import RunOptions
     from .report_regression import write_regression_report
     from .summary import build_regression_summary, save_results, write_summary
 
     inputs = (args.fasta, args.targets)
+    timer = StepTimer(lines=progress(args) == "lines")
     with output_lock(args.output):
-        ids, codes, y, families = _read_and_families(args)
+        with timer.step("read"):
+            ids, codes, y, families = _read_and_families(args)
         data = LabeledData([], codes, y, [], 0)
+        options = RunOptions(  # those of the POIM step
+            max_order=args.max_order,
+            background=args.background,
+            markov_order=args.markov_order,
+            threads=args.threads,
+            memory_limit_gb=args.memory_limit,
+        )
+        check_poim_memory(data, options, _largest_models(families, data.length))
         with (
             staged_directory(args.output, args.force, inputs) as staged,
             numba_threads(args.threads),
         ):
-            cv, model = _select_and_cross_validate(args, codes, y, families)
-            model.fit(codes, y)
-            poim = compute_poim(
-                model,
-                min(args.max_order, data.length),
-                make_background(data, args),
-                memory_limit=args.memory_limit * 1024**3,
-                n_threads=args.threads,
-            )
-            motifs, note = _regression_motifs(args, poim, codes, y, cv)
-            save_results(staged, model, poim)
-            figures = _write_motif_outputs(staged, poim, motifs, ids, codes, y)
-            if "cv_predictions" in cv:
-                _plot_predictions(
-                    staged / "figures" / "predicted_vs_observed.png",
-                    y,
-                    cv["cv_predictions"],
-                )
-                figures.insert(0, "predicted_vs_observed.png")
+            choosing = args.cv or len(families) > 1 or families[0][2].size > 1
+            step = "cross-validation" if args.cv else "selection"
+            with timer.step(step) if choosing else nullcontext():
+                cv, model = _select_and_cross_validate(args, codes, y, families)
+            with timer.step("training"):
+                model.fit(codes, y)
+            with timer.step("POIM"):
+                poim, _ = compute_run_poim(model, data, options, bars(args))
+            with timer.step("motifs"):
+                motifs, note = _regression_motifs(args, poim, codes, y, cv)
+            with timer.step("outputs"):
+                save_results(staged, model, poim)
+                figures = _write_motif_outputs(staged, poim, motifs, ids, codes, y)
+                if "cv_predictions" in cv:
+                    _plot_predictions(
+                        staged / "figures" / "predicted_vs_observed.png",
+                        y,
+                        cv["cv_predictions"],
+                    )
+                    figures.insert(0, "predicted_vs_observed.png")
             summary = build_regression_summary(
                 inputs,
                 data,
@@ -526,6 +552,7 @@ def run_regression(args: argparse.Namespace) -> dict:
                 motifs=motifs,
                 motifs_note=note,
                 figures=figures,
+                runtimes=timer.with_total(),
             )
             write_summary(staged, summary, write_regression_report)
     if "cv_pearson" in cv:

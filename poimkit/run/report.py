@@ -7,7 +7,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..io import atomic_path
-from .html import STYLE, Markup, img, motif_place, plain, probability, table
+from .html import (
+    STYLE,
+    Markup,
+    img,
+    motif_place,
+    plain,
+    probability,
+    software_and_times,
+    table,
+)
 
 #: the motifs' introduction: how sites are found, what the columns mean
 _MOTIFS_INTRO = {
@@ -581,10 +590,7 @@ def render_report(summary: dict, figures: Path) -> str:
         f"</span>; support vectors: {s['n_support_vectors']}.</p>"
     )
     parts.append(table(["parameter", "value"], _parameter_rows(s)))
-    versions = [[k, v] for k, v in s["versions"].items()]
-    parts.append(table(["software", "version"], versions))
-    runtimes = [[k, f"{v:.2f} s"] for k, v in s["runtimes"].items()]
-    parts.append(table(["step", "wall time"], runtimes, {1}))
+    parts.extend(software_and_times(s))
     parts.append("</body></html>\n")
     return "\n".join(parts)
 

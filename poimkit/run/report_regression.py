@@ -13,7 +13,7 @@ import html
 from pathlib import Path
 
 from ..io import atomic_path
-from .html import STYLE, img, plain, probability, table
+from .html import STYLE, img, plain, probability, software_and_times, table
 from .report import model_sections, motif_columns, selection_note
 
 #: the classification page's words for a POIM's sign, and a regressor's
@@ -186,8 +186,7 @@ def render_regression_report(summary: dict, figures: Path) -> str:
     parts.append(selection_note(s.get("selection"), s["n_sequences"]))
     rows = [[k, plain(v)] for k, v in s["parameters"].items()]
     parts.append(table(["parameter", "value"], rows))
-    versions = [[k, v] for k, v in s["versions"].items()]
-    parts.append(table(["software", "version"], versions))
+    parts.extend(software_and_times(s))
     parts.append("</body></html>\n")
     return "\n".join(parts)
 

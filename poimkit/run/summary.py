@@ -170,6 +170,7 @@ def build_regression_summary(
     motifs: list[Motif],
     motifs_note: str,
     figures: list[str],
+    runtimes: dict[str, float],
 ) -> dict:
     """The content of a regression run's ``summary.json``.
 
@@ -195,13 +196,15 @@ def build_regression_summary(
         Why the motif list is what it is.
     figures : list of str
         The PNGs written.
+    runtimes : dict
+        Wall time per step, in seconds.
 
     Returns
     -------
     dict
         JSON-ready; ``task`` "regression", the data, ``family``, ``model``,
         ``parameters``, ``target`` (mean, std), the CV figures, ``selection``,
-        ``motifs``, ``top_kmers``, ``figures`` and more.
+        ``motifs``, ``top_kmers``, ``figures``, ``runtimes`` and more.
     """
     y = data.y
     lengths = [len(x) for x in data.X]
@@ -227,6 +230,7 @@ def build_regression_summary(
         "motifs_note": motifs_note,
         "differential_peaks": _differential_peaks(poim),
         "background": repr(poim.background),
+        "runtimes": runtimes,
         "versions": _versions(),
     }
 
