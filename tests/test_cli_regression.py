@@ -393,7 +393,9 @@ def test_run_refuses_a_poim_over_the_memory_limit_before_training(
     err = capsys.readouterr().err
     assert code == 2, err
     # the need and the limit in digits that differ (not "0.0 GiB over 0.0 GiB")
-    assert re.search(r"need about 0\.0*[1-9][0-9.e-]* GiB, over the limit of 1e-06", err)
+    assert re.search(
+        r"need about 0\.0*[1-9][0-9.e-]* GiB, over the limit of 1e-06", err
+    )
     assert not out.exists()
 
 

@@ -125,7 +125,9 @@ def test_every_module_imports_without_docstrings():
         "    importlib.import_module(m.name)\n"
         "assert poimkit.__doc__ is None\n"
     )
-    done = subprocess.run([sys.executable, "-OO", "-c", code], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-OO", "-c", code], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr[-800:]
 
 
