@@ -11,6 +11,7 @@ from poimkit.poim.engine import plan_shifts
 from poimkit.poim.exact import estimate_bytes
 from poimkit.run.data import LabeledData, check_poim_memory, make_background
 from poimkit.run.options import RunOptions
+from poimkit.run.plan import make_plan
 
 
 @pytest.mark.parametrize(
@@ -35,7 +36,8 @@ def test_precheck_estimate_is_the_one_compute_poim_checks(
         background=background,
         markov_order=markov_order,
     )
-    need = check_poim_memory(data, options)
+    candidates = make_plan(data, options).candidates()
+    need = check_poim_memory(data, options, candidates)
     bg = make_background(data, options)
     assert plan_shifts(bg, 4).method == method
     # the old pre-check counted the orders only
@@ -50,4 +52,5 @@ def test_precheck_estimate_is_the_one_compute_poim_checks(
         check_poim_memory(
             data,
             RunOptions(**{**vars(options), "memory_limit_gb": (need - 1) / 1024**3}),
+            candidates,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -218,9 +219,7 @@ def check_folds(
 
 
 def check_poim_memory(
-    data: LabeledData,
-    options: RunOptions,
-    largest: tuple[int | None, tuple[int, int] | None] | None = None,
+    data: LabeledData, options: RunOptions, candidates: Iterable[tuple]
 ) -> int:
     """Raise `InputError` now if the POIM step would exceed the memory limit.
 
@@ -236,10 +235,8 @@ def check_poim_memory(
         The labeled sequences (their length and number).
     options : RunOptions
         ``max_order``, the background and ``memory_limit_gb``.
-    largest : (int or None, (int, int) or None), optional
-        The largest models the run may train: the gkm model's ``l`` and the
-        WD model's ``(shift, degree)``, None for a family it will not train.
-        Default: those ``options`` allow (`largest_models`).
+    candidates : iterable of (str, estimator, Grid or None)
+        What the run may train, as `largest_models` takes it.
 
     Returns
     -------
@@ -256,7 +253,7 @@ def check_poim_memory(
     max_order = min(options.max_order, data.length)
     if options.max_order != RunOptions.max_order:  # the default fits short data
         check_max_order(options.max_order, data.length)
-    gkm_l, wds = largest or largest_models(data.length, options)
+    gkm_l, wds = largest_models(candidates, data.length)
     need = 0  # kernel "auto": the family chosen later may be either
     if gkm_l is not None:
         need = position_free_bytes(data.length, gkm_l, max_order, order)
@@ -277,39 +274,40 @@ def check_poim_memory(
 
 
 def largest_models(
-    length: int, options: RunOptions
+    candidates: Iterable[tuple], length: int
 ) -> tuple[int | None, tuple[int, int] | None]:
-    """The largest models a classification run may train (`check_poim_memory`).
+    """The largest models a run may train (`check_poim_memory`).
 
     Parameters
     ----------
+    candidates : iterable of (str, estimator, Grid or None)
+        Each family the run may train: its name ("gkm" or a WD family), its
+        unfitted model and the grid the inner CV searches (None: the model's
+        own parameters), as `RunPlan.candidates` and a regression's families
+        list them.
     length : int
         The POIM length.
-    options : RunOptions
-        ``kernel``, ``gkm_l``, ``solver`` and the WD parameters.
 
     Returns
     -------
     gkm_l : int or None
-        The gkm model's ``l`` (None: no gkm model).
+        The gkm model's largest ``l`` (None: no gkm model).
     wds : (int, int) or None
-        The largest convolved shift and degree of a WD model (``(0, 1)``: the
-        POIM of expanded weights; None: no WD model).
+        The largest shift and degree of a WD model whose shifts the POIM
+        convolves (``(0, 1)``: the POIM of expanded weights, for the linear
+        solver or mismatches; None: no WD model).
     """
-    from ..svm.grids import default_grid
-
-    gkm_l = None if options.kernel == "wd" else options.gkm_l
-    if options.kernel == "gkm":
-        return gkm_l, None
-    fixed = options.fixed()
-    if options.solver == "linear" or fixed.get("mismatches"):
-        return gkm_l, (0, 1)  # the POIM of the expanded weights
-    if options.selects:
-        grid = default_grid(length, fixed).to_dict()
-        shift, degree = max(grid["shift"]), max(grid["degree"])
-    else:
-        shift, degree = fixed["shift"], fixed["degree"]
-    return gkm_l, (int(shift), min(int(degree), length))
+    gkm_l, wds = None, None
+    for name, model, grid in candidates:
+        values = {k: [v] for k, v in model.get_params().items()}
+        values.update(grid.to_dict() if grid is not None else {})
+        if name == "gkm":
+            gkm_l = max(values["l"])
+        elif not hasattr(model, "shift_base_weights") or any(values["mismatches"]):
+            wds = (0, 1)  # the POIM of the expanded weights
+        else:
+            wds = (int(max(values["shift"])), min(int(max(values["degree"])), length))
+    return gkm_l, wds
 
 
 def compute_run_poim(

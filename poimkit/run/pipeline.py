@@ -122,7 +122,7 @@ def run_pipeline(
                 item["path"] = f"{dataset}: {Path(item['path']).name} (temporary copy)"
         plan = make_plan(data, options)  # checks the folds before hours of training
         options = plan.options
-        check_poim_memory(data, options)
+        check_poim_memory(data, options, plan.candidates())
         steps = ["cross-validation"] * bool(options.cv) + [
             "training",
             "POIM",

@@ -52,6 +52,19 @@ class RunPlan:
         """Whether an inner cross-validation chooses parameters or family."""
         return self.families is not None
 
+    def candidates(self) -> list[tuple]:
+        """``(family, unfitted model, grid or None)`` of every model it may train.
+
+        Returns
+        -------
+        list of (str, estimator, Grid or None)
+            The grid the inner CV searches; None where the model's own
+            parameters are trained (`poimkit.run.data.largest_models`).
+        """
+        if self.families is None:
+            return [(name, model, None) for name, model in self.templates.items()]
+        return [(name, self.templates[name], grid) for name, _, grid in self.families]
+
 
 def make_plan(
     data: LabeledData, options: RunOptions, model: Any = None, *, check: bool = True

@@ -351,20 +351,6 @@ def _read_and_families(args: argparse.Namespace):
     return list(ids), codes, y, families
 
 
-def _largest_models(families: list, length: int) -> tuple:
-    """``(gkm_l, (shift, degree))`` of the largest candidates (`check_poim_memory`)."""
-    gkm_l, wds = None, None
-    for name, template, grid in families:
-        values = grid.to_dict()
-        if name == "gkm":
-            gkm_l = max(values["l"])
-        elif type(template).__name__ == "WDLinearSVR" or values.get("mismatches"):
-            wds = (0, 1)  # the POIM of the expanded weights
-        else:
-            wds = (max(values["shift"]), min(max(values["degree"]), length))
-    return gkm_l, wds
-
-
 def _resolve_solver(args: argparse.Namespace, n: int, lengths: list[int]):
     """``(solver, degree)`` for ``n`` records, as for classifiers.
 
@@ -517,7 +503,7 @@ def run_regression(args: argparse.Namespace) -> dict:
             threads=args.threads,
             memory_limit_gb=args.memory_limit,
         )
-        check_poim_memory(data, options, _largest_models(families, data.length))
+        check_poim_memory(data, options, families)
         with (
             staged_directory(args.output, args.force, inputs) as staged,
             numba_threads(args.threads),
