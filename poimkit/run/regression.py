@@ -406,6 +406,11 @@ def clone_checked(template: Any, params: dict[str, Any]) -> Any:
     return model
 
 
+def _selects(families: list) -> bool:
+    """Whether an inner CV chooses among the families' candidates (more than one)."""
+    return len(families) > 1 or families[0][2].size > 1
+
+
 def _select_and_cross_validate(args: argparse.Namespace, codes: Any, y, families):
     """The CV figures (printed) and the final model's unfitted template.
 
@@ -414,7 +419,7 @@ def _select_and_cross_validate(args: argparse.Namespace, codes: Any, y, families
     """
     progress = bars(args)
     _, template, grid = families[0]
-    if len(families) == 1 and grid.size == 1:
+    if not _selects(families):
         model = clone_checked(template, {**grid.settings()[0], "C": grid.C[0]})
         cv = (
             cv_regression(model, codes, y, args.cv, args.seed, progress)
@@ -508,9 +513,8 @@ def run_regression(args: argparse.Namespace) -> dict:
             staged_directory(args.output, args.force, inputs) as staged,
             numba_threads(args.threads),
         ):
-            choosing = args.cv or len(families) > 1 or families[0][2].size > 1
             step = "cross-validation" if args.cv else "selection"
-            with timer.step(step) if choosing else nullcontext():
+            with timer.step(step) if args.cv or _selects(families) else nullcontext():
                 cv, model = _select_and_cross_validate(args, codes, y, families)
             with timer.step("training"):
                 model.fit(codes, y)
