@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from .console import StepTimer, bars, progress, say
+from .console import StepTimer, bars, say
+from .console import progress as progress_mode
 
 __all__ = [
     "clone_checked",
@@ -496,7 +497,7 @@ def run_regression(args: argparse.Namespace) -> dict:
     from .summary import build_regression_summary, save_results, write_summary
 
     inputs = (args.fasta, args.targets)
-    timer = StepTimer(lines=progress(args) == "lines")
+    timer = StepTimer(lines=progress_mode(args) == "lines")
     with output_lock(args.output):
         with timer.step("read"):
             ids, codes, y, families = _read_and_families(args)
