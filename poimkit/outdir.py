@@ -26,8 +26,10 @@ OUTPUT_FILES = (
 )
 #: files a run on peaks adds: the negatives it made
 NEGATIVE_FILES = ("negatives.bed", "negatives.fa")
+#: the motifs as a classifier: written when a run reports motifs
+MOTIF_MODEL_FILE = "motif_model.npz"
 #: what a poimkit run folder holds (anything else there is not ours to delete)
-RUN_FILES = frozenset({*OUTPUT_FILES, *NEGATIVE_FILES, "figures"})
+RUN_FILES = frozenset({*OUTPUT_FILES, *NEGATIVE_FILES, MOTIF_MODEL_FILE, "figures"})
 #: the ``format`` of a run's summary.json: the mark of a folder poimkit made
 RUN_FORMAT = "poimkit-run-summary"
 #: file in a staging folder naming the process that writes it

@@ -182,7 +182,9 @@ def close(found, truth):
 
 def check_evidence(motif):
     assert motif.q_value <= 0.05 and motif.p_value <= motif.q_value + 1e-300
-    assert motif.frac_positive > motif.frac_negative
+    # a negative-class motif (label 0) is counted the other way round
+    carriers, others = motif.frac_positive, motif.frac_negative
+    assert (carriers > others) == bool(motif.label)
     assert motif.n_sites == int((motif.sites.rows.size > 0) and motif.n_sites)
     assert_allclose(
         motif.pwm * motif.n_sites, np.rint(motif.pwm * motif.n_sites), atol=1e-9

@@ -311,3 +311,39 @@ def test_promoters_show_the_minus_35_and_minus_10_boxes(tmp_path):
     assert first["frac_positive"] > 3 * first["frac_negative"]
     assert all(m["q_value"] <= 0.05 for m in summary["motifs"])
     assert all(set(m["iupac"]) != {"N"} for m in summary["motifs"])
+
+
+def test_motif_model_is_nested_and_saved(small_pair, tmp_path, monkeypatch):
+    """Each fold's motifs come from its training sequences only (ids checked)."""
+    import poimkit.run.motif_model as motif_model
+    from poimkit.motifs.model import MotifClassifier, load_motif_model
+
+    pos, neg = small_pair
+    seen = []  # ids of the sequences each fold's motifs were sought in
+    original = motif_model.compute_run_poim
+
+    def recording(model, part, options, progress=False):
+        seen.append(set(part.ids))
+        return original(model, part, options, progress)
+
+    monkeypatch.setattr(motif_model, "compute_run_poim", recording)
+    out = tmp_path / "out"
+    summary = run_pipeline(
+        out, pos=str(pos), neg=str(neg), options=SMALL, progress=False
+    )
+    ids, X, y = read_labeled(pos=str(pos), neg=str(neg))
+    folds = StratifiedKFold(3, shuffle=True, random_state=SMALL.seed).split(X, y)
+    assert len(seen) == 3
+    for fold_ids, (train, test) in zip(seen, folds, strict=True):
+        assert fold_ids == {ids[i] for i in train}
+        assert not fold_ids & {ids[i] for i in test}
+    explained = summary["motif_model"]
+    assert summary["motifs"] and explained is not None
+    assert 0.5 < explained["cv_auc"] <= 1 and explained["fidelity"] > 0.5
+    assert [c["motif"] for c in explained["coefficients"]] == [
+        m["name"] for m in summary["motifs"]
+    ]
+    loaded = load_motif_model(out / "motif_model.npz")
+    assert isinstance(loaded, MotifClassifier)
+    assert roc_auc_score(y, loaded.decision_function(X)) > 0.8
+    assert "of the model's ranking" in (out / "report.html").read_text()

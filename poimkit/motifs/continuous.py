@@ -7,7 +7,9 @@ one that lowers it (negative values), so sites are sought twice, with the
 classification path's machinery (`poimkit.motifs.discovery.discover`): for
 the POIM as it is, in the discovery sequences whose target lies above their
 median, and for the negated POIM, in those below it (as the classification
-path looks for sites in the discovery positives). The evidence is counted on
+path looks for sites in each class), a seed that makes no site motif being
+refined against the discovery sequences on the other side
+(`poimkit.motifs.contrast`). The evidence is counted on
 the held-out half only, which the PWMs never saw: the two-sided Mann-Whitney U
 test that holding a site shifts the target, its effect size the rank-biserial
 correlation (`poimkit.motifs.evidence.shift_test`), Benjamini-Hochberg over
@@ -78,26 +80,6 @@ def check_targets(
     return X, t
 
 
-def negated(poim: Poim) -> Poim:
-    """The POIM with every value's sign flipped (what the model penalises).
-
-    Parameters
-    ----------
-    poim : Poim
-
-    Returns
-    -------
-    Poim
-    """
-    from ..poim import Poim
-
-    return Poim(
-        [-poim.q(l) for l in range(1, poim.max_order + 1)],
-        poim.background,
-        poim.metadata,
-    )
-
-
 def target_motifs(
     poim: Poim,
     X: np.ndarray,
@@ -134,7 +116,7 @@ def target_motifs(
         ``frac_negative`` (held-out sequences above / below the median target
         holding a site).
     """
-    from .discovery import discover, importance, shared_sites
+    from .discovery import discover, importance, negated, shared_sites
     from .evidence import q_values, shift_test
     from .scan import motif_of_sites
 
@@ -145,13 +127,12 @@ def target_motifs(
     middle = np.median(t[discovery])
     found = []  # (SiteMotif, its sites in all sequences, signed POIM)
     n_examined = 0
-    for signed, side in (
-        (poim, t[discovery] > middle),
-        (negated(poim), t[discovery] < middle),
-    ):
-        motifs, n = discover(signed, X[discovery[side]], progress)
+    above, below = t[discovery] > middle, t[discovery] < middle
+    for signed, side, other in ((poim, above, below), (negated(poim), below, above)):
+        # the other side is no evidence: the held-out half alone is
+        motifs, n = discover(signed, X[discovery[side]], progress, X[discovery[other]])
         n_examined += n
-        for motif, _ in motifs:
+        for motif, _, _ in motifs:
             sites = motif.sites(X)
             if not any(
                 shared_sites(sites, motif.length, s, m.length) for m, s, _ in found

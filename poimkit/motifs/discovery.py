@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ..background import MarkovBackground
     from ..poim import Poim
     from .scan import Sites
+    from .sites import SiteMotif
 
 #: POIM seeds turned into site motifs (`extract_motifs` with sequences), the
 #: ones that explain the most score mass (`poimkit.motifs.sites.seed_mass`)
@@ -30,6 +31,8 @@ MAX_SITE_SEEDS = 100
 KEEP_SITES = 0.9
 #: a seed whose sites overlap those of a stronger motif this often is dropped
 SHARED_SITES = 0.5
+#: letters of a seed that may hang over a motif's edge in `completes`
+OVERHANG = 1
 
 
 def background_letters(background: MarkovBackground) -> np.ndarray:
@@ -102,8 +105,31 @@ def importance(poim: Poim, consensus: str) -> float:
     )
 
 
+def negated(poim: Poim) -> Poim:
+    """The POIM with every value's sign flipped (what the model penalises).
+
+    Parameters
+    ----------
+    poim : Poim
+
+    Returns
+    -------
+    Poim
+    """
+    from ..poim import Poim
+
+    return Poim(
+        [-poim.q(l) for l in range(1, poim.max_order + 1)],
+        poim.background,
+        poim.metadata,
+    )
+
+
 def discover(
-    poim: Poim, X_discovery: np.ndarray, progress: bool = False
+    poim: Poim,
+    X_discovery: np.ndarray,
+    progress: bool = False,
+    X_contrast: np.ndarray | None = None,
 ) -> tuple[list, int]:
     """Site motifs of the POIM's seeds in the discovery sequences.
 
@@ -116,6 +142,10 @@ def discover(
     background is the POIM background's mean letters (`background_letters`);
     for a strand-symmetric model (``model_reverse_complement``), which rewards
     a site and its reverse complement alike, both strands are always scanned.
+    The seeds that made no site motif are then refined against
+    ``X_contrast``, if given (`poimkit.motifs.contrast.contrast_motif`: the
+    short, degenerate motifs of real factors), so that a sharp site motif is
+    never displaced by a refined one.
 
     Parameters
     ----------
@@ -125,11 +155,15 @@ def discover(
         The sequences the sites and PWMs come from.
     progress : bool
         A progress bar over the seeds.
+    X_contrast : numpy.ndarray of uint8, shape (n_contrast, L), optional
+        Sequences of the other class (or side of a target), the same width.
 
     Returns
     -------
-    found : list of [SiteMotif, Sites]
-        Each motif with its sites in ``X_discovery``.
+    found : list of [SiteMotif, Sites, bool]
+        Each motif with its sites in ``X_discovery`` and whether it was
+        refined against ``X_contrast`` (whose sequences then are no
+        evidence for it).
     n_examined : int
         Seeds examined (the size of the family of tests).
     """
@@ -139,48 +173,138 @@ def discover(
 
     background = background_letters(poim.background)
     symmetric = poim.metadata.get("model_reverse_complement") == "True"
-    found = []  # [SiteMotif, its sites (both strands) in the discovery half]
+    found = []  # [SiteMotif, its sites in the discovery half, saw the contrast]
     seeds = site_seeds(poim)
     mass = np.array([seed_mass(X_discovery, poim, seed) for seed in seeds])
     by_mass = np.argsort(-mass, kind="stable")[:MAX_SITE_SEEDS]
     by_mass = by_mass[mass[by_mass] > 0]
+    missed = []  # seeds that made no site motif, in order
     for i in tqdm(by_mass, desc="motif seeds", unit="seed", disable=not progress):
-        if any(_within(seeds[i], m) for m, _ in found):
+        if any(_within(seeds[i], m) for m, _, _ in found):
             continue  # a piece of a motif found already: its sites are the same
         candidate = site_motif(X_discovery, poim, seeds[i], background, symmetric)
         if candidate is None:
+            missed.append(seeds[i])
             continue
-        sites = candidate.sites(X_discovery)
+        _add(found, candidate, X_discovery, False)
+    # then the degenerate motifs the site test misses, refined by contrast
+    for seed in missed if X_contrast is not None else []:
+        if any(_within(seed, m) for m, _, _ in found):
+            continue
+        candidate = _refined(poim, seed, X_discovery, X_contrast, found)
+        if candidate is not None:
+            _add(found, candidate, X_discovery, True)
+    return found, int(by_mass.size)
+
+
+def _add(found: list, candidate, X_discovery: np.ndarray, by_contrast: bool) -> None:
+    """Add a motif to ``found``: new, the other strand of one, or the same sites.
+
+    A motif whose sites mostly coincide with those of one found before (or,
+    refined by contrast, a degenerate variant of it: `completes`) replaces
+    it if it is longer and keeps `KEEP_SITES` of its sites (a refined motif
+    never replaces a site motif), and is dropped otherwise; one found on the
+    other strand becomes the first one's twin.
+    """
+    sites = candidate.sites(X_discovery)
+    same = [
+        k
+        for k, (m, s, _) in enumerate(found)
+        if shared_sites(sites, candidate.length, s, m.length)
+    ]
+    if by_contrast and not same:
         same = [
             k
-            for k, (m, s) in enumerate(found)
-            if shared_sites(sites, candidate.length, s, m.length)
+            for k, (m, _, _) in enumerate(found)
+            if completes(m.consensus, candidate) or completes(candidate.consensus, m)
         ]
-        if same:  # the same sites: keep the longer motif if it keeps them
-            old, old_sites = found[same[0]]
-            if (
-                old.twin is None
-                and candidate.length > old.length
-                and sites.rows.size >= KEEP_SITES * old_sites.rows.size
-            ):
-                found[same[0]] = [candidate, sites]
+    if same:
+        old, old_sites, old_by_contrast = found[same[0]]
+        if (
+            old.twin is None
+            and by_contrast <= old_by_contrast  # never a site motif's by a refined
+            and candidate.length > old.length
+            and sites.rows.size >= KEEP_SITES * old_sites.rows.size
+        ):
+            found[same[0]] = [candidate, sites, by_contrast]
+        return
+    twin_of = next(
+        (
+            (entry, shift)
+            for entry in found
+            if entry[0].twin is None
+            and (shift := entry[0].reverse_shift(candidate)) is not None
+        ),
+        None,
+    )
+    if twin_of is not None:
+        entry, shift = twin_of
+        entry[0].twin, entry[0].twin_shift = candidate, shift
+        entry[1] = entry[0].sites(X_discovery)
+        entry[2] = entry[2] or by_contrast
+        return
+    found.append([candidate, sites, by_contrast])
+
+
+def _refined(poim, seed, X_discovery, X_contrast, found):
+    """The seed's motif refined against the contrast (`contrast_motif`), or None.
+
+    None also when the seed's exact occurrences are mostly sites of a motif
+    found already: it is a piece of that motif.
+    """
+    from .contrast import contrast_motif
+    from .sites import allowed_starts, occurrences
+
+    allowed = allowed_starts(poim, seed, length=X_discovery.shape[1])
+    held = occurrences(X_discovery, seed, allowed)
+    if any(shared_sites(held, len(seed), s, m.length) for m, s, _ in found):
+        return None
+    symmetric = poim.metadata.get("model_reverse_complement") == "True"
+    return contrast_motif(
+        X_discovery, X_contrast, seed, allowed, symmetric, poim.position_free
+    )
+
+
+def completes(seed: str, motif: SiteMotif) -> bool:
+    """True if the seed, completed by the motif's best letters, is one of its sites.
+
+    The seed is laid on the motif (or its twin) at every shift on either
+    strand where all but `OVERHANG` of its letters fall on motif columns;
+    the columns it leaves uncovered take their best letter. A seed that
+    reaches the motif's threshold so is a piece of a site of the motif: for a
+    degenerate motif, whose consensus need not contain the seed, the
+    counterpart of `_within`.
+
+    Parameters
+    ----------
+    seed : str
+        A k-mer over ``ACGT``.
+    motif : SiteMotif
+        A motif found already.
+
+    Returns
+    -------
+    bool
+    """
+    from ..alphabet import ALPHABET
+
+    codes = np.array([ALPHABET.index(c) for c in seed])
+    m = codes.size
+    for site_motif in (motif, motif.twin):
+        if site_motif is None:
             continue
-        twin_of = next(
-            (
-                (entry, shift)
-                for entry in found
-                if entry[0].twin is None
-                and (shift := entry[0].reverse_shift(candidate)) is not None
-            ),
-            None,
-        )
-        if twin_of is not None:  # the same motif on the other strand
-            entry, shift = twin_of
-            entry[0].twin, entry[0].twin_shift = candidate, shift
-            entry[1] = entry[0].sites(X_discovery)
-            continue
-        found.append([candidate, sites])
-    return found, int(by_mass.size)
+        lods = site_motif.log_odds
+        best = lods.max(axis=1)
+        for letters in (codes, 3 - codes[::-1]):
+            for shift in range(-OVERHANG, lods.shape[0] - m + OVERHANG + 1):
+                lo, hi = max(0, shift), min(lods.shape[0], shift + m)
+                if hi - lo < m - OVERHANG:
+                    continue
+                covered = lods[np.arange(lo, hi), letters[lo - shift : hi - shift]]
+                score = covered.sum() + best[:lo].sum() + best[hi:].sum()
+                if score >= site_motif.threshold:
+                    return True
+    return False
 
 
 def _within(seed: str, motif) -> bool:

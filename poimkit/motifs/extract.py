@@ -16,9 +16,10 @@ from .discovery import (
     codes_for,
     discover,
     importance,
+    negated,
 )
 from .fit import MotifPoimFit, MotifShape
-from .motif import Motif, strongest_first
+from .motif import Motif, named_in_order, strongest_first
 from .seeds import find_seeds
 
 if TYPE_CHECKING:
@@ -98,17 +99,19 @@ def extract_motifs(
     """Motifs (PWM, mean position, spread) behind a POIM.
 
     With ``sequences`` and ``labels`` (the recommended use) each motif is
-    built from its sites, real occurrences where the model rewards it, and
-    comes with evidence (`Motif.n_sites`, ``frac_positive``, ``frac_negative``,
-    ``p_value``, ``q_value``); only motifs with ``q_value <= alpha`` are
-    returned. Without them, PWMs are fitted to the POIMs alone (motifPOIM).
+    built from its sites, real occurrences where the model rewards it (the
+    positives' motifs) or penalises it (the negatives' motifs, `Motif.label`
+    0), and comes with evidence (`Motif.n_sites`, ``frac_positive``,
+    ``frac_negative``, ``p_value``, ``q_value``); only motifs with
+    ``q_value <= alpha`` are returned. Without them, PWMs are fitted to the
+    POIMs alone (motifPOIM).
 
     Parameters
     ----------
     poim : Poim
         POIMs of a model, e.g. from `poimkit.compute_poim`.
     max_motifs : int
-        Most motifs to report.
+        Most motifs to report (with labels: of each class).
     sequences : array-like of uint8, shape (n, L), optional
         Integer-coded sequences (`poimkit.encode`), e.g. the training set. For
         the POIM of a position-free model they may have any lengths (a list
@@ -148,23 +151,33 @@ def extract_motifs(
     Returns
     -------
     list of Motif
-        Strongest first.
+        Strongest first (with labels: the positives' motifs, then the
+        negatives').
 
     Notes
     -----
     **With sequences** (`poimkit.motifs.sites`): the k-mers of the strongest POIM
-    entries, and of the strongest entry at every start, are seeds, taken in order of
-    the score mass they explain (`poimkit.motifs.sites.seed_mass`). The positives
-    are split at random into halves: the *discovery* half gives each seed's sites
-    and PWM, and the evidence is counted on the *held-out* half and the negatives,
-    which the PWM never saw. A seed whose sites mostly coincide with those of a
+    entries, of the strongest entry at every start and the strongest distinct
+    k-mers are seeds (`poimkit.motifs.seeds.site_seeds`), taken in order of
+    the score mass they explain (`poimkit.motifs.sites.seed_mass`). Each class
+    is split at random into halves. The positives' *discovery* half gives each
+    seed's sites and PWM; a seed that makes no motif there (a short, degenerate
+    motif of a real factor) is refined against the negatives' discovery half
+    (`poimkit.motifs.contrast`). The evidence is counted on the *held-out*
+    positives and on the negatives the PWM never saw (all of them, or their
+    held-out half for a motif refined against the other half). The
+    negatives' motifs are found the same way from the negated POIM, the
+    classes' roles swapped. A seed whose sites mostly coincide with those of a
     motif found before is dropped, or replaces it if it is longer and keeps
     `KEEP_SITES` of its sites. Null hypothesis: holding a site is independent of the
-    label; one-sided Fisher test, Benjamini-Hochberg over every seed examined (a
-    seed that made no motif counts as a test with p = 1). A motif is reported if its
-    q-value is at most ``alpha`` and its sites are at least `MIN_ENRICHMENT` times
-    as common in held-out positives as in negatives (an effect size: with many
-    sequences a tiny enrichment is significant, but no motif). The model itself did
+    label; one-sided Fisher test, Benjamini-Hochberg over every seed examined for
+    both classes (a seed that made no motif counts as a test with p = 1). A motif
+    is reported if its q-value is at most ``alpha`` and its sites are at least
+    `MIN_ENRICHMENT` times as common in its class's held-out sequences as in the
+    other class's (an effect size: with many sequences a tiny enrichment is
+    significant, but no motif). For a positional model, a motif whose sites lie
+    where a more significant motif of the other class has its own is only that
+    motif's absence, and is not reported (`_absent_not_present`). The model itself did
     see all sequences, so on a model no better than chance the test can still pass:
     check the cross-validated AUC first (``poimkit run`` reports no motifs when its
     interval includes 0.5). ``position`` is the 1-based mean start of the sites in
@@ -270,62 +283,130 @@ def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
+def _halves(
+    y: np.ndarray, rng: np.random.Generator
+) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Each class split at random into a discovery and a held-out half.
+
+    The positives are drawn first (as when only they were split).
+    """
+    halves = {}
+    for label in (1, 0):
+        members = rng.permutation(np.flatnonzero(y == label))
+        half = members.size // 2
+        halves[label] = (np.sort(members[:half]), np.sort(members[half:]))
+    return halves
+
+
 def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
-    """Motifs from the sites of POIM seeds, with evidence (`extract_motifs`)."""
+    """Motifs of both classes from the sites of POIM seeds, with evidence.
+
+    See `extract_motifs`: the positives' motifs from the POIM, the negatives'
+    from the negated POIM (what the model penalises), each counted the other
+    way round.
+    """
     from .evidence import enrichment_p_value, q_values
     from .scan import motif_of_sites
 
     anywhere = poim.position_free
-    positives = rng.permutation(np.flatnonzero(y))
-    half = positives.size // 2
-    discovery, held_out = np.sort(positives[:half]), np.sort(positives[half:])
-    negatives = np.flatnonzero(~y)
-    found, n_examined = discover(poim, X[discovery], progress)
+    halves = _halves(y, rng)
+    found = []  # (label, SiteMotif, refined against the other class, signed POIM)
+    n_examined = 0
+    for label, signed in ((1, poim), (0, negated(poim))):
+        own, other = halves[label][0], halves[1 - label][0]
+        if own.size == 0:
+            continue
+        motifs, n = discover(signed, X[own], progress, X[other] if other.size else None)
+        n_examined += n
+        found += [(label, m, contrast, signed) for m, _, contrast in motifs]
     if not found:
         return []
-    all_sites = [m.sites(X) for m, _ in found]
+    tests = []  # (sites, carriers, others)
+    for label, candidate, contrast, _ in found:
+        carriers = halves[label][1]
+        # the other class's sequences the motif never saw
+        others = halves[1 - label][1] if contrast else np.flatnonzero(y != label)
+        tests.append((candidate.sites(X), carriers, others))
     has = np.zeros((len(found), y.size), dtype=bool)  # sequences with a site
-    for row, sites in zip(has, all_sites, strict=True):
+    for row, (sites, _, _) in zip(has, tests, strict=True):
         row[sites.rows] = True
     p_values = [
         enrichment_p_value(
-            int(h[held_out].sum()),
-            held_out.size,
-            int(h[negatives].sum()),
-            negatives.size,
+            int(h[carriers].sum()), carriers.size, int(h[others].sum()), others.size
         )
-        for h in has
+        for h, (_, carriers, others) in zip(has, tests, strict=True)
     ]
+    if not anywhere:
+        p_values = _absent_not_present(found, tests, y, p_values)
     # every seed examined counts as a test (one that made no motif has p = 1):
     # the survivors were selected, so they alone would understate the family
     n_tests = max(n_examined, len(found))
     q = q_values(p_values + [1.0] * (n_tests - len(found)))[: len(found)]
-    motifs = []
-    for (candidate, _), sites, h, p, qv in zip(
-        found, all_sites, has, p_values, q, strict=True
+    by_class: dict[int, list[Motif]] = {1: [], 0: []}
+    for (label, candidate, _, signed), (sites, carriers, others), h, p, qv in zip(
+        found, tests, has, p_values, q, strict=True
     ):
-        frac_positive = float(h[held_out].mean())
-        frac_negative = float(h[negatives].mean())
-        if qv > alpha or frac_positive < MIN_ENRICHMENT * frac_negative:
+        frac_carriers = float(h[carriers].mean())
+        frac_others = float(h[others].mean()) if others.size else 0.0
+        if qv > alpha or frac_carriers < MIN_ENRICHMENT * frac_others:
             continue
-        # the reported PWM: every site in the positives, on the motif's strand
-        in_pos = y[sites.rows]
-        positive = sites.take(in_pos)
+        fractions = (frac_carriers, frac_others)[:: 1 if label else -1]
+        # the reported PWM: every site in the class, on the motif's strand
         motif = motif_of_sites(
             X,
-            positive,
+            sites.take(y[sites.rows] == label),
             candidate.length,
             anywhere,
-            frac_positive=frac_positive,
-            frac_negative=frac_negative,
+            frac_positive=fractions[0],
+            frac_negative=fractions[1],
             p_value=p,
             q_value=float(qv),
             e_value=p * n_tests,
+            label=label,
             sites=sites,
         )
-        motif.importance = importance(poim, motif.consensus)
-        motifs.append(motif)
-    return strongest_first(motifs, lambda m: m.importance, max_motifs)
+        sign = 1.0 if label else -1.0
+        motif.importance = sign * importance(signed, motif.consensus)
+        by_class[label].append(motif)
+    strongest = [
+        sorted(by_class[label], key=lambda m: -abs(m.importance))[:max_motifs]
+        for label in (1, 0)
+    ]
+    return named_in_order(strongest[0] + strongest[1])
+
+
+def _absent_not_present(found, tests, y, p_values) -> list[float]:
+    """P-values with 1 for a motif that is only the absence of another.
+
+    A positional model that rewards motif A at some place penalises every
+    other word there: the other class holds them "more often" only because
+    A takes their place in A's class. So a candidate whose sites lie where a
+    more significant candidate of the other class has its own (their central
+    starts, +- 2 SD, overlap) is no motif of its own, and its p-value
+    becomes 1. (A position-free model rewards a motif anywhere; a motif
+    there leaves the rest of the sequence as it is.)
+    """
+    regions = []
+    for (label, candidate, _, _), (sites, _, _) in zip(found, tests, strict=True):
+        starts = sites.starts[y[sites.rows] == label]
+        if starts.size == 0:
+            regions.append((0.0, 0.0))
+            continue
+        middle, spread = float(np.mean(starts)), float(np.std(starts))
+        regions.append((middle - 2 * spread, middle + 2 * spread + candidate.length))
+    out = list(p_values)
+    kept: list[int] = []
+    for i in np.argsort(p_values, kind="stable"):
+        if any(
+            found[k][0] != found[i][0]
+            and regions[k][0] < regions[i][1]
+            and regions[i][0] < regions[k][1]
+            for k in kept
+        ):
+            out[i] = 1.0
+        else:
+            kept.append(int(i))
+    return out
 
 
 def _informative(shape: MotifShape) -> bool:

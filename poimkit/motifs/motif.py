@@ -72,6 +72,11 @@ class Motif(PwmColumns):
     e_value : float
         ``p_value`` times the number of seeds examined (MEME's E-value: the
         expected number of motifs this good by chance).
+    label : int or None
+        The class whose sequences carry the motif: 1 for the positives (the
+        model rewards it), 0 for the negatives (the model penalises it; its
+        ``importance`` is then negative and its test counts the other way
+        round). None for a continuous target or a motif fitted to POIMs alone.
     sites : Sites or None
         The best site of each sequence holding one
         (`poimkit.motifs.scan.Sites`).
@@ -96,6 +101,7 @@ class Motif(PwmColumns):
     e_value: float = math.nan
     effect: float = math.nan
     median_shift: float = math.nan
+    label: int | None = None
     sites: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -167,7 +173,21 @@ def strongest_first(
     >>> [(m.name, m.consensus) for m in ranked]
     [('motif_1', 'GT'), ('motif_2', 'AC')]
     """
-    motifs = sorted(motifs, key=lambda m: -strength(m))[:max_motifs]
+    return named_in_order(sorted(motifs, key=lambda m: -strength(m))[:max_motifs])
+
+
+def named_in_order(motifs: list[Motif]) -> list[Motif]:
+    """The motifs as they are, named ``motif_1``, ``motif_2``, ... in order.
+
+    Parameters
+    ----------
+    motifs : list of Motif
+        Their names are set.
+
+    Returns
+    -------
+    list of Motif
+    """
     for i, motif in enumerate(motifs, start=1):
         motif.name = f"motif_{i}"
     return motifs

@@ -363,6 +363,57 @@ def score_threshold(
     return (low.sum() + i) / scale - 1e-9, float(tail[i])
 
 
+def best_windows(
+    X: np.ndarray,
+    allowed: np.ndarray,
+    allowed_rc: np.ndarray,
+    log_odds_: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The best window of every row, on either strand, and its score.
+
+    A window read as the reverse complement is scored with the reversed and
+    complemented log-odds; ties go to the given strand, and a window reaching
+    into the padding never counts.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Letter codes, perhaps `padded`.
+    allowed, allowed_rc : numpy.ndarray of int
+        0-based (leftmost) starts of windows read on the given strand, and as
+        the reverse complement.
+    log_odds_ : numpy.ndarray of float, shape (m, 4)
+        The motif's log-odds.
+
+    Returns
+    -------
+    score : numpy.ndarray of float64, shape (n,)
+        The best window's score; ``-inf`` for a row without a window.
+    best : numpy.ndarray of int64, shape (n,)
+        Its index in ``starts``: below ``allowed.size`` on the given strand.
+    starts : numpy.ndarray of int64
+        ``allowed`` then ``allowed_rc``.
+    """
+    from ._best_window import best_window_kernel
+
+    lods = np.ascontiguousarray(log_odds_, dtype=np.float64)
+    starts = np.concatenate([allowed, allowed_rc]).astype(np.int64)
+    if starts.size and (starts.min() < 0 or starts.max() + lods.shape[0] > X.shape[1]):
+        raise ValueError("a window start lies outside the sequences")
+    tables = np.stack([lods, np.ascontiguousarray(lods[::-1, ::-1])])
+    score = np.empty(X.shape[0])
+    best = np.empty(X.shape[0], dtype=np.int64)
+    best_window_kernel(
+        np.ascontiguousarray(X, dtype=np.uint8),
+        starts,
+        allowed.size,
+        tables,
+        score,
+        best,
+    )
+    return score, best, starts
+
+
 def scan(
     X: np.ndarray,
     allowed: np.ndarray,
@@ -392,16 +443,7 @@ def scan(
     -------
     Sites
     """
-    starts = np.concatenate([allowed, allowed_rc])
-    scores = np.concatenate(
-        [
-            window_scores(X, allowed, log_odds_),
-            window_scores(X, allowed_rc, log_odds_[::-1, ::-1]),
-        ],
-        axis=1,
-    )
-    best = scores.argmax(axis=1)
-    top = scores[np.arange(scores.shape[0]), best]
+    top, best, starts = best_windows(X, allowed, allowed_rc, log_odds_)
     rows = np.flatnonzero(top >= threshold)
     strands = np.where(best[rows] < allowed.size, 1, -1).astype(np.int8)
     return Sites(rows, starts[best[rows]], top[rows], strands)

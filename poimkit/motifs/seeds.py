@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 #: an extension letter must beat every alternative letter by this factor
 SPECIFICITY = 1.15
+#: distinct k-mers of the highest order taken as site seeds, by their best
+#: start (`site_seeds`): a strong motif's many variants fill the strongest
+#: entries, so a second factor's weaker words would otherwise never be seeds
+N_DISTINCT = 50
 
 
 @dataclass
@@ -234,12 +238,15 @@ def _merge(seeds: list[Seed], poim, window: int) -> list[Seed]:
 
 
 def site_seeds(poim: Poim, n_top: int = 200) -> list[str]:
-    """Distinct k-mers of the strongest POIM entries and of every start.
+    """Distinct k-mers of the strongest POIM entries, of every start, and more.
 
     The k-mers of `_candidates` (with every start) as they are, not
     assembled: a motif planted on both strands at one place shows both
     orientations there, and assembling them would make a chimera. Longer
     motifs grow from these seeds by their flanks (`poimkit.motifs.sites`).
+    Then the `N_DISTINCT` highest-order k-mers with the largest values at
+    their best start, so that every strong family of k-mers has seeds, not
+    only the strongest one (whose variants fill the strongest entries).
 
     Parameters
     ----------
@@ -253,4 +260,12 @@ def site_seeds(poim: Poim, n_top: int = 200) -> list[str]:
     list of str
         Strongest first.
     """
-    return list(dict.fromkeys(k for k, _, _ in _candidates(poim, n_top, True)))
+    q = poim.q(poim.max_order)
+    best = q.max(axis=0)
+    distinct = [
+        kmer_string(int(z), poim.max_order)
+        for z in np.argsort(-best, kind="stable")[:N_DISTINCT]
+        if best[z] > 0
+    ]
+    found = [k for k, _, _ in _candidates(poim, n_top, True)]
+    return list(dict.fromkeys(found + distinct))

@@ -299,15 +299,36 @@ def seed_mass(X: np.ndarray, poim: Poim, seed: str) -> float:
     allowed = allowed_starts(poim, seed, length=X.shape[1])
     if allowed.size == 0:
         return 0.0
-    codes = windows(X, allowed, len(seed))
-    target = np.array([ALPHABET.index(c) for c in seed], dtype=codes.dtype)
-    holds = (
-        ((codes == target).all(axis=-1) | (codes == 3 - target[::-1]).all(axis=-1))
-        .any(axis=1)
-        .sum()
-    )
+    holds = occurrences(X, seed, allowed).rows.size
     profile, _ = _profile(poim, seed)
     return float(holds * profile.max())
+
+
+def occurrences(X: np.ndarray, seed: str, allowed: np.ndarray) -> Sites:
+    """The first exact occurrence of the seed in each row, either strand.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Letter codes, perhaps `poimkit.motifs.scan.padded`.
+    seed : str
+        A k-mer over ``ACGT``.
+    allowed : numpy.ndarray of int64
+        0-based starts it may have (on either strand).
+
+    Returns
+    -------
+    Sites
+        Score 0; strand -1 where the row holds the reverse complement.
+    """
+    codes = windows(X, allowed, len(seed))
+    target = np.array([ALPHABET.index(c) for c in seed], dtype=codes.dtype)
+    forward = (codes == target).all(axis=-1)
+    match = forward | (codes == 3 - target[::-1]).all(axis=-1)
+    rows = np.flatnonzero(match.any(axis=1))
+    first = match[rows].argmax(axis=1)
+    strands = np.where(forward[rows, first], 1, -1).astype(np.int8)
+    return Sites(rows, allowed[first], np.zeros(rows.size), strands)
 
 
 def column_bits(counts: np.ndarray, background: np.ndarray) -> np.ndarray:

@@ -96,6 +96,7 @@ def cross_validate(
     progress: bool | str = False,
     *,
     fit_params: dict | None = None,
+    motif_model: bool = False,
 ) -> dict:
     """Stratified k-fold CV: AUC and accuracy per fold, out-of-fold scores.
 
@@ -118,6 +119,11 @@ def cross_validate(
         folds); ``"lines"``: a plain line per stage instead, for logs.
     fit_params : dict, optional
         Passed to every ``fit`` (e.g. ``client`` of `WDLinearSVC`).
+    motif_model : bool
+        Also find every fold's motifs in its training sequences and score the
+        held-out fold with their motif model
+        (`poimkit.run.motif_model.fold_motif_model`):
+        ``motif_out_of_fold_scores`` (0 in a fold whose model yields no motif).
 
     Returns
     -------
@@ -153,6 +159,7 @@ def cross_validate(
         chosen = [(s.family, s.selection.params) for s in found[:-1]]
         selection = selection_summary(found[-1], found[:-1])
     scores = np.empty(data.y.size)
+    motif_scores = np.zeros(data.y.size) if motif_model else None
     aucs, accuracies = [], []
     for (train, test), (family, params) in tqdm(
         list(zip(folds, chosen, strict=True)),
@@ -169,6 +176,12 @@ def cross_validate(
             .fit(data.X[train], data.y[train], **fit_params)
         )
         scores[test] = fitted.decision_function(data.X[test])
+        if motif_scores is not None:
+            from .motif_model import fold_motif_model
+
+            explained = fold_motif_model(fitted, data, train, options)
+            if explained is not None:
+                motif_scores[test] = explained.decision_function(data.X[test])
         aucs.append(roc_auc_score(data.y[test], scores[test]))
         accuracies.append(accuracy_score(data.y[test], fitted.predict(data.X[test])))
     return {
@@ -180,6 +193,7 @@ def cross_validate(
         "cv_accuracy": float(np.mean(accuracies)),
         "cv_accuracy_folds": [round(float(a), 6) for a in accuracies],
         "out_of_fold_scores": scores,
+        "motif_out_of_fold_scores": motif_scores,
         "selection": selection,
     }
 
@@ -194,6 +208,7 @@ NO_CV = {
     "cv_accuracy": None,
     "cv_accuracy_folds": [],
     "out_of_fold_scores": None,
+    "motif_out_of_fold_scores": None,
     "selection": None,
 }
 

@@ -15,6 +15,7 @@ from .console import StepTimer
 from .crossval import better_than_chance
 from .data import check_poim_memory, compute_run_poim, motif_data, read_input
 from .genome import PeakSource, read_peak_input
+from .motif_model import fit_motif_model, motif_model_summary
 from .options import RunOptions
 from .plan import make_plan
 from .summary import build_summary, save_results, write_figures, write_summary
@@ -72,8 +73,11 @@ def run_pipeline(
     Notes
     -----
     ``out`` receives ``model.npz``, ``poim.npz``, ``top_kmers.tsv`` (the 50
-    strongest POIM entries), ``motifs.meme``, ``sites.tsv``, ``figures/`` (PNG),
-    ``summary.json`` and ``report.html`` (one self-contained page). Everything
+    strongest POIM entries), ``motifs.meme``, ``sites.tsv``,
+    ``motif_model.npz`` (the motifs as a classifier,
+    `poimkit.motifs.model.MotifClassifier`; only if there are motifs),
+    ``figures/`` (PNG), ``summary.json`` and ``report.html`` (one
+    self-contained page). Everything
     is written into a hidden sibling folder first and renamed to ``out`` at the
     end, so an interrupted run leaves ``out`` absent (or, with ``force``, as
     it was).
@@ -93,7 +97,12 @@ def run_pipeline(
     from ..motifs import extract_motifs
     from ..motifs.discovery import background_letters
     from ..motifs.formats import write_meme, write_sites
-    from ..outdir import check_output_folder, output_lock, staged_directory
+    from ..outdir import (
+        MOTIF_MODEL_FILE,
+        check_output_folder,
+        output_lock,
+        staged_directory,
+    )
     from .report import write_report
 
     options = options or RunOptions()
@@ -136,7 +145,13 @@ def run_pipeline(
         ):
             timer.bar = bar
             timer.lines = progress == "lines"
-            trained = train_model(data, plan, progress=progress, step=timer.step)
+            trained = train_model(
+                data,
+                plan,
+                progress=progress,
+                step=timer.step,
+                motif_model=bool(options.max_motifs),
+            )
             model, cv = trained.model, trained.cv
             with timer.step("POIM"):
                 poim, background = compute_run_poim(
@@ -155,8 +170,13 @@ def run_pipeline(
                     if options.max_motifs and (not options.cv or better_than_chance(cv))
                     else []
                 )
+                explained = fit_motif_model(
+                    motifs, data, background_letters(background), options.seed
+                )
             with timer.step("outputs"):
                 save_results(staged, model, poim)
+                if explained is not None:
+                    explained.save(staged / MOTIF_MODEL_FILE)
                 if made is not None:
                     made.write_negatives(staged)
                 write_meme(
@@ -184,5 +204,6 @@ def run_pipeline(
                 made=made,
                 dataset=dataset,
             )
+            summary["motif_model"] = motif_model_summary(explained, cv, data.y)
             write_summary(staged, summary, write_report)
         return summary

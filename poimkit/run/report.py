@@ -21,14 +21,15 @@ from .html import (
 #: the motifs' introduction: how sites are found, what the columns mean
 _MOTIFS_INTRO = {
     False: "<p>Each motif is built from its <i>sites</i>: real occurrences in the "
-    "positive sequences, at the positions where the model rewards the motif's "
-    "strongest k-mers (POIMs). The logo is the letter frequencies of those "
-    "sites. <i>Position</i> is the 1-based mean start of the sites, "
+    "sequences of its class, at the positions where the model rewards (or, for "
+    "the negatives' motifs, penalises) the motif's strongest k-mers (POIMs). "
+    "The logo is the letter frequencies of those sites. <i>Position</i> is "
+    "the 1-based mean start of the sites, "
     "<i>spread</i> the standard deviation of that start; <i>importance</i> "
     "is the POIM value of the consensus, the average change of the SVM score "
     "when it sits there (positive favours the positive class).</p>",
     True: "<p>Each motif is built from its <i>sites</i>: real occurrences in the "
-    "positive sequences. The model is position-free: it rewards a word "
+    "sequences of its class. The model is position-free: it rewards a word "
     "wherever it occurs, so sites are sought at every position of every "
     "sequence, whatever its length. The logo is the letter frequencies of "
     "those sites. <i>Strands</i>: <i>both</i> if sites read as the motif's "
@@ -93,20 +94,26 @@ def motif_columns(
 
 def _motif_table(s: dict, figures: Path) -> str:
     """The motif table: positional columns, or strands for a position-free model."""
-    anywhere = bool(s.get("position_free"))
     compared = "matches" in s["motifs"][0]
     header, rows = motif_columns(
         s,
         figures,
         {
+            **({"class": lambda m: m["class"]} if "class" in s["motifs"][0] else {}),
             "positives": lambda m: f"{100 * m['frac_positive']:.0f} %",
             "negatives": lambda m: f"{100 * m['frac_negative']:.0f} %",
             "q-value": lambda m: probability(m["q_value"]),
             **({"best known match": _best_match} if compared else {}),
         },
     )
-    numeric = {4, 5, 6, 7, 8} if anywhere else {3, 4, 5, 6, 7, 8, 9}
-    return table(header, rows, numeric=numeric)
+    numbers = {"position", "spread", "importance", "sites"} | {
+        "positives",
+        "negatives",
+        "q-value",
+    }
+    return table(
+        header, rows, numeric={i for i, name in enumerate(header) if name in numbers}
+    )
 
 
 def _best_match(motif: dict) -> str:
@@ -493,6 +500,23 @@ def _checksum(item: dict) -> str:
     return f"{item['index_sha256']} (of its .fai index)"
 
 
+def _fidelity_sentence(s: dict) -> str:
+    """How much of the model's ranking its motifs explain (empty: no motif model)."""
+    explained = s.get("motif_model")
+    if not explained or explained["fidelity"] is None:
+        return ""
+    n = len(explained["coefficients"])
+    return (
+        f"<p class='big'>The {n} motif{'s' if n > 1 else ''} explain "
+        f"<b>{100 * explained['fidelity']:.0f} % of the model's ranking</b>: a "
+        "logistic model of their best site scores alone, its motifs found in each "
+        "fold's training sequences only, reaches a cross-validated ROC AUC of "
+        f"{explained['cv_auc']:.3f} (the share is (AUC &minus; 0.5) of the motifs' "
+        "model over that of the SVM, on the same held-out folds; "
+        "<span class='mono'>motif_model.npz</span>).</p>"
+    )
+
+
 def render_report(summary: dict, figures: Path) -> str:
     """The report page as a string.
 
@@ -529,6 +553,7 @@ def render_report(summary: dict, figures: Path) -> str:
             else "was trained on all of them <b>without cross-validation</b> "
             "(cv 0): how well it separates new sequences is unknown.</p>"
         ),
+        _fidelity_sentence(s),
         selection_note(s.get("selection"), s["n_sequences"]),
     ]
     if s.get("peaks"):
@@ -539,14 +564,16 @@ def render_report(summary: dict, figures: Path) -> str:
         anywhere = bool(s.get("position_free"))
         parts.append(
             _MOTIFS_INTRO[anywhere]
-            + "<p><b>Evidence.</b> The positives are split in two: one half gives the "
-            "motif, the other half and the negatives test it. <i>Positives</i> and "
+            + "<p><b>Evidence.</b> Each class is split in two: one half gives the "
+            "motif, the other half and the other class's sequences the motif never "
+            "saw test it. A motif of <i>class</i> positive is one the model rewards, "
+            "of class negative one it penalises: the negatives' motif, found the same "
+            "way with the classes' roles swapped. <i>Positives</i> and "
             "<i>negatives</i> are the shares of those sequences with a site; a motif "
-            "is reported only if positives hold a site more often than negatives "
+            "is reported only if its class holds a site more often than the other "
             "(one-sided Fisher test) with a false discovery rate (q-value) of at most "
-            "5 % over every candidate examined, and at least twice as often. About 5 "
-            "% of negatives hold a site by chance, by construction of the site "
-            "threshold. Sites on the other strand count as the motif's own. "
+            "5 % over every candidate examined, and at least twice as often. Sites on "
+            "the other strand count as the motif's own. "
             + _SITES_FILE[anywhere]
             + "the motifs are in "
             "<span class='mono'>motifs.meme</span> (MEME format, with the sites' "

@@ -148,7 +148,11 @@ def build_summary(
         "family": selection["family"] if selection else options.kernel,
         "background": repr(background),
         "versions": _versions(),
-        **{k: v for k, v in cv.items() if k != "out_of_fold_scores"},
+        **{
+            k: v
+            for k, v in cv.items()
+            if k not in ("out_of_fold_scores", "motif_out_of_fold_scores")
+        },
         "n_support_vectors": int(model.n_support_.sum()),
         "motifs": _motif_rows(motifs, known),
         "motifs_note": motif_note(cv, options, motifs),
@@ -439,6 +443,10 @@ def _matches(motif, known) -> list[dict]:
     ]
 
 
+#: a motif's class in ``summary.json``: who carries it
+_CLASS = {1: "positive", 0: "negative"}
+
+
 def _motif_rows(motifs, known=None) -> list[dict]:
     return [
         {
@@ -464,6 +472,8 @@ def _motif_rows(motifs, known=None) -> list[dict]:
                     "median_shift": float(m.median_shift),
                 }
             ),
+            # a classifier's motifs: which class carries them
+            **({} if m.label is None else {"class": _CLASS[m.label]}),
             "strands": "+-" if m.sites.on_both_strands else "+",
             **({"matches": _matches(m, known)} if known is not None else {}),
         }
@@ -509,7 +519,8 @@ def motif_note(cv: dict, options: RunOptions, motifs: list[Motif]) -> str:
     if not motifs:
         return (
             "no motif passed the test: no candidate's sites were more common in "
-            "held-out positives than in negatives at a false discovery rate of 5 %"
+            "held-out sequences of one class than in the other's at a false "
+            "discovery rate of 5 %"
         )
     return f"{len(motifs)} motif(s) passed the test at a false discovery rate of 5 %"
 

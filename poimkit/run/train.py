@@ -51,6 +51,7 @@ def train_model(
     fit_params: dict | None = None,
     on_cv: Callable[[dict], None] | None = None,
     step: Callable[[str], AbstractContextManager] | None = None,
+    motif_model: bool = False,
 ) -> TrainedModel:
     """Cross-validate (if ``plan.options.cv``), then fit the final model.
 
@@ -69,6 +70,8 @@ def train_model(
     step : callable, optional
         ``step(name)`` is a context manager around each step,
         "cross-validation" and "training" (e.g. a timer).
+    motif_model : bool
+        As in `cross_validate`: the folds' motif models' out-of-fold scores.
 
     Returns
     -------
@@ -78,7 +81,9 @@ def train_model(
     cv = NO_CV
     if plan.options.cv:
         with step("cross-validation"):
-            cv = cross_validate(data, plan, progress, fit_params=fit_params)
+            cv = cross_validate(
+                data, plan, progress, fit_params=fit_params, motif_model=motif_model
+            )
         if on_cv is not None:
             on_cv(cv)
     with step("training"):
