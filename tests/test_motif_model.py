@@ -16,6 +16,7 @@ from poimkit.motifs.model import (
     motif_features,
     motif_log_odds,
     placements,
+    reads_both_strands,
 )
 from poimkit.motifs.scan import Sites
 
@@ -47,7 +48,7 @@ def _brute(X, motif, background):
                 continue
             window = x[a : a + m]
             best = max(best, lods[np.arange(m), window].sum())
-            if free or motif.sites.on_both_strands:
+            if free or motif.sites.on_both_strands:  # reads_both_strands
                 best = max(best, rc[np.arange(m), window].sum())
         out.append(best if np.isfinite(best) else lods.min(axis=1).sum())
     return np.array(out)
@@ -72,10 +73,10 @@ def test_features_match_a_brute_force_scan(seed, width, free, both):
 
 def test_placements_of_a_positional_motif():
     motif = Motif(np.full((4, 4), 0.25), position=10.0, spread=1.0)
-    allowed, allowed_rc = placements(motif, 30)
+    allowed, allowed_rc = placements(motif, 30, reads_both_strands(motif))
     assert allowed.tolist() == list(range(6, 13)) and allowed_rc.size == 0
     free = Motif(np.full((4, 4), 0.25), position=np.nan, spread=np.nan)
-    allowed, allowed_rc = placements(free, 30)
+    allowed, allowed_rc = placements(free, 30, reads_both_strands(free))
     assert allowed.tolist() == allowed_rc.tolist() == list(range(27))
 
 
@@ -98,6 +99,7 @@ def test_classifier_ranks_a_planted_motif_and_round_trips(tmp_path):
     model.save(path)
     loaded = load_motif_model(path)
     assert isinstance(loaded, MotifClassifier)
+    assert loaded.both_strands == [False]  # a positional motif on its strand
     assert_allclose(loaded.decision_function(X), model.decision_function(X))
     assert_allclose(loaded.predict_proba(X), model.predict_proba(X))
     assert (loaded.predict(X) == model.predict(X)).all()

@@ -64,7 +64,26 @@ def motif_log_odds(motif: Motif, background: np.ndarray) -> np.ndarray:
     return np.log2(freq / background)
 
 
-def placements(motif: Motif, length: int) -> tuple[np.ndarray, np.ndarray]:
+def reads_both_strands(motif: Motif) -> bool:
+    """True for a position-free motif, or one whose sites lie on both strands.
+
+    Parameters
+    ----------
+    motif : Motif
+
+    Returns
+    -------
+    bool
+    """
+    return bool(
+        np.isnan(motif.position)
+        or (motif.sites is not None and motif.sites.on_both_strands)
+    )
+
+
+def placements(
+    motif: Motif, length: int, both_strands: bool
+) -> tuple[np.ndarray, np.ndarray]:
     """Allowed starts of a motif in sequences of ``length``: given strand, other.
 
     Parameters
@@ -74,26 +93,29 @@ def placements(motif: Motif, length: int) -> tuple[np.ndarray, np.ndarray]:
         ``spread``) or a position-free one (NaN position).
     length : int
         The longest sequence's length.
+    both_strands : bool
+        Read the motif's reverse complement too (`reads_both_strands`).
 
     Returns
     -------
     allowed, allowed_rc : numpy.ndarray of int64
         0-based (leftmost) starts read on the given strand and as the
-        reverse complement (empty for a positional motif read on one strand).
+        reverse complement (empty for a motif read on one strand).
     """
     last = length - motif.length
-    every = np.arange(max(last + 1, 0), dtype=np.int64)
-    if np.isnan(motif.position):
-        return every, every
-    half = max(SPREADS * float(motif.spread), 1.0)
-    centre = float(motif.position) - 1.0
-    allowed = every[(every >= centre - half) & (every <= centre + half)]
-    both = motif.sites is not None and motif.sites.on_both_strands
-    return allowed, allowed if both else allowed[:0]
+    allowed = np.arange(max(last + 1, 0), dtype=np.int64)
+    if not np.isnan(motif.position):
+        half = max(SPREADS * float(motif.spread), 1.0)
+        centre = float(motif.position) - 1.0
+        allowed = allowed[(allowed >= centre - half) & (allowed <= centre + half)]
+    return allowed, allowed if both_strands else allowed[:0]
 
 
 def motif_features(
-    X: np.ndarray, motifs: Sequence[Motif], background: np.ndarray
+    X: np.ndarray,
+    motifs: Sequence[Motif],
+    background: np.ndarray,
+    both_strands: Sequence[bool] | None = None,
 ) -> np.ndarray:
     """Best site score of every motif in every sequence, shape (n, M).
 
@@ -105,6 +127,9 @@ def motif_features(
         The motifs (`placements`, `motif_log_odds`).
     background : numpy.ndarray of float, shape (4,)
         Background letters of the log-odds.
+    both_strands : sequence of bool, optional
+        Per motif, read its reverse complement too; default
+        `reads_both_strands` of each.
 
     Returns
     -------
@@ -114,10 +139,12 @@ def motif_features(
     """
     from .scan import best_windows
 
+    if both_strands is None:
+        both_strands = [reads_both_strands(m) for m in motifs]
     out = np.empty((X.shape[0], len(motifs)))
-    for j, motif in enumerate(motifs):
+    for j, (motif, both) in enumerate(zip(motifs, both_strands, strict=True)):
         lods = motif_log_odds(motif, background)
-        allowed, allowed_rc = placements(motif, X.shape[1])
+        allowed, allowed_rc = placements(motif, X.shape[1], both)
         score, _, _ = best_windows(X, allowed, allowed_rc, lods)
         out[:, j] = np.where(np.isfinite(score), score, lods.min(axis=1).sum())
     return out
@@ -164,14 +191,24 @@ class _MotifModelBase(BaseEstimator):
         self,
         motifs: Sequence[Motif] = (),
         *,
+        both_strands: Sequence[bool] | None = None,
         background: ArrayLike | None = None,
         cv: int = 5,
         random_state: int | None = 0,
     ):
         self.motifs = motifs
+        self.both_strands = both_strands
         self.background = background
         self.cv = cv
         self.random_state = random_state
+
+    def _strands(self) -> list[bool]:
+        """Per motif, whether its reverse complement is read too."""
+        if self.both_strands is None:
+            return [reads_both_strands(m) for m in self.motifs]
+        if len(self.both_strands) != len(self.motifs):
+            raise InputError("both_strands needs one entry per motif")
+        return [bool(b) for b in self.both_strands]
 
     def _background(self) -> np.ndarray:
         if self.background is None:
@@ -203,7 +240,9 @@ class _MotifModelBase(BaseEstimator):
         motifs = list(self.motifs)
         if not motifs:
             raise InputError("a motif model needs at least one motif")
-        return motif_features(self._codes(X), motifs, self._background())
+        return motif_features(
+            self._codes(X), motifs, self._background(), self._strands()
+        )
 
     def fit(self, X: ArrayLike, y: ArrayLike):
         """Fit the motifs' coefficients (penalty by inner cross-validation).
@@ -281,12 +320,7 @@ class _MotifModelBase(BaseEstimator):
                 "positions": np.array([m.position for m in motifs]),
                 "spreads": np.array([m.spread for m in motifs]),
                 "n_sites": np.array([m.n_sites for m in motifs], dtype=np.int64),
-                "both_strands": np.array(
-                    [
-                        bool(m.sites is not None and m.sites.on_both_strands)
-                        for m in motifs
-                    ]
-                ),
+                "both_strands": np.array(self._strands()),
                 "background": self._background(),
                 "mean": scaler.mean_,
                 "scale": scaler.scale_,
@@ -315,7 +349,6 @@ def load_motif_model(path: str | Path) -> MotifClassifier | MotifRegressor:
     from sklearn.preprocessing import StandardScaler
 
     from ..io.files import read_npz
-    from .scan import Sites
 
     a = read_npz(path, _FORMAT, _VERSION, "poimkit motif model")
     kind = {"MotifClassifier": MotifClassifier, "MotifRegressor": MotifRegressor}
@@ -323,23 +356,20 @@ def load_motif_model(path: str | Path) -> MotifClassifier | MotifRegressor:
         raise InputError(f"{path}: unknown motif model kind {str(a['kind'])!r}")
     motifs, at = [], 0
     for i, width in enumerate(a["widths"].tolist()):
-        both = np.array([1, -1] if a["both_strands"][i] else [1], dtype=np.int8)
         motif = Motif(
             a["pwms"][at : at + width],
             float(a["positions"][i]),
             float(a["spreads"][i]),
             name=str(a["names"][i]),
             n_sites=int(a["n_sites"][i]),
-            sites=Sites(
-                np.zeros(both.size, np.int64),
-                np.zeros(both.size, np.int64),
-                np.zeros(both.size),
-                both,
-            ),
         )
         motifs.append(motif)
         at += width
-    model = kind[str(a["kind"])](motifs, background=a["background"])
+    model = kind[str(a["kind"])](
+        motifs,
+        both_strands=[bool(b) for b in a["both_strands"]],
+        background=a["background"],
+    )
     scaler = StandardScaler()
     scaler.mean_, scaler.scale_ = a["mean"], a["scale"]
     scaler.var_ = scaler.scale_**2
@@ -366,6 +396,9 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
     ----------
     motifs : sequence of Motif
         E.g. from `poimkit.extract_motifs`.
+    both_strands : sequence of bool, optional
+        Per motif, read its reverse complement too; default
+        `reads_both_strands` of each.
     background : array-like of shape (4,), optional
         Background letters of the log-odds; default uniform.
     cv : int
@@ -443,6 +476,9 @@ class MotifRegressor(RegressorMixin, _MotifModelBase):
     ----------
     motifs : sequence of Motif
         E.g. from `poimkit.extract_motifs` with targets.
+    both_strands : sequence of bool, optional
+        Per motif, read its reverse complement too; default
+        `reads_both_strands` of each.
     background : array-like of shape (4,), optional
         Background letters of the log-odds; default uniform.
     cv : int
