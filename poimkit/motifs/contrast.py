@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..alphabet import ALPHABET
-from .scan import PAD, Sites, best_windows, log_odds, site_counts
+from .scan import PAD, best_windows, log_odds, site_counts, sites_above
 from .sites import MIN_BITS, MIN_COLUMNS, MIN_SITES, SiteMotif, column_bits
 
 #: neutral columns added on each side of the seed before the refinement
@@ -130,32 +130,29 @@ def _seed_log_odds(seed: str, background: np.ndarray) -> np.ndarray:
     return np.log2(freq / background)
 
 
+def _scored(X, X_contrast, allowed, allowed_rc, lods):
+    """Best windows of X (`best_windows`) and the threshold against the contrast."""
+    top, best, starts = best_windows(X, allowed, allowed_rc, lods)
+    other, _, _ = best_windows(X_contrast, allowed, allowed_rc, lods)
+    return top, best, starts, contrast_threshold(top, other)
+
+
 def _fit(X, X_contrast, allowed, allowed_rc, lods, background):
-    """Rounds of scoring and refitting: (counts, log-odds, threshold) or None."""
+    """Rounds of scoring and refitting: the final sites' letter counts, or None."""
     width = lods.shape[0]
-    previous = None
-    counts = None
-    threshold = None
+    previous = counts = None
     for _ in range(MAX_ROUNDS):
-        top, best, starts = best_windows(X, allowed, allowed_rc, lods)
-        other, _, _ = best_windows(X_contrast, allowed, allowed_rc, lods)
-        threshold = contrast_threshold(top, other)
+        top, best, starts, threshold = _scored(X, X_contrast, allowed, allowed_rc, lods)
         if threshold is None:
             return None
-        rows = np.flatnonzero(top >= threshold)
-        sites = Sites(
-            rows,
-            starts[best[rows]],
-            top[rows],
-            np.where(best[rows] < allowed.size, 1, -1).astype(np.int8),
-        )
+        sites = sites_above(top, best, starts, allowed.size, threshold)
         key = (sites.rows.tobytes(), sites.starts.tobytes(), sites.strands.tobytes())
         if key == previous:
             break
         previous = key
         counts = site_counts(X, sites, width)
         lods = log_odds(counts, background)
-    return counts, lods, threshold
+    return counts
 
 
 def _starts(seed_allowed, width, pad, length, both_strands, anywhere):
@@ -211,10 +208,9 @@ def contrast_motif(
     )
     if allowed.size == 0:
         return None
-    fitted = _fit(X, X_contrast, allowed, allowed_rc, lods, background)
-    if fitted is None or fitted[0] is None:
+    counts = _fit(X, X_contrast, allowed, allowed_rc, lods, background)
+    if counts is None:
         return None
-    counts, _, _ = fitted
     strong = np.flatnonzero(column_bits(counts, background) >= MIN_BITS)
     if strong.size == 0 or strong[-1] + 1 - strong[0] < MIN_COLUMNS:
         return None
@@ -228,9 +224,7 @@ def contrast_motif(
     )
     if allowed.size == 0:
         return None
-    top, _, _ = best_windows(X, allowed, allowed_rc, lods)
-    other, _, _ = best_windows(X_contrast, allowed, allowed_rc, lods)
-    threshold = contrast_threshold(top, other)
+    threshold = _scored(X, X_contrast, allowed, allowed_rc, lods)[-1]
     if threshold is None:
         return None
     return SiteMotif(

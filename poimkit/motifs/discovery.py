@@ -191,7 +191,7 @@ def discover(
     for seed in missed if X_contrast is not None else []:
         if any(_within(seed, m) for m, _, _ in found):
             continue
-        candidate = _refined(poim, seed, X_discovery, X_contrast, found)
+        candidate = _refined(poim, seed, X_discovery, X_contrast, found, symmetric)
         if candidate is not None:
             _add(found, candidate, X_discovery, True)
     return found, int(by_mass.size)
@@ -246,7 +246,7 @@ def _add(found: list, candidate, X_discovery: np.ndarray, by_contrast: bool) -> 
     found.append([candidate, sites, by_contrast])
 
 
-def _refined(poim, seed, X_discovery, X_contrast, found):
+def _refined(poim, seed, X_discovery, X_contrast, found, symmetric):
     """The seed's motif refined against the contrast (`contrast_motif`), or None.
 
     None also when the seed's exact occurrences are mostly sites of a motif
@@ -259,7 +259,6 @@ def _refined(poim, seed, X_discovery, X_contrast, found):
     held = occurrences(X_discovery, seed, allowed)
     if any(shared_sites(held, len(seed), s, m.length) for m, s, _ in found):
         return None
-    symmetric = poim.metadata.get("model_reverse_complement") == "True"
     return contrast_motif(
         X_discovery, X_contrast, seed, allowed, symmetric, poim.position_free
     )

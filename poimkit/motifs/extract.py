@@ -369,7 +369,7 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
         motif.importance = sign * importance(signed, motif.consensus)
         by_class[label].append(motif)
     strongest = [
-        sorted(by_class[label], key=lambda m: -abs(m.importance))[:max_motifs]
+        strongest_first(by_class[label], lambda m: abs(m.importance), max_motifs)
         for label in (1, 0)
     ]
     return named_in_order(strongest[0] + strongest[1])

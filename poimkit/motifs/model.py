@@ -276,8 +276,13 @@ class _MotifModelBase(BaseEstimator):
         scaler, linear = self.pipeline_[0], self.pipeline_[-1]
         return np.ravel(linear.coef_) / scaler.scale_
 
-    def decision_function(self, X: ArrayLike) -> np.ndarray:
-        """g(x): the linear score of the motif features.
+    def _applied(self, method: str, X: ArrayLike) -> np.ndarray:
+        """The fitted pipeline's ``method`` on the motif features of X."""
+        check_is_fitted(self)
+        return getattr(self.pipeline_, method)(self.transform(X))
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Predicted labels (`MotifClassifier`) or targets (`MotifRegressor`).
 
         Parameters
         ----------
@@ -286,13 +291,9 @@ class _MotifModelBase(BaseEstimator):
 
         Returns
         -------
-        numpy.ndarray of float64, shape (n,)
+        numpy.ndarray, shape (n,)
         """
-        check_is_fitted(self)
-        F = self.transform(X)
-        if isinstance(self, ClassifierMixin):
-            return self.pipeline_.decision_function(F)
-        return self.pipeline_.predict(F)
+        return self._applied("predict", X)
 
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> None:
@@ -438,6 +439,20 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
         check_is_fitted(self)
         return self.pipeline_[-1].classes_
 
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
+        """g(x): the linear score of the motif features (log-odds of class 1).
+
+        Parameters
+        ----------
+        X : array-like
+            Sequences, as `transform` takes them.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n,)
+        """
+        return self._applied("decision_function", X)
+
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities, shape (n, 2).
 
@@ -450,23 +465,7 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
         -------
         numpy.ndarray of float64
         """
-        check_is_fitted(self)
-        return self.pipeline_.predict_proba(self.transform(X))
-
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """Predicted labels.
-
-        Parameters
-        ----------
-        X : array-like
-            Sequences, as `transform` takes them.
-
-        Returns
-        -------
-        numpy.ndarray
-        """
-        check_is_fitted(self)
-        return self.pipeline_.predict(self.transform(X))
+        return self._applied("predict_proba", X)
 
 
 class MotifRegressor(RegressorMixin, _MotifModelBase):
@@ -492,8 +491,8 @@ class MotifRegressor(RegressorMixin, _MotifModelBase):
 
         return RidgeCV(alphas=np.logspace(-3, 3, N_PENALTIES), cv=self.cv)
 
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """Predicted targets.
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
+        """g(x): the linear score of the motif features, the predicted target.
 
         Parameters
         ----------
@@ -504,4 +503,4 @@ class MotifRegressor(RegressorMixin, _MotifModelBase):
         -------
         numpy.ndarray of float64, shape (n,)
         """
-        return self.decision_function(X)
+        return self.predict(X)

@@ -444,8 +444,33 @@ def scan(
     Sites
     """
     top, best, starts = best_windows(X, allowed, allowed_rc, log_odds_)
+    return sites_above(top, best, starts, allowed.size, threshold)
+
+
+def sites_above(
+    top: np.ndarray,
+    best: np.ndarray,
+    starts: np.ndarray,
+    n_forward: int,
+    threshold: float,
+) -> Sites:
+    """The best windows (`best_windows`) that score at least threshold, as Sites.
+
+    Parameters
+    ----------
+    top, best, starts : numpy.ndarray
+        `best_windows`' score, window index and starts.
+    n_forward : int
+        How many of ``starts`` are read on the given strand (the first ones).
+    threshold : float
+        Lowest score of a site.
+
+    Returns
+    -------
+    Sites
+    """
     rows = np.flatnonzero(top >= threshold)
-    strands = np.where(best[rows] < allowed.size, 1, -1).astype(np.int8)
+    strands = np.where(best[rows] < n_forward, 1, -1).astype(np.int8)
     return Sites(rows, starts[best[rows]], top[rows], strands)
 
 

@@ -507,7 +507,7 @@ def _fidelity_sentence(s: dict) -> str:
         return ""
     n = len(explained["coefficients"])
     return (
-        f"<p class='big'>The {n} motif{'s' if n > 1 else ''} explain "
+        f"<p class='big'>The {n} motif{'s explain' if n > 1 else ' explains'} "
         f"<b>{100 * explained['fidelity']:.0f} % of the model's ranking</b>: a "
         "logistic model of their best site scores alone, its motifs found in each "
         "fold's training sequences only, reaches a cross-validated ROC AUC of "
