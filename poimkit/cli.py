@@ -289,13 +289,18 @@ def _print_run(summary: dict, out: str) -> None:
             f"cv_auc\t{summary['cv_auc']:.4f}\t+/-\t{summary['cv_auc_std']:.4f}\t"
             f"accuracy\t{summary['cv_accuracy']:.4f}"
         )
+    if summary.get("models"):
+        figures = "\t".join(
+            f"{name}\t{m['cv_auc']:.4f}" for name, m in summary["models"].items()
+        )
+        print(f"chosen\t{summary['chosen_model']}\t# cv_auc of each: {figures}")
     from .run.summary import chosen_text, param_text
 
     chosen = summary["parameters"]["chosen"]
     print("model\t" + "\t".join(param_text(k, v) for k, v in chosen.items()))
     if summary["selection"] is not None:
         print(f"# chosen by inner CV: {chosen_text(chosen, summary['selection'])}")
-    print("motif\tconsensus\tposition\tspread\timportance\tpos\tneg\tq_value")
+    print("motif\tclass\tconsensus\tposition\tspread\timportance\tpos\tneg\tq_value")
     for m in summary["motifs"]:
         where = (
             "any\tany"
@@ -303,7 +308,7 @@ def _print_run(summary: dict, out: str) -> None:
             else (f"{m['position']:.1f}\t{m['spread']:.1f}")
         )
         print(
-            f"{m['name']}\t{m['iupac']}\t{where}\t"
+            f"{m['name']}\t{m.get('class', '')}\t{m['iupac']}\t{where}\t"
             f"{m['importance']:.4g}\t{m['frac_positive']:.3f}\t"
             f"{m['frac_negative']:.3f}\t{m['q_value']:.3g}"
         )

@@ -28,8 +28,12 @@ OUTPUT_FILES = (
 NEGATIVE_FILES = ("negatives.bed", "negatives.fa")
 #: the motifs as a classifier: written when a run reports motifs
 MOTIF_MODEL_FILE = "motif_model.npz"
+#: the stack of the model's score and the motifs, if the run chose it
+STACK_FILE = "stack.npz"
 #: what a poimkit run folder holds (anything else there is not ours to delete)
-RUN_FILES = frozenset({*OUTPUT_FILES, *NEGATIVE_FILES, MOTIF_MODEL_FILE, "figures"})
+RUN_FILES = frozenset(
+    {*OUTPUT_FILES, *NEGATIVE_FILES, MOTIF_MODEL_FILE, STACK_FILE, "figures"}
+)
 #: the ``format`` of a run's summary.json: the mark of a folder poimkit made
 RUN_FORMAT = "poimkit-run-summary"
 #: file in a staging folder naming the process that writes it

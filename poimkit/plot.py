@@ -517,6 +517,7 @@ def plot_roc(
     scores: ArrayLike,
     ax: Axes | None = None,
     label: str | None = None,
+    color: str = "#255c99",
 ) -> Axes:
     """ROC curve of scores against binary labels, with the AUC in the legend.
 
@@ -530,6 +531,8 @@ def plot_roc(
         Where to draw; default a new figure.
     label : str, optional
         Legend label of the curve; the AUC is appended.
+    color : str
+        The curve's colour (draw several curves on one ``ax``).
 
     Returns
     -------
@@ -555,7 +558,7 @@ def plot_roc(
     if ax is None:
         ax = new_axes((4.2, 4.0))
     text = f"AUC {auc:.3f}" if label is None else f"{label} (AUC {auc:.3f})"
-    ax.plot(fpr, tpr, color="#255c99", lw=1.8, label=text)
+    ax.plot(fpr, tpr, color=color, lw=1.8, label=text)
     ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.01)

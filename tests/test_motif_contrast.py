@@ -185,3 +185,21 @@ def test_nanog_reports_the_homeodomain_and_sox_motifs():
         ), (truth, positives)
     for m in positives:
         assert m.frac_positive > 2 * m.frac_negative and m.q_value <= 0.05
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    total=st.integers(2, 5000),
+    marked=st.floats(0, 1),
+    drawn=st.floats(0, 1),
+    at=st.floats(0, 1),
+)
+def test_hypergeometric_tail_matches_scipy(total, marked, drawn, at):
+    from poimkit.motifs._hypergeom import log_upper_tail
+
+    K, n = round(marked * total), round(drawn * total)
+    low, high = max(0, n - (total - K)), min(K, n)
+    k = low + round(at * (high - low))
+    got = log_upper_tail(np.array([k]), total, K, np.array([n]))[0]
+    want = hypergeom.logsf(k - 1, total, K, n)
+    assert got == pytest.approx(want, rel=1e-8, abs=1e-10)

@@ -8,15 +8,16 @@ from numpy.testing import assert_allclose
 
 from poimkit import InputError, Motif
 from poimkit.datasets import PlantedMotif, make_motif_data
+from poimkit.motifs.features import (
+    motif_features,
+    placements,
+    reads_both_strands,
+)
 from poimkit.motifs.model import (
     MotifClassifier,
     MotifRegressor,
     fidelity,
     load_motif_model,
-    motif_features,
-    motif_log_odds,
-    placements,
-    reads_both_strands,
 )
 from poimkit.motifs.scan import Sites
 
@@ -33,9 +34,12 @@ def _motif(rng, width, position, spread, both):
     return Motif(pwm, position, spread, n_sites=int(rng.integers(0, 50)), sites=sites)
 
 
-def _brute(X, motif, background):
+def _brute(X, motif, background, smoothing=0.0):
     """Best window score over the allowed placements, by enumeration."""
-    lods = motif_log_odds(motif, background)
+    n = motif.n_sites or 100
+    freq = (motif.pwm * n + background) / (n + 1)  # one site of pseudocount
+    freq = (1 - smoothing) * freq + smoothing * background
+    lods = np.log2(freq / background)
     m, L = motif.length, X.shape[1]
     rc = lods[::-1, ::-1]
     out = []
@@ -48,7 +52,7 @@ def _brute(X, motif, background):
                 continue
             window = x[a : a + m]
             best = max(best, lods[np.arange(m), window].sum())
-            if free or motif.sites.on_both_strands:  # reads_both_strands
+            if motif.sites.on_both_strands:  # reads_both_strands
                 best = max(best, rc[np.arange(m), window].sum())
         out.append(best if np.isfinite(best) else lods.min(axis=1).sum())
     return np.array(out)
@@ -60,15 +64,16 @@ def _brute(X, motif, background):
     width=st.integers(2, 6),
     free=st.booleans(),
     both=st.booleans(),
+    smoothing=st.sampled_from([0.0, 0.1, 0.5]),
 )
-def test_features_match_a_brute_force_scan(seed, width, free, both):
+def test_features_match_a_brute_force_scan(seed, width, free, both, smoothing):
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 4, size=(7, 15)).astype(np.uint8)
     position = np.nan if free else float(rng.integers(1, 12))
     motif = _motif(rng, width, position, float(rng.uniform(0, 2)), both)
     background = rng.dirichlet(np.ones(4) * 5)
-    got = motif_features(X, [motif], background)[:, 0]
-    assert_allclose(got, _brute(X, motif, background), atol=1e-9)
+    got = motif_features(X, [motif], background, smoothing=smoothing)[:, 0]
+    assert_allclose(got, _brute(X, motif, background, smoothing), atol=1e-9)
 
 
 def test_placements_of_a_positional_motif():
@@ -78,6 +83,11 @@ def test_placements_of_a_positional_motif():
     free = Motif(np.full((4, 4), 0.25), position=np.nan, spread=np.nan)
     allowed, allowed_rc = placements(free, 30, reads_both_strands(free))
     assert allowed.tolist() == allowed_rc.tolist() == list(range(27))
+    # a position-free motif whose sites lie on one strand is read on that one
+    one = Sites(
+        np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1), np.ones(1, np.int8)
+    )
+    assert not reads_both_strands(Motif(free.pwm, np.nan, np.nan, sites=one))
 
 
 def _planted():
@@ -138,3 +148,161 @@ def test_fidelity_is_the_share_of_the_ranking_kept():
     assert fidelity(f, -f, y) == pytest.approx(-1.0)
     t = np.arange(100.0)
     assert fidelity(t + 1, 2 * t, t) == pytest.approx(1.0)
+
+
+def test_smoothing_is_chosen_and_helps_a_degenerate_motif(tmp_path):
+    """Sites with one letter re-drawn, a PWM counted from a few variants only.
+
+    Unsmoothed, a re-drawn letter the PWM never saw costs about 10 bits, so
+    those sites rank among chance windows (as the demo's GATTACA did).
+    """
+    from sklearn.metrics import roc_auc_score
+
+    X, y = make_motif_data(
+        400, 400, 100, [PlantedMotif("GATTACA", 40, spread=10)], random_state=3
+    )
+    pwm = 0.9 * np.eye(4)[[2, 0, 3, 3, 0, 1, 0]]
+    pwm[np.arange(7), [0, 1, 2, 0, 3, 2, 1]] += 0.1  # one variant letter seen
+    motif = Motif(pwm, np.nan, np.nan, n_sites=1000)
+    sharp = MotifClassifier([motif], smoothing=0.0).fit(X, y)
+    chosen = MotifClassifier([motif]).fit(X, y)
+    assert chosen.smoothing_ > 0 and sharp.smoothing_ == 0
+    assert chosen.inner_score_ > sharp.inner_score_ + 0.05
+    auc = roc_auc_score(y, chosen.decision_function(X))
+    assert auc > roc_auc_score(y, sharp.decision_function(X)) + 0.05
+    chosen.save(tmp_path / "m.npz")
+    loaded = load_motif_model(tmp_path / "m.npz")
+    assert loaded.smoothing_ == chosen.smoothing_ and loaded.length_ == 100
+    assert_allclose(loaded.decision_function(X), chosen.decision_function(X))
+    with pytest.raises(InputError, match="smoothing"):
+        MotifClassifier([motif], smoothing=1.0).fit(X, y)
+
+
+def test_effects_add_up_to_the_score():
+    X, y, motif = _planted()
+    model = MotifClassifier([motif, motif]).fit(X, y)
+    intercept = model.decision_function(X) - model.terms(X).sum(axis=1)
+    # the effects are the score minus one constant: c_0 in unstandardised units
+    assert np.ptp(intercept) < 1e-9
+
+
+def test_stack_adds_the_other_score_and_round_trips(tmp_path):
+    """A stack's first feature is another model's score; saved beside it."""
+    from sklearn.metrics import roc_auc_score
+
+    from poimkit import WDKernelSVC
+    from poimkit.motifs.stacked import StackedModel, load_stacked
+    from poimkit.svm import load_model
+
+    X, y, motif = _planted()
+    svm = WDKernelSVC(degree=3, C=1.0).fit(X, y)
+    out_of_fold = svm.decision_function(X) + np.random.default_rng(0).normal(
+        0, 0.1, y.size
+    )
+    part = MotifClassifier([motif]).fit(X, y, scores=out_of_fold)
+    assert part.transform(X, scores=out_of_fold).shape == (y.size, 2)
+    with pytest.raises(InputError, match="scores"):
+        part.decision_function(X)  # fitted with scores: needs them
+    stack = StackedModel(svm, part)
+    assert_allclose(
+        stack.decision_function(X),
+        part.decision_function(X, scores=svm.decision_function(X)),
+    )
+    assert roc_auc_score(y, stack.decision_function(X)) > 0.9
+    svm.save(tmp_path / "model.npz")
+    stack.save(tmp_path / "stack.npz")
+    for loaded in (
+        load_stacked(tmp_path / "stack.npz", load_model),
+        load_model(tmp_path / "stack.npz"),
+    ):
+        assert isinstance(loaded, StackedModel)
+        assert_allclose(loaded.decision_function(X), stack.decision_function(X))
+    assert isinstance(load_model(tmp_path / "stack.npz").part, MotifClassifier)
+    with pytest.raises(InputError, match="fitted with scores"):
+        StackedModel(svm, MotifClassifier([motif]).fit(X, y))
+
+
+def test_the_run_keeps_the_svm_unless_another_is_clearly_better():
+    from poimkit.run.motif_model import choose_model
+
+    y = np.array([0, 1] * 300)
+    assert choose_model({"svm": 0.9, "motifs": 0.9, "stack": 0.9}, y) == "svm"
+    # within one standard error of the best: still the SVM
+    assert choose_model({"svm": 0.9, "motifs": 0.85, "stack": 0.905}, y) == "svm"
+    assert choose_model({"svm": 0.8, "motifs": 0.7, "stack": 0.9}, y) == "stack"
+    assert choose_model({"svm": 0.8, "motifs": 0.899, "stack": 0.9}, y) == "motifs"
+
+
+def test_variant_effects_name_the_motif_that_changed(tmp_path):
+    """Both sequences scored; the effect splits exactly into the motifs' terms."""
+    from poimkit.svm import load_model
+    from poimkit.variants import variant_effects
+
+    X, y, motif = _planted()
+    other = Motif(np.eye(4)[[0, 0, 0, 0]], np.nan, np.nan, name="polyA", n_sites=50)
+    motif.name = "gattaca"
+    MotifClassifier([motif, other]).fit(X, y).save(tmp_path / "m.npz")
+    model = load_model(tmp_path / "m.npz")
+    ref = X[y == 1][:20].copy()
+    alt = ref.copy()
+    alt[:, 11:18] = 1  # the planted site (1-based 12, spread 1) wiped out
+    fx = variant_effects(model, ref, alt)
+    assert_allclose(
+        fx.effect, model.decision_function(alt) - model.decision_function(ref)
+    )
+    assert_allclose(fx.term_change.sum(axis=1), fx.effect, atol=1e-9)
+    assert (fx.effect < 0).mean() > 0.8
+    named = fx.top_strings()
+    assert sum(t.startswith("gattaca:-") for t in named) >= 16
+
+
+def test_a_position_free_motif_is_read_where_its_sites_lie():
+    """Aligned sequences: its sites cluster, so the inner CV reads it only there."""
+    from poimkit.motifs.features import localised
+
+    X, y = make_motif_data(
+        300, 300, 80, [PlantedMotif("GATTACA", 30, spread=2)], random_state=5
+    )
+    rows = np.flatnonzero(y == 1)
+    starts = np.random.default_rng(0).normal(29, 2, rows.size).round().astype(np.int64)
+    sites = Sites(rows, starts, np.zeros(rows.size))
+    pwm = np.eye(4)[[2, 0, 3, 3, 0, 1, 0]] * 0.85 + 0.0375
+    free = Motif(pwm, np.nan, np.nan, n_sites=rows.size, sites=sites)
+    placed = localised(free, 80)
+    assert placed.position == pytest.approx(starts.mean() + 1)
+    assert placed.spread == pytest.approx(starts.std())
+    assert localised(placed, 80) is None  # positional already
+    assert localised(free, 18) is None  # +- 3 SDs cover the whole sequence
+    model = MotifClassifier([free]).fit(X, y)
+    assert model.motifs_[0].position == placed.position
+    anywhere = MotifClassifier([free]).fit([x for x in X] + [X[0][:50]], [*y, 0])
+    assert np.isnan(anywhere.motifs_[0].position)  # lengths differ: not placed
+
+
+def test_a_site_shifting_the_target_is_read_as_a_site_chance(monkeypatch):
+    """A site adds a fixed amount: the site chance fits, the raw score less so."""
+    import poimkit.motifs.model as model_module
+
+    X, y = make_motif_data(
+        600, 600, 60, [PlantedMotif("GATTACA", 25, spread=2)], random_state=7
+    )
+    t = 2.0 * y + np.random.default_rng(1).normal(0, 0.5, y.size)
+    pwm = 0.85 * np.eye(4)[[2, 0, 3, 3, 0, 1, 0]] + 0.0375
+    motif = Motif(pwm, 25.0, 2.0, n_sites=600)
+    shaped = MotifRegressor([motif]).fit(X, t)
+    monkeypatch.setattr(model_module, "THRESHOLDS", (None,))
+    raw = MotifRegressor([motif]).fit(X, t)
+    assert shaped.threshold_ is not None and raw.threshold_ is None
+    assert shaped.inner_score_ > raw.inner_score_ + 0.05
+    F = shaped.transform(X)
+    assert F.min() >= 0 and F.max() <= 1  # chances
+
+
+def test_site_probability_is_the_posterior_of_a_site():
+    from poimkit.motifs.features import site_probability
+
+    scores = np.array([[0.0, 2.0, -60.0, 90.0]])
+    got = site_probability(scores, np.full(4, 2.0))[0]
+    # prior odds 2^-2, likelihood ratio 2^score: posterior odds 2^(score - 2)
+    assert_allclose(got[:2], [0.2, 0.5])
+    assert got[2] == pytest.approx(0, abs=1e-15) and got[3] == pytest.approx(1)

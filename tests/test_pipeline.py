@@ -63,8 +63,11 @@ def test_summary_contract_and_numbers(small_run, small_pair):
         assert key in summary
     assert summary["n_sequences"] == 120 and summary["length"] == 30
     assert summary["versions"]["poimkit"]
-    # the CV AUC is the mean of the folds of the documented split, each fold's
-    # model with the parameters its inner CV chose (degree fixed by SMALL)
+    # the SVM's CV AUC is the mean of the folds of the documented split, each
+    # fold's model with the parameters its inner CV chose (degree fixed by
+    # SMALL); the summary's figures are those of the model the run chose
+    svm = summary["models"]["svm"]
+    assert summary["cv_auc"] == summary["models"][summary["chosen_model"]]["cv_auc"]
     pos, neg = small_pair
     _, X, y = read_labeled(pos=pos, neg=neg)
     folds = summary["selection"]["folds"]
@@ -75,8 +78,8 @@ def test_summary_contract_and_numbers(small_run, small_pair):
     for (train, test), fold in zip(splits, folds, strict=True):
         model = WDKernelSVC(**fold["params"]).fit(X[train], y[train])
         aucs.append(roc_auc_score(y[test], model.decision_function(X[test])))
-    assert summary["cv_auc"] == pytest.approx(np.mean(aucs), rel=1e-12)
-    assert summary["cv_auc_folds"] == pytest.approx(aucs, abs=1e-6)
+    assert svm["cv_auc"] == pytest.approx(np.mean(aucs), rel=1e-12)
+    assert svm["cv_auc_folds"] == pytest.approx(aucs, abs=1e-6)
     # checksums name the inputs
     digests = {i["role"]: i["sha256"] for i in summary["inputs"]}
     assert set(digests) == {"pos", "neg"}
@@ -113,8 +116,8 @@ def test_summary_contract_and_numbers(small_run, small_pair):
     first = [r for r in rows[1:] if r[2] == "motif_1"]
     assert sum(r[1] == "1" for r in first) == motifs[0]["n_sites"]
     assert all(r[0].startswith("p") == (r[1] == "1") for r in first)
-    lo, hi = summary["cv_auc_interval"]
-    assert lo < summary["cv_auc"] < hi
+    lo, hi = svm["cv_auc_interval"]
+    assert lo < svm["cv_auc"] < hi
 
 
 def test_no_motifs_from_a_model_at_chance(tmp_path):
@@ -346,4 +349,13 @@ def test_motif_model_is_nested_and_saved(small_pair, tmp_path, monkeypatch):
     loaded = load_motif_model(out / "motif_model.npz")
     assert isinstance(loaded, MotifClassifier)
     assert roc_auc_score(y, loaded.decision_function(X)) > 0.8
-    assert "of the model's ranking" in (out / "report.html").read_text()
+    report = (out / "report.html").read_text()
+    assert "of the model's ranking" in report or "as well as the SVM" in report
+    # the three models on the same folds; the figures are the chosen one's
+    models, chosen = summary["models"], summary["chosen_model"]
+    assert set(models) == {"svm", "motifs", "stack"} and chosen in models
+    assert summary["cv_auc"] == models[chosen]["cv_auc"]
+    assert explained["cv_auc"] == models["motifs"]["cv_auc"]
+    best = max(m["cv_auc"] for m in models.values())
+    assert chosen != "svm" or models["svm"]["cv_auc"] >= best - 0.05
+    assert (out / "stack.npz").exists() == (chosen == "stack")

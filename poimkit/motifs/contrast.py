@@ -95,7 +95,7 @@ def contrast_threshold(scores: np.ndarray, contrast: np.ndarray) -> float | None
     >>> contrast_threshold(s, c)
     4.999999999
     """
-    from scipy.stats import hypergeom
+    from ._hypergeom import log_upper_tail
 
     both = np.concatenate([scores, contrast])
     is_class = np.concatenate([np.ones(scores.size), np.zeros(contrast.size)])
@@ -113,8 +113,11 @@ def contrast_threshold(scores: np.ndarray, contrast: np.ndarray) -> float | None
     candidates = np.flatnonzero(ok)
     if candidates.size == 0:
         return None
-    log_p = hypergeom.logsf(
-        in_class[candidates] - 1, both.size, scores.size, taken[candidates]
+    log_p = log_upper_tail(  # log P(sites in the class >= those seen)
+        in_class[candidates].astype(np.int64),
+        both.size,
+        scores.size,
+        taken[candidates].astype(np.int64),
     )
     return float(both[candidates[np.argmin(log_p)]]) - 1e-9
 

@@ -122,14 +122,18 @@ def cross_validate(
     motif_model : bool
         Also find every fold's motifs in its training sequences and score the
         held-out fold with their motif model
-        (`poimkit.run.motif_model.fold_motif_model`):
-        ``motif_out_of_fold_scores`` (0 in a fold whose model yields no motif).
+        (`poimkit.run.motif_model.fold_motif_model`) and with the stack of the
+        SVM and the motifs; choose among the three
+        (`poimkit.run.motif_model.compare_models`). The figures ``cv_auc``
+        to ``cv_accuracy_folds`` are then the chosen model's.
 
     Returns
     -------
     dict
         ``cv_auc``, ``cv_auc_std``, ``cv_auc_interval``, ``cv_auc_folds``,
-        ``cv_accuracy``, ``cv_accuracy_folds``, ``out_of_fold_scores`` and
+        ``cv_accuracy``, ``cv_accuracy_folds`` (`fold_figures`),
+        ``out_of_fold_scores`` (the SVM's), the comparison of
+        `poimkit.run.motif_model.compare_models` (`NO_MODELS` without it) and
         ``selection`` (None if nothing was selected; else the grid, the inner
         scheme, the parameters chosen on all sequences with their inner AUC,
         the best candidate, ``corner``, a ``table`` of every candidate's inner
@@ -138,7 +142,7 @@ def cross_validate(
         ``folds``, the choice of every outer fold).
     """
     from sklearn.base import clone
-    from sklearn.metrics import accuracy_score, roc_auc_score
+    from sklearn.metrics import accuracy_score
     from sklearn.model_selection import StratifiedKFold
     from tqdm.auto import tqdm
 
@@ -159,8 +163,8 @@ def cross_validate(
         chosen = [(s.family, s.selection.params) for s in found[:-1]]
         selection = selection_summary(found[-1], found[:-1])
     scores = np.empty(data.y.size)
-    motif_scores = np.zeros(data.y.size) if motif_model else None
-    aucs, accuracies = [], []
+    explained = []  # every fold's motif model (None: no motif)
+    accuracies = []
     for (train, test), (family, params) in tqdm(
         list(zip(folds, chosen, strict=True)),
         desc="cross-validation",
@@ -169,33 +173,84 @@ def cross_validate(
         leave=False,
     ):
         if lines:
-            tell(f"cross-validation: fitting fold {len(aucs) + 1} of {options.cv}")
+            tell(
+                f"cross-validation: fitting fold {len(accuracies) + 1} of {options.cv}"
+            )
         fitted = (
             clone(plan.templates[family])
             .set_params(**params)
             .fit(data.X[train], data.y[train], **fit_params)
         )
         scores[test] = fitted.decision_function(data.X[test])
-        if motif_scores is not None:
+        if motif_model:
             from .motif_model import fold_motif_model
 
-            explained = fold_motif_model(fitted, data, train, options)
-            if explained is not None:
-                motif_scores[test] = explained.decision_function(data.X[test])
-        aucs.append(roc_auc_score(data.y[test], scores[test]))
+            explained.append(fold_motif_model(fitted, data, train, options))
         accuracies.append(accuracy_score(data.y[test], fitted.predict(data.X[test])))
+    svm = fold_figures(data.y, folds, scores, accuracies)
+    result = {**svm, "out_of_fold_scores": scores, "selection": selection}
+    result.update(NO_MODELS)
+    if motif_model:
+        from .motif_model import compare_models
+
+        compared = compare_models(
+            data.X, data.y, folds, explained, scores, svm, fold_figures
+        )
+        result.update(compared.pop("chosen_figures"))
+        result.update(compared)
+    return result
+
+
+def fold_figures(
+    y: np.ndarray,
+    folds: Sequence[tuple[np.ndarray, np.ndarray]],
+    scores: np.ndarray,
+    accuracies: Sequence[float] | None = None,
+) -> dict:
+    """One model's cross-validated figures from its out-of-fold scores.
+
+    Parameters
+    ----------
+    y : numpy.ndarray
+        The labels.
+    folds : sequence of (train, test)
+        The outer folds.
+    scores : numpy.ndarray of float
+        Out-of-fold scores (each row from the fold that held it out).
+    accuracies : sequence of float, optional
+        Every fold's accuracy of the model's own labels; default that of the
+        labels ``scores > 0`` (a logistic model's).
+
+    Returns
+    -------
+    dict
+        ``cv_auc`` (mean over folds), ``cv_auc_std``, ``cv_auc_interval``,
+        ``cv_auc_pooled``, ``cv_auc_folds``, ``cv_accuracy``,
+        ``cv_accuracy_folds``.
+    """
+    from sklearn.metrics import roc_auc_score
+
+    aucs = [roc_auc_score(y[test], scores[test]) for _, test in folds]
+    if accuracies is None:
+        accuracies = [np.mean((scores[test] > 0) == y[test]) for _, test in folds]
     return {
         "cv_auc": float(np.mean(aucs)),
         "cv_auc_std": float(np.std(aucs)),
         "cv_auc_interval": auc_interval(aucs),
-        "cv_auc_pooled": float(roc_auc_score(data.y, scores)),
+        "cv_auc_pooled": float(roc_auc_score(y, scores)),
         "cv_auc_folds": [round(float(a), 6) for a in aucs],
         "cv_accuracy": float(np.mean(accuracies)),
         "cv_accuracy_folds": [round(float(a), 6) for a in accuracies],
-        "out_of_fold_scores": scores,
-        "motif_out_of_fold_scores": motif_scores,
-        "selection": selection,
     }
+
+
+#: `cross_validate`'s model comparison when there is none: the SVM alone
+NO_MODELS = {
+    "motif_out_of_fold_scores": None,
+    "stack_out_of_fold_scores": None,
+    "models": None,
+    "chosen_model": "svm",
+}
 
 
 #: `cross_validate`'s result for ``cv=0`` (no cross-validation): all None
@@ -208,8 +263,8 @@ NO_CV = {
     "cv_accuracy": None,
     "cv_accuracy_folds": [],
     "out_of_fold_scores": None,
-    "motif_out_of_fold_scores": None,
     "selection": None,
+    **NO_MODELS,
 }
 
 

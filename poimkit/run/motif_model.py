@@ -1,4 +1,4 @@
-"""A run's motif model: how much of the model its motifs explain, honestly nested.
+"""A run's motif model and stack: how much of the model the motifs explain.
 
 In every outer fold the fold's model gives a POIM, motifs are found in the
 fold's training sequences only and a `poimkit.motifs.model.MotifClassifier`
@@ -6,11 +6,22 @@ is fitted there; it scores the held-out fold. Those out-of-fold scores give
 the motif model's cross-validated AUC and its fidelity to the SVM
 (`poimkit.motifs.model.fidelity`); the final motif model is fitted to all
 sequences with the run's final motifs.
+
+The stack (`poimkit.motifs.stacked`) adds the SVM's score to the motif
+features. Its first feature must be out of fold, so in fold k it is fitted on
+the out-of-fold SVM scores of the other folds' sequences, and the final stack
+on all of them (the super learner's recipe; those scores came from SVMs that
+saw fold k's sequences, a leak of one coefficient's worth that the choice
+below absorbs). Of the three (`CANDIDATES`), the run keeps the first in that
+order whose cross-validated AUC is within one standard error of the best
+(`poimkit.svm.figures.tie_tolerance`, the rule that chooses the SVM's
+parameters): the SVM unless a model with motifs is clearly better.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,49 +29,61 @@ import numpy as np
 from .data import LabeledData, compute_run_poim
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from ..motifs import Motif
-    from ..motifs.model import MotifClassifier
+    from ..motifs.model import MotifClassifier, MotifRegressor
+    from ..motifs.stacked import StackedModel
     from .options import RunOptions
+
+#: the models a run chooses among, the preferred first
+CANDIDATES = ("svm", "motifs", "stack")
 
 
 def fit_motif_model(
-    motifs: list[Motif], data: LabeledData, background: np.ndarray, seed: int
-) -> MotifClassifier | None:
-    """The motif classifier of these motifs on these sequences (None: no motif).
+    motifs: list[Motif],
+    data: LabeledData,
+    background: np.ndarray,
+    seed: int,
+    regression: bool = False,
+) -> MotifClassifier | MotifRegressor | None:
+    """The motif model of these motifs on these sequences (None: no motif).
 
     Parameters
     ----------
     motifs : list of Motif
-        The motifs (both classes).
+        The motifs (both classes, or both signs).
     data : LabeledData
-        The sequences and labels it is fitted to.
+        The sequences and labels (or targets) it is fitted to.
     background : numpy.ndarray of float, shape (4,)
         Background letters of the PWMs' log-odds.
     seed : int
         Seed of its inner cross-validation.
+    regression : bool
+        A `MotifRegressor` for targets instead of a `MotifClassifier`.
 
     Returns
     -------
-    MotifClassifier or None
+    MotifClassifier, MotifRegressor or None
     """
-    from ..motifs.model import MotifClassifier
+    from ..motifs.model import MotifClassifier, MotifRegressor
 
     if not motifs:
         return None
-    return MotifClassifier(motifs, background=background, random_state=seed).fit(
-        data.X, data.y
-    )
+    kind = MotifRegressor if regression else MotifClassifier
+    return kind(motifs, background=background, random_state=seed).fit(data.X, data.y)
 
 
 def fold_motif_model(
     model: object, data: LabeledData, train: np.ndarray, options: RunOptions
-) -> MotifClassifier | None:
+) -> MotifClassifier | MotifRegressor | None:
     """One outer fold's motif model: motifs and fit from ``train`` only.
 
     Parameters
     ----------
     model : fitted model
-        The fold's model (trained on ``train``).
+        The fold's model (trained on ``train``): a classifier, or a regressor
+        whose motifs and motif model follow the targets.
     data : LabeledData
         All of the run's sequences.
     train : numpy.ndarray of int
@@ -70,67 +93,294 @@ def fold_motif_model(
 
     Returns
     -------
-    MotifClassifier or None
+    MotifClassifier, MotifRegressor or None
         None if the fold's model yields no motif.
     """
+    from sklearn.base import is_regressor
+
     from ..motifs import extract_motifs
     from ..motifs.discovery import background_letters
 
-    part = replace(
-        data, ids=[data.ids[i] for i in train], X=data.X[train], y=data.y[train]
-    )
+    ids = [data.ids[i] for i in train] if data.ids else []
+    part = replace(data, ids=ids, X=data.X[train], y=data.y[train])
     poim, background = compute_run_poim(model, part, options)
+    regression = is_regressor(model)
     motifs = extract_motifs(
         poim,
         max_motifs=options.max_motifs,
-        sequences=part.X,
-        labels=part.y,
+        sequences=list(part.X) if poim.position_free else part.X,
+        **{"targets" if regression else "labels": part.y},
         random_state=options.seed,
     )
-    return fit_motif_model(motifs, part, background_letters(background), options.seed)
+    return fit_motif_model(
+        motifs, part, background_letters(background), options.seed, regression
+    )
 
 
-def motif_model_summary(
-    final: MotifClassifier | None, cv: dict, y: np.ndarray
-) -> dict | None:
-    """``summary.json``'s ``motif_model``: its CV AUC, fidelity, coefficients.
+def _stack_part(explained: MotifClassifier, X, y, scores) -> MotifClassifier:
+    """``explained`` refitted with the SVM's scores first.
+
+    Its motifs, placement, smoothing and feature shape stay as its own inner
+    CV chose them; only the coefficients (and penalty) are fitted again.
+    """
+    from sklearn.base import clone
+
+    fixed = {
+        "motifs": explained.motifs_,
+        "smoothing": explained.smoothing_,
+        "threshold": "score" if explained.threshold_ is None else explained.threshold_,
+    }
+    return clone(explained).set_params(**fixed).fit(X, y, scores=scores)
+
+
+def fit_stack(
+    model: object,
+    explained: MotifClassifier | None,
+    data: LabeledData,
+    out_of_fold: np.ndarray,
+) -> StackedModel | None:
+    """The final stack: ``model``'s score and the motifs (None: no motif).
 
     Parameters
     ----------
-    final : MotifClassifier or None
+    model : fitted model
+        The run's final model.
+    explained : MotifClassifier or None
+        The final motif model (`fit_motif_model`).
+    data : LabeledData
+        All sequences.
+    out_of_fold : numpy.ndarray of float
+        The SVM's out-of-fold scores of them, the stack's first feature.
+
+    Returns
+    -------
+    StackedModel or None
+    """
+    from ..motifs.stacked import StackedModel
+
+    if explained is None:
+        return None
+    return StackedModel(model, _stack_part(explained, data.X, data.y, out_of_fold))
+
+
+def compare_models(
+    X: np.ndarray,
+    y: np.ndarray,
+    folds: Sequence[tuple[np.ndarray, np.ndarray]],
+    explained: Sequence[MotifClassifier | MotifRegressor | None],
+    scores: np.ndarray,
+    svm: dict,
+    figures_of: Callable[..., dict],
+    metric: str = "auc",
+) -> dict:
+    """Out-of-fold scores of the motif models and stacks; the model chosen.
+
+    Parameters
+    ----------
+    X, y : numpy.ndarray
+        All sequences and their labels (or targets).
+    folds : sequence of (train, test)
+        The outer folds.
+    explained : sequence of MotifClassifier, MotifRegressor or None
+        Every fold's motif model (`fold_motif_model`).
+    scores : numpy.ndarray of float
+        The SVM's out-of-fold scores (a regressor's predictions).
+    svm : dict
+        The SVM's figures, as ``figures_of`` gives them.
+    figures_of : callable
+        ``figures_of(y, folds, scores)``: a model's figures from its
+        out-of-fold scores (`poimkit.run.crossval.fold_figures`; the
+        regression run's ``cv_pearson`` and others).
+    metric : {"auc", "pearson"}
+        The figure the choice compares: ``cv_auc`` or ``cv_pearson``.
+
+    Returns
+    -------
+    dict
+        ``motif_out_of_fold_scores`` (0 in a fold without motifs),
+        ``stack_out_of_fold_scores`` (there the SVM's), ``models`` (every
+        candidate's figures), ``chosen_model`` and ``chosen_figures`` (the
+        chosen one's).
+    """
+    motif, stack = np.zeros(y.size), scores.copy()
+    for (train, test), part in zip(folds, explained, strict=True):
+        if part is None:  # no motif: the motif model says nothing, the stack is f
+            continue
+        stacked = _stack_part(part, X[train], y[train], scores[train])
+        motif[test] = part.decision_function(X[test])
+        stack[test] = stacked.decision_function(X[test], scores=scores[test])
+    figures = {
+        "svm": svm,
+        "motifs": figures_of(y, folds, motif),
+        "stack": figures_of(y, folds, stack),
+    }
+    plain = {  # the summary's copy: figures only (no per-record arrays)
+        name: {k: v for k, v in f.items() if not isinstance(v, np.ndarray)}
+        for name, f in figures.items()
+    }
+    key = f"cv_{metric}"
+    chosen = choose_model({k: f[key] for k, f in figures.items()}, y, metric)
+    return {
+        "motif_out_of_fold_scores": motif,
+        "stack_out_of_fold_scores": stack,
+        "models": plain,
+        "chosen_model": chosen,
+        "chosen_figures": figures[chosen],
+    }
+
+
+def choose_model(
+    cv_figures: dict[str, float], y: np.ndarray, metric: str = "auc"
+) -> str:
+    """The first of `CANDIDATES` within one standard error of the best figure.
+
+    Parameters
+    ----------
+    cv_figures : dict of str to float
+        Every candidate's cross-validated AUC (or Pearson correlation).
+    y : numpy.ndarray
+        The labels (their counts set the standard error) or targets.
+    metric : {"auc", "pearson"}
+        The figure.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> y = np.array([0, 1] * 500)
+    >>> choose_model({"svm": 0.90, "motifs": 0.80, "stack": 0.905}, y)
+    'svm'
+    >>> choose_model({"svm": 0.90, "motifs": 0.958, "stack": 0.96}, y)
+    'motifs'
+    """
+    from ..svm.figures import tie_tolerance
+
+    best = max(cv_figures.values())
+    n_pos = int(np.sum(y == 1)) if metric == "auc" else y.size
+    tolerance = tie_tolerance(best, (n_pos, y.size - n_pos), metric)
+    return next(n for n in CANDIDATES if cv_figures[n] >= best - tolerance)
+
+
+def final_models(
+    model: object,
+    motifs: list[Motif],
+    data: LabeledData,
+    background: np.ndarray,
+    cv: dict,
+    options: RunOptions,
+) -> tuple[MotifClassifier | None, StackedModel | None, str]:
+    """The final motif model, the final stack if chosen, and the model chosen.
+
+    Parameters
+    ----------
+    model : fitted model
+        The run's final model.
+    motifs : list of Motif
+        The run's final motifs.
+    data : LabeledData
+        All sequences.
+    background : numpy.ndarray of float, shape (4,)
+        Background letters of the PWMs' log-odds.
+    cv : dict
+        `cross_validate`'s result (``chosen_model``, ``out_of_fold_scores``).
+    options : RunOptions
+        The run's seed.
+
+    Returns
+    -------
+    explained : MotifClassifier or None
+        None without motifs.
+    stack : StackedModel or None
+        Only if the cross-validation chose the stack.
+    chosen : str
+        One of `CANDIDATES`; "svm" if the final model has no motif to use
+        (then ``cv``'s figures become the SVM's again).
+    """
+    from sklearn.base import is_regressor
+
+    explained = fit_motif_model(
+        motifs, data, background, options.seed, is_regressor(model)
+    )
+    compared = cv.get("chosen_model", "svm")
+    chosen = compared if explained is not None else "svm"
+    if chosen != compared:
+        cv.update(cv["models"]["svm"], chosen_model="svm")
+    stack = None
+    if chosen == "stack":
+        stack = fit_stack(model, explained, data, cv["out_of_fold_scores"])
+    return explained, stack, chosen
+
+
+def save_motif_models(
+    folder: Path,
+    explained: MotifClassifier | MotifRegressor | None,
+    stack: StackedModel | None,
+) -> None:
+    """Write ``motif_model.npz`` and ``stack.npz`` (each only if there is one).
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        The run's (staged) folder, holding ``model.npz``.
+    explained : MotifClassifier, MotifRegressor or None
+    stack : StackedModel or None
+    """
+    from ..outdir import MOTIF_MODEL_FILE, STACK_FILE
+
+    if explained is not None:
+        explained.save(folder / MOTIF_MODEL_FILE)
+    if stack is not None:
+        stack.save(folder / STACK_FILE)
+
+
+def motif_model_summary(
+    final: MotifClassifier | MotifRegressor | None, cv: dict, y: np.ndarray
+) -> dict | None:
+    """``summary.json``'s ``motif_model``: its CV figure, fidelity, coefficients.
+
+    Parameters
+    ----------
+    final : MotifClassifier, MotifRegressor or None
         The final motif model (None: the run reported no motif).
     cv : dict
-        `cross_validate`'s result, with ``motif_out_of_fold_scores``.
+        `cross_validate`'s result (or the regression run's), with ``models``.
     y : numpy.ndarray
-        The labels.
+        The labels or targets.
 
     Returns
     -------
     dict or None
-        ``cv_auc`` and ``fidelity`` (None without CV), ``coefficients``
-        (per motif: per bit of its best site score, and the odds ratio of one
-        bit).
+        ``cv_auc`` (``cv_pearson`` for targets) and ``fidelity`` (None
+        without CV), the stack's ``stack_cv_auc`` (``stack_cv_pearson``),
+        ``smoothing`` (of its PWMs), ``threshold`` (None: the features are
+        the best site scores; else the share of each motif's best possible
+        score where its site chance is 1/2) and ``coefficients`` (per motif:
+        per unit of its feature, a bit or the site chance, and for classes the
+        odds ratio of one unit).
     """
-    from sklearn.metrics import roc_auc_score
-
-    from ..motifs.model import fidelity
+    from ..motifs.model import MotifClassifier, fidelity
 
     if final is None:
         return None
-    scores = cv.get("motif_out_of_fold_scores")
-    cv_auc = fid = None
-    if scores is not None:
-        cv_auc = float(roc_auc_score(y, scores))
-        fid = fidelity(cv["out_of_fold_scores"], scores, y)
+    key = "cv_auc" if isinstance(final, MotifClassifier) else "cv_pearson"
+    models = cv.get("models")
+    figure = stack = fid = None
+    if models is not None:
+        figure, stack = models["motifs"][key], models["stack"][key]
+        fid = fidelity(cv["out_of_fold_scores"], cv["motif_out_of_fold_scores"], y)
+    rows = []
+    for m, c in zip(final.motifs, final.coef_, strict=True):
+        row = {"motif": m.name, "coefficient": round(float(c), 6)}
+        if key == "cv_auc":
+            row["odds_ratio"] = round(float(np.exp(c)), 6)
+        rows.append(row)
     return {
-        "cv_auc": cv_auc,
+        key: figure,
         "fidelity": fid,
-        "coefficients": [
-            {
-                "motif": m.name,
-                "coefficient": round(float(c), 6),
-                "odds_ratio": round(float(np.exp(c)), 6),
-            }
-            for m, c in zip(final.motifs, final.coef_, strict=True)
-        ],
+        f"stack_{key}": stack,
+        "smoothing": final.smoothing_,
+        "threshold": final.threshold_,
+        "coefficients": rows,
     }

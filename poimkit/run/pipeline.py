@@ -15,10 +15,16 @@ from .console import StepTimer
 from .crossval import better_than_chance
 from .data import check_poim_memory, compute_run_poim, motif_data, read_input
 from .genome import PeakSource, read_peak_input
-from .motif_model import fit_motif_model, motif_model_summary
+from .motif_model import final_models, motif_model_summary, save_motif_models
 from .options import RunOptions
 from .plan import make_plan
-from .summary import build_summary, save_results, write_figures, write_summary
+from .summary import (
+    build_summary,
+    roc_curves,
+    save_results,
+    write_figures,
+    write_summary,
+)
 from .train import train_model
 
 
@@ -76,6 +82,8 @@ def run_pipeline(
     strongest POIM entries), ``motifs.meme``, ``sites.tsv``,
     ``motif_model.npz`` (the motifs as a classifier,
     `poimkit.motifs.model.MotifClassifier`; only if there are motifs),
+    ``stack.npz`` (the SVM's score and the motifs,
+    `poimkit.motifs.stacked.StackedModel`; only if the run chose it),
     ``figures/`` (PNG), ``summary.json`` and ``report.html`` (one
     self-contained page). Everything
     is written into a hidden sibling folder first and renamed to ``out`` at the
@@ -98,7 +106,6 @@ def run_pipeline(
     from ..motifs.discovery import background_letters
     from ..motifs.formats import write_meme, write_sites
     from ..outdir import (
-        MOTIF_MODEL_FILE,
         check_output_folder,
         output_lock,
         staged_directory,
@@ -170,13 +177,12 @@ def run_pipeline(
                     if options.max_motifs and (not options.cv or better_than_chance(cv))
                     else []
                 )
-                explained = fit_motif_model(
-                    motifs, data, background_letters(background), options.seed
+                explained, stack, chosen = final_models(
+                    model, motifs, data, background_letters(background), cv, options
                 )
             with timer.step("outputs"):
                 save_results(staged, model, poim)
-                if explained is not None:
-                    explained.save(staged / MOTIF_MODEL_FILE)
+                save_motif_models(staged, explained, stack)
                 if made is not None:
                     made.write_negatives(staged)
                 write_meme(
@@ -188,7 +194,7 @@ def run_pipeline(
                     poim,
                     motifs,
                     y_motifs,
-                    cv["out_of_fold_scores"],
+                    roc_curves(cv),
                     lengths=[len(x) for x in X_motifs],
                 )
             summary = build_summary(
@@ -205,5 +211,6 @@ def run_pipeline(
                 dataset=dataset,
             )
             summary["motif_model"] = motif_model_summary(explained, cv, data.y)
+            summary["chosen_model"] = chosen
             write_summary(staged, summary, write_report)
         return summary

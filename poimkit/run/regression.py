@@ -23,6 +23,13 @@ import numpy as np
 from ..errors import InputError
 from .console import StepTimer, bars, say
 from .console import progress as progress_mode
+from .data import LabeledData
+from .options import RunOptions
+from .regression_figures import (
+    predicts_better_than_chance,
+    regression_figures,
+    regression_scores,
+)
 
 __all__ = [
     "clone_checked",
@@ -36,59 +43,6 @@ __all__ = [
     "run_regression",
     "train_regression",
 ]
-
-#: the range of each CV figure, where its interval is clipped
-BOUNDS = {"pearson": (-1.0, 1.0), "spearman": (-1.0, 1.0), "r2": (-np.inf, 1.0)}
-
-
-def predicts_better_than_chance(cv: dict) -> bool:
-    """True when the interval of the CV Pearson correlation lies above 0.
-
-    Parameters
-    ----------
-    cv : dict
-        `cv_regression`'s result.
-
-    Returns
-    -------
-    bool
-    """
-    low = cv.get("cv_pearson_interval", [np.nan])[0]
-    return bool(low > 0)
-
-
-def regression_scores(y_true: np.ndarray, y_pred: np.ndarray) -> dict[str, float]:
-    """Pearson and Spearman correlation and R² of predictions.
-
-    Parameters
-    ----------
-    y_true, y_pred : numpy.ndarray of shape (n,)
-
-    Returns
-    -------
-    dict
-        ``pearson``, ``spearman`` and ``r2``; a correlation is NaN when
-        either side is constant.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> s = regression_scores(np.array([1.0, 2, 3, 4]), np.array([1.0, 2, 3, 5]))
-    >>> round(s["pearson"], 3), s["spearman"], round(s["r2"], 3)
-    (0.983, 1.0, 0.8)
-    """
-    from scipy.stats import rankdata
-    from sklearn.metrics import r2_score
-
-    from ..svm.figures import pearson
-
-    y_true = np.asarray(y_true, dtype=np.float64)
-    y_pred = np.asarray(y_pred, dtype=np.float64)
-    return {
-        "pearson": pearson(y_true, y_pred),
-        "spearman": pearson(rankdata(y_true), rankdata(y_pred)),
-        "r2": float(r2_score(y_true, y_pred)),
-    }
 
 
 def make_regressor(
@@ -125,6 +79,7 @@ def cv_regression(
     folds: int,
     seed: int = 0,
     progress: bool = False,
+    motif_options: RunOptions | None = None,
 ) -> dict[str, Any]:
     """K-fold CV of ``model``: each figure's mean over folds and its std.
 
@@ -140,6 +95,9 @@ def cv_regression(
         Seed of the shuffled split.
     progress : bool
         A progress bar over the folds on standard error.
+    motif_options : RunOptions, optional
+        Also compare the SVM with the folds' motif models and stacks
+        (`_cv_folds`).
 
     Returns
     -------
@@ -147,10 +105,11 @@ def cv_regression(
         ``cv_pearson``, ``cv_spearman``, ``cv_r2`` (the mean over folds),
         each with its ``..._std``, ``..._interval`` (95% Student-t interval
         of the mean, `poimkit.run.crossval.fold_interval`) and ``..._folds``;
-        and ``cv_predictions`` (the held-out prediction of every record).
+        ``cv_predictions`` (the held-out prediction of every record) and
+        ``out_of_fold_scores`` (the SVM's).
     """
     split = _outer_splits(y, folds, seed)
-    return _cv_folds([model] * folds, X, y, split, progress)
+    return _cv_folds([model] * folds, X, y, split, progress, motif_options)
 
 
 def nested_regression(
@@ -161,6 +120,7 @@ def nested_regression(
     seed: int = 0,
     threads: int | None = None,
     progress: bool = False,
+    motif_options: RunOptions | None = None,
 ) -> tuple[dict[str, Any], Any]:
     """Nested CV: the parameters (and family) chosen by an inner CV per fold.
 
@@ -179,6 +139,8 @@ def nested_regression(
         Threads fitting candidates at once.
     progress : bool
         Progress bars (inner fits, outer folds) on standard error.
+    motif_options : RunOptions, optional
+        As in `cv_regression`.
 
     Returns
     -------
@@ -203,7 +165,7 @@ def nested_regression(
     models = [
         clone(templates[s.family]).set_params(**s.selection.params) for s in found
     ]
-    cv = _cv_folds(models[:-1], X, y, split, progress) if folds else {}
+    cv = _cv_folds(models[:-1], X, y, split, progress, motif_options) if folds else {}
     cv["selection"] = selection_summary(found[-1], found[:-1])
     return cv, models[-1]
 
@@ -218,15 +180,27 @@ def _outer_splits(y: np.ndarray, folds: int, seed: int) -> list:
     return list(split.split(np.zeros(len(y))))
 
 
-def _cv_folds(models: list, X: Any, y: np.ndarray, split: list, progress: bool):
-    """Fit a clone of ``models[f]`` on fold f's training part; the figures."""
+def _cv_folds(
+    models: list,
+    X: Any,
+    y: np.ndarray,
+    split: list,
+    progress: bool,
+    motif_options: RunOptions | None = None,
+):
+    """Fit a clone of ``models[f]`` on fold f's training part; the figures.
+
+    With ``motif_options``, every fold's motifs and motif model come from its
+    training part (`poimkit.run.motif_model.fold_motif_model`) and the SVM,
+    the motif model and the stack are compared
+    (`poimkit.run.motif_model.compare_models`); the figures are then the
+    chosen model's, ``out_of_fold_scores`` the SVM's.
+    """
     from sklearn.base import clone
     from tqdm.auto import tqdm
 
-    from .crossval import fold_interval
-
-    per_fold: dict[str, list[float]] = {"pearson": [], "spearman": [], "r2": []}
     predictions = np.empty(len(y))
+    explained = []
     for model, (train, test) in tqdm(
         list(zip(models, split, strict=True)),
         desc="cross-validation",
@@ -236,15 +210,28 @@ def _cv_folds(models: list, X: Any, y: np.ndarray, split: list, progress: bool):
     ):
         fitted = clone(model).fit(X[train], y[train])
         predictions[test] = fitted.predict(X[test])
-        for name, value in regression_scores(y[test], predictions[test]).items():
-            per_fold[name].append(value)
-    result: dict[str, Any] = {}
-    for name, values in per_fold.items():
-        result[f"cv_{name}"] = float(np.mean(values))
-        result[f"cv_{name}_std"] = float(np.std(values))
-        result[f"cv_{name}_interval"] = fold_interval(values, BOUNDS[name])
-        result[f"cv_{name}_folds"] = [round(float(v), 6) for v in values]
-    result["cv_predictions"] = predictions
+        if motif_options is not None:
+            from .motif_model import fold_motif_model
+
+            data = LabeledData([], X, y, [], 0)
+            explained.append(fold_motif_model(fitted, data, train, motif_options))
+    result = regression_figures(y, split, predictions)
+    result["out_of_fold_scores"] = predictions
+    if motif_options is not None:
+        from .motif_model import compare_models
+
+        compared = compare_models(
+            X,
+            y,
+            split,
+            explained,
+            predictions,
+            dict(result),
+            regression_figures,
+            "pearson",
+        )
+        result.update(compared.pop("chosen_figures"))
+        result.update(compared)
     return result
 
 
@@ -412,18 +399,21 @@ def _selects(families: list) -> bool:
     return len(families) > 1 or families[0][2].size > 1
 
 
-def _select_and_cross_validate(args: argparse.Namespace, codes: Any, y, families):
+def _select_and_cross_validate(
+    args: argparse.Namespace, codes: Any, y, families, motif_options=None
+):
     """The CV figures (printed) and the final model's unfitted template.
 
     Nested (`nested_regression`) when there is anything to choose, else
     `cv_regression` of the one candidate; ``--cv 0`` skips the outer CV.
+    ``motif_options``: compare with the motif models and stacks too.
     """
     progress = bars(args)
     _, template, grid = families[0]
     if not _selects(families):
         model = clone_checked(template, {**grid.settings()[0], "C": grid.C[0]})
         cv = (
-            cv_regression(model, codes, y, args.cv, args.seed, progress)
+            cv_regression(model, codes, y, args.cv, args.seed, progress, motif_options)
             if args.cv
             else {}
         )
@@ -431,7 +421,14 @@ def _select_and_cross_validate(args: argparse.Namespace, codes: Any, y, families
         where = f"in {args.cv} folds and on all" if args.cv else "on all records"
         say(args, f"choosing the parameters by inner CV {where}")
         cv, model = nested_regression(
-            families, codes, y, args.cv, args.seed, args.threads, progress
+            families,
+            codes,
+            y,
+            args.cv,
+            args.seed,
+            args.threads,
+            progress,
+            motif_options,
         )
     for name in ("cv_pearson", "cv_spearman", "cv_r2"):
         if name in cv:
@@ -439,6 +436,8 @@ def _select_and_cross_validate(args: argparse.Namespace, codes: Any, y, families
                 f"{name}\t{cv[name]:.4f}\t+/-\t{cv[name + '_std']:.4f}\t"
                 f"({args.cv} folds)"
             )
+    if cv.get("models"):
+        say(args, f"chosen model: {cv['chosen_model']} (the figures above are its)")
     if cv.get("selection") is not None:
         from .summary import chosen_text
 
@@ -490,9 +489,10 @@ def run_regression(args: argparse.Namespace) -> dict:
         The content of ``summary.json``.
     """
     from .._threads import numba_threads
+    from ..motifs.discovery import background_letters
     from ..outdir import output_lock, staged_directory
-    from .data import LabeledData, check_poim_memory, compute_run_poim
-    from .options import RunOptions
+    from .data import check_poim_memory, compute_run_poim
+    from .motif_model import final_models, motif_model_summary, save_motif_models
     from .report_regression import write_regression_report
     from .summary import build_regression_summary, save_results, write_summary
 
@@ -508,23 +508,30 @@ def run_regression(args: argparse.Namespace) -> dict:
             markov_order=args.markov_order,
             threads=args.threads,
             memory_limit_gb=args.memory_limit,
+            max_motifs=getattr(args, "max_motifs", 3),
+            seed=args.seed,
         )
         check_poim_memory(data, options, families)
+        nested = options if options.max_motifs and args.cv else None
         with (
             staged_directory(args.output, args.force, inputs) as staged,
             numba_threads(args.threads),
         ):
             step = "cross-validation" if args.cv else "selection"
             with timer.step(step) if args.cv or _selects(families) else nullcontext():
-                cv, model = _select_and_cross_validate(args, codes, y, families)
+                cv, model = _select_and_cross_validate(args, codes, y, families, nested)
             with timer.step("training"):
                 model.fit(codes, y)
             with timer.step("POIM"):
-                poim, _ = compute_run_poim(model, data, options, bars(args))
+                poim, background = compute_run_poim(model, data, options, bars(args))
             with timer.step("motifs"):
                 motifs, note = _regression_motifs(args, poim, codes, y, cv)
+                explained, stack, chosen = final_models(
+                    model, motifs, data, background_letters(background), cv, options
+                )
             with timer.step("outputs"):
                 save_results(staged, model, poim)
+                save_motif_models(staged, explained, stack)
                 figures = _write_motif_outputs(staged, poim, motifs, ids, codes, y)
                 if "cv_predictions" in cv:
                     _plot_predictions(
@@ -545,6 +552,8 @@ def run_regression(args: argparse.Namespace) -> dict:
                 figures=figures,
                 runtimes=timer.with_total(),
             )
+            summary["motif_model"] = motif_model_summary(explained, cv, y)
+            summary["chosen_model"] = chosen
             write_summary(staged, summary, write_regression_report)
     if "cv_pearson" in cv:
         say(args, f"cv_pearson {cv['cv_pearson']:.4f}; results in {args.output}")

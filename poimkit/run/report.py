@@ -17,6 +17,7 @@ from .html import (
     software_and_times,
     table,
 )
+from .report_models import MODEL_WORDS, effects_table, fidelity_sentence, headline
 
 #: the motifs' introduction: how sites are found, what the columns mean
 _MOTIFS_INTRO = {
@@ -146,9 +147,16 @@ def _quality(s: dict, figures: Path) -> list[str]:
         "put their thresholds (intercepts) in different places; their scores "
         "rank well within a fold but are not on one scale across folds"
     )
+    chosen = s.get("chosen_model", "svm")
     parts.append(
         "<p>ROC curve of the out-of-fold scores: every sequence scored by a model "
-        "that did not see it in training."
+        "that did not see it in training"
+        + (
+            " (the SVM's, the motif model's and the stack's; the table gives "
+            f"{MODEL_WORDS[chosen]}'s folds)."
+            if s.get("models")
+            else "."
+        )
         + (
             f" Its area, over all scores pooled, is {pooled:.4f}; the AUC reported "
             f"above, {s['cv_auc']:.4f}, is the mean of the folds' own AUCs (each "
@@ -500,23 +508,6 @@ def _checksum(item: dict) -> str:
     return f"{item['index_sha256']} (of its .fai index)"
 
 
-def _fidelity_sentence(s: dict) -> str:
-    """How much of the model's ranking its motifs explain (empty: no motif model)."""
-    explained = s.get("motif_model")
-    if not explained or explained["fidelity"] is None:
-        return ""
-    n = len(explained["coefficients"])
-    return (
-        f"<p class='big'>The {n} motif{'s explain' if n > 1 else ' explains'} "
-        f"<b>{100 * explained['fidelity']:.0f} % of the model's ranking</b>: a "
-        "logistic model of their best site scores alone, its motifs found in each "
-        "fold's training sequences only, reaches a cross-validated ROC AUC of "
-        f"{explained['cv_auc']:.3f} (the share is (AUC &minus; 0.5) of the motifs' "
-        "model over that of the SVM, on the same held-out folds; "
-        "<span class='mono'>motif_model.npz</span>).</p>"
-    )
-
-
 def render_report(summary: dict, figures: Path) -> str:
     """The report page as a string.
 
@@ -545,15 +536,8 @@ def render_report(summary: dict, figures: Path) -> str:
         f"({s['n_positive']} positive, {s['n_negative']} negative"
         + (f"; {s['n_dropped']} dropped" if s["n_dropped"] else "")
         + f"). {_model_text(s['parameters']['chosen'])} "
-        + (
-            f"separates them with a <b>cross-validated ROC AUC of {s['cv_auc']:.3f}"
-            f"</b> (&plusmn; {s['cv_auc_std']:.3f} over {len(s['cv_auc_folds'])} "
-            f"folds) and an accuracy of {s['cv_accuracy']:.3f}.</p>"
-            if s["cv_auc"] is not None
-            else "was trained on all of them <b>without cross-validation</b> "
-            "(cv 0): how well it separates new sequences is unknown.</p>"
-        ),
-        _fidelity_sentence(s),
+        + headline(s),
+        fidelity_sentence(s),
         selection_note(s.get("selection"), s["n_sequences"]),
     ]
     if s.get("peaks"):
@@ -580,6 +564,7 @@ def render_report(summary: dict, figures: Path) -> str:
             "count and E-value).</p>"
         )
         parts.append(_motif_table(s, figures))
+        parts.append(effects_table(s))
         compared = "matches" in s["motifs"][0]
         if "site_positions.png" in s["figures"]:
             parts.append(

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..io import atomic_path
 from .html import STYLE, img, plain, probability, software_and_times, table
 from .report import model_sections, motif_columns, selection_note
+from .report_models import regression_models_text
 
 #: the classification page's words for a POIM's sign, and a regressor's
 _SIGN_WORDS = {
@@ -154,6 +155,7 @@ def render_regression_report(summary: dict, figures: Path) -> str:
         f"<p class='big'>{described} with a continuous target (mean "
         f"{target['mean']:.3g}, standard deviation {target['std']:.3g}). A "
         f"{html.escape(s['model'])} {_cv_text(s)}</p>",
+        regression_models_text(s),
         "<h2>Motifs that shift the target</h2>",
     ]
     if s["motifs"]:

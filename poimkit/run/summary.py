@@ -148,11 +148,7 @@ def build_summary(
         "family": selection["family"] if selection else options.kernel,
         "background": repr(background),
         "versions": _versions(),
-        **{
-            k: v
-            for k, v in cv.items()
-            if k not in ("out_of_fold_scores", "motif_out_of_fold_scores")
-        },
+        **{k: v for k, v in cv.items() if not k.endswith("out_of_fold_scores")},
         "n_support_vectors": int(model.n_support_.sum()),
         "motifs": _motif_rows(motifs, known),
         "motifs_note": motif_note(cv, options, motifs),
@@ -224,7 +220,11 @@ def build_regression_summary(
         "model": type(model).__name__,
         "parameters": {k: v for k, v in model.get_params().items() if k != "n_threads"},
         "target": {"mean": float(np.mean(y)), "std": float(np.std(y))},
-        **{k: v for k, v in cv.items() if k != "cv_predictions"},
+        **{
+            k: v
+            for k, v in cv.items()
+            if k != "cv_predictions" and not k.endswith("out_of_fold_scores")
+        },
         "selection": cv.get("selection"),
         "cv_folds": cv_folds,
         "n_support_vectors": int(model.n_support_.sum()),
@@ -272,12 +272,38 @@ def _differential_peaks(poim, n: int = 5) -> list[dict]:
     ]
 
 
+#: colours of the ROC curves: the SVM, the motif model, the stack
+ROC_COLORS = ("#255c99", "#c2571a", "#3a8a3a")
+
+
+def roc_curves(cv: dict) -> dict[str, np.ndarray] | None:
+    """The out-of-fold scores `write_figures` draws, by label (None: no CV).
+
+    Parameters
+    ----------
+    cv : dict
+        `cross_validate`'s result.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray, or None
+        The SVM's, and the motif model's and the stack's where computed.
+    """
+    if cv["out_of_fold_scores"] is None:
+        return None
+    curves = {"SVM": cv["out_of_fold_scores"]}
+    if cv.get("motif_out_of_fold_scores") is not None:
+        curves["motif model"] = cv["motif_out_of_fold_scores"]
+        curves["stack"] = cv["stack_out_of_fold_scores"]
+    return curves
+
+
 def write_figures(
     folder: Path,
     poim: Poim,
     motifs: list[Motif],
     y: np.ndarray,
-    oof_scores: np.ndarray | None,
+    oof_scores: dict[str, np.ndarray] | None,
     lengths: np.ndarray | None = None,
 ) -> list[str]:
     """PNGs: ROC, POIMs per order, nucleotide logo, differential POIM, mass, logos.
@@ -298,8 +324,9 @@ def write_figures(
         The motifs reported (a logo each).
     y : numpy.ndarray
         Labels, for the ROC curve.
-    oof_scores : numpy.ndarray or None
-        Out-of-fold scores (None without cross-validation: no ROC curve).
+    oof_scores : dict of str to numpy.ndarray, or None
+        Out-of-fold scores of each model, by its label in the ROC figure
+        (`roc_curves`; None without cross-validation: no ROC figure).
     lengths : numpy.ndarray, optional
         Length of every record (the rows the motifs' sites index).
 
@@ -326,9 +353,11 @@ def write_figures(
         fig.savefig(folder / name, dpi=120)
         written.append(name)
 
-    if oof_scores is not None:  # None without cross-validation
+    if oof_scores:  # None without cross-validation
         fig = Figure(figsize=(4.4, 4.2), layout="constrained")
-        plot_roc(y, oof_scores, ax=fig.add_subplot(), label="out-of-fold")
+        ax = fig.add_subplot()
+        for (label, scores), color in zip(oof_scores.items(), ROC_COLORS, strict=False):
+            plot_roc(y, scores, ax=ax, label=label, color=color)
         save(fig, "roc.png")
     if poim.position_free:
         _anywhere_figures(poim, motifs, y, lengths, save)

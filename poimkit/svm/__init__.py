@@ -144,14 +144,18 @@ def load_model(path: str | Path) -> KernelModelBase | LsgkmModel:
     path : str or pathlib.Path
         The ``.npz`` model file of any poimkit classifier or regressor's
         ``save``, or an LS-GKM text model (``gkmtrain``'s, gkmsvm-lite's
-        ``save_lsgkm``; plain or gzip) of kernel type 0, 1 or 2.
+        ``save_lsgkm``; plain or gzip) of kernel type 0, 1 or 2; or a motif
+        model or stack of ``poimkit run`` (``motif_model.npz``,
+        ``stack.npz``).
 
     Returns
     -------
     KernelModelBase or LsgkmModel
         A fitted `WDKernelSVC`, `WDLinearSVC`, `GkmSVC`, `WDKernelSVR`,
         `WDLinearSVR` or `GkmSVR`; an `LsgkmModel`
-        (`poimkit.svm.lsgkm.read_lsgkm`) for an LS-GKM file.
+        (`poimkit.svm.lsgkm.read_lsgkm`) for an LS-GKM file; a
+        `poimkit.motifs.model.MotifClassifier` (or ``MotifRegressor``) or a
+        `poimkit.motifs.stacked.StackedModel`.
 
     Raises
     ------
@@ -169,6 +173,12 @@ def load_model(path: str | Path) -> KernelModelBase | LsgkmModel:
 
         return read_lsgkm(path)
     kind = npz_format(path, "poimkit model")
+    if kind == "poimkit.MotifModel":  # a run's motif_model.npz or stack.npz
+        from ..motifs.model import load_motif_model
+        from ..motifs.stacked import load_stacked
+
+        model = load_motif_model(path)
+        return load_stacked(path, load_model) if model.stacked_ else model
     for cls in (WDKernelSVC, WDLinearSVC, GkmSVC, WDKernelSVR, WDLinearSVR, GkmSVR):
         if kind == cls._model_format:
             return cls.load(path)

@@ -218,7 +218,7 @@ def effect_engine(model: object) -> _Positional | _PositionFree:
 
     Parameters
     ----------
-    model : WDKernelSVC, WDLinearSVC, GkmSVC or KmerWeights
+    model : WDKernelSVC, WDLinearSVC, GkmSVC, KmerWeights, or a motif model or stack
 
     Returns
     -------
@@ -240,6 +240,10 @@ def effect_engine(model: object) -> _Positional | _PositionFree:
         raise InputError(
             f"variant effects need a fitted poimkit model, got {type(model).__name__}"
         )
+    if hasattr(model, "terms"):  # a motif model or stack: named by motif
+        from .scored import MotifEffects
+
+        return MotifEffects(model)
     if getattr(model, "score_only", False):  # LS-GKM -t 3/4/5: scores only
         from .scored import ScoredEffects
 

@@ -7,6 +7,7 @@ of l-mer weights; `ScoredEffects` is their engine for
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -136,4 +137,57 @@ class ScoredEffects:
         raise InputError(
             f"{self.model.describe()}: no per-letter contributions (the score is "
             "not a sum of l-mer weights)"
+        )
+
+
+@dataclass
+class TermEffects(VariantEffects):
+    """`VariantEffects` of a motif model or stack: the change of every term.
+
+    Attributes
+    ----------
+    names : list of str
+        The terms (motifs; "model" for a stack's model score).
+    term_change : numpy.ndarray of float64, shape (n, T)
+        Every term's change; they sum to ``effect``.
+    """
+
+    names: list[str] = field(default_factory=list)
+    term_change: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+
+    def top_strings(self) -> list[str]:
+        """``NAME:CHANGE`` of the terms that changed, largest first, ``;``-joined.
+
+        ``"."`` for a variant that changed no term.
+
+        Returns
+        -------
+        list of str
+        """
+        out = []
+        for row in self.term_change:
+            order = np.argsort(-np.abs(row), kind="stable")
+            kept = [f"{self.names[j]}:{row[j]:+.6g}" for j in order if row[j] != 0]
+            out.append(";".join(kept) or ".")
+        return out
+
+
+class MotifEffects(ScoredEffects):
+    """Variant effects of a motif model or stack, named by the motif that changed.
+
+    Both sequences are scored; the effect splits exactly into the terms'
+    changes (`TermEffects`), which ``top_kmers`` of ``poimkit variants``
+    lists as ``motif:change``.
+
+    Parameters
+    ----------
+    model : MotifClassifier, MotifRegressor or StackedModel
+        A model with ``terms`` and ``term_names``.
+    """
+
+    def _effects(self, refs, alts, top: int, keep: bool):
+        base = super()._effects(refs, alts, top, keep)
+        change = self.model.terms(alts) - self.model.terms(refs)
+        return TermEffects(
+            **vars(base), names=self.model.term_names, term_change=change
         )

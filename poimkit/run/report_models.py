@@ -1,0 +1,146 @@
+"""The report's words on the models a run compared: SVM, motif model, stack."""
+
+from __future__ import annotations
+
+from .html import table
+
+#: what each model a run chooses among is, in the report's words
+MODEL_WORDS = {
+    "svm": "the SVM",
+    "motifs": "the motif model (a linear model of the motifs' sites)",
+    "stack": "the stack (one linear model of the SVM's score and the motifs' sites)",
+}
+
+
+def headline(s: dict) -> str:
+    """The opening's figures: the chosen model's CV AUC, and the SVM's if other.
+
+    Parameters
+    ----------
+    s : dict
+        A run's summary.
+    """
+    if s["cv_auc"] is None:
+        return (
+            "was trained on all of them <b>without cross-validation</b> "
+            "(cv 0): how well it separates new sequences is unknown.</p>"
+        )
+    chosen = s.get("chosen_model", "svm")
+    figures = (
+        f"<b>cross-validated ROC AUC of {s['cv_auc']:.3f}</b> (&plusmn; "
+        f"{s['cv_auc_std']:.3f} over {len(s['cv_auc_folds'])} folds) and an "
+        f"accuracy of {s['cv_accuracy']:.3f}"
+    )
+    if chosen == "svm":
+        return f"separates them with a {figures}.</p>"
+    svm = s["models"]["svm"]
+    return (
+        f"separates them with a cross-validated ROC AUC of {svm['cv_auc']:.3f}; "
+        f"{MODEL_WORDS[chosen]} does better, with a {figures}, and is the model "
+        f"this run chose (<span class='mono'>"
+        f"{'stack.npz' if chosen == 'stack' else 'motif_model.npz'}</span>).</p>"
+    )
+
+
+def fidelity_sentence(s: dict) -> str:
+    """How much of the model's ranking its motifs explain (empty: no motif model).
+
+    Parameters
+    ----------
+    s : dict
+        A run's summary.
+    """
+    explained = s.get("motif_model")
+    if not explained or explained["fidelity"] is None:
+        return ""
+    n = len(explained["coefficients"])
+    them = f"The {n} motif{'s' if n > 1 else ''}"
+    alone = (
+        "a logistic model of the motifs alone (each fold's motifs found in its "
+        "training sequences only) reaches a cross-validated ROC AUC "
+        f"of {explained['cv_auc']:.3f}, the SVM {s['models']['svm']['cv_auc']:.3f}"
+    )
+    if explained["fidelity"] >= 1:
+        verb = "rank" if n > 1 else "ranks"
+        opening = f"<b>{them} alone {verb} the sequences as well as the SVM</b>: "
+    else:
+        opening = (
+            f"{them} {'explain' if n > 1 else 'explains'} <b>"
+            f"{100 * explained['fidelity']:.0f} % of the model's ranking</b> (the "
+            "share of the SVM's AUC above 0.5 they keep): "
+        )
+    kept = " (here it did)" if s.get("chosen_model", "svm") == "svm" else ""
+    return (
+        f"<p class='big'>{opening}{alone}. The stack of the SVM's score and the "
+        f"motifs reaches {explained['stack_cv_auc']:.3f}. A run keeps the SVM "
+        f"unless another model is better by more than one standard error{kept}."
+        "</p>"
+    )
+
+
+def effects_table(s: dict) -> str:
+    """The motif model's coefficient per motif (empty: no motif model).
+
+    Parameters
+    ----------
+    s : dict
+        A run's summary.
+    """
+    explained = s.get("motif_model")
+    if not explained:
+        return ""
+    classes = {m["name"]: m.get("class", "") for m in s["motifs"]}
+    rows = [
+        [
+            c["motif"],
+            classes.get(c["motif"], ""),
+            f"{c['coefficient']:+.3f}",
+            f"{c['odds_ratio']:.3f}",
+        ]
+        for c in explained["coefficients"]
+    ]
+    share = explained.get("threshold")
+    feature, unit = (
+        ("the motif's best site score in a sequence", "one bit")
+        if share is None
+        else (
+            "the chance that the motif's best window in a sequence is a site (0 to "
+            f"1; one half where the window scores {100 * share:.0f} % of the "
+            "motif's best possible score)",
+            "a certain site",
+        )
+    )
+    return (
+        "<p><b>Each motif's effect in the motif model</b>: the change of the "
+        f"log-odds of the positive class per unit of {feature}, and the odds "
+        f"ratio of {unit} (PWMs mixed with "
+        f"{100 * explained['smoothing']:.0f} % background letters; both chosen "
+        "by the inner cross-validation).</p>"
+        + table(["motif", "class", "per unit", "odds ratio"], rows, {2, 3})
+    )
+
+
+def regression_models_text(s: dict) -> str:
+    """The motif model's share and the model chosen (empty: no motif model).
+
+    Parameters
+    ----------
+    s : dict
+        A run's summary.
+    """
+    explained = s.get("motif_model")
+    if not explained or explained.get("fidelity") is None:
+        return ""
+    n = len(explained["coefficients"])
+    chosen = s.get("chosen_model", "svm")
+    svm = s["models"]["svm"]["cv_pearson"]
+    return (
+        f"<p class='big'>The {n} motif{'s' if n > 1 else ''} alone (a ridge model "
+        "of their best site scores, found in each fold's training sequences only) "
+        f"reach a Pearson correlation of {explained['cv_pearson']:.3f}: "
+        f"<b>{100 * explained['fidelity']:.0f} % of the SVM's</b> ({svm:.3f}). "
+        "The stack of the SVM's prediction and the motifs reaches "
+        f"{explained['stack_cv_pearson']:.3f}. The run keeps the SVM unless "
+        "another is better by more than one standard error: here "
+        f"{MODEL_WORDS[chosen]}, whose figures the line above gives.</p>"
+    )
