@@ -292,6 +292,9 @@ def main() -> None:
     parser.add_argument("--seeds", default="4101,4102")
     parser.add_argument("--n", type=int, default=500, help="per class (aligned)")
     parser.add_argument("--out", default=str(HERE / "motif_model.json"))
+    parser.add_argument(
+        "--no-peer", action="store_true", help="skip gkmsvm-lite (minutes)"
+    )
     args = parser.parse_args()
     cases = args.cases.split(",")
     seeds = [int(s) for s in args.seeds.split(",")]
@@ -302,7 +305,8 @@ def main() -> None:
             rows.append(case_aligned(seed, args.n, work))
             print(json.dumps(rows[-1]), flush=True)
         for seed in seeds if "peaks" in cases else []:
-            rows.append(case_peaks(seed, work, peer=seed == seeds[0]))
+            peer = seed == seeds[0] and not args.no_peer
+            rows.append(case_peaks(seed, work, peer=peer))
             print(json.dumps(rows[-1]), flush=True)
         for seed in seeds[:1] if "regression" in cases else []:
             rows.append(case_regression(seed, work))

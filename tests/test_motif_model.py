@@ -306,3 +306,58 @@ def test_site_probability_is_the_posterior_of_a_site():
     # prior odds 2^-2, likelihood ratio 2^score: posterior odds 2^(score - 2)
     assert_allclose(got[:2], [0.2, 0.5])
     assert got[2] == pytest.approx(0, abs=1e-15) and got[3] == pytest.approx(1)
+
+
+def test_score_and_variants_commands_take_a_motif_model(tmp_path, capsys):
+    """``poimkit score`` and ``poimkit variants`` read motif_model.npz as a model."""
+    from poimkit import decode
+    from poimkit.cli import main
+    from poimkit.io import write_fasta
+
+    X, y, motif = _planted()
+    motif.name = "gattaca"
+    model = MotifClassifier([motif]).fit(X, y)
+    path = tmp_path / "motif_model.npz"
+    model.save(path)
+    fasta = tmp_path / "x.fa"
+    write_fasta(fasta, [f"s{i}" for i in range(20)], decode(X[:20]))
+    scores = tmp_path / "scores.tsv"
+    assert main(["score", str(path), str(fasta), "-o", str(scores), "--quiet"]) == 0
+    lines = scores.read_text().splitlines()
+    assert lines[0] == "id\tscore\tpredicted" and len(lines) == 21
+    got = np.array([float(line.split("\t")[1]) for line in lines[1:]])
+    assert_allclose(got, model.decision_function(X[:20]), rtol=1e-9)
+    ref = decode(X[y == 1][:1])[0]
+    alt = ref[:11] + "CCCCCCC" + ref[18:]  # the site (1-based 12, spread 1) wiped
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(f"v1\t{ref}\t{alt}\n")
+    out = tmp_path / "effects.tsv"
+    assert main(["variants", str(path), "--pairs", str(pairs), "-o", str(out)]) == 0
+    header, row = [line.split("\t") for line in out.read_text().splitlines()]
+    row = dict(zip(header, row, strict=True))
+    assert float(row["effect"]) < 0 and row["top_kmers"].startswith("gattaca:-")
+
+
+def test_a_wide_positional_window_is_narrowed_where_that_ranks_better():
+    """A discovered spread that counts chance sites: the inner CV narrows it."""
+    from sklearn.metrics import roc_auc_score
+
+    from poimkit.motifs.features import narrowed
+
+    X, y = make_motif_data(
+        400, 400, 100, [PlantedMotif("GATTACA", 50, spread=1)], random_state=9
+    )
+    pwm = 0.85 * np.eye(4)[[2, 0, 3, 3, 0, 1, 0]] + 0.0375
+    wide = Motif(pwm, 50.0, 12.0, n_sites=400)
+    assert narrowed(wide, 0.25).spread == 3.0
+    free = Motif(pwm, np.nan, np.nan)
+    assert narrowed(free, 0.5) is free
+    model = MotifClassifier([wide], both_strands=[False]).fit(X, y)
+    assert model.motifs_[0].spread < wide.spread
+    as_found = MotifClassifier([wide], both_strands=[False])
+    as_found._placed = lambda codes: [[wide]]  # no narrowing to choose from
+    as_found.fit(X, y)
+    assert model.inner_score_ > as_found.inner_score_
+    assert roc_auc_score(y, model.decision_function(X)) > roc_auc_score(
+        y, as_found.decision_function(X)
+    )

@@ -101,6 +101,26 @@ def localised(motif: Motif, length: int) -> Motif | None:
     return replace(motif, position=float(np.mean(sites.starts)) + 1.0, spread=spread)
 
 
+def narrowed(motif: Motif, factor: float) -> Motif:
+    """A positional motif with its spread times ``factor`` (others unchanged).
+
+    Parameters
+    ----------
+    motif : Motif
+    factor : float
+        In (0, 1]: how much of the spread is kept.
+
+    Returns
+    -------
+    Motif
+    """
+    from dataclasses import replace
+
+    if np.isnan(motif.position):
+        return motif
+    return replace(motif, spread=float(motif.spread) * factor)
+
+
 def placements(
     motif: Motif, length: int, both_strands: bool
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -30,6 +30,12 @@ threshold at a share of the motif's best possible score, among
 latter: a linear model of the raw score reaches a Pearson correlation of
 0.76 on the planted regression set where the site chance reaches 0.85.
 
+It also chooses how wide a positional motif's window is: its spread as
+found, or narrowed (`NARROWING`). A discovered motif's spread counts chance
+sites far from its place: on the planted regression set the two motifs came
+with spreads of 9.8 and 5.4 letters for a true 2, and the motif model's
+Pearson correlation rose from 0.786 to 0.835 with spreads of 2.5.
+
 The inner CV also chooses where a position-free motif is read in sequences
 of one length: anywhere, or where its sites lie (`localised`: their mean
 start +- `SPREADS` SDs). A gkm model has no positions, yet in aligned
@@ -60,6 +66,7 @@ from .features import (
     best_possible,
     localised,
     motif_features,
+    narrowed,
     reads_both_strands,
     site_probability,
 )
@@ -67,6 +74,9 @@ from .motif import Motif
 
 #: penalties tried by the inner cross-validation
 N_PENALTIES = 10
+#: factors of a positional motif's spread the inner CV also tries: a
+#: discovered motif's spread counts its chance sites too, so its window is wide
+NARROWING = (0.5, 0.25)
 #: the penalty (C of the logistic model; 1 / alpha of ridge) at which the
 #: smoothing, shape and placement are compared
 SCREENING_PENALTY = 1.0
@@ -172,16 +182,26 @@ class _MotifModelBase(BaseEstimator):
         return (float(self.smoothing),)
 
     def _placed(self, codes: np.ndarray) -> list[list[Motif]]:
-        """The motifs as given, and with position-free ones `localised` (if any)."""
+        """The placements the inner CV compares (`NARROWING`, `localised`).
+
+        The motifs as given; in sequences of one length also with position-free
+        ones `localised`; and each with positional motifs' windows narrowed.
+        """
         from .scan import record_lengths
 
         given = list(self.motifs)
+        bases = [given]
         lengths = record_lengths(codes)
-        if lengths.min() != lengths.max():
-            return [given]
-        placed = [localised(m, int(lengths[0])) or m for m in given]
-        changed = any(p is not m for p, m in zip(placed, given, strict=True))
-        return [given, placed] if changed else [given]
+        if lengths.min() == lengths.max():
+            placed = [localised(m, int(lengths[0])) or m for m in given]
+            if any(p is not m for p, m in zip(placed, given, strict=True)):
+                bases.append(placed)
+        out = []
+        for base in bases:
+            out.append(base)
+            if any(np.isfinite(m.position) for m in base):
+                out.extend([narrowed(m, f) for m in base] for f in NARROWING)
+        return out
 
     def _best_scores(self, codes: np.ndarray, smoothing: float, motifs=None):
         """Best window score of each motif in each sequence, shape (n, M)."""
