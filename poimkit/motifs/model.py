@@ -270,8 +270,9 @@ class _MotifModelBase(BaseEstimator):
         """Fit the motifs' coefficients, the penalty, smoothing, shape and placement.
 
         Every smoothing in `SMOOTHING` (or the one given) and feature shape in
-        `THRESHOLDS`, with the motifs as given and, in sequences of one
-        length, with position-free motifs `localised`, is tried; the one with
+        `THRESHOLDS`, with the motifs as given, in sequences of one length
+        with position-free motifs `localised`, and with positional motifs'
+        windows narrowed (`NARROWING`), is tried; the one with
         the highest inner cross-validated figure (ROC AUC for classes, R² for
         targets; at one moderate penalty, `SCREENING_PENALTY`, which barely
         matters for a few standardised features) is kept (``smoothing_``,

@@ -120,8 +120,9 @@ def fold_motif_model(
 def _stack_part(explained: MotifClassifier, X, y, scores) -> MotifClassifier:
     """``explained`` refitted with the SVM's scores first.
 
-    Its motifs, placement, smoothing and feature shape stay as its own inner
-    CV chose them; only the coefficients (and penalty) are fitted again.
+    Its motifs as placed, smoothing and feature shape stay as its own inner
+    CV chose them; the coefficients, the penalty and (for positional motifs)
+    the window's narrowing are chosen again.
     """
     from sklearn.base import clone
 
