@@ -8,11 +8,9 @@ A_m, the feature of a sequence x is its best site score
 and the model is g(x) = c_0 + sum_m c_m s_m(x): logistic for classes
 (`MotifClassifier`), ridge for targets (`MotifRegressor`), the penalty chosen
 by an inner cross-validation (scikit-learn's ``LogisticRegressionCV`` and
-``RidgeCV``) on standardised features. A positional motif (finite
-``position``) may start within `SPREADS` standard deviations of its mean
-start, on its own strand; a position-free one anywhere, on both strands
-(``../shared/DESIGN.md``, "Motif model"). Log-odds are against the background
-letters, with `PSEUDO_SITES` sites of pseudocount spread by them.
+``RidgeCV``) on standardised features. Where a motif may lie, on which
+strands, and its log-odds are `poimkit.motifs.features`'
+(``../shared/DESIGN.md``, "Motif model").
 
 The PWMs are refined on the training sequences by one number: the share of
 background letters mixed into every column (``smoothing``), chosen among

@@ -306,8 +306,10 @@ def final_models(
     )
     compared = cv.get("chosen_model", "svm")
     chosen = compared if explained is not None else "svm"
-    if chosen != compared:
+    if chosen != compared:  # back to the SVM: its figures and held-out predictions
         cv.update(cv["models"]["svm"], chosen_model="svm")
+        if "cv_predictions" in cv:  # a regression run's: the SVM's are these
+            cv["cv_predictions"] = cv["out_of_fold_scores"]
     stack = None
     if chosen == "stack":
         stack = fit_stack(model, explained, data, cv["out_of_fold_scores"])
