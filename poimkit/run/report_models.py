@@ -142,5 +142,5 @@ def regression_models_text(s: dict) -> str:
         "The stack of the SVM's prediction and the motifs reaches "
         f"{explained['stack_cv_pearson']:.3f}. The run keeps the SVM unless "
         "another is better by more than one standard error: here "
-        f"{MODEL_WORDS[chosen]}, whose figures the line above gives.</p>"
+        f"{MODEL_WORDS[chosen]}.</p>"
     )

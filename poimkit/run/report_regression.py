@@ -15,7 +15,7 @@ from pathlib import Path
 from ..io import atomic_path
 from .html import STYLE, img, plain, probability, software_and_times, table
 from .report import model_sections, motif_columns, selection_note
-from .report_models import regression_models_text
+from .report_models import MODEL_WORDS, regression_models_text
 
 #: the classification page's words for a POIM's sign, and a regressor's
 _SIGN_WORDS = {
@@ -46,11 +46,21 @@ def _cv_text(s: dict) -> str:
             "how well it predicts new sequences is unknown."
         )
     low, high = s["cv_pearson_interval"]
+    figures = (
+        f"<b>cross-validated Pearson correlation of {s['cv_pearson']:.3f}</b> "
+        f"(95 % interval {low:.3f} to {high:.3f}, over "
+        f"{len(s['cv_pearson_folds'])} folds), Spearman {s['cv_spearman']:.3f} "
+        f"and R² {s['cv_r2']:.3f}"
+    )
+    chosen = s.get("chosen_model", "svm")
+    if chosen == "svm":
+        return f"predicts held-out targets with a {figures}."
+    svm = s["models"]["svm"]["cv_pearson"]
     return (
-        "predicts held-out targets with a <b>cross-validated Pearson correlation "
-        f"of {s['cv_pearson']:.3f}</b> (95 % interval {low:.3f} to {high:.3f}, "
-        f"over {len(s['cv_pearson_folds'])} folds), Spearman "
-        f"{s['cv_spearman']:.3f} and R² {s['cv_r2']:.3f}."
+        f"predicts held-out targets with a cross-validated Pearson correlation of "
+        f"{svm:.3f}; {MODEL_WORDS[chosen]} does better, with a {figures}, and is "
+        "the model this run chose (<span class='mono'>"
+        f"{'stack.npz' if chosen == 'stack' else 'motif_model.npz'}</span>)."
     )
 
 
