@@ -16,6 +16,11 @@ correlation (`poimkit.motifs.evidence.shift_test`), Benjamini-Hochberg over
 every seed examined on both signs (a seed that made no motif counts as a test
 with p = 1). A motif is reported if its q-value is at most ``alpha`` and its
 rank-biserial correlation is at least `MIN_EFFECT` in absolute value.
+
+Short words each of whose occurrences moves the target are counted, not held
+(`poimkit.motifs.words`): chosen on the discovery half for what the reported
+site motifs leave of the target, tested on the held-out half (a family of
+tests of their own), and reported as position-free ``counted`` motifs.
 """
 
 from __future__ import annotations
@@ -119,6 +124,7 @@ def target_motifs(
     from .discovery import discover, importance, negated, shared_sites
     from .evidence import q_values, shift_test
     from .scan import motif_of_sites
+    from .words import word_motifs
 
     anywhere = poim.position_free
     order = rng.permutation(t.size)
@@ -138,8 +144,6 @@ def target_motifs(
                 shared_sites(sites, motif.length, s, m.length) for m, s, _ in found
             ):
                 found.append((motif, sites, signed))
-    if not found:
-        return []
     has = np.zeros((len(found), t.size), dtype=bool)  # sequences with a site
     for row, (_, sites, _) in zip(has, found, strict=True):
         row[sites.rows] = True
@@ -151,7 +155,7 @@ def target_motifs(
     t_held = t[held_out]
     above = held_out[t_held > np.median(t_held)]
     below = held_out[t_held < np.median(t_held)]
-    motifs = []
+    motifs, reported = [], []  # and whether each sequence holds a site of each
     for (candidate, sites, signed), h, test, qv in zip(
         found, has, tests, q, strict=True
     ):
@@ -176,4 +180,8 @@ def target_motifs(
         sign = 1.0 if signed is poim else -1.0
         motif.importance = sign * importance(signed, motif.consensus)
         motifs.append(motif)
+        reported.append(h)
+    # words counted, for what the reported site motifs leave of the target
+    has_sites = np.array(reported, dtype=bool).reshape(len(reported), t.size).T
+    motifs += word_motifs(poim, X, t, (discovery, held_out), has_sites, alpha)
     return strongest_first(motifs, lambda m: abs(m.effect), max_motifs)

@@ -26,6 +26,9 @@ PSEUDO_SITES = 1.0
 DEFAULT_SITES = 100
 #: fewest recorded sites from which `localised` places a position-free motif
 MIN_LOCAL_SITES = 10
+#: a ``counted`` motif's sites: windows scoring at least this share of its
+#: best possible score (a word's exact occurrences, for a one-hot PWM)
+COUNT_SHARE = 0.75
 
 
 def motif_log_odds(
@@ -84,14 +87,14 @@ def localised(motif: Motif, length: int) -> Motif | None:
     -------
     Motif or None
         The motif with ``position`` its sites' mean start (1-based) and
-        ``spread`` their SD (at least 0.5); None if it is positional already,
-        has too few sites, or its sites' range of +- `SPREADS` SDs would not
-        be narrower than the whole sequence.
+        ``spread`` their SD (at least 0.5); None if it is positional
+        already, ``counted``, has too few sites, or its sites' range of
+        +- `SPREADS` SDs would not be narrower than the whole sequence.
     """
     from dataclasses import replace
 
     sites = motif.sites
-    if not np.isnan(motif.position) or sites is None:
+    if not np.isnan(motif.position) or sites is None or motif.counted:
         return None
     if sites.starts.size < MIN_LOCAL_SITES:
         return None
@@ -160,6 +163,10 @@ def motif_features(
 ) -> np.ndarray:
     """Best site score of every motif in every sequence, shape (n, M).
 
+    A ``counted`` motif's column is instead its number of sites: allowed
+    windows (on each strand read) scoring at least `COUNT_SHARE` of its best
+    possible score.
+
     Parameters
     ----------
     X : numpy.ndarray of uint8, shape (n, L)
@@ -188,9 +195,40 @@ def motif_features(
     for j, (motif, both) in enumerate(zip(motifs, both_strands, strict=True)):
         lods = motif_log_odds(motif, background, smoothing)
         allowed, allowed_rc = placements(motif, X.shape[1], both)
+        if motif.counted:
+            out[:, j] = site_count(X, allowed, allowed_rc, lods)
+            continue
         score, _, _ = best_windows(X, allowed, allowed_rc, lods)
         out[:, j] = np.where(np.isfinite(score), score, lods.min(axis=1).sum())
     return out
+
+
+def site_count(
+    X: np.ndarray, allowed: np.ndarray, allowed_rc: np.ndarray, lods: np.ndarray
+) -> np.ndarray:
+    """Windows scoring at least `COUNT_SHARE` of the best possible, per row.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        Letter codes, perhaps `poimkit.motifs.scan.padded`.
+    allowed, allowed_rc : numpy.ndarray of int64
+        Starts read on the given strand and as the reverse complement.
+    lods : numpy.ndarray of float, shape (m, 4)
+        The motif's log-odds.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n,)
+    """
+    from .scan import window_scores
+
+    least = COUNT_SHARE * lods.max(axis=1).sum()
+    count = (window_scores(X, allowed, lods) >= least).sum(axis=1)
+    if allowed_rc.size:
+        rc = np.ascontiguousarray(lods[::-1, ::-1])
+        count += (window_scores(X, allowed_rc, rc) >= least).sum(axis=1)
+    return count.astype(np.float64)
 
 
 def best_possible(

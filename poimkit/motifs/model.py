@@ -5,10 +5,12 @@ A_m, the feature of a sequence x is its best site score
 
     s_m(x) = max over a in A_m of sum_j P_m[j, x_{a+j}],
 
-and the model is g(x) = c_0 + sum_m c_m s_m(x): logistic for classes
-(`MotifClassifier`), ridge for targets (`MotifRegressor`), the penalty chosen
-by an inner cross-validation (scikit-learn's ``LogisticRegressionCV`` and
-``RidgeCV``) on standardised features. Where a motif may lie, on which
+(a ``counted`` motif's feature is instead its number of sites,
+`poimkit.motifs.features.site_count`), and the model is
+g(x) = c_0 + sum_m c_m s_m(x): logistic for classes (`MotifClassifier`),
+ridge for targets (`MotifRegressor`), the penalty chosen by an inner
+cross-validation (scikit-learn's ``LogisticRegressionCV`` and ``RidgeCV``)
+on standardised features. Where a motif may lie, on which
 strands, and its log-odds are `poimkit.motifs.features`'
 (``../shared/DESIGN.md``, "Motif model").
 
@@ -216,7 +218,8 @@ class _MotifModelBase(BaseEstimator):
         if threshold is not None:
             motifs = list(self.motifs_ if motifs is None else motifs)
             top = best_possible(motifs, self._background(), smoothing)
-            F = site_probability(best, threshold * top)
+            counted = np.array([m.counted for m in motifs], dtype=bool)
+            F = np.where(counted, best, site_probability(best, threshold * top))
         if scores is None:
             return F
         scores = np.asarray(scores, dtype=np.float64).reshape(-1, 1)
@@ -437,6 +440,7 @@ class _MotifModelBase(BaseEstimator):
                 "positions": np.array([m.position for m in motifs]),
                 "spreads": np.array([m.spread for m in motifs]),
                 "n_sites": np.array([m.n_sites for m in motifs], dtype=np.int64),
+                "counted": np.array([m.counted for m in motifs], dtype=bool),
                 "both_strands": np.array(self._strands()),
                 "background": self._background(),
                 "smoothing": np.float64(self.smoothing_),
@@ -479,6 +483,7 @@ def load_motif_model(path: str | Path) -> MotifClassifier | MotifRegressor:
     if str(a["kind"]) not in kind:
         raise InputError(f"{path}: unknown motif model kind {str(a['kind'])!r}")
     motifs, at = [], 0
+    counted = a.get("counted", np.zeros(a["widths"].size, dtype=bool))
     for i, width in enumerate(a["widths"].tolist()):
         motif = Motif(
             a["pwms"][at : at + width],
@@ -486,6 +491,7 @@ def load_motif_model(path: str | Path) -> MotifClassifier | MotifRegressor:
             float(a["spreads"][i]),
             name=str(a["names"][i]),
             n_sites=int(a["n_sites"][i]),
+            counted=bool(counted[i]),
         )
         motifs.append(motif)
         at += width

@@ -43,7 +43,9 @@ class Motif(PwmColumns):
         Standard deviation of the start position; the fit's lower bound 0.3
         means a fixed position.
     importance : float
-        The largest POIM value of a k-mer of the consensus (score units).
+        The largest POIM value of a k-mer of the consensus (score units); for
+        a ``counted`` word its position-free importance
+        (`poimkit.poim.Poim.anywhere`).
     residual : float
         Relative residual of the motif-POIM fit, ``||Q - R||^2 / ||Q||^2`` over
         the fitted orders (0 is a perfect fit).
@@ -65,7 +67,9 @@ class Motif(PwmColumns):
     effect : float
         Continuous target only (else NaN): rank-biserial correlation of
         holding a site with the target in the held-out sequences, in [-1, 1];
-        negative for a motif that lowers the target.
+        negative for a motif that lowers the target. For a ``counted`` word
+        the partial correlation of its count with the held-out target, and
+        ``p_value`` the t-test of its coefficient (`poimkit.motifs.words`).
     median_shift : float
         Continuous target only (else NaN): median target of held-out
         sequences with a site minus that of those without (target units).
@@ -80,6 +84,10 @@ class Motif(PwmColumns):
     sites : Sites or None
         The best site of each sequence holding one
         (`poimkit.motifs.scan.Sites`).
+    counted : bool
+        Every site counts, not only a sequence's best: a short word each of
+        whose occurrences moves the target (`poimkit.motifs.words`); its
+        motif-model feature is the number of sites.
 
     Raises
     ------
@@ -103,6 +111,7 @@ class Motif(PwmColumns):
     median_shift: float = math.nan
     label: int | None = None
     sites: object = field(default=None, repr=False, compare=False)
+    counted: bool = False
 
     def __post_init__(self) -> None:
         pwm = np.asarray(self.pwm, dtype=np.float64)

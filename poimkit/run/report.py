@@ -76,6 +76,8 @@ def motif_columns(
         where = (
             ["both" if m["strands"] == "+-" else "one"]
             if anywhere
+            else ["counted anywhere", ""]
+            if m.get("counted")
             else [motif_place(m["position"]), motif_place(m["spread"])]
         )
         rows.append(

@@ -134,9 +134,11 @@ def regression_models_text(s: dict) -> str:
     n = len(explained["coefficients"])
     chosen = s.get("chosen_model", "svm")
     svm = s["models"]["svm"]["cv_pearson"]
+    counted = any(m.get("counted") for m in s.get("motifs", []))
+    features = "best site scores and word counts" if counted else "best site scores"
     return (
         f"<p class='big'>The {n} motif{'s' if n > 1 else ''} alone (a ridge model "
-        "of their best site scores, found in each fold's training sequences only) "
+        f"of their {features}, found in each fold's training sequences only) "
         f"reach a Pearson correlation of {explained['cv_pearson']:.3f}: "
         f"<b>{100 * explained['fidelity']:.0f} % of the SVM's</b> ({svm:.3f}). "
         "The stack of the SVM's prediction and the motifs reaches "

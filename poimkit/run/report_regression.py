@@ -103,7 +103,9 @@ def _motif_table(s: dict, figures: Path) -> str:
         s,
         figures,
         {
-            "rank-biserial": lambda m: f"{m['effect']:+.2f}",
+            "rank-biserial": lambda m: (
+                f"{m['effect']:+.2f}" + (" (partial r)" if m.get("counted") else "")
+            ),
             "median shift": lambda m: f"{m['median_shift']:+.3g}",
             "q-value": lambda m: probability(m["q_value"]),
         },
@@ -131,6 +133,19 @@ _MOTIFS_TEXT = (
     "absolute value. Every site is listed in <span class='mono'>sites.tsv</span> "
     "with its sequence's target; the motifs are in "
     "<span class='mono'>motifs.meme</span>.</p>"
+)
+
+
+_COUNTED_TEXT = (
+    "<p><b>Counted words.</b> A motif <i>counted anywhere</i> is a short word "
+    "each of whose occurrences, on either strand where both are counted, "
+    "moves the target. It is chosen by how well its count explains what the "
+    "site motifs leave of the target in the first half, and tested in the "
+    "other: its rank-biserial column holds the partial correlation of its "
+    "count with the held-out target given the site motifs (t-test of its "
+    "coefficient; q-value over every candidate word), its importance the model's "
+    "average change of prediction when the word occurs at a random "
+    "position.</p>"
 )
 
 
@@ -178,6 +193,8 @@ def render_regression_report(summary: dict, figures: Path) -> str:
             "of the sites, <i>spread</i> its standard deviation"
         )
         parts.append(_MOTIFS_TEXT.format(where=where))
+        if any(m.get("counted") for m in s["motifs"]):
+            parts.append(_COUNTED_TEXT)
         parts.append(_motif_table(s, figures))
         if "site_positions.png" in s["figures"]:
             parts.append(img(figures, "site_positions.png", "site positions"))

@@ -504,6 +504,8 @@ def _motif_rows(motifs, known=None) -> list[dict]:
             # a classifier's motifs: which class carries them
             **({} if m.label is None else {"class": _CLASS[m.label]}),
             "strands": "+-" if m.sites.on_both_strands else "+",
+            # a word each of whose occurrences counts (`poimkit.motifs.words`)
+            **({"counted": True} if m.counted else {}),
             **({"matches": _matches(m, known)} if known is not None else {}),
         }
         for m in motifs
