@@ -287,7 +287,9 @@ def _print_run(summary: dict, out: str) -> None:
     else:
         print(
             f"cv_auc\t{summary['cv_auc']:.4f}\t+/-\t{summary['cv_auc_std']:.4f}\t"
-            f"accuracy\t{summary['cv_accuracy']:.4f}"
+            f"accuracy\t{summary['cv_accuracy']:.4f}\tbalanced\t"
+            f"{summary['cv_balanced_accuracy']:.4f}\tbest_threshold\t"
+            f"{summary['cv_best_accuracy']:.4f}"
         )
     if summary.get("models"):
         figures = "\t".join(

@@ -50,12 +50,17 @@ def test_train_then_score(tmp_path, fasta_pair, capsys):
         == 0
     )
     lines = scores_path.read_text().splitlines()
-    assert lines[0] == "id\tscore\tpredicted"
+    assert lines[0] == "id\tscore\tprobability\tpredicted"
     assert len(lines) == 41
     model = WDKernelSVC.load(model_path)
-    scores = np.array([float(line.split("\t")[1]) for line in lines[1:]])
+    assert model.calibration_ is not None  # from the CV's out-of-fold scores
+    rows = [line.split("\t") for line in lines[1:]]
+    scores = np.array([float(r[1]) for r in rows])
     _, X_pos = read_fasta(pos)
     np.testing.assert_allclose(scores, model.decision_function(X_pos), rtol=1e-9)
+    p = np.array([float(r[2]) for r in rows])
+    np.testing.assert_allclose(p, model.predict_proba(X_pos)[:, 1], rtol=1e-5)
+    assert [r[3] for r in rows] == [str(c) for c in model.predict(X_pos)]
 
 
 def test_train_with_labels_tsv(tmp_path, fasta_pair):

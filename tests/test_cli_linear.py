@@ -43,11 +43,11 @@ def test_streamed_training_scoring_and_poims(tmp_path, fasta_pair, capsys):
     assert main(["score", str(model_path), str(gz), "-o", str(scores_path)]) == 0
     assert "scored 60 sequences" in capsys.readouterr().err
     lines = scores_path.read_text().splitlines()
-    assert lines[0] == "id\tscore\tpredicted" and len(lines) == 61
+    assert lines[0] == "id\tscore\tprobability\tpredicted" and len(lines) == 61
     _, X_pos = read_fasta(pos)
     scores = np.array([float(line.split("\t")[1]) for line in lines[1:]])
     np.testing.assert_allclose(scores, model.decision_function(X_pos), rtol=1e-9)
-    predicted = [line.split("\t")[2] for line in lines[1:]]
+    predicted = [line.split("\t")[3] for line in lines[1:]]
     assert predicted == [str(c) for c in model.predict(X_pos)]
 
     poim_path = tmp_path / "poim.npz"

@@ -324,9 +324,11 @@ def test_score_and_variants_commands_take_a_motif_model(tmp_path, capsys):
     scores = tmp_path / "scores.tsv"
     assert main(["score", str(path), str(fasta), "-o", str(scores), "--quiet"]) == 0
     lines = scores.read_text().splitlines()
-    assert lines[0] == "id\tscore\tpredicted" and len(lines) == 21
+    assert lines[0] == "id\tscore\tprobability\tpredicted" and len(lines) == 21
     got = np.array([float(line.split("\t")[1]) for line in lines[1:]])
     assert_allclose(got, model.decision_function(X[:20]), rtol=1e-9)
+    p = np.array([float(line.split("\t")[2]) for line in lines[1:]])
+    assert_allclose(p, model.predict_proba(X[:20])[:, 1], rtol=1e-5)  # log-odds
     ref = decode(X[y == 1][:1])[0]
     alt = ref[:11] + "CCCCCCC" + ref[18:]  # the site (1-based 12, spread 1) wiped
     pairs = tmp_path / "pairs.tsv"

@@ -441,7 +441,7 @@ def test_report_explains_pooled_auc_and_demo_inputs(data, tmp_path):
     assert 0 <= summary["cv_auc_pooled"] <= 1
     assert summary["inputs"][0]["path"] == "bundled example: p.fa (temporary copy)"
     page = (tmp_path / "o" / "report.html").read_text()
-    assert "over all scores pooled" in page and "class='hash'" in page
+    assert "over all probabilities pooled" in page and "class='hash'" in page
 
 
 def test_no_progress_bar_codes_in_logs(data, tmp_path):

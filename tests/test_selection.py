@@ -276,7 +276,8 @@ def test_train_selects_by_default_like_run(tmp_path, fasta_pair, capsys):
     assert main([*args, "--cv", "3", "-o", str(out)]) == 0
     printed = capsys.readouterr()
     first = printed.out.splitlines()[0].split("\t")
-    assert first[0] == "cv_auc" and first[-1] == "(3 folds)"
+    assert first[0] == "cv_auc" and first[4] == "(3 folds)"
+    assert first[5:10:2] == ["accuracy", "balanced", "best_threshold"]
     assert "chosen by inner CV: degree 6, shift" in printed.err
     # the same numbers as the CV of `poimkit run` (one code path)
     cv = cross_validate(*_planned(X, y, RunOptions(degree=6, cv=3)))

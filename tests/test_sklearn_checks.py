@@ -28,6 +28,7 @@ EXPECTED_FAILED_CHECKS: dict[str, str] = {
     "check_classifiers_train": _NOT_DNA,
     "check_classifiers_train(readonly_memmap=True)": _NOT_DNA,
     "check_classifiers_train(readonly_memmap=True,X_dtype=float32)": _NOT_DNA,
+    "check_decision_proba_consistency": _NOT_DNA,
     "check_dict_unchanged": _NOT_DNA,
     "check_dont_overwrite_parameters": _NOT_DNA,
     "check_dtype_object": _NOT_DNA,

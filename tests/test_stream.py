@@ -111,5 +111,5 @@ def test_score_and_write_scores(tmp_path):
         warnings.simplefilter("error")
         assert write_scores(model, path, out, chunk_size=7) == 60
     lines = out.read_text().splitlines()
-    assert lines[0] == "id\tscore\tpredicted" and len(lines) == 61
-    assert lines[1].startswith("s0\t") and lines[1].split("\t")[2] in {"0", "1"}
+    assert lines[0] == "id\tscore\tprobability\tpredicted" and len(lines) == 61
+    assert lines[1].startswith("s0\t") and lines[1].split("\t")[3] in {"0", "1"}

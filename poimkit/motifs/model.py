@@ -590,6 +590,11 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
         )
 
     @property
+    def calibration_(self) -> tuple[float, float]:
+        """The Platt scaling of its scores: the identity (they are log-odds)."""
+        return (1.0, 0.0)
+
+    @property
     def classes_(self) -> np.ndarray:
         """The labels, as the logistic regression saw them."""
         check_is_fitted(self)

@@ -74,6 +74,11 @@ class StackedModel:
     score_only = True  # variant effects: both sequences scored
 
     @property
+    def calibration_(self) -> tuple[float, float] | None:
+        """A classifier's Platt scaling of its scores (log-odds: the identity)."""
+        return getattr(self.part, "calibration_", None)
+
+    @property
     def classes_(self) -> np.ndarray:
         """The labels (a classifier's stack)."""
         return self.part.classes_

@@ -255,7 +255,9 @@ def train_command(args: argparse.Namespace) -> int:
         fit_params=fit_params,
         on_cv=lambda cv: print(
             f"cv_auc\t{cv['cv_auc']:.4f}\t+/-\t{cv['cv_auc_std']:.4f}\t"
-            f"({args.cv} folds)"
+            f"({args.cv} folds)\taccuracy\t{cv['cv_accuracy']:.4f}\tbalanced\t"
+            f"{cv['cv_balanced_accuracy']:.4f}\tbest_threshold\t"
+            f"{cv['cv_best_accuracy']:.4f}"
         ),
     )
     if trained.selection is not None:

@@ -47,6 +47,7 @@ def selection_summary(final: Any, folds: Sequence[Any] = ()) -> dict:
         "grid": chosen.grid.to_dict(),
         "inner": chosen.inner,
         "chosen": chosen.to_dict()["params"],
+        "calibration": None if chosen.calibration is None else list(chosen.calibration),
         **{k: v for k, v in chosen.to_dict(table=True).items() if k != "params"},
         "folds": [
             {"family": s.family, "family_margin": s.margin, **s.selection.to_dict()}
@@ -142,7 +143,6 @@ def cross_validate(
         ``folds``, the choice of every outer fold).
     """
     from sklearn.base import clone
-    from sklearn.metrics import accuracy_score
     from sklearn.model_selection import StratifiedKFold
     from tqdm.auto import tqdm
 
@@ -159,23 +159,22 @@ def cross_validate(
         tell(f"choosing the parameters by inner CV in {options.cv} folds and on all")
     found = _select(data, plan, train_sets, fit_params, progress is True)
     chosen, selection = [(options.kernel, {})] * options.cv, None
+    calibrations = [None] * options.cv  # each fold model's, from its inner CV
     if found is not None:
         chosen = [(s.family, s.selection.params) for s in found[:-1]]
+        calibrations = [s.selection.calibration for s in found[:-1]]
         selection = selection_summary(found[-1], found[:-1])
     scores = np.empty(data.y.size)
     explained = []  # every fold's motif model (None: no motif)
-    accuracies = []
-    for (train, test), (family, params) in tqdm(
-        list(zip(folds, chosen, strict=True)),
+    for fold, ((train, test), (family, params)) in tqdm(
+        list(enumerate(zip(folds, chosen, strict=True))),
         desc="cross-validation",
         unit="fold",
         disable=progress is not True,
         leave=False,
     ):
         if lines:
-            tell(
-                f"cross-validation: fitting fold {len(accuracies) + 1} of {options.cv}"
-            )
+            tell(f"cross-validation: fitting fold {fold + 1} of {options.cv}")
         fitted = (
             clone(plan.templates[family])
             .set_params(**params)
@@ -186,61 +185,169 @@ def cross_validate(
             from .motif_model import fold_motif_model
 
             explained.append(fold_motif_model(fitted, data, train, options))
-        accuracies.append(accuracy_score(data.y[test], fitted.predict(data.X[test])))
-    svm = fold_figures(data.y, folds, scores, accuracies)
+    positive = data.y == np.unique(data.y)[1]
+    probabilities = fold_probabilities(positive, folds, scores, calibrations)
+    svm = fold_figures(positive, folds, scores, probabilities)
     result = {**svm, "out_of_fold_scores": scores, "selection": selection}
     result.update(NO_MODELS)
     if motif_model:
         from .motif_model import compare_models
 
         compared = compare_models(
-            data.X, data.y, folds, explained, scores, svm, fold_figures
+            data.X, data.y, folds, explained, scores, svm, cross_fitted_figures
         )
         result.update(compared.pop("chosen_figures"))
         result.update(compared)
     return result
 
 
+def fold_probabilities(
+    positive: np.ndarray,
+    folds: Sequence[tuple[np.ndarray, np.ndarray]],
+    scores: np.ndarray,
+    calibrations: Sequence[tuple[float, float] | None],
+) -> np.ndarray:
+    """Every out-of-fold score as its fold model's calibrated probability.
+
+    A fold model's calibration comes from its own inner CV (the selection's);
+    without one (nothing selected), Platt scaling of the other folds'
+    out-of-fold scores (cross-fitting: never the fold's own labels).
+
+    Parameters
+    ----------
+    positive : numpy.ndarray of bool
+        The positive class.
+    folds : sequence of (train, test)
+        The outer folds.
+    scores : numpy.ndarray of float
+        Out-of-fold scores.
+    calibrations : sequence of (float, float) or None
+        Per fold, its model's Platt scaling, or None.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+    """
+    from ..svm.calibration import platt, probability
+
+    out = np.empty(scores.size)
+    for (_, test), calibration in zip(folds, calibrations, strict=True):
+        if calibration is None:
+            other = np.setdiff1d(np.arange(scores.size), test)
+            calibration = platt(scores[other], positive[other])
+        out[test] = probability(scores[test], calibration)
+    return out
+
+
+def cross_fitted_figures(
+    y: np.ndarray, folds: Sequence[tuple[np.ndarray, np.ndarray]], scores: np.ndarray
+) -> dict:
+    """`fold_figures` of a model whose folds have no calibration of their own.
+
+    Each fold's scores are calibrated on the other folds' out-of-fold scores
+    (`fold_probabilities`): a motif model's or stack's log-odds come from a fit
+    on the sequences its motifs were found in, and are overconfident.
+
+    Parameters
+    ----------
+    y, folds, scores
+        As in `fold_figures`.
+
+    Returns
+    -------
+    dict
+    """
+    positive = np.asarray(y).astype(bool)
+    none = [None] * len(folds)
+    return fold_figures(
+        y, folds, scores, fold_probabilities(positive, folds, scores, none)
+    )
+
+
+def best_accuracy(positive: np.ndarray, scores: np.ndarray) -> float:
+    """The highest accuracy any threshold on the scores reaches.
+
+    Parameters
+    ----------
+    positive : numpy.ndarray of bool
+    scores : numpy.ndarray of float
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> best_accuracy(np.array([False, True, False, True]), np.array([1, 2, 3, 4.0]))
+    0.75
+    """
+    order = np.argsort(-scores, kind="stable")
+    s, pos = scores[order], positive[order]
+    # labelling the first i as positive: i correct positives so far, the rest
+    # negatives right; only cuts between different scores count
+    right = np.concatenate([[0], np.cumsum(np.where(pos, 1, -1))]) + (~pos).sum()
+    cuts = np.concatenate([[True], s[1:] != s[:-1], [True]])
+    return float(right[cuts].max() / scores.size)
+
+
 def fold_figures(
     y: np.ndarray,
     folds: Sequence[tuple[np.ndarray, np.ndarray]],
     scores: np.ndarray,
-    accuracies: Sequence[float] | None = None,
+    probabilities: np.ndarray | None = None,
 ) -> dict:
     """One model's cross-validated figures from its out-of-fold scores.
+
+    The labels are the classes of probability at least 1/2.
 
     Parameters
     ----------
     y : numpy.ndarray
-        The labels.
+        The labels (0/1 or bool).
     folds : sequence of (train, test)
         The outer folds.
     scores : numpy.ndarray of float
         Out-of-fold scores (each row from the fold that held it out).
-    accuracies : sequence of float, optional
-        Every fold's accuracy of the model's own labels; default that of the
-        labels ``scores > 0`` (a logistic model's).
+    probabilities : numpy.ndarray of float, optional
+        Their calibrated probabilities (`fold_probabilities`); default the
+        logistic of the scores (a logistic model's log-odds).
 
     Returns
     -------
     dict
         ``cv_auc`` (mean over folds), ``cv_auc_std``, ``cv_auc_interval``,
-        ``cv_auc_pooled``, ``cv_auc_folds``, ``cv_accuracy``,
-        ``cv_accuracy_folds``.
+        ``cv_auc_folds``, ``cv_auc_pooled`` (of the probabilities, which
+        share one scale across folds), ``cv_accuracy``,
+        ``cv_accuracy_folds``, ``cv_balanced_accuracy``,
+        ``cv_best_accuracy`` (the best any threshold reaches on the pooled
+        probabilities), ``cv_brier`` (mean squared error of the
+        probabilities) and ``out_of_fold_probabilities``.
     """
-    from sklearn.metrics import roc_auc_score
+    from sklearn.metrics import balanced_accuracy_score, roc_auc_score
 
-    aucs = [roc_auc_score(y[test], scores[test]) for _, test in folds]
-    if accuracies is None:
-        accuracies = [np.mean((scores[test] > 0) == y[test]) for _, test in folds]
+    positive = np.asarray(y).astype(bool)
+    if probabilities is None:
+        from ..svm.calibration import probability
+
+        probabilities = probability(scores, (1.0, 0.0))
+    labels = probabilities >= 0.5
+    aucs = [roc_auc_score(positive[test], scores[test]) for _, test in folds]
+    accuracies = [np.mean(labels[test] == positive[test]) for _, test in folds]
+    balanced = [
+        balanced_accuracy_score(positive[test], labels[test]) for _, test in folds
+    ]
     return {
         "cv_auc": float(np.mean(aucs)),
         "cv_auc_std": float(np.std(aucs)),
         "cv_auc_interval": auc_interval(aucs),
-        "cv_auc_pooled": float(roc_auc_score(y, scores)),
+        "cv_auc_pooled": float(roc_auc_score(positive, probabilities)),
         "cv_auc_folds": [round(float(a), 6) for a in aucs],
         "cv_accuracy": float(np.mean(accuracies)),
         "cv_accuracy_folds": [round(float(a), 6) for a in accuracies],
+        "cv_balanced_accuracy": float(np.mean(balanced)),
+        "cv_best_accuracy": best_accuracy(positive, probabilities),
+        "cv_brier": float(np.mean((probabilities - positive) ** 2)),
+        "out_of_fold_probabilities": probabilities,
     }
 
 
@@ -262,6 +369,10 @@ NO_CV = {
     "cv_auc_folds": [],
     "cv_accuracy": None,
     "cv_accuracy_folds": [],
+    "cv_balanced_accuracy": None,
+    "cv_best_accuracy": None,
+    "cv_brier": None,
+    "out_of_fold_probabilities": None,
     "out_of_fold_scores": None,
     "selection": None,
     **NO_MODELS,

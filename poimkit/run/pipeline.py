@@ -196,6 +196,7 @@ def run_pipeline(
                     y_motifs,
                     roc_curves(cv),
                     lengths=[len(x) for x in X_motifs],
+                    probabilities=cv.get("out_of_fold_probabilities"),
                 )
             summary = build_summary(
                 data,

@@ -145,9 +145,9 @@ def _quality(s: dict, figures: Path) -> list[str]:
     why = (
         "so the two differ slightly"
         if gap is None or gap <= POOLED_GAP
-        else f"so the two can differ: here by {gap:.2f}, because the folds' models "
-        "put their thresholds (intercepts) in different places; their scores "
-        "rank well within a fold but are not on one scale across folds"
+        else f"so the two can differ: here by {gap:.2f}, because each fold's "
+        "model is calibrated on its own training sequences, and the "
+        "probabilities of different folds' models are not quite on one scale"
     )
     chosen = s.get("chosen_model", "svm")
     parts.append(
@@ -160,7 +160,8 @@ def _quality(s: dict, figures: Path) -> list[str]:
             else "."
         )
         + (
-            f" Its area, over all scores pooled, is {pooled:.4f}; the AUC reported "
+            f" Its area, over all probabilities pooled, is {pooled:.4f}; the AUC "
+            "reported "
             f"above, {s['cv_auc']:.4f}, is the mean of the folds' own AUCs (each "
             f"fold's model ranks only its own sequences, {why}).</p>"
             if pooled is not None
@@ -182,7 +183,25 @@ def _quality(s: dict, figures: Path) -> list[str]:
             family = f"{fold['family']}: " if compared else ""
             row.append(family + _params_text(fold["params"]))
     parts.append(table(header, folds, {0, 1, 2}))
+    if "reliability.png" in s.get("figures", []):
+        parts.append(_PROBABILITIES.format(**s))
+        parts.append(img(figures, "reliability.png", "reliability diagram"))
     return parts
+
+
+_PROBABILITIES = (
+    "<h3>Probabilities and labels</h3><p>A saved model turns its score into a "
+    "probability by Platt scaling fitted on held-out scores (each fold's model "
+    "on the scores of its inner cross-validation, the final model on the "
+    "out-of-fold scores above), and labels a sequence with the class of "
+    "probability at least 1/2: <span class='mono'>poimkit score</span> writes "
+    "both. Out of fold the labels are right for {cv_accuracy:.3f} of the "
+    "sequences ({cv_balanced_accuracy:.3f} balanced over the two classes); the "
+    "best threshold on the same probabilities would reach {cv_best_accuracy:.3f}. "
+    "The Brier score, the mean squared error of the probabilities (0.25 for "
+    "always saying 1/2), is {cv_brier:.3f}. In the diagram a calibrated model "
+    "lies on the diagonal.</p>"
+)
 
 
 def selection_note(selection: dict | None, n_sequences: int) -> str:

@@ -29,7 +29,7 @@ def headline(s: dict) -> str:
     figures = (
         f"<b>cross-validated ROC AUC of {s['cv_auc']:.3f}</b> (&plusmn; "
         f"{s['cv_auc_std']:.3f} over {len(s['cv_auc_folds'])} folds) and an "
-        f"accuracy of {s['cv_accuracy']:.3f}"
+        f"accuracy of {s['cv_accuracy']:.3f}{_accuracy_detail(s)}"
     )
     if chosen == "svm":
         return f"separates them with a {figures}.</p>"
@@ -39,6 +39,16 @@ def headline(s: dict) -> str:
         f"{MODEL_WORDS[chosen]} does better, with a {figures}, and is the model "
         f"this run chose (<span class='mono'>"
         f"{'stack.npz' if chosen == 'stack' else 'motif_model.npz'}</span>).</p>"
+    )
+
+
+def _accuracy_detail(s: dict) -> str:
+    """Balanced accuracy and the best threshold's, in brackets (empty if absent)."""
+    if s.get("cv_balanced_accuracy") is None:
+        return ""
+    return (
+        f" (balanced {s['cv_balanced_accuracy']:.3f}; the best threshold on the "
+        f"same held-out scores would reach {s['cv_best_accuracy']:.3f})"
     )
 
 

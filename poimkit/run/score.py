@@ -111,7 +111,7 @@ def write_scores(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     **kwargs: Any,
 ) -> int:
-    """Write ``id, score, predicted`` rows for every record of ``path``.
+    """Write ``id, score, probability, predicted`` rows for every record of ``path``.
 
     For a regressor (no ``classes_``): ``id, predicted`` rows, the predicted
     target.
@@ -122,8 +122,10 @@ def write_scores(
     Parameters
     ----------
     model : estimator
-        A fitted model, as in `score_fasta`; ``predicted`` is
-        ``model.classes_[score > 0]`` for a classifier.
+        A fitted model, as in `score_fasta`. A classifier's ``probability``
+        is that of ``classes_[1]`` by its ``calibration_`` and ``predicted``
+        the class of probability at least 1/2 (without a calibration, ``NA``
+        and ``classes_[score > 0]``).
     path : str or path-like
         Plain or gzip FASTA to score.
     out : str or path-like
@@ -149,14 +151,35 @@ def write_scores(
                 for rid, score in zip(ids, scores, strict=True):
                     yield rid, f"{score:.10g}"
             else:
-                labels = model.classes_[(scores > 0).astype(np.intp)]
-                for rid, score, label in zip(ids, scores, labels, strict=True):
-                    yield rid, f"{score:.10g}", label
+                for rid, score, p, label in zip(
+                    ids, scores, *_labelled(model, scores), strict=True
+                ):
+                    yield rid, f"{score:.10g}", p, label
             count += len(ids)
 
-    header = ["id", "predicted"] if regressor else ["id", "score", "predicted"]
+    header = (
+        ["id", "predicted"]
+        if regressor
+        else ["id", "score", "probability", "predicted"]
+    )
     write_table(out, header, rows())
     return count
+
+
+def _labelled(model: Any, scores: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """A classifier's probability cells and labels for its scores.
+
+    With ``calibration_`` (a Platt scaling, `poimkit.svm.calibration`), the
+    probability of ``classes_[1]`` and the class of probability at least 1/2;
+    without (an LS-GKM file), ``NA`` and the score's sign.
+    """
+    from ..svm.calibration import probability
+
+    calibration = getattr(model, "calibration_", None)
+    if calibration is None:
+        return ["NA"] * scores.size, model.classes_[(scores > 0).astype(np.intp)]
+    p = probability(scores, calibration)
+    return [f"{v:.6g}" for v in p], model.classes_[(p >= 0.5).astype(np.intp)]
 
 
 def _window_scorer(model: Any, width: int):

@@ -148,7 +148,7 @@ def build_summary(
         "family": selection["family"] if selection else options.kernel,
         "background": repr(background),
         "versions": _versions(),
-        **{k: v for k, v in cv.items() if not k.endswith("out_of_fold_scores")},
+        **{k: v for k, v in cv.items() if "out_of_fold" not in k},
         "n_support_vectors": int(model.n_support_.sum()),
         "motifs": _motif_rows(motifs, known),
         "motifs_note": motif_note(cv, options, motifs),
@@ -305,6 +305,7 @@ def write_figures(
     y: np.ndarray,
     oof_scores: dict[str, np.ndarray] | None,
     lengths: np.ndarray | None = None,
+    probabilities: np.ndarray | None = None,
 ) -> list[str]:
     """PNGs: ROC, POIMs per order, nucleotide logo, differential POIM, mass, logos.
 
@@ -329,6 +330,9 @@ def write_figures(
         (`roc_curves`; None without cross-validation: no ROC figure).
     lengths : numpy.ndarray, optional
         Length of every record (the rows the motifs' sites index).
+    probabilities : numpy.ndarray, optional
+        The chosen model's out-of-fold probabilities: a reliability diagram
+        (``reliability.png``).
 
     Returns
     -------
@@ -342,6 +346,7 @@ def write_figures(
         plot_differential,
         plot_nucleotide_importance,
         plot_poim_heatmap,
+        plot_reliability,
         plot_roc,
         plot_weight_mass,
     )
@@ -359,6 +364,10 @@ def write_figures(
         for (label, scores), color in zip(oof_scores.items(), ROC_COLORS, strict=False):
             plot_roc(y, scores, ax=ax, label=label, color=color)
         save(fig, "roc.png")
+    if probabilities is not None:
+        fig = Figure(figsize=(4.4, 4.2), layout="constrained")
+        plot_reliability(y, probabilities, ax=fig.add_subplot())
+        save(fig, "reliability.png")
     if poim.position_free:
         _anywhere_figures(poim, motifs, y, lengths, save)
         for motif in motifs:

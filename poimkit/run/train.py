@@ -11,6 +11,8 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..errors import InputError
 from .crossval import NO_CV, cross_validate, train_final
 from .data import LabeledData
@@ -90,7 +92,38 @@ def train_model(
         model, chosen, selection = train_final(
             data, plan, cv["selection"], fit_params=fit_params
         )
+        calibrate_final(model, data.y, cv, selection)
     return TrainedModel(model, chosen, selection, cv, plan)
+
+
+def calibrate_final(
+    model: Any, y: np.ndarray, cv: dict, selection: dict | None
+) -> None:
+    """Give the final classifier its Platt scaling (`poimkit.svm.calibration`).
+
+    Fitted on the cross-validation's out-of-fold scores (models like it,
+    trained without the scored sequences); without a cross-validation, on the
+    inner held-out scores of the selection on all sequences; else none (its
+    labels are then its score's sign).
+
+    Parameters
+    ----------
+    model : fitted classifier
+        With ``calibrate`` (`poimkit.svm._base.WDClassifierBase`); others
+        are left alone.
+    y : numpy.ndarray
+        The labels.
+    cv : dict
+        `cross_validate`'s result (``out_of_fold_scores``).
+    selection : dict or None
+        `selection_summary` of the final choice (``calibration``).
+    """
+    if not hasattr(model, "calibrate"):
+        return
+    if cv.get("out_of_fold_scores") is not None:
+        model.calibrate(cv["out_of_fold_scores"], y)
+    elif selection is not None and selection.get("calibration") is not None:
+        model.calibration_ = tuple(selection["calibration"])
 
 
 def linear_template(options: RunOptions, linear: dict, client: Any = None):

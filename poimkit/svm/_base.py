@@ -236,18 +236,79 @@ class KernelModelBase(BaseEstimator):
 
 
 class WDClassifierBase(ClassifierMixin, KernelModelBase):
-    """Base of the poimkit classifiers: two classes, ``predict`` by the score's sign.
+    """Base of the poimkit classifiers: two classes, labels and probabilities.
 
-    Every fitted classifier has ``classes_`` besides what `KernelModelBase` lists.
+    Every fitted classifier has ``classes_`` besides what `KernelModelBase`
+    lists, and ``calibration_``: None, or the Platt scaling ``(a, b)`` fitted
+    on held-out scores (`calibrate`, `poimkit.svm.calibration`), saved with
+    the model. A calibrated classifier's label is the class of probability at
+    least 1/2; an uncalibrated one's the sign of its score.
     """
+
+    #: Platt scaling (a, b), or None (set by `calibrate`; an instance attribute)
+    calibration_: tuple[float, float] | None = None
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
 
+    def calibrate(self, scores: ArrayLike, y: ArrayLike) -> WDClassifierBase:
+        """Fit Platt scaling on held-out scores of models like this one.
+
+        Parameters
+        ----------
+        scores : array-like of float, shape (n,)
+            Out-of-fold decision values of the same kind of model (the same
+            parameters, trained without the scored sequences).
+        y : array-like, shape (n,)
+            Their labels, from ``classes_``.
+
+        Returns
+        -------
+        self
+        """
+        from .calibration import platt
+
+        check_is_fitted(self)
+        y = np.asarray(y)
+        unknown = set(np.unique(y).tolist()) - set(np.asarray(self.classes_).tolist())
+        if unknown:
+            raise InputError(f"labels {sorted(unknown)} are not this model's classes")
+        self.calibration_ = platt(scores, y == self.classes_[1])
+        return self
+
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
+        """Probabilities of ``classes_`` from the Platt scaling of the score.
+
+        Parameters
+        ----------
+        X : array-like of int, shape (n_samples, length), or list of str
+            Sequences, as ``decision_function`` takes them.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples, 2)
+
+        Raises
+        ------
+        InputError
+            For a model without a calibration (`calibrate`; ``poimkit
+            train`` and ``run`` calibrate the models they save).
+        """
+        from .calibration import probability
+
+        check_is_fitted(self)
+        if self.calibration_ is None:
+            raise InputError(
+                "this model has no calibration: fit one on held-out scores with "
+                "calibrate(scores, y), or train it with poimkit train/run"
+            )
+        p = probability(self.decision_function(X), self.calibration_)
+        return np.column_stack([1.0 - p, p])
+
     def predict(self, X: ArrayLike) -> np.ndarray:
-        """Predicted class labels (``classes_[1]`` where the score is positive).
+        """Predicted class labels: probability at least 1/2, else the score's sign.
 
         Parameters
         ----------
@@ -257,18 +318,28 @@ class WDClassifierBase(ClassifierMixin, KernelModelBase):
         Returns
         -------
         numpy.ndarray of shape (n_samples,)
+            ``classes_[1]`` where the calibrated probability is at least 1/2
+            (a model with ``calibration_``), or where the score is positive.
         """
         check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(np.intp)]
+        if self.calibration_ is not None:
+            positive = self.predict_proba(X)[:, 1] >= 0.5
+        else:
+            positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(np.intp)]
 
     def _label_arrays(self) -> dict[str, np.ndarray]:
         classes = np.asarray(self.classes_)
         if classes.dtype.kind not in "iubfU":
             classes = classes.astype(str)
-        return {"classes": classes}
+        calibration = self.calibration_ or (np.nan, np.nan)
+        return {"classes": classes, "calibration": np.asarray(calibration, float)}
 
     def _restore_labels(self, arrays) -> None:
         self.classes_ = arrays["classes"]
+        calibration = arrays.get("calibration")  # files before calibration: none
+        if calibration is not None and np.isfinite(calibration).all():
+            self.calibration_ = (float(calibration[0]), float(calibration[1]))
 
     def _labels_consistent(self) -> bool:
         return self.classes_.shape == (2,)

@@ -154,6 +154,10 @@ class Selection:
     metric : {"auc", "pearson"}
         The inner figure: ``"auc"`` for a classifier, ``"pearson"`` for a
         regressor.
+    calibration : (float, float) or None
+        A classifier's Platt scaling (`poimkit.svm.calibration.platt`) of
+        the chosen candidate's inner held-out scores: the calibration of the
+        model these parameters give on the training set.
     """
 
     params: dict
@@ -167,6 +171,7 @@ class Selection:
     n_sequences: int = 0
     n_held_out: tuple = (0, 0)
     metric: str = "auc"
+    calibration: tuple | None = None
 
     def to_dict(self, table: bool = False) -> dict:
         """JSON-ready summary of the selection.
@@ -289,14 +294,17 @@ def _take(X, rows: np.ndarray):
     return X[rows] if isinstance(X, np.ndarray) else [X[i] for i in rows]
 
 
-def _gram_aucs(model, Cs, X, y, K, train, test) -> list[float]:
-    """Inner figure on ``test`` of a fit on ``K[train, train]`` per C (one thread)."""
+def _gram_aucs(model, Cs, X, y, K, train, test) -> tuple[list[float], list]:
+    """Inner figure on ``test`` of a fit on ``K[train, train]`` per C (one thread).
+
+    Also the held-out scores, one array per C.
+    """
     from sklearn.base import clone
 
     metric = metric_of(model)
     K_train = K[np.ix_(train, train)]
     K_test = K[np.ix_(test, train)]
-    aucs = []
+    aucs, held = [], []
     for C in Cs:
         fitted = clone(model).set_params(C=C)
         fitted._fit_gram(_take(X, train), y[train], K_train.copy())
@@ -306,21 +314,23 @@ def _gram_aucs(model, Cs, X, y, K, train, test) -> list[float]:
         else:
             scores = _scores(fitted, _take(X, test))
         aucs.append(held_out_figure(metric, y[test], scores))
-    return aucs
+        held.append(scores)
+    return aucs, held
 
 
-def _refit_aucs(model, Cs, X, y, train, test, fit_params) -> list[float]:
+def _refit_aucs(model, Cs, X, y, train, test, fit_params) -> tuple[list, list]:
     """The same without the Gram protocol: fit from the sequences per C."""
     from sklearn.base import clone
 
     metric = metric_of(model)
-    aucs = []
+    aucs, held = [], []
     for C in Cs:
         fitted = clone(model).set_params(C=C)
         fitted.fit(_take(X, train), y[train], **fit_params)
         scores = _scores(fitted, _take(X, test))
         aucs.append(held_out_figure(metric, y[test], scores))
-    return aucs
+        held.append(scores)
+    return aucs, held
 
 
 def _choose(
@@ -489,6 +499,7 @@ def select_nested(
         held_out.append((positive, test.size - positive))
     settings = grid.settings()
     scores = np.full((len(train_sets), len(settings), len(grid.C)), np.nan)
+    held_out_scores: list[dict] = [{} for _ in train_sets]  # [t][setting][C]
     gram = _uses_gram(estimator, X)
     workers = _workers(n_jobs) if gram else 1
     refusals = []
@@ -524,8 +535,13 @@ def select_nested(
                         args += (fit_params,)
                     jobs[t, f] = pool.submit(*args)
             for t, folds in enumerate(splits):
-                aucs = [jobs[t, f].result() for f in range(len(folds))]
-                scores[t, k] = np.mean(aucs, axis=0)
+                results = [jobs[t, f].result() for f in range(len(folds))]
+                scores[t, k] = np.mean([aucs for aucs, _ in results], axis=0)
+                if metric == "auc":  # every C's held-out scores, for calibration
+                    held_out_scores[t][k] = [
+                        np.concatenate([held[c] for _, held in results])
+                        for c in range(len(grid.C))
+                    ]
                 bar.update(len(folds))  # grid cells: C values fit along
     del K
     if len(refusals) == len(settings):
@@ -537,9 +553,27 @@ def select_nested(
         _choose(scores[t], grid, inner[t], held_out[t], metric)
         for t in range(len(train_sets))
     ]
-    for selection, rows in zip(chosen, train_sets, strict=True):
+    for t, (selection, rows) in enumerate(zip(chosen, train_sets, strict=True)):
         selection.n_sequences = int(np.asarray(rows).size)
+        if metric == "auc":
+            tested = np.concatenate([b for _, b in splits[t]])
+            positive = y[tested] == np.unique(y)[1]
+            selection.calibration = _calibration(
+                held_out_scores[t], selection.params, grid, positive
+            )
     return chosen
+
+
+def _calibration(held: dict, params: dict, grid: Grid, positive: np.ndarray):
+    """Platt scaling of the chosen candidate's inner held-out scores, or None."""
+    from .calibration import platt
+
+    setting = {name: params[name] for name in grid.kernel}
+    k = grid.settings().index(setting)
+    scores = held[k][grid.C.index(params["C"])]
+    if not np.isfinite(scores).all():
+        return None
+    return platt(scores, positive)
 
 
 def _sample(
