@@ -103,3 +103,23 @@ def test_fold_figures_pool_probabilities_and_score_labels():
     )
     assert figures["cv_brier"] == pytest.approx(np.mean((p - y) ** 2))
     assert figures["cv_best_accuracy"] >= figures["cv_accuracy"] - 1e-12
+
+
+def test_a_motif_model_is_calibrated_on_its_inner_folds(tmp_path):
+    from poimkit import Motif
+    from poimkit.datasets import PlantedMotif, make_motif_data
+    from poimkit.motifs.model import MotifClassifier, load_motif_model
+
+    X, y = make_motif_data(
+        150, 250, 40, [PlantedMotif("GATTACA", 12, spread=1)], random_state=2
+    )
+    motif = Motif(np.eye(4)[[2, 0, 3, 3, 0, 1, 0]], 12.0, 1.0, n_sites=150)
+    model = MotifClassifier([motif], cv=3).fit(X, y)
+    assert model.calibration_ != (1.0, 0.0)  # fitted, not the log-odds as they are
+    p = model.predict_proba(X)[:, 1]
+    assert_allclose(p, probability(model.decision_function(X), model.calibration_))
+    assert ((p >= 0.5) == (model.predict(X) == 1)).all()
+    model.save(tmp_path / "m.npz")
+    loaded = load_motif_model(tmp_path / "m.npz")
+    assert loaded.calibration_ == pytest.approx(model.calibration_)
+    assert_allclose(loaded.predict_proba(X), model.predict_proba(X))

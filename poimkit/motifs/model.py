@@ -45,6 +45,12 @@ there leaves the chance windows elsewhere out.
 A stack (`poimkit.motifs.stacked`) adds another model's score as a first
 feature: ``fit(X, y, scores=...)``.
 
+A classifier's probabilities are a Platt scaling of its score fitted on the
+held-out scores of its inner folds at the chosen penalty (``calibration_``,
+`poimkit.svm.calibration`): the logistic model's own log-odds come from the
+sequences its motifs were found in, and are overconfident. Files are
+`poimkit.motifs.model_file`'s.
+
 How much of a model the motifs explain is the fidelity
 ``(AUC(g) - 0.5) / (AUC(f) - 0.5)`` for classifiers and ``r(g) / r(f)`` for
 regressors, on the same out-of-fold predictions (`fidelity`).
@@ -85,8 +91,6 @@ SMOOTHING = (0.0, 0.05, 0.15, 0.3)
 #: site thresholds, as shares of each motif's best possible score, chosen by
 #: the inner CV; None: the best score itself is the feature
 THRESHOLDS = (None, 0.4, 0.6)
-_FORMAT = "poimkit.MotifModel"
-_VERSION = 1
 
 
 def fidelity(model_scores: ArrayLike, explanation_scores: ArrayLike, y: ArrayLike):
@@ -315,6 +319,7 @@ class _MotifModelBase(BaseEstimator):
                         best = (figure, smoothing, threshold, motifs, F)
         self.inner_score_, self.smoothing_, self.threshold_, self.motifs_, F = best
         self.pipeline_ = make_pipeline(StandardScaler(), self._linear()).fit(F, y)
+        self._calibrate(F, y, folds)
         self.stacked_ = scores is not None
         self.n_motifs_ = len(self.motifs_)
         self.length_ = int(codes.shape[1])  # the longest training sequence
@@ -329,6 +334,9 @@ class _MotifModelBase(BaseEstimator):
         check_is_fitted(self)
         scaler, linear = self.pipeline_[0], self.pipeline_[-1]
         return np.ravel(linear.coef_) / scaler.scale_
+
+    def _calibrate(self, F: np.ndarray, y: np.ndarray, folds: list) -> None:
+        """A classifier's Platt scaling of held-out scores (`MotifClassifier`)."""
 
     def _screened(self, F: np.ndarray, y: np.ndarray, folds: list) -> float:
         """Mean held-out figure of features F at `SCREENING_PENALTY`."""
@@ -423,109 +431,10 @@ class _MotifModelBase(BaseEstimator):
         **extra : numpy.ndarray
             More arrays to store (a stack's reference to its model).
         """
-        from ..io.files import write_npz
+        from .model_file import write_motif_model
 
         check_is_fitted(self)
-        motifs = list(self.motifs_)  # as fitted (placed where chosen)
-        scaler, linear = self.pipeline_[0], self.pipeline_[-1]
-        write_npz(
-            path,
-            _FORMAT,
-            _VERSION,
-            {
-                "kind": np.str_(type(self).__name__),
-                "pwms": np.concatenate([m.pwm for m in motifs]),
-                "widths": np.array([m.length for m in motifs], dtype=np.int64),
-                "names": np.array([m.name for m in motifs]),
-                "positions": np.array([m.position for m in motifs]),
-                "spreads": np.array([m.spread for m in motifs]),
-                "n_sites": np.array([m.n_sites for m in motifs], dtype=np.int64),
-                "counted": np.array([m.counted for m in motifs], dtype=bool),
-                "both_strands": np.array(self._strands()),
-                "background": self._background(),
-                "smoothing": np.float64(self.smoothing_),
-                "threshold": np.float64(
-                    np.nan if self.threshold_ is None else self.threshold_
-                ),
-                "stacked": np.bool_(self.stacked_),
-                "length": np.int64(getattr(self, "length_", 0)),
-                "mean": scaler.mean_,
-                "scale": scaler.scale_,
-                "coef": np.ravel(linear.coef_),
-                "intercept": np.float64(np.ravel(linear.intercept_)[0]),
-                "classes": getattr(linear, "classes_", np.array([])),
-                **extra,
-            },
-        )
-
-
-def load_motif_model(path: str | Path) -> MotifClassifier | MotifRegressor:
-    """Read a motif model written by ``save``.
-
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        A file written by `MotifClassifier.save` or `MotifRegressor.save`.
-
-    Returns
-    -------
-    MotifClassifier or MotifRegressor
-        Fitted; it scores as the saved one did.
-    """
-    from sklearn.linear_model import LinearRegression, LogisticRegression
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    from ..io.files import read_npz
-
-    a = read_npz(path, _FORMAT, _VERSION, "poimkit motif model")
-    kind = {"MotifClassifier": MotifClassifier, "MotifRegressor": MotifRegressor}
-    if str(a["kind"]) not in kind:
-        raise InputError(f"{path}: unknown motif model kind {str(a['kind'])!r}")
-    motifs, at = [], 0
-    counted = a.get("counted", np.zeros(a["widths"].size, dtype=bool))
-    for i, width in enumerate(a["widths"].tolist()):
-        motif = Motif(
-            a["pwms"][at : at + width],
-            float(a["positions"][i]),
-            float(a["spreads"][i]),
-            name=str(a["names"][i]),
-            n_sites=int(a["n_sites"][i]),
-            counted=bool(counted[i]),
-        )
-        motifs.append(motif)
-        at += width
-    threshold = float(a["threshold"])
-    model = kind[str(a["kind"])](
-        motifs,
-        both_strands=[bool(b) for b in a["both_strands"]],
-        background=a["background"],
-        smoothing=float(a["smoothing"]),
-        threshold="score" if np.isnan(threshold) else threshold,
-    )
-    scaler = StandardScaler()
-    scaler.mean_, scaler.scale_ = a["mean"], a["scale"]
-    scaler.var_ = scaler.scale_**2
-    scaler.n_features_in_ = a["mean"].size
-    if model.__class__ is MotifClassifier:
-        linear = LogisticRegression()
-        linear.classes_ = a["classes"]
-        linear.coef_ = a["coef"][None, :]
-        linear.intercept_ = np.array([float(a["intercept"])])
-    else:
-        linear = LinearRegression()
-        linear.coef_ = a["coef"]
-        linear.intercept_ = float(a["intercept"])
-    linear.n_features_in_ = a["mean"].size
-    model.pipeline_ = make_pipeline(scaler, linear)
-    model.smoothing_ = float(a["smoothing"])
-    model.threshold_ = None if np.isnan(threshold) else threshold
-    model.motifs_ = motifs
-    model.stacked_ = bool(a["stacked"])
-    model.n_motifs_ = len(motifs)
-    if int(a["length"]):
-        model.length_ = int(a["length"])
-    return model
+        write_motif_model(self, path, **extra)
 
 
 class MotifClassifier(ClassifierMixin, _MotifModelBase):
@@ -589,10 +498,30 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
             **{k: v for k, v in newer.items() if k in accepted},
         )
 
-    @property
-    def calibration_(self) -> tuple[float, float]:
-        """The Platt scaling of its scores: the identity (they are log-odds)."""
-        return (1.0, 0.0)
+    #: Platt scaling of its scores (a file written before calibration: the
+    #: identity, its scores being the logistic model's log-odds)
+    calibration_: tuple[float, float] = (1.0, 0.0)
+
+    def _calibrate(self, F: np.ndarray, y: np.ndarray, folds: list) -> None:
+        """Platt scaling of the inner folds' held-out scores at the chosen penalty.
+
+        The logistic model's own log-odds come from a fit on the sequences
+        its motifs were found in: overconfident, and on another scale in
+        every outer fold of a run.
+        """
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        from ..svm.calibration import platt
+
+        C = float(np.ravel(self.pipeline_[-1].C_)[0])
+        held = np.empty(y.size)
+        for train, test in folds:
+            linear = LogisticRegression(C=C, solver="newton-cholesky")
+            model = make_pipeline(StandardScaler(), linear).fit(F[train], y[train])
+            held[test] = model.decision_function(F[test])
+        self.calibration_ = platt(held, y == self.classes_[1])
 
     @property
     def classes_(self) -> np.ndarray:
@@ -621,7 +550,7 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
     def predict_proba(
         self, X: ArrayLike, scores: ArrayLike | None = None
     ) -> np.ndarray:
-        """Class probabilities, shape (n, 2).
+        """Class probabilities by the Platt scaling of g(x), shape (n, 2).
 
         Parameters
         ----------
@@ -634,7 +563,27 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
         -------
         numpy.ndarray of float64
         """
-        return self._applied("predict_proba", X, scores)
+        from ..svm.calibration import probability
+
+        p = probability(self.decision_function(X, scores), self.calibration_)
+        return np.column_stack([1.0 - p, p])
+
+    def predict(self, X: ArrayLike, scores: ArrayLike | None = None) -> np.ndarray:
+        """The class of probability at least 1/2 (`predict_proba`), shape (n,).
+
+        Parameters
+        ----------
+        X : array-like
+            Sequences, as `transform` takes them.
+        scores : array-like of shape (n,), optional
+            A stack's other scores (`transform`).
+
+        Returns
+        -------
+        numpy.ndarray
+        """
+        positive = self.predict_proba(X, scores)[:, 1] >= 0.5
+        return self.classes_[positive.astype(np.intp)]
 
 
 class MotifRegressor(RegressorMixin, _MotifModelBase):
@@ -697,3 +646,27 @@ class MotifRegressor(RegressorMixin, _MotifModelBase):
         numpy.ndarray of float64, shape (n,)
         """
         return self.predict(X, scores)
+
+
+def load_motif_model(path: str | Path) -> MotifClassifier | MotifRegressor:
+    """Read a motif model written by ``save`` (`poimkit.motifs.model_file`).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A file written by `MotifClassifier.save` or `MotifRegressor.save`.
+
+    Returns
+    -------
+    MotifClassifier or MotifRegressor
+        Fitted; it scores as the saved one did.
+    """
+    from .model_file import read_motif_model
+
+    kind, params, fitted = read_motif_model(path)
+    model = {"MotifClassifier": MotifClassifier, "MotifRegressor": MotifRegressor}[
+        kind
+    ](**params)
+    for name, value in fitted.items():
+        setattr(model, name, value)
+    return model

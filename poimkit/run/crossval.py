@@ -194,7 +194,7 @@ def cross_validate(
         from .motif_model import compare_models
 
         compared = compare_models(
-            data.X, data.y, folds, explained, scores, svm, cross_fitted_figures
+            data.X, data.y, folds, explained, scores, svm, calibrated_figures
         )
         result.update(compared.pop("chosen_figures"))
         result.update(compared)
@@ -239,29 +239,31 @@ def fold_probabilities(
     return out
 
 
-def cross_fitted_figures(
-    y: np.ndarray, folds: Sequence[tuple[np.ndarray, np.ndarray]], scores: np.ndarray
+def calibrated_figures(
+    y: np.ndarray,
+    folds: Sequence[tuple[np.ndarray, np.ndarray]],
+    scores: np.ndarray,
+    calibrations: Sequence[tuple[float, float] | None] | None = None,
 ) -> dict:
-    """`fold_figures` of a model whose folds have no calibration of their own.
-
-    Each fold's scores are calibrated on the other folds' out-of-fold scores
-    (`fold_probabilities`): a motif model's or stack's log-odds come from a fit
-    on the sequences its motifs were found in, and are overconfident.
+    """`fold_figures` of out-of-fold scores turned into probabilities per fold.
 
     Parameters
     ----------
     y, folds, scores
         As in `fold_figures`.
+    calibrations : sequence of (float, float) or None, optional
+        Each fold model's Platt scaling (a motif model's or stack's
+        ``calibration_``); None for a fold without one (`fold_probabilities`
+        then cross-fits it).
 
     Returns
     -------
     dict
     """
     positive = np.asarray(y).astype(bool)
-    none = [None] * len(folds)
-    return fold_figures(
-        y, folds, scores, fold_probabilities(positive, folds, scores, none)
-    )
+    calibrations = calibrations or [None] * len(folds)
+    probabilities = fold_probabilities(positive, folds, scores, calibrations)
+    return fold_figures(y, folds, scores, probabilities)
 
 
 def best_accuracy(positive: np.ndarray, scores: np.ndarray) -> float:

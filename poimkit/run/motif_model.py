@@ -190,8 +190,9 @@ def compare_models(
         The SVM's figures, as ``figures_of`` gives them.
     figures_of : callable
         ``figures_of(y, folds, scores)``: a model's figures from its
-        out-of-fold scores (`poimkit.run.crossval.fold_figures`; the
-        regression run's ``cv_pearson`` and others).
+        out-of-fold scores (the regression run's ``cv_pearson`` and others);
+        for classes ``figures_of(y, folds, scores, calibrations)`` with each
+        fold model's Platt scaling (`poimkit.run.crossval.calibrated_figures`).
     metric : {"auc", "pearson"}
         The figure the choice compares: ``cv_auc`` or ``cv_pearson``.
 
@@ -204,16 +205,22 @@ def compare_models(
         chosen one's).
     """
     motif, stack = np.zeros(y.size), scores.copy()
+    calibrations = {"motifs": [], "stack": []}  # per fold (None: no motif)
     for (train, test), part in zip(folds, explained, strict=True):
+        calibrations["motifs"].append(getattr(part, "calibration_", None))
         if part is None:  # no motif: the motif model says nothing, the stack is f
+            calibrations["stack"].append(None)
             continue
         stacked = _stack_part(part, X[train], y[train], scores[train])
+        calibrations["stack"].append(getattr(stacked, "calibration_", None))
         motif[test] = part.decision_function(X[test])
         stack[test] = stacked.decision_function(X[test], scores=scores[test])
+    # a classifier's probabilities come from each fold model's own calibration
+    extra = {name: [c] for name, c in calibrations.items()} if metric == "auc" else {}
     figures = {
         "svm": svm,
-        "motifs": figures_of(y, folds, motif),
-        "stack": figures_of(y, folds, stack),
+        "motifs": figures_of(y, folds, motif, *extra.get("motifs", [])),
+        "stack": figures_of(y, folds, stack, *extra.get("stack", [])),
     }
     plain = {  # the summary's copy: figures only (no per-record arrays)
         name: {k: v for k, v in f.items() if not isinstance(v, np.ndarray)}
