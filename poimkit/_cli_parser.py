@@ -39,12 +39,14 @@ def _add_targets_option(group) -> None:
         "--targets",
         metavar="TSV",
         help="instead of --labels, a regression: two columns, record id and a "
-        "continuous value (header allowed). train: a support vector regression "
-        "(WDKernelSVR; GkmSVR for records of different lengths or --kernel gkm) "
-        "with fixed parameters (-C, --epsilon and the kernel's; no selection of "
-        "parameters or model family for regression yet); CV Pearson, Spearman "
-        "and R2 (mean and std over folds); run also writes poim.npz, summary.json "
-        "and a predicted-vs-observed figure (no motifs for regression yet)",
+        "continuous value (header allowed). A support vector regression "
+        "(WDKernelSVR, or GkmSVR for records of different lengths or --kernel "
+        "gkm) whose family, kernel parameters, C and epsilon are chosen by "
+        "nested CV as for classes (--no-grid fixes them); CV Pearson, Spearman "
+        "and R2 (mean and std over folds). run also finds the motifs and counted "
+        "words that shift the target, fits their motif model and keeps the SVM, "
+        "the motif model or their stack, and writes poim.npz, summary.json and "
+        "report.html",
     )
 
 

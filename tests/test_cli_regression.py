@@ -442,3 +442,15 @@ def test_regression_scores_match_scipy():
     assert s["pearson"] == pytest.approx(pearsonr(y, p)[0])
     assert s["spearman"] == pytest.approx(spearmanr(y, p)[0])
     assert s["r2"] == pytest.approx(r2_score(y, p))
+
+
+@pytest.mark.parametrize("command", ["run", "train"])
+def test_targets_help_describes_selection_and_motifs(command, capsys):
+    """Before: it said regression had no selection and no motifs "yet"."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    start = text.index("--targets TSV instead")
+    help_text = text[start : start + 700]
+    assert "yet" not in help_text and "chosen by nested CV" in help_text
+    assert "counted words" in help_text

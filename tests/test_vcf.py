@@ -76,6 +76,14 @@ def test_bad_lines_name_file_and_line(tmp_path, line, message):
     assert str(path) in str(err.value) and "line 5" in str(err.value)
 
 
+def test_a_vcf_without_its_chrom_header_is_refused(tmp_path):
+    """Before: read silently (bcftools refuses it)."""
+    path = _write(tmp_path / "v.vcf", "##fileformat=VCFv4.2\nchr1\t1\t.\tA\tC\n")
+    with pytest.raises(InputError, match="before the #CHROM header") as err:
+        read_vcf(path)
+    assert str(path) in str(err.value) and "line 2" in str(err.value)
+
+
 def test_ref_check_mismatch_and_skip(tmp_path):
     body = "chr1\t2\t.\tC\tT\nchr1\t3\t.\tGG\tG\nchr1\t4\t.\tt\tA\nchr1\t9\t.\tA\tC\n"
     table = read_vcf(_write(tmp_path / "v.vcf", HEADER + body))

@@ -130,9 +130,9 @@ def read_vcf(path: str | os.PathLike) -> VariantTable:
     Raises
     ------
     InputError
-        Naming the file and line: fewer than 5 columns, an empty CHROM, a POS
-        that is not a positive integer, a REF or ALT with letters other than
-        ACGTN.
+        Naming the file and line: a variant before the ``#CHROM`` header
+        line, fewer than 5 columns, an empty CHROM, a POS that is not a
+        positive integer, a REF or ALT with letters other than ACGTN.
 
     Examples
     --------
@@ -151,9 +151,17 @@ def read_vcf(path: str | os.PathLike) -> VariantTable:
     table = VariantTable(name)
     chrom, pos, ids, refs, alts, lines = [], [], [], [], [], []
     n_symbolic = 0
+    header = False  # the #CHROM line seen
     for number, text in enumerate(_lines(name), 1):
         if not text or text[0] == "#":
+            header = header or text.startswith("#CHROM")
             continue
+        if not header:
+            raise InputError(
+                f"line {number}: a variant before the #CHROM header line (a VCF "
+                "names its columns there, as bcftools requires)",
+                path=name,
+            )
         fields = text.split("\t", 5)
         if len(fields) < 5:
             raise InputError(
