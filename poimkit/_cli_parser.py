@@ -6,6 +6,13 @@ import argparse
 
 from ._version import __version__
 
+#: the model argument of score, poim and variants
+MODEL_HELP = (
+    "a model file: the .npz of poimkit train or run (model.npz; run's "
+    "motif_model.npz or stack.npz too), or an LS-GKM model file of gkmtrain "
+    "-t 0, 1 or 2 (or gkmsvm-lite's save_lsgkm)"
+)
+
 
 def _add_input_options(parser: argparse.ArgumentParser, targets: bool = False) -> None:
     group = parser.add_argument_group(
@@ -159,9 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
         "poimkit score model.npz seqs.fa -o scores.tsv",
         "long records: poimkit score model.npz chr1.fa --windows 10 -o windows.tsv",
     )
-    score.add_argument(
-        "model", metavar="MODEL.npz", help="a model file (poimkit train)"
-    )
+    score.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     score.add_argument(
         "fasta", metavar="FASTA", help="sequences to score (plain or .gz)"
     )
@@ -191,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
         "poimkit poim model.npz --max-order 7 -o poim.npz --top 20",
         "poimkit poim model.npz --background fit:train.fa --markov-order 2 -o poim.npz",
     )
-    poim.add_argument("model", metavar="MODEL.npz", help="a model file (poimkit train)")
+    poim.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     _add_poim_options(
         poim,
         metavar="uniform|fit:FASTA",
@@ -333,9 +338,7 @@ def _add_variants(sub) -> None:
         "poimkit variants model.npz --pairs pairs.tsv -o effects.tsv  (id, ref, "
         "alt sequences; no genome)",
     )
-    variants.add_argument(
-        "model", metavar="MODEL.npz", help="a model file (poimkit train)"
-    )
+    variants.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     source = variants.add_mutually_exclusive_group(required=True)
     source.add_argument(
         "--vcf",

@@ -11,7 +11,7 @@ from poimkit import compute_poim, load_model
 from poimkit.background import MarkovBackground
 from poimkit.errors import InputError
 from poimkit.poim.reference import poim_reference
-from poimkit.poim.sampled import sampled_lsgkm_poim
+from poimkit.poim.sampled import sampled_score_only_poim
 from poimkit.svm.lsgkm import mismatch_table, read_lsgkm
 from poimkit.svm.lsgkm_rbf import LsgkmKernelModel, window_weights
 
@@ -167,7 +167,7 @@ def test_sampled_poim_agrees_with_enumeration(tmp_path, t):
     """Sampled POIMs of L = 6 lie within 5 standard errors of the exact ones."""
     model = read_lsgkm(write_rbf(tmp_path, t, lengths=(6, 9))[0])
     background = MarkovBackground.uniform(6)
-    poim = sampled_lsgkm_poim(model, 2, background, n_samples=400, random_state=0)
+    poim = sampled_score_only_poim(model, 2, background, n_samples=400, random_state=0)
     assert poim.metadata["method"] == "sampled"
     assert poim.metadata["exact"].startswith("no")
     assert poim.metadata["model_kernel_type"] == str(t)

@@ -338,6 +338,13 @@ def test_score_and_variants_commands_take_a_motif_model(tmp_path, capsys):
     header, row = [line.split("\t") for line in out.read_text().splitlines()]
     row = dict(zip(header, row, strict=True))
     assert float(row["effect"]) < 0 and row["top_kmers"].startswith("gattaca:-")
+    # sampled POIMs (before: an internal error naming LS-GKM's kernel_name)
+    poim = tmp_path / "poim.npz"
+    argv = ["poim", str(path), "--max-order", "2", "--samples", "50", "-o", str(poim)]
+    assert main([*argv, "--quiet"]) == 0
+    from poimkit.poim import Poim
+
+    assert "MotifClassifier" in Poim.load(poim).metadata["exact"]
 
 
 def test_a_wide_positional_window_is_narrowed_where_that_ranks_better():

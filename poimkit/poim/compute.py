@@ -264,8 +264,9 @@ def command_poim(
 ) -> Poim:
     """The POIM of ``poimkit poim``: exact, or sampled where no exact one exists.
 
-    LS-GKM files of kernel types 3, 4, 5 (``model.score_only``) get
-    `poimkit.poim.sampled.sampled_lsgkm_poim` (``--samples``, ``--seed``;
+    LS-GKM files of kernel types 3, 4, 5, motif models and stacks
+    (``model.score_only``) get
+    `poimkit.poim.sampled.sampled_score_only_poim` (``--samples``, ``--seed``;
     metadata ``method = "sampled"``, ``exact = "no: ..."``); every other model
     `compute_poim`.
 
@@ -280,11 +281,11 @@ def command_poim(
         Show a progress bar.
     """
     if getattr(model, "score_only", False):
-        from .sampled import sampled_lsgkm_poim
+        from .sampled import sampled_score_only_poim
 
         if not args.quiet:
             print(f"{model.describe()}: no exact POIMs, sampling", file=sys.stderr)
-        return sampled_lsgkm_poim(
+        return sampled_score_only_poim(
             model,
             args.max_order,
             background,

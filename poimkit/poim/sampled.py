@@ -48,7 +48,7 @@ __all__ = [
     "DEFAULT_MAX_EVALUATIONS",
     "as_score_function",
     "count_evaluations",
-    "sampled_lsgkm_poim",
+    "sampled_score_only_poim",
     "sample_conditional",
     "sampled_instance",
     "sampled_poim",
@@ -595,21 +595,24 @@ def sampled_instance(
     return values, stderrs
 
 
-def sampled_lsgkm_poim(
+def sampled_score_only_poim(
     model: Any,
     max_order: int,
     background: MarkovBackground | None = None,
     **options: Any,
 ) -> Poim:
-    """Sampled POIMs of a `LsgkmKernelModel` (LS-GKM ``-t 3/4/5``), said so.
+    """Sampled POIMs of a model that only scores, said so.
 
     `poimkit.poim.sampled.sampled_poim` of the model's exact score, with
-    metadata ``method = "sampled"``, ``exact = "no: ..."`` and the kernel.
+    metadata ``method = "sampled"``, ``exact = "no: ..."`` and the model's
+    parameters: an LS-GKM file of kernel type 3, 4 or 5, or a motif model or
+    stack of ``poimkit run`` (``score_only``).
 
     Parameters
     ----------
-    model : poimkit.svm.lsgkm_rbf.LsgkmKernelModel
-        A model that only scores (LS-GKM ``-t 3/4/5``).
+    model : object
+        A model that only scores (``score_only``), with ``describe()``,
+        ``decision_function`` and ``length_``.
     max_order : int
         Largest k-mer length K.
     background : MarkovBackground, optional
@@ -631,10 +634,11 @@ def sampled_lsgkm_poim(
     poim.metadata["model"] = type(model).__name__
     poim.metadata["exact"] = (
         f"no: Monte Carlo estimates ({n_samples} samples per window, standard "
-        f"errors in stderr); LS-GKM kernel_type {model.kernel_name} is not a sum "
-        "of l-mer weights"
+        f"errors in stderr); {model.describe()} is not a sum of k-mer weights"
     )
     for name in ("kernel_type", "l", "k", "d", "gamma", "M", "H"):
-        poim.metadata[f"model_{name}"] = str(getattr(model, name))
-    poim.metadata["model_reverse_complement"] = str(model.reverse_complement)
+        if hasattr(model, name):
+            poim.metadata[f"model_{name}"] = str(getattr(model, name))
+    strands = getattr(model, "reverse_complement", False)
+    poim.metadata["model_reverse_complement"] = str(strands)
     return poim
