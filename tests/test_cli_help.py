@@ -32,3 +32,11 @@ def test_train_line_names_both_families(capsys):
     assert "WD/WDS-kernel SVM" not in text
     assert line.startswith("train train a WD/WDS or gapped k-mer SVM")
     assert "gapped k-mer" in _help(capsys, "train")
+
+
+@pytest.mark.parametrize("command", ["score", "poim", "variants"])
+def test_the_model_argument_names_ls_gkm_files_too(command, capsys):
+    """Before: ``MODEL.npz (poimkit train)``, though LS-GKM files work."""
+    text = _help(capsys, command)
+    assert "MODEL.npz" not in text and "poimkit train)" not in text
+    assert "LS-GKM model file" in text
