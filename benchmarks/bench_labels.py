@@ -34,7 +34,6 @@ import argparse
 import json
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -44,14 +43,7 @@ sys.path.insert(0, str(HERE))
 SHARED = HERE.parents[1] / "shared" / "data"
 SPLICE = HERE.parent / "data" / "splice"
 
-
-def _run(out: Path, **kwargs) -> tuple[dict, float]:
-    from poimkit.run import RunOptions, run_pipeline
-
-    start = time.perf_counter()
-    options = kwargs.pop("options", RunOptions())
-    summary = run_pipeline(out, options=options, progress=False, **kwargs)
-    return summary, time.perf_counter() - start
+from bench_motif_model import run as _run  # noqa: E402  (poimkit run, timed)
 
 
 def _cv_row(case: str, summary: dict, seconds: float) -> dict:

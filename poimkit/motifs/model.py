@@ -582,8 +582,10 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
         -------
         numpy.ndarray
         """
-        positive = self.predict_proba(X, scores)[:, 1] >= 0.5
-        return self.classes_[positive.astype(np.intp)]
+        from ..svm.calibration import labelled_positive
+
+        g = self.decision_function(X, scores)
+        return self.classes_[labelled_positive(g, self.calibration_).astype(np.intp)]
 
 
 class MotifRegressor(RegressorMixin, _MotifModelBase):

@@ -173,13 +173,13 @@ def _labelled(model: Any, scores: np.ndarray) -> tuple[list[str], np.ndarray]:
     probability of ``classes_[1]`` and the class of probability at least 1/2;
     without (an LS-GKM file), ``NA`` and the score's sign.
     """
-    from ..svm.calibration import probability
+    from ..svm.calibration import labelled_positive, probability
 
     calibration = getattr(model, "calibration_", None)
+    labels = model.classes_[labelled_positive(scores, calibration).astype(np.intp)]
     if calibration is None:
-        return ["NA"] * scores.size, model.classes_[(scores > 0).astype(np.intp)]
-    p = probability(scores, calibration)
-    return [f"{v:.6g}" for v in p], model.classes_[(p >= 0.5).astype(np.intp)]
+        return ["NA"] * scores.size, labels
+    return [f"{v:.6g}" for v in probability(scores, calibration)], labels
 
 
 def _window_scorer(model: Any, width: int):

@@ -321,11 +321,10 @@ class WDClassifierBase(ClassifierMixin, KernelModelBase):
             ``classes_[1]`` where the calibrated probability is at least 1/2
             (a model with ``calibration_``), or where the score is positive.
         """
+        from .calibration import labelled_positive
+
         check_is_fitted(self)
-        if self.calibration_ is not None:
-            positive = self.predict_proba(X)[:, 1] >= 0.5
-        else:
-            positive = self.decision_function(X) > 0
+        positive = labelled_positive(self.decision_function(X), self.calibration_)
         return self.classes_[positive.astype(np.intp)]
 
     def _label_arrays(self) -> dict[str, np.ndarray]:

@@ -128,6 +128,36 @@ def probability(scores: ArrayLike, calibration: tuple[float, float]) -> np.ndarr
     return 0.5 * (1.0 + np.tanh(0.5 * z))  # the logistic, without overflow
 
 
+def labelled_positive(
+    scores: ArrayLike, calibration: tuple[float, float] | None
+) -> np.ndarray:
+    """Where a classifier labels the positive class, from its scores.
+
+    Calibrated: the probability is at least 1/2; without a calibration (an
+    LS-GKM file): the score is positive.
+
+    Parameters
+    ----------
+    scores : array-like of float
+    calibration : (float, float) or None
+        ``(a, b)`` of `platt`.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+
+    Examples
+    --------
+    >>> labelled_positive([-1.0, 0.0, 2.0], None).tolist()
+    [False, False, True]
+    >>> labelled_positive([-1.0, 0.0, 2.0], (1.0, 0.5)).tolist()
+    [False, True, True]
+    """
+    if calibration is None:
+        return np.asarray(scores, dtype=np.float64) > 0
+    return probability(scores, calibration) >= 0.5
+
+
 def threshold(calibration: tuple[float, float]) -> float:
     """The score at which the calibrated probability is 1/2: ``-b / a``.
 
