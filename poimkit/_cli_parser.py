@@ -153,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_options(train)
     _add_linear_options(train)
     train.add_argument("--cv", type=int, default=5, help="CV folds for AUC (0: skip)")
+    _add_cv_by(train)
     train.add_argument("--seed", type=int, default=0, help="seed of the CV split")
     train.add_argument(
         "-o", "--output", required=True, metavar="MODEL.npz", help="model file to write"
@@ -591,11 +592,24 @@ def _add_motif_options(parser) -> None:
     )
 
 
+def _add_cv_by(parser) -> None:
+    parser.add_argument(
+        "--cv-by",
+        choices=("chrom", "random"),
+        default=None,
+        help="chrom: outer and inner folds hold out whole chromosomes (record "
+        "ids chrom:start-end; blocks of 10 Mb with too few chromosomes); "
+        "random: random stratified folds. Default: chrom for --bed, random "
+        "otherwise",
+    )
+
+
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     model = _add_model_options(parser)
     model.add_argument(
         "--cv", type=int, default=5, help="cross-validation folds (0: skip)"
     )
+    _add_cv_by(model)
     explain = parser.add_argument_group("POIMs and motifs")
     _add_poim_options(
         explain,

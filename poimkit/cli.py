@@ -282,6 +282,8 @@ def _write_logos(folder: str, found) -> None:
 
 
 def _print_run(summary: dict, out: str) -> None:
+    from .run.crossval import split_text
+
     if summary["cv_auc"] is None:
         print("# no cross-validation (--cv 0): the model's accuracy is unknown")
     else:
@@ -291,6 +293,7 @@ def _print_run(summary: dict, out: str) -> None:
             f"{summary['cv_balanced_accuracy']:.4f}\tbest_threshold\t"
             f"{summary['cv_best_accuracy']:.4f}"
         )
+        print(f"# cross-validation in {split_text(summary)}")
     if summary.get("models"):
         figures = "\t".join(
             f"{name}\t{m['cv_auc']:.4f}" for name, m in summary["models"].items()

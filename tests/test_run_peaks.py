@@ -150,3 +150,26 @@ def test_motif_destroying_variants_rank_first(synthetic, tmp_path):
     assert sum(row["id"] in causal for row in top) >= 0.9 * len(top)
     # destroying a site lowers the score
     assert all(float(row["effect"]) < 0 for row in top if row["id"] in causal)
+
+
+def test_peak_runs_hold_out_whole_chromosomes(genomic_run, synthetic, tmp_path):
+    _, summary = genomic_run
+    assert summary["cv_split"] == "chromosome"
+    held = [set(fold["chromosomes"]) for fold in summary["folds"]]
+    assert len(held) == 2 and not held[0] & held[1]
+    assert held[0] | held[1] == {"chr1", "chr2", "chr3"}
+    assert [fold["auc"] for fold in summary["folds"]] == summary["cv_auc_folds"]
+    source = PeakSource(str(synthetic.peaks), str(synthetic.genome), width=100)
+    options = RunOptions(**{**FAST.__dict__, "cv_by": "random"})
+    summary = run_pipeline(tmp_path / "r", options=options, progress=False, peaks=source)
+    assert summary["cv_split"] == "random" and "chromosomes" not in summary["folds"][0]
+
+
+def test_cv_by_chrom_needs_genomic_ids(tmp_path, capsys):
+    pos, neg = tmp_path / "p.fa", tmp_path / "n.fa"
+    pos.write_text("".join(f">p{i}\nACGTACGTAC\n" for i in range(6)))
+    neg.write_text("".join(f">n{i}\nTTGCATGCAA\n" for i in range(6)))
+    args = ["train", "--pos", str(pos), "--neg", str(neg), "--no-grid", "--cv", "2"]
+    code = main([*args, "--cv-by", "chrom", "-o", str(tmp_path / "m.npz")])
+    err = capsys.readouterr().err
+    assert code == 2 and "'p0'" in err and "chrom:start-end" in err

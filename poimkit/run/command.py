@@ -118,6 +118,7 @@ _MODEL_FIELDS = (
 #: `RunOptions` fields set by the other options of run, under the same names
 _RUN_FIELDS = (
     "cv",
+    "cv_by",
     "max_order",
     "background",
     "markov_order",
@@ -219,6 +220,7 @@ def train_command(args: argparse.Namespace) -> int:
     options = RunOptions(
         **_fields(args, _MODEL_FIELDS),
         cv=args.cv,
+        cv_by=args.cv_by,
         seed=args.seed,
         threads=args.threads,
     )
@@ -253,12 +255,7 @@ def train_command(args: argparse.Namespace) -> int:
         plan,
         progress=bars(args),
         fit_params=fit_params,
-        on_cv=lambda cv: print(
-            f"cv_auc\t{cv['cv_auc']:.4f}\t+/-\t{cv['cv_auc_std']:.4f}\t"
-            f"({args.cv} folds)\taccuracy\t{cv['cv_accuracy']:.4f}\tbalanced\t"
-            f"{cv['cv_balanced_accuracy']:.4f}\tbest_threshold\t"
-            f"{cv['cv_best_accuracy']:.4f}"
-        ),
+        on_cv=lambda cv: _print_cv(args, cv),
     )
     if trained.selection is not None:
         from .summary import chosen_text
@@ -271,6 +268,19 @@ def train_command(args: argparse.Namespace) -> int:
     if peaks is not None and made.write_negatives(Path(args.output), beside=True):
         say(args, f"negatives written beside it: {made.negatives_path}")
     return EXIT_OK
+
+
+def _print_cv(args: argparse.Namespace, cv: dict) -> None:
+    """The cross-validation's figures (one line), and how it split the records."""
+    from .crossval import split_text
+
+    print(
+        f"cv_auc\t{cv['cv_auc']:.4f}\t+/-\t{cv['cv_auc_std']:.4f}\t"
+        f"({args.cv} folds)\taccuracy\t{cv['cv_accuracy']:.4f}\tbalanced\t"
+        f"{cv['cv_balanced_accuracy']:.4f}\tbest_threshold\t"
+        f"{cv['cv_best_accuracy']:.4f}"
+    )
+    say(args, f"cross-validation in {split_text(cv)}")
 
 
 def _saved(args: argparse.Namespace, model: Any) -> None:

@@ -5,14 +5,18 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._messages import tell
+from ..errors import InputError
 from .data import LabeledData
 from .options import RunOptions, SolverNotice
 from .plan import RunPlan
+
+if TYPE_CHECKING:
+    from ..svm.folds import FoldPlan
 
 
 def selection_summary(final: Any, folds: Sequence[Any] = ()) -> dict:
@@ -73,7 +77,151 @@ def trained_solver(model: Any, options: RunOptions) -> str:
     return "kernel" if solver == "auto" else solver
 
 
-def _select(data: LabeledData, plan: RunPlan, train_sets, fit_params, progress):
+def plan_folds(
+    data: LabeledData, options: RunOptions, classes: bool = True, inner: bool = False
+) -> FoldPlan:
+    """The outer folds of a run's cross-validation, by ``options.cv_by``.
+
+    Parameters
+    ----------
+    data : LabeledData
+        The records; their ids give chromosomes (``chrom:start-end``).
+    options : RunOptions
+        ``cv``, ``seed`` and ``cv_by`` (None: by chromosome for peak input,
+        the ``"peaks"`` role among ``data.inputs``; else random).
+    classes : bool
+        Labels (stratified folds) rather than targets.
+    inner : bool
+        An inner CV (`poimkit.svm.selection.INNER_FOLDS`) runs in every outer
+        training part: a genomic split must leave it enough chromosomes.
+
+    Returns
+    -------
+    FoldPlan
+
+    Raises
+    ------
+    InputError
+        For ``cv_by="chrom"`` and a record id that is not ``chrom:start-end``.
+    """
+    from ..svm.folds import FoldPlan, genomic_folds, random_folds, record_loci
+    from ..svm.selection import INNER_FOLDS
+
+    y = np.asarray(data.y)
+    if _split_by(data, options) == "random":
+        return FoldPlan("random", random_folds(y, options.cv, options.seed, classes))
+    loci = record_loci(data.ids)
+    inner_folds = INNER_FOLDS if inner else 0
+    return genomic_folds(loci, y, options.cv, options.seed, classes, inner_folds)
+
+
+def regression_folds(
+    y: np.ndarray,
+    folds: int,
+    seed: int,
+    ids: Sequence[str] | None = None,
+    inner: bool = False,
+) -> FoldPlan:
+    """The outer folds of a regression: random, or of whole chromosomes.
+
+    Parameters
+    ----------
+    y : numpy.ndarray
+        The targets.
+    folds : int
+        At least 2 and at most ``len(y)``.
+    seed : int
+        Seed of the split.
+    ids : sequence of str, optional
+        Record ids ``chrom:start-end``: folds of whole chromosomes
+        (`poimkit.svm.folds.genomic_folds`); None: a shuffled k-fold split.
+    inner : bool
+        An inner CV runs in every training part (it needs chromosomes too).
+
+    Returns
+    -------
+    FoldPlan
+    """
+    from ..svm.folds import FoldPlan, genomic_folds, random_folds, record_loci
+    from ..svm.selection import INNER_FOLDS
+
+    if folds > len(y):
+        raise InputError(f"--cv {folds} needs at least {folds} records, got {len(y)}")
+    if ids is None:
+        return FoldPlan("random", random_folds(y, folds, seed, classes=False))
+    inner_folds = INNER_FOLDS if inner else 0
+    return genomic_folds(record_loci(ids), y, folds, seed, False, inner_folds)
+
+
+def _split_by(data: LabeledData, options: RunOptions) -> str:
+    """``options.cv_by``, or its default for ``data``: chrom for peak input."""
+    if options.cv_by is not None:
+        return options.cv_by
+    peaks = any(entry.get("role") == "peaks" for entry in data.inputs)
+    return "chrom" if peaks else "random"
+
+
+def _chromosomes(data: LabeledData, options: RunOptions) -> np.ndarray | None:
+    """Every record's chromosome when folds go by chromosome, else None."""
+    from ..svm.folds import record_loci
+
+    if _split_by(data, options) == "random":
+        return None
+    return record_loci(data.ids).groups()
+
+
+def split_summary(split: FoldPlan) -> dict:
+    """``cv_split``, its note and the ``folds`` list of a summary.
+
+    Parameters
+    ----------
+    split : FoldPlan
+        The cross-validation's folds.
+
+    Returns
+    -------
+    dict
+        ``cv_split`` ("chromosome", "block" or "random"), ``cv_split_note``
+        (why not by chromosome, if asked) and ``folds`` (each fold's
+        ``n_test`` and, for a genomic split, its test ``chromosomes`` or
+        ``blocks``).
+    """
+    return {
+        "cv_split": split.split,
+        "cv_split_note": split.note,
+        "folds": split.describe(),
+    }
+
+
+def split_text(cv: dict) -> str:
+    """How the folds split the records, in words (``"5 folds of whole chromosomes"``).
+
+    Parameters
+    ----------
+    cv : dict
+        A cross-validation's result or a run's summary (``cv_split``,
+        ``cv_split_note``, ``folds`` or ``cv_auc_folds``).
+
+    Returns
+    -------
+    str
+        Empty without a cross-validation.
+    """
+    n = len(cv.get("folds") or cv.get("cv_auc_folds") or [])
+    if not n:
+        return ""
+    kind = {
+        "chromosome": "of whole chromosomes",
+        "block": "of whole 10 Mb blocks",
+        "random": "drawn at random",
+    }.get(cv.get("cv_split") or "random")
+    note = cv.get("cv_split_note")
+    return f"{n} folds {kind}" + (f" ({note})" if note else "")
+
+
+def _select(
+    data: LabeledData, plan: RunPlan, train_sets, fit_params, progress, groups=None
+):
     """`select_families` over the plan's families; None if nothing is chosen."""
     from ..svm.families import select_families
 
@@ -88,6 +236,7 @@ def _select(data: LabeledData, plan: RunPlan, train_sets, fit_params, progress):
         n_jobs=plan.options.threads,
         fit_params=fit_params,
         progress=progress,
+        groups=groups,
     )
 
 
@@ -143,21 +292,17 @@ def cross_validate(
         ``folds``, the choice of every outer fold).
     """
     from sklearn.base import clone
-    from sklearn.model_selection import StratifiedKFold
     from tqdm.auto import tqdm
 
     options = plan.options
     fit_params = fit_params or {}
-    folds = list(
-        StratifiedKFold(
-            n_splits=options.cv, shuffle=True, random_state=options.seed
-        ).split(data.X, data.y)
-    )
+    split = plan_folds(data, options, inner=plan.selects)
+    folds = split.folds
     train_sets = [train for train, _ in folds] + [np.arange(data.y.size)]
     lines = progress == "lines"
     if lines and plan.selects:
         tell(f"choosing the parameters by inner CV in {options.cv} folds and on all")
-    found = _select(data, plan, train_sets, fit_params, progress is True)
+    found = _select(data, plan, train_sets, fit_params, progress is True, split.groups)
     chosen, selection = [(options.kernel, {})] * options.cv, None
     calibrations = [None] * options.cv  # each fold model's, from its inner CV
     if found is not None:
@@ -189,6 +334,9 @@ def cross_validate(
     probabilities = fold_probabilities(positive, folds, scores, calibrations)
     svm = fold_figures(positive, folds, scores, probabilities)
     result = {**svm, "out_of_fold_scores": scores, "selection": selection}
+    result.update(split_summary(split))
+    for entry, auc in zip(result["folds"], svm["cv_auc_folds"], strict=True):
+        entry["auc"] = auc
     result.update(NO_MODELS)
     if motif_model:
         from .motif_model import compare_models
@@ -376,6 +524,9 @@ NO_CV = {
     "cv_brier": None,
     "out_of_fold_probabilities": None,
     "out_of_fold_scores": None,
+    "cv_split": None,
+    "cv_split_note": "",
+    "folds": [],
     "selection": None,
     **NO_MODELS,
 }
@@ -492,7 +643,8 @@ def train_final(
     fit_params = fit_params or {}
     if selection is None:
         everything = [np.arange(data.y.size)]
-        found = _select(data, plan, everything, fit_params, False)
+        groups = _chromosomes(data, plan.options)
+        found = _select(data, plan, everything, fit_params, False, groups)
         selection = None if found is None else selection_summary(found[0])
     params = selection["chosen"] if selection is not None else {}
     family = selection["family"] if selection is not None else options.kernel

@@ -75,6 +75,11 @@ class RunOptions:
         l-mer length and informative positions of the gkm kernel.
     cv : int
         Folds of the stratified cross-validation (at least 2).
+    cv_by : {"chrom", "random"} or None
+        ``"chrom"``: folds hold out whole chromosomes (read from record ids
+        ``chrom:start-end``; `poimkit.svm.folds.genomic_folds`), inner
+        folds too; ``"random"``: random stratified folds. None (the default):
+        ``"chrom"`` for peaks in a genome, ``"random"`` for sequences.
     grid : bool or None
         Choose the parameters left at None by an inner cross-validation
         (`poimkit.svm.selection`) inside every outer fold, and on all sequences
@@ -120,6 +125,7 @@ class RunOptions:
     gkm_l: int = GKM_DEFAULTS["l"]
     gkm_k: int = GKM_DEFAULTS["k"]
     cv: int = 5
+    cv_by: str | None = None
     grid: bool | None = None
     max_order: int = 7
     background: str = "uniform"
@@ -138,6 +144,8 @@ class RunOptions:
         """Raise `InputError` for settings that cannot run."""
         self.check_model()
         check_cv(self.cv)
+        if self.cv_by not in (None, "chrom", "random"):
+            raise InputError(f"cv_by must be 'chrom' or 'random', got {self.cv_by!r}")
         check_max_order(self.max_order)
         check_int(self.markov_order, "markov_order", 0, 3)
         check_int(self.max_motifs, "max_motifs", 0)

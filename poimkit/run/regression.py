@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 from contextlib import nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from .regression_figures import (
     regression_figures,
     regression_scores,
 )
+
+if TYPE_CHECKING:
+    from ..svm.folds import FoldPlan
 
 __all__ = [
     "clone_checked",
@@ -80,6 +83,7 @@ def cv_regression(
     seed: int = 0,
     progress: bool = False,
     motif_options: RunOptions | None = None,
+    split: FoldPlan | None = None,
 ) -> dict[str, Any]:
     """K-fold CV of ``model``: each figure's mean over folds and its std.
 
@@ -98,6 +102,9 @@ def cv_regression(
     motif_options : RunOptions, optional
         Also compare the SVM with the folds' motif models and stacks
         (`_cv_folds`).
+    split : FoldPlan, optional
+        The folds (`poimkit.run.crossval.regression_folds`, e.g. of whole
+        chromosomes); default ``folds`` random ones.
 
     Returns
     -------
@@ -108,8 +115,11 @@ def cv_regression(
         ``cv_predictions`` (the held-out prediction of every record) and
         ``out_of_fold_scores`` (the SVM's).
     """
-    split = _outer_splits(y, folds, seed)
-    return _cv_folds([model] * folds, X, y, split, progress, motif_options)
+    from .crossval import regression_folds, split_summary
+
+    split = split or regression_folds(y, folds, seed)
+    result = _cv_folds([model] * folds, X, y, split.folds, progress, motif_options)
+    return {**result, **split_summary(split)}
 
 
 def nested_regression(
@@ -121,6 +131,7 @@ def nested_regression(
     threads: int | None = None,
     progress: bool = False,
     motif_options: RunOptions | None = None,
+    split: FoldPlan | None = None,
 ) -> tuple[dict[str, Any], Any]:
     """Nested CV: the parameters (and family) chosen by an inner CV per fold.
 
@@ -139,8 +150,9 @@ def nested_regression(
         Threads fitting candidates at once.
     progress : bool
         Progress bars (inner fits, outer folds) on standard error.
-    motif_options : RunOptions, optional
-        As in `cv_regression`.
+    motif_options, split : RunOptions, FoldPlan, optional
+        As in `cv_regression`; the inner folds hold out whole groups too
+        where ``split`` has them.
 
     Returns
     -------
@@ -154,30 +166,32 @@ def nested_regression(
     from sklearn.base import clone
 
     from ..svm.families import select_families
-    from .crossval import selection_summary
+    from .crossval import regression_folds, selection_summary, split_summary
 
-    split = _outer_splits(y, folds, seed) if folds else []
-    train_sets = [train for train, _ in split] + [np.arange(y.size)]
+    if folds:
+        split = split or regression_folds(y, folds, seed)
+    outer = split.folds if folds else []
+    train_sets = [train for train, _ in outer] + [np.arange(y.size)]
     found = select_families(
-        families, X, y, train_sets, random_state=seed, n_jobs=threads, progress=progress
+        families,
+        X,
+        y,
+        train_sets,
+        random_state=seed,
+        n_jobs=threads,
+        progress=progress,
+        groups=split.groups if folds else None,
     )
     templates = {name: template for name, template, _ in families}
     models = [
         clone(templates[s.family]).set_params(**s.selection.params) for s in found
     ]
-    cv = _cv_folds(models[:-1], X, y, split, progress, motif_options) if folds else {}
+    cv = {}
+    if folds:
+        cv = _cv_folds(models[:-1], X, y, outer, progress, motif_options)
+        cv.update(split_summary(split))
     cv["selection"] = selection_summary(found[-1], found[:-1])
     return cv, models[-1]
-
-
-def _outer_splits(y: np.ndarray, folds: int, seed: int) -> list:
-    """The shuffled k-fold split of the records (checked against their number)."""
-    from sklearn.model_selection import KFold
-
-    if folds > len(y):
-        raise InputError(f"--cv {folds} needs at least {folds} records, got {len(y)}")
-    split = KFold(n_splits=folds, shuffle=True, random_state=seed)
-    return list(split.split(np.zeros(len(y))))
 
 
 def _cv_folds(
@@ -400,7 +414,7 @@ def _selects(families: list) -> bool:
 
 
 def _select_and_cross_validate(
-    args: argparse.Namespace, codes: Any, y, families, motif_options=None
+    args: argparse.Namespace, ids, codes: Any, y, families, motif_options=None
 ):
     """The CV figures (printed) and the final model's unfitted template.
 
@@ -410,10 +424,18 @@ def _select_and_cross_validate(
     """
     progress = bars(args)
     _, template, grid = families[0]
+    from .crossval import regression_folds
+
+    split = None
+    if args.cv:
+        by_chrom = ids if getattr(args, "cv_by", None) == "chrom" else None
+        split = regression_folds(y, args.cv, args.seed, by_chrom, _selects(families))
     if not _selects(families):
         model = clone_checked(template, {**grid.settings()[0], "C": grid.C[0]})
         cv = (
-            cv_regression(model, codes, y, args.cv, args.seed, progress, motif_options)
+            cv_regression(
+                model, codes, y, args.cv, args.seed, progress, motif_options, split
+            )
             if args.cv
             else {}
         )
@@ -429,6 +451,7 @@ def _select_and_cross_validate(
             args.threads,
             progress,
             motif_options,
+            split,
         )
     for name in ("cv_pearson", "cv_spearman", "cv_r2"):
         if name in cv:
@@ -436,6 +459,10 @@ def _select_and_cross_validate(
                 f"{name}\t{cv[name]:.4f}\t+/-\t{cv[name + '_std']:.4f}\t"
                 f"({args.cv} folds)"
             )
+    if args.cv:
+        from .crossval import split_text
+
+        say(args, f"cross-validation in {split_text(cv)}")
     if cv.get("models"):
         say(args, f"chosen model: {cv['chosen_model']} (the figures above are its)")
     if cv.get("selection") is not None:
@@ -454,8 +481,8 @@ def train_regression(args: argparse.Namespace) -> None:
     args : argparse.Namespace
         The parsed ``train`` command line (checked by `regression_command`).
     """
-    _, codes, y, families = _read_and_families(args)
-    _, model = _select_and_cross_validate(args, codes, y, families)
+    ids, codes, y, families = _read_and_families(args)
+    _, model = _select_and_cross_validate(args, ids, codes, y, families)
     model.fit(codes, y)
     model.save(args.output)
     say(
@@ -519,7 +546,9 @@ def run_regression(args: argparse.Namespace) -> dict:
         ):
             step = "cross-validation" if args.cv else "selection"
             with timer.step(step) if args.cv or _selects(families) else nullcontext():
-                cv, model = _select_and_cross_validate(args, codes, y, families, nested)
+                cv, model = _select_and_cross_validate(
+                    args, ids, codes, y, families, nested
+                )
             with timer.step("training"):
                 model.fit(codes, y)
             with timer.step("POIM"):

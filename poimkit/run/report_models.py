@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .crossval import split_text
 from .html import table
 
 #: what each model a run chooses among is, in the report's words
@@ -28,7 +29,7 @@ def headline(s: dict) -> str:
     chosen = s.get("chosen_model", "svm")
     figures = (
         f"<b>cross-validated ROC AUC of {s['cv_auc']:.3f}</b> (&plusmn; "
-        f"{s['cv_auc_std']:.3f} over {len(s['cv_auc_folds'])} folds) and an "
+        f"{s['cv_auc_std']:.3f} over {split_text(s)}) and an "
         f"accuracy of {s['cv_accuracy']:.3f}{_accuracy_detail(s)}"
     )
     if chosen == "svm":

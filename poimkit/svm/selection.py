@@ -228,27 +228,38 @@ def _scores(fitted, X) -> np.ndarray:
 
 
 def _inner_splits(
-    y: np.ndarray, folds: int, random_state: int, metric: str = "auc"
+    y: np.ndarray,
+    folds: int,
+    random_state: int,
+    metric: str = "auc",
+    groups: np.ndarray | None = None,
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
-    """(Stratified) k-fold, or one (stratified) split above `HOLDOUT_ABOVE`."""
-    from sklearn.model_selection import (
-        KFold,
-        ShuffleSplit,
-        StratifiedKFold,
-        StratifiedShuffleSplit,
-    )
+    """(Stratified) k-fold, or one (stratified) split above `HOLDOUT_ABOVE`.
 
+    With ``groups``, folds of whole groups (`poimkit.svm.folds.group_splits`)
+    while there are enough of them, else the random split.
+    """
+    if groups is not None:
+        from .folds import group_splits
+
+        _check_inner_sizes(y, folds, metric)
+        split = group_splits(y, groups, folds, random_state, metric == "auc")
+        if split is not None:
+            if y.size > HOLDOUT_ABOVE:
+                return split[:1], "holdout of whole chromosomes"
+            return split, f"{folds}-fold of whole chromosomes"
+    return _random_inner_splits(y, folds, random_state, metric)
+
+
+def _check_inner_sizes(y: np.ndarray, folds: int, metric: str) -> None:
+    """Raise `InputError` if a training set is too small for the inner folds."""
     if metric == "pearson":
         if y.size < 2 * folds:
             raise InputError(
                 f"model selection needs at least {2 * folds} sequences in every "
                 f"training set, got {y.size}: fix the parameters or give more"
             )
-        if y.size > HOLDOUT_ABOVE:
-            split = ShuffleSplit(1, test_size=1 / folds, random_state=random_state)
-            return list(split.split(np.zeros(y.size))), "holdout"
-        split = KFold(n_splits=folds, shuffle=True, random_state=random_state)
-        return list(split.split(np.zeros(y.size))), f"{folds}-fold"
+        return
     counts = np.unique(y, return_counts=True)[1]
     if counts.size < 2 or counts.min() < folds:
         raise InputError(
@@ -256,6 +267,26 @@ def _inner_splits(
             f"every training set, got {counts.tolist()}: fix the parameters "
             "(--no-grid, or --shift and -C) or give more sequences"
         )
+
+
+def _random_inner_splits(
+    y: np.ndarray, folds: int, random_state: int, metric: str
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
+    """The random (stratified) k-fold or holdout of `_inner_splits`."""
+    from sklearn.model_selection import (
+        KFold,
+        ShuffleSplit,
+        StratifiedKFold,
+        StratifiedShuffleSplit,
+    )
+
+    _check_inner_sizes(y, folds, metric)
+    if metric == "pearson":
+        if y.size > HOLDOUT_ABOVE:
+            split = ShuffleSplit(1, test_size=1 / folds, random_state=random_state)
+            return list(split.split(np.zeros(y.size))), "holdout"
+        split = KFold(n_splits=folds, shuffle=True, random_state=random_state)
+        return list(split.split(np.zeros(y.size))), f"{folds}-fold"
     if y.size > HOLDOUT_ABOVE:
         splitter = StratifiedShuffleSplit(
             n_splits=1, test_size=1 / folds, random_state=random_state
@@ -423,6 +454,7 @@ def select_nested(
     fit_params: dict | None = None,
     progress: bool | str = False,
     max_sequences: int | None = MAX_SEQUENCES,
+    groups: np.ndarray | None = None,
 ) -> list[Selection]:
     """Choose the parameters on each of several training sets, sharing kernels.
 
@@ -461,6 +493,10 @@ def select_nested(
         of this many (seeded; every training set uses its rows in the
         sample): the search costs no more than at this size, while the models
         that are evaluated or kept train on everything. None: never sample.
+    groups : numpy.ndarray, optional
+        Every row's chromosome (or block): the inner folds then hold out
+        whole groups where a training set has enough of them
+        (`poimkit.svm.folds.group_splits`), as a genomic outer split does.
 
     Returns
     -------
@@ -486,10 +522,12 @@ def select_nested(
         position[sample] = np.arange(sample.size)
         train_sets = [position[np.intersect1d(rows, sample)] for rows in train_sets]
         X, y = _take(X, sample), y[sample]
+        groups = None if groups is None else np.asarray(groups)[sample]
     splits, inner, held_out = [], [], []
     for rows in train_sets:
         rows = np.asarray(rows)
-        folds, scheme = _inner_splits(y[rows], inner_folds, random_state, metric)
+        part = None if groups is None else np.asarray(groups)[rows]
+        folds, scheme = _inner_splits(y[rows], inner_folds, random_state, metric, part)
         splits.append([(np.sort(rows[a]), np.sort(rows[b])) for a, b in folds])
         inner.append(scheme)
         test = np.concatenate([rows[b] for _, b in folds])
