@@ -40,6 +40,39 @@ def _encode_one(seq: str, record: str) -> np.ndarray:
     return codes
 
 
+def letter_codes(seq: str) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of one sequence of any letters, and where it holds no A, C, G, T.
+
+    Unlike `encode`, a letter other than ``A, C, G, T`` (either case; ``U``
+    reads as ``T``), such as ``N`` or an IUPAC code, is no error: it gets code
+    0 and is flagged, for callers that leave out what holds it (the windows
+    of a genome's N gaps).
+
+    Parameters
+    ----------
+    seq : str
+        The sequence as written.
+
+    Returns
+    -------
+    codes : numpy.ndarray of uint8, shape (len(seq),)
+        Letter codes 0..3 (0 where flagged).
+    invalid : numpy.ndarray of bool, shape (len(seq),)
+        True at the letters other than A, C, G, T/U.
+
+    Examples
+    --------
+    >>> codes, invalid = letter_codes("ACNt")
+    >>> codes.tolist(), invalid.tolist()
+    ([0, 1, 0, 3], [False, False, True, False])
+    """
+    raw = np.frombuffer(seq.encode("ascii", errors="replace"), dtype=np.uint8)
+    codes = _CODE_OF_BYTE[raw]
+    invalid = codes == _INVALID
+    codes[invalid] = 0
+    return codes, invalid
+
+
 def check_equal_lengths(seqs: Sequence[str], ids: Sequence[str]) -> None:
     """Raise `InputError` unless all sequences have the same, non-zero length.
 

@@ -141,7 +141,7 @@ def test_malformed_files(tmp_path, content, words):
     [
         (">a\n>b\nACGT\n", "a", "empty sequence"),
         (">a\nACGT\n>b\n", "b", "empty sequence"),
-        (">a\nACGT\n>b\nACGT\n>a\nACGT\n", "a", "duplicated"),
+        (">a\nACGT\n>b\nACGT\n>a\nACGA\n", "a", "duplicated"),
         (">a\nACGT\n>b\nACG\n", "b", "length 3"),
         (">a\nACGT\n>b\nACGT\n>c\nACGTA\n", "c", "crop_length"),
     ],

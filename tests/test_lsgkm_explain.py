@@ -198,3 +198,26 @@ def test_cli_variants_of_an_lsgkm_file(tmp_path):
         model.decision_function([ref, ref])
     )
     assert_allclose(effects, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_cli_motifs_of_an_lsgkm_poim_have_no_position(tmp_path, capsys):
+    """An LS-GKM model is position-free: motifs of its POIM alone occur anywhere."""
+    from pathlib import Path
+
+    from poimkit.motifs.formats import read_motifs
+
+    model = Path(__file__).parent / "data" / "lsgkm" / "t0_norc0.model.txt.gz"
+    poim = tmp_path / "poim.npz"
+    assert main(["poim", model, "-o", poim, "--max-order", "4", "--quiet"]) == 0
+    capsys.readouterr()  # the POIM's top k-mers
+    out = tmp_path / "motifs.meme"
+    argv = ["motifs", poim, "-o", out, "--max-motifs", "1", "--seed", "0", "--quiet"]
+    assert main(argv) == 0
+    header, *rows = capsys.readouterr().out.splitlines()
+    columns = header.split("\t")
+    assert rows
+    for row in rows:
+        cells = dict(zip(columns, row.split("\t"), strict=True))
+        assert cells["position"] == cells["spread"] == "any"
+    for motif in read_motifs(out):
+        assert np.isnan(motif.position) and np.isnan(motif.spread)

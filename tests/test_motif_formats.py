@@ -12,6 +12,7 @@ from numpy.testing import assert_allclose
 from poimkit.errors import InputError
 from poimkit.motifs import Motif
 from poimkit.motifs.formats import (
+    JASPAR_NSITES,
     MEME_NSITES,
     read_motifs,
     write_jaspar,
@@ -78,13 +79,16 @@ def test_round_trip_through_biopython_parsers(seed, lengths, alpha):
             write_motifs(path, motifs)
             records, pwms = biopython_pwms(path, fmt)
             assert len(pwms) == len(motifs)
+            # JASPAR: whole counts of JASPAR_NSITES sites, each off by less than 1
+            atol = 1 / JASPAR_NSITES if fmt == "jaspar" else 1e-6
             for motif, pwm in zip(motifs, pwms, strict=True):
                 assert pwm.shape == motif.pwm.shape
-                assert_allclose(pwm, motif.pwm, rtol=0, atol=1e-6)
+                assert_allclose(pwm, motif.pwm, rtol=0, atol=atol)
             back = read_motifs(path)
             assert [m.name for m in back] == [m.name for m in motifs]
-            for motif, got in zip(motifs, back, strict=True):
-                assert_allclose(got.pwm, motif.pwm, rtol=0, atol=1e-6)
+            for motif, got, pwm in zip(motifs, back, pwms, strict=True):
+                assert_allclose(got.pwm, motif.pwm, rtol=0, atol=atol)
+                assert_allclose(got.pwm, pwm, rtol=0, atol=1e-12)
                 assert_allclose(got.pwm.sum(axis=1), 1.0, rtol=0, atol=1e-12)
 
 
@@ -346,3 +350,35 @@ def test_meme_site_motif_has_real_nsites_and_e_value(tmp_path):
     motif.pwm = np.full((3, 4), 0.25) + np.array([0.01, -0.01, 0, 0])
     write_meme(path, [motif])
     assert f"nsites= {MEME_NSITES} " in path.read_text()
+
+
+def _jaspar_matrices(path):
+    """Each motif's header words and its count rows A, C, G, T, as written."""
+    lines = path.read_text().splitlines()
+    out = []
+    for k in range(0, len(lines), 5):
+        rows = []
+        for letter, line in zip("ACGT", lines[k + 1 : k + 5], strict=True):
+            assert line.startswith(f"{letter}  [") and line.endswith(" ]")
+            tokens = line[line.index("[") + 1 : -1].split()
+            assert all(token.isdigit() for token in tokens), line  # whole counts
+            rows.append([int(token) for token in tokens])
+        out.append((lines[k].split(), np.array(rows)))
+    return out
+
+
+def test_jaspar_counts_are_whole_sites(tmp_path):
+    """As in JASPAR's own files: integer counts, each column summing to the sites."""
+    counts = np.array([[5, 0, 2, 0], [0, 7, 0, 0], [1, 1, 1, 4]])
+    found = Motif(counts / 7, 3.0, 1.0, name="found", n_sites=7)
+    fitted = random_motifs(3, [9], 0.5)[0]  # probabilities, no sites
+    path = tmp_path / "m.jaspar"
+    write_jaspar(path, [found, fitted])
+    (head, got), (head_fitted, got_fitted) = _jaspar_matrices(path)
+    assert head == [">found", "found"] and head_fitted[0] == f">{fitted.name}"
+    np.testing.assert_array_equal(got, counts.T)
+    assert (got_fitted.sum(axis=0) == JASPAR_NSITES).all()
+    assert np.abs(got_fitted.T - fitted.pwm * JASPAR_NSITES).max() < 1
+    back = read_motifs(path)
+    assert_allclose(back[0].pwm, counts / 7, rtol=0, atol=1e-15)
+    assert_allclose(back[1].pwm, got_fitted.T / JASPAR_NSITES, rtol=0, atol=1e-15)

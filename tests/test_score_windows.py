@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from poimkit import GkmSVC, WDKernelSVC
-from poimkit.alphabet import decode
+from poimkit.alphabet import decode, encode
 from poimkit.datasets import make_gattaca
 from poimkit.io import write_fasta
 from poimkit.run.score import score_windows, write_windows
@@ -77,7 +77,7 @@ def test_write_windows_bed_like_table(models, records, tmp_path):
         model.decision_function(seqs[0][None, :12])[0]
     )
     assert len(lines) - 1 == stats["windows"] == 3 + 1 + 2
-    assert stats == {"records": 3, "windows": 6, "short": 2}
+    assert stats == {"records": 3, "windows": 6, "short": 2, "invalid": 0}
 
 
 def _write(path, ids, seqs):
@@ -140,13 +140,54 @@ def test_cli_windows_bad_options_exit_2(
     assert message in capsys.readouterr().err and not out.exists()
 
 
-def test_cli_windows_bad_record_exits_2(models, tmp_path, capsys):
+def _genome_with_gaps(tmp_path):
+    """Two chromosomes: N gaps (an assembly's), an IUPAC letter, one all N."""
+    rng = np.random.default_rng(9)
+    x = rng.integers(0, 4, 80, dtype=np.uint8)
+    chr1 = decode(x[None])[0]
+    chr1 = "NNNN" + chr1[:30] + "N" * 10 + chr1[30:70].lower() + "R" + chr1[70:]
+    chr2 = decode(x[None, :40])[0]
+    path = tmp_path / "genome.fa"
+    path.write_text(f">chr1\n{chr1}\n>chr2\n{chr2}\n>gap\n{'N' * 30}\n")
+    return path, {"chr1": chr1.upper(), "chr2": chr2, "gap": "N" * 30}
+
+
+@pytest.mark.parametrize("kind", ["wd", "gkm"])
+@pytest.mark.parametrize("step", [1, 4])
+def test_windows_holding_n_are_skipped_and_counted(models, tmp_path, kind, step):
+    """An assembly's N gaps: the windows holding N are left out, and counted."""
+    model = models[kind]
+    width = int(model.length_)
+    path, records = _genome_with_gaps(tmp_path)
+    stats = {}
+    got = {rid: (s, v) for rid, s, v in score_windows(model, path, step, stats=stats)}
+    assert list(got) == ["chr1", "chr2"]
+    n_skipped = 0
+    for rid, seq in records.items():
+        starts = range(0, len(seq) - width + 1, step)
+        clean = [s for s in starts if set(seq[s : s + width]) <= set("ACGT")]
+        n_skipped += len(starts) - len(clean)
+        if not clean:
+            continue
+        np.testing.assert_array_equal(got[rid][0], clean)
+        cut = [seq[s : s + width] for s in clean]
+        np.testing.assert_allclose(
+            got[rid][1], model.decision_function(encode(cut)), rtol=1e-9, atol=1e-12
+        )
+    assert n_skipped > 0 and stats["invalid"] == n_skipped
+    assert stats["windows"] == sum(s.size for s, _ in got.values())
+    assert stats["records"] == 2 and stats["short"] == 0
+
+
+@pytest.mark.parametrize("extra", [[], ["--drop-invalid"]])
+def test_cli_windows_of_a_genome_with_n(models, tmp_path, capsys, extra):
     model = _score(models, tmp_path, "wd")
-    bad = tmp_path / "bad.fa"
-    bad.write_text(">a\n" + "ACGT" * 10 + "\n>b\nACGTNACGTACGTACGT\n")
+    path, _ = _genome_with_gaps(tmp_path)
     out = tmp_path / "w.tsv"
-    assert main(["score", model, bad, "--windows", "1", "-o", out]) == 2
-    assert "record 'b', position 5" in capsys.readouterr().err and not out.exists()
-    assert (
-        main(["score", model, bad, "--windows", "1", "--drop-invalid", "-o", out]) == 0
-    )
+    assert main(["score", model, path, "--windows", "1", "-o", out, *extra]) == 0
+    stats = {}
+    got = list(score_windows(models["wd"], path, 1, stats=stats))
+    assert len(out.read_text().splitlines()) == 1 + sum(s.size for _, s, _ in got)
+    err = capsys.readouterr().err.splitlines()
+    assert f"skipped {stats['invalid']} windows holding N" in err[0]
+    assert "in 2 records" in err[-1]

@@ -61,7 +61,7 @@ def test_crop_and_drop(tmp_path):
     [
         (">a\nACGT\n>b\nACNT\n", "letter 'N'", "b", 3),
         (">a\nACGT\n>b\nACG\n", "length 3", "b", None),
-        (">a\nACGT\n>a\nACGT\n", "duplicated", "a", None),
+        (">a\nACGT\n>a\nACGA\n", "duplicated", "a", None),
         ("ACGT\n", "not a FASTA", None, None),
         ("\n\n", "empty file", None, None),
         (">a\n>b\nACGT\n", "empty sequence", "a", None),

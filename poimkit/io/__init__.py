@@ -27,6 +27,7 @@ from .fasta import clean_record as clean_record
 from .fasta import count_records as count_records
 from .fasta import iter_fasta_chunks as iter_fasta_chunks
 from .fasta import iter_records as iter_records
+from .fasta import iter_sequences as iter_sequences
 from .fasta import open_text as open_text
 from .fasta import report_dropped as report_dropped
 from .files import PathLike as PathLike

@@ -4,9 +4,9 @@ A FASTA file, plain or gzip (detected by its magic bytes), becomes record ids
 and a ``uint8`` code array. Every problem raises `InputError` naming the file
 and, where there is one, the record id and the 1-based position, so that a
 user can find and fix it. Both readers share the record parser
-(`iter_records`) and the cleaning of a record (`clean_record`); the chunked
-reader holds only the current chunk (and the ids seen, for the duplicate
-check) in memory.
+(`iter_records`, which drops a record repeating an earlier one, id and
+sequence, with a warning) and the cleaning of a record (`clean_record`); the
+chunked reader holds only the current chunk (and the ids seen) in memory.
 
 Conventions
     * Centre-crop to length ``m`` keeps ``seq[start : start + m]`` with
@@ -40,6 +40,7 @@ __all__ = [
     "DroppedRecordsWarning",
     "count_records",
     "iter_fasta_chunks",
+    "iter_sequences",
     "read_fasta",
 ]
 
@@ -195,7 +196,10 @@ def open_text(path: PathLike) -> io.TextIOBase:
 def iter_records(lines: Iterable[str], name: str) -> Iterator[tuple[str, str]]:
     """``(id, sequence)`` of every FASTA record; ids unique, both non-empty.
 
-    Only the ids seen so far are kept in memory.
+    A record that repeats an earlier one, id and sequence (as published peak
+    files do), is left out; one `DroppedRecordsWarning` at the end names how
+    many. Only the ids seen so far (with a hash of their sequence) are kept
+    in memory.
 
     Parameters
     ----------
@@ -215,7 +219,7 @@ def iter_records(lines: Iterable[str], name: str) -> Iterator[tuple[str, str]]:
     ------
     InputError
         For an empty file, text before the first header, a record without id
-        or sequence, binary data or a duplicated id.
+        or sequence, binary data or an id given to two different sequences.
     """
     lines = iter(lines)
     first = ""
@@ -237,7 +241,9 @@ def iter_records(lines: Iterable[str], name: str) -> Iterator[tuple[str, str]]:
             "(every record needs a '>id' header line)",
             path=name,
         )
-    seen: dict[str, int] = {}
+    seen: dict[str, tuple[int, int]] = {}  # id: (record number, hash(sequence))
+    repeats: list[str] = []
+    number = 0
     records = SimpleFastaParser(itertools.chain([first], lines))
     for number, (title, seq) in enumerate(records, 1):
         words = title.split(None, 1)
@@ -249,13 +255,16 @@ def iter_records(lines: Iterable[str], name: str) -> Iterator[tuple[str, str]]:
                 "binary data (a NUL byte), not a text file", path=name, record=rid
             )
         if rid in seen:
+            if seen[rid][1] == hash(seq):  # the same record again
+                repeats.append(rid)
+                continue
             raise InputError(
-                f"duplicated record id (records number {seen[rid]} and "
-                f"{number}); ids must be unique",
+                f"duplicated record id with a different sequence (records number "
+                f"{seen[rid][0]} and {number}); ids must be unique",
                 path=name,
                 record=rid,
             )
-        seen[rid] = number
+        seen[rid] = number, hash(seq)
         if not seq:
             raise InputError(
                 "empty sequence (a header line with no sequence lines)",
@@ -263,6 +272,36 @@ def iter_records(lines: Iterable[str], name: str) -> Iterator[tuple[str, str]]:
                 record=rid,
             )
         yield rid, seq
+    report_dropped(
+        name, repeats, number, 2, "repeating an earlier record (same id and sequence)"
+    )
+
+
+def iter_sequences(path: PathLike) -> Iterator[tuple[str, str]]:
+    """`iter_records` of a plain or gzip FASTA file: sequences as written, streamed.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+
+    Yields
+    ------
+    tuple of (str, str)
+
+    Raises
+    ------
+    InputError
+        As `iter_records`, or for a file that is not UTF-8 text or gzip.
+    """
+    name = os.fspath(path)
+    with open_text(name) as handle:
+        try:
+            yield from iter_records(handle, name)
+        except (UnicodeDecodeError, EOFError, OSError, zlib.error) as exc:
+            raise InputError(
+                f"not readable as UTF-8 text or gzip ({exc})", path=name
+            ) from None
 
 
 def clean_record(
@@ -591,11 +630,7 @@ def iter_fasta_chunks(
     [(2, 4), (1, 4)]
     """
     _check_options(on_invalid, crop_length)
-    if (
-        isinstance(chunk_size, bool)
-        or not isinstance(chunk_size, int)
-        or chunk_size < 1
-    ):
+    if not is_positive_int(chunk_size):
         raise InputError(f"chunk_size must be an integer >= 1, got {chunk_size!r}")
     name = os.fspath(path)
     length = None
@@ -604,39 +639,32 @@ def iter_fasta_chunks(
     n_kept = 0
     ids: list[str] = []
     rows: list[np.ndarray] = []
-    with open_text(name) as handle:
-        try:
-            for rid, full in iter_records(handle, name):
-                if drop_short and crop_length and len(full) < crop_length:
-                    short.append(rid)
-                    continue
-                codes = clean_record(rid, full, name, on_invalid, crop_length)
-                if codes is None:
-                    dropped.append(rid)
-                    continue
-                if length is None or any_length:
-                    length = codes.shape[0]
-                elif codes.shape[0] != length:
-                    raise InputError(
-                        f"sequence has length {codes.shape[0]} but the records "
-                        f"before it have length {length}; positional kernels need "
-                        "equal lengths: centre-crop every record with crop_length "
-                        "(CLI: --crop)",
-                        path=name,
-                        record=rid,
-                    )
-                if stats is not None and crop_length and len(full) > crop_length:
-                    stats["cropped"] = stats.get("cropped", 0) + 1
-                ids.append(rid)
-                rows.append(codes)
-                if len(rows) == chunk_size:
-                    n_kept += len(rows)
-                    yield ids, rows if any_length else np.stack(rows)
-                    ids, rows = [], []
-        except (UnicodeDecodeError, EOFError, OSError, zlib.error) as exc:
+    for rid, full in iter_sequences(name):
+        if drop_short and crop_length and len(full) < crop_length:
+            short.append(rid)
+            continue
+        codes = clean_record(rid, full, name, on_invalid, crop_length)
+        if codes is None:
+            dropped.append(rid)
+            continue
+        if length is None or any_length:
+            length = codes.shape[0]
+        elif codes.shape[0] != length:
             raise InputError(
-                f"not readable as UTF-8 text or gzip ({exc})", path=name
-            ) from None
+                f"sequence has length {codes.shape[0]} but the records before it "
+                f"have length {length}; positional kernels need equal lengths: "
+                "centre-crop every record with crop_length (CLI: --crop)",
+                path=name,
+                record=rid,
+            )
+        if stats is not None and crop_length and len(full) > crop_length:
+            stats["cropped"] = stats.get("cropped", 0) + 1
+        ids.append(rid)
+        rows.append(codes)
+        if len(rows) == chunk_size:
+            n_kept += len(rows)
+            yield ids, rows if any_length else np.stack(rows)
+            ids, rows = [], []
     if rows:
         n_kept += len(rows)
         yield ids, rows if any_length else np.stack(rows)

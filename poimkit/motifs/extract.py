@@ -197,7 +197,9 @@ def extract_motifs(
     fit minimises ``sum_k ||Q_k - sum_g v_gk R_gk||^2 / sum_k ||Q_k||^2`` over PWMs,
     mean starts, spreads and tempers, where R is the POIM a positioned PWM induces
     (`poimkit.motifs.motif_poim`). A Markov background enters through its average letter
-    probabilities.
+    probabilities. The fitted mean start and spread are reported as ``position``
+    and ``spread``, except for the POIM of a position-free model (`Poim.position_free`:
+    `poimkit.GkmSVC`, an LS-GKM file), whose motifs get NaN as with sequences.
 
     References
     ----------
@@ -252,9 +254,13 @@ def extract_motifs(
     if not accepted:
         return []
     motifs = []
+    anywhere = poim.position_free  # its motifs occur anywhere: no place to report
     for shape in accepted:
         motif = Motif(
-            shape.pwm, position=shape.mu + 1.0, spread=shape.sigma, residual=loss
+            shape.pwm,
+            position=np.nan if anywhere else shape.mu + 1.0,
+            spread=np.nan if anywhere else shape.sigma,
+            residual=loss,
         )
         if set(motif.iupac) == {"N"}:  # no column prefers any letter: not a motif
             continue

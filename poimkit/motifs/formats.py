@@ -6,7 +6,8 @@ the whole file is written) and readers go through Biopython's parsers
 
 Precision
 ---------
-Files round-trip through Biopython's own parsers to within 1e-6 per PWM entry:
+Files round-trip through Biopython's own parsers to within 1e-6 per PWM entry
+(JASPAR: whole counts, see below):
 
 * **MEME**: Biopython's ``minimal`` parser rounds ``probability * nsites`` to
   whole counts, so ``nsites`` sets the precision it reads. poimkit writes
@@ -15,9 +16,10 @@ Files round-trip through Biopython's own parsers to within 1e-6 per PWM entry:
   error 0.75e-6). Every reader then sees the same matrix. The count is a
   fictitious number of sites, like `COUNT_SCALE`; it only scales the (small)
   pseudocounts MEME Suite tools add.
-* **JASPAR**: counts are ``pwm * COUNT_SCALE`` written with 2 decimals by
-  Biopython; poimkit rounds the PWM to multiples of ``1 / (100 * COUNT_SCALE)``
-  with exact row sums first, so normalising the counts gives the same bound.
+* **JASPAR**: whole counts, as in JASPAR's own files: a motif found from its
+  sites has its site counts; any other has ``pwm * JASPAR_NSITES`` rounded so
+  that every column sums to `JASPAR_NSITES` (1000, a fictitious number of
+  sites), within ``1 / JASPAR_NSITES`` per entry.
 * **TRANSFAC**: Biopython writes the counts with 20 significant digits;
   poimkit rounds them to 4 decimals first (PWM entries to multiples of 1e-8),
   which keeps exponent notation out of the file.
@@ -59,6 +61,9 @@ from .motif import COUNT_SCALE, Motif
 
 #: ``nsites=`` written to MEME files; probabilities are multiples of its inverse
 MEME_NSITES = 1_000_000
+
+#: sites a JASPAR file gives a motif without its own (`write_jaspar`)
+JASPAR_NSITES = 1000
 
 #: format names and the file suffixes that select them
 FORMATS = {"meme": ".meme", "jaspar": ".jaspar", "transfac": ".transfac"}
@@ -178,11 +183,13 @@ def write_meme(
 
 
 def write_jaspar(path: PathLike, motifs: Sequence[Motif]) -> None:
-    """Write motifs in JASPAR format (counts per `COUNT_SCALE` sites), atomically.
+    """Write motifs in JASPAR format, whole counts as JASPAR's own, atomically.
 
-    Uses `Bio.motifs.write` with ``"jaspar"`` on `Motif.to_biopython`; the
-    header line of each motif is ``>name name``. Position, spread and
-    importance are not stored (JASPAR has no place for them).
+    Each motif is a header line ``>name<TAB>name`` and a row of counts per
+    letter, ``A  [     4     19 ... ]``; every column sums to the number of
+    sites: the motif's `Motif.n_sites` if it was found from sites (its own
+    counts, exactly), else `JASPAR_NSITES`. Position, spread and importance
+    are not stored (JASPAR has no place for them).
 
     Parameters
     ----------
@@ -197,6 +204,12 @@ def write_jaspar(path: PathLike, motifs: Sequence[Motif]) -> None:
     InputError
         For bad names or a missing output directory.
 
+    Notes
+    -----
+    A column of probabilities ``p`` becomes the counts ``n p_a`` rounded by
+    largest remainder: each rounded down or up, summing to ``n`` exactly, so
+    a PWM read back is within ``1 / n`` of the one written.
+
     Examples
     --------
     >>> import os, tempfile
@@ -204,18 +217,23 @@ def write_jaspar(path: PathLike, motifs: Sequence[Motif]) -> None:
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = os.path.join(folder, "motifs.jaspar")
     ...     write_jaspar(path, [motif])
-    ...     print(open(path).read(), end="")
+    ...     print(open(path).read(), end="")  # doctest: +NORMALIZE_WHITESPACE
     >m1 m1
-    A [  0.00 10000.00]
-    C [  0.00   0.00]
-    G [10000.00   0.00]
-    T [  0.00   0.00]
+    A  [     0   1000 ]
+    C  [     0      0 ]
+    G  [  1000      0 ]
+    T  [     0      0 ]
     """
-    from Bio import motifs as bio_motifs
-
-    quantum = COUNT_SCALE * 100  # Biopython writes counts with 2 decimals
-    bio = [_rounded(m, quantum).to_biopython() for m in _check_motifs(motifs)]
-    _write_text(path, bio_motifs.write(bio, "jaspar"))
+    lines = []
+    for motif in _check_motifs(motifs):
+        n_sites = int(motif.n_sites) if motif.n_sites > 0 else JASPAR_NSITES
+        counts = _quantize(motif.pwm, n_sites)
+        lines.append(f">{motif.name}\t{motif.name}")
+        lines.extend(
+            f"{letter}  [{' '.join(f'{c:6d}' for c in column)} ]"
+            for letter, column in zip(ALPHABET, counts.T, strict=True)
+        )
+    _write_text(path, "".join(line + "\n" for line in lines))
 
 
 def write_transfac(path: PathLike, motifs: Sequence[Motif]) -> None:

@@ -606,7 +606,10 @@ def sampled_score_only_poim(
     `poimkit.poim.sampled.sampled_poim` of the model's exact score, with
     metadata ``method = "sampled"``, ``exact = "no: ..."`` and the model's
     parameters: an LS-GKM file of kernel type 3, 4 or 5, or a motif model or
-    stack of ``poimkit run`` (``score_only``).
+    stack of ``poimkit run`` (``score_only``). ``model`` is the model's class,
+    or ``"position-free"`` for a model that scores any length
+    (``position_free``, with the class in ``model_class``), as for
+    `poimkit.compute_poim` of a gkm model: `Poim.position_free`.
 
     Parameters
     ----------
@@ -632,6 +635,9 @@ def sampled_score_only_poim(
     poim = sampled_poim(model.decision_function, max_order, background, **options)
     n_samples = poim.metadata["n_samples"]
     poim.metadata["model"] = type(model).__name__
+    if getattr(model, "position_free", False):  # as `compute_poim` marks gkm's
+        poim.metadata["model"] = "position-free"
+        poim.metadata["model_class"] = type(model).__name__
     poim.metadata["exact"] = (
         f"no: Monte Carlo estimates ({n_samples} samples per window, standard "
         f"errors in stderr); {model.describe()} is not a sum of k-mer weights"

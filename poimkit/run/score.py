@@ -7,7 +7,8 @@ raising the same `~poimkit.errors.InputError` naming the file, record and
 come, atomically. `iter_fasta_chunks` and `count_records` are importable from
 here too. `score_windows` and `write_windows` score every window of the
 model's length along records of any lengths (a sliding window with a step),
-from the model's explicit weights; `score_command` is ``poimkit score``.
+from the model's explicit weights, leaving out (and counting) the windows that
+hold N; `score_command` is ``poimkit score``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..errors import InputError
-from ..io.fasta import DEFAULT_CHUNK_SIZE, count_records, iter_fasta_chunks
+from ..io.fasta import (
+    DEFAULT_CHUNK_SIZE,
+    count_records,
+    iter_fasta_chunks,
+    iter_sequences,
+)
 from ..io.files import write_table
 
 __all__ = [
@@ -229,15 +235,34 @@ def _window_scorer(model: Any, width: int):
     return by_blocks
 
 
+def _skipped_starts(invalid: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
+    """Which ``starts`` begin a window ``[s, s + width)`` holding a flagged letter.
+
+    From the runs of flagged letters (an assembly has few, however long): a
+    run ``[a, b)`` spoils the starts ``a - width < s < b``.
+    """
+    edges = np.flatnonzero(np.diff(invalid.view(np.int8), prepend=0, append=0))
+    first, stop = edges[0::2], edges[1::2]
+    if not first.size:
+        return np.zeros(starts.size, dtype=bool)
+    delta = np.zeros(starts.size + 1, dtype=np.int64)
+    np.add.at(delta, np.searchsorted(starts, first - width + 1), 1)
+    np.add.at(delta, np.searchsorted(starts, stop), -1)
+    return np.cumsum(delta[:-1]) > 0
+
+
 def score_windows(
     model: _Classifier,
     path: str | os.PathLike,
     step: int,
-    on_invalid: str = "error",
     stats: dict[str, int] | None = None,
     progress: bool = False,
 ) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
     r"""Score every window of the model's length along each record.
+
+    A window holding a letter other than A, C, G, T/U (an assembly's N gaps,
+    IUPAC codes) is left out and counted in ``stats["invalid"]``; the rest of
+    its record is scored.
 
     Parameters
     ----------
@@ -246,15 +271,14 @@ def score_windows(
         ``length_`` letters long (a gkm model's training length, which sets
         its normalisation).
     path : str or path-like
-        Plain or gzip FASTA; records of any lengths.
+        Plain or gzip FASTA; records of any lengths and letters.
     step : int
         Distance between window starts: ``0, step, 2 step, ...`` while the
         window fits in the record.
-    on_invalid : {"error", "drop"}
-        As in `iter_fasta_chunks`.
     stats : dict, optional
-        Updated with ``records`` (scored), ``windows`` and ``short``
-        (records shorter than a window, skipped).
+        Updated with ``records`` (with a window scored), ``windows``
+        (scored), ``short`` (records shorter than a window, skipped) and
+        ``invalid`` (windows holding N or another letter, skipped).
     progress : bool
         Show a progress bar over the records on standard error.
 
@@ -265,6 +289,11 @@ def score_windows(
         0-based window starts; a window is ``[start, start + length_)``.
     scores : numpy.ndarray of float64
         Equal to ``model.decision_function`` of the cut windows.
+
+    Raises
+    ------
+    InputError
+        As `poimkit.io.iter_records`, naming the file and record.
 
     Examples
     --------
@@ -277,30 +306,43 @@ def score_windows(
     >>> _ = open(path, "w").write(">a\n" + "ACGT" * 5 + "\n>b\nACGT\n")
     >>> [(rid, starts.tolist()) for rid, starts, _ in score_windows(model, path, 4)]
     [('a', [0, 4, 8])]
+    >>> _ = open(path, "w").write(">a\n" + "ACGT" * 4 + "N" + "ACGT" * 4 + "\n")
+    >>> stats = {}
+    >>> [(rid, starts.tolist()) for rid, starts, _ in score_windows(
+    ...     model, path, 4, stats=stats)], stats["invalid"]
+    ([('a', [0, 4, 20])], 3)
     """
     from tqdm.auto import tqdm
 
     from .._threads import numba_threads
     from .._validation import check_int
+    from ..alphabet import letter_codes
 
     check_int(step, "step", 1)
     width = int(model.length_)
     score = _window_scorer(model, width)
     stats = {} if stats is None else stats
-    for name in ("records", "windows", "short"):
+    for name in ("records", "windows", "short", "invalid"):
         stats.setdefault(name, 0)
-    chunks = iter_fasta_chunks(path, 1, any_length=True, on_invalid=on_invalid)
-    bar = tqdm(chunks, unit="record", disable=not progress, leave=False)
+    records = tqdm(
+        iter_sequences(path), unit="record", disable=not progress, leave=False
+    )
     with numba_threads(getattr(model, "n_threads", None)):
-        for ids, rows in bar:
-            codes = rows[0]
-            if codes.size < width:
+        for rid, seq in records:
+            if len(seq) < width:
                 stats["short"] += 1
                 continue
+            codes, invalid = letter_codes(seq)
             starts = np.arange(0, codes.size - width + 1, step, dtype=np.int64)
+            if invalid.any():
+                skipped = _skipped_starts(invalid, starts, width)
+                stats["invalid"] += int(skipped.sum())
+                starts = starts[~skipped]
+            if not starts.size:
+                continue
             stats["records"] += 1
             stats["windows"] += starts.size
-            yield ids[0], starts, score(codes, starts)
+            yield rid, starts, score(codes, starts)
 
 
 def write_windows(
@@ -322,12 +364,12 @@ def write_windows(
     out : str or path-like
         The table to write (``.gz``: gzip).
     **kwargs
-        ``on_invalid`` and ``progress`` of `score_windows`.
+        ``progress`` of `score_windows`.
 
     Returns
     -------
     dict
-        ``records``, ``windows`` and ``short`` of `score_windows`.
+        ``records``, ``windows``, ``short`` and ``invalid`` of `score_windows`.
     """
     stats: dict[str, int] = {}
     width = int(model.length_)
@@ -371,7 +413,9 @@ def score_command(
         Progress bar over the records (windows only).
     **read
         ``on_invalid``, ``crop_length`` and ``drop_short`` of
-        `iter_fasta_chunks`.
+        `iter_fasta_chunks`. With ``windows``, ``on_invalid`` does not apply
+        (windows holding N are skipped and counted, `score_windows`) and
+        ``crop_length`` and ``drop_short`` are refused.
 
     Returns
     -------
@@ -391,19 +435,17 @@ def score_command(
         model.n_threads = threads
     width = int(model.length_)
     if windows is not None:
-        stats = write_windows(
-            model,
-            fasta,
-            out,
-            windows,
-            on_invalid=read["on_invalid"],
-            progress=progress,
-        )
+        stats = write_windows(model, fasta, out, windows, progress=progress)
         lines = []
         if stats["short"]:
             lines.append(
                 f"{stats['short']} records shorter than the model's window of "
                 f"{width} letters were skipped"
+            )
+        if stats["invalid"]:
+            lines.append(
+                f"skipped {stats['invalid']} windows holding N (or another letter "
+                "than A, C, G, T)"
             )
         lines.append(
             f"scored {stats['windows']} windows of {width} letters (step "
