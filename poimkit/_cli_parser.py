@@ -185,7 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="STEP",
         help="score every window of the model's length (its training length) "
         "at starts 0, STEP, 2 STEP, ... instead: a BED-like table #id start "
-        "end score (0-based starts); records shorter than a window are skipped",
+        "end score (0-based starts); records shorter than a window, and windows "
+        "holding N, are skipped and counted",
     )
     _add_cleaning_options(score)
     _add_common_options(score)
@@ -357,10 +358,19 @@ def _add_variants(sub) -> None:
         "--genome",
         metavar="FASTA",
         help="the reference of the VCF (plain or bgzip). Each variant is scored "
-        "on the window the model sees: its training length L with POS at L//2 "
-        "(0-based); an indel's alt window keeps that start and length: left "
-        "flank, ALT, then the genome after REF, cut to L. Windows past a "
-        "chromosome end or holding N are skipped and counted",
+        "on a window of the model's training length L: gkm models with POS at "
+        "L//2 (0-based); positional (WD) models in the training window of the "
+        "--bed peak holding it, else at the placement of largest |effect| among "
+        "all that cover it. An indel's alt window keeps the ref window's start "
+        "and length: left flank, ALT, then the genome after REF, cut to L. "
+        "Windows past a chromosome end or holding N are skipped and counted",
+    )
+    variants.add_argument(
+        "--bed",
+        metavar="PEAKS",
+        help="the peaks the model was trained on (run/train --bed): a positional "
+        "model scores a variant inside one in that peak's training window (L "
+        "letters around the summit), as in training",
     )
     variants.add_argument(
         "-o",
@@ -368,8 +378,39 @@ def _add_variants(sub) -> None:
         required=True,
         metavar="EFFECTS.tsv",
         help="table to write (.gz: gzip), input order: chrom pos id ref alt effect "
-        "ref_score alt_score top_kmers (REF>ALT@START:CHANGE, START relative to "
-        "POS)",
+        "z p_value q_value ref_score alt_score top_kmers (REF>ALT@START:CHANGE, "
+        "START relative to POS). X.vcf.gz: the input VCF back, bgzipped and "
+        "tabix-indexed, with INFO POIM_EFFECT, POIM_Z, POIM_P, POIM_Q and "
+        "POIM_TOP (needs pysam: pip install 'poimkit[vcf]')",
+    )
+    variants.add_argument(
+        "--null",
+        type=int,
+        default=100_000,
+        metavar="N",
+        help="random SNVs of the null, scored as the variants are: in the "
+        "--null-windows, else the run's negatives beside MODEL "
+        "(negatives.bed, MODEL.negatives.bed), else random genome windows "
+        "free of N; with --pairs, in the ref sequences. p-values are "
+        "two-sided and empirical, (1 + #{|null| >= |effect|}) / (1 + N); "
+        "q-values Benjamini-Hochberg over the file. 0: no null",
+    )
+    variants.add_argument(
+        "--null-windows",
+        metavar="BED",
+        help="background regions for the null (windows of L around each centre)",
+    )
+    variants.add_argument(
+        "--calls",
+        type=float,
+        metavar="Q",
+        help="say how many variants have q-value <= Q",
+    )
+    variants.add_argument("--seed", type=int, default=0, help="seed of the null")
+    variants.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing output file",
     )
     variants.add_argument(
         "--top", type=int, default=3, help="k-mer changes listed per variant"

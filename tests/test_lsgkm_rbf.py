@@ -225,7 +225,7 @@ def test_cli_variants_and_their_plots_refusal(tmp_path, capsys):
     expected = np.diff(model.decision_function([ref, alt]))[0]
     assert effect == pytest.approx(expected, rel=1e-12, abs=1e-15)
     argv = ["variants", path, "--pairs", pairs, "-o", out, "--plots", "1"]
-    assert main([*argv, "--quiet"]) == 2
+    assert main([*argv, "--quiet", "--force"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "kernel_type wgkm, -t 4" in err[0] and "t4.model" in err[0]
 
@@ -240,3 +240,14 @@ def test_cli_score_of_an_rbf_file(tmp_path):
     rows = [line.split("\t") for line in out.read_text().splitlines()[1:]]
     got = [float(r[1]) for r in rows]
     assert_allclose(got, read_lsgkm(path).decision_function(test), rtol=1e-6)
+
+
+@pytest.mark.parametrize("t", [3, 5])
+def test_sampled_poim_of_a_position_free_model_is_position_free(tmp_path, t):
+    """Like the exact POIM of a gkm model, so its motifs are found anywhere."""
+    model = read_lsgkm(write_rbf(tmp_path, t, lengths=(6, 9))[0])
+    assert model.position_free
+    poim = sampled_score_only_poim(model, 2, n_samples=20, random_state=0)
+    assert poim.position_free
+    assert poim.metadata["model_class"] == type(model).__name__
+    assert all(position is None for _, position, _ in poim.top(5))

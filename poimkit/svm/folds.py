@@ -64,7 +64,17 @@ class Loci:
     start: np.ndarray
 
     def groups(self, block: int | None = None) -> np.ndarray:
-        """Group names: the chromosome, or ``chrom:b`` for block b of ``block``."""
+        """Group names: the chromosome, or ``chrom:b`` for block b of ``block``.
+
+        Parameters
+        ----------
+        block : int, optional
+            Letters per block; None: whole chromosomes.
+
+        Returns
+        -------
+        numpy.ndarray of str
+        """
         if block is None:
             return self.chrom.astype(str)
         index = (self.start // block).astype(str)

@@ -259,3 +259,54 @@ def lmer_letter_contributions(x, l, f, scale, out):
         w = scale * f[_key(x, i, l)]
         for q in range(i, i + l):
             out[q] += w / l
+
+
+@njit(**NJIT_PARALLEL)
+def snv_placements(flank, alt, k, indptr, kmers, values, out):
+    """Add order k's change of every SNV at every placement of its window.
+
+    Row r of ``flank`` holds the ``2 L - 1`` genome letters around an SNV (N
+    or past a chromosome end: 4), the SNV at column ``L - 1``; placement c
+    is the window ``flank[r, L - 1 - c : 2 L - 1 - c]``, where the SNV sits
+    at column c. Every k-mer covering the SNV adds ``w_k[i, alt] - w_k[i,
+    ref]`` at its column i in that window to ``out[r, c]`` (placements
+    holding a 4 are the caller's to leave out).
+
+    Parameters
+    ----------
+    flank : numpy.ndarray of uint8, shape (n, 2 L - 1)
+    alt : numpy.ndarray of uint8, shape (n,)
+        The alternative letters.
+    k : int
+        The order.
+    indptr, kmers, values : numpy.ndarray
+        Its CSR block of positional weights (`KmerWeights.order`).
+    out : numpy.ndarray of float64, shape (n, L)
+        Accumulated.
+    """
+    n, width = flank.shape
+    length = (width + 1) // 2
+    for r in prange(n):
+        for g in range(length - k, length):
+            bad = False
+            kr = np.int64(0)
+            ka = np.int64(0)
+            for q in range(g, g + k):
+                x = flank[r, q]
+                if x > 3:
+                    bad = True
+                    break
+                y = alt[r] if q == length - 1 else x
+                kr = (kr << np.int64(2)) | np.int64(x)
+                ka = (ka << np.int64(2)) | np.int64(y)
+            if bad:
+                continue
+            for c in range(length):
+                i = g - length + 1 + c
+                if i < 0 or i > length - k:
+                    continue
+                a = indptr[i]
+                b = indptr[i + 1]
+                out[r, c] += lookup(kmers, values, a, b, ka) - lookup(
+                    kmers, values, a, b, kr
+                )

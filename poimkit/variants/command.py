@@ -27,6 +27,9 @@ COLUMNS = (
     "ref",
     "alt",
     "effect",
+    "z",
+    "p_value",
+    "q_value",
     "ref_score",
     "alt_score",
     "top_kmers",
@@ -53,22 +56,48 @@ class _Scores:
         self.alt_score = np.full(self.n, np.nan)
         self.effect = np.full(self.n, np.nan)
         self.top = np.full(self.n, None, dtype=object)
+        self.strongest = np.zeros(self.n, dtype=bool)
+        self.z = np.full(self.n, np.nan)
+        self.p = np.full(self.n, np.nan)
+        self.q = np.full(self.n, np.nan)
+
+    def test(self, nulls: dict) -> None:
+        """z, p and q of every scored variant against its placement's null.
+
+        ``nulls`` maps ``strongest`` (False, True) to a `VariantNull`.
+        """
+        from .null import q_values
+
+        for strongest, null in nulls.items():
+            mine = self.strongest == strongest
+            self.z[mine] = null.z_scores(self.effect[mine])
+            self.p[mine] = null.p_values(self.effect[mine])
+        self.q = q_values(self.p)
 
     def skip(self, counts: dict[str, int]) -> None:
         for reason, count in counts.items():
             if count:
                 self.skipped[reason] = self.skipped.get(reason, 0) + count
 
-    def add(self, rows, fx, R, A, anchor) -> None:
-        self.ref_score[rows] = fx.ref_score
-        self.alt_score[rows] = fx.alt_score
-        self.effect[rows] = fx.effect
-        self.top[rows] = fx.top_strings()
+    def add(self, chunk) -> None:
+        """The results of a `poimkit.variants.placement.ScoredChunk`."""
+        rows = chunk.rows
+        self.ref_score[rows] = chunk.ref_score
+        self.alt_score[rows] = chunk.alt_score
+        self.effect[rows] = chunk.effect
+        self.top[rows] = chunk.top
+        self.strongest[rows] = chunk.strongest
         if self.n_plots:
-            strongest = np.argsort(-np.abs(fx.effect), kind="stable")[: self.n_plots]
-            for j in strongest:
+            order = np.argsort(-np.abs(chunk.effect), kind="stable")
+            for j in order[: self.n_plots]:
                 self.best.append(
-                    (abs(fx.effect[j]), int(rows[j]), R[j], A[j], anchor[j])
+                    (
+                        abs(chunk.effect[j]),
+                        int(rows[j]),
+                        chunk.R[j],
+                        chunk.A[j],
+                        chunk.anchor[j],
+                    )
                 )
             self.best.sort(key=lambda b: (-b[0], b[1]))
             del self.best[self.n_plots :]
@@ -86,13 +115,21 @@ def _bar(args, total: int):
     )
 
 
-def _score_vcf(args, engine, scores: _Scores, table) -> None:
-    from ..genome.reference import open_genome
-    from ..genome.vcf import check_chromosomes, check_ref
-    from .windows import genome_windows
+def _placement(args, engine):
+    """Where the variants go in their windows (`Placement.of`)."""
+    from .placement import Placement
 
-    genome = open_genome(args.genome, quiet=args.quiet)
-    check_chromosomes(table, genome)  # every line, before any scoring
+    if args.bed is None or engine.position_free:
+        return Placement.of(engine)
+    from ..genome.peaks import read_peaks
+
+    return Placement.of(engine, read_peaks(args.bed).windows(engine.length))
+
+
+def _score_vcf(args, engine, scores: _Scores, table, genome, placement) -> None:
+    from ..genome.vcf import check_ref
+    from .placement import scored_chunk
+
     with _bar(args, len(table)) as bar:
         for chrom, rows in table.by_chromosome().items():
             codes = genome.codes(chrom)
@@ -100,31 +137,60 @@ def _score_vcf(args, engine, scores: _Scores, table) -> None:
             scores.skip({MISMATCHED_REF: int((~ok).sum())})
             bar.update(int((~ok).sum()))
             rows = rows[ok]
-            for s in range(0, rows.size, CHUNK):
-                chunk = rows[s : s + CHUNK]
-                win, skipped = genome_windows(
+            step = CHUNK if placement.kind != "strongest" else CHUNK // 8
+            for s in range(0, rows.size, step):
+                part = rows[s : s + step]
+                chunk, skipped = scored_chunk(
+                    engine,
+                    placement,
                     codes,
-                    table.pos[chunk] - 1,
-                    [table.ref[r] for r in chunk],
-                    [table.alt[r] for r in chunk],
-                    chunk,
-                    engine.length,
+                    chrom,
+                    table.pos[part] - 1,
+                    [table.ref[r] for r in part],
+                    [table.alt[r] for r in part],
+                    part,
+                    args.top,
                 )
                 scores.skip(skipped)
-                if win.rows.size:
-                    fx = engine.run(
-                        win.R,
-                        win.A,
-                        win.anchor,
-                        args.top,
-                        False,
-                        spans=(win.lo, win.rhi, win.ahi),
-                    )
-                    scores.add(win.rows, fx, win.R, win.A, win.anchor)
-                bar.update(chunk.size)
+                if chunk.rows.size:
+                    scores.add(chunk)
+                bar.update(part.size)
 
 
-def _score_pairs(args, engine, scores: _Scores, table) -> None:
+def _vcf_nulls(args, engine, genome, placement, scores: _Scores) -> dict:
+    """The nulls of a VCF's variants, by placement (`variant_null`).
+
+    ``{False: ..., True: ...}``: the null of the variants placed at the
+    centre or in their peak's window, and that of the variants at their
+    strongest placement (`STRONGEST_SHARE` as many SNVs: each costs a
+    window's length of placements).
+    """
+    from .null import (
+        STRONGEST_SHARE,
+        background_windows,
+        beside_model,
+        variant_null,
+    )
+    from .placement import STRONGEST
+
+    given = args.null_windows or beside_model(args.model)
+    windows, source = background_windows(genome, engine.length, given, args.seed)
+    scored = ~np.isnan(scores.effect)
+    nulls = {}
+    if (scored & ~scores.strongest).any():
+        nulls[False] = variant_null(
+            engine, placement.kind, genome, windows, source, args.null, args.seed
+        )
+    if (scored & scores.strongest).any():
+        n = max(1, args.null // STRONGEST_SHARE)
+        nulls[True] = variant_null(
+            engine, STRONGEST, genome, windows, source, n, args.seed
+        )
+    return nulls
+
+
+def _score_pairs(args, engine, scores: _Scores, table) -> list[np.ndarray]:
+    """Score the pairs; return their reference sequences (for the null)."""
     from ..genome.reference import text_codes
     from ..genome.vcf import N_CODE
     from .effects import pair_effects
@@ -172,6 +238,22 @@ def _score_pairs(args, engine, scores: _Scores, table) -> None:
             diff = np.flatnonzero(R[: min(R.size, A.size)] != A[: min(R.size, A.size)])
             at = int(diff[0]) if diff.size else min(R.size, A.size)
             scores.best.append((abs(scores.effect[r]), r, R, A, at))
+    return refs
+
+
+def _tested(scores: _Scores, done: np.ndarray) -> list[str]:
+    """z, p and q (tab-joined) of the scored variants; NA without a null."""
+    if np.isnan(scores.p[done]).all():
+        return ["NA\tNA\tNA"] * done.size
+    return [
+        f"{z:.4g}\t{p:.4g}\t{q:.4g}"
+        for z, p, q in zip(
+            scores.z[done].tolist(),
+            scores.p[done].tolist(),
+            scores.q[done].tolist(),
+            strict=True,
+        )
+    ]
 
 
 def _lines(table, scores: _Scores, pairs: bool):
@@ -181,14 +263,14 @@ def _lines(table, scores: _Scores, pairs: bool):
     ref_score = scores.ref_score[done].tolist()
     alt_score = scores.alt_score[done].tolist()
     top = scores.top[done].tolist()
+    tested = _tested(scores, done)
     rows = done.tolist()
+    columns = zip(rows, effect, tested, ref_score, alt_score, top, strict=True)
     if pairs:
-        for r, e, rs, a_s, t in zip(
-            rows, effect, ref_score, alt_score, top, strict=True
-        ):
+        for r, e, zpq, rs, a_s, t in columns:
             yield (
                 f".\t.\t{table.id[r]}\t{table.ref[r]}\t{table.alt[r]}\t{e!r}\t"
-                f"{rs!r}\t{a_s!r}\t{t}\n"
+                f"{zpq}\t{rs!r}\t{a_s!r}\t{t}\n"
             )
         return
     chrom, pos, ids, refs, alts = (
@@ -198,10 +280,10 @@ def _lines(table, scores: _Scores, pairs: bool):
         table.ref,
         table.alt,
     )
-    for r, e, rs, a_s, t in zip(rows, effect, ref_score, alt_score, top, strict=True):
+    for r, e, zpq, rs, a_s, t in columns:
         yield (
             f"{chrom[r]}\t{pos[r]}\t{ids[r]}\t{refs[r]}\t{alts[r]}\t{e!r}\t"
-            f"{rs!r}\t{a_s!r}\t{t}\n"
+            f"{zpq}\t{rs!r}\t{a_s!r}\t{t}\n"
         )
 
 
@@ -251,20 +333,25 @@ def _summary(n_scored: int, output: str, skipped: dict[str, int]) -> str:
     return text
 
 
-def run_variants(args: argparse.Namespace) -> int:
-    """The ``poimkit variants`` command; returns the exit code (errors raise).
+def _calls(scores: _Scores, q: float, nulls: dict) -> str:
+    """``--calls Q``: how many variants have q-value <= Q, in words."""
+    called = int(np.sum(scores.q <= q))
+    tested = int(np.sum(~np.isnan(scores.q)))
+    sizes = " and ".join(
+        f"{null.effects.size:,}{' at their strongest placement' * strongest}"
+        for strongest, null in sorted(nulls.items())
+    )
+    source = next(iter(nulls.values())).source
+    return (
+        f"called {called:,} of {tested:,} variants at q <= {q:g} "
+        f"(null: {sizes} random SNVs in {source})"
+    )
 
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    """
-    from .._threads import check_threads, numba_threads
-    from ..genome.vcf import read_pairs, read_vcf
-    from ..io import commit_together
-    from ..outdir import check_writable
-    from ..svm import load_model
-    from .effects import check_top, effect_engine
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Every check that needs no reading, before any work."""
+    from .._threads import check_threads
+    from .effects import check_top
 
     check_top(args.top)
     if args.plots is not None and args.plots < 0:
@@ -273,7 +360,69 @@ def run_variants(args: argparse.Namespace) -> int:
         raise InputError("--vcf needs --genome (the reference the VCF refers to)")
     if args.genome and not args.vcf:
         raise InputError("--genome goes with --vcf (--pairs needs no genome)")
+    if args.null < 0:
+        raise InputError(f"--null must be 0 or more, got {args.null}")
+    if args.calls is not None and not 0 < args.calls <= 1:
+        raise InputError(f"--calls must be a q-value in (0, 1], got {args.calls}")
+    if args.calls is not None and not args.null:
+        raise InputError("--calls needs the null (--null above 0)")
+    for flag, value in (("--bed", args.bed), ("--null-windows", args.null_windows)):
+        if value is not None and not args.vcf:
+            raise InputError(f"{flag} goes with --vcf (genome positions)")
     check_threads(args.threads)
+    _check_replace(args.output, args.force)
+
+
+def _check_replace(path: str, force: bool) -> None:
+    """Refuse to replace a file without --force, and one poimkit did not write."""
+    import os
+
+    if not os.path.exists(path):
+        return
+    if not force:
+        raise InputError(f"{path} exists: give --force to replace it")
+    if not _ours(path):
+        raise InputError(
+            f"{path} was not written by poimkit variants; --force only replaces "
+            "poimkit's own outputs"
+        )
+
+
+def _ours(path: str) -> bool:
+    """Whether ``path`` begins as a table or VCF of poimkit variants."""
+    from ..io.fasta import open_text
+
+    try:
+        with open_text(path) as handle:
+            head = handle.read(4096)
+    except (OSError, UnicodeDecodeError, EOFError):
+        return False
+    return head.startswith("\t".join(COLUMNS[:6])) or "ID=POIM_EFFECT" in head
+
+
+def run_variants(args: argparse.Namespace) -> int:
+    """The ``poimkit variants`` command; returns the exit code (errors raise).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    """
+    from .._threads import numba_threads
+    from ..genome.vcf import read_pairs, read_vcf
+    from ..io import commit_together
+    from ..outdir import check_writable
+    from ..svm import load_model
+    from .effects import effect_engine
+    from .null import pair_null
+    from .vcf_out import check_vcf_output, is_vcf_output, write_vcf
+
+    _check_arguments(args)
+    vcf_out = is_vcf_output(args.output)
+    if vcf_out and not args.vcf:
+        raise InputError("a VCF output (-o X.vcf.gz) needs --vcf input")
+    if vcf_out:
+        check_vcf_output(args.output)
     folder = plots_folder(args.output, args.plots_dir) if args.plots else None
     check_writable(args.output, folder)
     model = load_model(args.model)
@@ -289,19 +438,37 @@ def run_variants(args: argparse.Namespace) -> int:
         table = read_vcf(args.vcf) if args.vcf else read_pairs(args.pairs)
         scores = _Scores(len(table), args.plots or 0)
         scores.skip(getattr(table, "skipped", {}))
+        nulls = {}
         if args.vcf:
-            _score_vcf(args, engine, scores, table)
+            from ..genome.reference import open_genome
+            from ..genome.vcf import check_chromosomes
+
+            genome = open_genome(args.genome, quiet=args.quiet)
+            check_chromosomes(table, genome)  # every line, before any scoring
+            placement = _placement(args, engine)
+            _score_vcf(args, engine, scores, table, genome, placement)
+            if args.null:
+                nulls = _vcf_nulls(args, engine, genome, placement, scores)
         else:
-            _score_pairs(args, engine, scores, table)
+            refs = _score_pairs(args, engine, scores, table)
+            if args.null and refs:
+                nulls = {False: pair_null(engine, refs, args.null, args.seed)}
+        if nulls:
+            scores.test(nulls)
     n_scored = int((~np.isnan(scores.effect)).sum())
     with commit_together():
-        _write(args.output, _lines(table, scores, pairs=not args.vcf))
+        if vcf_out:
+            write_vcf(args.output, table, scores, list(genome.lengths))
+        else:
+            _write(args.output, _lines(table, scores, pairs=not args.vcf))
         if folder:
             from .plots import write_plots
 
             write_plots(folder, engine, table, scores.best, scores.effect)
     if not args.quiet:
         tell(_summary(n_scored, args.output, scores.skipped))
+    if args.calls is not None and nulls:
+        print(_calls(scores, args.calls, nulls))
     return 0
 
 

@@ -10,7 +10,7 @@ negative), with the glyphs of `poimkit.plot.plot_logo`.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -153,8 +153,32 @@ def write_plots(
         vid = table.id[row]
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", vid)[:80]
         path = out / f"{rank:03d}_{safe}.png"
-        fig = variant_figure(engine, R, A, int(anchor), vid, float(effect[row]))
+        title = variant_title(table, row)
+        fig = variant_figure(engine, R, A, int(anchor), title, float(effect[row]))
         with atomic_path(path) as tmp:
             fig.savefig(tmp, dpi=120, format="png")
         names.append(str(path))
     return names
+
+
+def variant_title(table: Any, row: int) -> str:
+    """``chrom:pos REF>ALT`` of a VCF variant (and its ID when the VCF gives one).
+
+    Parameters
+    ----------
+    table : VariantTable or PairTable
+        The variants; sequence pairs are named by their id.
+    row : int
+        The variant's row.
+
+    Returns
+    -------
+    str
+    """
+    if not hasattr(table, "chrom"):
+        return table.id[row]
+    chrom, pos = table.chrom[row], int(table.pos[row])
+    ref, alt = table.ref[row], table.alt[row]
+    text = f"{chrom}:{pos} {ref}>{alt}"
+    made = f"{chrom}:{pos}:{ref}:{alt}"  # read_vcf's id for ID "."
+    return text if table.id[row] == made else f"{text} ({table.id[row]})"

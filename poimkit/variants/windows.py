@@ -78,6 +78,7 @@ def genome_windows(
     alts: list[str],
     rows: np.ndarray,
     length: int,
+    column: np.ndarray | None = None,
 ) -> tuple[Windows, dict[str, int]]:
     """Windows of length ``length`` around variants of one chromosome.
 
@@ -93,6 +94,9 @@ def genome_windows(
         The variants' rows in their table (carried into the result).
     length : int
         Window length L.
+    column : numpy.ndarray of int64, optional
+        Each variant's column in its window (default ``L // 2``; e.g. its
+        place in a peak's training window, `poimkit.variants.placement`).
 
     Returns
     -------
@@ -110,36 +114,40 @@ def genome_windows(
     ([[2, 3, 0, 1, 2], [3, 0, 1, 2, 3]], [[2, 3, 3, 1, 2], [3, 0, 1, 3, 0]], \
 {'window past a chromosome end': 1})
     """
-    c = length // 2
     pos = np.asarray(pos, dtype=np.int64)
+    cols = np.full(pos.size, length // 2, dtype=np.int64)
+    if column is not None:
+        cols = np.asarray(column, dtype=np.int64)
     n_ref = np.fromiter((len(a) for a in refs), np.int64, len(refs))
     n_alt = np.fromiter((len(a) for a in alts), np.int64, len(alts))
-    start = pos - c
-    too_long = np.maximum(n_ref, n_alt) > length - c
+    start = pos - cols
+    too_long = np.maximum(n_ref, n_alt) > length - cols
     past = (start < 0) | (start + length + np.maximum(n_ref - n_alt, 0) > codes.size)
     past &= ~too_long
     keep = ~(too_long | past)
     idx = np.flatnonzero(keep)
     R = codes[start[idx, None] + np.arange(length)[None, :]]
     A = R.copy()
-    lo = np.full(idx.size, c, dtype=np.int64)
+    c = cols[idx]
+    lo = c.copy()
     rhi = lo + 1
     ahi = lo + 1
     snv = (n_ref[idx] == 1) & (n_alt[idx] == 1)
     if snv.any():
-        A[snv, c] = text_codes("".join(alts[i] for i in idx[snv]))
-        same = A[snv, c] == R[snv, c]
-        lo[np.flatnonzero(snv)[same]] += 1  # REF == ALT: nothing differs
+        at = np.flatnonzero(snv)
+        A[at, c[at]] = text_codes("".join(alts[i] for i in idx[snv]))
+        same = A[at, c[at]] == R[at, c[at]]
+        lo[at[same]] += 1  # REF == ALT: nothing differs
     for j in np.flatnonzero(~snv):
         i = idx[j]
         p, s = pos[i], start[i]
         alt = text_codes(alts[i])
-        tail = codes[p + n_ref[i] : p + n_ref[i] + length - c - n_alt[i]]
+        tail = codes[p + n_ref[i] : p + n_ref[i] + length - c[j] - n_alt[i]]
         A[j] = np.concatenate([codes[s:p], alt, tail])
         lead, trail = _trim(refs[i], alts[i])
-        lo[j] = c + lead
-        rhi[j] = c + n_ref[i] - trail
-        ahi[j] = c + n_alt[i] - trail
+        lo[j] = c[j] + lead
+        rhi[j] = c[j] + n_ref[i] - trail
+        ahi[j] = c[j] + n_alt[i] - trail
     has_n = (R == N_CODE).any(1) | (A == N_CODE).any(1)
     good = ~has_n
     skipped = {
@@ -151,7 +159,7 @@ def genome_windows(
         rows=np.asarray(rows, dtype=np.int64)[idx[good]],
         R=np.ascontiguousarray(R[good]),
         A=np.ascontiguousarray(A[good]),
-        anchor=np.full(int(good.sum()), c, dtype=np.int64),
+        anchor=c[good],
         lo=lo[good],
         rhi=rhi[good],
         ahi=ahi[good],

@@ -1,0 +1,350 @@
+"""Where a variant sits in the window a model scores, and its effect there.
+
+A position-free model (gkm, LS-GKM) scores the window with the variant at
+its centre (`poimkit.variants.windows`): every l-mer covering the variant is
+in it. A positional model (WD, WDS) weighs a k-mer by where it sits, so the
+variant's column matters:
+
+``"regions"``
+    With peaks (``variants --bed``), a variant inside a peak's training
+    window (``width`` letters around the summit, as ``run --bed`` cuts them)
+    is scored in that window, at its own column, reverse-complemented on a
+    minus-strand peak as in training. The variant null places its SNVs the
+    same way, in the background windows.
+``"strongest"``
+    Otherwise (and for variants outside every peak) every placement that
+    covers the variant is scored and the one of largest absolute effect is
+    reported: what the model could make of the variant anywhere in a window.
+
+`scored_chunk` scores a chunk of variants of one chromosome by a `Placement`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .windows import Windows, genome_windows
+
+if TYPE_CHECKING:
+    from ..genome.peaks import Peaks
+
+CENTRE, REGIONS, STRONGEST = "centre", "regions", "strongest"
+
+
+@dataclass
+class Placement:
+    """How variants are placed in windows (see the module notes).
+
+    Attributes
+    ----------
+    kind : {"centre", "regions", "strongest"}
+        ``"regions"``: in ``regions`` where a variant falls in one, else the
+        strongest placement.
+    regions : dict of str to tuple, optional
+        Per chromosome, sorted window ``(start, end, minus)`` arrays of the
+        model's length.
+    """
+
+    kind: str = CENTRE
+    regions: dict = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, engine: Any, windows: Peaks | None = None) -> Placement:
+        """The placement for ``engine``: centre, in ``windows``, or strongest.
+
+        Parameters
+        ----------
+        engine : object
+            `poimkit.variants.effects.effect_engine` of the model.
+        windows : Peaks, optional
+            Windows of the model's length (`poimkit.genome.peaks.Peaks`):
+            peaks' training windows, or background windows.
+
+        Returns
+        -------
+        Placement
+        """
+        if engine.position_free:
+            return cls(CENTRE)
+        if windows is None:
+            return cls(STRONGEST)
+        regions = {}
+        chrom = np.asarray(windows.chrom, dtype=object)
+        for name in np.unique(chrom.astype(str)):
+            at = np.flatnonzero(chrom == name)
+            at = at[np.argsort(windows.start[at], kind="stable")]
+            minus = np.asarray(windows.strand)[at] == "-"
+            regions[name] = (windows.start[at], windows.end[at], minus)
+        return cls(REGIONS, regions)
+
+    def columns(self, chrom: str, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each variant's column in the window holding it (-1: none), and its strand.
+
+        Parameters
+        ----------
+        chrom : str
+            The chromosome.
+        pos : numpy.ndarray of int64
+            0-based variant positions.
+
+        Returns
+        -------
+        column : numpy.ndarray of int64
+        minus : numpy.ndarray of bool
+        """
+        column = np.full(pos.size, -1, dtype=np.int64)
+        minus = np.zeros(pos.size, dtype=bool)
+        if chrom not in self.regions:
+            return column, minus
+        start, end, strand = self.regions[chrom]
+        k = np.searchsorted(start, pos, side="right") - 1  # last window starting <=
+        inside = (k >= 0) & (pos < end[np.maximum(k, 0)])
+        column[inside] = pos[inside] - start[k[inside]]
+        minus[inside] = strand[k[inside]]
+        return column, minus
+
+
+@dataclass
+class ScoredChunk:
+    """Effects of a chunk of variants at their placements.
+
+    Attributes
+    ----------
+    rows : numpy.ndarray of int64
+        The variants scored (rows of their table).
+    ref_score, alt_score, effect : numpy.ndarray of float64
+        Their scores and effects.
+    top : list of str
+        Their top k-mer changes (`VariantEffects.top_strings`).
+    R, A : numpy.ndarray of uint8
+        The windows scored, as the model saw them.
+    anchor : numpy.ndarray of int64
+        The variant's column in them.
+    strongest : numpy.ndarray of bool
+        Placed at its strongest placement (its null is that of such SNVs).
+    """
+
+    rows: np.ndarray
+    ref_score: np.ndarray
+    alt_score: np.ndarray
+    effect: np.ndarray
+    top: list
+    R: np.ndarray
+    A: np.ndarray
+    anchor: np.ndarray
+    strongest: np.ndarray
+
+
+def scored_chunk(
+    engine: Any,
+    placement: Placement,
+    codes: np.ndarray,
+    chrom: str,
+    pos: np.ndarray,
+    refs: list[str],
+    alts: list[str],
+    rows: np.ndarray,
+    top: int,
+) -> tuple[ScoredChunk, dict[str, int]]:
+    """Score variants of one chromosome by ``placement``.
+
+    Parameters
+    ----------
+    engine : object
+        `poimkit.variants.effects.effect_engine` of the model.
+    placement : Placement
+        Where the variants go in their windows.
+    codes : numpy.ndarray of uint8
+        The chromosome.
+    chrom : str
+        Its name.
+    pos : numpy.ndarray of int64
+        0-based position of every variant's first REF letter.
+    refs, alts : list of str
+        The alleles.
+    rows : numpy.ndarray of int64
+        The variants' rows, carried into the result.
+    top : int
+        k-mer changes kept per variant.
+
+    Returns
+    -------
+    chunk : ScoredChunk
+        The variants that have a window, in the given order.
+    skipped : dict of str to int
+        The others by reason (`genome_windows`).
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    pos = np.asarray(pos, dtype=np.int64)
+    L = engine.length
+    if placement.kind == CENTRE:
+        win, skipped = genome_windows(codes, pos, refs, alts, rows, L)
+        return _score(engine, win, top), skipped
+    column, minus = placement.columns(chrom, pos)
+    placed = np.flatnonzero(column >= 0)
+    parts, skipped = [], {}
+    for strand in (False, True):
+        at = placed[minus[placed] == strand]
+        if at.size:
+            win, lost = _windows(codes, pos, refs, alts, rows, L, at, column[at])
+            parts.append(_score(engine, _reverse(win) if strand else win, top))
+            _count(skipped, lost)
+    rest = np.flatnonzero(column < 0)
+    if rest.size:
+        chunk, lost = _strongest(engine, codes, pos, refs, alts, rows, rest, top)
+        parts.append(chunk)
+        _count(skipped, lost)
+    return _ordered(parts), skipped
+
+
+def _windows(codes, pos, refs, alts, rows, L, at, column):
+    return genome_windows(
+        codes,
+        pos[at],
+        [refs[i] for i in at],
+        [alts[i] for i in at],
+        rows[at],
+        L,
+        column,
+    )
+
+
+def _count(total: dict, more: dict) -> None:
+    for reason, n in more.items():
+        total[reason] = total.get(reason, 0) + n
+
+
+def _reverse(win: Windows) -> Windows:
+    """The windows reverse-complemented, as a minus-strand peak is in training."""
+    L = win.R.shape[1]
+    return Windows(
+        win.rows,
+        np.ascontiguousarray(3 - win.R[:, ::-1]),
+        np.ascontiguousarray(3 - win.A[:, ::-1]),
+        L - 1 - win.anchor,
+        win.lo,
+        win.rhi,
+        win.ahi,
+    )
+
+
+def _score(engine, win: Windows, top: int) -> ScoredChunk:
+    """Effects of windows at their placement."""
+    if not win.rows.size:
+        return _empty(win.R.shape[1] if win.R.ndim == 2 else 0)
+    spans = (win.lo, win.rhi, win.ahi)
+    if not engine.position_free:
+        spans = None  # positional engines compare the windows themselves
+    fx = engine.run(win.R, win.A, win.anchor, top, False, spans=spans)
+    return ScoredChunk(
+        win.rows,
+        np.asarray(fx.ref_score, dtype=float),
+        np.asarray(fx.alt_score, dtype=float),
+        np.asarray(fx.effect, dtype=float),
+        list(fx.top_strings()),
+        win.R,
+        win.A,
+        win.anchor,
+        np.zeros(win.rows.size, dtype=bool),
+    )
+
+
+def _empty(L: int) -> ScoredChunk:
+    none = np.empty(0)
+    codes = np.empty((0, L), dtype=np.uint8)
+    index = np.empty(0, dtype=np.int64)
+    flags = np.empty(0, dtype=bool)
+    return ScoredChunk(index, none, none, none, [], codes, codes, index, flags)
+
+
+def _strongest(engine, codes, pos, refs, alts, rows, at, top):
+    """Every placement covering each variant; the one of largest |effect| each.
+
+    SNVs of explicit positional weights are placed by `_best_snv_columns`;
+    other variants by scoring every placement's windows (without k-mer
+    changes). The chosen placements are then scored with them.
+    """
+    L = engine.length
+    snv = np.array([len(refs[i]) == 1 == len(alts[i]) for i in at], dtype=bool)
+    fast = at[snv] if hasattr(engine, "weights") else at[:0]
+    slow = np.setdiff1d(at, fast)
+    columns = np.full(pos.size, -1, dtype=np.int64)
+    for s in range(0, fast.size, 4096):
+        part = fast[s : s + 4096]
+        columns[part] = _best_snv_columns(engine, codes, pos[part], alts, part)
+    step = max(1, 8192 // L)  # variants per batch of L placements each
+    for s in range(0, slow.size, step):
+        part = slow[s : s + step]
+        many = np.repeat(part, L)
+        column = np.tile(np.arange(L, dtype=np.int64), part.size)
+        win, _ = _windows(codes, pos, refs, alts, rows, L, many, column)
+        if win.rows.size:
+            effect = engine.run(win.R, win.A, win.anchor, 0, False).effect
+            o = np.lexsort((-np.abs(effect), win.rows))
+            first = o[np.r_[True, win.rows[o][1:] != win.rows[o][:-1]]]
+            where = dict(zip(rows[part].tolist(), part.tolist(), strict=True))
+            index = [where[r] for r in win.rows[first].tolist()]
+            columns[index] = win.anchor[first]
+    placed = at[columns[at] >= 0]
+    chunk, _ = _windows(codes, pos, refs, alts, rows, L, placed, columns[placed])
+    scored = _score(engine, chunk, top)
+    scored.strongest[:] = True
+    skipped: dict[str, int] = {}
+    missing = at[columns[at] < 0]
+    if missing.size:  # no placement fits: the reason the centre gives
+        centre = np.full(missing.size, L // 2, dtype=np.int64)
+        _, skipped = _windows(codes, pos, refs, alts, rows, L, missing, centre)
+    return scored, skipped
+
+
+def _best_snv_columns(engine, codes, pos, alts, at) -> np.ndarray:
+    """Column of largest |effect| of every SNV over all its placements (-1: none).
+
+    Exact, from the positional weights (`poimkit.variants._effects.
+    snv_placements`); a placement whose window holds N or leaves the
+    chromosome does not count.
+    """
+    from ..genome.reference import text_codes
+    from . import _effects
+
+    L = engine.length
+    offsets = np.arange(-L + 1, L, dtype=np.int64)
+    ix = pos[:, None] + offsets[None, :]
+    inside = (ix >= 0) & (ix < codes.size)
+    flank = np.where(inside, codes[np.clip(ix, 0, codes.size - 1)], 4)
+    flank = np.ascontiguousarray(flank.astype(np.uint8))
+    alt = text_codes("".join(alts[i] for i in at)).astype(np.uint8)
+    effect = np.zeros((at.size, L))
+    for k in range(1, engine.weights.max_order + 1):
+        _effects.snv_placements(flank, alt, k, *engine.weights.order(k), effect)
+    bad = np.zeros((at.size, 2 * L), dtype=np.int64)
+    np.cumsum(flank > 3, axis=1, out=bad[:, 1:])
+    start = L - 1 - np.arange(L)  # window of placement c: flank[start : start + L]
+    clean = (bad[:, start + L] - bad[:, start]) == 0
+    strength = np.where(clean, np.abs(effect), -1.0)
+    best = np.argmax(strength, axis=1)
+    return np.where(clean.any(1), best, -1)
+
+
+def _ordered(parts: list[ScoredChunk]) -> ScoredChunk:
+    """Chunks joined, in row order."""
+    parts = [p for p in parts if p.rows.size]
+    if not parts:
+        return _empty(0)
+    rows = np.concatenate([p.rows for p in parts])
+    order = np.argsort(rows, kind="stable")
+    top = [t for p in parts for t in p.top]
+    return ScoredChunk(
+        rows[order],
+        np.concatenate([p.ref_score for p in parts])[order],
+        np.concatenate([p.alt_score for p in parts])[order],
+        np.concatenate([p.effect for p in parts])[order],
+        [top[i] for i in order],
+        np.concatenate([p.R for p in parts])[order],
+        np.concatenate([p.A for p in parts])[order],
+        np.concatenate([p.anchor for p in parts])[order],
+        np.concatenate([p.strongest for p in parts])[order],
+    )
