@@ -337,6 +337,9 @@ def _add_variants(sub) -> None:
         "exact score changes of variants (VCF + genome, or sequence pairs)",
         "poimkit variants model.npz --vcf calls.vcf.gz --genome hg38.fa "
         "-o effects.tsv --plots 10",
+        "poimkit variants OUT/model.npz --vcf dbsnp.vcf.gz --genome hg38.fa --bed "
+        "peaks.narrowPeak --calls 0.05 -o calls.vcf.gz  (tested against the run's "
+        "negatives; an indexed VCF)",
         "poimkit variants model.npz --pairs pairs.tsv -o effects.tsv  (id, ref, "
         "alt sequences; no genome)",
     )
@@ -391,9 +394,10 @@ def _add_variants(sub) -> None:
         help="random SNVs of the null, scored as the variants are: in the "
         "--null-windows, else the run's negatives beside MODEL "
         "(negatives.bed, MODEL.negatives.bed), else random genome windows "
-        "free of N; with --pairs, in the ref sequences. p-values are "
-        "two-sided and empirical, (1 + #{|null| >= |effect|}) / (1 + N); "
-        "q-values Benjamini-Hochberg over the file. 0: no null",
+        "free of N; with --pairs, in the ref sequences (a tenth as many for "
+        "variants at their strongest placement: each costs L placements). "
+        "p-values are two-sided and empirical, (1 + #{|null| >= |effect|}) / "
+        "(1 + N); q-values Benjamini-Hochberg over the file. 0: no null",
     )
     variants.add_argument(
         "--null-windows",

@@ -342,10 +342,18 @@ def _calls(scores: _Scores, q: float, nulls: dict) -> str:
         for strongest, null in sorted(nulls.items())
     )
     source = next(iter(nulls.values())).source
-    return (
+    text = (
         f"called {called:,} of {tested:,} variants at q <= {q:g} "
         f"(null: {sizes} random SNVs in {source})"
     )
+    smallest = max(1.0 / (1 + null.effects.size) for null in nulls.values())
+    if smallest * tested > q:  # one variant at the floor cannot reach q alone
+        text += (
+            f"; the smallest p-value the null gives is {smallest:.2g}, so a call "
+            f"needs {smallest * tested / q:.0f} or more variants that strong: "
+            "a larger --null sharpens the p-values"
+        )
+    return text
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
