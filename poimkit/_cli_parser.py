@@ -397,7 +397,8 @@ def _add_variants(sub) -> None:
         "free of N; with --pairs, in the ref sequences (a tenth as many for "
         "variants at their strongest placement: each costs L placements). "
         "p-values are two-sided and empirical, (1 + #{|null| >= |effect|}) / "
-        "(1 + N); q-values Benjamini-Hochberg over the file. 0: no null",
+        "(1 + N); q-values Benjamini-Hochberg over the file (with --bed, "
+        "within the variants in peaks and within the others). 0: no null",
     )
     variants.add_argument(
         "--null-windows",

@@ -161,7 +161,8 @@ def test_peak_runs_hold_out_whole_chromosomes(genomic_run, synthetic, tmp_path):
     assert [fold["auc"] for fold in summary["folds"]] == summary["cv_auc_folds"]
     source = PeakSource(str(synthetic.peaks), str(synthetic.genome), width=100)
     options = RunOptions(**{**FAST.__dict__, "cv_by": "random"})
-    summary = run_pipeline(tmp_path / "r", options=options, progress=False, peaks=source)
+    out = tmp_path / "r"
+    summary = run_pipeline(out, options=options, progress=False, peaks=source)
     assert summary["cv_split"] == "random" and "chromosomes" not in summary["folds"][0]
 
 

@@ -223,3 +223,34 @@ def test_plot_titles_name_the_variant():
     assert variant_title(Table, 0) == "chr2:1234 A>G"
     Table.id = ["rs42"]
     assert variant_title(Table, 0) == "chr2:1234 A>G (rs42)"
+
+
+def test_q_values_are_stratified_by_peaks():
+    from poimkit.variants.command import _Scores
+
+    rng = np.random.default_rng(2)
+    scores = _Scores(12, 0)
+    scores.effect = rng.normal(size=12)
+    null = VariantNull(rng.normal(size=500), "test")
+    inside = np.arange(12) < 4
+    scores.test({False: null}, inside)
+    p = null.p_values(scores.effect)
+    assert np.allclose(scores.q[inside], q_values(p[inside]))
+    assert np.allclose(scores.q[~inside], q_values(p[~inside]))
+    scores.test({False: null})
+    assert np.allclose(scores.q, q_values(p))
+
+
+def test_bed_makes_the_variants_in_peaks_their_own_family(tmp_path, capsys):
+    peaks = tmp_path / "peaks.bed"  # around the first 8 sites, as trained
+    sites = np.arange(150, CHROM - 150, 100)[:8]
+    peaks.write_text("".join(f"chr1\t{s - 17}\t{s + 23}\n" for s in sites))
+    out = tmp_path / "e.tsv"
+    argv = _variants(tmp_path, "gkm", "-o", str(out), "--calls", "0.05")
+    assert main([*argv, "--bed", str(peaks)]) == 0
+    assert "8 in peaks, q-values within them" in capsys.readouterr().out
+    _, rows = _read(out)
+    hits = [r for r in rows if r["id"].startswith("hit")]
+    p = np.array([float(r["p_value"]) for r in hits])
+    q = np.array([float(r["q_value"]) for r in hits])
+    assert np.allclose(q, q_values(p), rtol=1e-3)

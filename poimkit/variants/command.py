@@ -61,10 +61,14 @@ class _Scores:
         self.p = np.full(self.n, np.nan)
         self.q = np.full(self.n, np.nan)
 
-    def test(self, nulls: dict) -> None:
+    def test(self, nulls: dict, in_peaks: np.ndarray | None = None) -> None:
         """z, p and q of every scored variant against its placement's null.
 
-        ``nulls`` maps ``strongest`` (False, True) to a `VariantNull`.
+        ``nulls`` maps ``strongest`` (False, True) to a `VariantNull`. With
+        ``in_peaks`` (the variants inside a --bed peak's window), the
+        q-values are Benjamini-Hochberg within the variants in peaks and
+        within the others (stratified: each family, and so the file, keeps
+        its false discovery rate); else over the file.
         """
         from .null import q_values
 
@@ -72,7 +76,11 @@ class _Scores:
             mine = self.strongest == strongest
             self.z[mine] = null.z_scores(self.effect[mine])
             self.p[mine] = null.p_values(self.effect[mine])
-        self.q = q_values(self.p)
+        if in_peaks is None:
+            self.q = q_values(self.p)
+            return
+        for stratum in (in_peaks, ~in_peaks):
+            self.q[stratum] = q_values(self.p[stratum])
 
     def skip(self, counts: dict[str, int]) -> None:
         for reason, count in counts.items():
@@ -124,6 +132,18 @@ def _placement(args, engine):
     from ..genome.peaks import read_peaks
 
     return Placement.of(engine, read_peaks(args.bed).windows(engine.length))
+
+
+def _in_peaks(args, table, length: int) -> np.ndarray:
+    """Which variants lie in a --bed peak's window of the model's length."""
+    from ..genome.peaks import read_peaks
+    from .placement import Placement
+
+    placement = Placement.within(read_peaks(args.bed).windows(length))
+    inside = np.zeros(len(table), dtype=bool)
+    for chrom, rows in table.by_chromosome().items():
+        inside[rows] = placement.columns(chrom, table.pos[rows] - 1)[0] >= 0
+    return inside
 
 
 def _score_vcf(args, engine, scores: _Scores, table, genome, placement) -> None:
@@ -333,17 +353,26 @@ def _summary(n_scored: int, output: str, skipped: dict[str, int]) -> str:
     return text
 
 
-def _calls(scores: _Scores, q: float, nulls: dict) -> str:
+def _calls(scores: _Scores, q: float, nulls: dict, in_peaks=None) -> str:
     """``--calls Q``: how many variants have q-value <= Q, in words."""
     called = int(np.sum(scores.q <= q))
     tested = int(np.sum(~np.isnan(scores.q)))
+    if in_peaks is not None:  # the families of the stratified q-values
+        inside = int(np.sum(scores.q[in_peaks] <= q))
+        n_inside = int(np.sum(~np.isnan(scores.q[in_peaks])))
+        tested_text = (
+            f"{tested:,} variants ({inside:,} of the {n_inside:,} in peaks, "
+            f"q-values within them)"
+        )
+    else:
+        tested_text = f"{tested:,} variants"
     sizes = " and ".join(
         f"{null.effects.size:,}{' at their strongest placement' * strongest}"
         for strongest, null in sorted(nulls.items())
     )
     source = next(iter(nulls.values())).source
     text = (
-        f"called {called:,} of {tested:,} variants at q <= {q:g} "
+        f"called {called:,} of {tested_text} at q <= {q:g} "
         f"(null: {sizes} random SNVs in {source})"
     )
     smallest = max(1.0 / (1 + null.effects.size) for null in nulls.values())
@@ -446,7 +475,7 @@ def run_variants(args: argparse.Namespace) -> int:
         table = read_vcf(args.vcf) if args.vcf else read_pairs(args.pairs)
         scores = _Scores(len(table), args.plots or 0)
         scores.skip(getattr(table, "skipped", {}))
-        nulls = {}
+        nulls, in_peaks = {}, None
         if args.vcf:
             from ..genome.reference import open_genome
             from ..genome.vcf import check_chromosomes
@@ -457,12 +486,14 @@ def run_variants(args: argparse.Namespace) -> int:
             _score_vcf(args, engine, scores, table, genome, placement)
             if args.null:
                 nulls = _vcf_nulls(args, engine, genome, placement, scores)
+            if args.bed is not None:
+                in_peaks = _in_peaks(args, table, engine.length)
         else:
             refs = _score_pairs(args, engine, scores, table)
             if args.null and refs:
                 nulls = {False: pair_null(engine, refs, args.null, args.seed)}
         if nulls:
-            scores.test(nulls)
+            scores.test(nulls, in_peaks)
     n_scored = int((~np.isnan(scores.effect)).sum())
     with commit_together():
         if vcf_out:
@@ -476,7 +507,7 @@ def run_variants(args: argparse.Namespace) -> int:
     if not args.quiet:
         tell(_summary(n_scored, args.output, scores.skipped))
     if args.calls is not None and nulls:
-        print(_calls(scores, args.calls, nulls))
+        print(_calls(scores, args.calls, nulls, in_peaks))
     return 0
 
 

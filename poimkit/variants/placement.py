@@ -71,6 +71,21 @@ class Placement:
             return cls(CENTRE)
         if windows is None:
             return cls(STRONGEST)
+        return cls.within(windows)
+
+    @classmethod
+    def within(cls, windows: Peaks) -> Placement:
+        """Placement in ``windows`` (whatever the model), e.g. to test membership.
+
+        Parameters
+        ----------
+        windows : Peaks
+            Windows of the model's length.
+
+        Returns
+        -------
+        Placement
+        """
         regions = {}
         chrom = np.asarray(windows.chrom, dtype=object)
         for name in np.unique(chrom.astype(str)):
