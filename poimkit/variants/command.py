@@ -123,23 +123,20 @@ def _bar(args, total: int):
     )
 
 
-def _placement(args, engine):
+def _placement(engine, peaks):
     """Where the variants go in their windows (`Placement.of`)."""
     from .placement import Placement
 
-    if args.bed is None or engine.position_free:
+    if peaks is None or engine.position_free:
         return Placement.of(engine)
-    from ..genome.peaks import read_peaks
-
-    return Placement.of(engine, read_peaks(args.bed).windows(engine.length))
+    return Placement.of(engine, peaks.windows(engine.length))
 
 
-def _in_peaks(args, table, length: int) -> np.ndarray:
+def _in_peaks(peaks, table, length: int) -> np.ndarray:
     """Which variants lie in a --bed peak's window of the model's length."""
-    from ..genome.peaks import read_peaks
     from .placement import Placement
 
-    placement = Placement.within(read_peaks(args.bed).windows(length))
+    placement = Placement.within(peaks.windows(length))
     inside = np.zeros(len(table), dtype=bool)
     for chrom, rows in table.by_chromosome().items():
         inside[rows] = placement.columns(chrom, table.pos[rows] - 1)[0] >= 0
@@ -177,24 +174,18 @@ def _score_vcf(args, engine, scores: _Scores, table, genome, placement) -> None:
                 bar.update(part.size)
 
 
-def _vcf_nulls(args, engine, genome, placement, scores: _Scores) -> dict:
+def _vcf_nulls(args, engine, genome, placement, scores: _Scores, background) -> dict:
     """The nulls of a VCF's variants, by placement (`variant_null`).
 
     ``{False: ..., True: ...}``: the null of the variants placed at the
     centre or in their peak's window, and that of the variants at their
     strongest placement (`STRONGEST_SHARE` as many SNVs: each costs a
-    window's length of placements).
+    window's length of placements). ``background``: `background_windows`.
     """
-    from .null import (
-        STRONGEST_SHARE,
-        background_windows,
-        beside_model,
-        variant_null,
-    )
+    from .null import STRONGEST_SHARE, variant_null
     from .placement import STRONGEST
 
-    given = args.null_windows or beside_model(args.model)
-    windows, source = background_windows(genome, engine.length, given, args.seed)
+    windows, source = background
     scored = ~np.isnan(scores.effect)
     nulls = {}
     if (scored & ~scores.strongest).any():
@@ -482,12 +473,22 @@ def run_variants(args: argparse.Namespace) -> int:
 
             genome = open_genome(args.genome, quiet=args.quiet)
             check_chromosomes(table, genome)  # every line, before any scoring
-            placement = _placement(args, engine)
+            peaks = None
+            if args.bed is not None:  # read before any scoring
+                from ..genome.peaks import read_peaks
+
+                peaks = read_peaks(args.bed)
+            placement = _placement(engine, peaks)
+            if args.null:  # its windows read (or drawn) before any scoring
+                from .null import background_windows, beside_model
+
+                given = args.null_windows or beside_model(args.model)
+                background = background_windows(genome, engine.length, given, args.seed)
             _score_vcf(args, engine, scores, table, genome, placement)
             if args.null:
-                nulls = _vcf_nulls(args, engine, genome, placement, scores)
-            if args.bed is not None:
-                in_peaks = _in_peaks(args, table, engine.length)
+                nulls = _vcf_nulls(args, engine, genome, placement, scores, background)
+            if peaks is not None:
+                in_peaks = _in_peaks(peaks, table, engine.length)
         else:
             refs = _score_pairs(args, engine, scores, table)
             if args.null and refs:
