@@ -293,7 +293,6 @@ def _print_run(summary: dict, out: str) -> None:
             f"{summary['cv_balanced_accuracy']:.4f}\tbest_threshold\t"
             f"{summary['cv_best_accuracy']:.4f}"
         )
-        print(f"# cross-validation in {split_text(summary)}")
     if summary.get("models"):
         figures = "\t".join(
             f"{name}\t{m['cv_auc']:.4f}" for name, m in summary["models"].items()
@@ -305,6 +304,8 @@ def _print_run(summary: dict, out: str) -> None:
     print("model\t" + "\t".join(param_text(k, v) for k, v in chosen.items()))
     if summary["selection"] is not None:
         print(f"# chosen by inner CV: {chosen_text(chosen, summary['selection'])}")
+    if summary["cv_auc"] is not None:
+        print(f"# cross-validation in {split_text(summary)}")
     print("motif\tclass\tconsensus\tposition\tspread\timportance\tpos\tneg\tq_value")
     for m in summary["motifs"]:
         where = (
