@@ -113,7 +113,7 @@ def test_inner_splits_keep_chromosomes_whole_or_say_random():
     loci, y = _genome_records(n_chrom=8, per_chrom=10)
     groups = loci.groups()
     folds, scheme = _inner_splits(y, 3, 0, "auc", groups)
-    assert scheme == "3-fold of whole chromosomes"
+    assert scheme == "by-chromosome 3-fold"
     for train, test in folds:
         assert not set(groups[train]) & set(groups[test])
     folds, scheme = _inner_splits(y, 3, 0, "auc", np.array(["one"] * y.size))

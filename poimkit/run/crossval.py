@@ -250,6 +250,9 @@ def cross_validate(
 ) -> dict:
     """Stratified k-fold CV: AUC and accuracy per fold, out-of-fold scores.
 
+    The folds are `plan_folds`': random, or of whole chromosomes (peak
+    input, ``cv_by="chrom"``), the inner folds of the selection too.
+
     With ``options.selects`` the parameters left open are chosen inside every
     outer fold by an inner CV (nested CV, `poimkit.svm.selection.select_nested`),
     and once more on all sequences for the final model; each kernel setting's

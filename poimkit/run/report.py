@@ -229,9 +229,10 @@ def selection_note(selection: dict | None, n_sequences: int) -> str:
         f"{k} {{{', '.join(f'{v:g}' if isinstance(v, float) else str(v) for v in vs)}}}"
         for k, vs in selection["grid"].items()
     )
-    inner = {"holdout": "one inner split (a third held out)"}.get(
-        selection["inner"], f"an inner {selection['inner']} cross-validation"
-    )
+    inner = {
+        "holdout": "one inner split (a third held out)",
+        "by-chromosome holdout": "one inner split holding out whole chromosomes",
+    }.get(selection["inner"], f"an inner {selection['inner']} cross-validation")
     text = (
         "<p class='note'>The parameters were chosen by nested cross-validation: "
         f"in every outer fold by {inner} over {html.escape(grid)}, and for the "

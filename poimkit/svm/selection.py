@@ -141,7 +141,8 @@ class Selection:
         refused, e.g. mismatches with a shift).
     inner : str
         The inner scheme: ``"3-fold"`` or ``"holdout"`` (one split, a third
-        held out).
+        held out), ``"by-chromosome ..."`` when its folds hold out whole
+        chromosomes.
     best, best_score : dict, float
         The candidate with the highest inner AUC, and that AUC; ``params``
         differs from it when a simpler candidate ties (`ERROR_TOLERANCE`).
@@ -246,8 +247,8 @@ def _inner_splits(
         split = group_splits(y, groups, folds, random_state, metric == "auc")
         if split is not None:
             if y.size > HOLDOUT_ABOVE:
-                return split[:1], "holdout of whole chromosomes"
-            return split, f"{folds}-fold of whole chromosomes"
+                return split[:1], "by-chromosome holdout"
+            return split, f"by-chromosome {folds}-fold"
     return _random_inner_splits(y, folds, random_state, metric)
 
 
