@@ -109,6 +109,26 @@ def _lines(path: str) -> list[str]:
     return read_text(path).split("\n")
 
 
+def is_symbolic(allele: str) -> bool:
+    """Whether an ALT allele is no sequence: ``<...>``, a breakend, ``*`` or ``.``.
+
+    Parameters
+    ----------
+    allele : str
+        One ALT allele.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> [is_symbolic(a) for a in ("<DEL>", "G]chr2:5]", "*", ".", "TA")]
+    [True, True, True, True, False]
+    """
+    return allele in ("*", ".") or allele[:1] == "<" or "[" in allele or "]" in allele
+
+
 def _bad_letters(text: str) -> bool:
     return not text or bool(text.strip(_BASES))
 
@@ -185,12 +205,7 @@ def read_vcf(path: str | os.PathLike) -> VariantTable:
             )
         ref = ref.upper()
         for allele in alt.split(","):
-            if (
-                allele in ("*", ".")
-                or allele[:1] == "<"
-                or "[" in allele
-                or ("]" in allele)
-            ):
+            if is_symbolic(allele):
                 n_symbolic += 1
                 continue
             if _bad_letters(allele):

@@ -93,10 +93,6 @@ def _info(scores, rows: list[int]) -> str:
     )
 
 
-def _symbolic(allele: str) -> bool:
-    return allele in ("*", ".") or allele[:1] == "<" or "[" in allele or "]" in allele
-
-
 def vcf_lines(table: Any, scores: Any, chromosomes: list[str]) -> Iterator[str]:
     """The input VCF's lines with the INFO fields added, sorted (a generator).
 
@@ -112,6 +108,7 @@ def vcf_lines(table: Any, scores: Any, chromosomes: list[str]) -> Iterator[str]:
     chromosomes : list of str
         The genome's chromosomes, in order.
     """
+    from ..genome.vcf import is_symbolic
     from ..io.fasta import read_text
 
     by_line: dict[int, list[int]] = {}
@@ -145,7 +142,7 @@ def vcf_lines(table: Any, scores: Any, chromosomes: list[str]) -> Iterator[str]:
             fields.append(".")
         mine = iter(by_line.get(number, []))
         rows = [
-            None if _symbolic(a) else next(mine, None) for a in fields[4].split(",")
+            None if is_symbolic(a) else next(mine, None) for a in fields[4].split(",")
         ]
         added = _info(scores, rows)
         fields[7] = added if fields[7] in ("", ".") else fields[7] + ";" + added
