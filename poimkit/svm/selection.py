@@ -240,10 +240,10 @@ def _inner_splits(
     With ``groups``, folds of whole groups (`poimkit.svm.folds.group_splits`)
     while there are enough of them, else the random split.
     """
+    _check_inner_sizes(y, folds, metric)
     if groups is not None:
         from .folds import group_splits
 
-        _check_inner_sizes(y, folds, metric)
         split = group_splits(y, groups, folds, random_state, metric == "auc")
         if split is not None:
             if y.size > HOLDOUT_ABOVE:
@@ -273,7 +273,7 @@ def _check_inner_sizes(y: np.ndarray, folds: int, metric: str) -> None:
 def _random_inner_splits(
     y: np.ndarray, folds: int, random_state: int, metric: str
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
-    """The random (stratified) k-fold or holdout of `_inner_splits`."""
+    """The random (stratified) k-fold or holdout of `_inner_splits` (sizes checked)."""
     from sklearn.model_selection import (
         KFold,
         ShuffleSplit,
@@ -281,7 +281,6 @@ def _random_inner_splits(
         StratifiedShuffleSplit,
     )
 
-    _check_inner_sizes(y, folds, metric)
     if metric == "pearson":
         if y.size > HOLDOUT_ABOVE:
             split = ShuffleSplit(1, test_size=1 / folds, random_state=random_state)
