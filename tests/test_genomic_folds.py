@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from poimkit.errors import InputError
-from poimkit.run.crossval import regression_folds
+from poimkit.run.crossval import outer_folds
 from poimkit.svm.folds import (
     BLOCK,
     Loci,
@@ -120,12 +120,12 @@ def test_inner_splits_keep_chromosomes_whole_or_say_random():
     assert scheme == "3-fold"  # too few groups: the random split
 
 
-def test_regression_folds_by_chromosome_from_ids():
+def test_outer_folds_by_chromosome_from_ids():
     ids = [f"chr{c}:{i * 1000}-{i * 1000 + 100}" for c in range(1, 7) for i in range(5)]
     y = np.linspace(0, 1, len(ids))
-    plan = regression_folds(y, 3, 0, ids)
+    plan = outer_folds(y, 3, 0, ids)
     assert plan.split == "chromosome"
     chrom = np.array([i.split(":")[0] for i in ids])
     for train, test in plan.folds:
         assert not set(chrom[train]) & set(chrom[test])
-    assert regression_folds(y, 3, 0).split == "random"
+    assert outer_folds(y, 3, 0).split == "random"

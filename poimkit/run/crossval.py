@@ -104,30 +104,25 @@ def plan_folds(
     InputError
         For ``cv_by="chrom"`` and a record id that is not ``chrom:start-end``.
     """
-    from ..svm.folds import FoldPlan, genomic_folds, random_folds, record_loci
-    from ..svm.selection import INNER_FOLDS
-
-    y = np.asarray(data.y)
-    if _split_by(data, options) == "random":
-        return FoldPlan("random", random_folds(y, options.cv, options.seed, classes))
-    loci = record_loci(data.ids)
-    inner_folds = INNER_FOLDS if inner else 0
-    return genomic_folds(loci, y, options.cv, options.seed, classes, inner_folds)
+    by_chrom = _split_by(data, options) == "chrom"
+    ids = data.ids if by_chrom else None
+    return outer_folds(data.y, options.cv, options.seed, ids, inner, classes)
 
 
-def regression_folds(
+def outer_folds(
     y: np.ndarray,
     folds: int,
     seed: int,
     ids: Sequence[str] | None = None,
     inner: bool = False,
+    classes: bool = False,
 ) -> FoldPlan:
-    """The outer folds of a regression: random, or of whole chromosomes.
+    """Outer folds: random, or of whole chromosomes (for `plan_folds` and regression).
 
     Parameters
     ----------
     y : numpy.ndarray
-        The targets.
+        The labels, or the targets.
     folds : int
         At least 2 and at most ``len(y)``.
     seed : int
@@ -137,6 +132,8 @@ def regression_folds(
         (`poimkit.svm.folds.genomic_folds`); None: a shuffled k-fold split.
     inner : bool
         An inner CV runs in every training part (it needs chromosomes too).
+    classes : bool
+        Labels: stratified folds.
 
     Returns
     -------
@@ -145,12 +142,13 @@ def regression_folds(
     from ..svm.folds import FoldPlan, genomic_folds, random_folds, record_loci
     from ..svm.selection import INNER_FOLDS
 
+    y = np.asarray(y)
     if folds > len(y):
         raise InputError(f"--cv {folds} needs at least {folds} records, got {len(y)}")
     if ids is None:
-        return FoldPlan("random", random_folds(y, folds, seed, classes=False))
+        return FoldPlan("random", random_folds(y, folds, seed, classes))
     inner_folds = INNER_FOLDS if inner else 0
-    return genomic_folds(record_loci(ids), y, folds, seed, False, inner_folds)
+    return genomic_folds(record_loci(ids), y, folds, seed, classes, inner_folds)
 
 
 def _split_by(data: LabeledData, options: RunOptions) -> str:

@@ -103,7 +103,7 @@ def cv_regression(
         Also compare the SVM with the folds' motif models and stacks
         (`_cv_folds`).
     split : FoldPlan, optional
-        The folds (`poimkit.run.crossval.regression_folds`, e.g. of whole
+        The folds (`poimkit.run.crossval.outer_folds`, e.g. of whole
         chromosomes); default ``folds`` random ones.
 
     Returns
@@ -115,9 +115,9 @@ def cv_regression(
         ``cv_predictions`` (the held-out prediction of every record) and
         ``out_of_fold_scores`` (the SVM's).
     """
-    from .crossval import regression_folds, split_summary
+    from .crossval import outer_folds, split_summary
 
-    split = split or regression_folds(y, folds, seed)
+    split = split or outer_folds(y, folds, seed)
     result = _cv_folds([model] * folds, X, y, split.folds, progress, motif_options)
     return {**result, **split_summary(split)}
 
@@ -166,10 +166,10 @@ def nested_regression(
     from sklearn.base import clone
 
     from ..svm.families import select_families
-    from .crossval import regression_folds, selection_summary, split_summary
+    from .crossval import outer_folds, selection_summary, split_summary
 
     if folds:
-        split = split or regression_folds(y, folds, seed)
+        split = split or outer_folds(y, folds, seed)
     outer = split.folds if folds else []
     train_sets = [train for train, _ in outer] + [np.arange(y.size)]
     found = select_families(
@@ -424,12 +424,12 @@ def _select_and_cross_validate(
     """
     progress = bars(args)
     _, template, grid = families[0]
-    from .crossval import regression_folds
+    from .crossval import outer_folds
 
     split = None
     if args.cv:
         by_chrom = ids if getattr(args, "cv_by", None) == "chrom" else None
-        split = regression_folds(y, args.cv, args.seed, by_chrom, _selects(families))
+        split = outer_folds(y, args.cv, args.seed, by_chrom, _selects(families))
     if not _selects(families):
         model = clone_checked(template, {**grid.settings()[0], "C": grid.C[0]})
         cv = (
