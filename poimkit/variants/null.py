@@ -289,14 +289,14 @@ def variant_null(
     shift = rng.integers(1, 4, size=n)
     chrom = np.asarray(windows.chrom, dtype=object)[w]
     placement = Placement.of(engine, windows) if kind == REGIONS else Placement(kind)
+    letters = np.array(list("ACGT"))
     effects = []
     for name in np.unique(chrom.astype(str)):
         at = np.flatnonzero(chrom == name)
         codes = genome.codes(name)
         ref = codes[pos[at]]
-        good = at[ref <= 3]
-        ref = codes[pos[good]]
-        letters = np.array(list("ACGT"))
+        letter = ref <= 3  # no SNV on an N
+        good, ref = at[letter], ref[letter]
         refs = letters[ref].tolist()
         alts = letters[(ref + shift[good]) % 4].tolist()
         chunk, _ = scored_chunk(
