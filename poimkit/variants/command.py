@@ -111,6 +111,11 @@ class _Scores:
             del self.best[self.n_plots :]
 
 
+def _shows_bars(args) -> bool:
+    """Progress bars: on a terminal, unless --quiet."""
+    return not args.quiet and sys.stderr.isatty()
+
+
 def _bar(args, total: int):
     from tqdm.auto import tqdm
 
@@ -119,7 +124,7 @@ def _bar(args, total: int):
         desc="variants",
         unit="var",
         unit_scale=True,
-        disable=args.quiet or not sys.stderr.isatty(),
+        disable=not _shows_bars(args),
     )
 
 
@@ -190,12 +195,19 @@ def _vcf_nulls(args, engine, genome, placement, scores: _Scores, background) -> 
     nulls = {}
     if (scored & ~scores.strongest).any():
         nulls[False] = variant_null(
-            engine, placement.kind, genome, windows, source, args.null, args.seed
+            engine,
+            placement.kind,
+            genome,
+            windows,
+            source,
+            args.null,
+            args.seed,
+            _shows_bars(args),
         )
     if (scored & scores.strongest).any():
         n = max(1, args.null // STRONGEST_SHARE)
         nulls[True] = variant_null(
-            engine, STRONGEST, genome, windows, source, n, args.seed
+            engine, STRONGEST, genome, windows, source, n, args.seed, _shows_bars(args)
         )
     return nulls
 
@@ -348,30 +360,31 @@ def _calls(scores: _Scores, q: float, nulls: dict, in_peaks=None) -> str:
     """``--calls Q``: how many variants have q-value <= Q, in words."""
     called = int(np.sum(scores.q <= q))
     tested = int(np.sum(~np.isnan(scores.q)))
-    if in_peaks is not None:  # the families of the stratified q-values
+    families = [tested]  # the sizes of the q-values' families
+    tested_text = f"{tested:,} variants"
+    if in_peaks is not None:  # stratified: in peaks, and outside
         inside = int(np.sum(scores.q[in_peaks] <= q))
         n_inside = int(np.sum(~np.isnan(scores.q[in_peaks])))
-        tested_text = (
-            f"{tested:,} variants ({inside:,} of the {n_inside:,} in peaks, "
-            f"q-values within them)"
+        families = [n_inside, tested - n_inside]
+        tested_text += (
+            f" ({inside:,} of the {n_inside:,} in peaks, q-values within them)"
         )
-    else:
-        tested_text = f"{tested:,} variants"
-    sizes = " and ".join(
-        f"{null.effects.size:,}{' at their strongest placement' * strongest}"
+    sizes = ", and ".join(
+        f"{null.effects.size:,} random SNVs"
+        + " scored at their strongest placement" * strongest
         for strongest, null in sorted(nulls.items())
     )
     source = next(iter(nulls.values())).source
     text = (
-        f"called {called:,} of {tested_text} at q <= {q:g} "
-        f"(null: {sizes} random SNVs in {source})"
+        f"called {called:,} of {tested_text} at q <= {q:g} (null: {sizes}, in {source})"
     )
     smallest = max(1.0 / (1 + null.effects.size) for null in nulls.values())
-    if smallest * tested > q:  # one variant at the floor cannot reach q alone
+    m = max(families)
+    if smallest * m > q:  # one variant at the floor cannot reach q alone
         text += (
             f"; the smallest p-value the null gives is {smallest:.2g}, so a call "
-            f"needs {smallest * tested / q:.0f} or more variants that strong: "
-            "a larger --null sharpens the p-values"
+            f"among {m:,} variants needs {smallest * m / q:.0f} or more that "
+            "strong: a larger --null sharpens the p-values"
         )
     return text
 

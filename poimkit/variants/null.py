@@ -255,6 +255,7 @@ def variant_null(
     source: str,
     n: int = DEFAULT_NULL,
     seed: int = 0,
+    progress: bool = False,
 ) -> VariantNull:
     """Effects of ``n`` random SNVs in ``windows``, placed as the variants are.
 
@@ -275,12 +276,16 @@ def variant_null(
         Random SNVs (at least 1).
     seed : int
         Seed of the positions and letters.
+    progress : bool
+        A progress bar over the SNVs on standard error.
 
     Returns
     -------
     VariantNull
     """
-    from .placement import REGIONS, Placement, scored_chunk
+    from tqdm.auto import tqdm
+
+    from .placement import REGIONS, STRONGEST, Placement, scored_chunk
 
     rng = np.random.default_rng(seed)
     w = rng.integers(0, len(windows), size=n)
@@ -290,19 +295,33 @@ def variant_null(
     chrom = np.asarray(windows.chrom, dtype=object)[w]
     placement = Placement.of(engine, windows) if kind == REGIONS else Placement(kind)
     letters = np.array(list("ACGT"))
+    step = 4096 if kind == STRONGEST else 65536  # SNVs scored at once
     effects = []
-    for name in np.unique(chrom.astype(str)):
-        at = np.flatnonzero(chrom == name)
-        codes = genome.codes(name)
-        ref = codes[pos[at]]
-        letter = ref <= 3  # no SNV on an N
-        good, ref = at[letter], ref[letter]
-        refs = letters[ref].tolist()
-        alts = letters[(ref + shift[good]) % 4].tolist()
-        chunk, _ = scored_chunk(
-            engine, placement, codes, name, pos[good], refs, alts, good, 0
-        )
-        effects.append(chunk.effect)
+    bar = tqdm(total=n, desc="null", unit="SNV", unit_scale=True, disable=not progress)
+    with bar:
+        for name in np.unique(chrom.astype(str)):
+            at = np.flatnonzero(chrom == name)
+            codes = genome.codes(name)
+            ref = codes[pos[at]]
+            letter = ref <= 3  # no SNV on an N
+            good, ref = at[letter], ref[letter]
+            alts = (ref + shift[good]) % 4
+            bar.update(at.size - good.size)
+            for s in range(0, good.size, step):
+                part = slice(s, s + step)
+                chunk, _ = scored_chunk(
+                    engine,
+                    placement,
+                    codes,
+                    name,
+                    pos[good[part]],
+                    letters[ref[part]].tolist(),
+                    letters[alts[part]].tolist(),
+                    good[part],
+                    0,
+                )
+                effects.append(chunk.effect)
+                bar.update(good[part].size)
     effects = np.concatenate(effects) if effects else np.empty(0)
     if not effects.size:
         raise InputError("no random SNV of the null could be scored")
