@@ -306,6 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_options(run)
 
     _add_variants(sub)
+    from .genome.scan_command import add_scan
+
+    add_scan(sub, _command)
 
     demo = _command(
         sub,
@@ -553,8 +556,9 @@ def _add_model_options(parser: argparse.ArgumentParser):
     model.add_argument(
         "--reverse-complement",
         action=argparse.BooleanOptionalAction,
-        help="score both strands alike (wd: kernel solver only); default: off for "
-        "wd, chosen by the inner CV for gkm",
+        help="score both strands alike (wd: kernel solver only); default: on for "
+        "windows of unstranded peaks (--bed without strands), else off for wd and "
+        "chosen by the inner CV for gkm",
     )
     for name, text in (
         ("l", "gkm: length of the compared words"),
@@ -633,8 +637,9 @@ def _add_motif_options(parser) -> None:
         "--compare",
         metavar="SOURCE",
         help="rank known motifs by similarity to each found one (Tomtom "
-        "p-values): a MEME/JASPAR/TRANSFAC file, or jaspar[:GROUP[:RELEASE]] "
-        '(offline JASPAR CORE; needs pip install "poimkit[jaspar]")',
+        "p-values): a MEME/JASPAR/TRANSFAC file, or "
+        "jaspar[:GROUP[:RELEASE[:COLLECTION]]] (offline JASPAR, default CORE "
+        'vertebrates; needs pip install "poimkit[jaspar]")',
     )
 
 
@@ -663,4 +668,13 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         help="uniform letters or a Markov chain fitted to the input",
     )
     _add_motif_options(explain)
+    explain.add_argument(
+        "--known",
+        metavar="SOURCE",
+        help="test every known motif for sites in more positives than negatives "
+        "(Fisher's exact test, BH q-values; known_motifs.tsv and the report): "
+        "jaspar[:GROUP[:RELEASE[:COLLECTION]]] (offline JASPAR, default CORE "
+        "vertebrates) or a MEME/JASPAR/TRANSFAC file; found motifs are also "
+        "compared with them unless --compare names others",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")

@@ -373,6 +373,12 @@ def _run_variants(args: argparse.Namespace) -> int:
     return run_variants(args)
 
 
+def _run_scan(args: argparse.Namespace) -> int:
+    from .genome.scan_command import run_scan
+
+    return run_scan(args)
+
+
 _COMMANDS = {
     "train": train_command,
     "score": _run_score,
@@ -381,6 +387,7 @@ _COMMANDS = {
     "run": _run_run,
     "demo": _run_demo,
     "variants": _run_variants,
+    "scan": _run_scan,
 }
 
 

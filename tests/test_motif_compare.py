@@ -114,8 +114,8 @@ def test_known_motifs_from_a_file_and_errors(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "pyjaspar", None)
     with pytest.raises(InputError, match=r"poimkit\[jaspar\]"):
         known_motifs("jaspar")
-    with pytest.raises(InputError, match=r"jaspar\[:GROUP\[:RELEASE\]\]"):
-        known_motifs("jaspar:vertebrates:JASPAR2024:extra")
+    with pytest.raises(InputError, match=r"jaspar\[:GROUP\[:RELEASE\[:COLLECTION"):
+        known_motifs("jaspar:vertebrates:JASPAR2024:CORE:extra")
 
 
 def test_jaspar_offline_finds_ctcf_and_tbp():
@@ -130,6 +130,10 @@ def test_jaspar_offline_finds_ctcf_and_tbp():
         known_motifs("jaspar:vertebrates:JASPAR1999")
     with pytest.raises(InputError, match="no CORE motifs"):
         known_motifs("jaspar:martians")
+    # "jaspar" alone is the vertebrates; "all" every group; counts kept
+    assert len(known_motifs("jaspar")) == len(known)
+    assert len(known_motifs("jaspar:all")) > len(known)
+    assert all(m.n_sites > 0 for m in known)
 
 
 def test_motifs_command_compares(tmp_path, capsys):

@@ -56,13 +56,23 @@ def test_z_scores_are_in_null_standard_deviations():
     assert null.z_scores(np.array([2.0, 0.0])).tolist() == [2.0, 0.0]
 
 
-@pytest.fixture(scope="module")
-def small_wd():
+def _small_wd(**params):
     rng = np.random.default_rng(3)
     X = rng.integers(0, 4, size=(60, 20)).astype(np.uint8)
     X[:30, 8:12] = [0, 1, 2, 3]  # ACGT at 8 in positives
     y = np.r_[np.ones(30), np.zeros(30)]
-    return WDKernelSVC(degree=4, shift=1).fit(X, y)
+    return WDKernelSVC(degree=4, **params).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def small_wd():
+    return _small_wd(shift=1)
+
+
+# the default WD model of unstranded peaks reads both strands
+@pytest.fixture(scope="module", params=[{"shift": 1}, {"reverse_complement": True}])
+def any_wd(request):
+    return _small_wd(**request.param)
 
 
 def _brute_strongest(model, codes, p, alt):
@@ -82,11 +92,11 @@ def _brute_strongest(model, codes, p, alt):
     return best
 
 
-def test_strongest_placement_is_the_brute_force_one(small_wd):
+def test_strongest_placement_is_the_brute_force_one(any_wd):
     rng = np.random.default_rng(5)
     codes = rng.integers(0, 4, 120).astype(np.uint8)
     codes[50:54] = [0, 1, 2, 3]
-    engine = effect_engine(small_wd)
+    engine = effect_engine(any_wd)
     pos = np.array([0, 3, 51, 52, 70, 119])
     alts = [(int(codes[p]) + 1) % 4 for p in pos]
     refs = LETTERS[codes[pos]].tolist()
@@ -96,7 +106,7 @@ def test_strongest_placement_is_the_brute_force_one(small_wd):
     )
     assert chunk.strongest.all()
     for j, p in enumerate(pos):
-        column, effect = _brute_strongest(small_wd, codes, int(p), alts[j])
+        column, effect = _brute_strongest(any_wd, codes, int(p), alts[j])
         assert chunk.anchor[j] == column
         assert chunk.effect[j] == pytest.approx(effect, abs=1e-9)
 

@@ -17,7 +17,7 @@ import gzip
 import io
 import os
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -508,3 +508,56 @@ def read_npz(
             path=path,
         )
     return arrays
+
+
+def file_head(path: PathLike, size: int = 4096) -> str:
+    """The first ``size`` characters of a text file (plain or gzip); "" if unreadable.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    size : int
+        How many characters.
+    """
+    try:
+        with open(path, "rb") as raw:
+            gz = raw.read(2) == b"\x1f\x8b"
+        opener = gzip.open if gz else open
+        with opener(path, "rt", encoding="utf-8") as handle:
+            return handle.read(size)
+    except (OSError, UnicodeDecodeError, EOFError):
+        return ""
+
+
+def check_replace(
+    path: PathLike, force: bool, ours: Callable[[str], bool], command: str
+) -> None:
+    """Refuse to replace a file without ``force``, or one ``command`` did not write.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The output file.
+    force : bool
+        Whether the user allows replacing it (``--force``).
+    ours : callable
+        Whether a file (by path) is an output of ``command``.
+    command : str
+        The command, for the message (``"poimkit scan"``).
+
+    Raises
+    ------
+    InputError
+        If ``path`` exists and may not be replaced.
+    """
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        return
+    if not force:
+        raise InputError(f"{path} exists: give --force to replace it")
+    if not ours(path):
+        raise InputError(
+            f"{path} was not written by {command}; --force only replaces "
+            "poimkit's own outputs"
+        )

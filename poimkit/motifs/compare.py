@@ -33,6 +33,8 @@ from .motif import Motif
 
 #: what ``known_motifs("jaspar")`` reads: pyjaspar's bundled CORE collection
 JASPAR_COLLECTION = "CORE"
+#: ... and its taxonomic group unless another is named
+JASPAR_GROUP = "vertebrates"
 #: fewest known motifs for a Tomtom p-value (memelite warns below this; MEME
 #: Suite's tomtom below 50): its null is built from their columns
 MIN_TOMTOM_TARGETS = 25
@@ -167,29 +169,35 @@ def known_motifs(source: str | os.PathLike) -> list[Motif]:
     ----------
     source : str or path-like
         A MEME, JASPAR or TRANSFAC file (format from the suffix), or
-        ``"jaspar"``, ``"jaspar:GROUP"`` or ``"jaspar:GROUP:RELEASE"`` for the
-        JASPAR CORE collection that the optional package ``pyjaspar`` ships
-        (``pip install "poimkit[jaspar]"``), e.g. ``"jaspar:vertebrates"``
-        or ``"jaspar:plants:JASPAR2024"``; default release: pyjaspar's newest.
+        ``"jaspar[:GROUP[:RELEASE[:COLLECTION]]]"`` for a JASPAR collection
+        that the optional package ``pyjaspar`` ships (``pip install
+        "poimkit[jaspar]"``). GROUP is a taxonomic group (default
+        `JASPAR_GROUP`; ``all`` for every group), RELEASE e.g. ``JASPAR2024``
+        (default: pyjaspar's newest), COLLECTION e.g. ``UNVALIDATED``
+        (default `JASPAR_COLLECTION`): ``"jaspar"``, ``"jaspar:plants"``,
+        ``"jaspar:all:JASPAR2024"``.
 
     Returns
     -------
     list of Motif
-        JASPAR motifs are named ``"MATRIX_ID NAME"`` (e.g. ``"MA0108.3 TBP"``).
+        JASPAR motifs are named ``"MATRIX_ID NAME"`` (e.g. ``"MA0108.3 TBP"``)
+        and carry their site counts.
 
     Raises
     ------
     InputError
-        If the file cannot be read, pyjaspar is missing, or the group or
-        release is unknown.
+        If the file cannot be read, pyjaspar is missing, or the group,
+        release or collection is unknown.
     """
     text = os.fspath(source)
     if text.split(":", 1)[0].lower() != "jaspar":
         return read_motifs(text)
     parts = text.split(":")
-    if len(parts) > 3:
-        raise InputError(f"{text!r}: expected jaspar[:GROUP[:RELEASE]]")
-    _, group, release = parts + [""] * (3 - len(parts))
+    if len(parts) > 4:
+        raise InputError(f"{text!r}: expected jaspar[:GROUP[:RELEASE[:COLLECTION]]]")
+    _, group, release, collection = parts + [""] * (4 - len(parts))
+    group = group or JASPAR_GROUP
+    collection = (collection or JASPAR_COLLECTION).upper()
     try:
         from pyjaspar import jaspardb
     except ImportError:
@@ -210,16 +218,25 @@ def known_motifs(source: str | os.PathLike) -> list[Motif]:
     with warnings.catch_warnings():  # pyjaspar warns of an empty result; we raise
         warnings.simplefilter("ignore")
         records = db.fetch_motifs(
-            collection=JASPAR_COLLECTION,
-            tax_group=[group] if group else None,
+            collection=collection,
+            tax_group=None if group.lower() == "all" else [group],
             all_versions=False,
         )
     if not records:
         raise InputError(
-            f"{text!r}: no {JASPAR_COLLECTION} motifs for tax group {group!r} "
-            "(groups: vertebrates, plants, insects, fungi, nematodes, urochordates)"
+            f"{text!r}: no {collection} motifs for tax group {group!r} (groups: "
+            "vertebrates, plants, insects, fungi, nematodes, urochordates, all; "
+            "collections: CORE, UNVALIDATED, ...)"
         )
-    return [to_motif(r, f"{r.matrix_id} {r.name}", {}, path=text) for r in records]
+    return [
+        to_motif(r, f"{r.matrix_id} {r.name}", {"n_sites": _sites(r)}, path=text)
+        for r in records
+    ]
+
+
+def _sites(record) -> int:
+    """The sites a JASPAR matrix counts (its first column's total)."""
+    return int(round(sum(record.counts[a][0] for a in "ACGT")))
 
 
 def _standard_columns(pwm: np.ndarray) -> np.ndarray:

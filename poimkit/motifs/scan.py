@@ -347,8 +347,37 @@ def score_threshold(
     chance : float
         The chance of reaching it (above p only where capped).
     """
-    scale = 1.0 / SCORE_GRID
-    ints = np.rint(log_odds_ * scale).astype(np.int64)
+    low, tail = score_tail(log_odds_, background)
+    ok = np.flatnonzero(tail <= p)
+    i = ok[0] if ok.size else tail.size - 1
+    return (low + i) * SCORE_GRID - 1e-9, float(tail[i])
+
+
+def score_tail(log_odds_: np.ndarray, background: np.ndarray) -> tuple[int, np.ndarray]:
+    """The exact upper tail of a background window's score, on the score grid.
+
+    Parameters
+    ----------
+    log_odds_ : numpy.ndarray of float, shape (m, 4)
+        Log-odds on the grid of `SCORE_GRID`.
+    background : numpy.ndarray of float, shape (4,)
+        Background letter probabilities (independent letters).
+
+    Returns
+    -------
+    low : int
+        The lowest score, in grid steps.
+    tail : numpy.ndarray of float64
+        ``tail[i]``: the chance that a window scores at least ``low + i``
+        grid steps.
+
+    Examples
+    --------
+    >>> low, tail = score_tail(np.array([[1.0, 0, 0, 0]]), np.full(4, 0.25))
+    >>> low, float(tail[0]), float(tail[100])
+    (0, 1.0, 0.25)
+    """
+    ints = np.rint(log_odds_ / SCORE_GRID).astype(np.int64)
     low = ints.min(axis=1)
     span = ints - low[:, None]
     dist = np.ones(1)
@@ -357,10 +386,33 @@ def score_threshold(
         for a in range(4):
             new[row[a] : row[a] + dist.size] += pr[a] * dist
         dist = new
-    tail = np.cumsum(dist[::-1])[::-1]  # P(score >= low.sum() + i)
-    ok = np.flatnonzero(tail <= p)
-    i = ok[0] if ok.size else dist.size - 1
-    return (low.sum() + i) / scale - 1e-9, float(tail[i])
+    return int(low.sum()), np.cumsum(dist[::-1])[::-1]
+
+
+def strand_tables(log_odds_: np.ndarray) -> np.ndarray:
+    """The log-odds for both strands, with ``-inf`` for the codes of N and padding.
+
+    Parameters
+    ----------
+    log_odds_ : numpy.ndarray of float, shape (m, 4)
+        The motif's log-odds.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (2, m, 5)
+        ``[0]`` the motif's, ``[1]`` its reverse complement's; column 4
+        (N in a genome, `PAD` in padded records) is ``-inf``.
+
+    Examples
+    --------
+    >>> t = strand_tables(np.array([[1.0, 2.0, 3.0, 4.0]]))
+    >>> t[1, 0].tolist()
+    [4.0, 3.0, 2.0, 1.0, -inf]
+    """
+    tables = np.full((2, log_odds_.shape[0], PAD + 1), -np.inf)
+    tables[0, :, :4] = log_odds_
+    tables[1, :, :4] = log_odds_[::-1, ::-1]
+    return tables
 
 
 def best_windows(

@@ -130,6 +130,7 @@ _RUN_FIELDS = (
     "drop_short",
     "positive_label",
     "compare",
+    "known",
 )
 
 

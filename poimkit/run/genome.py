@@ -199,6 +199,7 @@ def read_peak_input(
             "role": "peaks",
             "path": os.path.abspath(source.bed),
             "sha256": file_sha256(source.bed),
+            "stranded": bool((peaks.strand != ".").any()),
         },
         provenance,
     ]

@@ -15,9 +15,11 @@ from .console import StepTimer
 from .crossval import better_than_chance
 from .data import check_poim_memory, compute_run_poim, motif_data, read_input
 from .genome import PeakSource, read_peak_input
+from .known import enrich_known, known_summary, read_known, write_known
 from .motif_model import final_models, motif_model_summary, save_motif_models
 from .options import RunOptions
 from .plan import make_plan
+from .sites_bed import write_sites_bed
 from .summary import (
     build_summary,
     roc_curves,
@@ -85,7 +87,10 @@ def run_pipeline(
     ``stack.npz`` (the SVM's score and the motifs,
     `poimkit.motifs.stacked.StackedModel`; only if the run chose it),
     ``figures/`` (PNG), ``summary.json`` and ``report.html`` (one
-    self-contained page). Everything
+    self-contained page); for peaks also ``negatives.bed`` (or
+    ``negatives.fa``) and ``sites.bed`` (the sites in the peaks in genome
+    coordinates, `poimkit.run.sites_bed`); with ``options.known``
+    ``known_motifs.tsv`` (`poimkit.run.known`). Everything
     is written into a hidden sibling folder first and renamed to ``out`` at the
     end, so an interrupted run leaves ``out`` absent (or, with ``force``, as
     it was).
@@ -121,12 +126,10 @@ def run_pipeline(
         peaks.check(options)
     check_output_folder(out, force, inputs)
     with output_lock(out):  # a second run into the same folder: refused now
-        known = None
-        if options.compare:
-            from ..motifs.compare import known_motifs
-
+        known = tested = None
+        if options.compare or options.known:
             with timer.step("known motifs"):
-                known = known_motifs(options.compare)
+                known, tested = read_known(options)
         with timer.step("read"):
             if peaks is None:
                 data, made = read_input(pos, neg, fasta, labels, options), None
@@ -143,6 +146,7 @@ def run_pipeline(
             "training",
             "POIM",
             "motifs",
+            *["known-motif enrichment"] * (tested is not None),
             "outputs",
         ]
         with (
@@ -180,11 +184,21 @@ def run_pipeline(
                 explained, stack, chosen = final_models(
                     model, motifs, data, background_letters(background), cv, options
                 )
+            if tested is not None:
+                with timer.step("known-motif enrichment"):
+                    enrichment = enrich_known(
+                        tested,
+                        X_motifs,
+                        y_motifs,
+                        motifs,
+                        background_letters(background),
+                    )
             with timer.step("outputs"):
                 save_results(staged, model, poim)
                 save_motif_models(staged, explained, stack)
                 if made is not None:
                     made.write_negatives(staged)
+                    write_sites_bed(staged / "sites.bed", motifs, ids_motifs, y_motifs)
                 write_meme(
                     staged / "motifs.meme", motifs, background_letters(background)
                 )
@@ -198,6 +212,8 @@ def run_pipeline(
                     lengths=[len(x) for x in X_motifs],
                     probabilities=cv.get("out_of_fold_probabilities"),
                 )
+                if tested is not None:
+                    figures += write_known(staged, staged / "figures", enrichment)
             summary = build_summary(
                 data,
                 trained,
@@ -213,5 +229,7 @@ def run_pipeline(
             )
             summary["motif_model"] = motif_model_summary(explained, cv, data.y)
             summary["chosen_model"] = chosen
+            if tested is not None:
+                summary["known_motifs"] = known_summary(enrichment, options.known)
             write_summary(staged, summary, write_report)
         return summary

@@ -18,6 +18,7 @@ from .options import (
     check_kernel_size,
     resolve_kernel,
     resolve_solver,
+    resolve_strands,
     search_families,
 )
 
@@ -93,6 +94,7 @@ def make_plan(
     n, length = int(data.y.size), data.length
     options = resolve_kernel(options, data.lengths_differ)
     options = resolve_solver(options, n, length)
+    options = resolve_strands(options, _unoriented(data))
     families = search_families(options, length, n)
     if check:
         check_folds(data, options, families)
@@ -100,6 +102,14 @@ def make_plan(
     names = [options.kernel] if families is None else [f for f, _, _ in families]
     templates = {name: _template(options, name, model, length) for name in names}
     return RunPlan(options, n, length, families, templates)
+
+
+def _unoriented(data: LabeledData) -> bool:
+    """Whether the records are windows of peaks without strands."""
+    return any(
+        item.get("role") == "peaks" and item.get("stranded") is False
+        for item in data.inputs
+    )
 
 
 def _template(options: RunOptions, family: str, model: Any, length: int):

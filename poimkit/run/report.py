@@ -17,6 +17,7 @@ from .html import (
     software_and_times,
     table,
 )
+from .report_known import known_section
 from .report_models import MODEL_WORDS, effects_table, fidelity_sentence, headline
 
 #: the motifs' introduction: how sites are found, what the columns mean
@@ -608,6 +609,7 @@ def render_report(summary: dict, figures: Path) -> str:
     else:
         note = html.escape(s["motifs_note"])
         parts.append(f"<p class='big'>{note[0].upper() + note[1:]}.</p>")
+    parts.extend(known_section(s, figures))
     # ---- where (positional models) or which k-mers (position-free ones),
     # quality, POIMs
     quality = _quality(s, figures) if s["cv_auc"] is not None else []

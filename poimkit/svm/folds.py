@@ -58,10 +58,16 @@ class Loci:
         Chromosome (sequence) names.
     start : numpy.ndarray of int64
         0-based starts.
+    end : numpy.ndarray of int64 or None
+        Ends (exclusive), as the ids give them.
+    minus : numpy.ndarray of bool or None
+        Whether the record is the window's reverse complement (``(-)``).
     """
 
     chrom: np.ndarray
     start: np.ndarray
+    end: np.ndarray | None = None
+    minus: np.ndarray | None = None
 
     def groups(self, block: int | None = None) -> np.ndarray:
         """Group names: the chromosome, or ``chrom:b`` for block b of ``block``.
@@ -107,10 +113,12 @@ def record_loci(ids: Sequence[str], path: str | None = None) -> Loci:
     Examples
     --------
     >>> loci = record_loci(["chr2:100-300(+)", "shuffle1:chrX:5-205", "c:1-2#3"])
-    >>> loci.chrom.tolist(), loci.start.tolist()
-    (['chr2', 'chrX', 'c'], [100, 5, 1])
+    >>> loci.chrom.tolist(), loci.start.tolist(), loci.end.tolist()
+    (['chr2', 'chrX', 'c'], [100, 5, 1], [300, 205, 2])
+    >>> record_loci(["chr1:10-20(-)#2"]).minus.tolist()
+    [True]
     """
-    chrom, start = [], []
+    chrom, start, end, minus = [], [], [], []
     for number, name in enumerate(ids, 1):
         found = _LOCUS.match(name)
         if found is None or not _TAIL.fullmatch(name[found.end() :]):
@@ -122,7 +130,14 @@ def record_loci(ids: Sequence[str], path: str | None = None) -> Loci:
             )
         chrom.append(found["chrom"])
         start.append(int(found["start"]))
-    return Loci(np.array(chrom, dtype=object), np.array(start, dtype=np.int64))
+        end.append(int(found["end"]))
+        minus.append(name[found.end() :].startswith("(-)"))
+    return Loci(
+        np.array(chrom, dtype=object),
+        np.array(start, dtype=np.int64),
+        np.array(end, dtype=np.int64),
+        np.array(minus, dtype=bool),
+    )
 
 
 @dataclass

@@ -411,33 +411,16 @@ def _check_arguments(args: argparse.Namespace) -> None:
         if value is not None and not args.vcf:
             raise InputError(f"{flag} goes with --vcf (genome positions)")
     check_threads(args.threads)
-    _check_replace(args.output, args.force)
+    from ..io.files import check_replace
 
-
-def _check_replace(path: str, force: bool) -> None:
-    """Refuse to replace a file without --force, and one poimkit did not write."""
-    import os
-
-    if not os.path.exists(path):
-        return
-    if not force:
-        raise InputError(f"{path} exists: give --force to replace it")
-    if not _ours(path):
-        raise InputError(
-            f"{path} was not written by poimkit variants; --force only replaces "
-            "poimkit's own outputs"
-        )
+    check_replace(args.output, args.force, _ours, "poimkit variants")
 
 
 def _ours(path: str) -> bool:
     """Whether ``path`` begins as a table or VCF of poimkit variants."""
-    from ..io.fasta import open_text
+    from ..io.files import file_head
 
-    try:
-        with open_text(path) as handle:
-            head = handle.read(4096)
-    except (OSError, UnicodeDecodeError, EOFError):
-        return False
+    head = file_head(path)
     return head.startswith("\t".join(COLUMNS[:6])) or "ID=POIM_EFFECT" in head
 
 

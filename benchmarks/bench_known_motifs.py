@@ -1,0 +1,249 @@
+"""Known-motif enrichment (``poimkit run --known jaspar``) beside a FIMO-hit baseline.
+
+Fresh synthetic genomes (`poimkit.datasets.write_synthetic_genome`, seeded)
+hold an AP-1 site (``TGACTCA``, the generator's PWM of it, point mutations
+included) at most peak summits.
+
+1. **Which factor.** ``poimkit run --bed --known jaspar`` on 2,000 peaks
+   (6 x 2 Mb) with its matched genomic negatives: the top row of
+   ``known_motifs.tsv`` must be a FOS/JUN-family motif (JASPAR's family
+   annotation names Fos, Jun or ATF) at q <= 1e-10. Control: the same
+   records with their labels shuffled, where no motif may reach q <= 0.05.
+   Baseline on the same records: memelite's FIMO (MEME suite's algorithm,
+   hits at p <= 1e-4 on both strands) as the site call, the same Fisher test
+   and Benjamini-Hochberg q-values (what SEA-like enrichment of FIMO hits
+   gives).
+2. **Speed.** The whole JASPAR CORE vertebrates (1,019 motifs) on 10^4 peak
+   windows of 200 nt and 10^4 background windows, on 2 cores: poimkit's scan
+   (`poimkit.motifs.enrichment.known_enrichment`) against memelite's FIMO
+   counting hits on the same records. Goal: under 2 min.
+
+Usage: ``python benchmarks/bench_known_motifs.py [--seed 4301]
+[--out known_motifs.json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from run_info import jsonable, machine, versions  # noqa: E402
+
+AP1 = "TGACTCA"
+WIDTH = 200
+
+
+def _family(ids: list[str]) -> dict[str, str]:
+    """JASPAR's family annotation of each matrix id."""
+    from pyjaspar import jaspardb
+
+    db = jaspardb()
+    out = {}
+    for matrix_id in ids:
+        record = db.fetch_motif_by_id(matrix_id)
+        out[matrix_id] = "; ".join(record.tf_family or [])
+    return out
+
+
+def _is_ap1(family: str, name: str) -> bool:
+    text = f"{family} {name}".upper()
+    return any(word in text for word in ("FOS", "JUN", "ATF"))
+
+
+def _windows(genome_path: Path, regions: list[tuple[str, int]]) -> np.ndarray:
+    """Letter codes of WIDTH letters from each (chrom, start)."""
+    from poimkit.genome.reference import open_genome
+
+    with open_genome(genome_path, quiet=True) as genome:
+        rows = [genome.codes(c)[s : s + WIDTH] for c, s in regions]
+    return np.stack(rows).astype(np.uint8)
+
+
+def _run_records(g, out: Path) -> tuple[np.ndarray, np.ndarray]:
+    """The run's records: peak windows, then its negatives (codes, labels)."""
+    from poimkit.genome.peaks import read_peaks
+
+    peaks = read_peaks(str(g.peaks)).windows(WIDTH)
+    pos = list(zip(peaks.chrom, peaks.start.tolist(), strict=True))
+    neg = []
+    for line in (out / "negatives.bed").read_text().splitlines():
+        fields = line.split("\t")
+        neg.append((fields[0], int(fields[1])))
+    X = np.concatenate([_windows(g.genome, pos), _windows(g.genome, neg)])
+    keep = (X < 4).all(axis=1)
+    y = np.r_[np.ones(len(pos)), np.zeros(len(neg))].astype(int)
+    return X[keep], y[keep]
+
+
+def _fimo_sites(known, X: np.ndarray) -> np.ndarray:
+    """memelite FIMO: whether each record holds a hit (p <= 1e-4), per motif."""
+    from memelite import fimo
+
+    onehot = np.zeros((X.shape[0], 4, X.shape[1]), dtype=np.float32)
+    onehot[np.arange(X.shape[0])[:, None], X, np.arange(X.shape[1])[None, :]] = 1
+    motifs = {f"{i}": np.ascontiguousarray(m.pwm.T) for i, m in enumerate(known)}
+    hits = fimo(motifs, onehot, threshold=1e-4)  # one table per motif
+    sites = np.zeros((X.shape[0], len(known)), dtype=bool)
+    for j, table in enumerate(hits):
+        if len(table):
+            sites[table["sequence_name"].to_numpy().astype(np.int64), j] = True
+    return sites
+
+
+def _fimo_enrichment(known, X, y) -> dict:
+    from poimkit.motifs.enrichment import fisher_greater
+    from poimkit.motifs.evidence import q_values
+
+    sites = _fimo_sites(known, X)
+    pos, neg = y == 1, y == 0
+    a, b = sites[pos].sum(axis=0), sites[neg].sum(axis=0)
+    p = fisher_greater(a, int(pos.sum()), b, int(neg.sum()))
+    q = q_values(p)
+    top = int(np.lexsort((-(a - b), p))[0])
+    return {"top": known[top].name, "top_q": float(q[top]), "q": q}
+
+
+def which_factor(work: Path, seed: int) -> dict:
+    from poimkit.datasets import write_synthetic_genome
+    from poimkit.motifs.compare import known_motifs
+    from poimkit.motifs.enrichment import known_enrichment
+
+    g = write_synthetic_genome(
+        work / "ap1",
+        motif=AP1,
+        n_chromosomes=6,
+        chromosome_length=2_000_000,
+        n_peaks=2000,
+        seed=seed,
+    )
+    out = work / "run"
+    command = [sys.executable, "-m", "poimkit", "run", "--bed", g.peaks]
+    command += ["--genome", g.genome, "--known", "jaspar", "--kernel", "gkm"]
+    command += ["--no-grid", "--cv", "2", "-o", out, "--quiet"]
+    started = time.perf_counter()
+    subprocess.run(list(map(str, command)), check=True, stdout=subprocess.DEVNULL)
+    seconds = time.perf_counter() - started
+    summary = json.loads((out / "summary.json").read_text())
+    rows = summary["known_motifs"]["top"]
+    family = _family([r["id"] for r in rows[:5]])
+    top = rows[0]
+    known = known_motifs("jaspar")
+    X, y = _run_records(g, out)
+    background = np.bincount(X.ravel(), minlength=4) / X.size
+    shuffled_y = np.random.default_rng(seed).permutation(y)
+    control = known_enrichment(known, X, shuffled_y, background)
+    fimo = _fimo_enrichment(known, X, y)
+    fimo_control = _fimo_enrichment(known, X, shuffled_y)
+    top_ok = _is_ap1(family[top["id"]], top["name"])
+    return {
+        "peaks": 2000,
+        "records": int(y.size),
+        "top_rows": [
+            {**{k: r[k] for k in ("id", "name", "positives", "negatives", "q_value")}}
+            | {"family": family[r["id"]], "matches": r["matches"]}
+            for r in rows[:5]
+        ],
+        "n_enriched": summary["known_motifs"]["n_enriched"],
+        "top_is_fos_jun": top_ok,
+        "top_q": top["q_value"],
+        "shuffled_n_enriched": control.n_enriched(0.05),
+        "shuffled_min_q": float(control.q_values.min()),
+        "fimo_top": fimo["top"],
+        "fimo_top_q": fimo["top_q"],
+        "fimo_n_enriched": int((fimo["q"] <= 0.05).sum()),
+        "fimo_shuffled_n_enriched": int((fimo_control["q"] <= 0.05).sum()),
+        "seconds_known_step": summary["runtimes"].get("known-motif enrichment"),
+        "seconds_run": round(seconds, 1),
+        "goal_met": top_ok
+        and top["q_value"] <= 1e-10
+        and control.n_enriched(0.05) == 0,
+    }
+
+
+def speed(work: Path, seed: int) -> dict:
+    from poimkit.datasets import write_synthetic_genome
+    from poimkit.genome.peaks import read_peaks
+    from poimkit.motifs.compare import known_motifs
+    from poimkit.motifs.enrichment import known_enrichment
+
+    g = write_synthetic_genome(
+        work / "big",
+        motif=AP1,
+        n_chromosomes=8,
+        chromosome_length=5_000_000,
+        n_peaks=10_000,
+        n_causal=0,
+        n_neutral=10,
+        seed=seed + 1,
+    )
+    peaks = read_peaks(str(g.peaks)).windows(WIDTH)
+    pos = list(zip(peaks.chrom, peaks.start.tolist(), strict=True))
+    rng = np.random.default_rng(seed)
+    chroms = sorted(set(peaks.chrom))
+    neg = [
+        (
+            chroms[int(rng.integers(len(chroms)))],
+            int(rng.integers(0, 5_000_000 - WIDTH)),
+        )
+        for _ in range(len(pos))
+    ]
+    X = np.concatenate([_windows(g.genome, pos), _windows(g.genome, neg)])
+    y = np.r_[np.ones(len(pos)), np.zeros(len(neg))].astype(int)
+    keep = (X < 4).all(axis=1)
+    X, y = X[keep], y[keep]
+    known = known_motifs("jaspar")
+    background = np.bincount(X.ravel(), minlength=4) / X.size
+    known_enrichment(known[:2], X[:100], y[:100], background)  # compile
+    started = time.perf_counter()
+    found = known_enrichment(known, X, y, background)
+    ours = time.perf_counter() - started
+    _fimo_sites(known[:2], X[:100])  # compile
+    started = time.perf_counter()
+    _fimo_sites(known, X)
+    theirs = time.perf_counter() - started
+    return {
+        "motifs": len(known),
+        "records": int(y.size),
+        "positives": int(y.sum()),
+        "seconds_poimkit": round(ours, 1),
+        "seconds_fimo": round(theirs, 1),
+        "ratio_fimo_over_poimkit": round(theirs / ours, 2),
+        "top": found.rows(1)[0]["name"],
+        "goal_met": ours < 120.0,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=4301)
+    parser.add_argument("--out", default=str(HERE / "known_motifs.json"))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        factor = which_factor(work, args.seed)
+        print(json.dumps(jsonable(factor)), flush=True)
+        fast = speed(work, args.seed)
+        print(json.dumps(fast), flush=True)
+    document = {
+        "benchmark": "known_motifs",
+        "seed": args.seed,
+        "which_factor": factor,
+        "speed": fast,
+        "machine": machine(),
+        "versions": versions(),
+    }
+    Path(args.out).write_text(json.dumps(jsonable(document), indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,265 @@
+"""Motif hits in a genome, each with a p-value, as FIMO finds them.
+
+Every window of every motif's width, on both strands, of the whole genome or
+of given regions is scored with the motif's log-odds against the background
+letters (`poimkit.motifs.scan.log_odds`, the pseudocount of the found
+motifs); a window holding N is never scored. A hit is a window whose score's
+exact p-value under independent background letters
+(`poimkit.motifs.scan.score_tail`) is at most ``p``. Coordinates are 0-based
+half-open on the plus strand of the genome, so a hit's letters read on its
+strand are the motif's.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ..motifs.motif import Motif
+
+#: p-value threshold of a hit unless another is given (FIMO's default)
+HIT_P = 1e-4
+#: letters scanned at once
+CHUNK = 1 << 22
+
+
+@dataclass(frozen=True)
+class MotifHits:
+    """The hits of a scan, in genome order.
+
+    Attributes
+    ----------
+    chrom : list of str
+        Chromosome of every hit.
+    start : numpy.ndarray of int64
+        0-based start.
+    motif : numpy.ndarray of int64
+        Index of the motif (in ``names``).
+    minus : numpy.ndarray of bool
+        Whether the window reads as the motif's reverse complement.
+    bits : numpy.ndarray of float64
+        The log-odds score.
+    p_value : numpy.ndarray of float64
+        Its exact p-value.
+    names : list of str
+        The motifs' names.
+    widths : numpy.ndarray of int64
+        The motifs' widths.
+    """
+
+    chrom: list[str]
+    start: np.ndarray
+    motif: np.ndarray
+    minus: np.ndarray
+    bits: np.ndarray
+    p_value: np.ndarray
+    names: list[str]
+    widths: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.chrom)
+
+    @property
+    def end(self) -> np.ndarray:
+        """0-based end (exclusive) of every hit."""
+        return self.start + self.widths[self.motif]
+
+    def bed_rows(self) -> list[tuple]:
+        """BED6+2 rows: chrom, start, end, motif, score, strand, p-value, bits.
+
+        The score is ``min(1000, round(-100 log10 p))`` (p 1e-4: 400), an
+        integer 0-1000 as UCSC wants it.
+        """
+        score = np.minimum(1000, np.rint(-100 * np.log10(self.p_value))).astype(int)
+        return [
+            (
+                c,
+                int(a),
+                int(b),
+                self.names[m],
+                int(v),
+                "-" if neg else "+",
+                f"{p:.3g}",
+                f"{x:.2f}",
+            )
+            for c, a, b, m, v, neg, p, x in zip(
+                self.chrom,
+                self.start,
+                self.end,
+                self.motif,
+                score,
+                self.minus,
+                self.p_value,
+                self.bits,
+                strict=True,
+            )
+        ]
+
+
+def scan_genome(
+    motifs: Sequence[Motif],
+    genome: object,
+    regions: Sequence[tuple[str, int, int]] | None = None,
+    p: float = HIT_P,
+    background: np.ndarray | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> MotifHits:
+    """Every hit of every motif in a genome or in its regions.
+
+    Parameters
+    ----------
+    motifs : sequence of Motif
+        The motifs (a file's, `poimkit.motifs.compare.known_motifs`).
+    genome : Genome
+        An open genome (`poimkit.genome.reference.open_genome`).
+    regions : sequence of (chrom, start, end), optional
+        0-based half-open regions to scan (default: every chromosome whole);
+        a hit lies wholly inside one. Hits of overlapping regions count once.
+    p : float, default=HIT_P
+        Largest p-value of a hit.
+    background : numpy.ndarray of float, shape (4,), optional
+        Background letters; default: those of the scanned letters.
+    progress : callable, optional
+        Called with the letters of each region once scanned.
+
+    Returns
+    -------
+    MotifHits
+    """
+    from ..motifs.enrichment import motif_counts
+    from ..motifs.scan import log_odds, score_tail, strand_tables
+
+    if regions is None:
+        regions = [(name, 0, int(n)) for name, n in genome.lengths.items()]
+    if background is None:
+        background = _letters(genome, regions)
+    rules = []
+    for motif in motifs:
+        lods = log_odds(motif_counts(motif), background)
+        low, tail = score_tail(lods, background)
+        rules.append((strand_tables(lods), low, tail))
+    found = []
+    for chrom, start, end in regions:
+        codes = genome.codes(chrom, start, end)
+        for m, (tables, low, tail) in enumerate(rules):
+            found.append(_region_hits(codes, tables, low, tail, p, m, chrom, start))
+        if progress is not None:
+            progress(end - start)
+    return _collect(found, motifs)
+
+
+def _letters(genome, regions) -> np.ndarray:
+    """Letter frequencies of the regions (A, C, G, T; N left out)."""
+    counts = np.zeros(5)
+    for chrom, start, end in regions:
+        counts += np.bincount(genome.codes(chrom, start, end), minlength=5)[:5]
+    if counts[:4].sum() == 0:
+        return np.full(4, 0.25)
+    return counts[:4] / counts[:4].sum()
+
+
+def _region_hits(codes, tables, low, tail, p, m, chrom, offset):
+    """Hits of one motif in one region: (chrom, start, motif, minus, bits, p)."""
+    from ..motifs._best_window import strand_scores_kernel
+    from ..motifs.scan import SCORE_GRID
+
+    width = tables.shape[1]
+    n = codes.size - width + 1
+    parts = []
+    for s in range(0, max(n, 0), CHUNK):
+        k = min(CHUNK, n - s)
+        out = np.empty((2, k))
+        strand_scores_kernel(codes[s : s + k + width - 1], tables, out)
+        steps = np.rint(out / SCORE_GRID)
+        finite = np.isfinite(out)
+        index = np.zeros(out.shape, dtype=np.int64)
+        index[finite] = np.clip(steps[finite].astype(np.int64) - low, 0, tail.size - 1)
+        pv = np.where(finite, tail[index], 1.0)
+        strand, at = np.nonzero(pv <= p)
+        parts.append(
+            (s + at + offset, strand.astype(bool), out[strand, at], pv[strand, at])
+        )
+    if not parts:
+        return None
+    start = np.concatenate([a for a, _, _, _ in parts])
+    return (
+        chrom,
+        start,
+        np.full(start.size, m, dtype=np.int64),
+        np.concatenate([b for _, b, _, _ in parts]),
+        np.concatenate([c for _, _, c, _ in parts]),
+        np.concatenate([d for _, _, _, d in parts]),
+    )
+
+
+def _collect(found, motifs) -> MotifHits:
+    """The regions' hits as one `MotifHits` in genome order, each once."""
+    found = [f for f in found if f is not None and f[1].size]
+    names = [m.name for m in motifs]
+    widths = np.array([m.length for m in motifs], dtype=np.int64)
+    if not found:
+        empty = np.empty(0)
+        return MotifHits(
+            [],
+            empty.astype(np.int64),
+            empty.astype(np.int64),
+            empty.astype(bool),
+            empty,
+            empty,
+            names,
+            widths,
+        )
+    chrom = np.concatenate([np.full(f[1].size, f[0], dtype=object) for f in found])
+    start, motif, minus, bits, pv = (
+        np.concatenate([f[i] for f in found]) for i in range(1, 6)
+    )
+    order = np.lexsort((minus, motif, start, chrom))
+    keep = order[_first_of_each(chrom[order], start[order], motif[order], minus[order])]
+    return MotifHits(
+        chrom[keep].tolist(),
+        start[keep],
+        motif[keep],
+        minus[keep],
+        bits[keep],
+        pv[keep],
+        names,
+        widths,
+    )
+
+
+def _first_of_each(chrom, start, motif, minus) -> np.ndarray:
+    """Positions of the first of each run of equal hits (sorted input)."""
+    same = np.zeros(start.size, dtype=bool)
+    same[1:] = (
+        (chrom[1:] == chrom[:-1])
+        & (start[1:] == start[:-1])
+        & (motif[1:] == motif[:-1])
+        & (minus[1:] == minus[:-1])
+    )
+    return np.flatnonzero(~same)
+
+
+def write_hits_bed(
+    path: str | os.PathLike, hits: MotifHits, track: str | None = None
+) -> None:
+    """Write the hits as BED6+2 (`MotifHits.bed_rows`), atomically.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``hits.bed``).
+    hits : MotifHits
+    track : str, optional
+        A first line (a UCSC ``track`` line).
+    """
+    from ..io.files import atomic_path
+
+    lines = [track] if track else []
+    lines += ["\t".join(map(str, row)) for row in hits.bed_rows()]
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as handle:
+        handle.write("".join(line + "\n" for line in lines))

@@ -1,0 +1,111 @@
+"""``poimkit scan``: motif hits in a genome with exact p-values and coordinates."""
+
+import numpy as np
+import pytest
+
+from poimkit.cli import main
+from poimkit.datasets import write_synthetic_genome
+from poimkit.genome.motif_hits import scan_genome
+from poimkit.genome.reference import open_genome
+from poimkit.motifs.enrichment import motif_counts
+from poimkit.motifs.formats import write_motifs
+from poimkit.motifs.motif import Motif
+from poimkit.motifs.scan import log_odds, score_tail
+
+COMPLEMENT = np.array([3, 2, 1, 0, 4], dtype=np.uint8)
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("scan")
+    g = write_synthetic_genome(folder / "g", n_peaks=60, seed=11)
+    motif = Motif(g.pwm, float("nan"), float("nan"), name="planted", n_sites=50)
+    write_motifs(folder / "planted.meme", [motif])
+    return g, motif, folder
+
+
+def _p_value(lods, background, letters):
+    low, tail = score_tail(lods, background)
+    steps = int(round(sum(lods[j, c] for j, c in enumerate(letters)) / 0.01))
+    return tail[steps - low]
+
+
+def test_planted_sites_are_found_at_their_coordinates(planted):
+    g, motif, _ = planted
+    with open_genome(g.genome, quiet=True) as genome:
+        hits = scan_genome([motif], genome, p=1e-4)
+        background = _background(genome)
+        lods = log_odds(motif_counts(motif), background)
+        found = set(
+            zip(hits.chrom, hits.start.tolist(), hits.minus.tolist(), strict=True)
+        )
+        expected = 0
+        for chrom, start, strand in zip(
+            g.site_chrom, g.site_start, g.site_strand, strict=True
+        ):
+            letters = genome.codes(chrom, start, start + motif.length)
+            if strand == "-":
+                letters = COMPLEMENT[letters[::-1]]
+            if _p_value(lods, background, letters) <= 1e-4:
+                expected += 1
+                assert (chrom, int(start), strand == "-") in found
+    # most sites are drawn close enough to the consensus to pass (others
+    # carry the generator's point mutations)
+    assert expected >= 0.6 * len(g.site_start)
+
+
+def _background(genome):
+    counts = np.zeros(5)
+    for name in genome.lengths:
+        counts += np.bincount(genome.codes(name), minlength=5)[:5]
+    return counts[:4] / counts[:4].sum()
+
+
+def test_every_hit_has_its_exact_p_value_and_no_n(planted):
+    g, motif, _ = planted
+    with open_genome(g.genome, quiet=True) as genome:
+        background = _background(genome)
+        lods = log_odds(motif_counts(motif), background)
+        hits = scan_genome([motif], genome, p=1e-3)
+        assert len(hits) > 0
+        for i in np.random.default_rng(0).choice(len(hits), 50):
+            letters = genome.codes(hits.chrom[i], hits.start[i], hits.end[i])
+            assert (letters < 4).all()
+            if hits.minus[i]:
+                letters = COMPLEMENT[letters[::-1]]
+            assert hits.p_value[i] == pytest.approx(_p_value(lods, background, letters))
+            assert hits.p_value[i] <= 1e-3
+
+
+def test_regions_limit_the_scan_and_count_a_hit_once(planted):
+    g, motif, _ = planted
+    with open_genome(g.genome, quiet=True) as genome:
+        chrom = next(iter(genome.lengths))
+        flat = np.full(4, 0.25)  # one background for both scans
+        whole = scan_genome([motif], genome, [(chrom, 0, 50_000)], 1e-3, flat)
+        halves = [(chrom, 0, 30_000), (chrom, 20_000, 50_000)]
+        split = scan_genome([motif], genome, halves, 1e-3, flat)
+    assert set(zip(split.start.tolist(), split.minus.tolist(), strict=True)) == set(
+        zip(whole.start.tolist(), whole.minus.tolist(), strict=True)
+    )
+    assert len(split) == len(whole)
+    assert (whole.end <= 50_000).all()
+
+
+def test_scan_command_writes_bed_and_refuses_to_replace(planted, tmp_path, capsys):
+    g, _, folder = planted
+    out = tmp_path / "hits.bed"
+    args = ["scan", str(folder / "planted.meme"), "--genome", str(g.genome)]
+    assert main([*args, "--bed", str(g.peaks_bed3), "-o", str(out), "--quiet"]) == 0
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("track name=poimkit_scan")
+    rows = [line.split("\t") for line in lines[1:]]
+    assert rows and all(len(r) == 8 and r[3] == "planted" for r in rows)
+    assert all(0 <= int(r[4]) <= 1000 and r[5] in "+-" for r in rows)
+    assert "hits of 1 motifs" in capsys.readouterr().err
+    assert main([*args, "-o", str(out), "--quiet"]) == 2
+    assert "give --force" in capsys.readouterr().err
+    other = tmp_path / "mine.bed"
+    other.write_text("chr1\t1\t2\n")
+    assert main([*args, "-o", str(other), "--force", "--quiet"]) == 2
+    assert other.read_text() == "chr1\t1\t2\n"
