@@ -44,9 +44,11 @@ def _add_input_options(parser: argparse.ArgumentParser, targets: bool = False) -
 def _add_targets_option(group) -> None:
     group.add_argument(
         "--targets",
-        metavar="TSV",
+        metavar="TSV|COLUMN",
         help="instead of --labels, a regression: two columns, record id and a "
-        "continuous value (header allowed). A support vector regression "
+        "continuous value (header allowed); with --bed, a column of the peak file "
+        "(signal: narrowPeak's signalValue; score, pValue, qValue, column:N) or a "
+        "TSV keyed by the peaks' chrom:start-end. A support vector regression "
         "(WDKernelSVR, or GkmSVR for records of different lengths or --kernel "
         "gkm) whose family, kernel parameters, C and epsilon are chosen by "
         "nested CV as for classes (--no-grid fixes them); CV Pearson, Spearman "
@@ -54,6 +56,11 @@ def _add_targets_option(group) -> None:
         "words that shift the target, fits their motif model and keeps the SVM, "
         "the motif model or their stack, and writes poim.npz, summary.json and "
         "report.html",
+    )
+    group.add_argument(
+        "--log1p",
+        action="store_true",
+        help="with --targets: regress on log(1 + target) (counts, fold enrichments)",
     )
 
 
@@ -93,11 +100,10 @@ def _add_peak_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--negatives",
-        default="genomic",
         metavar="genomic|shuffle|FILE",
-        help="genomic: background windows matched to the peaks' GC and repeat "
-        "content, away from peaks; shuffle: dinucleotide shuffles of the peaks; "
-        "or a FASTA of sequences or BED of regions",
+        help="genomic (default): background windows matched to the peaks' GC and "
+        "repeat content, away from peaks; shuffle: dinucleotide shuffles of the "
+        "peaks; or a FASTA of sequences or BED of regions (none with --targets)",
     )
 
 

@@ -30,6 +30,7 @@ from ._validation import check_int
 from .errors import InputError
 from .outdir import check_writable
 from .run.command import (
+    check_classification,
     peak_source,
     read_labeled_args,
     read_options,
@@ -330,6 +331,7 @@ def _run_run(args: argparse.Namespace) -> int:
 
     if args.targets is not None:  # regression: poimkit.run.regression
         return train_command(args)
+    check_classification(args)
     peaks = peak_source(args)
     summary = run_pipeline(
         args.output,

@@ -99,7 +99,7 @@ def peak_source(args: argparse.Namespace) -> PeakSource | None:
         return None
     from .genome import PeakSource
 
-    return PeakSource(args.bed, args.genome, args.width, args.negatives)
+    return PeakSource(args.bed, args.genome, args.width, args.negatives or "genomic")
 
 
 #: `RunOptions` fields set by the model group of options (train and run)
@@ -137,6 +137,18 @@ _RUN_FIELDS = (
 def _fields(args: argparse.Namespace, names: tuple[str, ...]) -> dict:
     """The options ``names`` of the command line, by name."""
     return {name: getattr(args, name) for name in names}
+
+
+def check_classification(args: argparse.Namespace) -> None:
+    """Refuse options of a regression in a classification (train or run).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A parsed ``train`` or ``run`` command line without ``--targets``.
+    """
+    if getattr(args, "log1p", False):
+        raise InputError("--log1p goes with --targets (a regression)")
 
 
 def run_options(args: argparse.Namespace) -> RunOptions:
@@ -214,6 +226,7 @@ def train_command(args: argparse.Namespace) -> int:
         from .regression import regression_command
 
         return regression_command(args)
+    check_classification(args)
     peaks = peak_source(args)
     check_cv(args.cv)
     _check_dask(args)

@@ -15,6 +15,7 @@ one fold.
 from __future__ import annotations
 
 import argparse
+import os
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ from .regression_figures import (
     regression_figures,
     regression_scores,
 )
+from .regression_outputs import plot_predictions, regression_motifs, write_motif_outputs
 
 if TYPE_CHECKING:
     from ..svm.folds import FoldPlan
@@ -253,10 +255,16 @@ def _refuse_classification_options(args: argparse.Namespace) -> None:
     """Options of ``train`` that do not apply to regression yet: one line each."""
     if args.pos is not None or args.neg is not None or args.labels is not None:
         raise InputError("--targets goes with --fasta (not --pos/--neg or --labels)")
-    if args.fasta is None:
-        raise InputError("--targets needs --fasta (the records the targets belong to)")
-    if getattr(args, "bed", None) is not None or getattr(args, "genome", None):
-        raise InputError("--targets does not take --bed/--genome yet")
+    bed, genome = getattr(args, "bed", None), getattr(args, "genome", None)
+    if (args.fasta is None) == (bed is None):
+        raise InputError(
+            "--targets needs --fasta, or --bed and --genome (the records the "
+            "targets belong to)"
+        )
+    if bed is not None and not genome:
+        raise InputError("--bed needs --genome")
+    if getattr(args, "negatives", None) is not None:
+        raise InputError("--negatives: a regression on peaks reads the peaks only")
     if getattr(args, "dask", None) is not None:
         raise InputError("--dask: regression reads its records in memory (no Dask)")
     if getattr(args, "loss", None) not in (None, "squared_hinge"):
@@ -268,6 +276,24 @@ def _refuse_classification_options(args: argparse.Namespace) -> None:
         raise InputError("--positive-label applies to --labels, not --targets")
     if getattr(args, "compare", None) is not None:
         raise InputError("--compare: no motifs for regression runs yet")
+
+
+def _on_peaks(args: argparse.Namespace) -> bool:
+    return getattr(args, "bed", None) is not None
+
+
+def regression_inputs(args: argparse.Namespace) -> tuple:
+    """The input files of a regression: FASTA and targets, or peaks and genome.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``train`` or ``run`` command line with ``--targets``.
+    """
+    if _on_peaks(args):
+        files = (args.bed, args.genome)
+        return files + ((args.targets,) if os.path.isfile(args.targets) else ())
+    return (args.fasta, args.targets)
 
 
 def regression_command(args: argparse.Namespace) -> int:
@@ -292,7 +318,7 @@ def regression_command(args: argparse.Namespace) -> int:
     if args.command == "run":
         from ..outdir import check_output_folder
 
-        check_output_folder(args.output, args.force, (args.fasta, args.targets))
+        check_output_folder(args.output, args.force, regression_inputs(args))
         run_regression(args)
     else:
         from ..outdir import check_writable
@@ -303,19 +329,29 @@ def regression_command(args: argparse.Namespace) -> int:
 
 
 def _read_and_families(args: argparse.Namespace):
-    """``(ids, codes, y, families)``: the records read, the candidate models."""
+    """``(ids, codes, y, families, described)``: records, candidates, peaks' summary."""
     from ..io import read_targets
     from .data import as_codes
     from .regression_search import regression_families, target_scale
 
-    ids, X, y = read_targets(
-        args.fasta,
-        args.targets,
-        on_invalid="drop" if args.drop_invalid else "error",
-        crop_length=args.crop,
-        any_length=args.kernel != "wd",
-        drop_short=args.drop_short,
-    )
+    if getattr(args, "bed", None):
+        from .peak_targets import read_peak_targets
+
+        peaks = read_peak_targets(
+            args.bed, args.genome, args.width, args.targets, args.log1p, not bars(args)
+        )
+        ids, X, y, described = peaks.ids, peaks.seqs, peaks.y, peaks.description
+    else:
+        described = {}
+        ids, X, y = read_targets(
+            args.fasta,
+            args.targets,
+            on_invalid="drop" if args.drop_invalid else "error",
+            crop_length=args.crop,
+            any_length=args.kernel != "wd",
+            drop_short=args.drop_short,
+        )
+        y = np.log1p(_above_minus_one(y)) if args.log1p else y
     lengths = sorted({len(x) for x in X})
     if args.kernel == "auto" and len(lengths) > 1:
         say(args, "records of different lengths: the gapped k-mer model (gkm)")
@@ -350,7 +386,13 @@ def _read_and_families(args: argparse.Namespace):
     codes = as_codes(X, "gkm" if len(lengths) > 1 else "auto")
     shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
     say(args, f"read {len(y)} sequences of length {shown} with continuous targets")
-    return list(ids), codes, y, families
+    return list(ids), codes, y, families, described
+
+
+def _above_minus_one(y: np.ndarray) -> np.ndarray:
+    if (y <= -1).any():
+        raise InputError(f"--log1p needs targets above -1; the smallest is {y.min():g}")
+    return y
 
 
 def _resolve_solver(args: argparse.Namespace, n: int, lengths: list[int]):
@@ -428,7 +470,8 @@ def _select_and_cross_validate(
 
     split = None
     if args.cv:
-        by_chrom = ids if getattr(args, "cv_by", None) == "chrom" else None
+        cv_by = getattr(args, "cv_by", None) or ("chrom" if _on_peaks(args) else "")
+        by_chrom = ids if cv_by == "chrom" else None
         split = outer_folds(y, args.cv, args.seed, by_chrom, _selects(families))
     if not _selects(families):
         model = clone_checked(template, {**grid.settings()[0], "C": grid.C[0]})
@@ -481,7 +524,7 @@ def train_regression(args: argparse.Namespace) -> None:
     args : argparse.Namespace
         The parsed ``train`` command line (checked by `regression_command`).
     """
-    ids, codes, y, families = _read_and_families(args)
+    ids, codes, y, families, _ = _read_and_families(args)
     _, model = _select_and_cross_validate(args, ids, codes, y, families)
     model.fit(codes, y)
     model.save(args.output)
@@ -523,11 +566,11 @@ def run_regression(args: argparse.Namespace) -> dict:
     from .report_regression import write_regression_report
     from .summary import build_regression_summary, save_results, write_summary
 
-    inputs = (args.fasta, args.targets)
+    inputs = regression_inputs(args)
     timer = StepTimer(lines=progress_mode(args) == "lines")
     with output_lock(args.output):
         with timer.step("read"):
-            ids, codes, y, families = _read_and_families(args)
+            ids, codes, y, families, described = _read_and_families(args)
         data = LabeledData([], codes, y, [], 0)
         options = RunOptions(  # those of the POIM step
             max_order=args.max_order,
@@ -561,9 +604,9 @@ def run_regression(args: argparse.Namespace) -> dict:
             with timer.step("outputs"):
                 save_results(staged, model, poim)
                 save_motif_models(staged, explained, stack)
-                figures = _write_motif_outputs(staged, poim, motifs, ids, codes, y)
+                figures = write_motif_outputs(staged, poim, motifs, ids, codes, y)
                 if "cv_predictions" in cv:
-                    _plot_predictions(
+                    plot_predictions(
                         staged / "figures" / "predicted_vs_observed.png",
                         y,
                         cv["cv_predictions"],
@@ -581,6 +624,7 @@ def run_regression(args: argparse.Namespace) -> dict:
                 figures=figures,
                 runtimes=timer.with_total(),
             )
+            summary.update(described)
             summary["motif_model"] = motif_model_summary(explained, cv, y)
             summary["chosen_model"] = chosen
             write_summary(staged, summary, write_regression_report)
@@ -591,104 +635,8 @@ def run_regression(args: argparse.Namespace) -> dict:
     return summary
 
 
-def regression_motifs(
-    poim: Any, codes: Any, y: np.ndarray, cv: dict, max_motifs: int, seed: int
-) -> tuple[list, str]:
-    """Motifs of a regressor and why the list is what it is: ``(motifs, note)``.
-
-    Motifs (`poimkit.extract_motifs` with ``targets``) only when the CV
-    Pearson interval lies above 0 (`predicts_better_than_chance`): a model
-    no better than chance rewards noise.
-
-    Parameters
-    ----------
-    poim : Poim
-        The final model's POIMs.
-    codes : numpy.ndarray or 1-D object array of code arrays
-        Every record.
-    y : numpy.ndarray of float
-        Their targets.
-    cv : dict
-        `cv_regression`'s result ({} without cross-validation).
-    max_motifs : int
-        Most motifs; 0 skips them.
-    seed : int
-        Seed of the discovery/held-out split.
-
-    Returns
-    -------
-    motifs : list of Motif
-    note : str
-    """
-    from ..motifs import extract_motifs
-
-    rule = (
-        "holding a site shifts the held-out targets (two-sided rank test) at a "
-        "false discovery rate of 5 %"
-    )
-    if not max_motifs:
-        return [], "motif extraction was switched off (max_motifs 0)"
-    if "cv_pearson" not in cv:
-        return [], (
-            "no motifs reported: without cross-validation (cv 0) the model's "
-            "accuracy is unknown"
-        )
-    if not predicts_better_than_chance(cv):
-        low, high = cv["cv_pearson_interval"]
-        return [], (
-            "no motifs reported: the model predicts no better than chance (the "
-            f"95 % interval of its cross-validated Pearson correlation, {low:.3f} "
-            f"to {high:.3f}, does not lie above 0), so whatever it rewards may "
-            "be noise"
-        )
-    motifs = extract_motifs(
-        poim,
-        max_motifs=max_motifs,
-        sequences=list(codes) if poim.position_free else codes,
-        targets=y,
-        random_state=seed,
-    )
-    if not motifs:
-        return [], f"no motif passed the test: none where {rule}"
-    return motifs, f"{len(motifs)} motif(s) passed the test: {rule}"
-
-
 def _regression_motifs(args, poim, codes, y, cv) -> tuple[list, str]:
     """`regression_motifs` with the command line's settings."""
     return regression_motifs(
         poim, codes, y, cv, getattr(args, "max_motifs", 3), args.seed
     )
-
-
-def _write_motif_outputs(staged, poim, motifs, ids, codes, y) -> list[str]:
-    """``motifs.meme``, ``sites.tsv`` and ``figures/`` (POIMs, logos): names."""
-    from ..motifs.discovery import background_letters
-    from ..motifs.formats import write_meme, write_sites
-    from .summary import write_figures
-
-    write_meme(staged / "motifs.meme", motifs, background_letters(poim.background))
-    write_sites(staged / "sites.tsv", motifs, ids, targets=y)
-    return write_figures(
-        staged / "figures",
-        poim,
-        motifs,
-        None,
-        None,
-        lengths=[len(x) for x in codes],
-    )
-
-
-def _plot_predictions(path: Any, observed: Any, predicted: Any) -> None:
-    """Scatter of held-out predictions against the observed targets, with y = x."""
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(4.5, 4.5))
-    ax = fig.add_subplot()
-    ax.scatter(observed, predicted, s=8, alpha=0.6, linewidths=0)
-    low = float(min(observed.min(), predicted.min()))
-    high = float(max(observed.max(), predicted.max()))
-    ax.plot([low, high], [low, high], color="0.5", lw=1, ls="--")
-    ax.set_xlabel("observed target")
-    ax.set_ylabel("predicted (held out, cross-validation)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)

@@ -205,8 +205,13 @@ def render_regression_report(summary: dict, figures: Path) -> str:
     # the sections' words for a classifier, reworded (none is in ``quality``)
     parts.extend(_for_targets(model_sections(s, figures, quality)))
     parts.append("<h2>Run details</h2>")
-    fasta, targets = s["inputs"]
-    parts.append(table(["input", "path"], [["FASTA", fasta], ["targets", targets]]))
+    roles = ["peaks", "genome", "targets"] if s.get("peaks") else ["FASTA", "targets"]
+    inputs = [[role, path] for role, path in zip(roles, s["inputs"], strict=False)]
+    if s.get("targets"):  # peak strength: a column of the peak file, or a table
+        column = s["targets"]["source"]
+        scale = "log(1 + value)" if s["targets"]["log1p"] else "value"
+        inputs.append(["target", f"{column} ({scale})"])
+    parts.append(table(["input", "path"], inputs))
     parts.append(
         f"<p>Background: <span class='mono'>{html.escape(s.get('background', ''))}"
         f"</span>; support vectors: {s['n_support_vectors']}; CV folds: "

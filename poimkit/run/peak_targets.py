@@ -1,0 +1,226 @@
+"""Peak strength as a regression target: ``--bed P --genome G --targets signal``.
+
+The target of each peak window is a column of the peak file (``signal``:
+narrowPeak's signalValue, column 7; ``score``, ``pValue``, ``qValue``; or
+``column:N``, 1-based) or a value from a TSV keyed by the peak's
+``chrom:start-end`` (its interval as the file gives it, BED coordinates) or by
+the window's record id. ``log1p`` regresses on ``log(1 + value)``, the usual
+scale of read counts and fold enrichments.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..errors import InputError
+
+if TYPE_CHECKING:
+    from ..genome.peaks import Peaks
+
+#: target names of peak-file columns (1-based), narrowPeak's names
+PEAK_COLUMNS = {"score": 5, "signal": 7, "signalValue": 7, "pValue": 8, "qValue": 9}
+
+
+@dataclass(frozen=True)
+class PeakTargets:
+    """Peak windows with a continuous target each.
+
+    Attributes
+    ----------
+    ids : list of str
+        Window record ids (``chrom:start-end(strand)``).
+    seqs : list of numpy.ndarray of uint8
+        Their letters.
+    y : numpy.ndarray of float64
+        Their targets (after ``log1p`` if asked).
+    description : dict
+        For ``summary.json``: the peaks, the target's source and the windows
+        dropped.
+    """
+
+    ids: list[str]
+    seqs: list[np.ndarray]
+    y: np.ndarray
+    description: dict
+
+
+def target_column(spec: str) -> int | None:
+    """The 1-based peak-file column a target names, or None for a TSV file.
+
+    Parameters
+    ----------
+    spec : str
+        ``signal``, ``score``, ``pValue``, ``qValue``, ``column:N`` or a path.
+
+    Examples
+    --------
+    >>> target_column("signal"), target_column("column:11"), target_column("t.tsv")
+    (7, 11, None)
+    """
+    if spec in PEAK_COLUMNS:
+        return PEAK_COLUMNS[spec]
+    if spec.startswith("column:"):
+        text = spec.split(":", 1)[1]
+        if not text.isdigit() or int(text) < 1:
+            raise InputError(f"--targets {spec!r}: column:N needs N >= 1")
+        return int(text)
+    return None
+
+
+def column_values(path: str, column: int, lines: np.ndarray) -> np.ndarray:
+    """Column ``column`` (1-based) of the given 1-based lines of a peak file.
+
+    Parameters
+    ----------
+    path : str
+        The peak file.
+    column : int
+        The column.
+    lines : numpy.ndarray of int64
+        The lines of the peaks kept.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+
+    Raises
+    ------
+    InputError
+        Naming the file and line of a missing or non-numeric value.
+    """
+    from ..io.fasta import open_text
+
+    wanted = {int(n) for n in lines}
+    found: dict[int, float] = {}
+    with open_text(path) as handle:
+        for number, line in enumerate(handle, 1):
+            if number not in wanted:
+                continue
+            fields = line.rstrip("\n").split("\t")
+            text = fields[column - 1] if len(fields) >= column else ""
+            try:
+                value = float(text)
+            except ValueError:
+                value = float("nan")
+            if not np.isfinite(value):
+                raise InputError(
+                    f"{path}: line {number}: column {column} is not a finite "
+                    f"number: {text!r}"
+                )
+            found[number] = value
+    return np.array([found[int(n)] for n in lines], dtype=np.float64)
+
+
+def table_values(path: str, peaks: Peaks, ids: list[str]) -> np.ndarray:
+    """Targets from a TSV keyed by each peak's ``chrom:start-end`` or window id.
+
+    Parameters
+    ----------
+    path : str
+        Two columns: key and value (a header line is allowed).
+    peaks : Peaks
+        The peaks of the windows kept (their file intervals).
+    ids : list of str
+        The windows' record ids.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+    """
+    from ..io.fasta import open_text
+
+    table: dict[str, float] = {}
+    with open_text(path) as handle:
+        for number, line in enumerate(handle, 1):
+            fields = line.split()
+            if not fields or fields[0].startswith("#"):
+                continue
+            if len(fields) < 2:
+                raise InputError(f"{path}: line {number}: expected a key and a value")
+            try:
+                table[fields[0]] = float(fields[1])
+            except ValueError:
+                if table:  # only a first line may be a header
+                    raise InputError(
+                        f"{path}: line {number}: {fields[1]!r} is not a number"
+                    ) from None
+    values = []
+    for chrom, start, end, record in zip(
+        peaks.chrom, peaks.start.tolist(), peaks.end.tolist(), ids, strict=True
+    ):
+        key = f"{chrom}:{start}-{end}"
+        if key not in table and record.split("(")[0] not in table:
+            raise InputError(f"{path}: no target for the peak {key}")
+        values.append(table.get(key, table.get(record.split("(")[0])))
+    return np.array(values, dtype=np.float64)
+
+
+def read_peak_targets(
+    bed: str | os.PathLike,
+    genome_path: str | os.PathLike,
+    width: int | None,
+    spec: str,
+    log1p: bool = False,
+    quiet: bool = True,
+) -> PeakTargets:
+    """The peak windows of a genome with their targets.
+
+    Parameters
+    ----------
+    bed : str or path-like
+        The peaks (BED or narrowPeak).
+    genome_path : str or path-like
+        The genome FASTA.
+    width : int or None
+        Window width around each summit (None: the intervals as they are).
+    spec : str
+        The target (`target_column`, or a TSV file).
+    log1p : bool
+        Regress on ``log(1 + value)``; values must be above -1.
+    quiet : bool
+        No message while the genome is indexed.
+
+    Returns
+    -------
+    PeakTargets
+    """
+    from ..genome.peaks import check_chromosomes, extract, read_peaks
+    from ..genome.reference import open_genome
+
+    bed = os.fspath(bed)
+    column = target_column(spec)
+    if column is None and not os.path.isfile(spec):
+        raise InputError(
+            f"--targets {spec!r} with --bed: a column (signal, score, pValue, "
+            "qValue, column:N) or a TSV file keyed by chrom:start-end"
+        )
+    peaks = read_peaks(bed)
+    with open_genome(genome_path, quiet=quiet) as genome:
+        check_chromosomes(peaks, genome)
+        kept = extract(genome, peaks.windows(width), "peak windows")
+    lines = kept.peaks.line
+    if column is not None:
+        y = column_values(bed, column, lines)
+    else:
+        by_line = {int(n): i for i, n in enumerate(peaks.line)}
+        y = table_values(spec, peaks.subset([by_line[int(n)] for n in lines]), kept.ids)
+    if log1p:
+        if (y <= -1).any():
+            raise InputError(f"--log1p needs targets above -1; {spec} has {y.min():g}")
+        y = np.log1p(y)
+    description = {
+        "peaks": {
+            "file": os.path.basename(bed),
+            "format": peaks.kind,
+            "n_peaks": len(peaks),
+            "width": width,
+            "n_windows": len(kept.seqs),
+            "dropped": kept.dropped,
+        },
+        "targets": {"source": spec, "log1p": bool(log1p)},
+    }
+    return PeakTargets(list(kept.ids), kept.seqs, y, description)

@@ -1,0 +1,88 @@
+"""Peak strength as a target: ``run --bed P --genome G --targets signal``."""
+
+import json
+
+import numpy as np
+import pytest
+
+from poimkit.cli import main
+from poimkit.datasets import write_synthetic_genome
+
+
+@pytest.fixture(scope="module")
+def strength(tmp_path_factory):
+    """Peaks whose signalValue is 1 + 4 (site at the summit) + noise."""
+    folder = tmp_path_factory.mktemp("strength")
+    g = write_synthetic_genome(
+        folder / "g",
+        n_peaks=160,
+        chromosome_length=400_000,
+        motif_fraction=0.5,
+        seed=12,
+    )
+    rng = np.random.default_rng(0)
+    signal = 1 + 4 * g.peak_has_motif + rng.normal(0, 0.5, len(g.peak_has_motif))
+    signal = np.maximum(signal, 0.05)
+    lines = g.peaks.read_text().splitlines()
+    rows = []
+    for line, value in zip(lines, signal, strict=True):
+        fields = line.split("\t")
+        fields[6] = f"{value:.3f}"
+        rows.append("\t".join(fields) + "\n")
+    peaks = folder / "strength.narrowPeak"
+    peaks.write_text("".join(rows))
+    return g, peaks, signal
+
+
+FAST = ["--kernel", "gkm", "--no-grid", "--cv", "2", "--max-motifs", "0", "--quiet"]
+
+
+def test_a_peak_strength_run_regresses_on_the_signal(strength, tmp_path):
+    g, peaks, _ = strength
+    out = tmp_path / "out"
+    args = ["run", "--bed", str(peaks), "--genome", str(g.genome), "--width", "100"]
+    assert main([*args, "--targets", "signal", "--log1p", *FAST, "-o", str(out)]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["targets"] == {"source": "signal", "log1p": True}
+    assert summary["peaks"]["n_windows"] > 100
+    assert summary["cv_split"] == "chromosome" or "block" in summary["cv_split"]
+    assert summary["cv_pearson"] > 0.5
+    assert not (out / "negatives.bed").exists()
+
+
+def test_targets_from_a_table_keyed_by_the_peaks(strength, tmp_path):
+    g, peaks, signal = strength
+    table = tmp_path / "t.tsv"
+    lines = peaks.read_text().splitlines()
+    table.write_text(
+        "peak\tvalue\n"
+        + "".join(
+            f"{f[0]}:{f[1]}-{f[2]}\t{v}\n"
+            for f, v in zip((x.split("\t") for x in lines), signal, strict=True)
+        )
+    )
+    out = tmp_path / "out"
+    args = ["run", "--bed", str(peaks), "--genome", str(g.genome), "--width", "100"]
+    assert main([*args, "--targets", str(table), *FAST, "-o", str(out)]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["cv_pearson"] > 0.5
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--targets", "column:4"], r"strength\.narrowPeak: line 1: column 4"),
+        (["--targets", "nothing"], "a column .* or a TSV file"),
+        (["--targets", "signal", "--negatives", "shuffle"], "reads the peaks only"),
+        (["--log1p"], "--log1p goes with --targets"),
+    ],
+)
+def test_bad_peak_targets_exit_2(strength, tmp_path, capsys, extra, message):
+    g, peaks, _ = strength
+    out = tmp_path / "out"
+    args = ["run", "--bed", str(peaks), "--genome", str(g.genome)]
+    assert main([*args, *extra, "-o", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert __import__("re").search(message, err), err
+    assert not out.exists()
