@@ -42,29 +42,50 @@ def best_window_kernel(X, starts, n_forward, tables, score, best):
 
 
 @njit(**NJIT_PARALLEL)
-def has_site_kernel(X, n_starts, tables, threshold, out):
-    """Whether a window of each row of X scores at least ``threshold``.
+def qmer_codes_kernel(X, q, out):
+    """The code of the q letters from each position of each row of X.
 
-    Window ``s`` (``s < n_starts``) is scored with ``tables[0]`` (the given
-    strand) and with ``tables[1]`` (the reverse complement's table); each
-    table has a fifth column for the padding code 4, ``-inf``, so a window
-    reaching into the padding never counts. The windows of a row are summed
-    column by column (a loop over the starts that the compiler vectorises).
+    ``out[r, i]`` is ``sum_d X[r, i + d] * 4**d`` over ``d < q``, or ``4**q``
+    where the q letters run past the row's end or hold a code above 3 (N,
+    padding).
     """
-    width = tables.shape[1]
-    for r in prange(X.shape[0]):
-        given = np.zeros(n_starts)
-        other = np.zeros(n_starts)
-        for c in range(width):
-            t0 = tables[0, c]
-            t1 = tables[1, c]
-            for s in range(n_starts):
-                code = X[r, s + c]
-                given[s] += t0[code]
-                other[s] += t1[code]
+    n, length = X.shape
+    bad = 4**q
+    for r in prange(n):
+        for i in range(length):
+            code = 0
+            ok = i + q <= length
+            if ok:
+                for d in range(q - 1, -1, -1):
+                    x = X[r, i + d]
+                    if x > 3:
+                        ok = False
+                        break
+                    code = code * 4 + x
+            out[r, i] = code if ok else bad
+
+
+@njit(**NJIT_PARALLEL)
+def has_site_kernel(codes, n_starts, offsets, tables, threshold, out):
+    """Whether a window of each row scores at least ``threshold``, either strand.
+
+    A window at ``s`` scores ``sum_b tables[t, b, codes[r, s + offsets[b]]]``
+    for the given strand (t = 0) and the reverse complement's table (t = 1):
+    each block b reads the q-letter code (`qmer_codes_kernel`) at its offset,
+    whose table holds the summed log-odds of the block's columns (``-inf``
+    for the code of N or padding).
+    """
+    n_blocks = offsets.shape[0]
+    for r in prange(codes.shape[0]):
         top = -np.inf
         for s in range(n_starts):
-            top = max(top, given[s], other[s])
+            given = 0.0
+            other = 0.0
+            for b in range(n_blocks):
+                code = codes[r, s + offsets[b]]
+                given += tables[0, b, code]
+                other += tables[1, b, code]
+            top = max(top, given, other)
         out[r] = top >= threshold
 
 

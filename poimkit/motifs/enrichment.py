@@ -26,6 +26,8 @@ import numpy as np
 
 from .motif import Motif
 
+#: letters per lookup of the scan (`block_tables`): 4**4 + 1 numbers a block
+QMER = 4
 #: sites a matrix of frequencies is read as when its count is unknown
 UNKNOWN_SITES = 20
 #: columns of ``known_motifs.tsv``
@@ -241,7 +243,80 @@ def site_rule(
     return lods, threshold, starts
 
 
-def has_site(motif: Motif, background: np.ndarray, X: np.ndarray) -> np.ndarray:
+def qmer_codes(X: np.ndarray, q: int = QMER) -> np.ndarray:
+    """The code of the q letters from each position of every record.
+
+    Parameters
+    ----------
+    X : numpy.ndarray of uint8, shape (n, L)
+        The records (codes 0-3), perhaps `poimkit.motifs.scan.padded`.
+    q : int
+        Letters per code.
+
+    Returns
+    -------
+    numpy.ndarray of uint16, shape (n, L)
+        ``sum_d X[r, i + d] * 4**d``, or ``4**q`` where the q letters run past
+        the end or hold N or padding.
+    """
+    from ._best_window import qmer_codes_kernel
+
+    out = np.empty(X.shape, dtype=np.uint16)
+    qmer_codes_kernel(np.ascontiguousarray(X, dtype=np.uint8), q, out)
+    return out
+
+
+def block_tables(lods: np.ndarray, q: int = QMER) -> tuple[np.ndarray, np.ndarray]:
+    """A motif's log-odds as tables of q-letter blocks, for both strands.
+
+    Blocks start at columns 0, q, 2q, ... and the last one at ``width - q``
+    (overlapping the one before it, whose columns it leaves out), so that
+    every block reads letters inside the window.
+
+    Parameters
+    ----------
+    lods : numpy.ndarray of float, shape (m, 4)
+        The log-odds, ``m >= q``.
+    q : int
+        Letters per block.
+
+    Returns
+    -------
+    offsets : numpy.ndarray of int64, shape (b,)
+        First column of each block.
+    tables : numpy.ndarray of float64, shape (2, b, 4**q + 1)
+        Summed log-odds of each block's new columns for every q-letter code,
+        given strand and reverse complement; ``-inf`` for the code ``4**q``.
+
+    Examples
+    --------
+    >>> lods = np.arange(20.0).reshape(5, 4)
+    >>> offsets, tables = block_tables(lods, 4)
+    >>> offsets.tolist(), float(tables[0, 1, 3 * 4**3])  # last column only: T
+    ([0, 1], 19.0)
+    """
+    width = lods.shape[0]
+    n_blocks = -(-width // q)
+    offsets = np.array([q * b for b in range(n_blocks - 1)] + [width - q])
+    letters = (np.arange(4**q)[None, :] // 4 ** np.arange(q)[:, None]) % 4
+    tables = np.zeros((2, n_blocks, 4**q + 1))
+    tables[:, :, -1] = -np.inf
+    covered = np.zeros(width, dtype=bool)
+    for b, first in enumerate(offsets):
+        for d in range(q):
+            if not covered[first + d]:
+                tables[0, b, :-1] += lods[first + d, letters[d]]
+                tables[1, b, :-1] += lods[::-1, ::-1][first + d, letters[d]]
+        covered[first : first + q] = True
+    return offsets.astype(np.int64), tables
+
+
+def has_site(
+    motif: Motif,
+    background: np.ndarray,
+    X: np.ndarray,
+    codes: np.ndarray | None = None,
+) -> np.ndarray:
     """Which records hold a site of ``motif`` on either strand (`site_rule`).
 
     Parameters
@@ -252,6 +327,8 @@ def has_site(motif: Motif, background: np.ndarray, X: np.ndarray) -> np.ndarray:
         Background letter probabilities.
     X : numpy.ndarray of uint8, shape (n, L)
         The records (codes 0-3), perhaps `poimkit.motifs.scan.padded`.
+    codes : numpy.ndarray of uint16, optional
+        `qmer_codes` of X (made here if not given; share them across motifs).
 
     Returns
     -------
@@ -269,7 +346,13 @@ def has_site(motif: Motif, background: np.ndarray, X: np.ndarray) -> np.ndarray:
     out = np.zeros(X.shape[0], dtype=np.bool_)
     if not starts.size:
         return out
-    has_site_kernel(X, starts.size, strand_tables(lods), threshold, out)
+    if lods.shape[0] >= QMER:  # a few q-letter lookups per window
+        codes = qmer_codes(X) if codes is None else codes
+        offsets, tables = block_tables(lods)
+    else:  # one letter at a time (the padding code is the N of one letter)
+        codes, offsets = X, np.arange(lods.shape[0], dtype=np.int64)
+        tables = strand_tables(lods)
+    has_site_kernel(codes, starts.size, offsets, tables, threshold, out)
     return out
 
 
@@ -321,8 +404,9 @@ def known_enrichment(
     n_pos, n_neg = int(positive.sum()), int((~positive).sum())
     pos_sites = np.zeros(len(known), dtype=np.int64)
     neg_sites = np.zeros(len(known), dtype=np.int64)
+    codes = qmer_codes(X)  # shared by every motif
     for i, motif in enumerate(known):
-        sites = has_site(motif, background, X)
+        sites = has_site(motif, background, X, codes)
         pos_sites[i] = int(sites[positive].sum())
         neg_sites[i] = int(sites[~positive].sum())
         if progress is not None:
