@@ -86,3 +86,15 @@ def test_bad_peak_targets_exit_2(strength, tmp_path, capsys, extra, message):
     assert len(err.strip().splitlines()) == 1, err
     assert __import__("re").search(message, err), err
     assert not out.exists()
+
+
+def test_log1p_targets_and_their_limit():
+    from poimkit.errors import InputError
+    from poimkit.run.peak_targets import log1p_targets, target_column
+
+    assert log1p_targets(np.array([0.0, np.e - 1]), "t") == pytest.approx([0, 1])
+    with pytest.raises(InputError, match="above -1; t.tsv has -1"):
+        log1p_targets(np.array([3.0, -1.0]), "t.tsv")
+    assert [target_column(s) for s in ("signal", "pValue", "column:3")] == [7, 8, 3]
+    with pytest.raises(InputError, match="column:N needs N >= 1"):
+        target_column("column:0")

@@ -159,6 +159,21 @@ def table_values(path: str, peaks: Peaks, ids: list[str]) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
+def log1p_targets(y: np.ndarray, source: str) -> np.ndarray:
+    """``log(1 + y)``, refusing a target at or below -1.
+
+    Parameters
+    ----------
+    y : numpy.ndarray of float
+        The targets.
+    source : str
+        Where they came from, for the message.
+    """
+    if (y <= -1).any():
+        raise InputError(f"--log1p needs targets above -1; {source} has {y.min():g}")
+    return np.log1p(y)
+
+
 def read_peak_targets(
     bed: str | os.PathLike,
     genome_path: str | os.PathLike,
@@ -209,9 +224,7 @@ def read_peak_targets(
         by_line = {int(n): i for i, n in enumerate(peaks.line)}
         y = table_values(spec, peaks.subset([by_line[int(n)] for n in lines]), kept.ids)
     if log1p:
-        if (y <= -1).any():
-            raise InputError(f"--log1p needs targets above -1; {spec} has {y.min():g}")
-        y = np.log1p(y)
+        y = log1p_targets(y, spec)
     description = {
         "peaks": {
             "file": os.path.basename(bed),

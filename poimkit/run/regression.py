@@ -351,7 +351,10 @@ def _read_and_families(args: argparse.Namespace):
             any_length=args.kernel != "wd",
             drop_short=args.drop_short,
         )
-        y = np.log1p(_above_minus_one(y)) if args.log1p else y
+        if args.log1p:
+            from .peak_targets import log1p_targets
+
+            y = log1p_targets(y, args.targets)
     lengths = sorted({len(x) for x in X})
     if args.kernel == "auto" and len(lengths) > 1:
         say(args, "records of different lengths: the gapped k-mer model (gkm)")
@@ -387,12 +390,6 @@ def _read_and_families(args: argparse.Namespace):
     shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
     say(args, f"read {len(y)} sequences of length {shown} with continuous targets")
     return list(ids), codes, y, families, described
-
-
-def _above_minus_one(y: np.ndarray) -> np.ndarray:
-    if (y <= -1).any():
-        raise InputError(f"--log1p needs targets above -1; the smallest is {y.min():g}")
-    return y
 
 
 def _resolve_solver(args: argparse.Namespace, n: int, lengths: list[int]):
