@@ -75,6 +75,7 @@ def test_targets_from_a_table_keyed_by_the_peaks(strength, tmp_path):
         (["--targets", "nothing"], "a column .* or a TSV file"),
         (["--targets", "signal", "--negatives", "shuffle"], "reads the peaks only"),
         (["--log1p"], "--log1p goes with --targets"),
+        (["--targets", "signal", "--known", "jaspar"], "--known tests classes"),
     ],
 )
 def test_bad_peak_targets_exit_2(strength, tmp_path, capsys, extra, message):

@@ -276,6 +276,10 @@ def _refuse_classification_options(args: argparse.Namespace) -> None:
         raise InputError("--positive-label applies to --labels, not --targets")
     if getattr(args, "compare", None) is not None:
         raise InputError("--compare: no motifs for regression runs yet")
+    if getattr(args, "known", None) is not None:
+        raise InputError(
+            "--known tests classes (positives against negatives), not --targets"
+        )
 
 
 def _on_peaks(args: argparse.Namespace) -> bool:
