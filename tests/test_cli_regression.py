@@ -275,7 +275,7 @@ def test_bad_targets_exit_2_naming_file_and_line(tmp_path, capsys, line, message
         (["--positive-label", "1"], "--positive-label applies to --labels"),
         (["--kernel", "gkm", "--degree", "3"], "apply to --kernel wd"),
         (["--epsilon", "-1"], "epsilon"),
-        (["--bed", "x.bed", "--genome", "g.fa"], "does not take --bed"),
+        (["--bed", "x.bed", "--genome", "g.fa"], "--fasta or --bed (peaks), not both"),
     ],
 )
 def test_train_targets_refuses_what_does_not_apply(
@@ -450,7 +450,7 @@ def test_targets_help_describes_selection_and_motifs(command, capsys):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    start = text.index("--targets TSV instead")
-    help_text = text[start : start + 700]
+    start = text.index("--targets TSV|COLUMN instead")
+    help_text = text[start : start + 900]
     assert "yet" not in help_text and "chosen by nested CV" in help_text
     assert "counted words" in help_text

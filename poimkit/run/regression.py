@@ -256,7 +256,9 @@ def _refuse_classification_options(args: argparse.Namespace) -> None:
     if args.pos is not None or args.neg is not None or args.labels is not None:
         raise InputError("--targets goes with --fasta (not --pos/--neg or --labels)")
     bed, genome = getattr(args, "bed", None), getattr(args, "genome", None)
-    if (args.fasta is None) == (bed is None):
+    if args.fasta is not None and bed is not None:
+        raise InputError("--targets takes --fasta or --bed (peaks), not both")
+    if args.fasta is None and bed is None:
         raise InputError(
             "--targets needs --fasta, or --bed and --genome (the records the "
             "targets belong to)"
