@@ -109,3 +109,22 @@ def test_scan_command_writes_bed_and_refuses_to_replace(planted, tmp_path, capsy
     other.write_text("chr1\t1\t2\n")
     assert main([*args, "-o", str(other), "--force", "--quiet"]) == 2
     assert other.read_text() == "chr1\t1\t2\n"
+
+
+def test_bed_rows_are_one_word_names_and_ucsc_scores():
+    from poimkit.genome.motif_hits import MotifHits
+
+    hits = MotifHits(
+        ["c1", "c1"],
+        np.array([5, 9]),
+        np.array([0, 0]),
+        np.array([True, False]),
+        np.array([9.5, 20.0]),
+        np.array([1e-5, 1e-14]),
+        ["MA1.1 FOS::JUN"],
+        np.array([7]),
+    )
+    assert hits.bed_rows() == [
+        ("c1", 5, 12, "MA1.1_FOS::JUN", 500, "-", "1e-05", "9.50"),
+        ("c1", 9, 16, "MA1.1_FOS::JUN", 1000, "+", "1e-14", "20.00"),
+    ]

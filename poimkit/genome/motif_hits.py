@@ -73,15 +73,17 @@ class MotifHits:
         """BED6+2 rows: chrom, start, end, motif, score, strand, p-value, bits.
 
         The score is ``min(1000, round(-100 log10 p))`` (p 1e-4: 400), an
-        integer 0-1000 as UCSC wants it.
+        integer 0-1000 as UCSC wants it; a name's spaces become ``_``
+        (``MA0099.4_FOS::JUN``).
         """
         score = np.minimum(1000, np.rint(-100 * np.log10(self.p_value))).astype(int)
+        names = ["_".join(name.split()) for name in self.names]  # one BED word
         return [
             (
                 c,
                 int(a),
                 int(b),
-                self.names[m],
+                names[m],
                 int(v),
                 "-" if neg else "+",
                 f"{p:.3g}",
