@@ -293,6 +293,10 @@ def build_parser() -> argparse.ArgumentParser:
         "poimkit run --bed peaks.narrowPeak --genome hg38.fa -o out/  (windows "
         "of 200 letters around the summits; GC- and repeat-matched genomic "
         "negatives in out/negatives.bed)",
+        "poimkit run --bed peaks.narrowPeak --genome hg38.fa --known jaspar -o out/  "
+        "(and which known factors: out/known_motifs.tsv)",
+        "poimkit run --bed peaks.narrowPeak --genome hg38.fa --targets signal "
+        "--log1p -o strength/  (peak strength from sequence)",
     )
     _add_input_options(run, targets=True)
     _add_peak_options(run)
