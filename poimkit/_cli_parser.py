@@ -103,7 +103,8 @@ def _add_peak_options(parser: argparse.ArgumentParser) -> None:
         metavar="genomic|shuffle|FILE",
         help="genomic (default): background windows matched to the peaks' GC and "
         "repeat content, away from peaks; shuffle: dinucleotide shuffles of the "
-        "peaks; or a FASTA of sequences or BED of regions (none with --targets)",
+        "peaks; or a FASTA of sequences or BED of regions (with --targets: none unless "
+        "given, then at target 0)",
     )
 
 

@@ -50,6 +50,20 @@ def test_a_peak_strength_run_regresses_on_the_signal(strength, tmp_path):
     assert not (out / "negatives.bed").exists()
 
 
+def test_negatives_when_asked_are_background_at_zero(strength, tmp_path):
+    g, peaks, _ = strength
+    out = tmp_path / "out"
+    args = ["run", "--bed", str(peaks), "--genome", str(g.genome), "--width", "100"]
+    args += ["--targets", "signal", "--negatives", "genomic", *FAST, "-o", str(out)]
+    assert main(args) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    made = summary["negatives"]
+    assert made["target"] == 0.0 and made["file"] == "negatives.bed"
+    n_bed = len((out / "negatives.bed").read_text().splitlines())
+    assert summary["n_sequences"] == summary["peaks"]["n_windows"] + n_bed
+    assert summary["cv_pearson"] > 0.5
+
+
 def test_targets_from_a_table_keyed_by_the_peaks(strength, tmp_path):
     g, peaks, signal = strength
     table = tmp_path / "t.tsv"
@@ -73,7 +87,6 @@ def test_targets_from_a_table_keyed_by_the_peaks(strength, tmp_path):
     [
         (["--targets", "column:4"], r"strength\.narrowPeak: line 1: column 4"),
         (["--targets", "nothing"], "a column .* or a TSV file"),
-        (["--targets", "signal", "--negatives", "shuffle"], "reads the peaks only"),
         (["--log1p"], "--log1p goes with --targets"),
         (["--targets", "signal", "--known", "jaspar"], "--known tests classes"),
     ],
@@ -99,3 +112,15 @@ def test_log1p_targets_and_their_limit():
     assert [target_column(s) for s in ("signal", "pValue", "column:3")] == [7, 8, 3]
     with pytest.raises(InputError, match="column:N needs N >= 1"):
         target_column("column:0")
+
+
+def test_train_on_peak_strength_writes_its_negatives_beside_the_model(
+    strength, tmp_path, capsys
+):
+    g, peaks, _ = strength
+    model = tmp_path / "m.npz"
+    args = ["train", "--bed", str(peaks), "--genome", str(g.genome), "--width", "100"]
+    args += ["--targets", "signal", "--negatives", "shuffle", "--kernel", "gkm"]
+    assert main([*args, "--no-grid", "--cv", "0", "-o", str(model)]) == 0
+    assert model.is_file() and (tmp_path / "m.negatives.fa").is_file()
+    assert "negatives written beside it" in capsys.readouterr().err

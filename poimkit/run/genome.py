@@ -124,22 +124,45 @@ class PeakData:
             The file written (also in `negatives_path`), or None when the
             user gave the negatives.
         """
-        from ..genome.negatives import write_negatives_bed
-        from ..io import write_fasta
+        self.negatives_path = write_negative_records(
+            self.negative_records, where, beside
+        )
+        return self.negatives_path
 
-        if self.negative_records is None:
-            return None
-        kind, *rest = self.negative_records
-        name = "negatives.bed" if kind == "bed" else "negatives.fa"
-        path = where.parent / f"{where.stem}.{name}" if beside else where / name
-        if kind == "bed":
-            write_negatives_bed(path, *rest)
-        else:
-            ids, seqs = rest
-            letters = np.array(list("ACGT"))
-            write_fasta(path, ids, ["".join(letters[x]) for x in seqs])
-        self.negatives_path = path
-        return path
+
+def write_negative_records(
+    records: tuple | None, where: Path, beside: bool = False
+) -> Path | None:
+    """Write negatives made: ``negatives.bed`` (genomic) or ``negatives.fa``.
+
+    Parameters
+    ----------
+    records : tuple or None
+        `make_negatives`' ``to_write`` (None: nothing to write).
+    where : pathlib.Path
+        The run's (staged) folder, or with ``beside`` a model file.
+    beside : bool
+        Name the file after ``where`` (``MODEL.negatives.bed``).
+
+    Returns
+    -------
+    pathlib.Path or None
+    """
+    from ..genome.negatives import write_negatives_bed
+    from ..io import write_fasta
+
+    if records is None:
+        return None
+    kind, *rest = records
+    name = "negatives.bed" if kind == "bed" else "negatives.fa"
+    path = where.parent / f"{where.stem}.{name}" if beside else where / name
+    if kind == "bed":
+        write_negatives_bed(path, *rest)
+    else:
+        ids, seqs = rest
+        letters = np.array(list("ACGT"))
+        write_fasta(path, ids, ["".join(letters[x]) for x in seqs])
+    return path
 
 
 def _dropped_count(caught: list) -> int:
@@ -183,7 +206,7 @@ def read_peak_input(
         check_chromosomes(peaks, genome)
         warnings.simplefilter("always")
         positives = extract(genome, peaks.windows(source.width), "peak windows")
-        negatives, made, records = _negatives(
+        negatives, made, records = make_negatives(
             source, genome, peaks, positives, options, progress
         )
         provenance = genome.provenance()
@@ -231,8 +254,40 @@ def read_peak_input(
     return PeakData(data, description, records)
 
 
-def _negatives(source, genome, peaks, positives, options, progress):
-    """The negatives' ids and codes, how they were made, and what to write."""
+def make_negatives(
+    source: PeakSource,
+    genome: object,
+    peaks: object,
+    positives: object,
+    options: RunOptions,
+    progress: bool,
+) -> tuple[dict, dict, tuple | None]:
+    """The negatives' ids and codes, how they were made, and what to write.
+
+    Parameters
+    ----------
+    source : PeakSource
+        ``negatives``: "genomic", "shuffle" or a file; ``width``.
+    genome : Genome
+        The open genome.
+    peaks : Peaks
+        Every peak (genomic negatives avoid them).
+    positives : Extracted
+        The peak windows kept.
+    options : RunOptions
+        ``seed``.
+    progress : bool
+        Show the search's progress bar.
+
+    Returns
+    -------
+    records : dict
+        ``ids`` and ``seqs`` of the negatives.
+    made : dict
+        How they were made (for ``summary.json``).
+    to_write : tuple or None
+        What `PeakData.write_negatives` writes (None for the user's file).
+    """
     if source.negatives == "shuffle":
         from ..genome.shuffle import shuffled_negatives
 

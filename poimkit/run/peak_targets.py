@@ -39,13 +39,17 @@ class PeakTargets:
         Their targets (after ``log1p`` if asked).
     description : dict
         For ``summary.json``: the peaks, the target's source and the windows
-        dropped.
+        dropped (and the negatives, if asked for).
+    negative_records : tuple or None
+        The negatives made, to write (`poimkit.run.genome.
+        write_negative_records`).
     """
 
     ids: list[str]
     seqs: list[np.ndarray]
     y: np.ndarray
     description: dict
+    negative_records: tuple | None = None
 
 
 def target_column(spec: str) -> int | None:
@@ -181,6 +185,8 @@ def read_peak_targets(
     spec: str,
     log1p: bool = False,
     quiet: bool = True,
+    negatives: str | None = None,
+    seed: int = 0,
 ) -> PeakTargets:
     """The peak windows of a genome with their targets.
 
@@ -197,7 +203,13 @@ def read_peak_targets(
     log1p : bool
         Regress on ``log(1 + value)``; values must be above -1.
     quiet : bool
-        No message while the genome is indexed.
+        No message while the genome is indexed, no progress bar.
+    negatives : str, optional
+        Also background records at target 0 (before ``log1p``), made as a
+        classification run makes them ("genomic", "shuffle" or a file); by
+        default none.
+    seed : int
+        Seed of the negatives.
 
     Returns
     -------
@@ -214,15 +226,25 @@ def read_peak_targets(
             "qValue, column:N) or a TSV file keyed by chrom:start-end"
         )
     peaks = read_peaks(bed)
+    background, made, to_write = {"ids": [], "seqs": []}, None, None
     with open_genome(genome_path, quiet=quiet) as genome:
         check_chromosomes(peaks, genome)
         kept = extract(genome, peaks.windows(width), "peak windows")
+        if negatives is not None:
+            from .genome import PeakSource, make_negatives
+            from .options import RunOptions
+
+            source = PeakSource(bed, os.fspath(genome_path), width, negatives)
+            background, made, to_write = make_negatives(
+                source, genome, peaks, kept, RunOptions(seed=seed), not quiet
+            )
     lines = kept.peaks.line
     if column is not None:
         y = column_values(bed, column, lines)
     else:
         by_line = {int(n): i for i, n in enumerate(peaks.line)}
         y = table_values(spec, peaks.subset([by_line[int(n)] for n in lines]), kept.ids)
+    y = np.r_[y, np.zeros(len(background["seqs"]))]  # the background at 0
     if log1p:
         y = log1p_targets(y, spec)
     description = {
@@ -236,4 +258,8 @@ def read_peak_targets(
         },
         "targets": {"source": spec, "log1p": bool(log1p)},
     }
-    return PeakTargets(list(kept.ids), kept.seqs, y, description)
+    if made is not None:
+        description["negatives"] = {**made, "target": 0.0}
+    ids = list(kept.ids) + list(background["ids"])
+    seqs = list(kept.seqs) + list(background["seqs"])
+    return PeakTargets(ids, seqs, y, description, to_write)

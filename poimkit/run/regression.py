@@ -265,8 +265,6 @@ def _refuse_classification_options(args: argparse.Namespace) -> None:
         )
     if bed is not None and not genome:
         raise InputError("--bed needs --genome")
-    if getattr(args, "negatives", None) is not None:
-        raise InputError("--negatives: a regression on peaks reads the peaks only")
     if getattr(args, "dask", None) is not None:
         raise InputError("--dask: regression reads its records in memory (no Dask)")
     if getattr(args, "loss", None) not in (None, "squared_hinge"):
@@ -335,7 +333,10 @@ def regression_command(args: argparse.Namespace) -> int:
 
 
 def _read_and_families(args: argparse.Namespace):
-    """``(ids, codes, y, families, described)``: records, candidates, peaks' summary."""
+    """``(ids, codes, y, families, peaks)``: records, candidates, `PeakTargets`.
+
+    ``peaks`` is None for FASTA input.
+    """
     from ..io import read_targets
     from .data import as_codes
     from .regression_search import regression_families, target_scale
@@ -344,11 +345,18 @@ def _read_and_families(args: argparse.Namespace):
         from .peak_targets import read_peak_targets
 
         peaks = read_peak_targets(
-            args.bed, args.genome, args.width, args.targets, args.log1p, not bars(args)
+            args.bed,
+            args.genome,
+            args.width,
+            args.targets,
+            args.log1p,
+            not bars(args),
+            args.negatives,
+            args.seed,
         )
-        ids, X, y, described = peaks.ids, peaks.seqs, peaks.y, peaks.description
+        ids, X, y = peaks.ids, peaks.seqs, peaks.y
     else:
-        described = {}
+        peaks = None
         ids, X, y = read_targets(
             args.fasta,
             args.targets,
@@ -395,7 +403,7 @@ def _read_and_families(args: argparse.Namespace):
     codes = as_codes(X, "gkm" if len(lengths) > 1 else "auto")
     shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
     say(args, f"read {len(y)} sequences of length {shown} with continuous targets")
-    return list(ids), codes, y, families, described
+    return list(ids), codes, y, families, peaks
 
 
 def _resolve_solver(args: argparse.Namespace, n: int, lengths: list[int]):
@@ -527,7 +535,11 @@ def train_regression(args: argparse.Namespace) -> None:
     args : argparse.Namespace
         The parsed ``train`` command line (checked by `regression_command`).
     """
-    ids, codes, y, families, _ = _read_and_families(args)
+    from pathlib import Path
+
+    from .genome import write_negative_records
+
+    ids, codes, y, families, peaks = _read_and_families(args)
     _, model = _select_and_cross_validate(args, ids, codes, y, families)
     model.fit(codes, y)
     model.save(args.output)
@@ -536,6 +548,10 @@ def train_regression(args: argparse.Namespace) -> None:
         f"{type(model).__name__} with {int(model.n_support_.sum())} support vectors "
         f"written to {args.output}",
     )
+    records = peaks.negative_records if peaks is not None else None
+    written = write_negative_records(records, Path(args.output), beside=True)
+    if written is not None:
+        say(args, f"negatives written beside it: {written}")
 
 
 def run_regression(args: argparse.Namespace) -> dict:
@@ -565,6 +581,7 @@ def run_regression(args: argparse.Namespace) -> dict:
     from ..motifs.discovery import background_letters
     from ..outdir import output_lock, staged_directory
     from .data import check_poim_memory, compute_run_poim
+    from .genome import write_negative_records
     from .motif_model import final_models, motif_model_summary, save_motif_models
     from .report_regression import write_regression_report
     from .summary import build_regression_summary, save_results, write_summary
@@ -573,7 +590,7 @@ def run_regression(args: argparse.Namespace) -> dict:
     timer = StepTimer(lines=progress_mode(args) == "lines")
     with output_lock(args.output):
         with timer.step("read"):
-            ids, codes, y, families, described = _read_and_families(args)
+            ids, codes, y, families, peaks = _read_and_families(args)
         data = LabeledData([], codes, y, [], 0)
         options = RunOptions(  # those of the POIM step
             max_order=args.max_order,
@@ -608,6 +625,8 @@ def run_regression(args: argparse.Namespace) -> dict:
                 save_results(staged, model, poim)
                 save_motif_models(staged, explained, stack)
                 figures = write_motif_outputs(staged, poim, motifs, ids, codes, y)
+                if peaks is not None:
+                    write_negative_records(peaks.negative_records, staged)
                 if "cv_predictions" in cv:
                     plot_predictions(
                         staged / "figures" / "predicted_vs_observed.png",
@@ -627,7 +646,8 @@ def run_regression(args: argparse.Namespace) -> dict:
                 figures=figures,
                 runtimes=timer.with_total(),
             )
-            summary.update(described)
+            if peaks is not None:
+                summary.update(peaks.description)
             summary["motif_model"] = motif_model_summary(explained, cv, y)
             summary["chosen_model"] = chosen
             write_summary(staged, summary, write_regression_report)
