@@ -317,9 +317,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_options(run)
 
     _add_variants(sub)
+    from .explain.command import add_explain
     from .genome.scan_command import add_scan
 
     add_scan(sub, _command)
+    add_explain(sub, _command)
 
     demo = _command(
         sub,

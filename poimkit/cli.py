@@ -375,6 +375,12 @@ def _run_variants(args: argparse.Namespace) -> int:
     return run_variants(args)
 
 
+def _run_explain(args: argparse.Namespace) -> int:
+    from .explain.command import run_explain
+
+    return run_explain(args)
+
+
 def _run_scan(args: argparse.Namespace) -> int:
     from .genome.scan_command import run_scan
 
@@ -390,6 +396,7 @@ _COMMANDS = {
     "demo": _run_demo,
     "variants": _run_variants,
     "scan": _run_scan,
+    "explain": _run_explain,
 }
 
 

@@ -24,15 +24,27 @@ OUTPUT_FILES = (
     "summary.json",
     "report.html",
 )
-#: files a run on peaks adds: the negatives it made
-NEGATIVE_FILES = ("negatives.bed", "negatives.fa")
+#: files a run on peaks adds: the negatives it made, and its sites in the genome
+NEGATIVE_FILES = ("negatives.bed", "negatives.fa", "sites.bed")
+#: the known motifs tested (``run --known``)
+KNOWN_FILE = "known_motifs.tsv"
+#: what ``poimkit explain`` writes (with its ``summary.json``)
+EXPLAIN_FILES = ("ohe.npz", "attr.npz", "scores.tsv", "contributions.bw", "logos")
 #: the motifs as a classifier: written when a run reports motifs
 MOTIF_MODEL_FILE = "motif_model.npz"
 #: the stack of the model's score and the motifs, if the run chose it
 STACK_FILE = "stack.npz"
 #: what a poimkit run folder holds (anything else there is not ours to delete)
 RUN_FILES = frozenset(
-    {*OUTPUT_FILES, *NEGATIVE_FILES, MOTIF_MODEL_FILE, STACK_FILE, "figures"}
+    {
+        *OUTPUT_FILES,
+        *NEGATIVE_FILES,
+        *EXPLAIN_FILES,
+        KNOWN_FILE,
+        MOTIF_MODEL_FILE,
+        STACK_FILE,
+        "figures",
+    }
 )
 #: the ``format`` of a run's summary.json: the mark of a folder poimkit made
 RUN_FORMAT = "poimkit-run-summary"

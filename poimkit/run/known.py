@@ -114,7 +114,9 @@ def write_known(folder: Path, figures: Path, enrichment: KnownEnrichment) -> lis
     list of str
         The logos written (names in ``figures``).
     """
-    enrichment.write(folder / "known_motifs.tsv")
+    from ..outdir import KNOWN_FILE
+
+    enrichment.write(folder / KNOWN_FILE)
     written = []
     for motif, row in zip(enrichment.motifs, enrichment.rows(TOP_KNOWN), strict=False):
         name = logo_name(row)

@@ -1,0 +1,146 @@
+"""The ``poimkit explain`` command: per-letter attributions of records or peaks.
+
+``poimkit explain MODEL (--fasta F | --bed P --genome G) -o DIR`` writes
+``ohe.npz`` and ``attr.npz`` (for ``modisco motifs -s ohe.npz -a attr.npz``),
+``scores.tsv``, ``logos/`` of the records of highest score and, for peaks,
+``contributions.bw`` (`poimkit.explain.outputs`). The attributions are
+`poimkit.explain.letter_attributions`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+
+from ..errors import InputError
+
+#: logos drawn unless ``--top`` says otherwise
+TOP_LOGOS = 10
+
+
+def add_explain(sub: argparse._SubParsersAction, command: Callable) -> None:
+    """Add the ``explain`` subcommand to the parser's subcommands.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subcommands.
+    command : callable
+        Makes a subcommand parser from name, help and examples.
+    """
+    explain = command(
+        sub,
+        "explain",
+        "per-letter attributions of records or peaks (modisco-lite inputs, bigWig)",
+        "poimkit explain OUT/model.npz --bed peaks.narrowPeak --genome hg38.fa "
+        "-o explained/  (then: modisco motifs -s explained/ohe.npz -a "
+        "explained/attr.npz)",
+        "poimkit explain model.npz --fasta seqs.fa -o explained/",
+    )
+    explain.add_argument(
+        "model", metavar="MODEL", help="a k-mer model (poimkit, LS-GKM)"
+    )
+    explain.add_argument("--fasta", metavar="FASTA", help="the records to explain")
+    explain.add_argument("--bed", metavar="PEAKS", help="peaks (with --genome)")
+    explain.add_argument("--genome", metavar="GENOME.fa", help="the genome of --bed")
+    explain.add_argument(
+        "--width",
+        type=int,
+        default=None,
+        help="with --bed: window width around each summit (default: the model's "
+        "length for a positional model, else 200)",
+    )
+    explain.add_argument(
+        "--top", type=int, default=TOP_LOGOS, help="logos of the top-scoring records"
+    )
+    explain.add_argument(
+        "-o", "--output", required=True, metavar="DIR", help="the output folder"
+    )
+    explain.add_argument(
+        "--force", action="store_true", help="replace DIR if poimkit made it"
+    )
+    explain.add_argument("--quiet", action="store_true", help="no messages")
+
+
+def _records(args: argparse.Namespace, model: object):
+    """``(ids, seqs, sizes)``: the records, and chromosome sizes for peaks."""
+    if (args.fasta is None) == (args.bed is None):
+        raise InputError("give --fasta, or --bed and --genome")
+    if args.fasta is not None:
+        from ..io import read_fasta
+
+        ids, seqs = read_fasta(args.fasta, any_length=True)[:2]
+        return list(ids), list(seqs), None
+    if not args.genome:
+        raise InputError("--bed needs --genome")
+    from ..genome.peaks import check_chromosomes, extract, read_peaks
+    from ..genome.reference import open_genome
+
+    width = args.width
+    if width is None:
+        width = 200 if getattr(model, "position_free", False) else model.length_
+    peaks = read_peaks(args.bed)
+    with open_genome(args.genome, quiet=args.quiet) as genome:
+        check_chromosomes(peaks, genome)
+        kept = extract(genome, peaks.windows(width), "peak windows")
+        sizes = dict(genome.lengths)
+    return list(kept.ids), list(kept.seqs), sizes
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """The ``poimkit explain`` command; returns the exit code (errors raise).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    """
+    import numpy as np
+
+    from ..io.files import write_table
+    from ..outdir import RUN_FORMAT, check_output_folder, staged_directory
+    from ..run.console import say
+    from ..svm import load_model
+    from .attributions import letter_attributions
+    from .outputs import check_bigwig, write_bigwig, write_logos, write_modisco_inputs
+
+    if args.top < 0:
+        raise InputError(f"--top must be 0 or more, got {args.top}")
+    inputs = tuple(p for p in (args.model, args.fasta, args.bed, args.genome) if p)
+    check_output_folder(args.output, args.force, inputs)
+    if args.bed is not None:
+        check_bigwig()
+    model = load_model(args.model)
+    ids, seqs, sizes = _records(args, model)
+    if not seqs:
+        raise InputError("no records to explain")
+    found = letter_attributions(model, seqs)
+    scores = found.contributions.sum(axis=1) + float(np.ravel(model.intercept_)[0])
+    with staged_directory(args.output, args.force, inputs) as staged:
+        write_modisco_inputs(staged, found)
+        write_table(
+            staged / "scores.tsv",
+            ["id", "score"],
+            zip(ids, scores.tolist(), strict=True),
+        )
+        if sizes is not None:
+            write_bigwig(staged / "contributions.bw", found, ids, sizes)
+        logos = write_logos(staged / "logos", found, scores, ids, args.top)
+        summary = {
+            "format": RUN_FORMAT,
+            "command": "explain",
+            "model": str(args.model),
+            "n_records": len(ids),
+            "length": int(found.ohe.shape[2]),
+            "logos": logos,
+            "bigwig": sizes is not None,
+        }
+        (staged / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    say(
+        args,
+        f"explained {len(ids):,} records into {args.output} (ohe.npz, attr.npz"
+        + (", contributions.bw" if sizes is not None else "")
+        + f", {len(logos)} logos)",
+    )
+    return 0
