@@ -1,5 +1,7 @@
 """``sites.bed`` of a peak run: BED6 in genome coordinates, both peak strands."""
 
+from dataclasses import replace
+
 import numpy as np
 
 from poimkit.datasets import write_synthetic_genome
@@ -46,6 +48,9 @@ def test_sites_bed_points_at_the_sites_letters(tmp_path):
         from_tsv = sorted(_site_in_record(genome, r, widths[r[2]]) for r in in_peaks)
     # ... are the letters the BED rows point at, on their strand
     assert from_bed == from_tsv
+    # a folder holding sites.bed is poimkit's own: --force replaces it
+    options = replace(FAST, cv=0)
+    run_pipeline(out, options=options, progress=False, peaks=source, force=True)
 
 
 def _read(genome, chrom, start, end, strand):
