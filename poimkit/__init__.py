@@ -39,6 +39,7 @@ _LAZY = {
     "WDKernelSVR": "svm",
     "KmerWeights": "kernels",
     "variant_effects": "variants",
+    "letter_attributions": "explain",
 }
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "gkm_kernel",
     "kmer_index",
     "kmer_string",
+    "letter_attributions",
     "load_model",
     "read_fasta",
     "read_labeled",

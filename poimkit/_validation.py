@@ -38,6 +38,31 @@ def as_rng(random_state, name: str = "random_state") -> np.random.Generator:
     return np.random.default_rng(random_state)
 
 
+def renamed_seed(func):
+    """Let ``func`` take its old seed keyword ``rng`` for ``random_state``, warning.
+
+    poimkit's one name for a seed is ``random_state`` (scikit-learn's); a
+    call with ``rng=`` still works and gets a `DeprecationWarning`.
+    """
+    import functools
+    import warnings
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        if "rng" in kwargs:
+            if "random_state" in kwargs:
+                raise TypeError(f"{func.__name__}: give random_state, not rng too")
+            warnings.warn(
+                f"{func.__name__}(rng=...) is deprecated; use random_state=...",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            kwargs["random_state"] = kwargs.pop("rng")
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
 def is_positive_int(value: object) -> bool:
     """Whether ``value`` is an int or numpy integer of at least 1 (bools are not).
 

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._chain_arrays import check_chain, fit_chain, fit_pooled_chain
-from ._validation import as_rng, check_int, check_length
+from ._validation import as_rng, check_int, check_length, renamed_seed
 from .alphabet import N_LETTERS as _N_LETTERS
 from .alphabet import check_codes, kmer_indices
 from .errors import InputError
@@ -433,8 +433,9 @@ class MarkovBackground:
             )
         return out
 
+    @renamed_seed
     def sample(
-        self, n: int, rng: np.random.Generator | int | None = None
+        self, n: int, random_state: np.random.Generator | int | None = None
     ) -> np.ndarray:
         """Draw sequences from the chain.
 
@@ -442,8 +443,9 @@ class MarkovBackground:
         ----------
         n : int
             Number of sequences (>= 0).
-        rng : numpy.random.Generator or int, optional
-            Random generator or seed (None: fresh entropy).
+        random_state : numpy.random.Generator or int, optional
+            Random generator or seed (None: fresh entropy; ``rng`` is the
+            deprecated name).
 
         Returns
         -------
@@ -452,11 +454,11 @@ class MarkovBackground:
         Examples
         --------
         >>> bg = MarkovBackground.from_letter_probabilities([0, 0, 0, 1.0], 5)
-        >>> bg.sample(2, rng=0).tolist()
+        >>> bg.sample(2, random_state=0).tolist()
         [[3, 3, 3, 3, 3], [3, 3, 3, 3, 3]]
         """
         n = check_int(n, "n", 0)
-        rng = as_rng(rng, "rng")
+        rng = as_rng(random_state)
         order = self.order
         n_states = _N_LETTERS**order
         out = np.empty((n, self.length), dtype=np.uint8)

@@ -193,7 +193,7 @@ def test_property_random_chains(order, extra, positional, sparsity, seed):
 def test_fit_recovers_homogeneous_chain(order):
     rng = np.random.default_rng(order)
     truth = stationary_chain(rng, order, length=30)
-    X = truth.sample(20_000, rng=rng)
+    X = truth.sample(20_000, random_state=rng)
     bg = MarkovBackground.fit(X, order=order)
     assert (bg.order, bg.length, bg.positional) == (order, 30, False)
     # one matrix repeated at every position
@@ -207,7 +207,7 @@ def test_fit_recovers_positional_chain(order):
     rng = np.random.default_rng(10 + order)
     length, n = 5, 100_000
     truth = random_chain(rng, order, length, positional=True, alpha=5.0)
-    X = truth.sample(n, rng=rng)
+    X = truth.sample(n, random_state=rng)
     bg = MarkovBackground.fit(X, order=order, positional=True)
     assert (bg.order, bg.length, bg.positional) == (order, length, True)
     # tolerance from the number of times each state was seen (5 standard errors)
@@ -262,7 +262,7 @@ def test_sample_frequencies_match_probabilities():
     rng = np.random.default_rng(3)
     bg = random_chain(rng, 2, 3, positional=True, alpha=2.0)
     n = 100_000
-    X = bg.sample(n, rng=np.random.default_rng(4))
+    X = bg.sample(n, random_state=np.random.default_rng(4))
     assert X.dtype == np.uint8 and X.shape == (n, 3)
     counts = np.bincount(kmer_indices(X, 3)[:, 0], minlength=64)
     expected = n * np.exp(bg.log_probability(all_sequences(3)))
@@ -274,13 +274,13 @@ def test_sample_frequencies_match_probabilities():
 def test_sample_is_seeded_and_avoids_zero_probabilities():
     trans = np.array([[[0.0, 0.5, 0.5, 0.0]] * 4] * 5)
     bg = MarkovBackground([0.0, 0.0, 0.0, 1.0], trans)
-    X = bg.sample(5_000, rng=1)
+    X = bg.sample(5_000, random_state=1)
     assert np.all(X[:, 0] == 3)
     assert set(np.unique(X[:, 1:])) == {1, 2}
-    assert np.array_equal(X, bg.sample(5_000, rng=np.random.default_rng(1)))
-    assert bg.sample(0, rng=0).shape == (0, 6)
-    with pytest.raises(InputError, match="rng must be"):
-        bg.sample(3, rng="seed")
+    assert np.array_equal(X, bg.sample(5_000, random_state=np.random.default_rng(1)))
+    assert bg.sample(0, random_state=0).shape == (0, 6)
+    with pytest.raises(InputError, match="random_state must be"):
+        bg.sample(3, random_state="seed")
 
 
 # --------------------------------------------------------------- validation

@@ -477,3 +477,23 @@ def test_make_motif_data_rejects_bad_arguments():
         make_motif_data(2, 2, 10, [("ACGT", 1, 0)])
     with pytest.raises(InputError, match="does not fit"):
         make_motif_data(2, 2, 5, [PlantedMotif("GATTACA", 1)])
+
+
+def test_the_old_seed_name_rng_still_works_with_a_warning():
+    """One seed name, ``random_state``; ``rng=`` is deprecated, not broken."""
+    from poimkit.background import MarkovBackground
+    from poimkit.datasets import PlantedMotif
+    from poimkit.datasets.synthetic import sample_starts
+
+    with pytest.warns(DeprecationWarning, match=r"random_dna\(rng=...\)"):
+        old = random_dna(4, 9, rng=3)
+    np.testing.assert_array_equal(old, random_dna(4, 9, random_state=3))
+    bg = MarkovBackground.from_letter_probabilities([0.1, 0.2, 0.3, 0.4], 6)
+    with pytest.warns(DeprecationWarning):
+        np.testing.assert_array_equal(bg.sample(3, rng=1), bg.sample(3, random_state=1))
+    motif = PlantedMotif("ACGT", (1, 10))
+    with pytest.warns(DeprecationWarning):
+        old = sample_starts(motif, 5, 20, rng=2)
+    np.testing.assert_array_equal(old, sample_starts(motif, 5, 20, random_state=2))
+    with pytest.raises(TypeError, match="not rng too"):
+        random_dna(2, 3, rng=1, random_state=1)

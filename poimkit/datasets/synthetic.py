@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._validation import as_rng, check_int
+from .._validation import as_rng, check_int, renamed_seed
 from ..alphabet import N_LETTERS, check_codes, encode
 from ..background import MarkovBackground, check_background
 from ..errors import InputError
@@ -51,10 +51,11 @@ def _motif_codes(motif: str) -> np.ndarray:
     return encode(motif, ["motif"])[0]
 
 
+@renamed_seed
 def random_dna(
     n: int,
     length: int,
-    rng: np.random.Generator | int | None = None,
+    random_state: np.random.Generator | int | None = None,
     *,
     background: MarkovBackground | None = None,
 ) -> np.ndarray:
@@ -66,7 +67,7 @@ def random_dna(
         Number of sequences.
     length : int
         Sequence length.
-    rng : numpy.random.Generator, int or None
+    random_state : numpy.random.Generator, int or None
         Random generator, or a seed for `numpy.random.default_rng`.
     background : MarkovBackground, optional
         Chain to sample from (`MarkovBackground.sample`, any order,
@@ -89,20 +90,21 @@ def random_dna(
     """
     if n < 0 or length < 1:
         raise InputError(f"need n >= 0 and length >= 1, got n={n}, length={length}")
-    rng = np.random.default_rng(rng)
+    rng = as_rng(random_state)
     if background is None:
         return rng.integers(0, N_LETTERS, size=(n, length), dtype=np.uint8)
     check_background(background, length, against="the sequences have")
     return background.sample(n, rng)
 
 
+@renamed_seed
 def plant_motif(
     X: np.ndarray,
     starts: np.ndarray,
     motif: str,
     *,
     mutate: bool = True,
-    rng: np.random.Generator | int | None = None,
+    random_state: np.random.Generator | int | None = None,
 ) -> np.ndarray:
     """Copy of ``X`` with ``motif`` written at ``starts``, optionally mutated.
 
@@ -120,7 +122,7 @@ def plant_motif(
         uniformly, replaced by a uniformly random letter (which equals the
         consensus letter with probability 1/4). The planted columns then
         follow `planting_pwm`.
-    rng : numpy.random.Generator, int or None
+    random_state : numpy.random.Generator, int or None
         Random generator or seed (used only when ``mutate``). Draws: the
         mutated columns, then the new letters, one per planted row.
 
@@ -153,7 +155,7 @@ def plant_motif(
         )
     copies = np.broadcast_to(codes, (rows.size, m)).copy()
     if mutate and rows.size:
-        _mutate_one(copies, np.random.default_rng(rng))
+        _mutate_one(copies, as_rng(random_state))
     X[rows[:, None], at[:, None] + np.arange(m)] = copies
     return X
 
@@ -288,7 +290,7 @@ def plant_normal(
     first = np.rint(rng.normal(mean, sd, size=n_pos))
     starts = np.full(X.shape[0], -1, dtype=np.int64)
     starts[:n_pos] = np.clip(first, 1, X.shape[1] - len(motif) + 1).astype(np.int64) - 1
-    return plant_motif(X, starts, motif, mutate=mutate, rng=rng), starts
+    return plant_motif(X, starts, motif, mutate=mutate, random_state=rng), starts
 
 
 def balanced_labels(n_pos: int, n_neg: int) -> np.ndarray:
@@ -364,8 +366,11 @@ def _mutated(pwm: np.ndarray, rate: float) -> np.ndarray:
     return (1.0 - rate) * pwm + rate / N_LETTERS
 
 
+@renamed_seed
 def sample_copies(
-    motif: PlantedMotif, n: int, rng: np.random.Generator | int | None = None
+    motif: PlantedMotif,
+    n: int,
+    random_state: np.random.Generator | int | None = None,
 ) -> np.ndarray:
     """Draw ``n`` copies of a motif from its PWM, then mutate them.
 
@@ -375,7 +380,7 @@ def sample_copies(
         The motif (its ``pwm`` and ``mutation``).
     n : int
         Number of copies.
-    rng : numpy.random.Generator, int or None
+    random_state : numpy.random.Generator, int or None
         Draws the letters, then the mutations (`mutate_copies`).
 
     Returns
@@ -390,7 +395,7 @@ def sample_copies(
     [[0, 1, 2, 3], [0, 1, 2, 3]]
     """
     n = check_int(n, "n", 0)
-    rng = as_rng(rng, "rng")
+    rng = as_rng(random_state)
     pwm = motif.pwm
     m = pwm.shape[0]
     if np.all(pwm.max(axis=1) == 1.0):
@@ -403,10 +408,11 @@ def sample_copies(
     return mutate_copies(copies, motif.mutation, rng)
 
 
+@renamed_seed
 def mutate_copies(
     copies: np.ndarray,
     mutation: str | float,
-    rng: np.random.Generator | int | None = None,
+    random_state: np.random.Generator | int | None = None,
 ) -> np.ndarray:
     """Apply a mutation process to motif copies (a new array).
 
@@ -416,7 +422,7 @@ def mutate_copies(
         Motif copies (letter codes).
     mutation : "one", "none" or float
         See `PlantedMotif`.
-    rng : numpy.random.Generator, int or None
+    random_state : numpy.random.Generator, int or None
         For ``"one"`` draws the columns, then the letters (as
         `poimkit.datasets.plant_motif` does); for a rate draws the hit mask,
         then the letters.
@@ -437,7 +443,7 @@ def mutate_copies(
     rate = mutation_rate(mutation, m)
     if rate == 0.0 or n == 0:
         return copies
-    rng = as_rng(rng, "rng")
+    rng = as_rng(random_state)
     if mutation == MUTATE_ONE:
         _mutate_one(copies, rng)
     else:
@@ -458,11 +464,12 @@ def _mutate_one(copies: np.ndarray, rng: np.random.Generator) -> None:
     copies[np.arange(n), columns] = letters
 
 
+@renamed_seed
 def sample_starts(
     motif: PlantedMotif,
     n: int,
     length: int,
-    rng: np.random.Generator | int | None = None,
+    random_state: np.random.Generator | int | None = None,
 ) -> np.ndarray:
     """0-based starts of ``n`` copies of a motif in sequences of length ``length``.
 
@@ -474,7 +481,7 @@ def sample_starts(
         Number of starts.
     length : int
         Sequence length L.
-    rng : numpy.random.Generator, int or None
+    random_state : numpy.random.Generator, int or None
         Draws the positions (not for a fixed position).
 
     Returns
@@ -498,7 +505,7 @@ def sample_starts(
             f"motif {motif.consensus!r} of length {motif.length} does not fit into "
             f"sequences of length {length}"
         )
-    rng = as_rng(rng, "rng")
+    rng = as_rng(random_state)
     kind = motif.distribution
     if kind == "uniform":
         first, last = motif.position

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import as_rng, check_int
+from .._validation import as_rng, check_int, renamed_seed
 from ..alphabet import N_LETTERS, check_codes, encode, kmer_indices
 from ..background import MarkovBackground, check_background, kmer_probability_table
 from ..errors import InputError
@@ -338,12 +338,13 @@ class ConditionalSampler:
         return X
 
 
-def uniforms(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+@renamed_seed
+def uniforms(random_state: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     """Uniforms in (0, 1], so that inversion never draws a probability-0 category.
 
     Parameters
     ----------
-    rng : numpy.random.Generator
+    random_state : numpy.random.Generator
         Source of randomness.
     shape : tuple of int
         Shape of the output.
@@ -351,9 +352,9 @@ def uniforms(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of float64
-        ``1 - rng.random(shape)``.
+        ``1 - random_state.random(shape)``.
     """
-    return 1.0 - rng.random(shape)
+    return 1.0 - random_state.random(shape)
 
 
 def sample_conditional(
