@@ -230,6 +230,15 @@ def read_peak_targets(
     with open_genome(genome_path, quiet=quiet) as genome:
         check_chromosomes(peaks, genome)
         kept = extract(genome, peaks.windows(width), "peak windows")
+        lines = kept.peaks.line  # the targets are read (and checked) first
+        if column is not None:
+            y = column_values(bed, column, lines)
+        else:
+            by_line = {int(n): i for i, n in enumerate(peaks.line)}
+            chosen = peaks.subset([by_line[int(n)] for n in lines])
+            y = table_values(spec, chosen, kept.ids)
+        if log1p:
+            y = log1p_targets(y, spec)
         if negatives is not None:
             from .genome import PeakSource, make_negatives
             from .options import RunOptions
@@ -238,15 +247,7 @@ def read_peak_targets(
             background, made, to_write = make_negatives(
                 source, genome, peaks, kept, RunOptions(seed=seed), not quiet
             )
-    lines = kept.peaks.line
-    if column is not None:
-        y = column_values(bed, column, lines)
-    else:
-        by_line = {int(n): i for i, n in enumerate(peaks.line)}
-        y = table_values(spec, peaks.subset([by_line[int(n)] for n in lines]), kept.ids)
-    y = np.r_[y, np.zeros(len(background["seqs"]))]  # the background at 0
-    if log1p:
-        y = log1p_targets(y, spec)
+    y = np.r_[y, np.zeros(len(background["seqs"]))]  # the background at 0 = log1p(0)
     description = {
         "peaks": {
             "file": os.path.basename(bed),
