@@ -209,7 +209,10 @@ def motif_counts(motif: Motif) -> np.ndarray:
 
 
 def site_rule(
-    motif: Motif, background: np.ndarray, X: np.ndarray
+    motif: Motif,
+    background: np.ndarray,
+    X: np.ndarray,
+    lengths: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float, np.ndarray]:
     """A known motif's log-odds, site threshold and window starts in ``X``.
 
@@ -221,6 +224,8 @@ def site_rule(
         Background letter probabilities.
     X : numpy.ndarray of uint8, shape (n, L)
         The records, perhaps `poimkit.motifs.scan.padded`.
+    lengths : numpy.ndarray of int64, optional
+        `poimkit.motifs.scan.record_lengths` of X, if known.
 
     Returns
     -------
@@ -237,7 +242,7 @@ def site_rule(
     width = motif.pwm.shape[0]
     lods = log_odds(motif_counts(motif), background)
     starts = np.arange(max(X.shape[1] - width + 1, 0), dtype=np.int64)
-    windows = 2.0 * n_windows(X, starts, width) if starts.size else 0.0
+    windows = 2.0 * n_windows(X, starts, width, lengths) if starts.size else 0.0
     p_site = SITE_FPR / windows if windows else SITE_FPR
     threshold, _ = score_threshold(lods, background, min(p_site, 1.0))
     return lods, threshold, starts
@@ -336,18 +341,39 @@ def has_site(
         As `poimkit.motifs.scan.best_windows`' best score reaching the
         threshold, without finding the best window.
     """
-    from ._best_window import has_site_kernel
-    from .scan import PAD, strand_tables
+    from .scan import record_lengths
+
+    X = checked_codes(X)
+    codes = qmer_codes(X) if codes is None else codes
+    return _has_site(motif, background, X, codes, record_lengths(X))
+
+
+def checked_codes(X: np.ndarray) -> np.ndarray:
+    """X as contiguous uint8 letter codes, refusing any above the padding.
+
+    Parameters
+    ----------
+    X : numpy.ndarray, shape (n, L)
+        Letter codes 0-3, perhaps `poimkit.motifs.scan.padded`.
+    """
+    from .scan import PAD
 
     X = np.ascontiguousarray(X, dtype=np.uint8)
     if X.size and X.max() > PAD:
         raise ValueError(f"letter codes must be 0-3 or the padding {PAD}")
-    lods, threshold, starts = site_rule(motif, background, X)
+    return X
+
+
+def _has_site(motif, background, X, codes, lengths) -> np.ndarray:
+    """`has_site` on checked records with their q-letter codes and lengths."""
+    from ._best_window import has_site_kernel
+    from .scan import strand_tables
+
+    lods, threshold, starts = site_rule(motif, background, X, lengths)
     out = np.zeros(X.shape[0], dtype=np.bool_)
     if not starts.size:
         return out
     if lods.shape[0] >= QMER:  # a few q-letter lookups per window
-        codes = qmer_codes(X) if codes is None else codes
         offsets, tables = block_tables(lods)
     else:  # one letter at a time (the padding code is the N of one letter)
         codes, offsets = X, np.arange(lods.shape[0], dtype=np.int64)
@@ -397,16 +423,17 @@ def known_enrichment(
     ('AP1', True, True)
     """
     from .evidence import q_values
+    from .scan import record_lengths
 
-    X = np.ascontiguousarray(X, dtype=np.uint8)
+    X = checked_codes(X)
     y = np.asarray(y)
     positive = y == 1
     n_pos, n_neg = int(positive.sum()), int((~positive).sum())
     pos_sites = np.zeros(len(known), dtype=np.int64)
     neg_sites = np.zeros(len(known), dtype=np.int64)
-    codes = qmer_codes(X)  # shared by every motif
+    codes, lengths = qmer_codes(X), record_lengths(X)  # shared by every motif
     for i, motif in enumerate(known):
-        sites = has_site(motif, background, X, codes)
+        sites = _has_site(motif, background, X, codes, lengths)
         pos_sites[i] = int(sites[positive].sum())
         neg_sites[i] = int(sites[~positive].sum())
         if progress is not None:

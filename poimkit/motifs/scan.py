@@ -71,7 +71,9 @@ def record_lengths(X: np.ndarray) -> np.ndarray:
     return (X < PAD).sum(axis=1).astype(np.int64)
 
 
-def n_windows(X: np.ndarray, starts: np.ndarray, width: int) -> float:
+def n_windows(
+    X: np.ndarray, starts: np.ndarray, width: int, lengths: np.ndarray | None = None
+) -> float:
     """Mean number of windows per record: starts whose window fits in the record.
 
     The number of chances a record has to hold a site by chance; for records
@@ -85,6 +87,9 @@ def n_windows(X: np.ndarray, starts: np.ndarray, width: int) -> float:
         0-based (leftmost) window starts, each at most ``L - width``.
     width : int
         Window length.
+    lengths : numpy.ndarray of int64, optional
+        `record_lengths` of X, if known (a scan of many motifs reads them
+        once instead of once per motif).
 
     Returns
     -------
@@ -96,10 +101,12 @@ def n_windows(X: np.ndarray, starts: np.ndarray, width: int) -> float:
     >>> n_windows(X, np.arange(4), 3)  # 4 windows in the first, 1 in the second
     2.5
     """
-    if not (X >= PAD).any():
-        return float(starts.size)
+    if lengths is None:
+        if not (X >= PAD).any():
+            return float(starts.size)
+        lengths = record_lengths(X)
     ends = np.sort(starts) + width
-    return float(np.searchsorted(ends, record_lengths(X), side="right").mean())
+    return float(np.searchsorted(ends, lengths, side="right").mean())
 
 
 @dataclass
