@@ -32,25 +32,10 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from run_info import jsonable, machine, versions  # noqa: E402
+from run_info import genome_windows, jsonable, machine, one_hot, versions  # noqa: E402
 
 WIDTH = 200
 N_COMPARED = 300
-
-
-def _windows(genome_path, regions) -> np.ndarray:
-    from poimkit.genome.reference import open_genome
-
-    with open_genome(genome_path, quiet=True) as genome:
-        rows = [genome.codes(c, s, s + WIDTH) for c, s in regions]
-    X = np.stack([r for r in rows if r.size == WIDTH])
-    return X[(X < 4).all(axis=1)]
-
-
-def _one_hot(X: np.ndarray) -> np.ndarray:
-    out = np.zeros((X.shape[0], 4, X.shape[1]), dtype=np.float32)
-    out[np.arange(X.shape[0])[:, None], X, np.arange(X.shape[1])[None, :]] = 1
-    return out
 
 
 def _spearman_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -84,15 +69,15 @@ def main() -> None:
             seed=args.seed,
         )
         peaks = read_peaks(str(g.peaks)).windows(WIDTH)
-        pos = _windows(
-            g.genome, list(zip(peaks.chrom, peaks.start.tolist(), strict=True))
-        )
+        regions = list(zip(peaks.chrom, peaks.start.tolist(), strict=True))
+        pos, whole = genome_windows(g.genome, regions, WIDTH)
+        pos = pos[whole]
         chroms = sorted(set(peaks.chrom))
         starts = rng.integers(0, 2_000_000 - WIDTH, size=12_000)
         picks = rng.integers(len(chroms), size=starts.size)
-        background = _windows(
-            g.genome, [(chroms[c], int(s)) for c, s in zip(picks, starts, strict=True)]
-        )
+        regions = [(chroms[c], int(s)) for c, s in zip(picks, starts, strict=True)]
+        background, whole = genome_windows(g.genome, regions, WIDTH)
+        background = background[whole]
         letters = np.array(list("ACGT"))
         as_text = ["".join(letters[x]) for x in pos[:1000]]
         neg_text = ["".join(letters[x]) for x in background[:1000]]
@@ -106,9 +91,9 @@ def main() -> None:
         X = pos[:N_COMPARED]
         ours = letter_attributions(model, X)
         started = time.perf_counter()
-        theirs_hyp = np.asarray(gkmsvm.gkmexplain(trained, _one_hot(X), mode=1))
+        ohe = one_hot(X)
+        theirs_hyp = np.asarray(gkmsvm.gkmexplain(trained, ohe, mode=1))
         seconds_theirs = time.perf_counter() - started
-        ohe = _one_hot(X)
         theirs_imp = (theirs_hyp * ohe).sum(axis=1)
         contributions = _spearman_rows(ours.contributions, theirs_imp)
         hypothetical = _spearman_rows(ours.hypothetical, theirs_hyp)

@@ -40,7 +40,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from run_info import jsonable, machine, versions  # noqa: E402
+from run_info import genome_windows, jsonable, machine, one_hot, versions  # noqa: E402
 
 AP1 = "TGACTCA"
 WIDTH = 200
@@ -65,15 +65,6 @@ def _is_ap1(family: str, name: str) -> bool:
     return any(word in text for word in ("FOS", "JUN", "ATF"))
 
 
-def _windows(genome_path: Path, regions: list[tuple[str, int]]) -> np.ndarray:
-    """Letter codes of WIDTH letters from each (chrom, start)."""
-    from poimkit.genome.reference import open_genome
-
-    with open_genome(genome_path, quiet=True) as genome:
-        rows = [genome.codes(c, s, s + WIDTH) for c, s in regions]
-    return np.stack(rows).astype(np.uint8)
-
-
 def _run_records(g, out: Path) -> tuple[np.ndarray, np.ndarray]:
     """The run's records: peak windows, then its negatives (codes, labels)."""
     from poimkit.genome.peaks import read_peaks
@@ -84,8 +75,7 @@ def _run_records(g, out: Path) -> tuple[np.ndarray, np.ndarray]:
     for line in (out / "negatives.bed").read_text().splitlines():
         fields = line.split("\t")
         neg.append((fields[0], int(fields[1])))
-    X = np.concatenate([_windows(g.genome, pos), _windows(g.genome, neg)])
-    keep = (X < 4).all(axis=1)
+    X, keep = genome_windows(g.genome, pos + neg, WIDTH)
     y = np.r_[np.ones(len(pos)), np.zeros(len(neg))].astype(int)
     return X[keep], y[keep]
 
@@ -94,8 +84,7 @@ def _fimo_sites(known, X: np.ndarray) -> np.ndarray:
     """memelite FIMO: whether each record holds a hit (p <= 1e-4), per motif."""
     from memelite import fimo
 
-    onehot = np.zeros((X.shape[0], 4, X.shape[1]), dtype=np.float32)
-    onehot[np.arange(X.shape[0])[:, None], X, np.arange(X.shape[1])[None, :]] = 1
+    onehot = one_hot(X)
     sites = np.zeros((X.shape[0], len(known)), dtype=bool)
     # memelite holds every window's score of a batch of motifs at once: 50
     # motifs at a time keep it within memory (all 1,019 at once took 24 GB)
@@ -207,9 +196,8 @@ def speed(work: Path, seed: int) -> dict:
         )
         for _ in range(len(pos))
     ]
-    X = np.concatenate([_windows(g.genome, pos), _windows(g.genome, neg)])
+    X, keep = genome_windows(g.genome, pos + neg, WIDTH)
     y = np.r_[np.ones(len(pos)), np.zeros(len(neg))].astype(int)
-    keep = (X < 4).all(axis=1)
     X, y = X[keep], y[keep]
     known = known_motifs("jaspar")
     background = np.bincount(X.ravel(), minlength=4) / X.size

@@ -32,7 +32,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from run_info import jsonable, machine, versions  # noqa: E402
+from run_info import genome_windows, jsonable, machine, versions  # noqa: E402
 
 WIDTH = 200
 HALF_SITE_BITS = 12.0
@@ -71,7 +71,6 @@ def kmer_ridge(X: np.ndarray, y: np.ndarray, folds: list) -> float:
 def main() -> None:
     from poimkit.datasets import write_synthetic_genome
     from poimkit.genome.peaks import read_peaks
-    from poimkit.genome.reference import open_genome
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=4303)
@@ -89,15 +88,8 @@ def main() -> None:
             seed=args.seed,
         )
         windows = read_peaks(str(g.peaks)).windows(WIDTH)
-        with open_genome(g.genome, quiet=True) as genome:
-            X = np.full((len(windows), WIDTH), 4, dtype=np.uint8)
-            for i, (c, s) in enumerate(
-                zip(windows.chrom, windows.start.tolist(), strict=True)
-            ):
-                letters = genome.codes(c, max(s, 0), s + WIDTH)
-                if s >= 0 and letters.size == WIDTH:
-                    X[i] = letters
-        ok = (X < 4).all(axis=1)
+        regions = list(zip(windows.chrom, windows.start.tolist(), strict=True))
+        X, ok = genome_windows(g.genome, regions, WIDTH)
         clean = occupancy(np.where(X < 4, X, 0), g.pwm)
         signal = 4 * clean * np.exp(rng.normal(0, 0.35, clean.size))
         noise_free, observed = np.log1p(4 * clean[ok]), np.log1p(signal[ok])

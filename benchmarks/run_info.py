@@ -1,8 +1,9 @@
-"""What a benchmark's JSON records besides its figures: the machine and the versions.
+"""What a benchmark's JSON records besides its figures, and shared reads of inputs.
 
 `machine` and `versions` describe where a run happened; `jsonable` turns numpy
 scalars into Python numbers (non-finite floats into null) so that the document
-is valid JSON.
+is valid JSON. `genome_windows` reads fixed-width windows of a genome and
+`one_hot` writes records as the attribution tools take them.
 """
 
 from __future__ import annotations
@@ -72,3 +73,29 @@ def jsonable(x):
     if isinstance(x, float) and not np.isfinite(x):
         return None
     return x
+
+
+def genome_windows(
+    genome_path: str | os.PathLike, regions: list[tuple[str, int]], width: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of ``width`` letters from each ``(chrom, start)``, and which are whole.
+
+    A window running past a chromosome's start or end is filled with 4 (N);
+    ``whole`` marks the windows of ``width`` letters without N.
+    """
+    from poimkit.genome.reference import open_genome
+
+    X = np.full((len(regions), width), 4, dtype=np.uint8)
+    with open_genome(genome_path, quiet=True) as genome:
+        sizes = genome.lengths
+        for row, (chrom, start) in zip(X, regions, strict=True):
+            if 0 <= start and start + width <= sizes[chrom]:
+                row[:] = genome.codes(chrom, start, start + width)
+    return X, (X < 4).all(axis=1)
+
+
+def one_hot(X: np.ndarray) -> np.ndarray:
+    """Records (n, L) of codes 0-3 as one-hot float32 (n, 4, L)."""
+    out = np.zeros((X.shape[0], 4, X.shape[1]), dtype=np.float32)
+    out[np.arange(X.shape[0])[:, None], X, np.arange(X.shape[1])[None, :]] = 1
+    return out
