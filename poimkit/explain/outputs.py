@@ -46,9 +46,12 @@ def check_bigwig() -> None:
 
 
 def base_values(
-    found: Attributions, loci: object, sizes: dict[str, int]
+    found: Attributions, loci: object
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Per chromosome, the positions covered and their mean contribution.
+
+    Memory grows with the letters of the windows, not with the chromosomes'
+    lengths.
 
     Parameters
     ----------
@@ -57,8 +60,6 @@ def base_values(
     loci : Loci
         Each window's chromosome, start, end and strand
         (`poimkit.svm.folds.record_loci`).
-    sizes : dict of str to int
-        Chromosome lengths (the windows lie within them).
 
     Returns
     -------
@@ -69,18 +70,17 @@ def base_values(
     contributions = found.contributions
     out = {}
     for chrom in sorted(set(loci.chrom.tolist())):
-        total = np.zeros(sizes[chrom])
-        count = np.zeros(sizes[chrom])
-        for r in np.flatnonzero(loci.chrom == chrom):
+        rows = np.flatnonzero(loci.chrom == chrom)
+        positions, values = [], []
+        for r in rows:
             n = int(found.lengths[r])
-            values = contributions[r, :n]
-            if loci.minus[r]:
-                values = values[::-1]
-            start = int(loci.start[r])
-            total[start : start + n] += values
-            count[start : start + n] += 1
-        where = np.flatnonzero(count)
-        out[chrom] = (where, total[where] / count[where])
+            values.append(
+                contributions[r, :n][::-1] if loci.minus[r] else contributions[r, :n]
+            )
+            positions.append(int(loci.start[r]) + np.arange(n))
+        where, index = np.unique(np.concatenate(positions), return_inverse=True)
+        total = np.bincount(index, weights=np.concatenate(values))
+        out[chrom] = (where, total / np.bincount(index))
     return out
 
 
@@ -107,7 +107,7 @@ def write_bigwig(
 
     from ..svm.folds import record_loci
 
-    values = base_values(found, record_loci(ids), sizes)
+    values = base_values(found, record_loci(ids))
     handle = pyBigWig.open(os.fspath(path), "w")
     try:
         handle.addHeader([(name, int(n)) for name, n in sizes.items()])
