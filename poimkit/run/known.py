@@ -41,9 +41,7 @@ def read_known(options: RunOptions) -> tuple[list[Motif] | None, list[Motif] | N
     from ..motifs.compare import known_motifs
 
     tested = known_motifs(options.known) if options.known else None
-    if options.compare is None:
-        return tested, tested
-    if options.compare == options.known:
+    if options.compare in (None, options.known):
         return tested, tested
     return known_motifs(options.compare), tested
 
