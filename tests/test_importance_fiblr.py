@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
-from scipy.special import expit, logit
+from scipy.special import logit
 from sklearn.datasets import load_iris, make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
@@ -20,6 +20,8 @@ from poimkit.importance.fiblr import (
     _design,
     _gradient_descent,
 )
+
+from .naive import fiblr_step_naive
 
 # ---------------------------------------------------------------- fixtures
 
@@ -52,31 +54,6 @@ def test_sklearn_estimator_checks(estimator, check):
 # ------------------------------------------------------------ update rule
 
 
-def naive_step(theta, X_std, bins, counts, Y, eta):
-    """Eqs. 8-9, one parameter at a time, as printed (sign of eq. 9 corrected)."""
-    m, n = X_std.shape
-    n_params = counts.size
-    b, w = theta[:n_params].copy(), theta[n_params:].copy()
-    new_b, new_w = b.copy(), w.copy()
-    for k in range(Y.shape[1]):
-        z = np.array(
-            [
-                sum(b[bins[i, j], k] + w[bins[i, j], k] * X_std[i, j] for j in range(n))
-                for i in range(m)
-            ]
-        )
-        p = expit(z)
-        for q in range(n_params):
-            rows, cols = np.nonzero(bins == q)
-            if rows.size == 0:
-                continue
-            delta_b = np.sum(p[rows] - Y[rows, k])
-            delta_w = np.sum((p[rows] - Y[rows, k]) * X_std[rows, cols])
-            new_b[q, k] -= eta * delta_b / rows.size
-            new_w[q, k] -= eta * delta_w / rows.size
-    return np.vstack([new_b, new_w])
-
-
 def test_one_step_matches_the_papers_rule_parameter_by_parameter():
     rng = np.random.default_rng(1)
     m, n, width, n_models = 40, 3, 4, 2
@@ -85,7 +62,7 @@ def test_one_step_matches_the_papers_rule_parameter_by_parameter():
     Y = (rng.random((m, n_models)) < 0.4).astype(float)
     counts = np.bincount(bins.ravel(), minlength=n * width).astype(float)
     theta = rng.normal(size=(2 * n * width, n_models))
-    expected = naive_step(theta, X_std, bins, counts, Y, eta=0.3)
+    expected = fiblr_step_naive(theta, X_std, bins, counts, Y, eta=0.3)
     _gradient_descent(theta, _design(bins, X_std, n * width), Y, counts, 0.3, 1, 0)
     assert_allclose(theta, expected, rtol=1e-12, atol=1e-14)
 

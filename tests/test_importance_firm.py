@@ -31,6 +31,8 @@ from poimkit.importance.firm import (
     rbf_svm_gradient,
 )
 
+from .naive import numeric_gradient
+
 REPRODUCE = Path(__file__).resolve().parents[1] / "validation"
 
 
@@ -156,15 +158,6 @@ def test_ledoit_wolf_runs_and_differs_on_small_sample():
 
 
 # --------------------------------------------------------------- RBF gradient
-def numeric_gradient(f, x, h=1e-5):
-    g = np.zeros_like(x)
-    for j in range(x.size):
-        e = np.zeros_like(x)
-        e[j] = h
-        g[j] = (f(x + e) - f(x - e)) / (2 * h)
-    return g
-
-
 @pytest.mark.parametrize(
     "make",
     [

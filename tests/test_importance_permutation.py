@@ -25,6 +25,8 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from poimkit.errors import InputError
 from poimkit.importance.permutation import PermutationResult, permutation
 
+from .naive import all_pairs_permutation_naive
+
 # the package exports the function `permutation`, which hides the module's name
 permutation_module = sys.modules["poimkit.importance.permutation"]
 
@@ -51,19 +53,6 @@ def ignoring(j, estimator):
     return make_pipeline(
         FunctionTransformer(lambda X, j=j: np.delete(X, j, axis=1)), estimator
     )
-
-
-def all_pairs_naive(model, X, y, scorer):
-    """e_perm - e_orig over the explicitly built n(n-1) pairs (Molnar 5.5.1)."""
-    n, p = X.shape
-    i, k = np.nonzero(~np.eye(n, dtype=bool))
-    baseline = -scorer(model, X, y)
-    out = np.empty(p)
-    for j in range(p):
-        X_pairs = X[i].copy()
-        X_pairs[:, j] = X[k, j]
-        out[j] = -scorer(model, X_pairs, y[i]) - baseline
-    return out
 
 
 # --------------------------------------------------------------------- basics
@@ -180,7 +169,7 @@ def test_exact_matches_brute_force_pairs(integer, scoring):
     X, y = linear_data(n=25, seed=2, integer=integer)
     model = DecisionTreeRegressor(max_depth=3, random_state=0).fit(X, y)
     scorer = get_scorer(scoring)
-    expected = all_pairs_naive(model, X, y, scorer)
+    expected = all_pairs_permutation_naive(model, X, y, scorer)
     result = permutation(model, X, y, scoring=scoring, kind="difference", exact=True)
     assert result.importances.shape == (3, 1)
     assert_allclose(result.importances[:, 0], expected, rtol=1e-10, atol=1e-12)

@@ -1,11 +1,9 @@
 """WD kernel variants: reverse complement (both strands) and mismatches.
 
-Every fast result is compared with a brute-force definition written here:
+Every fast result is compared with a brute-force definition (tests/naive.py):
 the kernel, its explicit weights, and exact POIMs of fitted models against
 enumeration of all 4**L sequences.
 """
-
-import math
 
 import numpy as np
 import pytest
@@ -23,80 +21,7 @@ from poimkit.poim import compute_poim
 from poimkit.poim.reference import poim_reference
 
 from .factories import random_chain
-
-# --------------------------------------------------------------------------
-# brute-force definitions
-# --------------------------------------------------------------------------
-
-
-def _beta(k, degree):
-    return 2.0 * (degree - k + 1) / (degree * (degree + 1))
-
-
-def _mu(k, j, mismatches):
-    """Weight of a k-mer pair at Hamming distance j (Shogun's WD weights)."""
-    if j <= min(mismatches, k - 1):
-        return 1.0 / (math.comb(k, j) * 3**j)
-    return 0.0
-
-
-def _pair_naive(x, y, degree, shift, mismatches):
-    """k(x, y) straight from the definition, one substring pair at a time."""
-    length = len(x)
-    total = 0.0
-    for k in range(1, min(degree, length) + 1):
-        beta = _beta(k, degree)
-        for i in range(length - k + 1):
-            hamming = sum(int(x[i + t] != y[i + t]) for t in range(k))
-            total += beta * _mu(k, hamming, mismatches)
-            for s in range(1, shift + 1):
-                if i + s + k > length:
-                    continue
-                delta = 1.0 / (2.0 * (s + 1))
-                total += (
-                    beta * delta * (list(x[i + s : i + s + k]) == list(y[i : i + k]))
-                )
-                total += (
-                    beta * delta * (list(x[i : i + k]) == list(y[i + s : i + s + k]))
-                )
-    return total
-
-
-def kernel_naive(X1, X2=None, degree=3, shift=0, mismatches=0, rc=False):
-    """Gram matrix of k(x, x') (+ k(rc(x), x') for ``rc``); rc(x)[i] = 3 - x[L-1-i]."""
-    X1 = np.asarray(X1, dtype=np.int64)
-    X2 = X1 if X2 is None else np.asarray(X2, dtype=np.int64)
-    K = np.zeros((len(X1), len(X2)))
-    for a, x in enumerate(X1):
-        x_rc = [3 - c for c in x[::-1]]
-        for b, y in enumerate(X2):
-            K[a, b] = _pair_naive(x, y, degree, shift, mismatches)
-            if rc:
-                K[a, b] += _pair_naive(x_rc, y, degree, shift, mismatches)
-    return K
-
-
-def weights_naive(sv, coef, degree, mismatches, rc):
-    """Dense weights {k: (L-k+1, 4**k)} of ``sum_j coef_j k(x_j, x)`` (shift 0).
-
-    Every k-mer z at start i gets ``beta_k mu(H(z, x_j[i:i+k])) coef_j``, and
-    with ``rc`` also the weight of ``rc(z)`` at start ``L - i - k``.
-    """
-    length = sv.shape[1]
-    out = {}
-    for k in range(1, min(degree, length) + 1):
-        kmers = (np.arange(4**k)[:, None] >> (2 * np.arange(k - 1, -1, -1))) & 3
-        w = np.zeros((length - k + 1, 4**k))
-        for row, c in zip(sv, coef, strict=True):
-            for i in range(length - k + 1):
-                hamming = (kmers != row[i : i + k]).sum(axis=1)
-                mu = np.array([_mu(k, h, mismatches) for h in range(k + 1)])
-                w[i] += _beta(k, degree) * c * mu[hamming]
-        if rc:
-            rc_index = ((3 - kmers[:, ::-1]) * 4 ** np.arange(k - 1, -1, -1)).sum(1)
-            w = w + w[::-1, rc_index]
-        out[k] = w
-    return out
+from .naive import explicit_weights_mismatch_rc_naive, wd_kernel_mismatch_rc_naive
 
 
 def _cases():
@@ -135,9 +60,13 @@ def test_kernel_matches_brute_force(length, degree, shift, m, rc):
     X, Y = _data(length, seed=length * 31 + degree)
     params = {"degree": degree, "shift": shift, "mismatches": m}
     K = wd_kernel(X, reverse_complement=rc, **params)
-    assert_allclose(K, kernel_naive(X, None, **params, rc=rc), rtol=1e-10, atol=1e-12)
+    assert_allclose(
+        K, wd_kernel_mismatch_rc_naive(X, None, **params, rc=rc), rtol=1e-10, atol=1e-12
+    )
     K_xy = wd_kernel(X, Y, reverse_complement=rc, **params)
-    assert_allclose(K_xy, kernel_naive(X, Y, **params, rc=rc), rtol=1e-10, atol=1e-12)
+    assert_allclose(
+        K_xy, wd_kernel_mismatch_rc_naive(X, Y, **params, rc=rc), rtol=1e-10, atol=1e-12
+    )
     # the symmetric path (half the pairs, mirrored) equals the general one
     assert_allclose(K, wd_kernel(X, X.copy(), reverse_complement=rc, **params))
     assert_array_equal(K, K.T)
@@ -189,7 +118,7 @@ def test_kernel_properties(data, length, degree, m, rc):
         dtype=np.uint8,
     )
     K = wd_kernel(X, degree=degree, mismatches=m, reverse_complement=rc)
-    expected = kernel_naive(X, None, degree=degree, mismatches=m, rc=rc)
+    expected = wd_kernel_mismatch_rc_naive(X, None, degree=degree, mismatches=m, rc=rc)
     assert_allclose(K, expected, rtol=1e-10, atol=1e-12)
     assert_array_equal(K, K.T)
     assert np.linalg.eigvalsh(K).min() > -1e-10 * max(1.0, np.abs(K).max())
@@ -253,7 +182,7 @@ def test_explicit_weights_equal_naive_definition(m, rc):
     got = KmerWeights.from_support_vectors(
         sv, coef, 0.3, degree=4, mismatches=m, reverse_complement=rc
     )
-    expected = weights_naive(sv, coef, 4, m, rc)
+    expected = explicit_weights_mismatch_rc_naive(sv, coef, 4, m, rc)
     for k in range(1, 5):
         indptr, kmers, values = got.order(k)
         dense = np.zeros((7 - k + 1, 4**k))

@@ -10,16 +10,10 @@ from hypothesis import strategies as st
 
 from poimkit.errors import InputError
 from poimkit.kernels.wd import wd_diagonal, wd_kernel, wd_normalizer
-from tests.naive import wd_kernel_kmers, wd_kernel_naive
+
+from .naive import wd_diagonal_constant, wd_kernel_kmers, wd_kernel_naive
 
 TOL = {"rtol": 1e-12, "atol": 1e-12}
-
-
-def wd_diagonal_constant(length, degree):
-    return sum(
-        2.0 * (degree - k + 1) / (degree * (degree + 1)) * (length - k + 1)
-        for k in range(1, min(degree, length) + 1)
-    )
 
 
 def tricky_sequences(length, n_random, seed):

@@ -18,9 +18,11 @@ from poimkit.kernels.explicit import shift_weights
 from poimkit.kernels.wd import wd_normalizer
 from poimkit.svm.linear import WDLinearSVC, _features, make_layout
 from poimkit.svm.linear.layout import shift_band
-from poimkit.svm.linear.lbfgs import _line_search, minimize
+from poimkit.svm.linear.lbfgs import minimize
 from poimkit.svm.linear.losses import loss_terms
 from poimkit.svm.linear.passes import LocalBackend, chunk_pass
+
+from .naive import primal_lbfgs, primal_objective
 
 RNG = np.random.default_rng(0)
 
@@ -153,13 +155,6 @@ def _problem(loss, n=80, length=8, degree=4, seed=1):
     return X, y, layout, feature_matrix(X, layout)
 
 
-def _objective(w, Phi, y, C, loss):
-    value, d1, _ = loss_terms(loss, y * (Phi @ w))
-    reg = w.copy()
-    reg[-1] = 0.0
-    return 0.5 * reg @ reg + C * value, reg + C * Phi.T @ (d1 * y)
-
-
 def test_gradient_matches_finite_differences():
     X, y, layout, Phi = _problem("logistic")
     backend = LocalBackend([X[:30], X[30:]], layout)
@@ -172,8 +167,8 @@ def test_gradient_matches_finite_differences():
         e = np.zeros_like(w)
         e[j] = 1e-6
         fd = (
-            _objective(w + e, Phi, y, 0.7, "logistic")[0]
-            - _objective(w - e, Phi, y, 0.7, "logistic")[0]
+            primal_objective(w + e, Phi, y, 0.7, "logistic")[0]
+            - primal_objective(w - e, Phi, y, 0.7, "logistic")[0]
         ) / 2e-6
         assert fd == pytest.approx(grad[j], rel=1e-5, abs=1e-7)
 
@@ -191,46 +186,12 @@ def test_lbfgs_squared_hinge_satisfies_optimality():
     res = minimize(
         LocalBackend([X[:50], X[50:]], layout), y, 2.0, "squared_hinge", 1e-10, 500
     )
-    value, grad = _objective(res.w, Phi, y, 2.0, "squared_hinge")
+    value, grad = primal_objective(res.w, Phi, y, 2.0, "squared_hinge")
     assert np.linalg.norm(grad) <= 1e-10 * res.grad_norm0 * 10
     # KKT: w = sum_i alpha_i y_i phi_i with alpha_i = 2C max(0, 1 - m_i)
     alpha_y = 2 * 2.0 * np.maximum(0, 1 - y * (Phi @ res.w)) * y
     assert_allclose(Phi[:, :-1].T @ alpha_y, res.w[:-1], atol=1e-7)
     assert abs(alpha_y.sum()) < 1e-6  # free bias: sum_i alpha_i y_i = 0
-
-
-def _primal_lbfgs(Phi, y, C, loss, n_iter, memory):
-    """Plain L-BFGS on the explicit feature matrix (bias column last).
-
-    The reference of the sequence-space solver: the same two-loop recursion,
-    pair rule and line search, on vectors of one entry per column.
-    """
-    w = np.zeros(Phi.shape[1])
-    pen = np.ones_like(w)
-    pen[-1] = 0.0  # the bias is not penalised
-    _, g = _objective(w, Phi, y, C, loss)
-    pairs = []
-    for _ in range(n_iter):
-        q, alphas = g.copy(), []
-        for s, yv in reversed(pairs):
-            alphas.append((s @ q) / (s @ yv))
-            q -= alphas[-1] * yv
-        if pairs:
-            s, yv = pairs[-1]
-            q *= (s @ yv) / (yv @ yv)
-        else:
-            q /= max(np.linalg.norm(g), 1.0)
-        for (s, yv), a in zip(pairs, reversed(alphas), strict=True):
-            q += (a - (yv @ q) / (s @ yv)) * s
-        d = -q
-        t = _line_search((pen * w) @ d, (pen * d) @ d, Phi @ w, Phi @ d, y, C, loss)
-        s = t * d
-        w = w + s
-        _, g_new = _objective(w, Phi, y, C, loss)
-        if s @ (g_new - g) > 1e-12 * (s @ s):
-            pairs = (pairs + [(s, g_new - g)])[-memory:]
-        g = g_new
-    return w
 
 
 @pytest.mark.parametrize("loss", ["squared_hinge", "logistic"])
@@ -240,13 +201,13 @@ def test_lbfgs_in_sequence_space_follows_primal_lbfgs(loss, n_iter):
     X, y, layout, Phi = _problem(loss, n=30)
     backend = LocalBackend([X[:13], X[13:]], layout)
     res = minimize(backend, y, 2.0, loss, 0.0, n_iter, memory=3)
-    ref = _primal_lbfgs(Phi, y, 2.0, loss, n_iter, 3)
+    ref = primal_lbfgs(Phi, y, 2.0, loss, n_iter, 3)
     assert res.n_iter == n_iter
     assert_allclose(res.w, ref, rtol=0, atol=1e-10 * np.abs(ref).max())
     assert_allclose(
         res.margins, Phi @ ref, rtol=0, atol=1e-10 * np.abs(Phi @ ref).max()
     )
-    value, grad = _objective(ref, Phi, y, 2.0, loss)
+    value, grad = primal_objective(ref, Phi, y, 2.0, loss)
     assert res.objective == pytest.approx(value, rel=1e-12)
     assert res.grad_norm == pytest.approx(np.linalg.norm(grad), rel=1e-8)
 

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 from sklearn.base import clone
-from sklearn.svm import LinearSVR
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import poimkit.svm.gkm_solver as gkm_solver
@@ -20,6 +19,7 @@ from poimkit.poim import compute_poim
 from poimkit.poim.reference import poim_reference
 from poimkit.svm.linear.losses import score_terms
 
+from .naive import l2_svr_predictions_liblinear
 from .test_gkm import random_sequences
 from .test_regressors import (
     _REFUSAL,
@@ -70,25 +70,6 @@ def _coefficients(model, n):
     coef = np.zeros(n)
     coef[model._gram_support] = model.dual_coef_
     return coef
-
-
-def _liblinear_predictions(K, y, C, epsilon):
-    """LIBLINEAR's L2-loss SVR on the exact feature map ``Phi Phi^T = K``.
-
-    Its bias is penalised, made negligible by a large ``intercept_scaling``.
-    """
-    lam, V = np.linalg.eigh(K)
-    Phi = V * np.sqrt(np.clip(lam, 0.0, None))
-    svr = LinearSVR(
-        loss="squared_epsilon_insensitive",
-        epsilon=epsilon,
-        C=C,
-        dual=False,
-        intercept_scaling=1e3,
-        tol=1e-12,
-        max_iter=100_000,
-    ).fit(Phi, y)
-    return svr.predict(Phi)
 
 
 def _problem(seed=1, n=50):
@@ -144,7 +125,9 @@ def test_linear_solver_matches_liblinear():
     C, epsilon = 0.5, 0.2
     model = GkmSVR(l=4, k=2, C=C, epsilon=epsilon, solver="linear", tol=1e-11)
     f = model.fit(seqs, y).predict(seqs)
-    expected = _liblinear_predictions(_normalised_kernel(model, seqs), y, C, epsilon)
+    expected = l2_svr_predictions_liblinear(
+        _normalised_kernel(model, seqs), y, C, epsilon
+    )
     assert_allclose(f, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
 
 
@@ -262,7 +245,7 @@ def test_wd_linear_svr_matches_liblinear_and_kkt():
     assert_allclose(f, K @ c + model.intercept_, atol=1e-6)
     assert abs(c.sum()) < 1e-6
     assert model.n_support_.tolist() == [int((c != 0).sum())]
-    expected = _liblinear_predictions(K, y, C, epsilon)
+    expected = l2_svr_predictions_liblinear(K, y, C, epsilon)
     assert_allclose(f, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
 
 

@@ -12,10 +12,11 @@ from poimkit.background import MarkovBackground
 from poimkit.errors import InputError
 from poimkit.poim.reference import poim_reference
 from poimkit.poim.sampled import sampled_score_only_poim
-from poimkit.svm.lsgkm import mismatch_table, read_lsgkm
+from poimkit.svm.lsgkm import read_lsgkm
 from poimkit.svm.lsgkm_rbf import LsgkmKernelModel, window_weights
 
 from .cli_runs import main
+from .naive import lsgkm_rbf_score_naive
 from .test_lsgkm import model_text, random_strings
 
 DATA = Path(__file__).parent / "data" / "lsgkm"
@@ -29,40 +30,6 @@ def rbf_text(t, l, k, d, support, coef, rho, norc=0, gamma=0.7, M=40, H=3.5):
         [f"M {M}", f"H {H}"] if t != 3 else []
     )
     return text.replace("nr_class 2", "\n".join([*extra, "nr_class 2"]))
-
-
-def reference_score(t, l, k, d, support, coef, rho, rc, gamma, M, H, x):
-    """LS-GKM's score from its definition (libsvm_gkm.c), pair by pair."""
-    table = mismatch_table(2, l, k, d)
-
-    def revcomp(s):
-        return s[::-1].translate(str.maketrans("ACGT", "TGCA"))
-
-    def weights(n):
-        if t == 3:
-            return [1] * n
-        c = n // 2
-        return [min(M, math.floor(M * 0.5 ** (abs(c - a) / H) + 1)) for a in range(n)]
-
-    def windows(s):
-        n = len(s) - l + 1
-        return list(zip([s[a : a + l] for a in range(n)], weights(n), strict=True))
-
-    def kernel(a, b):
-        right = windows(b)
-        if rc:  # the reverse complement of window b keeps b's weight
-            right += [(revcomp(v), w) for v, w in windows(b)]
-        return sum(
-            wu * wv * table[sum(p != q for p, q in zip(u, v, strict=True))]
-            for u, wu in windows(a)
-            for v, wv in right
-        )
-
-    total = 0.0
-    for c, s in zip(coef, support, strict=True):
-        value = kernel(x, s) / math.sqrt(kernel(x, x) * kernel(s, s))
-        total += c * (value if t == 4 else math.exp(gamma * (value - 1.0)))
-    return total - rho
 
 
 def write_rbf(tmp_path, t, norc=0, lengths=(8, 16), n=6, seed=3):
@@ -98,7 +65,9 @@ def test_scores_equal_the_definition(tmp_path, t, norc):
         assert (model.M, model.H) == (40, 3.5)
     test = random_strings(np.random.default_rng(9), 12, 4, 21)
     expected = [
-        reference_score(t, 4, 2, 2, support, coef, 0.125, not norc, 0.7, 40, 3.5, x)
+        lsgkm_rbf_score_naive(
+            t, 4, 2, 2, support, coef, 0.125, not norc, 0.7, 40, 3.5, x
+        )
         for x in test
     ]
     assert_allclose(model.decision_function(test), expected, rtol=1e-10, atol=1e-12)

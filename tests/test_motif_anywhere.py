@@ -11,12 +11,10 @@ from poimkit.io import read_fasta, write_fasta
 from poimkit.motifs.scan import n_windows, padded, scan
 from poimkit.run import RunOptions, run_pipeline
 
+from .naive import reverse_complement_text
+
 MOTIF = "TGACTCAG"
 GKM = {"l": 6, "k": 4}
-
-
-def reverse_complement(s: str) -> str:
-    return s[::-1].translate(str.maketrans("ACGT", "TGCA"))
 
 
 def planted_records(seed: int, n: int, low: int, high: int):
@@ -30,7 +28,7 @@ def planted_records(seed: int, n: int, low: int, high: int):
         s = "".join(rng.choice(list("ACGT"), int(rng.integers(low, high + 1))))
         if i % 2 == 0:
             strand = "+" if rng.random() < 0.5 else "-"
-            site = MOTIF if strand == "+" else reverse_complement(MOTIF)
+            site = MOTIF if strand == "+" else reverse_complement_text(MOTIF)
             start = int(rng.integers(0, len(s) - len(site) + 1))
             s = s[:start] + site + s[start + len(site) :]
             truth[i] = (start, strand)
@@ -42,7 +40,7 @@ def planted_records(seed: int, n: int, low: int, high: int):
 def read_site(record: str, start: int, width: int, strand: str) -> str:
     """The letters of a site as sites.tsv gives it (1-based start)."""
     window = record[start - 1 : start - 1 + width]
-    return window if strand == "+" else reverse_complement(window)
+    return window if strand == "+" else reverse_complement_text(window)
 
 
 def mismatches(a: str, b: str) -> int:

@@ -1,7 +1,5 @@
 """Motifs from sites: exact ISM, site statistics, planted truths, the null."""
 
-import itertools
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -20,23 +18,12 @@ from poimkit.motifs.formats import read_motifs
 from poimkit.motifs.motif import Motif
 
 from .factories import make_weights, random_chain
+from .naive import all_sequences, bh_q_values_naive, mutagenesis_naive
 
 
 # --------------------------------------------------------------------------- #
 # exact in-silico mutagenesis
 # --------------------------------------------------------------------------- #
-def brute_ism(weights, X, rows, starts, width):
-    out = np.zeros((len(rows), width, 4))
-    for r, (row, s) in enumerate(zip(rows, starts, strict=True)):
-        base = weights.decision_function(X[row : row + 1])[0]
-        for c in range(width):
-            for a in range(4):
-                x = X[row].copy()
-                x[s + c] = a
-                out[r, c, a] = weights.decision_function(x[None])[0] - base
-    return out
-
-
 @settings(max_examples=30, deadline=None)
 @given(
     length=st.integers(3, 9),
@@ -57,7 +44,7 @@ def test_mutagenesis_matches_scoring_mutated_sequences(length, max_k, seed):
     rows = rng.integers(0, 4, size=5)
     starts = rng.integers(0, length - width + 1, size=5)
     got = weights.mutagenesis(X, rows=rows, starts=starts, width=width)
-    assert_allclose(got, brute_ism(weights, X, rows, starts, width), atol=1e-12)
+    assert_allclose(got, mutagenesis_naive(weights, X, rows, starts, width), atol=1e-12)
 
 
 def test_mutagenesis_of_a_trained_wds_model():
@@ -65,13 +52,8 @@ def test_mutagenesis_of_a_trained_wds_model():
     model = WDKernelSVC(degree=6, shift=2).fit(X, y)
     weights = model.explicit_weights()
     got = weights.mutagenesis(X[:3])
-    base = model.decision_function(X[:3])
-    for r, p, a in itertools.product(range(3), range(14), range(4)):
-        x = X[r].copy()
-        x[p] = a
-        assert got[r, p, a] == pytest.approx(
-            model.decision_function(x[None])[0] - base[r], abs=1e-9
-        )
+    expected = mutagenesis_naive(model, X, range(3), [0, 0, 0], 14)
+    assert_allclose(got, expected, rtol=0, atol=1e-9)
     assert (got[np.arange(3)[:, None], np.arange(14), X[:3]] == 0).all()
 
 
@@ -95,7 +77,7 @@ def test_score_threshold_by_enumeration(seed, p):
     background = rng.dirichlet(np.ones(4) * 3)
     lods = np.round(rng.normal(size=(m, 4)) / S.SCORE_GRID) * S.SCORE_GRID
     threshold, chance = S.score_threshold(lods, background, p)
-    words = np.array(list(itertools.product(range(4), repeat=m)))
+    words = all_sequences(m)
     scores = lods[np.arange(m), words].sum(axis=1)
     prob = background[words].prod(axis=1)
     # the threshold keeps the chance of a window at or above it within p ...
@@ -121,7 +103,7 @@ def test_tolerated_by_enumeration(seed, m, n_allowed):
     background = rng.dirichlet(np.ones(4) * 3)
     seed_codes = rng.integers(0, 4, size=m)
     seed_str = "".join("ACGT"[c] for c in seed_codes)
-    words = np.array(list(itertools.product(range(4), repeat=m)))
+    words = all_sequences(m)
     prob = background[words].prod(axis=1)
     wrong = (words != seed_codes).sum(axis=1)
     t = S.tolerated(seed_str, n_allowed, background)
@@ -136,12 +118,7 @@ def test_tolerated_by_enumeration(seed, m, n_allowed):
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=12))
 def test_q_values_are_benjamini_hochberg(p):
     p = np.asarray(p)
-    n = p.size
-    naive = [
-        min(1.0, min(p[p >= v].size and n * u / (p <= u).sum() for u in p[p >= v]))
-        for v in p
-    ]
-    assert_allclose(q_values(p), naive, rtol=1e-12)
+    assert_allclose(q_values(p), bh_q_values_naive(p), rtol=1e-12)
 
 
 def test_tomtom_p_values_find_the_copy():

@@ -14,6 +14,7 @@ from poimkit.poim.reference import (
 )
 
 from .factories import make_weights, random_chain
+from .naive import uniform_poim_single_weight
 
 # --------------------------------------------------------------------- helpers
 
@@ -22,30 +23,6 @@ def table_score(rng, length):
     """An arbitrary score: one random value per sequence."""
     table = rng.normal(size=4**length)
     return lambda X: table[kmer_indices(X, length)[:, 0]]
-
-
-def letters(index, k):
-    return [(index >> (2 * (k - 1 - p))) & 3 for p in range(k)]
-
-
-def uniform_q_single(length, k, i, y, w, width):
-    """Hand formula for one weight w on (y, i) under the uniform order-0 chain.
-
-    Pr(y at i | z at j) is 0 if y and z disagree on their overlap (o letters),
-    else 4**-(k - o); Q = w (Pr(y at i | z at j) - 4**-k).
-    """
-    out = np.zeros((length - width + 1, 4**width))
-    y_letters = letters(y, k)
-    for j in range(length - width + 1):
-        lo, hi = max(i, j), min(i + k, j + width)
-        if lo >= hi:
-            continue  # no overlap: Q = 0 under order 0
-        for z in range(4**width):
-            z_letters = letters(z, width)
-            agree = all(z_letters[p - j] == y_letters[p - i] for p in range(lo, hi))
-            cond = 4.0 ** -(k - (hi - lo)) if agree else 0.0
-            out[j, z] = w * (cond - 4.0**-k)
-    return out
 
 
 # --------------------------------------------------------------- enumeration
@@ -93,7 +70,7 @@ def test_single_weight_under_uniform(length, k, i, y, w):
         # every window against the overlap formula
         assert_allclose(
             q[width - 1],
-            uniform_q_single(length, k, i, yi, w, width),
+            uniform_poim_single_weight(length, k, i, yi, w, width),
             rtol=1e-12,
             atol=1e-13,
         )
@@ -122,7 +99,9 @@ def test_wd_model_under_uniform_is_sum_of_single_weights():
                     values[indptr[i] : indptr[i + 1]],
                     strict=True,
                 ):
-                    expected += uniform_q_single(length, k, i, int(y), w, width)
+                    expected += uniform_poim_single_weight(
+                        length, k, i, int(y), w, width
+                    )
         assert_allclose(q[width - 1], expected, rtol=1e-10, atol=1e-12)
 
 

@@ -1,5 +1,9 @@
 """Long steps say how far they are: inner fits, outer folds, motif comparison."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 
 from poimkit import WDKernelSVC
@@ -11,6 +15,8 @@ from poimkit.run.crossval import cross_validate
 from poimkit.run.data import LabeledData
 from poimkit.run.plan import make_plan
 from poimkit.svm.selection import Grid, select_nested
+
+from .cli_runs import FAST
 
 
 def _data():
@@ -67,3 +73,17 @@ def test_regression_cv_shows_a_bar_over_the_folds(capsys):
     cv_regression(WDKernelSVR(degree=3), data.X, target, 3, progress=True)
     err = capsys.readouterr().err
     assert "cross-validation" in err and "/3 " in err
+
+
+def test_no_progress_bar_codes_in_logs(data, tmp_path):
+    """stderr to a file: plain lines only, no carriage returns of tqdm."""
+    out = tmp_path / "o"
+    result = subprocess.run(
+        [sys.executable, "-m", "poimkit.cli", "run", "--pos", data / "p.fa"]
+        + ["--neg", data / "n.fa", *FAST[:-1], "-o", out],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "\r" not in result.stderr and "\x1b[" not in result.stderr

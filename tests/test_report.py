@@ -21,12 +21,10 @@ from poimkit.run.crossval import auc_interval
 from poimkit.run.report import _motif_table, _parameter_rows
 from poimkit.run.summary import _number, write_figures
 
+from .naive import reverse_complement_text
+
 MOTIF = "TGACTCAG"
 POSITIONAL = ("nucleotide_importance.png", "differential_poim.png", "weight_mass.png")
-
-
-def reverse_complement(s: str) -> str:
-    return s[::-1].translate(str.maketrans("ACGT", "TGCA"))
 
 
 # --------------------------------------------------------------------------- #
@@ -180,7 +178,7 @@ def gkm_run(tmp_path_factory):
     pos = []
     for i in range(60):
         s = random_seq()
-        site = MOTIF if i % 2 else reverse_complement(MOTIF)
+        site = MOTIF if i % 2 else reverse_complement_text(MOTIF)
         start = rng.integers(0, len(s) - len(site) + 1)
         pos.append(s[:start] + site + s[start + len(site) :])
     neg = [random_seq() for _ in range(60)]
@@ -214,7 +212,7 @@ def test_gkm_sites_point_at_the_motif_in_the_user_s_records(gkm_run):
     out, summary, records = gkm_run
     assert summary["position_free"] and len(set(map(len, records.values()))) > 50
     motif = summary["motifs"][0]
-    assert motif["consensus"] in (MOTIF, reverse_complement(MOTIF))
+    assert motif["consensus"] in (MOTIF, reverse_complement_text(MOTIF))
     with open(out / "sites.tsv") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
     rows = [r for r in rows if r["motif"] == motif["name"] and r["label"] == "1"]
@@ -223,7 +221,7 @@ def test_gkm_sites_point_at_the_motif_in_the_user_s_records(gkm_run):
         start = int(row["start"]) - 1  # 1-based in the file
         letters = records[row["sequence"]][start : start + motif["length"]]
         if row["strand"] == "-":
-            letters = reverse_complement(letters)
+            letters = reverse_complement_text(letters)
         assert letters == motif["consensus"], row
 
 
@@ -235,3 +233,38 @@ def test_gkm_report_shows_nothing_positional(gkm_run):
     assert "1-based mean start" not in page and "nucleotide importance" not in page
     assert "<td>kernel</td><td>gkm</td>" in page
     assert "<td>degree</td>" not in page and "&quot;" not in page
+
+
+def test_report_explains_pooled_auc_and_demo_inputs(data, tmp_path):
+    from poimkit.run import RunOptions, run_pipeline
+
+    summary = run_pipeline(
+        tmp_path / "o",
+        pos=str(data / "p.fa"),
+        neg=str(data / "n.fa"),
+        options=RunOptions(degree=4, shift=0, C=1.0, cv=2, max_order=2, max_motifs=0),
+        progress=False,
+        dataset="bundled example",
+    )
+    assert 0 <= summary["cv_auc_pooled"] <= 1
+    assert summary["inputs"][0]["path"] == "bundled example: p.fa (temporary copy)"
+    page = (tmp_path / "o" / "report.html").read_text()
+    assert "over all probabilities pooled" in page and "class='hash'" in page
+
+
+@pytest.mark.parametrize(("pooled", "explained"), [(0.95, False), (0.645, True)])
+def test_report_explains_a_large_pooled_auc_gap(tmp_path, pooled, explained):
+    """Fold models whose intercepts disagree: the page says why the AUCs differ."""
+    from poimkit.run.report import _quality
+
+    (tmp_path / "roc.png").write_bytes(b"png")
+    summary = {
+        "cv_auc": 0.953,
+        "cv_auc_pooled": pooled,
+        "cv_auc_folds": [0.95, 0.956],
+        "cv_accuracy_folds": [0.9, 0.91],
+        "selection": None,
+    }
+    page = "".join(str(p) for p in _quality(summary, tmp_path))
+    assert ("here by 0.31" in page) is explained
+    assert ("differ slightly" in page) is not explained

@@ -14,6 +14,8 @@ from poimkit.genome.shuffle import (
     shuffled_negatives,
 )
 
+from .naive import dinucleotide_arrangements
+
 codes_acgt = st.lists(st.integers(0, 3), min_size=0, max_size=300).map(
     lambda v: np.array(v, dtype=np.uint8)
 )
@@ -110,34 +112,12 @@ def test_two_d_array_input():
         np.testing.assert_array_equal(dinucleotide_counts(n), dinucleotide_counts(x))
 
 
-def _all_arrangements(seq):
-    """Every sequence with the dinucleotide counts and first letter of ``seq``."""
-    counts = dinucleotide_counts(seq)[:4, :4].copy()
-    found, path = [], [int(seq[0])]
-
-    def walk():
-        if len(path) == seq.size:
-            found.append(tuple(path))
-            return
-        u = path[-1]
-        for v in range(4):
-            if counts[u, v]:
-                counts[u, v] -= 1
-                path.append(v)
-                walk()
-                path.pop()
-                counts[u, v] += 1
-
-    walk()
-    return found
-
-
 @pytest.mark.parametrize("text", ["ACAGACTAGCA", "AACCAAGGCAA", "GATTACAGATTACA"])
 def test_every_arrangement_equally_likely(text):
     from scipy.stats import chi2
 
     seq = np.array(["ACGT".index(c) for c in text], dtype=np.uint8)
-    truth = _all_arrangements(seq)
+    truth = dinucleotide_arrangements(seq)
     assert len(set(truth)) == len(truth) and 3 <= len(truth) <= 400
     n = 60 * len(truth)
     draws = shuffled_negatives([seq], per_positive=n, seed=11)

@@ -15,28 +15,17 @@ from poimkit.variants.null import VariantNull, q_values
 from poimkit.variants.placement import Placement, _strongest, scored_chunk
 from poimkit.variants.plots import variant_title
 
+from .naive import bh_q_values_naive, strongest_placement_naive
 from .test_cli_variants import CHROM, _inputs, _model, _read
 
 LETTERS = np.array(list("ACGT"))
-
-
-def _naive_q(p):
-    """Benjamini-Hochberg by its definition: min over j >= rank of p_(j) m / j."""
-    ok = ~np.isnan(p)
-    m = int(ok.sum())
-    q = np.full(p.shape, np.nan)
-    ranked = np.sort(p[ok])
-    for i in np.flatnonzero(ok):
-        rank = int(np.sum(ranked < p[i])) + int(np.sum(ranked == p[i]))
-        q[i] = min(1.0, min(ranked[j - 1] * m / j for j in range(rank, m + 1)))
-    return q
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.one_of(st.floats(0, 1), st.just(float("nan"))), max_size=30))
 def test_q_values_are_benjamini_hochberg(values):
     p = np.array(values, dtype=float)
-    assert np.allclose(q_values(p), _naive_q(p), equal_nan=True)
+    assert np.allclose(q_values(p), bh_q_values_naive(p), equal_nan=True)
 
 
 @settings(max_examples=60, deadline=None)
@@ -75,23 +64,6 @@ def any_wd(request):
     return _small_wd(**request.param)
 
 
-def _brute_strongest(model, codes, p, alt):
-    """Every placement of the SNV in a window of L letters, scored by the model."""
-    L = model.length_
-    best = None
-    for c in range(L):
-        start = p - c
-        if start < 0 or start + L > codes.size:
-            continue
-        ref = codes[start : start + L].copy()
-        mutated = ref.copy()
-        mutated[c] = alt
-        effect = float(np.diff(model.decision_function(np.stack([ref, mutated])))[0])
-        if best is None or abs(effect) > abs(best[1]):
-            best = (c, effect)
-    return best
-
-
 def test_strongest_placement_is_the_brute_force_one(any_wd):
     rng = np.random.default_rng(5)
     codes = rng.integers(0, 4, 120).astype(np.uint8)
@@ -106,7 +78,7 @@ def test_strongest_placement_is_the_brute_force_one(any_wd):
     )
     assert chunk.strongest.all()
     for j, p in enumerate(pos):
-        column, effect = _brute_strongest(any_wd, codes, int(p), alts[j])
+        column, effect = strongest_placement_naive(any_wd, codes, int(p), alts[j])
         assert chunk.anchor[j] == column
         assert chunk.effect[j] == pytest.approx(effect, abs=1e-9)
 
