@@ -36,18 +36,15 @@ import numpy as np
 from .._validation import check_int
 from ..errors import InputError
 from . import _genome_parts as parts
+from . import _genome_steps as steps
+from ._genome_steps import BOOST_HALF_WIDTH as BOOST_HALF_WIDTH
+from ._genome_steps import HIGH_INFORMATION as HIGH_INFORMATION
+from ._genome_steps import N_CODE, SLOT
 
 __all__ = ["SyntheticGenome", "consensus_pwm", "write_synthetic_genome"]
 
 #: the motif `write_synthetic_genome` plants by default (NFE2 / AP-1-like MARE half)
 DEFAULT_MOTIF = "TGACTCAGCA"
-#: spacing of the slots a peak or an off-peak motif site may take (one each)
-SLOT = 2000
-#: half-width of the region around a summit drawn again richer in GC
-BOOST_HALF_WIDTH = 150
-#: a column of `consensus_pwm` at least this likely is "high-information"
-HIGH_INFORMATION = 0.85
-_N = 4
 
 
 @dataclass(frozen=True, eq=False)
@@ -311,6 +308,78 @@ def write_synthetic_genome(
     >>> g.chromosomes, g.n_peaks, len(g.causal_ids) == int(g.peak_has_motif.sum())
     (('chr1', 'chr2', 'chr3'), 20, True)
     """
+    recipe = _checked_recipe(
+        n_chromosomes=n_chromosomes,
+        chromosome_length=chromosome_length,
+        n_peaks=n_peaks,
+        motif=motif,
+        conservation=conservation,
+        motif_fraction=motif_fraction,
+        n_decoys=n_decoys,
+        n_causal=n_causal,
+        n_neutral=n_neutral,
+        neutral_in_peaks=neutral_in_peaks,
+        n_indels=n_indels,
+        n_multiallelic=n_multiallelic,
+        gc_range=gc_range,
+        isochore_length=isochore_length,
+        gc_bias=gc_bias,
+        peak_gc_boost=peak_gc_boost,
+        repeat_fraction=repeat_fraction,
+        repeat_divergence=repeat_divergence,
+        n_gap=n_gap,
+        seed=seed,
+        bgzip=bgzip,
+        line_width=line_width,
+    )
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(recipe.seed)
+    chromosomes = steps.draw_chromosomes(rng, recipe)
+    slots = steps.choose_slots(rng, recipe, chromosomes)
+    peaks = steps.place_peaks(rng, recipe, chromosomes, slots)
+    sites = steps.plant_sites(rng, recipe, chromosomes, slots, peaks)
+    variants = steps.draw_variants(rng, recipe, chromosomes, peaks, sites)
+    fasta, vcf = steps.write_sequence_files(folder, recipe, chromosomes, variants)
+    strand = steps.write_peak_files(rng, folder, recipe, peaks)
+    return SyntheticGenome(
+        folder=folder,
+        genome=fasta,
+        peaks=folder / "peaks.narrowPeak",
+        peaks_bed6=folder / "peaks.bed6",
+        peaks_bed3=folder / "peaks.bed3",
+        vcf=vcf,
+        peak_strand=strand,
+        **_planted(recipe, chromosomes, peaks, sites, variants),
+    )
+
+
+def _checked_recipe(
+    *,
+    n_chromosomes: int,
+    chromosome_length: int,
+    n_peaks: int,
+    motif: str,
+    conservation: float | Sequence[float] | None,
+    motif_fraction: float,
+    n_decoys: int | None,
+    n_causal: int,
+    n_neutral: int,
+    neutral_in_peaks: float,
+    n_indels: int,
+    n_multiallelic: int,
+    gc_range: tuple[float, float],
+    isochore_length: tuple[int, int],
+    gc_bias: float,
+    peak_gc_boost: float,
+    repeat_fraction: float,
+    repeat_divergence: float,
+    n_gap: int,
+    seed: int,
+    bgzip: bool,
+    line_width: int,
+) -> steps.Recipe:
+    """The arguments of `write_synthetic_genome`, checked, as a recipe."""
     n_chromosomes = check_int(n_chromosomes, "n_chromosomes", 1)
     length = check_int(chromosome_length, "chromosome_length", 2 * SLOT)
     n_peaks = check_int(n_peaks, "n_peaks", 1)
@@ -347,263 +416,68 @@ def write_synthetic_genome(
     m = pwm.shape[0]
     if m > SLOT // 4:
         raise InputError(f"the motif must be at most {SLOT // 4} letters, got {m}")
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(seed)
-    names = tuple(f"chr{i + 1}" for i in range(n_chromosomes))
-    gap = min(n_gap, length // 20)
-
-    # --- sequence: isochores, repeats, N runs --------------------------------
-    codes: list[np.ndarray] = []
-    masks: list[np.ndarray] = []
-    iso: list[tuple[int, int, int, float]] = []
-    n_runs: list[tuple[int, int, int]] = []
-    families = parts.repeat_families(rng)
-    for c in range(n_chromosomes):
-        bounds = parts.isochores(rng, length, lo_iso, hi_iso)
-        gcs = rng.uniform(lo_gc, hi_gc, size=bounds.size - 1)
-        iso += [
-            (c, int(a), int(b), float(g))
-            for a, b, g in zip(bounds[:-1], bounds[1:], gcs, strict=True)
-        ]
-        x = parts.draw_letters(rng, np.repeat(gcs, np.diff(bounds)))
-        mask = parts.place_repeats(rng, x, families, repeat_fraction, repeat_divergence)
-        if gap:
-            inside = int(rng.integers(length // 3, 2 * length // 3 - gap))
-            for a in (0, inside):
-                x[a : a + gap] = _N
-                mask[a : a + gap] = False
-                n_runs.append((c, a, a + gap))
-        codes.append(x)
-        masks.append(mask)
-    iso_arr = np.array(iso, dtype=object).reshape(-1, 4)
-    iso_chrom_idx = iso_arr[:, 0].astype(np.int64)
-    iso_start = iso_arr[:, 1].astype(np.int64)
-    iso_end = iso_arr[:, 2].astype(np.int64)
-    iso_gc = iso_arr[:, 3].astype(np.float64)
-
-    # --- slots for peaks and off-peak sites ----------------------------------
-    n_slots = length // SLOT
-    slot_chrom = np.repeat(np.arange(n_chromosomes), n_slots)
-    slot_start = np.tile(np.arange(n_slots) * SLOT, n_chromosomes)
-    free = np.array(
-        [
-            not np.any(codes[c][s : s + SLOT] == _N)
-            for c, s in zip(slot_chrom, slot_start, strict=True)
-        ]
-    )
-    slot_gc = parts.gc_at(
-        iso_chrom_idx, iso_start, iso_end, iso_gc, slot_chrom, slot_start + SLOT // 2
-    )
-    room = int(0.6 * free.sum())
-    if n_peaks + n_decoys > room:
-        raise InputError(
-            f"{n_peaks} peaks and {n_decoys} off-peak sites need more room: "
-            f"{n_chromosomes} chromosomes of {length} letters have {int(free.sum())} "
-            f"free {SLOT}-letter slots, of which at most {room} may be taken; "
-            "ask for fewer peaks or longer chromosomes"
-        )
-    weight = np.where(free, np.exp(gc_bias * (slot_gc - slot_gc[free].mean())), 0.0)
-    peak_slots = rng.choice(
-        slot_chrom.size, n_peaks, replace=False, p=weight / weight.sum()
-    )
-    peak_slots.sort()
-    rest = np.flatnonzero(free)
-    rest = rest[~np.isin(rest, peak_slots)]
-    decoy_slots = np.sort(rng.choice(rest, n_decoys, replace=False))
-
-    # --- peaks: summits, intervals, GC boost ---------------------------------
-    centre = slot_start[peak_slots] + SLOT // 2
-    summit = centre + rng.integers(-200, 201, size=n_peaks)
-    left = rng.integers(80, 401, size=n_peaks)
-    right = rng.integers(80, 401, size=n_peaks)
-    p_chrom_idx = slot_chrom[peak_slots]
-    p_start = (summit - left).astype(np.int64)
-    p_end = (summit + right).astype(np.int64)
-    for c, s, g in zip(p_chrom_idx, summit, slot_gc[peak_slots], strict=True):
-        a, b = s - BOOST_HALF_WIDTH, s + BOOST_HALF_WIDTH
-        keep = masks[c][a:b]
-        fresh = parts.draw_letters(rng, np.full(b - a, min(0.8, g + peak_gc_boost)))
-        codes[c][a:b] = np.where(keep, codes[c][a:b], fresh)
-    has_motif = rng.random(n_peaks) < motif_fraction
-
-    # --- sites: at motif-bearing summits, then off-peak ----------------------
-    at_peak = np.flatnonzero(has_motif)
-    s_chrom_idx = np.r_[p_chrom_idx[at_peak], slot_chrom[decoy_slots]].astype(np.int64)
-    s_centre = np.r_[summit[at_peak], slot_start[decoy_slots] + SLOT // 2]
-    s_start = (s_centre - m // 2 + rng.integers(-10, 11, size=s_centre.size)).astype(
-        np.int64
-    )
-    s_minus = rng.random(s_centre.size) < 0.5
-    s_peak = np.r_[at_peak, np.full(decoy_slots.size, -1)].astype(np.int64)
-    letters = parts.sample_pwm(rng, pwm, s_centre.size)  # on the motif's strand
-    for c, s, minus, row in zip(s_chrom_idx, s_start, s_minus, letters, strict=True):
-        codes[c][s : s + m] = 3 - row[::-1] if minus else row
-        masks[c][s : s + m] = False
-
-    # --- variants ------------------------------------------------------------
-    offsets = np.r_[0, np.cumsum([length] * n_chromosomes)].astype(np.int64)
-    genome = np.concatenate(codes)
-    forbidden = genome == _N
-    for c, s in zip(s_chrom_idx, s_start, strict=True):
-        forbidden[offsets[c] + s - 2 : offsets[c] + s + m + 2] = True
-    # causal: one per chosen site at a summit, a high-information consensus letter
-    strong = np.flatnonzero(pwm.max(axis=1) >= HIGH_INFORMATION)
-    consensus = pwm.argmax(axis=1)
-    candidates = np.flatnonzero(s_peak >= 0)
-    chosen = np.sort(
-        rng.choice(candidates, min(n_causal, candidates.size), replace=False)
-    )
-    c_pos, c_ref, c_alt, c_site = [], [], [], []
-    for i in chosen:
-        cols = strong[letters[i, strong] == consensus[strong]]
-        if not cols.size:
-            continue
-        col = int(rng.choice(cols))
-        alt = int((consensus[col] + rng.integers(1, 4)) % 4)
-        at = s_start[i] + (m - 1 - col if s_minus[i] else col)
-        ref_g, alt_g = (
-            (3 - consensus[col], 3 - alt) if s_minus[i] else (consensus[col], alt)
-        )
-        c_pos.append(offsets[s_chrom_idx[i]] + at)
-        c_ref.append(ref_g)
-        c_alt.append(alt_g)
-        c_site.append(i)
-    c_pos_arr = np.array(c_pos, dtype=np.int64)
-    # neutral positions: distinct, away from sites and N, some inside peaks
-    n_in_peaks = int(round(neutral_in_peaks * n_neutral))
-    n_any = n_neutral + n_indels + n_multiallelic - n_in_peaks
-    taken = forbidden.copy()
-    taken[c_pos_arr] = True
-    peak_pos = parts.draw_free(
-        rng,
-        n_in_peaks,
-        taken,
-        lambda k: parts.in_intervals(
-            rng, offsets[p_chrom_idx] + p_start, p_end - p_start, k
-        ),
-    )
-    taken[peak_pos] = True
-    any_pos = parts.draw_free(
-        rng, n_any, taken, lambda k: rng.integers(0, genome.size, size=k)
-    )
-    kinds = np.zeros(n_any, dtype=np.int8)  # 0 SNV, 1 indel, 2 multi-allelic
-    special = rng.choice(n_any, n_indels + n_multiallelic, replace=False)
-    kinds[special[:n_indels]] = 1
-    kinds[special[n_indels:]] = 2
-    n_pos = np.r_[peak_pos, any_pos]
-    n_kind = np.r_[np.zeros(peak_pos.size, dtype=np.int8), kinds]
-
-    rows = parts.variant_rows(
-        rng,
-        genome,
-        forbidden,
-        c_pos_arr,
-        np.array(c_ref),
-        np.array(c_alt),
-        n_pos,
-        n_kind,
-    )
-    order = np.argsort(np.array([r[0] for r in rows], dtype=np.int64), kind="stable")
-    width = len(str(len(rows)))
-    chrom_of = (
-        np.searchsorted(
-            offsets, np.array([r[0] for r in rows], dtype=np.int64), side="right"
-        )
-        - 1
-    )
-    lines = []
-    causal_ids: list[str] = []
-    causal_site: list[int] = []
-    neutral_ids: list[str] = []
-    indel_ids: list[str] = []
-    multi_ids: list[str] = []
-    for number, k in enumerate(order, start=1):
-        pos, ref, alt, kind, site = rows[k]
-        vid = f"v{number:0{width}d}"
-        c = int(chrom_of[k])
-        lines.append(
-            f"{names[c]}\t{pos - offsets[c] + 1}\t{vid}\t{ref}\t{alt}\t.\tPASS\t.\n"
-        )
-        if kind == "causal":
-            causal_ids.append(vid)
-            causal_site.append(c_site[site])
-        else:
-            neutral_ids.append(vid)
-            if kind == "indel":
-                indel_ids.append(vid)
-            elif kind == "multi":
-                multi_ids.append(vid)
-
-    # --- files ---------------------------------------------------------------
-    suffix = ".gz" if bgzip else ""
-    fasta = folder / f"genome.fa{suffix}"
-    vcf = folder / f"variants.vcf{suffix}"
-    parts.write_fasta(fasta, names, codes, masks, line_width, bgzip)
-    header = [
-        "##fileformat=VCFv4.2\n",
-        "##source=poimkit.datasets.write_synthetic_genome\n",
-        f"##reference=file://{fasta.name}\n",
-        *(f"##contig=<ID={n},length={length}>\n" for n in names),
-        "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\n",
-    ]
-    parts.write_text(vcf, "".join(header) + "".join(lines), bgzip)
-    peak_names = [f"peak{i + 1}" for i in range(n_peaks)]
-    score = np.where(
-        has_motif, rng.integers(500, 1001, n_peaks), rng.integers(100, 600, n_peaks)
-    )
-    strand = np.where(rng.random(n_peaks) < 0.5, "+", "-")
-    p_chrom = np.array(names)[p_chrom_idx]
-    narrow, bed6, bed3 = [], [], []
-    for i in range(n_peaks):
-        head = f"{p_chrom[i]}\t{p_start[i]}\t{p_end[i]}"
-        signal = score[i] / 50
-        narrow.append(
-            f"{head}\t{peak_names[i]}\t{score[i]}\t.\t{signal:.2f}\t{signal * 2:.2f}"
-            f"\t{signal * 1.5:.2f}\t{summit[i] - p_start[i]}\n"
-        )
-        bed6.append(f"{head}\t{peak_names[i]}\t{score[i]}\t{strand[i]}\n")
-        bed3.append(f"{head}\n")
-    for name, body in (
-        ("peaks.narrowPeak", narrow),
-        ("peaks.bed6", bed6),
-        ("peaks.bed3", bed3),
-    ):
-        parts.write_text(folder / name, "".join(body), False)
-
-    counts = np.bincount(genome, minlength=5)[:4].astype(np.float64)
-    unmasked = sum(int(x.size - np.count_nonzero(x == _N)) for x in codes)
-    return SyntheticGenome(
-        folder=folder,
-        genome=fasta,
-        peaks=folder / "peaks.narrowPeak",
-        peaks_bed6=folder / "peaks.bed6",
-        peaks_bed3=folder / "peaks.bed3",
-        vcf=vcf,
-        motif=motif.upper(),
+    return steps.Recipe(
+        n_chromosomes=n_chromosomes,
+        length=length,
+        n_peaks=n_peaks,
+        motif=motif,
         pwm=pwm,
-        background=counts / counts.sum(),
-        chromosomes=names,
-        lengths=(length,) * n_chromosomes,
-        isochore_chrom=np.array(names)[iso_chrom_idx],
-        isochore_start=iso_start,
-        isochore_end=iso_end,
-        isochore_gc=iso_gc,
-        mask_fraction=sum(int(k.sum()) for k in masks) / unmasked,
-        n_runs=np.array(n_runs, dtype=np.int64).reshape(-1, 3),
-        peak_chrom=p_chrom,
-        peak_start=p_start,
-        peak_end=p_end,
-        peak_summit=summit.astype(np.int64),
-        peak_strand=strand,
-        peak_has_motif=has_motif,
-        site_chrom=np.array(names)[s_chrom_idx],
-        site_start=s_start,
-        site_strand=np.where(s_minus, "-", "+"),
-        site_peak=s_peak,
-        causal_ids=tuple(causal_ids),
-        neutral_ids=tuple(neutral_ids),
-        causal_site=np.array(causal_site, dtype=np.int64),
-        indel_ids=tuple(indel_ids),
-        multiallelic_ids=tuple(multi_ids),
+        motif_fraction=motif_fraction,
+        n_decoys=n_decoys,
+        n_causal=n_causal,
+        n_neutral=n_neutral,
+        neutral_in_peaks=neutral_in_peaks,
+        n_indels=n_indels,
+        n_multiallelic=n_multiallelic,
+        gc_range=(lo_gc, hi_gc),
+        isochore_length=(lo_iso, hi_iso),
+        gc_bias=gc_bias,
+        peak_gc_boost=peak_gc_boost,
+        repeat_fraction=repeat_fraction,
+        repeat_divergence=repeat_divergence,
+        gap=min(n_gap, length // 20),
+        seed=seed,
+        bgzip=bgzip,
+        line_width=line_width,
     )
+
+
+def _planted(
+    recipe: steps.Recipe,
+    chromosomes: steps.Chromosomes,
+    peaks: steps.Peaks,
+    sites: steps.Sites,
+    variants: steps.Variants,
+) -> dict[str, object]:
+    """What was drawn and planted: the `SyntheticGenome` fields but the files'."""
+    names = np.array(recipe.names)
+    codes, masks = chromosomes.codes, chromosomes.masks
+    counts = np.bincount(np.concatenate(codes), minlength=5)[:4].astype(np.float64)
+    unmasked = sum(int(x.size - np.count_nonzero(x == N_CODE)) for x in codes)
+    return {
+        "motif": recipe.motif.upper(),
+        "pwm": recipe.pwm,
+        "background": counts / counts.sum(),
+        "chromosomes": recipe.names,
+        "lengths": (recipe.length,) * recipe.n_chromosomes,
+        "isochore_chrom": names[chromosomes.iso_chrom],
+        "isochore_start": chromosomes.iso_start,
+        "isochore_end": chromosomes.iso_end,
+        "isochore_gc": chromosomes.iso_gc,
+        "mask_fraction": sum(int(k.sum()) for k in masks) / unmasked,
+        "n_runs": chromosomes.n_runs,
+        "peak_chrom": names[peaks.chrom],
+        "peak_start": peaks.start,
+        "peak_end": peaks.end,
+        "peak_summit": peaks.summit.astype(np.int64),
+        "peak_has_motif": peaks.has_motif,
+        "site_chrom": names[sites.chrom],
+        "site_start": sites.start,
+        "site_strand": np.where(sites.minus, "-", "+"),
+        "site_peak": sites.peak,
+        "causal_ids": tuple(variants.causal_ids),
+        "neutral_ids": tuple(variants.neutral_ids),
+        "causal_site": np.array(variants.causal_site, dtype=np.int64),
+        "indel_ids": tuple(variants.indel_ids),
+        "multiallelic_ids": tuple(variants.multi_ids),
+    }

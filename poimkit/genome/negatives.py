@@ -32,14 +32,15 @@ How it works (fast enough for 10,000 peaks on a 50 Mb genome in seconds):
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .._validation import as_rng, check_int, check_real
+from .._validation import as_rng
 from ..errors import InputError
-from ._negatives import Space, count_windows, match_group, merge, overlaps
+from . import _negative_parts as parts
+from ._negatives import Space, match_group, merge, overlaps
 
 __all__ = [
     "NEGATIVE_KINDS",
@@ -80,7 +81,6 @@ NEGATIVE_KINDS = {
 
 _FIRST_BATCH = 8  # candidates per missing negative in the first batch
 _MAX_BATCH = 4_000_000  # candidates per batch at most (memory bound)
-_CACHE_LETTERS = 1 << 29  # keep chromosomes in memory up to this many letters
 
 
 @dataclass(frozen=True)
@@ -187,118 +187,293 @@ class GenomicNegatives:
         }
 
 
-# ----------------------------------------------------------------- kernels
-
-
 # ----------------------------------------------------------------- helpers
 
 
-def _windows(
-    chrom: Sequence[str],
-    start: object,
-    end: object,
-    lengths: dict[str, int],
-    name: str,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Validate windows; return chromosome index, start, end (int64)."""
-    chrom = list(chrom)
-    start = np.asarray(start)
-    end = np.asarray(end)
-    if start.ndim != 1 or end.ndim != 1 or not len(chrom) == start.size == end.size:
-        raise InputError(
-            f"{name}: chrom, start and end must be 1-D and equally long, got "
-            f"{len(chrom)}, {start.shape} and {end.shape}"
+@dataclass(frozen=True)
+class _Windows:
+    """Windows: chromosome index, start, length; GC and repeat fractions if counted."""
+
+    ci: np.ndarray
+    start: np.ndarray
+    length: np.ndarray
+    gc: np.ndarray | None = None
+    repeat: np.ndarray | None = None
+
+    @property
+    def end(self) -> np.ndarray:
+        """End of each window (excluded)."""
+        return self.start + self.length
+
+    def __getitem__(self, keep: np.ndarray) -> _Windows:
+        """The windows ``keep`` selects (a mask or indices)."""
+        return _Windows(
+            self.ci[keep],
+            self.start[keep],
+            self.length[keep],
+            None if self.gc is None else self.gc[keep],
+            None if self.repeat is None else self.repeat[keep],
         )
-    for arr, what in ((start, "start"), (end, "end")):
-        if arr.size and not np.issubdtype(arr.dtype, np.integer):
-            raise InputError(f"{name}: {what} must be integers, got {arr.dtype}")
-    start = start.astype(np.int64)
-    end = end.astype(np.int64)
-    index = {c: i for i, c in enumerate(lengths)}
-    size = np.array(list(lengths.values()), dtype=np.int64)
-    ci = np.empty(len(chrom), dtype=np.int64)
-    for i, c in enumerate(chrom):
-        k = index.get(c)
-        if k is None:
-            raise InputError(
-                f"{name} {i + 1} ({c}:{start[i]}-{end[i]}): chromosome {c!r} is "
-                "not in the genome"
-            )
-        ci[i] = k
-    bad = np.flatnonzero((start < 0) | (end <= start) | (end > size[ci]))
-    if bad.size:
-        i = int(bad[0])
-        raise InputError(
-            f"{name} {i + 1} ({chrom[i]}:{start[i]}-{end[i]}) is empty or outside "
-            f"the chromosome (length {size[ci[i]]})"
-        )
-    return ci, start, end
 
 
-class _Letters:
-    """Chromosome codes and soft-mask, read once (kept while the genome is small)."""
+@dataclass
+class _Search:
+    """The genome on one axis, the positives, what is excluded and what was found.
 
-    def __init__(self, genome: object, names: list[str]) -> None:
-        self.genome = genome
-        self.names = names
-        self.keep = sum(genome.lengths[c] for c in names) <= _CACHE_LETTERS
-        self.cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    Chromosome ``k`` starts at ``offset[k]`` of the one axis; ``need`` holds
+    the negatives each positive still lacks, ``ex_start``/``ex_end`` the merged
+    excluded intervals, ``found`` a (positive index, negatives) pair per match.
+    """
 
-    def __call__(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        got = self.cache.get(k)
-        if got is None:
-            from .reference import Genome, text_codes, text_masked
-
-            name = self.names[k]
-            if isinstance(self.genome, Genome):  # one read for both
-                text = self.genome.fetch(name)
-                codes, masked = text_codes(text), text_masked(text)
-                del text
-            else:
-                codes = self.genome.codes(name)
-                masked = self.genome.soft_masked(name)
-            codes = np.ascontiguousarray(codes, dtype=np.uint8)
-            masked = np.ascontiguousarray(masked, dtype=bool)
-            got = (codes, masked)
-            if self.keep:
-                self.cache[k] = got
-        return got
+    names: list[str]
+    size: np.ndarray
+    offset: np.ndarray
+    allowed: np.ndarray
+    letters: parts.Letters
+    positives: _Windows
+    need: np.ndarray
+    ex_start: np.ndarray
+    ex_end: np.ndarray
+    found: list[tuple[np.ndarray, _Windows]] = field(default_factory=list)
+    drawn: int = 0
 
 
-def _count(letters, ci, start, length):
-    """GC, ACGT and lowercase counts of windows, reading each chromosome once."""
-    n = ci.size
-    gc = np.zeros(n, dtype=np.int64)
-    acgt = np.zeros(n, dtype=np.int64)
-    low = np.zeros(n, dtype=np.int64)
-    order = np.argsort(ci, kind="stable")
-    bounds = np.flatnonzero(np.diff(ci[order])) + 1
-    for part in np.split(order, bounds):
-        if part.size == 0:
+def _measure(
+    letters: parts.Letters, ci: np.ndarray, start: np.ndarray, end: np.ndarray
+) -> _Windows:
+    """Windows with their GC (NaN without A, C, G or T) and repeat fractions."""
+    length = end - start
+    n_gc, n_acgt, n_low = parts.count_letters(letters, ci, start, length)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        gc = np.where(n_acgt > 0, n_gc / np.maximum(n_acgt, 1), np.nan)
+    return _Windows(ci, start, length, gc, n_low / length)
+
+
+def _excluded(
+    exclude: object,
+    names: list[str],
+    size: np.ndarray,
+    offset: np.ndarray,
+    positives: _Windows,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Merged intervals on one axis no negative may overlap: positives, ``exclude``."""
+    starts = [offset[positives.ci] + positives.start]
+    ends = [offset[positives.ci] + positives.end]
+    if exclude is not None:
+        start, end = parts.user_intervals(exclude, names, size, offset)
+        starts.append(start)
+        ends.append(end)
+    return merge(np.concatenate(starts), np.concatenate(ends))
+
+
+def _start_search(
+    genome: object,
+    windows: tuple[Sequence[str], object, object],
+    exclude: object,
+    chroms: Sequence[str] | None,
+    per_positive: int,
+) -> _Search:
+    """The search before any batch: positives checked and measured, exclusions."""
+    lengths = dict(genome.lengths)
+    names = list(lengths)
+    size = np.array([lengths[c] for c in names], dtype=np.int64)
+    offset = np.zeros(size.size, dtype=np.int64)
+    np.cumsum(size[:-1], out=offset[1:])
+    ci, start, end = parts.check_windows(*windows, lengths, "window")
+    if ci.size == 0:
+        raise InputError("no positive windows to match negatives to")
+    letters = parts.Letters(genome, names)
+    positives = _measure(letters, ci, start, end)
+    ex_start, ex_end = _excluded(exclude, names, size, offset, positives)
+    allowed = parts.allowed_chromosomes(chroms, names)
+    need = np.where(np.isfinite(positives.gc), per_positive, 0).astype(np.int64)
+    return _Search(
+        names, size, offset, allowed, letters, positives, need, ex_start, ex_end
+    )
+
+
+def _batch_sizes(search: _Search, max_tries: int) -> Iterator[int]:
+    """Step 5: candidates per missing negative of each batch, doubling each time.
+
+    Stops when every positive is matched or ``max_tries`` were drawn per slot.
+    """
+    drawn_per_slot = 0
+    factor = _FIRST_BATCH
+    while search.need.sum() > 0 and drawn_per_slot < max_tries:
+        factor = min(factor, max_tries - drawn_per_slot)
+        drawn_per_slot += factor
+        yield factor
+        factor *= 2
+
+
+def _draw_candidates(
+    search: _Search, open_pos: np.ndarray, factor: int, rng: np.random.Generator
+) -> _Windows | None:
+    """Step 1: random windows of each length still short (None if none fit)."""
+    need, plen = search.need, search.positives.length
+    c_ci, c_start, c_len = [], [], []
+    total_need = int(need[open_pos].sum())
+    scale = min(1.0, _MAX_BATCH / max(1, total_need * factor))
+    room_all = np.where(search.allowed, search.size, 0)
+    for L, owners in parts.groups(plen[open_pos]).items():
+        slots = int(need[open_pos[owners]].sum())
+        m = max(64, int(slots * factor * scale))
+        room = np.maximum(room_all - L + 1, 0)
+        if room.sum() == 0:
             continue
-        codes, masked = letters(int(ci[part[0]]))
-        g = np.empty(part.size, dtype=np.int64)
-        a = np.empty(part.size, dtype=np.int64)
-        w = np.empty(part.size, dtype=np.int64)
-        count_windows(codes, masked, start[part], length[part], g, a, w)
-        gc[part], acgt[part], low[part] = g, a, w
-    return gc, acgt, low
+        k = rng.choice(search.size.size, size=m, p=room / room.sum())
+        s = (rng.random(m) * room[k]).astype(np.int64)
+        c_ci.append(k)
+        c_start.append(s)
+        c_len.append(np.full(m, L, dtype=np.int64))
+    if not c_ci:
+        return None
+    return _Windows(
+        np.concatenate(c_ci), np.concatenate(c_start), np.concatenate(c_len)
+    )
 
 
-def _groups(values: np.ndarray) -> dict[int, np.ndarray]:
-    """Indices of ``values`` grouped by value (value -> sorted indices)."""
-    order = np.argsort(values, kind="stable")
-    cuts = np.flatnonzero(np.diff(values[order])) + 1
-    return {int(values[part[0]]): part for part in np.split(order, cuts) if part.size}
+def _outside_exclusions(search: _Search, candidates: _Windows) -> _Windows:
+    """Step 2: the candidates that overlap no excluded interval."""
+    g0 = search.offset[candidates.ci] + candidates.start
+    ok = ~overlaps(g0, g0 + candidates.length, search.ex_start, search.ex_end)
+    return candidates[ok]
 
 
-def _check_genome(genome: object) -> None:
-    for attr in ("lengths", "codes", "soft_masked"):
-        if not hasattr(genome, attr):
-            raise InputError(
-                f"genome must have lengths, codes and soft_masked (a Genome from "
-                f"poimkit.genome.open_genome); it has no {attr!r}"
-            )
+def _composition(
+    search: _Search, candidates: _Windows, settings: parts.Settings
+) -> _Windows:
+    """Step 3: the candidates with few enough ``N``, with GC and repeat fractions."""
+    cl = candidates.length
+    n_gc, n_acgt, n_low = parts.count_letters(
+        search.letters, candidates.ci, candidates.start, cl
+    )
+    ok = (cl - n_acgt <= settings.max_n_fraction * cl) & (n_acgt > 0)
+    kept = candidates[ok]
+    return replace(kept, gc=n_gc[ok] / n_acgt[ok], repeat=n_low[ok] / kept.length)
+
+
+def _candidate_space(search: _Search, candidates: _Windows) -> Space:
+    """The candidates by position, none used: a taken one uses up its overlaps."""
+    g0 = search.offset[candidates.ci] + candidates.start
+    by_rank = np.argsort(g0, kind="stable")
+    rank = np.empty_like(by_rank)
+    rank[by_rank] = np.arange(by_rank.size)
+    cl = candidates.length
+    return Space(
+        np.zeros(candidates.ci.size, dtype=bool),
+        rank,
+        by_rank,
+        g0[by_rank],
+        (g0 + cl)[by_rank],
+        int(cl.max()) if cl.size else 1,
+    )
+
+
+def _match(
+    search: _Search,
+    candidates: _Windows,
+    open_pos: np.ndarray,
+    settings: parts.Settings,
+    rng: np.random.Generator,
+) -> None:
+    """Step 4: positives still short take their nearest candidates, by length."""
+    space = _candidate_space(search, candidates)
+    positives = search.positives
+    owners_of = parts.groups(positives.length[open_pos])
+    for L, take in parts.groups(candidates.length).items():
+        owners = open_pos[owners_of[L]]
+        slot_pos = np.repeat(owners, search.need[owners])
+        if slot_pos.size == 0:
+            continue
+        chosen = match_group(
+            positives.gc[slot_pos],
+            positives.repeat[slot_pos],
+            candidates.gc,
+            candidates.repeat,
+            take,
+            space,
+            settings.gc_tolerance,
+            settings.repeat_tolerance,
+            rng,
+        )
+        hit = chosen >= 0
+        _keep(search, slot_pos[hit], candidates[chosen[hit]])
+
+
+def _keep(search: _Search, positive: np.ndarray, negatives: _Windows) -> None:
+    """Record negatives of their positives and exclude them from later batches."""
+    search.found.append((positive, negatives))
+    np.subtract.at(search.need, positive, 1)
+    gs = search.offset[negatives.ci] + negatives.start
+    search.ex_start, search.ex_end = merge(
+        np.concatenate([search.ex_start, gs]),
+        np.concatenate([search.ex_end, gs + negatives.length]),
+    )
+
+
+def _found(search: _Search) -> tuple[np.ndarray, _Windows]:
+    """Positive index and negatives found, sorted by positive, then by position."""
+
+    def joined(arrays: list[np.ndarray], dtype: type) -> np.ndarray:
+        return np.concatenate(arrays) if arrays else np.empty(0, dtype)
+
+    negatives = [w for _, w in search.found]
+    pos_idx = joined([p for p, _ in search.found], np.int64)
+    nci = joined([w.ci for w in negatives], np.int64)
+    nstart = joined([w.start for w in negatives], np.int64)
+    ngc = joined([w.gc for w in negatives], np.float64)
+    nrep = joined([w.repeat for w in negatives], np.float64)
+    order = np.lexsort((search.offset[nci] + nstart, pos_idx))
+    pos_idx = pos_idx[order]
+    length = search.positives.length[pos_idx]
+    return pos_idx, _Windows(nci[order], nstart[order], length, ngc[order], nrep[order])
+
+
+def _check_enough(n_found: int, search: _Search, settings: parts.Settings) -> None:
+    """Refuse fewer than ``min_matched`` of the negatives asked for."""
+    requested = search.positives.ci.size * settings.per_positive
+    if n_found < settings.min_matched * requested:
+        raise InputError(
+            f"the genome gave only {n_found} of {requested} negatives with "
+            f"GC within ±{settings.gc_tolerance:g} and repeat fraction within "
+            f"±{settings.repeat_tolerance:g} of their positive (after "
+            f"{search.drawn} candidate windows); widen the tolerances, ask for "
+            "fewer negatives per positive, or give negatives as a file"
+        )
+
+
+def _result(
+    search: _Search,
+    positive: np.ndarray,
+    negatives: _Windows,
+    settings: parts.Settings,
+    seed: int | None,
+) -> GenomicNegatives:
+    """The negatives, their positives and the settings as `GenomicNegatives`."""
+    names, positives = search.names, search.positives
+    n_pos = positives.ci.size
+    shortfall = settings.per_positive - np.bincount(positive, minlength=n_pos)
+    return GenomicNegatives(
+        chrom=[names[k] for k in negatives.ci.tolist()],
+        start=negatives.start,
+        end=negatives.end,
+        positive=positive.astype(np.int64),
+        gc=negatives.gc.astype(np.float64),
+        repeat=negatives.repeat.astype(np.float64),
+        positive_chrom=[names[k] for k in positives.ci.tolist()],
+        positive_start=positives.start,
+        positive_end=positives.end,
+        positive_gc=positives.gc.astype(np.float64),
+        positive_repeat=positives.repeat.astype(np.float64),
+        shortfall=shortfall.astype(np.int64),
+        per_positive=settings.per_positive,
+        seed=None if seed is None else int(seed),
+        gc_tolerance=settings.gc_tolerance,
+        repeat_tolerance=settings.repeat_tolerance,
+        max_n_fraction=float(settings.max_n_fraction),
+        candidates=int(search.drawn),
+    )
 
 
 # ----------------------------------------------------------------- public
@@ -403,222 +578,46 @@ def genomic_negatives(
     >>> bool(np.all(np.abs(neg.gc - neg.positive_gc[neg.positive]) <= 0.02))
     True
     """
-    _check_genome(genome)
-    per_positive = check_int(per_positive, "per_positive", 1)
-    max_tries = check_int(max_tries, "max_tries", 1)
-    gc_tol = check_real(gc_tolerance, "gc_tolerance", 0.0, 1.0)
-    rep_tol = check_real(repeat_tolerance, "repeat_tolerance", 0.0, 1.0)
-    if not (isinstance(max_n_fraction, int | float) and 0 <= max_n_fraction < 1):
-        raise InputError(f"max_n_fraction must be in [0, 1), got {max_n_fraction!r}")
-    if not (isinstance(min_matched, int | float) and 0 <= min_matched <= 1):
-        raise InputError(f"min_matched must be in [0, 1], got {min_matched!r}")
-    if seed is not None and not isinstance(seed, int | np.integer):
-        raise InputError(f"seed must be an int or None, got {seed!r}")
-    rng = as_rng(seed, "seed")
-    lengths = dict(genome.lengths)
-    names = list(lengths)
-    size = np.array([lengths[c] for c in names], dtype=np.int64)
-    offset = np.zeros(size.size, dtype=np.int64)
-    np.cumsum(size[:-1], out=offset[1:])
-
-    pci, pstart, pend = _windows(
-        windows_chrom, windows_start, windows_end, lengths, "window"
+    parts.check_genome(genome)
+    settings = parts.check_settings(
+        per_positive,
+        max_tries,
+        gc_tolerance,
+        repeat_tolerance,
+        max_n_fraction,
+        min_matched,
+        seed,
     )
-    n_pos = pci.size
-    if n_pos == 0:
-        raise InputError("no positive windows to match negatives to")
-    plen = pend - pstart
-    letters = _Letters(genome, names)
-    p_gc, p_acgt, p_low = _count(letters, pci, pstart, plen)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        pos_gc = np.where(p_acgt > 0, p_gc / np.maximum(p_acgt, 1), np.nan)
-    pos_rep = p_low / plen
-
-    # excluded intervals on one axis: chromosome k starts at offset[k]
-    ex_s = [offset[pci] + pstart]
-    ex_e = [offset[pci] + pend]
-    if exclude is not None:
-        try:
-            ec, es, ee = exclude
-        except (TypeError, ValueError):
-            raise InputError(
-                "exclude must be a (chrom, start, end) triple of sequences"
-            ) from None
-        ec = list(ec)
-        try:
-            es = np.asarray(es, dtype=np.int64).ravel()
-            ee = np.asarray(ee, dtype=np.int64).ravel()
-        except (TypeError, ValueError):
-            raise InputError("exclude: start and end must be integers") from None
-        if not len(ec) == es.size == ee.size:
-            raise InputError("exclude: chrom, start and end differ in length")
-        index = {c: i for i, c in enumerate(names)}
-        k = np.array([index.get(c, -1) for c in ec], dtype=np.int64)
-        known = k >= 0
-        k, es, ee = k[known], es[known], ee[known]
-        es = np.clip(es, 0, size[k])
-        ee = np.clip(ee, 0, size[k])
-        ex_s.append(offset[k] + es)
-        ex_e.append(offset[k] + ee)
-    ex_start, ex_end = merge(np.concatenate(ex_s), np.concatenate(ex_e))
-
-    allowed = np.ones(size.size, dtype=bool)
-    if chroms is not None:
-        wanted = set(chroms)
-        missing = wanted - set(names)
-        if missing:
-            raise InputError(f"chroms: {sorted(missing)[0]!r} is not in the genome")
-        allowed = np.array([c in wanted for c in names])
-
-    need = np.where(np.isfinite(pos_gc), per_positive, 0).astype(np.int64)
-    found_pos: list[np.ndarray] = []
-    found_ci: list[np.ndarray] = []
-    found_start: list[np.ndarray] = []
-    found_gc: list[np.ndarray] = []
-    found_rep: list[np.ndarray] = []
-    drawn_per_slot = 0
-    factor = _FIRST_BATCH
-    drawn = 0
-
+    rng = as_rng(seed, "seed")
+    search = _start_search(
+        genome,
+        (windows_chrom, windows_start, windows_end),
+        exclude,
+        chroms,
+        settings.per_positive,
+    )
     from tqdm.auto import tqdm
 
-    bar = tqdm(
-        total=int(need.sum()),
+    with tqdm(
+        total=int(search.need.sum()),
         desc="genomic negatives",
         unit="seq",
         disable=not progress,
-    )
-    try:
-        while need.sum() > 0 and drawn_per_slot < max_tries:
-            factor = min(factor, max_tries - drawn_per_slot)
-            drawn_per_slot += factor
-            open_pos = np.flatnonzero(need > 0)
-            # 1. draw candidates for each window length still short
-            c_ci, c_start, c_len = [], [], []
-            total_need = int(need[open_pos].sum())
-            scale = min(1.0, _MAX_BATCH / max(1, total_need * factor))
-            room_all = np.where(allowed, size, 0)
-            for L, owners in _groups(plen[open_pos]).items():
-                slots = int(need[open_pos[owners]].sum())
-                m = max(64, int(slots * factor * scale))
-                room = np.maximum(room_all - L + 1, 0)
-                if room.sum() == 0:
-                    continue
-                k = rng.choice(size.size, size=m, p=room / room.sum())
-                s = (rng.random(m) * room[k]).astype(np.int64)
-                c_ci.append(k)
-                c_start.append(s)
-                c_len.append(np.full(m, L, dtype=np.int64))
-            if not c_ci:
+    ) as bar:
+        for factor in _batch_sizes(search, settings.max_tries):  # step 5
+            before = int(search.need.sum())
+            open_pos = np.flatnonzero(search.need > 0)
+            candidates = _draw_candidates(search, open_pos, factor, rng)  # step 1
+            if candidates is None:
                 break
-            ci = np.concatenate(c_ci)
-            cs = np.concatenate(c_start)
-            cl = np.concatenate(c_len)
-            drawn += ci.size
-            # 2. no overlap with excluded intervals
-            g0 = offset[ci] + cs
-            ok = ~overlaps(g0, g0 + cl, ex_start, ex_end)
-            ci, cs, cl = ci[ok], cs[ok], cl[ok]
-            # 3. composition
-            n_gc, n_acgt, n_low = _count(letters, ci, cs, cl)
-            ok = (cl - n_acgt <= max_n_fraction * cl) & (n_acgt > 0)
-            ci, cs, cl = ci[ok], cs[ok], cl[ok]
-            c_gc = n_gc[ok] / n_acgt[ok]
-            c_rep = n_low[ok] / cl
-            # 4. match, one window length at a time; a taken candidate uses
-            # up every candidate of the batch overlapping it
-            g0 = offset[ci] + cs
-            by_rank = np.argsort(g0, kind="stable")
-            rank = np.empty_like(by_rank)
-            rank[by_rank] = np.arange(by_rank.size)
-            space = Space(
-                np.zeros(ci.size, dtype=bool),
-                rank,
-                by_rank,
-                g0[by_rank],
-                (g0 + cl)[by_rank],
-                int(cl.max()) if cl.size else 1,
-            )
-            before = int(need.sum())
-            owners_of = _groups(plen[open_pos])
-            for L, take in _groups(cl).items():
-                owners = open_pos[owners_of[L]]
-                slot_pos = np.repeat(owners, need[owners])
-                if slot_pos.size == 0:
-                    continue
-                chosen = match_group(
-                    pos_gc[slot_pos],
-                    pos_rep[slot_pos],
-                    c_gc,
-                    c_rep,
-                    take,
-                    space,
-                    gc_tol,
-                    rep_tol,
-                    rng,
-                )
-                hit = chosen >= 0
-                got = chosen[hit]
-                matched_pos = slot_pos[hit]
-                found_pos.append(matched_pos)
-                found_ci.append(ci[got])
-                found_start.append(cs[got])
-                found_gc.append(c_gc[got])
-                found_rep.append(c_rep[got])
-                np.subtract.at(need, matched_pos, 1)
-                # chosen negatives are excluded from later batches
-                gs = offset[ci[got]] + cs[got]
-                ex_start, ex_end = merge(
-                    np.concatenate([ex_start, gs]), np.concatenate([ex_end, gs + L])
-                )
-            bar.update(before - int(need.sum()))
-            factor *= 2
-    finally:
-        bar.close()
-
-    pos_idx = np.concatenate(found_pos) if found_pos else np.empty(0, np.int64)
-    nci = np.concatenate(found_ci) if found_ci else np.empty(0, np.int64)
-    nstart = np.concatenate(found_start) if found_start else np.empty(0, np.int64)
-    ngc = np.concatenate(found_gc) if found_gc else np.empty(0)
-    nrep = np.concatenate(found_rep) if found_rep else np.empty(0)
-    order = np.lexsort((offset[nci] + nstart, pos_idx))
-    pos_idx, nci, nstart, ngc, nrep = (
-        pos_idx[order],
-        nci[order],
-        nstart[order],
-        ngc[order],
-        nrep[order],
-    )
-    shortfall = per_positive - np.bincount(pos_idx, minlength=n_pos)
-    requested = n_pos * per_positive
-    if pos_idx.size < min_matched * requested:
-        raise InputError(
-            f"the genome gave only {pos_idx.size} of {requested} negatives with "
-            f"GC within ±{gc_tol:g} and repeat fraction within ±{rep_tol:g} of "
-            f"their positive (after {drawn} candidate windows); widen the "
-            "tolerances, ask for fewer negatives per positive, or give negatives "
-            "as a file"
-        )
-    return GenomicNegatives(
-        chrom=[names[k] for k in nci.tolist()],
-        start=nstart,
-        end=nstart + plen[pos_idx],
-        positive=pos_idx.astype(np.int64),
-        gc=ngc.astype(np.float64),
-        repeat=nrep.astype(np.float64),
-        positive_chrom=[names[k] for k in pci.tolist()],
-        positive_start=pstart,
-        positive_end=pend,
-        positive_gc=pos_gc.astype(np.float64),
-        positive_repeat=pos_rep.astype(np.float64),
-        shortfall=shortfall.astype(np.int64),
-        per_positive=per_positive,
-        seed=None if seed is None else int(seed),
-        gc_tolerance=gc_tol,
-        repeat_tolerance=rep_tol,
-        max_n_fraction=float(max_n_fraction),
-        candidates=int(drawn),
-    )
+            search.drawn += candidates.ci.size
+            candidates = _outside_exclusions(search, candidates)  # step 2
+            candidates = _composition(search, candidates, settings)  # step 3
+            _match(search, candidates, open_pos, settings, rng)  # step 4
+            bar.update(before - int(search.need.sum()))
+    positive, negatives = _found(search)
+    _check_enough(positive.size, search, settings)
+    return _result(search, positive, negatives, settings, seed)
 
 
 def write_negatives_bed(
