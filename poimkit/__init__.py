@@ -40,6 +40,15 @@ _LAZY = {
     "KmerWeights": "kernels",
     "variant_effects": "variants",
     "letter_attributions": "explain",
+    "RunOptions": "run",
+    "PeakSource": "run",
+    "TargetSource": "run",
+    "run_pipeline": "run",
+    "run_regression": "run",
+    "train_regression": "run",
+    "score_records": "run",
+    "model_poim": "poim",
+    "score_variants": "variants",
 }
 
 __all__ = [
@@ -49,7 +58,10 @@ __all__ = [
     "KmerWeights",
     "MarkovBackground",
     "Motif",
+    "PeakSource",
     "Poim",
+    "RunOptions",
+    "TargetSource",
     "WDKernelSVC",
     "WDKernelSVR",
     "WDLinearSVC",
@@ -65,9 +77,15 @@ __all__ = [
     "kmer_string",
     "letter_attributions",
     "load_model",
+    "model_poim",
     "read_fasta",
     "read_labeled",
     "reverse_complement",
+    "run_pipeline",
+    "run_regression",
+    "score_records",
+    "score_variants",
+    "train_regression",
     "variant_effects",
     "wd_kernel",
 ]
@@ -84,9 +102,18 @@ if TYPE_CHECKING:  # for type checkers and editors: the eager imports
     from .kernels.gkm import gkm_kernel
     from .kernels.wd import wd_kernel
     from .motifs import Motif, extract_motifs
-    from .poim import Poim, compute_poim, explain_instance
+    from .poim import Poim, compute_poim, explain_instance, model_poim
+    from .run import (
+        PeakSource,
+        RunOptions,
+        TargetSource,
+        run_pipeline,
+        run_regression,
+        score_records,
+        train_regression,
+    )
     from .svm import load_model
     from .svm.gkm import GkmSVC, GkmSVR
     from .svm.linear import WDLinearSVC, WDLinearSVR
     from .svm.wd import WDKernelSVC, WDKernelSVR
-    from .variants import variant_effects
+    from .variants import score_variants, variant_effects

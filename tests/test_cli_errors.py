@@ -156,7 +156,7 @@ def test_help_never_splits_an_option_name(command, monkeypatch):
     """Before: ``--no-`` / ``grid`` at 36 of the widths from 50 to 200."""
     import argparse
 
-    from poimkit._cli_parser import build_parser
+    from poimkit.cli.parser import build_parser
 
     sub = next(
         a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)

@@ -324,7 +324,7 @@ def test_not_an_npz_is_still_not_an_npz(tmp_path):
 def test_help_every_option_explained_and_examples_whole():
     import argparse
 
-    from poimkit.cli import build_parser
+    from poimkit.cli.parser import build_parser
 
     parser = build_parser()
     commands = next(

@@ -263,3 +263,123 @@ def test_no_import_circle():
         if v not in index:
             visit(v)
     assert not circles, f"modules that import each other: {circles}"
+
+
+def _namespace_leaks(source: str, where: str = "") -> list[str]:
+    """Imports of argparse, ``Namespace`` and functions reading ``args.<option>``."""
+    leaks = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] + [getattr(node, "module", "")]
+            if any((n or "").split(".")[0] == "argparse" for n in names):
+                leaks.append(f"{where}:{node.lineno} imports argparse")
+        elif isinstance(node, ast.Attribute) and node.attr == "Namespace":
+            leaks.append(f"{where}:{node.lineno} names Namespace")
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            params = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+            reads = any(
+                isinstance(n, ast.Attribute)
+                and isinstance(n.value, ast.Name)
+                and n.value.id == "args"
+                for n in ast.walk(node)
+            )
+            if reads and any(a.arg == "args" for a in params):
+                leaks.append(f"{where}:{node.lineno} {node.name}(args)")
+    return leaks
+
+
+def test_only_the_command_line_sees_parsed_arguments():
+    """No module outside ``cli/`` imports argparse or reads ``args.<option>``.
+
+    The command line stops at ``poimkit/cli/``: its modules turn the parsed
+    arguments (an ``argparse.Namespace``) into typed library calls.
+    """
+    leaks = []
+    for path in _modules():
+        where = path.relative_to(PACKAGE)
+        if where.parts[0] != "cli":
+            leaks += _namespace_leaks(path.read_text(), where.as_posix())
+    assert not leaks, f"parsed arguments outside poimkit/cli/: {leaks}"
+
+
+def test_namespace_rule_catches_a_leak():
+    """The rule fails on a library function reading an option off ``args``."""
+    assert _namespace_leaks("def f(args):\n    return args.quiet\n") == [":1 f(args)"]
+    assert _namespace_leaks("import argparse\n") == [":1 imports argparse"]
+    assert _namespace_leaks("def g(context, args):\n    return args[0]\n") == []
+
+
+#: code lines of a function (docstring, blank and comment lines excluded)
+MAX_FUNCTION_LINES = 100
+#: functions allowed above the cap, with the reason
+LONG_FUNCTIONS: dict[str, str] = {}
+
+
+def _code_lines(node: ast.FunctionDef, lines: list[str]) -> int:
+    """Code lines of ``node``'s body, its docstring, blanks and comments left out."""
+    body = node.body
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
+        body = body[1:]
+    if not body:
+        return 0
+    text = lines[body[0].lineno - 1 : node.end_lineno]
+    return sum(1 for t in text if t.strip() and not t.strip().startswith("#"))
+
+
+def _long_functions(source: str, where: str = "") -> dict[str, int]:
+    lines = source.splitlines()
+    found = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            n = _code_lines(node, lines)
+            if n > MAX_FUNCTION_LINES:
+                found[f"{where}:{node.name}"] = n
+    return found
+
+
+def test_functions_do_one_step_each():
+    """No function holds more than about 100 lines of code (named exceptions)."""
+    long = {}
+    for path in _modules():
+        where = path.relative_to(PACKAGE).as_posix()
+        long.update(_long_functions(path.read_text(), where))
+    unexplained = {k: v for k, v in long.items() if k not in LONG_FUNCTIONS}
+    assert not unexplained, f"functions above {MAX_FUNCTION_LINES} code lines: {long}"
+    stale = set(LONG_FUNCTIONS) - set(long)
+    assert not stale, f"exceptions no longer needed: {sorted(stale)}"
+
+
+def test_function_cap_counts_code_not_docstrings():
+    body = "\n".join(f"    x{i} = {i}" for i in range(MAX_FUNCTION_LINES + 1))
+    doc = '    """' + "\n".join(["doc"] * 50) + '"""\n'
+    assert _long_functions(f"def f():\n{doc}{body}\n") == {":f": 101}
+    short = "\n".join(f"    x{i} = {i}  # c\n    # comment\n" for i in range(50))
+    assert _long_functions(f"def g():\n{doc}{short}\n") == {}
+
+
+def _prints(source: str) -> list[int]:
+    """Lines calling ``print`` (doctests, being strings, do not count)."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "print"
+    ]
+
+
+def test_library_code_never_prints():
+    """Only ``cli/`` prints; the library reports through `poimkit._messages`."""
+    printing = {
+        path.relative_to(PACKAGE).as_posix(): lines
+        for path in _modules()
+        if path.relative_to(PACKAGE).parts[0] != "cli"
+        and (lines := _prints(path.read_text()))
+    }
+    assert not printing, f"print() outside poimkit/cli/: {printing}"
+    assert _prints('def f():\n    """>>> print(1)"""\n    print(2)\n') == [3]

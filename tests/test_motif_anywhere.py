@@ -223,7 +223,7 @@ def test_kmer_importance_bars_are_the_anywhere_importance(mixed):
     import matplotlib.pyplot as plt
 
     from poimkit.alphabet import kmer_index
-    from poimkit.plot_anywhere import plot_kmer_importance
+    from poimkit.plot.position_free import plot_kmer_importance
 
     *_, poim = mixed
     value = poim.anywhere(4)
@@ -240,7 +240,7 @@ def test_kmer_importance_bars_are_the_anywhere_importance(mixed):
 def test_site_offsets_definition():
     from poimkit.motifs.motif import Motif
     from poimkit.motifs.scan import Sites
-    from poimkit.plot_anywhere import site_offsets
+    from poimkit.plot.position_free import site_offsets
 
     rng = np.random.default_rng(3)
     lengths = rng.integers(10, 40, 20)

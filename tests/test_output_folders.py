@@ -18,7 +18,7 @@ import pytest
 from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.io import write_fasta
-from poimkit.outdir import (
+from poimkit.io.outdir import (
     OWNER_FILE,
     lock_path,
     remove_stale_staging,
@@ -64,7 +64,7 @@ def test_current_folder_and_its_parents_are_refused(data, monkeypatch, capsys):
     assert not [p for p in data.parent.iterdir() if p.name.startswith("..")]
 
 
-def test_stale_staging_folders_are_removed(tmp_path, capsys):
+def test_stale_staging_folders_are_removed(tmp_path, caplog):
     out = tmp_path / "out"
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
@@ -78,14 +78,14 @@ def test_stale_staging_folders_are_removed(tmp_path, capsys):
     foreign.mkdir()
     with staged_directory(out) as staged:
         (staged / "a.txt").write_text("done")
-    assert "left by an interrupted run" in capsys.readouterr().err
+    assert "left by an interrupted run" in caplog.text
     assert not stale.exists() and live.exists() and foreign.exists()
     assert sorted(p.name for p in out.iterdir()) == ["a.txt"]
     assert remove_stale_staging(out) == []
 
 
 def test_check_output_folder_rules(tmp_path):
-    from poimkit.outdir import check_output_folder
+    from poimkit.io.outdir import check_output_folder
 
     with pytest.raises(InputError, match="does not exist"):
         check_output_folder(tmp_path / "a" / "b")
@@ -171,12 +171,12 @@ def test_outputs_of_one_command_appear_together_or_not_at_all(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "m.npz"]
     assert main(["poim", tmp_path / "m.npz", "--max-order", "3", "-o", poim]) == 0
 
-    import poimkit.plot
+    import poimkit.plot.logos
 
     meme, logos = tmp_path / "m.meme", tmp_path / "logos"
     motifs = ["motifs", poim, "--pos", data / "p.fa", "--neg", data / "n.fa"]
     with monkeypatch.context() as patch:
-        patch.setattr(poimkit.plot, "plot_logo", disk_full)
+        patch.setattr(poimkit.plot.logos, "plot_logo", disk_full)
         code = main(
             [*motifs, "-o", meme, "--sites", tmp_path / "s.tsv", "--logos", logos]
         )
@@ -197,7 +197,7 @@ def _dead_pid() -> int:
 
 def test_second_writer_of_the_same_folder_is_refused(tmp_path):
     """Before: both blocks ran and the later one silently replaced the first."""
-    from poimkit.outdir import staged_directory
+    from poimkit.io.outdir import staged_directory
 
     out = tmp_path / "out"
     inside, release = threading.Event(), threading.Event()
@@ -249,7 +249,7 @@ def test_run_refused_at_once_while_another_writes_the_folder(data, tmp_path, cap
 
 
 def test_stale_lock_is_taken_over_and_released(tmp_path):
-    from poimkit.outdir import output_lock
+    from poimkit.io.outdir import output_lock
 
     out = tmp_path / "out"
     lock_path(out).write_text(str(_dead_pid()))
@@ -308,8 +308,9 @@ def test_sigterm_exits_143(tmp_path):
 STUCK = """
 import sys
 from numba import njit
-import poimkit.cli as cli
-from poimkit.outdir import staged_directory
+import poimkit.cli.train as train
+from poimkit.cli import main
+from poimkit.io.outdir import staged_directory
 
 @njit(nogil=True)
 def spin(n):  # a compiled kernel: no Python line (nor signal handler) runs
@@ -325,8 +326,8 @@ def stuck(args):
         spin(10**11)  # about a minute or more
     return 0
 
-cli._COMMANDS["train"] = stuck
-sys.exit(cli.main())
+train.run_train = stuck  # the train subcommand, looked up when it runs
+sys.exit(main())
 """
 
 

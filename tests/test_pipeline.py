@@ -12,8 +12,8 @@ from poimkit.alphabet import kmer_index
 from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.io import write_fasta
+from poimkit.io.outdir import OUTPUT_FILES, staged_directory
 from poimkit.motifs.formats import read_motifs
-from poimkit.outdir import OUTPUT_FILES, staged_directory
 from poimkit.poim import Poim
 from poimkit.run import RunOptions, run_pipeline
 

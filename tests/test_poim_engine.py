@@ -9,9 +9,10 @@ from poimkit.errors import InputError
 from poimkit.poim import compute_poim
 from poimkit.poim.engine import plan_shifts
 from poimkit.poim.exact import estimate_bytes
-from poimkit.run.data import LabeledData, check_poim_memory, make_background
+from poimkit.run.data import LabeledData
 from poimkit.run.options import RunOptions
 from poimkit.run.plan import make_plan
+from poimkit.run.poim_step import check_poim_memory, make_background
 
 
 @pytest.mark.parametrize(

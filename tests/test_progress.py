@@ -1,5 +1,6 @@
 """Long steps say how far they are: inner fits, outer folds, motif comparison."""
 
+import logging
 import os
 import subprocess
 import sys
@@ -34,17 +35,16 @@ def test_selection_bar_counts_every_inner_fit(capsys):
     assert "inner CV wd" in err and "0/6 " in err
 
 
-def test_cross_validation_lines_for_logs(capsys):
+def test_cross_validation_lines_for_logs(capsys, caplog):
     options = RunOptions(kernel="wd", degree=3, shift=0, grid=True, cv=3, max_order=2)
     data = _data()
-    cross_validate(data, make_plan(data, options), progress="lines")
-    err = capsys.readouterr().err.splitlines()
-    assert err[0].startswith("poimkit: choosing the parameters by inner CV")
-    folds = [line for line in err if "cross-validation: fitting fold" in line]
-    assert folds == [
-        f"poimkit: cross-validation: fitting fold {i} of 3" for i in (1, 2, 3)
-    ]
-    assert not any("\r" in line for line in err)  # no bar codes in a log
+    with caplog.at_level(logging.INFO, logger="poimkit"):
+        cross_validate(data, make_plan(data, options), progress="lines")
+    said = [record.getMessage() for record in caplog.records]
+    assert said[0].startswith("choosing the parameters by inner CV")
+    folds = [line for line in said if "cross-validation: fitting fold" in line]
+    assert folds == [f"cross-validation: fitting fold {i} of 3" for i in (1, 2, 3)]
+    assert "\r" not in capsys.readouterr().err  # no bar codes in a log
 
 
 def test_motif_comparison_says_what_it_reads(tmp_path, capsys):

@@ -18,8 +18,9 @@ from poimkit.io import write_fasta
 from poimkit.motifs.motif import Motif
 from poimkit.run import RunOptions, run_pipeline
 from poimkit.run.crossval import auc_interval
+from poimkit.run.figures import write_figures
 from poimkit.run.report import _motif_table, _parameter_rows
-from poimkit.run.summary import _number, write_figures
+from poimkit.run.summary import _number
 
 from .naive import reverse_complement_text
 

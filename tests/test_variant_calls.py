@@ -208,10 +208,10 @@ def test_plot_titles_name_the_variant():
 
 
 def test_q_values_are_stratified_by_peaks():
-    from poimkit.variants.command import _Scores
+    from poimkit.variants.scoring import VariantScores
 
     rng = np.random.default_rng(2)
-    scores = _Scores(12, 0)
+    scores = VariantScores(12, 0)
     scores.effect = rng.normal(size=12)
     null = VariantNull(rng.normal(size=500), "test")
     inside = np.arange(12) < 4

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._messages import tell
+from .._messages import inform
 from ..errors import InputError
 
 #: code of every byte: A/a=0, C/c=1, G/g=2, T/t=3, anything else (N, IUPAC) 4
@@ -283,7 +283,7 @@ def open_genome(path: str | os.PathLike, quiet: bool = False) -> Genome:
                 path=name,
             ) from None
     if not os.path.exists(index) and not quiet:
-        tell(f"indexing {name} (once)")
+        inform(f"indexing {name} (once)")
     try:
         return Genome(name, None if index == name + ".fai" else index)
     except OSError as exc:

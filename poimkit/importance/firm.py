@@ -19,7 +19,7 @@ estimator; the paper's closed forms on arrays, `firm_linear`
 for literals and pairwise conjunctions of binary variables under a
 distribution given by its support rows; and the building blocks
 `conditional_score_line` and `rbf_svm_gradient` (a model adapter, defined in
-`poimkit._scoring`).
+`poimkit.importance.score_functions`).
 
 Sign convention: like eq. (10) and eq. (12) of the paper, all functions
 return a *signed* FIRM, positive when larger feature values (for a Boolean
@@ -41,10 +41,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _scoring, _validation
-from .._scoring import rbf_svm_gradient
+from .. import _validation
 from ..errors import InputError
 from . import _inputs
+from . import score_functions as scoring
+from .score_functions import rbf_svm_gradient
 
 __all__ = [
     "BinaryFirm",
@@ -466,7 +467,7 @@ def firm_binary(
     n, d = X.shape
     values = _inputs.binary_coding(X, "X_binary")
     cols = _inputs.check_features(features, d)
-    scores = _scoring.score_batch(model_or_score, X, name="model_or_score", arrays=True)
+    scores = scoring.score_batch(model_or_score, X, name="model_or_score", arrays=True)
     weights = _inputs.check_weights(sample_weight, n)
     m = cols.size
     sub = X[:, cols]
@@ -532,7 +533,7 @@ def conditional_score_line(
     """
     X = _validation.as_matrix(X, "X", min_rows=2)
     cols = _inputs.check_features(features, X.shape[1])
-    scores = _scoring.score_batch(model, X, arrays=True)
+    scores = scoring.score_batch(model, X, arrays=True)
     return _score_line(scores, X[:, cols])
 
 
@@ -670,7 +671,7 @@ def firm(
     cols = _inputs.check_features(features, d)
 
     if method == "gaussian":
-        if _scoring.is_score_array(model):
+        if scoring.is_score_array(model):
             raise InputError(
                 "model must be a model or a callable for method='gaussian' (it "
                 "needs the gradient of the score), got an array of scores; use "
@@ -679,20 +680,20 @@ def firm(
         cov = _inputs.covariance_of(
             X, "empirical" if covariance is None else covariance
         )
-        grad = _scoring.score_gradient(
+        grad = scoring.score_gradient(
             model, X, "auto" if gradient is None else gradient, step
         )
         return _firm_linear(grad, cov)[cols]
 
     if method == "empirical":
         high, _ = _inputs.binary_columns(X, cols, "X", _NOT_BINARY)
-        w = None if _scoring.is_score_array(model) else _scoring.linear_coef(model, d)
+        w = None if scoring.is_score_array(model) else scoring.linear_coef(model, d)
         if w is not None:
             return firm_linear_binary(w, X, cols)
-        scores = _scoring.score_batch(model, X, arrays=True)
+        scores = scoring.score_batch(model, X, arrays=True)
         weights = np.full(n, 1.0 / n)
         return _firm_indicators(scores, X[:, cols] == high, weights)
 
-    scores = _scoring.score_batch(model, X, arrays=True)
+    scores = scoring.score_batch(model, X, arrays=True)
     _, slope = _score_line(scores, X[:, cols])
     return slope * X[:, cols].std(axis=0)

@@ -32,11 +32,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._scoring import ScoreFunction, score_function
 from .._validation import as_matrix, as_rng, check_choice, check_int, is_numeric
 from ..errors import InputError
 from .hsic import ESTIMATORS, KERNELS, Hsic, check_gamma, gram
 from .morf import morf_curve as morf_curve  # re-export: benchmarks import it here
+from .score_functions import ScoreFunction, score_function
 
 __all__ = ["mfi"]
 

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._scoring import score_function
 from .._validation import as_matrix, as_rng, check_choice, check_int, is_numeric
 from ..errors import InputError
+from .score_functions import score_function
 
 __all__ = ["MorfCurve", "morf_curve"]
 

@@ -17,9 +17,9 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._scoring import ScoreFunction, score_function
 from .._validation import as_rng, as_targets, check_int, is_numeric
 from ..errors import InputError
+from .score_functions import ScoreFunction, score_function
 
 __all__ = ["output_spread", "sensitivity"]
 

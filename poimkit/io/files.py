@@ -25,7 +25,7 @@ import numpy as np
 from .._validation import is_positive_int
 from ..alphabet import check_codes, decode
 from ..errors import InputError
-from ..outdir import unfinished
+from .outdir import unfinished
 
 __all__ = [
     "atomic_path",

@@ -2,7 +2,7 @@
 
 `discover` turns the seeds a POIM rewards into site motifs (PWMs of their real
 occurrences) in a set of discovery sequences; `poimkit.motifs.extract` (labels:
-Fisher's test) and `poimkit.motifs.continuous` (continuous targets: a rank test)
+Fisher's test) and `poimkit.motifs.continuous_targets` (continuous targets: a rank test)
 count the evidence for them on sequences the PWMs never saw.
 """
 

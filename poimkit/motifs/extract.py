@@ -123,7 +123,7 @@ def extract_motifs(
         A continuous target per sequence instead of labels (the POIM of a
         regressor, `poimkit.WDKernelSVR` or `poimkit.GkmSVR`): motifs that
         raise or lower it, with a rank test's evidence
-        (`poimkit.motifs.continuous`: ``effect``, ``median_shift``).
+        (`poimkit.motifs.continuous_targets`: ``effect``, ``median_shift``).
     alpha : float
         False discovery rate: motifs with a larger q-value are dropped.
     orders : list of int, optional
@@ -217,7 +217,7 @@ def extract_motifs(
         if not 0 < alpha <= 1:
             raise InputError(f"alpha must lie in (0, 1], got {alpha!r}")
         if targets is not None:
-            from .continuous import check_targets, target_motifs
+            from .continuous_targets import check_targets, target_motifs
 
             X, t = check_targets(poim, sequences, targets)
             return target_motifs(

@@ -7,7 +7,7 @@ does. A positional model's POIM spreads such a word thinly over every start,
 so no positional peak shows it, but its position-free importance does
 (`poimkit.poim.Poim.anywhere`: the mean of ``Q_k(z, j)`` over starts j; for a
 position-free model, the POIM itself). `counted_words` finds them in three
-steps, alongside `poimkit.motifs.continuous`'s site motifs:
+steps, alongside `poimkit.motifs.continuous_targets`'s site motifs:
 
 1. **Candidates.** For every order k in `WORD_ORDERS` the POIM holds, the
    `N_CANDIDATES` words of largest ``|anywhere_k|``, each counted on its own

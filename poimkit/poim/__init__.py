@@ -1,6 +1,6 @@
 """Positional Oligomer Importance Matrices (POIMs) and the views derived from them."""
 
-from .compute import compute_poim, explain_instance
+from .compute import compute_poim, explain_instance, model_poim
 from .result import Poim
 from .sampled import as_score_function, sampled_instance, sampled_poim
 
@@ -9,6 +9,7 @@ __all__ = [
     "as_score_function",
     "compute_poim",
     "explain_instance",
+    "model_poim",
     "sampled_instance",
     "sampled_poim",
 ]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._messages import inform
 from .._threads import numba_threads
 from .._validation import check_max_order
 from .._version import __version__
@@ -20,8 +20,6 @@ from .exact import DEFAULT_MEMORY_LIMIT, as_weights, check_memory
 from .result import Poim
 
 if TYPE_CHECKING:
-    import argparse
-
     from ..svm._base import KernelModelBase
 
 
@@ -256,48 +254,63 @@ def explain_instance(
     return out
 
 
-def command_poim(
+def model_poim(
     model: object,
-    args: argparse.Namespace,
+    max_order: int,
     background: MarkovBackground,
-    progress: bool,
+    samples: int = 1000,
+    seed: int = 0,
+    memory_limit_gb: float = 4.0,
+    threads: int | None = None,
+    progress: bool = False,
 ) -> Poim:
-    """The POIM of ``poimkit poim``: exact, or sampled where no exact one exists.
+    """The POIM of any model file: exact, or sampled where no exact one exists.
 
     LS-GKM files of kernel types 3, 4, 5, motif models and stacks
     (``model.score_only``) get
-    `poimkit.poim.sampled.sampled_score_only_poim` (``--samples``, ``--seed``;
-    metadata ``method = "sampled"``, ``exact = "no: ..."``); every other model
-    `compute_poim`.
+    `poimkit.poim.sampled.sampled_score_only_poim` (``samples`` per window,
+    ``seed``; metadata ``method = "sampled"``, ``exact = "no: ..."``); every
+    other model `compute_poim`. This is ``poimkit poim``.
 
     Parameters
     ----------
     model : object
         A loaded model (`poimkit.svm.load_model`).
-    args : argparse.Namespace
-        The parsed ``poimkit poim`` command line.
+    max_order : int
+        The longest k-mer.
     background : MarkovBackground
-    progress : bool
+    samples : int, default=1000
+        Monte Carlo samples per window of a sampled POIM.
+    seed : int, default=0
+        Seed of a sampled POIM.
+    memory_limit_gb : float, default=4.0
+        Refuse an exact POIM whose estimated peak memory is larger.
+    threads : int, optional
+        Threads for numba.
+    progress : bool, default=False
         Show a progress bar.
+
+    Returns
+    -------
+    Poim
     """
     if getattr(model, "score_only", False):
         from .sampled import sampled_score_only_poim
 
-        if not args.quiet:
-            print(f"{model.describe()}: no exact POIMs, sampling", file=sys.stderr)
+        inform(f"{model.describe()}: no exact POIMs, sampling")
         return sampled_score_only_poim(
             model,
-            args.max_order,
+            max_order,
             background,
-            n_samples=args.samples,
-            random_state=args.seed,
+            n_samples=samples,
+            random_state=seed,
             progress=progress,
         )
     return compute_poim(
         model,
-        args.max_order,
+        max_order,
         background,
-        memory_limit=args.memory_limit * 1024**3,
-        n_threads=args.threads,
+        memory_limit=memory_limit_gb * 1024**3,
+        n_threads=threads,
         progress=progress,
     )

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._scoring import ScoreFunction, score_function
 from ..alphabet import check_codes, kmer_indices
 from ..background import MarkovBackground, check_background
 from ..errors import InputError
+from ..importance.score_functions import ScoreFunction, score_function
 
 __all__ = [
     "MAX_REFERENCE_LENGTH",

@@ -28,12 +28,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._scoring import ScoreFunction, score_function
 from .._validation import as_rng, check_int, check_real
 from .._version import __version__
 from ..alphabet import N_LETTERS, check_codes, encode, kmer_indices
 from ..background import MarkovBackground, check_background
 from ..errors import InputError
+from ..importance.score_functions import ScoreFunction, score_function
 from .conditional import (
     ConditionalSampler,
     cumulative,

@@ -1,17 +1,45 @@
-"""`poimkit run` as a library call: `run_pipeline` and its `RunOptions`.
+"""The library entries of whole jobs: runs, regressions and scoring.
+
+`run_pipeline` (``poimkit run``: a classification run folder) with its
+`RunOptions` and `PeakSource` (peaks in a genome); `run_regression` and
+`train_regression` with a `TargetSource` (``run``/``train --targets``);
+`score_records` (``poimkit score``).
 
 Modules, in the order of a run: `options` (settings, solver choice),
-`data` (reading and the checks that need the data), `crossval` (nested
-cross-validation, final fit), `summary` (``summary.json``, figures, motif
-rows, notes), `report` (the HTML page, its pieces in `html`) and `pipeline`
-(the steps in a staged folder); `command` turns the ``train`` and ``run``
-command lines into these calls; `score` scores FASTA files larger than
-memory (`poimkit score`).
+`data` (reading and the checks that need the data), `genome` (peaks,
+negatives), `plan` and `train` (the models to fit), `crossval` (nested
+cross-validation, final fit), `poim_step` (the POIMs), `motif_model`,
+`known` and `sites_bed` (motif models, known motifs, sites), `summary`
+(``summary.json``: numbers, motif rows, notes), `figures`, `report` (the
+HTML page, its pieces in `html`, `report_models`, `report_known`,
+`report_regression`), `steps` (timed steps) and `pipeline` (the steps in a
+staged folder). Regression: `regression` (its cross-validation),
+`regression_search`, `regression_figures`, `regression_outputs`,
+`peak_targets` and `regression_run` (the jobs). `score` scores FASTA files
+larger than memory.
 """
 
 from .._lazy import lazy_exports
 from .options import RunOptions
 
-__getattr__, __dir__ = lazy_exports(__name__, {"run_pipeline": "pipeline"})
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "PeakSource": "genome",
+        "TargetSource": "regression_run",
+        "run_pipeline": "pipeline",
+        "run_regression": "regression_run",
+        "score_records": "score",
+        "train_regression": "regression_run",
+    },
+)
 
-__all__ = ["RunOptions", "run_pipeline"]
+__all__ = [
+    "PeakSource",
+    "RunOptions",
+    "TargetSource",
+    "run_pipeline",
+    "run_regression",
+    "score_records",
+    "train_regression",
+]

@@ -112,7 +112,7 @@ def write_known(folder: Path, figures: Path, enrichment: KnownEnrichment) -> lis
     list of str
         The logos written (names in ``figures``).
     """
-    from ..outdir import KNOWN_FILE
+    from ..io.outdir import KNOWN_FILE
 
     enrichment.write(folder / KNOWN_FILE)
     written = []

@@ -14,7 +14,7 @@ on all of them (the super learner's recipe; those scores came from SVMs that
 saw fold k's sequences, a leak of one coefficient's worth that the choice
 below absorbs). Of the three (`CANDIDATES`), the run keeps the first in that
 order whose cross-validated AUC is within one standard error of the best
-(`poimkit.svm.figures.tie_tolerance`, the rule that chooses the SVM's
+(`poimkit.svm.metrics.tie_tolerance`, the rule that chooses the SVM's
 parameters): the SVM unless a model with motifs is clearly better.
 """
 
@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .data import LabeledData, compute_run_poim
+from .data import LabeledData
+from .poim_step import compute_run_poim
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -263,7 +264,7 @@ def choose_model(
     >>> choose_model({"svm": 0.90, "motifs": 0.958, "stack": 0.96}, y)
     'motifs'
     """
-    from ..svm.figures import tie_tolerance
+    from ..svm.metrics import tie_tolerance
 
     best = max(cv_figures.values())
     n_pos = int(np.sum(y == 1)) if metric == "auc" else y.size
@@ -337,7 +338,7 @@ def save_motif_models(
     explained : MotifClassifier, MotifRegressor or None
     stack : StackedModel or None
     """
-    from ..outdir import MOTIF_MODEL_FILE, STACK_FILE
+    from ..io.outdir import MOTIF_MODEL_FILE, STACK_FILE
 
     if explained is not None:
         explained.save(folder / MOTIF_MODEL_FILE)

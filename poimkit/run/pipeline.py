@@ -2,7 +2,7 @@
 
 Each step is a small function; `run_pipeline` times them, shows progress and
 writes everything into a staged folder that is moved into place only at the end
-(`poimkit.outdir.staged_directory`), so an interrupted run leaves no output.
+(`poimkit.io.outdir.staged_directory`), so an interrupted run leaves no output.
 """
 
 from __future__ import annotations
@@ -11,22 +11,18 @@ import os
 from pathlib import Path
 
 from .._threads import numba_threads
-from .console import StepTimer
 from .crossval import better_than_chance
-from .data import check_poim_memory, compute_run_poim, motif_data, read_input
+from .data import motif_data, read_input
+from .figures import roc_curves, write_figures
 from .genome import PeakSource, read_peak_input
 from .known import enrich_known, known_summary, read_known, write_known
 from .motif_model import final_models, motif_model_summary, save_motif_models
 from .options import RunOptions
 from .plan import make_plan
+from .poim_step import check_poim_memory, compute_run_poim
 from .sites_bed import write_sites_bed
-from .summary import (
-    build_summary,
-    roc_curves,
-    save_results,
-    write_figures,
-    write_summary,
-)
+from .steps import StepTimer
+from .summary import build_summary, save_results, write_summary
 from .train import train_model
 
 
@@ -107,14 +103,12 @@ def run_pipeline(
     """
     from tqdm.auto import tqdm
 
-    from ..motifs import extract_motifs
-    from ..motifs.discovery import background_letters
-    from ..motifs.formats import write_meme, write_sites
-    from ..outdir import (
+    from ..io.outdir import (
         check_output_folder,
         output_lock,
         staged_directory,
     )
+    from ..motifs.discovery import background_letters
     from .report import write_report
 
     options = options or RunOptions()
@@ -131,24 +125,13 @@ def run_pipeline(
             with timer.step("known motifs"):
                 known, tested = read_known(options)
         with timer.step("read"):
-            if peaks is None:
-                data, made = read_input(pos, neg, fasta, labels, options), None
-            else:
-                made = read_peak_input(peaks, options, progress is True)
-                data = made.data
-        if dataset is not None:  # e.g. the demo's temporary copies: name the source
-            for item in data.inputs:
-                item["path"] = f"{dataset}: {Path(item['path']).name} (temporary copy)"
+            data, made = _read(
+                (pos, neg, fasta, labels), peaks, options, progress is True, dataset
+            )
         plan = make_plan(data, options)  # checks the folds before hours of training
         options = plan.options
         check_poim_memory(data, options, plan.candidates())
-        steps = ["cross-validation"] * bool(options.cv) + [
-            "training",
-            "POIM",
-            "motifs",
-            *["known-motif enrichment"] * (tested is not None),
-            "outputs",
-        ]
+        steps = _step_names(options, tested is not None)
         with (
             staged_directory(out, force=force, inputs=inputs) as staged,
             numba_threads(options.threads),
@@ -170,17 +153,7 @@ def run_pipeline(
                 )
             with timer.step("motifs"):
                 X_motifs, ids_motifs, y_motifs = motif_data(data)
-                motifs = (
-                    extract_motifs(
-                        poim,
-                        max_motifs=options.max_motifs,
-                        sequences=X_motifs,
-                        labels=y_motifs,
-                        random_state=options.seed,
-                    )
-                    if options.max_motifs and (not options.cv or better_than_chance(cv))
-                    else []
-                )
+                motifs = _found_motifs(poim, X_motifs, y_motifs, options, cv)
                 explained, stack, chosen = final_models(
                     model, motifs, data, background_letters(background), cv, options
                 )
@@ -196,13 +169,9 @@ def run_pipeline(
             with timer.step("outputs"):
                 save_results(staged, model, poim)
                 save_motif_models(staged, explained, stack)
-                if made is not None:
-                    made.write_negatives(staged)
-                    write_sites_bed(staged / "sites.bed", motifs, ids_motifs, y_motifs)
-                write_meme(
-                    staged / "motifs.meme", motifs, background_letters(background)
+                _write_motif_files(
+                    staged, motifs, ids_motifs, y_motifs, background, made
                 )
-                write_sites(staged / "sites.tsv", motifs, ids_motifs, y_motifs)
                 figures = write_figures(
                     staged / "figures",
                     poim,
@@ -233,3 +202,49 @@ def run_pipeline(
                 summary["known_motifs"] = known_summary(enrichment, options.known)
             write_summary(staged, summary, write_report)
         return summary
+
+
+def _found_motifs(poim, X, y, options: RunOptions, cv: dict) -> list:
+    """The run's motifs: none if asked for none or the CV shows no signal."""
+    from ..motifs import extract_motifs
+
+    if not options.max_motifs or (options.cv and not better_than_chance(cv)):
+        return []
+    return extract_motifs(
+        poim,
+        max_motifs=options.max_motifs,
+        sequences=X,
+        labels=y,
+        random_state=options.seed,
+    )
+
+
+def _write_motif_files(staged: Path, motifs, ids, y, background, made) -> None:
+    """``motifs.meme``, ``sites.tsv`` and, for peaks, negatives and ``sites.bed``."""
+    from ..motifs.discovery import background_letters
+    from ..motifs.formats import write_meme, write_sites
+
+    if made is not None:
+        made.write_negatives(staged)
+        write_sites_bed(staged / "sites.bed", motifs, ids, y)
+    write_meme(staged / "motifs.meme", motifs, background_letters(background))
+    write_sites(staged / "sites.tsv", motifs, ids, y)
+
+
+def _read(files: tuple, peaks, options: RunOptions, bars: bool, dataset):
+    """``(data, made)``: the labeled records, and the peaks' `PeakInput` (or None)."""
+    if peaks is None:
+        data, made = read_input(*files, options), None
+    else:
+        made = read_peak_input(peaks, options, bars)
+        data = made.data
+    if dataset is not None:  # e.g. the demo's temporary copies: name the source
+        for item in data.inputs:
+            item["path"] = f"{dataset}: {Path(item['path']).name} (temporary copy)"
+    return data, made
+
+
+def _step_names(options: RunOptions, known: bool) -> list[str]:
+    """The steps a bar counts after reading, in order."""
+    steps = ["cross-validation"] * bool(options.cv) + ["training", "POIM", "motifs"]
+    return steps + ["known-motif enrichment"] * known + ["outputs"]

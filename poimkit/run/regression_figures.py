@@ -49,7 +49,7 @@ def regression_scores(y_true: np.ndarray, y_pred: np.ndarray) -> dict[str, float
     from scipy.stats import rankdata
     from sklearn.metrics import r2_score
 
-    from ..svm.figures import pearson
+    from ..svm.metrics import pearson
 
     y_true = np.asarray(y_true, dtype=np.float64)
     y_pred = np.asarray(y_pred, dtype=np.float64)

@@ -99,7 +99,7 @@ def write_motif_outputs(
     """
     from ..motifs.discovery import background_letters
     from ..motifs.formats import write_meme, write_sites
-    from .summary import write_figures
+    from .figures import write_figures
 
     write_meme(staged / "motifs.meme", motifs, background_letters(poim.background))
     write_sites(staged / "sites.tsv", motifs, ids, targets=y)

@@ -8,7 +8,7 @@ come, atomically. `iter_fasta_chunks` and `count_records` are importable from
 here too. `score_windows` and `write_windows` score every window of the
 model's length along records of any lengths (a sliding window with a step),
 from the model's explicit weights, leaving out (and counting) the windows that
-hold N; `score_command` is ``poimkit score``.
+hold N; `score_records` is the whole job of ``poimkit score``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from ..io.files import write_table
 __all__ = [
     "count_records",
     "iter_fasta_chunks",
-    "score_command",
+    "score_records",
     "score_fasta",
     "score_windows",
     "write_scores",
@@ -385,7 +385,7 @@ def write_windows(
     return stats
 
 
-def score_command(
+def score_records(
     model_path: str | os.PathLike,
     fasta: str | os.PathLike,
     out: str | os.PathLike,
@@ -394,7 +394,7 @@ def score_command(
     progress: bool = False,
     **read: Any,
 ) -> list[str]:
-    """``poimkit score``: write the scores, return the lines to tell the user.
+    """Score the records of a FASTA file into a table: the lines to tell the user.
 
     Parameters
     ----------

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
-from .figures import tie_tolerance
 from .grids import Grid, plain
+from .metrics import tie_tolerance
 from .selection import Selection, select_nested
 
 if TYPE_CHECKING:

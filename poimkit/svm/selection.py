@@ -72,12 +72,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
-from .figures import (
-    auc_standard_error,
-    held_out_figure,
-    metric_of,
-    tie_tolerance,
-)
 from .grids import (
     DEFAULT_C,
     DEFAULT_DEGREES,
@@ -86,6 +80,12 @@ from .grids import (
     default_grid,
     gkm_grid,
     plain,
+)
+from .metrics import (
+    auc_standard_error,
+    held_out_figure,
+    metric_of,
+    tie_tolerance,
 )
 
 if TYPE_CHECKING:

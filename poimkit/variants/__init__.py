@@ -2,11 +2,15 @@
 
 `variant_effects` scores reference / alternative sequence pairs with any
 fitted model; `poimkit.variants.windows` cuts the windows a model sees around
-variants of a genome; `poimkit.variants.command` is the ``poimkit variants``
-command.
+variants of a genome; `score_variants` (`poimkit.variants.scoring`) scores
+and tests the variants of a VCF or of sequence pairs, as ``poimkit
+variants`` does.
 """
 
+from .._lazy import lazy_exports
 from .effects import variant_effects
 from .result import KmerChange, VariantEffects
 
-__all__ = ["KmerChange", "VariantEffects", "variant_effects"]
+__getattr__, __dir__ = lazy_exports(__name__, {"score_variants": "scoring"})
+
+__all__ = ["KmerChange", "VariantEffects", "score_variants", "variant_effects"]

@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .alphabet import kmer_string
-from .errors import InputError
-from .motifs.motif import Motif
-from .plot import new_axes, open_frame
+from ..alphabet import kmer_string
+from ..errors import InputError
+from ..motifs.motif import Motif
+from .axes import new_axes, open_frame
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from .poim import Poim
+    from ..poim import Poim
 
 
 def plot_kmer_importance(

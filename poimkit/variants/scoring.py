@@ -1,22 +1,21 @@
-"""``poimkit variants``: exact effects of the variants of a VCF or of sequence pairs.
+"""Exact effects of the variants of a VCF or of sequence pairs, tested and written.
 
-The work of the command (``poimkit.cli`` only dispatches here): read the
-variants, check every chromosome against the genome before any scoring, then
-per chromosome read its letters once, check REF, cut the windows
-(`poimkit.variants.windows`), and score chunks of variants with the model's
-explicit weights. The table (and the ``--plots`` figures) appear together at
-the end, or not at all.
+`score_variants` is the work of ``poimkit variants``: read the variants,
+check every chromosome against the genome before any scoring, then per
+chromosome read its letters once, check REF, cut the windows
+(`poimkit.variants.windows`), score chunks of variants with the model's
+explicit weights (`VariantScores`) and test them against the null
+(`poimkit.variants.null`). `write_effects` writes the table; `calls_text`
+and `summary_text` say what was found.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from .._messages import tell
 from ..errors import InputError
 from .effects import CHUNK
 
@@ -39,8 +38,16 @@ PAIR_N = "N in a sequence"
 
 
 @dataclass
-class _Scores:
-    """Per-variant results in input order (NaN: not scored), plus strongest windows."""
+class VariantScores:
+    """Per-variant results in input order (NaN: not scored), plus strongest windows.
+
+    Parameters
+    ----------
+    n : int
+        Variants.
+    n_plots : int
+        Variants of largest |effect| whose windows are kept (`best`).
+    """
 
     n: int
     n_plots: int
@@ -64,11 +71,16 @@ class _Scores:
     def test(self, nulls: dict, in_peaks: np.ndarray | None = None) -> None:
         """z, p and q of every scored variant against its placement's null.
 
-        ``nulls`` maps ``strongest`` (False, True) to a `VariantNull`. With
-        ``in_peaks`` (the variants inside a --bed peak's window), the
-        q-values are Benjamini-Hochberg within the variants in peaks and
-        within the others (stratified: each family, and so the file, keeps
-        its false discovery rate); else over the file.
+        With ``in_peaks``, the q-values are Benjamini-Hochberg within the
+        variants in peaks and within the others (stratified: each family,
+        and so the file, keeps its false discovery rate); else over the file.
+
+        Parameters
+        ----------
+        nulls : dict
+            ``strongest`` (False, True) to a `VariantNull`.
+        in_peaks : numpy.ndarray of bool, optional
+            The variants inside a --bed peak's window.
         """
         from .null import q_values
 
@@ -83,12 +95,25 @@ class _Scores:
             self.q[stratum] = q_values(self.p[stratum])
 
     def skip(self, counts: dict[str, int]) -> None:
+        """Count skipped variants by reason.
+
+        Parameters
+        ----------
+        counts : dict of str to int
+            Variants skipped, by reason.
+        """
         for reason, count in counts.items():
             if count:
                 self.skipped[reason] = self.skipped.get(reason, 0) + count
 
-    def add(self, chunk) -> None:
-        """The results of a `poimkit.variants.placement.ScoredChunk`."""
+    def add(self, chunk: Any) -> None:
+        """Take the results of a chunk of variants.
+
+        Parameters
+        ----------
+        chunk : poimkit.variants.placement.ScoredChunk
+            Scored variants.
+        """
         rows = chunk.rows
         self.ref_score[rows] = chunk.ref_score
         self.alt_score[rows] = chunk.alt_score
@@ -111,20 +136,11 @@ class _Scores:
             del self.best[self.n_plots :]
 
 
-def _shows_bars(args) -> bool:
-    """Progress bars: on a terminal, unless --quiet."""
-    return not args.quiet and sys.stderr.isatty()
-
-
-def _bar(args, total: int):
+def _bar(progress: bool, total: int):
     from tqdm.auto import tqdm
 
     return tqdm(
-        total=total,
-        desc="variants",
-        unit="var",
-        unit_scale=True,
-        disable=not _shows_bars(args),
+        total=total, desc="variants", unit="var", unit_scale=True, disable=not progress
     )
 
 
@@ -148,14 +164,16 @@ def _in_peaks(peaks, table, length: int) -> np.ndarray:
     return inside
 
 
-def _score_vcf(args, engine, scores: _Scores, table, genome, placement) -> None:
+def _score_vcf(
+    engine, scores: VariantScores, table, genome, placement, top, skip_ref, progress
+) -> None:
     from ..genome.vcf import check_ref
     from .placement import scored_chunk
 
-    with _bar(args, len(table)) as bar:
+    with _bar(progress, len(table)) as bar:
         for chrom, rows in table.by_chromosome().items():
             codes = genome.codes(chrom)
-            ok = check_ref(table, rows, codes, args.skip_mismatched_ref)
+            ok = check_ref(table, rows, codes, skip_ref)
             scores.skip({MISMATCHED_REF: int((~ok).sum())})
             bar.update(int((~ok).sum()))
             rows = rows[ok]
@@ -171,7 +189,7 @@ def _score_vcf(args, engine, scores: _Scores, table, genome, placement) -> None:
                     [table.ref[r] for r in part],
                     [table.alt[r] for r in part],
                     part,
-                    args.top,
+                    top,
                 )
                 scores.skip(skipped)
                 if chunk.rows.size:
@@ -179,7 +197,9 @@ def _score_vcf(args, engine, scores: _Scores, table, genome, placement) -> None:
                 bar.update(part.size)
 
 
-def _vcf_nulls(args, engine, genome, placement, scores: _Scores, background) -> dict:
+def _vcf_nulls(
+    engine, genome, placement, scores: VariantScores, background, n, seed, progress
+) -> dict:
     """The nulls of a VCF's variants, by placement (`variant_null`).
 
     ``{False: ..., True: ...}``: the null of the variants placed at the
@@ -200,19 +220,21 @@ def _vcf_nulls(args, engine, genome, placement, scores: _Scores, background) -> 
             genome,
             windows,
             source,
-            args.null,
-            args.seed,
-            _shows_bars(args),
+            n,
+            seed,
+            progress,
         )
     if (scored & scores.strongest).any():
-        n = max(1, args.null // STRONGEST_SHARE)
+        fewer = max(1, n // STRONGEST_SHARE)
         nulls[True] = variant_null(
-            engine, STRONGEST, genome, windows, source, n, args.seed, _shows_bars(args)
+            engine, STRONGEST, genome, windows, source, fewer, seed, progress
         )
     return nulls
 
 
-def _score_pairs(args, engine, scores: _Scores, table) -> list[np.ndarray]:
+def _score_pairs(
+    engine, scores: VariantScores, table, top, plots, progress
+) -> list[np.ndarray]:
     """Score the pairs; return their reference sequences (for the null)."""
     from ..genome.reference import text_codes
     from ..genome.vcf import N_CODE
@@ -242,19 +264,19 @@ def _score_pairs(args, engine, scores: _Scores, table) -> list[np.ndarray]:
         alts.append(alt)
         rows.append(i)
     rows = np.asarray(rows, dtype=np.int64)
-    with _bar(args, len(table)) as bar:
+    with _bar(progress, len(table)) as bar:
         bar.update(len(table) - rows.size)
         for s in range(0, rows.size, CHUNK):
             part = slice(s, s + CHUNK)
-            fx = pair_effects(engine, refs[part], alts[part], None, args.top, False)
+            fx = pair_effects(engine, refs[part], alts[part], None, top, False)
             chunk = rows[part]
             scores.ref_score[chunk] = fx.ref_score
             scores.alt_score[chunk] = fx.alt_score
             scores.effect[chunk] = fx.effect
             scores.top[chunk] = fx.top_strings()
             bar.update(chunk.size)
-    if args.plots:
-        order = np.argsort(-np.abs(scores.effect[rows]), kind="stable")[: args.plots]
+    if plots:
+        order = np.argsort(-np.abs(scores.effect[rows]), kind="stable")[:plots]
         for j in order:
             r = int(rows[j])
             R, A = refs[j], alts[j]
@@ -264,7 +286,7 @@ def _score_pairs(args, engine, scores: _Scores, table) -> list[np.ndarray]:
     return refs
 
 
-def _tested(scores: _Scores, done: np.ndarray) -> list[str]:
+def _tested(scores: VariantScores, done: np.ndarray) -> list[str]:
     """z, p and q (tab-joined) of the scored variants; NA without a null."""
     if np.isnan(scores.p[done]).all():
         return ["NA\tNA\tNA"] * done.size
@@ -279,7 +301,7 @@ def _tested(scores: _Scores, done: np.ndarray) -> list[str]:
     ]
 
 
-def _lines(table, scores: _Scores, pairs: bool):
+def _lines(table, scores: VariantScores, pairs: bool):
     """Output lines of the scored variants, input order."""
     done = np.flatnonzero(~np.isnan(scores.effect))
     effect = scores.effect[done].tolist()
@@ -356,7 +378,7 @@ def _summary(n_scored: int, output: str, skipped: dict[str, int]) -> str:
     return text
 
 
-def _calls(scores: _Scores, q: float, nulls: dict, in_peaks=None) -> str:
+def _calls(scores: VariantScores, q: float, nulls: dict, in_peaks=None) -> str:
     """``--calls Q``: how many variants have q-value <= Q, in words."""
     called = int(np.sum(scores.q <= q))
     tested = int(np.sum(~np.isnan(scores.q)))
@@ -389,123 +411,254 @@ def _calls(scores: _Scores, q: float, nulls: dict, in_peaks=None) -> str:
     return text
 
 
-def _check_arguments(args: argparse.Namespace) -> None:
-    """Every check that needs no reading, before any work."""
-    from .._threads import check_threads
-    from .effects import check_top
+def is_effects_file(path: str) -> bool:
+    """Whether ``path`` begins as a table or VCF of poimkit variants.
 
-    check_top(args.top)
-    if args.plots is not None and args.plots < 0:
-        raise InputError(f"--plots must be 0 or more, got {args.plots}")
-    if args.vcf and not args.genome:
-        raise InputError("--vcf needs --genome (the reference the VCF refers to)")
-    if args.genome and not args.vcf:
-        raise InputError("--genome goes with --vcf (--pairs needs no genome)")
-    if args.null < 0:
-        raise InputError(f"--null must be 0 or more, got {args.null}")
-    if args.calls is not None and not 0 < args.calls <= 1:
-        raise InputError(f"--calls must be a q-value in (0, 1], got {args.calls}")
-    if args.calls is not None and not args.null:
-        raise InputError("--calls needs the null (--null above 0)")
-    for flag, value in (("--bed", args.bed), ("--null-windows", args.null_windows)):
-        if value is not None and not args.vcf:
-            raise InputError(f"{flag} goes with --vcf (genome positions)")
-    check_threads(args.threads)
-    from ..io.files import check_replace
+    Parameters
+    ----------
+    path : str
+        An existing file.
 
-    check_replace(args.output, args.force, _ours, "poimkit variants")
-
-
-def _ours(path: str) -> bool:
-    """Whether ``path`` begins as a table or VCF of poimkit variants."""
+    Returns
+    -------
+    bool
+    """
     from ..io.files import file_head
 
     head = file_head(path)
     return head.startswith("\t".join(COLUMNS[:6])) or "ID=POIM_EFFECT" in head
 
 
-def run_variants(args: argparse.Namespace) -> int:
-    """The ``poimkit variants`` command; returns the exit code (errors raise).
+@dataclass
+class ScoredVariants:
+    """The variants scored by `score_variants`, and their test.
+
+    Attributes
+    ----------
+    table : VariantTable or PairTable
+        The variants (`poimkit.genome.vcf.read_vcf`, `read_pairs`).
+    scores : VariantScores
+        Their effects, z, p and q (NaN: not scored or not tested).
+    nulls : dict
+        `VariantNull` by placement (``{}``: no null).
+    in_peaks : numpy.ndarray of bool or None
+        The variants inside a peak's window (with peaks).
+    engine : object
+        The model's `poimkit.variants.effects.effect_engine`.
+    contigs : list of str or None
+        The genome's sequence names (VCF input).
+    """
+
+    table: Any
+    scores: VariantScores
+    nulls: dict
+    in_peaks: np.ndarray | None
+    engine: Any
+    contigs: list | None
+
+    @property
+    def n_scored(self) -> int:
+        """Variants with an effect."""
+        return int((~np.isnan(self.scores.effect)).sum())
+
+    def summary_text(self, output: str) -> str:
+        """How many were scored into ``output``, and why others were skipped.
+
+        Parameters
+        ----------
+        output : str
+            The table written.
+
+        Returns
+        -------
+        str
+        """
+        return _summary(self.n_scored, output, self.scores.skipped)
+
+    def calls_text(self, q: float) -> str:
+        """How many variants have q-value <= ``q``, in words.
+
+        Parameters
+        ----------
+        q : float
+            The q-value threshold.
+
+        Returns
+        -------
+        str
+        """
+        return _calls(self.scores, q, self.nulls, self.in_peaks)
+
+
+def score_variants(
+    model: Any,
+    vcf: str | None = None,
+    pairs: str | None = None,
+    genome: str | None = None,
+    bed: str | None = None,
+    top: int = 3,
+    null: int = 100_000,
+    null_windows: str | None = None,
+    seed: int = 0,
+    plots: int = 0,
+    skip_mismatched_ref: bool = False,
+    progress: bool = False,
+) -> ScoredVariants:
+    """Exact effects of the variants of a VCF (with its genome) or of sequence pairs.
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The parsed command line.
+    model : object
+        A loaded model (`poimkit.svm.load_model`).
+    vcf, pairs : str, optional
+        The variants: a VCF (with ``genome``) or a table of sequence pairs.
+    genome : str, optional
+        The VCF's reference FASTA.
+    bed : str, optional
+        The peaks the model was trained on: a positional model scores a
+        variant inside one in that peak's window (`poimkit.variants.placement`),
+        and the q-values are within the variants in peaks and the others.
+    top : int, default=3
+        k-mer changes listed per variant.
+    null : int, default=100_000
+        Random SNVs of the null (0: no null; `poimkit.variants.null`).
+    null_windows : str, optional
+        Background regions of the null (default: random genome windows).
+    seed : int, default=0
+        Seed of the null.
+    plots : int, default=0
+        Keep the windows of this many variants of largest |effect|.
+    skip_mismatched_ref : bool, default=False
+        Skip (and count) variants whose REF differs from the genome.
+    progress : bool, default=False
+        Progress bars on standard error.
+
+    Returns
+    -------
+    ScoredVariants
     """
-    from .._threads import numba_threads
-    from ..genome.vcf import read_pairs, read_vcf
-    from ..io import commit_together
-    from ..outdir import check_writable
-    from ..svm import load_model
     from .effects import effect_engine
+
+    engine = effect_engine(model)
+    if plots and getattr(engine, "score_only", False):
+        raise InputError(
+            f"{model.describe()}: no --plots (the score is not a sum of "
+            "l-mer weights; effects are exact, by scoring both sequences)"
+        )
+    if vcf is not None:
+        return _score_vcf_file(
+            engine,
+            vcf,
+            genome,
+            bed,
+            top,
+            null,
+            null_windows,
+            seed,
+            plots,
+            skip_mismatched_ref,
+            progress,
+        )
+    from ..genome.vcf import read_pairs
     from .null import pair_null
-    from .vcf_out import check_vcf_output, is_vcf_output, write_vcf
 
-    _check_arguments(args)
-    vcf_out = is_vcf_output(args.output)
-    if vcf_out and not args.vcf:
-        raise InputError("a VCF output (-o X.vcf.gz) needs --vcf input")
-    if vcf_out:
-        check_vcf_output(args.output)
-    folder = plots_folder(args.output, args.plots_dir) if args.plots else None
-    check_writable(args.output, folder)
-    model = load_model(args.model)
-    if args.threads is not None:
-        model.n_threads = args.threads
-    with numba_threads(args.threads):
-        engine = effect_engine(model)
-        if folder and getattr(engine, "score_only", False):
-            raise InputError(
-                f"{model.describe()}: no --plots (the score is not a sum of "
-                "l-mer weights; effects are exact, by scoring both sequences)"
-            )
-        table = read_vcf(args.vcf) if args.vcf else read_pairs(args.pairs)
-        scores = _Scores(len(table), args.plots or 0)
-        scores.skip(getattr(table, "skipped", {}))
-        nulls, in_peaks = {}, None
-        if args.vcf:
-            from ..genome.reference import open_genome
-            from ..genome.vcf import check_chromosomes
+    table = read_pairs(pairs)
+    scores = VariantScores(len(table), plots)
+    scores.skip(getattr(table, "skipped", {}))
+    refs = _score_pairs(engine, scores, table, top, plots, progress)
+    nulls = {False: pair_null(engine, refs, null, seed)} if null and refs else {}
+    if nulls:
+        scores.test(nulls)
+    return ScoredVariants(table, scores, nulls, None, engine, None)
 
-            genome = open_genome(args.genome, quiet=args.quiet)
-            check_chromosomes(table, genome)  # every line, before any scoring
-            peaks = None
-            if args.bed is not None:  # read before any scoring
-                from ..genome.peaks import read_peaks
 
-                peaks = read_peaks(args.bed)
-            placement = _placement(engine, peaks)
-            if args.null:  # its windows read (or drawn) before any scoring
-                from .null import background_windows, beside_model
+def _score_vcf_file(
+    engine,
+    vcf,
+    genome_path,
+    bed,
+    top,
+    null,
+    null_windows,
+    seed,
+    plots,
+    skip_ref,
+    progress,
+) -> ScoredVariants:
+    """`score_variants` of a VCF: checked whole before any scoring."""
+    from ..genome.reference import open_genome
+    from ..genome.vcf import check_chromosomes, read_vcf
 
-                given = args.null_windows or beside_model(args.model)
-                background = background_windows(genome, engine.length, given, args.seed)
-            _score_vcf(args, engine, scores, table, genome, placement)
-            if args.null:
-                nulls = _vcf_nulls(args, engine, genome, placement, scores, background)
-            if peaks is not None:
-                in_peaks = _in_peaks(peaks, table, engine.length)
-        else:
-            refs = _score_pairs(args, engine, scores, table)
-            if args.null and refs:
-                nulls = {False: pair_null(engine, refs, args.null, args.seed)}
-        if nulls:
-            scores.test(nulls, in_peaks)
-    n_scored = int((~np.isnan(scores.effect)).sum())
+    table = read_vcf(vcf)
+    scores = VariantScores(len(table), plots)
+    scores.skip(getattr(table, "skipped", {}))
+    genome = open_genome(genome_path)
+    check_chromosomes(table, genome)  # every line, before any scoring
+    peaks = None
+    if bed is not None:  # read before any scoring
+        from ..genome.peaks import read_peaks
+
+        peaks = read_peaks(bed)
+    placement = _placement(engine, peaks)
+    if null:  # its windows read (or drawn) before any scoring
+        from .null import background_windows
+
+        background = background_windows(genome, engine.length, null_windows, seed)
+    _score_vcf(engine, scores, table, genome, placement, top, skip_ref, progress)
+    nulls, in_peaks = {}, None
+    if null:
+        nulls = _vcf_nulls(
+            engine, genome, placement, scores, background, null, seed, progress
+        )
+    if peaks is not None:
+        in_peaks = _in_peaks(peaks, table, engine.length)
+    if nulls:
+        scores.test(nulls, in_peaks)
+    return ScoredVariants(table, scores, nulls, in_peaks, engine, list(genome.lengths))
+
+
+def write_effects(
+    path: str, found: ScoredVariants, plots_dir: str | None = None
+) -> None:
+    """The effects table (or VCF) and the plots, together or not at all.
+
+    Parameters
+    ----------
+    path : str
+        A table (``.gz``: gzip) or, ending ``.vcf.gz``, the input VCF back
+        with INFO fields (`poimkit.variants.vcf_out`).
+    found : ScoredVariants
+        What `score_variants` found.
+    plots_dir : str, optional
+        The folder of the variants' figures (`poimkit.variants.plots`).
+    """
+    from ..io import commit_together
+    from .vcf_out import is_vcf_output, write_vcf
+
     with commit_together():
-        if vcf_out:
-            write_vcf(args.output, table, scores, list(genome.lengths))
+        if is_vcf_output(path):
+            write_vcf(path, found.table, found.scores, found.contigs)
         else:
-            _write(args.output, _lines(table, scores, pairs=not args.vcf))
-        if folder:
+            pairs = found.contigs is None
+            _write(path, _lines(found.table, found.scores, pairs=pairs))
+        if plots_dir:
             from .plots import write_plots
 
-            write_plots(folder, engine, table, scores.best, scores.effect)
-    if not args.quiet:
-        tell(_summary(n_scored, args.output, scores.skipped))
-    if args.calls is not None and nulls:
-        print(_calls(scores, args.calls, nulls, in_peaks))
-    return 0
+            write_plots(
+                plots_dir,
+                found.engine,
+                found.table,
+                found.scores.best,
+                found.scores.effect,
+            )
 
 
-__all__ = ["COLUMNS", "plots_folder", "run_variants"]
+__all__ = [
+    "COLUMNS",
+    "ScoredVariants",
+    "VariantScores",
+    "is_effects_file",
+    "plots_folder",
+    "score_variants",
+    "write_effects",
+]

@@ -11,56 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
 
 from ..errors import InputError
 
 #: logos drawn unless ``--top`` says otherwise
 TOP_LOGOS = 10
-
-
-def add_explain(sub: argparse._SubParsersAction, command: Callable) -> None:
-    """Add the ``explain`` subcommand to the parser's subcommands.
-
-    Parameters
-    ----------
-    sub : argparse._SubParsersAction
-        The subcommands.
-    command : callable
-        Makes a subcommand parser from name, help and examples.
-    """
-    explain = command(
-        sub,
-        "explain",
-        "per-letter attributions of records or peaks (modisco-lite inputs, bigWig)",
-        "poimkit explain OUT/model.npz --bed peaks.narrowPeak --genome hg38.fa "
-        "-o explained/  (then: modisco motifs -s explained/ohe.npz -a "
-        "explained/attr.npz)",
-        "poimkit explain model.npz --fasta seqs.fa -o explained/",
-    )
-    explain.add_argument(
-        "model", metavar="MODEL", help="a k-mer model (poimkit, LS-GKM)"
-    )
-    explain.add_argument("--fasta", metavar="FASTA", help="the records to explain")
-    explain.add_argument("--bed", metavar="PEAKS", help="peaks (with --genome)")
-    explain.add_argument("--genome", metavar="GENOME.fa", help="the genome of --bed")
-    explain.add_argument(
-        "--width",
-        type=int,
-        default=None,
-        help="with --bed: window width around each summit (default: the model's "
-        "length for a positional model, else 200)",
-    )
-    explain.add_argument(
-        "--top", type=int, default=TOP_LOGOS, help="logos of the top-scoring records"
-    )
-    explain.add_argument(
-        "-o", "--output", required=True, metavar="DIR", help="the output folder"
-    )
-    explain.add_argument(
-        "--force", action="store_true", help="replace DIR if poimkit made it"
-    )
-    explain.add_argument("--quiet", action="store_true", help="no messages")
 
 
 def _records(args: argparse.Namespace, model: object):
@@ -98,12 +53,17 @@ def run_explain(args: argparse.Namespace) -> int:
     """
     import numpy as np
 
+    from ..explain.attributions import letter_attributions
+    from ..explain.outputs import (
+        check_bigwig,
+        write_bigwig,
+        write_logos,
+        write_modisco_inputs,
+    )
     from ..io.files import write_table
-    from ..outdir import RUN_FORMAT, check_output_folder, staged_directory
-    from ..run.console import say
+    from ..io.outdir import RUN_FORMAT, check_output_folder, staged_directory
     from ..svm import load_model
-    from .attributions import letter_attributions
-    from .outputs import check_bigwig, write_bigwig, write_logos, write_modisco_inputs
+    from .console import say
 
     if args.top < 0:
         raise InputError(f"--top must be 0 or more, got {args.top}")

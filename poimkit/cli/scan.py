@@ -10,58 +10,11 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable
 
 from ..errors import InputError
 
 #: the first line of hits.bed, which also marks it as poimkit's own
 TRACK_LINE = 'track name=poimkit_scan description="poimkit scan: motif hits"'
-
-
-def add_scan(sub: argparse._SubParsersAction, command: Callable) -> None:
-    """Add the ``scan`` subcommand to the parser's subcommands.
-
-    Parameters
-    ----------
-    sub : argparse._SubParsersAction
-        The subcommands.
-    command : callable
-        Makes a subcommand parser from name, help and examples.
-    """
-    from .motif_hits import HIT_P
-
-    scan = command(
-        sub,
-        "scan",
-        "motif hits in a genome or its regions, with p-values (as FIMO), as BED",
-        "poimkit scan OUT/motifs.meme --genome hg38.fa --bed peaks.bed -o hits.bed",
-        "poimkit scan jaspar:vertebrates --genome hg38.fa --bed peaks.bed -o hits.bed",
-    )
-    scan.add_argument(
-        "motifs",
-        metavar="MOTIFS",
-        help="a motif file (MEME/JASPAR/TRANSFAC, e.g. a run's motifs.meme), "
-        "jaspar[:GROUP[:RELEASE[:COLLECTION]]], or a run's motif_model.npz",
-    )
-    scan.add_argument("--genome", required=True, metavar="GENOME.fa", help="genome")
-    scan.add_argument(
-        "--bed", metavar="REGIONS", help="scan only these regions (default: all)"
-    )
-    scan.add_argument(
-        "-p", "--p-value", type=float, default=HIT_P, help="largest p-value of a hit"
-    )
-    scan.add_argument(
-        "-o",
-        "--output",
-        required=True,
-        metavar="hits.bed",
-        help="BED6+2: chrom, start, end, motif, score (min(1000, -100 log10 p)), "
-        "strand, p-value, log-odds bits",
-    )
-    scan.add_argument(
-        "--force", action="store_true", help="replace hits.bed that poimkit wrote"
-    )
-    scan.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def read_scan_motifs(source: str) -> list:
@@ -95,11 +48,11 @@ def run_scan(args: argparse.Namespace) -> int:
     """
     from tqdm.auto import tqdm
 
+    from ..genome.motif_hits import scan_genome, write_hits_bed
+    from ..genome.peaks import check_chromosomes, read_peaks
+    from ..genome.reference import open_genome
     from ..io.files import check_replace, file_head
-    from ..run.console import bars, tell
-    from .motif_hits import scan_genome, write_hits_bed
-    from .peaks import check_chromosomes, read_peaks
-    from .reference import open_genome
+    from .console import bars, tell
 
     if not 0 < args.p_value < 1:
         raise InputError(f"--p-value must lie in (0, 1), got {args.p_value}")

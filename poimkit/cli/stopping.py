@@ -7,7 +7,7 @@ import sys
 import threading
 from types import FrameType
 
-from ._messages import tell
+from .console import tell
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
 #: Ctrl-C (128 + SIGINT) and SIGTERM (128 + SIGTERM), as shells report them
@@ -63,7 +63,7 @@ def stop_worker(
     except KeyboardInterrupt:  # pressed again: do not wait
         pass
     if not done.is_set() and hard:
-        from .outdir import remove_unfinished
+        from ..io.outdir import remove_unfinished
 
         remove_unfinished()
         terminated = issubclass(signal_class, Terminated)

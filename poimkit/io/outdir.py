@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from ._messages import tell
-from .errors import InputError
+from .._messages import tell
+from ..errors import InputError
 
 #: the files of a run folder (besides ``figures/``)
 OUTPUT_FILES = (

@@ -14,10 +14,10 @@ from collections.abc import Iterable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import check_int, check_nonnegative
-from .alphabet import N_LETTERS as _N_LETTERS
-from .alphabet import check_codes, kmer_indices, kmer_string
-from .errors import InputError
+from .._validation import check_int, check_nonnegative
+from ..alphabet import N_LETTERS as _N_LETTERS
+from ..alphabet import check_codes, kmer_indices, kmer_string
+from ..errors import InputError
 
 #: the highest chain order D (a MarkovBackground holds 4**D states)
 MAX_ORDER = 3

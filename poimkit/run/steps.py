@@ -1,14 +1,7 @@
-"""How a command talks on standard error: one-line messages and progress.
-
-`say` prints a line unless ``--quiet``; `progress` is bars on a terminal and
-plain lines in a log; `bars` whether bars are shown; `StepTimer` times the
-steps of a run and shows them.
-"""
+"""The steps of a run, timed and shown (`StepTimer`)."""
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,7 +9,7 @@ from dataclasses import dataclass, field
 
 from .._messages import tell
 
-__all__ = ["StepTimer", "bars", "progress", "say"]
+__all__ = ["StepTimer"]
 
 
 @dataclass
@@ -75,50 +68,3 @@ class StepTimer:
         self.seconds[name] = round(time.perf_counter() - start, 3)
         if self.bar is not None:
             self.bar.update()
-
-
-def bars(args: argparse.Namespace) -> bool:
-    """Progress bars: not with --quiet, and only on a terminal (no codes in logs).
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        A parsed command line, as `progress` takes it.
-
-    Returns
-    -------
-    bool
-        Whether `progress` shows bars.
-    """
-    return progress(args) is True
-
-
-def progress(args: argparse.Namespace) -> bool | str:
-    """`run_pipeline`'s progress: bars on a terminal, plain lines in a log.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        A parsed command line (``quiet``).
-
-    Returns
-    -------
-    bool or "lines"
-    """
-    if args.quiet:
-        return False
-    return True if sys.stderr.isatty() else "lines"
-
-
-def say(args: argparse.Namespace, message: str) -> None:
-    """Print ``message`` on standard error, unless --quiet.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        A parsed command line (``quiet``).
-    message : str
-        One line.
-    """
-    if not args.quiet:
-        print(message, file=sys.stderr)

@@ -23,11 +23,11 @@ from numbers import Integral
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._chain_arrays import check_chain, fit_chain, fit_pooled_chain
-from ._validation import as_rng, check_int, check_length, renamed_seed
-from .alphabet import N_LETTERS as _N_LETTERS
-from .alphabet import check_codes, kmer_indices
-from .errors import InputError
+from .._validation import as_rng, check_int, check_length, renamed_seed
+from ..alphabet import N_LETTERS as _N_LETTERS
+from ..alphabet import check_codes, kmer_indices
+from ..errors import InputError
+from .chain_tables import check_chain, fit_chain, fit_pooled_chain
 
 
 def _draw(cum: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
-from ._validation import as_vector
-from .errors import InputError
+from .._validation import as_vector
+from ..errors import InputError
 
 __all__ = [
     "SCORE_METHODS",

@@ -1,0 +1,182 @@
+"""Parsed command-line arguments turned into what the library takes.
+
+Reading options (`read_options`), labeled records (`read_labeled_args`),
+peaks (`peak_source`) and `RunOptions` (`run_options`), shared by the
+commands that read labeled input.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from ..errors import InputError
+
+if TYPE_CHECKING:
+    from ..run.genome import PeakSource
+    from ..run.options import RunOptions
+
+
+def read_options(args: argparse.Namespace) -> dict:
+    """What to do with invalid and short records, and the crop length.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A parsed command line (``drop_invalid``, ``crop``, ``drop_short``).
+
+    Returns
+    -------
+    dict
+        ``on_invalid``, ``crop_length`` and ``drop_short``, as the readers of
+        `poimkit.io` take them.
+    """
+    return {
+        "on_invalid": "drop" if args.drop_invalid else "error",
+        "crop_length": args.crop,
+        "drop_short": args.drop_short,
+    }
+
+
+def read_labeled_args(args: argparse.Namespace, any_length: bool) -> tuple:
+    """(ids, X, y) of --pos/--neg or --fasta/--labels, as the options say.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A parsed command line with labeled input.
+    any_length : bool
+        Accept records of different lengths.
+
+    Returns
+    -------
+    tuple
+        `poimkit.io.read_labeled`'s ``(ids, X, y)``.
+    """
+    from ..io import read_labeled
+
+    return read_labeled(
+        pos=args.pos,
+        neg=args.neg,
+        fasta=args.fasta,
+        labels=args.labels,
+        positive_label=args.positive_label,
+        any_length=any_length,
+        **read_options(args),
+    )
+
+
+def peak_source(args: argparse.Namespace) -> PeakSource | None:
+    """The `PeakSource` of --bed/--genome, or None for FASTA input (checked).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A parsed command line with labeled input.
+
+    Returns
+    -------
+    PeakSource or None
+
+    Raises
+    ------
+    InputError
+        Unless exactly one of the pairs --pos/--neg, --fasta/--labels and
+        --bed/--genome is given, whole.
+    """
+    bed = getattr(args, "bed", None)  # train and run only
+    genome = getattr(args, "genome", None)
+    pairs = [(args.pos, args.neg), (args.fasta, args.labels), (bed, genome)]
+    if any((a is None) != (b is None) for a, b in pairs) or (
+        sum(a is not None for a, _ in pairs) != 1
+    ):
+        peaks = ", or --bed and --genome" if hasattr(args, "bed") else ""
+        raise InputError(f"give either --pos and --neg, or --fasta and --labels{peaks}")
+    if bed is None:
+        return None
+    from ..run.genome import PeakSource
+
+    return PeakSource(args.bed, args.genome, args.width, args.negatives or "genomic")
+
+
+#: `RunOptions` fields set by the model group of options (train and run)
+MODEL_FIELDS = (
+    "degree",
+    "shift",
+    "C",
+    "solver",
+    "kernel",
+    "mismatches",
+    "reverse_complement",
+    "gkm_l",
+    "gkm_k",
+    "grid",
+)
+#: `RunOptions` fields set by the other options of run, under the same names
+RUN_FIELDS = (
+    "cv",
+    "cv_by",
+    "max_order",
+    "background",
+    "markov_order",
+    "max_motifs",
+    "seed",
+    "threads",
+    "drop_invalid",
+    "crop",
+    "drop_short",
+    "positive_label",
+    "compare",
+    "known",
+)
+
+
+def fields(args: argparse.Namespace, names: tuple[str, ...]) -> dict:
+    """The options ``names`` of the command line, by name.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A parsed command line.
+    names : tuple of str
+        Option names (their ``dest``).
+
+    Returns
+    -------
+    dict
+    """
+    return {name: getattr(args, name) for name in names}
+
+
+def check_classification(args: argparse.Namespace) -> None:
+    """Refuse options of a regression in a classification (train or run).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A parsed ``train`` or ``run`` command line without ``--targets``.
+    """
+    if getattr(args, "log1p", False):
+        raise InputError("--log1p goes with --targets (a regression)")
+
+
+def run_options(args: argparse.Namespace) -> RunOptions:
+    """The `RunOptions` of a parsed ``run`` command line (not yet checked).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A parsed ``run`` command line (its model and run options and
+        ``memory_limit``).
+
+    Returns
+    -------
+    RunOptions
+    """
+    from ..run.options import RunOptions
+
+    return RunOptions(
+        **fields(args, MODEL_FIELDS),
+        **fields(args, RUN_FIELDS),
+        memory_limit_gb=args.memory_limit,
+    )

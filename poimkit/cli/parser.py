@@ -1,0 +1,514 @@
+"""The ``poimkit`` command's argument parser: one ``add_<command>`` per subcommand.
+
+`build_parser` adds them in the order ``--help`` lists them; the option
+groups they share are in `poimkit.cli.options`.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .._version import __version__
+from .options import (
+    MODEL_HELP,
+    add_cleaning_options,
+    add_common_options,
+    add_cv_by,
+    add_input_options,
+    add_linear_options,
+    add_model_options,
+    add_motif_options,
+    add_peak_options,
+    add_poim_options,
+    add_run_options,
+    command,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``poimkit`` command line's parser, every subcommand and option.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+    """
+    parser = argparse.ArgumentParser(
+        prog="poimkit",
+        description="Explainable DNA sequence classifiers: positional WD/WDS and "
+        "gapped k-mer (gkm) SVMs trained on FASTA files or on peaks in a genome, "
+        "explained by exact POIMs and motifs, and scoring sequences and variant "
+        "effects.",
+    )
+    parser.add_argument("--version", action="version", version=f"poimkit {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in (
+        add_train,
+        add_score,
+        add_poim,
+        add_motifs,
+        add_run,
+        add_variants,
+        add_scan,
+        add_explain,
+        add_demo,
+    ):
+        add(sub)
+    return parser
+
+
+def add_train(sub: argparse._SubParsersAction) -> None:
+    """Add the ``train`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subcommands.
+    """
+    train = command(
+        sub,
+        "train",
+        "train a WD/WDS or gapped k-mer SVM (FASTA or peaks in a genome) and "
+        "report cross-validated AUC",
+        "poimkit train --pos data/gattaca/positives.fa "
+        "--neg data/gattaca/negatives.fa --cv 5 -o model.npz",
+        "many sequences: poimkit train --pos big_pos.fa.gz --neg big_neg.fa.gz "
+        "--solver linear --cv 0 -o model.npz (streams the files; --dask ADDRESS "
+        "runs on a cluster)",
+    )
+    add_input_options(train, targets=True)
+    add_peak_options(train)
+    add_model_options(train)
+    add_linear_options(train)
+    train.add_argument("--cv", type=int, default=5, help="CV folds for AUC (0: skip)")
+    add_cv_by(train)
+    train.add_argument("--seed", type=int, default=0, help="seed of the CV split")
+    train.add_argument(
+        "-o", "--output", required=True, metavar="MODEL.npz", help="model file to write"
+    )
+    add_common_options(train)
+
+
+def add_score(sub: argparse._SubParsersAction) -> None:
+    """Add the ``score`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subcommands.
+    """
+    score = command(
+        sub,
+        "score",
+        "score sequences with a trained model (or every window along them)",
+        "poimkit score model.npz seqs.fa -o scores.tsv",
+        "long records: poimkit score model.npz chr1.fa --windows 10 -o windows.tsv",
+    )
+    score.add_argument("model", metavar="MODEL", help=MODEL_HELP)
+    score.add_argument(
+        "fasta", metavar="FASTA", help="sequences to score (plain or .gz)"
+    )
+    score.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="SCORES.tsv",
+        help="table to write: id, score, predicted label (longer records are "
+        "scored on their central window of the model's length, with a notice)",
+    )
+    score.add_argument(
+        "--windows",
+        type=int,
+        metavar="STEP",
+        help="score every window of the model's length (its training length) "
+        "at starts 0, STEP, 2 STEP, ... instead: a BED-like table #id start "
+        "end score (0-based starts); records shorter than a window, and windows "
+        "holding N, are skipped and counted",
+    )
+    add_cleaning_options(score)
+    add_common_options(score)
+
+
+def add_poim(sub: argparse._SubParsersAction) -> None:
+    """Add the ``poim`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subcommands.
+    """
+    poim = command(
+        sub,
+        "poim",
+        "compute exact POIMs of a trained model",
+        "poimkit poim model.npz --max-order 7 -o poim.npz --top 20",
+        "poimkit poim model.npz --background fit:train.fa --markov-order 2 -o poim.npz",
+    )
+    poim.add_argument("model", metavar="MODEL", help=MODEL_HELP)
+    add_poim_options(
+        poim,
+        metavar="uniform|fit:FASTA",
+        help="uniform letters, or a Markov chain fitted to a FASTA file",
+    )
+    poim.add_argument(
+        "--positional", action="store_true", help="position-specific fitted chain"
+    )
+    poim.add_argument(
+        "--pseudocount", type=float, default=1.0, help="pseudocount of a fitted chain"
+    )
+    poim.add_argument(
+        "-o", "--output", required=True, metavar="POIM.npz", help="POIM file to write"
+    )
+    poim.add_argument(
+        "--top", type=int, default=20, help="print the N strongest entries"
+    )
+    poim.add_argument("--top-tsv", metavar="TSV", help="also write the top N as TSV")
+    poim.add_argument(
+        "--samples",
+        type=int,
+        default=1000,
+        help="Monte Carlo samples per window, for models without exact POIMs "
+        "(LS-GKM -t 3/4/5)",
+    )
+    poim.add_argument(
+        "--seed", type=int, default=0, help="seed of the sampled POIMs (--samples)"
+    )
+    add_cleaning_options(poim)
+    add_common_options(poim)
+
+
+def add_motifs(sub: argparse._SubParsersAction) -> None:
+    """Add the ``motifs`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subcommands.
+    """
+    motifs = command(
+        sub,
+        "motifs",
+        "motifs (PWM, position, spread, evidence) behind POIMs",
+        "poimkit motifs poim.npz --pos P.fa --neg N.fa "
+        "-o motifs.meme --sites sites.tsv",
+        "poimkit motifs OUT/motifs.meme --compare jaspar:vertebrates  "
+        "(compares motifs found before, no extraction)",
+    )
+    motifs.add_argument(
+        "input",
+        metavar="POIM.npz|MOTIFS",
+        help="POIMs to extract motifs from, or a motif file (.meme, .jaspar, "
+        ".transfac) of motifs found before, to compare, convert or draw",
+    )
+    motifs.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="motif file; format from the suffix: .meme, .jaspar or .transfac "
+        "(required with POIM.npz)",
+    )
+    add_input_options(motifs)
+    motifs.add_argument(
+        "--sites",
+        metavar="TSV",
+        help="write every site (sequence, label, motif, start, strand, score); "
+        "needs the labeled sequences",
+    )
+    add_motif_options(motifs)
+    restarts = "optimiser starts of the POIM-only fit (without sequences)"
+    motifs.add_argument("--restarts", type=int, default=3, help=restarts)
+    motifs.add_argument("--logos", metavar="DIR", help="write a PNG logo per motif")
+    motifs.add_argument(
+        "--seed", type=int, default=0, help="seed of the discovery split / restarts"
+    )
+    motifs.add_argument(
+        "--matches",
+        metavar="TSV",
+        help="write the matches of --compare to this TSV instead of printing them",
+    )
+    motifs.add_argument(
+        "--compare-top", type=int, default=3, help="matches listed per motif"
+    )
+    add_common_options(motifs)
+
+
+def add_run(sub: argparse._SubParsersAction) -> None:
+    """Add the ``run`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subcommands.
+    """
+    run = command(
+        sub,
+        "run",
+        "FASTA in: CV AUC, model, POIMs, motifs, figures and a report out",
+        "poimkit run --pos data/splice/EI.fa --neg data/splice/N.fa "
+        "--drop-invalid -o splice_ei/",
+        "poimkit run --fasta seqs.fa --labels labels.tsv --shift 4 "
+        "--background fit --markov-order 2 -o out/",
+        "poimkit run --bed peaks.narrowPeak --genome hg38.fa -o out/  (windows "
+        "of 200 letters around the summits; GC- and repeat-matched genomic "
+        "negatives in out/negatives.bed)",
+        "poimkit run --bed peaks.narrowPeak --genome hg38.fa --known jaspar -o out/  "
+        "(and which known factors: out/known_motifs.tsv)",
+        "poimkit run --bed peaks.narrowPeak --genome hg38.fa --targets signal "
+        "--log1p -o strength/  (peak strength from sequence)",
+    )
+    add_input_options(run, targets=True)
+    add_peak_options(run)
+    add_run_options(run)
+    run.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="output folder (written whole at the end, or not at all)",
+    )
+    run.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing OUT that poimkit made (never other files)",
+    )
+    add_common_options(run)
+
+
+def add_variants(sub: argparse._SubParsersAction) -> None:
+    """Add the ``variants`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subcommands.
+    """
+    variants = command(
+        sub,
+        "variants",
+        "exact score changes of variants (VCF + genome, or sequence pairs)",
+        "poimkit variants model.npz --vcf calls.vcf.gz --genome hg38.fa "
+        "-o effects.tsv --plots 10",
+        "poimkit variants OUT/model.npz --vcf dbsnp.vcf.gz --genome hg38.fa --bed "
+        "peaks.narrowPeak --calls 0.05 -o calls.vcf.gz  (tested against the run's "
+        "negatives; an indexed VCF)",
+        "poimkit variants model.npz --pairs pairs.tsv -o effects.tsv  (id, ref, "
+        "alt sequences; no genome)",
+    )
+    variants.add_argument("model", metavar="MODEL", help=MODEL_HELP)
+    source = variants.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--vcf",
+        metavar="VCF",
+        help="variants (plain or .gz; CHROM POS ID REF ALT; multi-allelic lines "
+        "are split, symbolic/*/. ALTs skipped and counted); needs --genome",
+    )
+    source.add_argument(
+        "--pairs",
+        metavar="TSV",
+        help="id, ref and alt sequences, tab-separated (the model's length for "
+        "wd models, any length for gkm); pairs with N are skipped and counted",
+    )
+    variants.add_argument(
+        "--genome",
+        metavar="FASTA",
+        help="the reference of the VCF (plain or bgzip). Each variant is scored "
+        "on a window of the model's training length L: gkm models with POS at "
+        "L//2 (0-based); positional (WD) models in the training window of the "
+        "--bed peak holding it, else at the placement of largest |effect| among "
+        "all that cover it. An indel's alt window keeps the ref window's start "
+        "and length: left flank, ALT, then the genome after REF, cut to L. "
+        "Windows past a chromosome end or holding N are skipped and counted",
+    )
+    variants.add_argument(
+        "--bed",
+        metavar="PEAKS",
+        help="the peaks the model was trained on (run/train --bed): a positional "
+        "model scores a variant inside one in that peak's training window (L "
+        "letters around the summit), as in training",
+    )
+    variants.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="EFFECTS.tsv",
+        help="table to write (.gz: gzip), input order: chrom pos id ref alt effect "
+        "z p_value q_value ref_score alt_score top_kmers (REF>ALT@START:CHANGE, "
+        "START relative to POS). X.vcf.gz: the input VCF back, bgzipped and "
+        "tabix-indexed, with INFO POIM_EFFECT, POIM_Z, POIM_P, POIM_Q and "
+        "POIM_TOP (needs pysam: pip install 'poimkit[vcf]')",
+    )
+    _add_null_options(variants)
+    variants.add_argument("--seed", type=int, default=0, help="seed of the null")
+    variants.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing output file",
+    )
+    variants.add_argument(
+        "--top", type=int, default=3, help="k-mer changes listed per variant"
+    )
+    variants.add_argument(
+        "--plots",
+        type=int,
+        metavar="N",
+        help="write ref vs alt contribution logos (PNG) of the N variants with "
+        "the largest |effect|",
+    )
+    variants.add_argument(
+        "--plots-dir",
+        metavar="DIR",
+        help="folder of the --plots figures (default: EFFECTS_plots next to -o)",
+    )
+    variants.add_argument(
+        "--skip-mismatched-ref",
+        action="store_true",
+        help="skip (and count) variants whose REF differs from the genome "
+        "instead of stopping",
+    )
+    add_common_options(variants)
+
+
+def _add_null_options(variants: argparse.ArgumentParser) -> None:
+    """--null, --null-windows and --calls of ``variants``."""
+    variants.add_argument(
+        "--null",
+        type=int,
+        default=100_000,
+        metavar="N",
+        help="random SNVs of the null, scored as the variants are: in the "
+        "--null-windows, else the run's negatives beside MODEL "
+        "(negatives.bed, MODEL.negatives.bed), else random genome windows "
+        "free of N; with --pairs, in the ref sequences (a tenth as many for "
+        "variants at their strongest placement: each costs L placements). "
+        "p-values are two-sided and empirical, (1 + #{|null| >= |effect|}) / "
+        "(1 + N); q-values Benjamini-Hochberg over the file (with --bed, "
+        "within the variants in peaks and within the others). 0: no null",
+    )
+    variants.add_argument(
+        "--null-windows",
+        metavar="BED",
+        help="background regions for the null (windows of L around each centre)",
+    )
+    variants.add_argument(
+        "--calls",
+        type=float,
+        metavar="Q",
+        help="say how many variants have q-value <= Q",
+    )
+
+
+def add_scan(sub: argparse._SubParsersAction) -> None:
+    """Add the ``scan`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subcommands.
+    """
+    from ..genome.motif_hits import HIT_P
+
+    scan = command(
+        sub,
+        "scan",
+        "motif hits in a genome or its regions, with p-values (as FIMO), as BED",
+        "poimkit scan OUT/motifs.meme --genome hg38.fa --bed peaks.bed -o hits.bed",
+        "poimkit scan jaspar:vertebrates --genome hg38.fa --bed peaks.bed -o hits.bed",
+    )
+    scan.add_argument(
+        "motifs",
+        metavar="MOTIFS",
+        help="a motif file (MEME/JASPAR/TRANSFAC, e.g. a run's motifs.meme), "
+        "jaspar[:GROUP[:RELEASE[:COLLECTION]]], or a run's motif_model.npz",
+    )
+    scan.add_argument("--genome", required=True, metavar="GENOME.fa", help="genome")
+    scan.add_argument(
+        "--bed", metavar="REGIONS", help="scan only these regions (default: all)"
+    )
+    scan.add_argument(
+        "-p", "--p-value", type=float, default=HIT_P, help="largest p-value of a hit"
+    )
+    scan.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="hits.bed",
+        help="BED6+2: chrom, start, end, motif, score (min(1000, -100 log10 p)), "
+        "strand, p-value, log-odds bits",
+    )
+    scan.add_argument(
+        "--force", action="store_true", help="replace hits.bed that poimkit wrote"
+    )
+    scan.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_explain(sub: argparse._SubParsersAction) -> None:
+    """Add the ``explain`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subcommands.
+    """
+    from .explain import TOP_LOGOS
+
+    explain = command(
+        sub,
+        "explain",
+        "per-letter attributions of records or peaks (modisco-lite inputs, bigWig)",
+        "poimkit explain OUT/model.npz --bed peaks.narrowPeak --genome hg38.fa "
+        "-o explained/  (then: modisco motifs -s explained/ohe.npz -a "
+        "explained/attr.npz)",
+        "poimkit explain model.npz --fasta seqs.fa -o explained/",
+    )
+    explain.add_argument(
+        "model", metavar="MODEL", help="a k-mer model (poimkit, LS-GKM)"
+    )
+    explain.add_argument("--fasta", metavar="FASTA", help="the records to explain")
+    explain.add_argument("--bed", metavar="PEAKS", help="peaks (with --genome)")
+    explain.add_argument("--genome", metavar="GENOME.fa", help="the genome of --bed")
+    explain.add_argument(
+        "--width",
+        type=int,
+        default=None,
+        help="with --bed: window width around each summit (default: the model's "
+        "length for a positional model, else 200)",
+    )
+    explain.add_argument(
+        "--top", type=int, default=TOP_LOGOS, help="logos of the top-scoring records"
+    )
+    explain.add_argument(
+        "-o", "--output", required=True, metavar="DIR", help="the output folder"
+    )
+    explain.add_argument(
+        "--force", action="store_true", help="replace DIR if poimkit made it"
+    )
+    explain.add_argument("--quiet", action="store_true", help="no messages")
+
+
+def add_demo(sub: argparse._SubParsersAction) -> None:
+    """Add the ``demo`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subcommands.
+    """
+    demo = command(
+        sub,
+        "demo",
+        "run the whole pipeline on the bundled GATTACA example",
+        "poimkit demo -o gattaca_demo/  (then open gattaca_demo/report.html)",
+    )
+    demo.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="output folder (written whole at the end, or not at all)",
+    )
+    demo.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing OUT that poimkit made (never other files)",
+    )
+    demo.add_argument("--seed", type=int, default=0, help="seed of CV and motif fit")
+    add_common_options(demo)

@@ -1,0 +1,122 @@
+"""``poimkit train`` or ``poimkit run`` with ``--targets``: a regression.
+
+The options of a classification that do not apply are refused first, one
+line each; the rest become a `TargetSource` and `RunOptions` for
+`poimkit.run.regression_run`. The CV figures are printed on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import InputError
+from .arguments import MODEL_FIELDS, RUN_FIELDS, fields
+from .console import bars, progress, say
+
+
+def _refuse_classification_options(args: argparse.Namespace) -> None:
+    """Options of ``train`` that do not apply to regression yet: one line each."""
+    if args.pos is not None or args.neg is not None or args.labels is not None:
+        raise InputError("--targets goes with --fasta (not --pos/--neg or --labels)")
+    bed, genome = getattr(args, "bed", None), getattr(args, "genome", None)
+    if args.fasta is not None and bed is not None:
+        raise InputError("--targets takes --fasta or --bed (peaks), not both")
+    if args.fasta is None and bed is None:
+        raise InputError(
+            "--targets needs --fasta, or --bed and --genome (the records the "
+            "targets belong to)"
+        )
+    if bed is not None and not genome:
+        raise InputError("--bed needs --genome")
+    if getattr(args, "dask", None) is not None:
+        raise InputError("--dask: regression reads its records in memory (no Dask)")
+    if getattr(args, "loss", None) not in (None, "squared_hinge"):
+        raise InputError(
+            "--loss applies to classifiers: the linear regressors minimise the "
+            "squared epsilon-insensitive loss"
+        )
+    if args.positive_label is not None:
+        raise InputError("--positive-label applies to --labels, not --targets")
+    if getattr(args, "compare", None) is not None:
+        raise InputError("--compare: no motifs for regression runs yet")
+    if getattr(args, "known", None) is not None:
+        raise InputError(
+            "--known tests classes (positives against negatives), not --targets"
+        )
+
+
+def _source(args: argparse.Namespace):
+    """The `TargetSource` of the command line."""
+    from ..run.genome import PeakSource
+    from ..run.regression_run import TargetSource
+
+    peaks = None
+    if getattr(args, "bed", None) is not None:
+        peaks = PeakSource(args.bed, args.genome, args.width, args.negatives)
+    return TargetSource(args.targets, args.fasta, peaks, args.log1p)
+
+
+def _options(args: argparse.Namespace):
+    """The `RunOptions` of ``train`` (model and CV) or ``run`` (all)."""
+    from ..run.options import RunOptions
+
+    if args.command == "train":
+        names = ("cv", "cv_by", "seed", "threads", "drop_invalid", "crop", "drop_short")
+        return RunOptions(**fields(args, MODEL_FIELDS), **fields(args, names))
+    return RunOptions(
+        **fields(args, MODEL_FIELDS),
+        **fields(args, RUN_FIELDS),
+        memory_limit_gb=args.memory_limit,
+    )
+
+
+def _print_cv(args: argparse.Namespace, cv: dict) -> None:
+    """The CV figures, one line each (mean +/- std over folds)."""
+    for name in ("cv_pearson", "cv_spearman", "cv_r2"):
+        if name in cv:
+            print(
+                f"{name}\t{cv[name]:.4f}\t+/-\t{cv[name + '_std']:.4f}\t"
+                f"({args.cv} folds)"
+            )
+
+
+def run_regression_command(args: argparse.Namespace) -> int:
+    """``poimkit train`` or ``poimkit run`` with ``--targets``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``train`` or ``run`` command line.
+
+    Returns
+    -------
+    int
+        The exit code (0).
+    """
+    from ..run.options import check_cv
+    from ..run.regression_run import run_regression, train_regression
+    from .stopping import EXIT_OK
+
+    _refuse_classification_options(args)
+    check_cv(args.cv)
+    source, options = _source(args), _options(args)
+    if args.command == "run":
+        summary = run_regression(
+            args.output, source, options, args.epsilon, args.force, progress(args)
+        )
+        _print_cv(args, summary)
+        if "cv_pearson" in summary:
+            say(
+                args,
+                f"cv_pearson {summary['cv_pearson']:.4f}; results in {args.output}",
+            )
+        else:
+            say(args, f"results in {args.output}")
+        return EXIT_OK
+    from ..io.outdir import check_writable
+
+    check_writable(args.output)
+    _print_cv(
+        args, train_regression(args.output, source, options, args.epsilon, bars(args))
+    )
+    return EXIT_OK

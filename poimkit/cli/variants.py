@@ -1,0 +1,98 @@
+"""``poimkit variants``: exact effects of variants, tested against a null, written.
+
+Every check that needs no reading comes first; the work is
+`poimkit.variants.scoring.score_variants`, the table (and figures)
+`write_effects`.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import InputError
+from .console import bars, say
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Every check that needs no reading, before any work."""
+    from .._threads import check_threads
+    from ..io.files import check_replace
+    from ..variants.effects import check_top
+    from ..variants.scoring import is_effects_file
+
+    check_top(args.top)
+    if args.plots is not None and args.plots < 0:
+        raise InputError(f"--plots must be 0 or more, got {args.plots}")
+    if args.vcf and not args.genome:
+        raise InputError("--vcf needs --genome (the reference the VCF refers to)")
+    if args.genome and not args.vcf:
+        raise InputError("--genome goes with --vcf (--pairs needs no genome)")
+    if args.null < 0:
+        raise InputError(f"--null must be 0 or more, got {args.null}")
+    if args.calls is not None and not 0 < args.calls <= 1:
+        raise InputError(f"--calls must be a q-value in (0, 1], got {args.calls}")
+    if args.calls is not None and not args.null:
+        raise InputError("--calls needs the null (--null above 0)")
+    for flag, value in (("--bed", args.bed), ("--null-windows", args.null_windows)):
+        if value is not None and not args.vcf:
+            raise InputError(f"{flag} goes with --vcf (genome positions)")
+    check_threads(args.threads)
+    check_replace(args.output, args.force, is_effects_file, "poimkit variants")
+
+
+def _check_output(args: argparse.Namespace) -> str | None:
+    """Check the output file (and VCF output); the plots' folder, if any."""
+    from ..io.outdir import check_writable
+    from ..variants.scoring import plots_folder
+    from ..variants.vcf_out import check_vcf_output, is_vcf_output
+
+    if is_vcf_output(args.output):
+        if not args.vcf:
+            raise InputError("a VCF output (-o X.vcf.gz) needs --vcf input")
+        check_vcf_output(args.output)
+    folder = plots_folder(args.output, args.plots_dir) if args.plots else None
+    check_writable(args.output, folder)
+    return folder
+
+
+def run_variants(args: argparse.Namespace) -> int:
+    """``poimkit variants``; returns the exit code (errors raise).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    """
+    from .._threads import numba_threads
+    from ..svm import load_model
+    from ..variants.null import beside_model
+    from ..variants.scoring import score_variants, write_effects
+
+    _check_arguments(args)
+    folder = _check_output(args)
+    model = load_model(args.model)
+    if args.threads is not None:
+        model.n_threads = args.threads
+    null_windows = args.null_windows
+    if args.vcf and args.null and not null_windows:
+        null_windows = beside_model(args.model)
+    with numba_threads(args.threads):
+        found = score_variants(
+            model,
+            vcf=args.vcf,
+            pairs=args.pairs,
+            genome=args.genome,
+            bed=args.bed,
+            top=args.top,
+            null=args.null,
+            null_windows=null_windows,
+            seed=args.seed,
+            plots=args.plots or 0,
+            skip_mismatched_ref=args.skip_mismatched_ref,
+            progress=bars(args),
+        )
+    write_effects(args.output, found, folder)
+    say(args, "poimkit: " + found.summary_text(args.output))
+    if args.calls is not None and found.nulls:
+        print(found.calls_text(args.calls))
+    return 0

@@ -1,0 +1,164 @@
+"""The POIM step of a run: its memory checked first, its background, the POIMs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from .options import RunOptions
+
+if TYPE_CHECKING:
+    from ..background import MarkovBackground
+    from ..poim import Poim
+
+from .data import LabeledData
+
+
+def check_poim_memory(
+    data: LabeledData, options: RunOptions, candidates: Iterable[tuple]
+) -> int:
+    """Raise `InputError` now if the POIM step would exceed the memory limit.
+
+    The estimate is `poimkit.poim.engine.estimate_poim_bytes`, the one
+    `poimkit.compute_poim` checks, for the largest shift and degree the run
+    may train (a WDS model's shifts are convolved, or split at the burn-in of
+    a fitted chain); the weights' entries per position are bounded by twice
+    the number of sequences (both strands).
+
+    Parameters
+    ----------
+    data : LabeledData
+        The labeled sequences (their length and number).
+    options : RunOptions
+        ``max_order``, the background and ``memory_limit_gb``.
+    candidates : iterable of (str, estimator, Grid or None)
+        What the run may train, as `largest_models` takes it.
+
+    Returns
+    -------
+    int
+        The estimate in bytes.
+    """
+    from .._threads import numba_threads
+    from .._validation import check_max_order
+    from ..poim.engine import estimate_poim_bytes
+    from ..poim.exact import check_memory
+    from ..poim.position_free import estimate_bytes as position_free_bytes
+
+    order = options.markov_order if options.background == "fit" else 0
+    max_order = min(options.max_order, data.length)
+    if options.max_order != RunOptions.max_order:  # the default fits short data
+        check_max_order(options.max_order, data.length)
+    gkm_l, wds = largest_models(candidates, data.length)
+    need = 0  # kernel "auto": the family chosen later may be either
+    if gkm_l is not None:
+        need = position_free_bytes(data.length, gkm_l, max_order, order)
+    if wds is not None:
+        shift, degree = wds
+        background = make_background(data, options)  # as in the POIM step
+        with numba_threads(options.threads):  # as in the POIM step
+            positional = estimate_poim_bytes(
+                background,
+                max_order,
+                shift,
+                degree=degree,
+                per_position=min(4**degree, 2 * data.y.size),
+            )
+        need = max(need, positional)
+    check_memory(need, options.memory_limit_gb * 1024**3, max_order, data.length)
+    return need
+
+
+def largest_models(
+    candidates: Iterable[tuple], length: int
+) -> tuple[int | None, tuple[int, int] | None]:
+    """The largest models a run may train (`check_poim_memory`).
+
+    Parameters
+    ----------
+    candidates : iterable of (str, estimator, Grid or None)
+        Each family the run may train: its name ("gkm" or a WD family), its
+        unfitted model and the grid the inner CV searches (None: the model's
+        own parameters), as `RunPlan.candidates` and a regression's families
+        list them.
+    length : int
+        The POIM length.
+
+    Returns
+    -------
+    gkm_l : int or None
+        The gkm model's largest ``l`` (None: no gkm model).
+    wds : (int, int) or None
+        The largest shift and degree of a WD model whose shifts the POIM
+        convolves (``(0, 1)``: the POIM of expanded weights, for the linear
+        solver or mismatches; None: no WD model).
+    """
+    gkm_l, wds = None, None
+    for name, model, grid in candidates:
+        values = {k: [v] for k, v in model.get_params().items()}
+        values.update(grid.to_dict() if grid is not None else {})
+        if name == "gkm":
+            gkm_l = max(values["l"])
+        elif not hasattr(model, "shift_base_weights") or any(values["mismatches"]):
+            wds = (0, 1)  # the POIM of the expanded weights
+        else:
+            wds = (int(max(values["shift"])), min(int(max(values["degree"])), length))
+    return gkm_l, wds
+
+
+def compute_run_poim(
+    model: object, data: LabeledData, options: RunOptions, progress: bool = False
+) -> tuple[Poim, MarkovBackground]:
+    """A run's POIM step: the model's POIMs under the run's background.
+
+    Parameters
+    ----------
+    model : fitted model
+        The run's final model.
+    data : LabeledData
+        The run's records (the POIM length, the background's letters).
+    options : RunOptions
+        ``max_order``, the background, ``memory_limit_gb`` and ``threads``.
+    progress : bool, default=False
+        A progress bar of `poimkit.compute_poim`.
+
+    Returns
+    -------
+    poim : Poim
+        Up to ``min(max_order, data.length)``.
+    background : MarkovBackground
+        `make_background`'s.
+    """
+    from ..poim import compute_poim
+
+    background = make_background(data, options)
+    poim = compute_poim(
+        model,
+        min(options.max_order, data.length),
+        background,
+        memory_limit=options.memory_limit_gb * 1024**3,
+        n_threads=options.threads,
+        progress=progress,
+    )
+    return poim, background
+
+
+def make_background(data: LabeledData, options: RunOptions) -> MarkovBackground:
+    """Uniform letters, or a Markov chain of order D fitted to all input sequences.
+
+    Parameters
+    ----------
+    data : LabeledData
+        The run's records: the chain is fitted to all of them, whatever their label.
+    options : RunOptions
+        ``background`` and ``markov_order``.
+    """
+    from ..background import MarkovBackground
+
+    if options.background == "uniform":
+        return MarkovBackground.uniform(data.length)
+    if data.X.ndim == 2:
+        return MarkovBackground.fit(data.X, order=options.markov_order)
+    # records of any lengths: one homogeneous chain over all of them, for the
+    # POIM length (position-free POIMs use it in equilibrium)
+    return MarkovBackground.fit_pooled(data.X, options.markov_order, data.length)

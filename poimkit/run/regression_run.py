@@ -1,0 +1,427 @@
+"""Regression jobs: a model file (`train_regression`) or a folder (`run_regression`).
+
+Both read records with a continuous target each (`TargetSource`: a FASTA
+file and a table of targets, or peaks in a genome and a column of the peak
+file), cross-validate a `WDKernelSVR` or `GkmSVR` whose parameters (and
+family) not fixed by the `RunOptions` are chosen by nested CV
+(`poimkit.run.regression.nested_regression`), and train it on all records.
+The run also computes POIMs, finds the motifs and counted words that shift
+the target, fits their motif model and writes a report. Neither prints: the
+figures are returned, the steps reported through `poimkit._messages`.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .._messages import inform
+from ..errors import InputError
+from .data import LabeledData
+from .options import RunOptions
+from .regression import clone_checked, cv_regression, nested_regression
+from .regression_outputs import plot_predictions, regression_motifs, write_motif_outputs
+from .steps import StepTimer
+
+if TYPE_CHECKING:
+    from .genome import PeakSource
+
+__all__ = ["TargetSource", "run_regression", "train_regression"]
+
+
+@dataclass(frozen=True)
+class TargetSource:
+    """The records of a regression and their targets.
+
+    Parameters
+    ----------
+    targets : str
+        A table of record id and target; with ``peaks``, a column of the
+        peak file (``signal``, ``score``, ``pValue``, ``qValue``,
+        ``column:N``) or a table keyed by the peaks' ``chrom:start-end``.
+    fasta : str, optional
+        The records (FASTA input).
+    peaks : PeakSource, optional
+        Peaks in a genome instead; its ``negatives`` (None: none) are added
+        at target 0.
+    log1p : bool, default=False
+        Regress on ``log(1 + target)``.
+    """
+
+    targets: str
+    fasta: str | None = None
+    peaks: PeakSource | None = None
+    log1p: bool = False
+
+    def __post_init__(self) -> None:
+        if (self.fasta is None) == (self.peaks is None):
+            raise InputError(
+                "give the records of --targets as --fasta or as --bed peaks"
+            )
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The input files (an output folder must not hold them)."""
+        if self.peaks is None:
+            return (self.fasta, self.targets)
+        files = (self.peaks.bed, self.peaks.genome)
+        return files + ((self.targets,) if os.path.isfile(self.targets) else ())
+
+
+def _read(source: TargetSource, options: RunOptions, quiet: bool):
+    """``(ids, X, y, peaks)``: the records and targets (`PeakTargets` or None)."""
+    if source.peaks is not None:
+        from .peak_targets import read_peak_targets
+
+        p = source.peaks
+        peaks = read_peak_targets(
+            p.bed,
+            p.genome,
+            p.width,
+            source.targets,
+            source.log1p,
+            quiet,
+            p.negatives,
+            options.seed,
+        )
+        return peaks.ids, peaks.seqs, peaks.y, peaks
+    from ..io import read_targets
+
+    ids, X, y = read_targets(
+        source.fasta,
+        source.targets,
+        on_invalid="drop" if options.drop_invalid else "error",
+        crop_length=options.crop,
+        any_length=options.kernel != "wd",
+        drop_short=options.drop_short,
+    )
+    if source.log1p:
+        from .peak_targets import log1p_targets
+
+        y = log1p_targets(y, source.targets)
+    return ids, X, y, None
+
+
+def _read_and_families(
+    source: TargetSource, options: RunOptions, epsilon: float | None, quiet: bool
+):
+    """``(ids, codes, y, families, peaks)``: records, candidates, `PeakTargets`."""
+    from .data import as_codes
+    from .regression_search import regression_families, target_scale
+
+    ids, X, y, peaks = _read(source, options, quiet)
+    lengths = sorted({len(x) for x in X})
+    if options.kernel == "auto" and len(lengths) > 1:
+        inform("records of different lengths: the gapped k-mer model (gkm)")
+    if options.kernel == "gkm" and (
+        options.degree is not None or options.shift is not None or options.mismatches
+    ):
+        raise InputError("--degree, --shift and --mismatches apply to --kernel wd")
+    solver, degree = _resolve_solver(options, len(y), lengths)
+    fixed = {
+        "degree": degree,
+        "shift": options.shift,
+        "mismatches": options.mismatches or None,
+        "reverse_complement": options.reverse_complement,
+        "l": options.gkm_l,
+        "k": options.gkm_k,
+        "C": options.C,
+        "epsilon": epsilon,
+    }
+    families = regression_families(
+        options.kernel,
+        lengths[0] if len(lengths) == 1 else None,
+        fixed,
+        target_scale(y),
+        select=options.grid is not False,
+        threads=options.threads,
+        solver=solver,
+        n=len(y),
+    )
+    for _, template, grid in families:
+        for setting in grid.settings():  # refuse a bad fixed value before any work
+            clone_checked(template, {**setting, "C": grid.C[0]})
+    codes = as_codes(X, "gkm" if len(lengths) > 1 else "auto")
+    shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
+    inform(f"read {len(y)} sequences of length {shown} with continuous targets")
+    return list(ids), codes, y, families, peaks
+
+
+def _resolve_solver(options: RunOptions, n: int, lengths: list[int]):
+    """``(solver, degree)`` for ``n`` records, as for classifiers.
+
+    `poimkit.run.options.resolve_solver`: the WD model's linear solver above
+    `poimkit.run.options.KERNEL_MAX_SEQUENCES` records (or on request), with
+    the largest degree whose exact k-mer table fits; the gkm model decides
+    for itself (`GkmSVR`'s ``solver="auto"``).
+    """
+    from dataclasses import replace
+
+    from .options import resolve_solver
+
+    kernel = "gkm" if len(lengths) > 1 and options.kernel == "auto" else options.kernel
+    resolved = resolve_solver(replace(options, kernel=kernel), n, lengths[-1])
+    if resolved.solver == "linear" and resolved.kernel != "gkm":
+        if options.mismatches or options.reverse_complement:
+            raise InputError(
+                "--mismatches and --reverse-complement apply to the kernel solver "
+                "of the WD model (not --solver linear)"
+            )
+        return "linear", resolved.degree
+    return resolved.solver, options.degree
+
+
+def _selects(families: list) -> bool:
+    """Whether an inner CV chooses among the families' candidates (more than one)."""
+    return len(families) > 1 or families[0][2].size > 1
+
+
+def _select_and_cross_validate(
+    options: RunOptions,
+    ids: list,
+    codes: Any,
+    y,
+    families: list,
+    progress: bool,
+    motif_options: RunOptions | None = None,
+):
+    """The CV figures and the final model's unfitted template.
+
+    Nested (`nested_regression`) when there is anything to choose, else
+    `cv_regression` of the one candidate; ``cv=0`` skips the outer CV.
+    ``motif_options``: compare with the motif models and stacks too.
+    """
+    from .crossval import outer_folds, split_text
+
+    _, template, grid = families[0]
+    split = None
+    if options.cv:
+        by_chrom = ids if options.cv_by == "chrom" else None
+        split = outer_folds(y, options.cv, options.seed, by_chrom, _selects(families))
+    if not _selects(families):
+        model = clone_checked(template, {**grid.settings()[0], "C": grid.C[0]})
+        cv = {}
+        if options.cv:
+            cv = cv_regression(
+                model,
+                codes,
+                y,
+                options.cv,
+                options.seed,
+                progress,
+                motif_options,
+                split,
+            )
+    else:
+        where = f"in {options.cv} folds and on all" if options.cv else "on all records"
+        inform(f"choosing the parameters by inner CV {where}")
+        cv, model = nested_regression(
+            families,
+            codes,
+            y,
+            options.cv,
+            options.seed,
+            options.threads,
+            progress,
+            motif_options,
+            split,
+        )
+    if options.cv:
+        inform(f"cross-validation in {split_text(cv)}")
+    if cv.get("models"):
+        inform(f"chosen model: {cv['chosen_model']} (its figures are the CV's)")
+    if cv.get("selection") is not None:
+        from .summary import chosen_text
+
+        selection = cv["selection"]
+        inform(f"chosen by inner CV: {chosen_text(selection['chosen'], selection)}")
+    return cv, model
+
+
+def _with_split(options: RunOptions, source: TargetSource) -> RunOptions:
+    """The options with the CV split resolved: whole chromosomes for peaks."""
+    from dataclasses import replace
+
+    cv_by = options.cv_by or ("chrom" if source.peaks is not None else "random")
+    return replace(options, cv_by=cv_by)
+
+
+def train_regression(
+    path: str | os.PathLike,
+    source: TargetSource,
+    options: RunOptions,
+    epsilon: float | None = None,
+    progress: bool = False,
+) -> dict:
+    """Cross-validate a regressor, train it on all records and save it.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The model file to write (negatives, if any, beside it).
+    source : TargetSource
+        The records and targets.
+    options : RunOptions
+        The model's options (a value given fixes it) and the CV's.
+    epsilon : float, optional
+        The SVR's tube half-width (default: chosen, as ``C``).
+    progress : bool, default=False
+        Progress bars on standard error.
+
+    Returns
+    -------
+    dict
+        The CV figures (`cv_regression`; empty with ``cv=0``) and
+        ``"model"``, the fitted regressor.
+    """
+    from .genome import write_negative_records
+
+    options = _with_split(options, source)
+    ids, codes, y, families, peaks = _read_and_families(
+        source, options, epsilon, not progress
+    )
+    cv, model = _select_and_cross_validate(options, ids, codes, y, families, progress)
+    model.fit(codes, y)
+    model.save(path)
+    inform(
+        f"{type(model).__name__} with {int(model.n_support_.sum())} support vectors "
+        f"written to {path}"
+    )
+    records = peaks.negative_records if peaks is not None else None
+    written = write_negative_records(records, Path(path), beside=True)
+    if written is not None:
+        inform(f"negatives written beside it: {written}")
+    return {**cv, "model": model}
+
+
+def run_regression(
+    out: str | os.PathLike,
+    source: TargetSource,
+    options: RunOptions,
+    epsilon: float | None = None,
+    force: bool = False,
+    progress: bool | str = False,
+) -> dict:
+    """A run folder of a regression: model, POIMs, motifs, figures and report.
+
+    Writes, all or nothing (`poimkit.io.outdir.staged_directory`):
+    ``model.npz``, ``poim.npz``, ``top_kmers.tsv``, ``motifs.meme``,
+    ``sites.tsv`` (with each record's target), ``summary.json`` (with
+    ``cv_pearson``, ``cv_spearman``, ``cv_r2`` and their ``_std``,
+    ``_interval`` and ``_folds``, ``motifs`` and ``motifs_note``),
+    ``figures/`` (the POIM figures and motif logos as a classification run
+    has them, and ``predicted_vs_observed.png``, the held-out predictions,
+    with ``cv`` > 0) and ``report.html``. Motifs (`regression_motifs`)
+    only when the CV Pearson interval lies above 0.
+
+    Parameters
+    ----------
+    out : str or path-like
+        The output folder.
+    source : TargetSource
+        The records and targets.
+    options : RunOptions
+        The run's options.
+    epsilon : float, optional
+        The SVR's tube half-width (default: chosen, as ``C``).
+    force : bool, default=False
+        Replace an existing folder that poimkit made.
+    progress : bool or "lines", default=False
+        Bars on standard error, or a line per step (for a log).
+
+    Returns
+    -------
+    dict
+        The content of ``summary.json``.
+    """
+    from ..io.outdir import check_output_folder, output_lock
+
+    check_output_folder(out, force, source.files)
+    options = _with_split(options, source)
+    timer = StepTimer(lines=progress == "lines")
+    with output_lock(out):
+        with timer.step("read"):
+            read = _read_and_families(source, options, epsilon, progress is not True)
+        return _run_in_folder(
+            out, source, options, force, progress is True, read, timer
+        )
+
+
+def _run_in_folder(out, source, options, force, bars, read, timer) -> dict:
+    """`run_regression` after reading: the staged folder's steps and summary."""
+    from .._threads import numba_threads
+    from ..io.outdir import staged_directory
+    from ..motifs.discovery import background_letters
+    from .genome import write_negative_records
+    from .motif_model import final_models, motif_model_summary, save_motif_models
+    from .poim_step import check_poim_memory, compute_run_poim
+    from .report_regression import write_regression_report
+    from .summary import build_regression_summary, save_results, write_summary
+
+    ids, codes, y, families, peaks = read
+    data = LabeledData([], codes, y, [], 0)
+    steps = RunOptions(  # those of the POIM and motif steps
+        max_order=options.max_order,
+        background=options.background,
+        markov_order=options.markov_order,
+        threads=options.threads,
+        memory_limit_gb=options.memory_limit_gb,
+        max_motifs=options.max_motifs,
+        seed=options.seed,
+    )
+    check_poim_memory(data, steps, families)
+    nested = steps if steps.max_motifs and options.cv else None
+    with (
+        staged_directory(out, force, source.files) as staged,
+        numba_threads(options.threads),
+    ):
+        step = "cross-validation" if options.cv else "selection"
+        with timer.step(step) if options.cv or _selects(families) else nullcontext():
+            cv, model = _select_and_cross_validate(
+                options, ids, codes, y, families, bars, nested
+            )
+        with timer.step("training"):
+            model.fit(codes, y)
+        with timer.step("POIM"):
+            poim, background = compute_run_poim(model, data, steps, bars)
+        with timer.step("motifs"):
+            motifs, note = regression_motifs(
+                poim, codes, y, cv, options.max_motifs, options.seed
+            )
+            explained, stack, chosen = final_models(
+                model, motifs, data, background_letters(background), cv, steps
+            )
+        with timer.step("outputs"):
+            save_results(staged, model, poim)
+            save_motif_models(staged, explained, stack)
+            figures = write_motif_outputs(staged, poim, motifs, ids, codes, y)
+            if peaks is not None:
+                write_negative_records(peaks.negative_records, staged)
+            if "cv_predictions" in cv:
+                plot_predictions(
+                    staged / "figures" / "predicted_vs_observed.png",
+                    y,
+                    cv["cv_predictions"],
+                )
+                figures.insert(0, "predicted_vs_observed.png")
+        summary = build_regression_summary(
+            source.files,
+            data,
+            model,
+            poim,
+            cv,
+            cv_folds=options.cv,
+            motifs=motifs,
+            motifs_note=note,
+            figures=figures,
+            runtimes=timer.with_total(),
+        )
+        if peaks is not None:
+            summary.update(peaks.description)
+        summary["motif_model"] = motif_model_summary(explained, cv, y)
+        summary["chosen_model"] = chosen
+        write_summary(staged, summary, write_regression_report)
+    return summary
