@@ -131,11 +131,11 @@ def test_every_module_imports_without_docstrings():
     assert done.returncode == 0, done.stderr[-800:]
 
 
-def test_readme_layout_names_every_module():
-    """README's Layout has one row per module of the package, and no other."""
+def test_architecture_page_names_every_module():
+    """The Layout of docs/contributing.md has one row per module, and no other."""
     import re
 
-    text = (PACKAGE.parent / "README.md").read_text()
+    text = (PACKAGE.parent / "docs" / "contributing.md").read_text()
     layout = text[text.index("## Layout") :]
     layout = layout[: layout.find("\n## ", 1)] if "\n## " in layout[1:] else layout
     named = re.findall(r"^\| `([\w/]+\.py)` \|", layout, re.MULTILINE)
@@ -146,7 +146,7 @@ def test_readme_layout_names_every_module():
     }
     assert len(named) == len(set(named)), "a module is named twice"
     assert set(named) == modules, (
-        f"not in README's Layout: {sorted(modules - set(named))}; "
+        f"not in the Layout of docs/contributing.md: {sorted(modules - set(named))}; "
         f"named there but missing: {sorted(set(named) - modules)}"
     )
 

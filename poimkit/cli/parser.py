@@ -299,7 +299,7 @@ def add_variants(sub: argparse._SubParsersAction) -> None:
         "--vcf",
         metavar="VCF",
         help="variants (plain or .gz; CHROM POS ID REF ALT; multi-allelic lines "
-        "are split, symbolic/*/. ALTs skipped and counted); needs --genome",
+        "are split, symbolic, '*' and '.' ALTs skipped and counted); needs --genome",
     )
     source.add_argument(
         "--pairs",
@@ -313,7 +313,7 @@ def add_variants(sub: argparse._SubParsersAction) -> None:
         help="the reference of the VCF (plain or bgzip). Each variant is scored "
         "on a window of the model's training length L: gkm models with POS at "
         "L//2 (0-based); positional (WD) models in the training window of the "
-        "--bed peak holding it, else at the placement of largest |effect| among "
+        "--bed peak holding it, else at the placement of largest absolute effect among "
         "all that cover it. An indel's alt window keeps the ref window's start "
         "and length: left flank, ALT, then the genome after REF, cut to L. "
         "Windows past a chromosome end or holding N are skipped and counted",
@@ -351,7 +351,7 @@ def add_variants(sub: argparse._SubParsersAction) -> None:
         type=int,
         metavar="N",
         help="write ref vs alt contribution logos (PNG) of the N variants with "
-        "the largest |effect|",
+        "the largest absolute effect",
     )
     variants.add_argument(
         "--plots-dir",
@@ -379,7 +379,7 @@ def _add_null_options(variants: argparse.ArgumentParser) -> None:
         "(negatives.bed, MODEL.negatives.bed), else random genome windows "
         "free of N; with --pairs, in the ref sequences (a tenth as many for "
         "variants at their strongest placement: each costs L placements). "
-        "p-values are two-sided and empirical, (1 + #{|null| >= |effect|}) / "
+        "p-values are two-sided and empirical, (1 + #{abs(null) >= abs(effect)}) / "
         "(1 + N); q-values Benjamini-Hochberg over the file (with --bed, "
         "within the variants in peaks and within the others). 0: no null",
     )

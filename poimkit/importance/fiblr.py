@@ -189,28 +189,28 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_ : numpy.ndarray of shape (n_classes,)
+    classes_ : numpy.ndarray of shape ``(n_classes,)``
         Class labels.
     n_features_in_ : int
-    feature_names_in_ : numpy.ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : numpy.ndarray of str, shape ``(n_features_in_,)``
         Only when ``X`` had string column names.
-    bin_edges_ : numpy.ndarray of object, shape (n_features_in_,)
+    bin_edges_ : numpy.ndarray of object, shape ``(n_features_in_,)``
         ``bin_edges_[j]`` holds the ``n_bins_[j] + 1`` increasing edges of
         feature j. Bin t is ``[e_t, e_{t+1})``; values beyond the training range
         belong to the outer bins.
-    n_bins_ : numpy.ndarray of int, shape (n_features_in_,)
+    n_bins_ : numpy.ndarray of int, shape ``(n_features_in_,)``
         Bins actually used per feature.
-    bin_intercept_ : numpy.ndarray of shape (n_models, n_features_in_, max(n_bins_))
+    bin_intercept_ : numpy.ndarray of shape ``(n_models, n_features_in_, max(n_bins_))``
         ``b_j(theta)`` of eq. 3 in the units of ``X`` (NaN beyond ``n_bins_[j]``).
         ``n_models`` is 1 for two classes (the model of ``classes_[1]``) and
         ``n_classes`` otherwise.
-    bin_coef_ : numpy.ndarray of shape (n_models, n_features_in_, max(n_bins_))
+    bin_coef_ : numpy.ndarray of shape ``(n_models, n_features_in_, max(n_bins_))``
         ``w_j(theta)`` of eq. 3 in the units of ``X`` (NaN beyond ``n_bins_[j]``).
-    bin_count_ : numpy.ndarray of int, shape (n_features_in_, max(n_bins_))
+    bin_count_ : numpy.ndarray of int, shape ``(n_features_in_, max(n_bins_))``
         Training samples in each bin (the denominator of eq. 8).
     n_iter_ : int
         Iterations run.
-    loss_curve_ : numpy.ndarray of shape (n_iter_ + 1, n_models)
+    loss_curve_ : numpy.ndarray of shape ``(n_iter_ + 1, n_models)``
         Mean training loss ``J / m`` of each model before the first and after
         every update.
 

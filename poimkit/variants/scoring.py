@@ -46,7 +46,7 @@ class VariantScores:
     n : int
         Variants.
     n_plots : int
-        Variants of largest |effect| whose windows are kept (`best`).
+        Variants of largest absolute effect whose windows are kept (`best`).
     """
 
     n: int
@@ -527,7 +527,7 @@ def score_variants(
     seed : int, default=0
         Seed of the null.
     plots : int, default=0
-        Keep the windows of this many variants of largest |effect|.
+        Keep the windows of this many variants of largest absolute effect.
     skip_mismatched_ref : bool, default=False
         Skip (and count) variants whose REF differs from the genome.
     progress : bool, default=False

@@ -25,7 +25,7 @@ class WDLinearSVR(WDLinearParams, FeatureSpaceModel, KernelRegressorBase):
     map, primal L-BFGS and exact sparse table; see its Notes) for continuous
     targets on many sequences of one length: the L2-loss SVR of LIBLINEAR,
 
-        F(w, b) = 0.5 ||w||^2 + C sum_i max(0, |y_i - f(x_i)| - epsilon)**2
+        F(w, b) = 0.5 ||w||^2 + C sum_i max(0, abs(y_i - f(x_i)) - epsilon)**2
 
     (bias not penalised). The model is a weight vector: ``predict`` is
     ``<coef_, phi(x)> + intercept_``, exactly the positional k-mer weights of
