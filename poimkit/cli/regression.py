@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
-from .arguments import MODEL_FIELDS, RUN_FIELDS, fields
+from .arguments import MODEL_FIELDS, fields, run_options
 from .console import bars, progress, say
 
 
@@ -63,11 +63,7 @@ def _options(args: argparse.Namespace):
     if args.command == "train":
         names = ("cv", "cv_by", "seed", "threads", "drop_invalid", "crop", "drop_short")
         return RunOptions(**fields(args, MODEL_FIELDS), **fields(args, names))
-    return RunOptions(
-        **fields(args, MODEL_FIELDS),
-        **fields(args, RUN_FIELDS),
-        memory_limit_gb=args.memory_limit,
-    )
+    return run_options(args)
 
 
 def _print_cv(args: argparse.Namespace, cv: dict) -> None:

@@ -363,17 +363,8 @@ def _run_in_folder(out, source, options, force, bars, read, timer) -> dict:
 
     ids, codes, y, families, peaks = read
     data = LabeledData([], codes, y, [], 0)
-    steps = RunOptions(  # those of the POIM and motif steps
-        max_order=options.max_order,
-        background=options.background,
-        markov_order=options.markov_order,
-        threads=options.threads,
-        memory_limit_gb=options.memory_limit_gb,
-        max_motifs=options.max_motifs,
-        seed=options.seed,
-    )
-    check_poim_memory(data, steps, families)
-    nested = steps if steps.max_motifs and options.cv else None
+    check_poim_memory(data, options, families)
+    nested = options if options.max_motifs and options.cv else None
     with (
         staged_directory(out, force, source.files) as staged,
         numba_threads(options.threads),
@@ -386,13 +377,13 @@ def _run_in_folder(out, source, options, force, bars, read, timer) -> dict:
         with timer.step("training"):
             model.fit(codes, y)
         with timer.step("POIM"):
-            poim, background = compute_run_poim(model, data, steps, bars)
+            poim, background = compute_run_poim(model, data, options, bars)
         with timer.step("motifs"):
             motifs, note = regression_motifs(
                 poim, codes, y, cv, options.max_motifs, options.seed
             )
             explained, stack, chosen = final_models(
-                model, motifs, data, background_letters(background), cv, steps
+                model, motifs, data, background_letters(background), cv, options
             )
         with timer.step("outputs"):
             save_results(staged, model, poim)
