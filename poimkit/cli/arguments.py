@@ -96,7 +96,10 @@ def peak_source(args: argparse.Namespace) -> PeakSource | None:
         return None
     from ..run.genome import PeakSource
 
-    return PeakSource(args.bed, args.genome, args.width, args.negatives or "genomic")
+    jitter = {} if getattr(args, "jitter", None) is None else {"jitter": args.jitter}
+    return PeakSource(
+        args.bed, args.genome, args.width, args.negatives or "genomic", **jitter
+    )
 
 
 #: `RunOptions` fields set by the model group of options (train and run)

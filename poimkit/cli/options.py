@@ -97,7 +97,7 @@ def _width(text: str) -> int | None:
 
 
 def add_peak_options(parser: argparse.ArgumentParser) -> None:
-    """Add the peaks group: --bed, --genome, --width, --negatives.
+    """Add the peaks group: --bed, --genome, --width, --negatives, --jitter.
 
     Parameters
     ----------
@@ -133,6 +133,14 @@ def add_peak_options(parser: argparse.ArgumentParser) -> None:
         "repeat content, away from peaks; shuffle: dinucleotide shuffles of the "
         "peaks; or a FASTA of sequences or BED of regions (with --targets: none unless "
         "given, then at target 0)",
+    )
+    group.add_argument(
+        "--jitter",
+        type=int,
+        metavar="J",
+        help="a WD model trains on every window and on copies moved along the "
+        "genome by -J, -J/2, J/2 and J letters (default 10; 0: off; for genomic or "
+        "BED negatives, up to 4,000 windows, 3 copies up to 6,666)",
     )
 
 

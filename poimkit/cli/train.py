@@ -104,6 +104,8 @@ def run_train(args: argparse.Namespace) -> int:
 
         made = read_peak_input(peaks, options, bars(args))
         data = made.data
+        if data.copies is not None and options.kernel != "gkm":
+            say(args, _copies_line(data.copies.offsets))
     plan = make_plan(data, options, model)
     lengths = sorted({len(x) for x in data.X})
     shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
@@ -130,6 +132,15 @@ def run_train(args: argparse.Namespace) -> int:
     if peaks is not None and made.write_negatives(Path(args.output), beside=True):
         say(args, f"negatives written beside it: {made.negatives_path}")
     return EXIT_OK
+
+
+def _copies_line(offsets: tuple[int, ...]) -> str:
+    """What a WD model on peaks trains on (`poimkit.run.data.MovedCopies`)."""
+    moved = ", ".join(f"{o:+d}" for o in offsets[1:])
+    return (
+        f"a WD model trains on {len(offsets)} copies of every window: as cut and "
+        f"moved by {moved} letters (--jitter)"
+    )
 
 
 def _print_cv(args: argparse.Namespace, cv: dict) -> None:

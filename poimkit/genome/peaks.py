@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -361,3 +362,48 @@ def extract(genome: Genome, peaks: Peaks, what: str = "windows") -> Extracted:
             path=peaks.path,
         )
     return Extracted(peaks.subset(keep), seqs, np.array(masked), dropped)
+
+
+def moved_windows(
+    genome: Genome, windows: Peaks, offsets: Sequence[int], seqs: Sequence[np.ndarray]
+) -> np.ndarray:
+    """Every window moved along its chromosome by each offset (training copies).
+
+    Parameters
+    ----------
+    genome : Genome
+        Where the windows were read.
+    windows : Peaks
+        The windows kept by `extract`.
+    offsets : sequence of int
+        Letters to move each window by (negative: towards the chromosome's
+        start; the same on either strand).
+    seqs : sequence of numpy.ndarray of uint8
+        The windows' own codes, as `extract` read them: the copy of a moved
+        window that leaves its chromosome or holds N.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (len(offsets), n, L)
+        The moved windows' codes, reverse-complemented on "-" as `extract`
+        does.
+    """
+    n, width = len(seqs), len(seqs[0]) if len(seqs) else 0
+    moved = np.empty((len(offsets), n, width), dtype=np.uint8)
+    reach = max(abs(int(o)) for o in offsets)
+    for i in range(n):
+        chrom, start = windows.chrom[i], int(windows.start[i])
+        first = max(0, start - reach)
+        span = genome.codes(
+            chrom, first, min(genome.lengths[chrom], start + width + reach)
+        )
+        for j, offset in enumerate(offsets):
+            left = start + int(offset) - first
+            codes = span[left : left + width] if left >= 0 else span[:0]
+            if codes.size < width or (codes == OTHER).any():
+                moved[j, i] = seqs[i]
+            elif windows.strand[i] == "-":
+                moved[j, i] = _COMPLEMENT[codes[::-1]]
+            else:
+                moved[j, i] = codes
+    return moved

@@ -11,6 +11,7 @@ import numpy as np
 
 from .._messages import tell
 from ..errors import InputError
+from .copy_fits import CopyFits, fit_order
 from .data import LabeledData
 from .options import RunOptions, SolverNotice
 from .plan import RunPlan
@@ -245,6 +246,7 @@ def cross_validate(
     *,
     fit_params: dict | None = None,
     motif_model: bool = False,
+    fits: CopyFits | None = None,
 ) -> dict:
     """Stratified k-fold CV: AUC and accuracy per fold, out-of-fold scores.
 
@@ -277,6 +279,9 @@ def cross_validate(
         SVM and the motifs; choose among the three
         (`poimkit.run.motif_model.compare_models`). The figures ``cv_auc``
         to ``cv_accuracy_folds`` are then the chosen model's.
+    fits : CopyFits, optional
+        Fits the folds' models (`poimkit.run.copy_fits`); pass the same to
+        `train_final` to share a WD kernel of moved copies with it.
 
     Returns
     -------
@@ -292,9 +297,6 @@ def cross_validate(
         (``families``, ``family_margin``; see `selection_summary`) and
         ``folds``, the choice of every outer fold).
     """
-    from sklearn.base import clone
-    from tqdm.auto import tqdm
-
     options = plan.options
     fit_params = fit_params or {}
     split = plan_folds(data, options, inner=plan.selects)
@@ -308,29 +310,22 @@ def cross_validate(
     calibrations = [None] * options.cv  # each fold model's, from its inner CV
     if found is not None:
         chosen = [(s.family, s.selection.params) for s in found[:-1]]
-        calibrations = [s.selection.calibration for s in found[:-1]]
+        calibrations = [  # a model trained on copies scales its scores anew
+            None if data.trains_copies(s.family) else s.selection.calibration
+            for s in found[:-1]
+        ]
         selection = selection_summary(found[-1], found[:-1])
-    scores = np.empty(data.y.size)
-    explained = []  # every fold's motif model (None: no motif)
-    for fold, ((train, test), (family, params)) in tqdm(
-        list(enumerate(zip(folds, chosen, strict=True))),
-        desc="cross-validation",
-        unit="fold",
-        disable=progress is not True,
-        leave=False,
-    ):
-        if lines:
-            tell(f"cross-validation: fitting fold {fold + 1} of {options.cv}")
-        fitted = (
-            clone(plan.templates[family])
-            .set_params(**params)
-            .fit(data.X[train], data.y[train], **fit_params)
-        )
-        scores[test] = fitted.decision_function(data.X[test])
-        if motif_model:
-            from .motif_model import fold_motif_model
-
-            explained.append(fold_motif_model(fitted, data, train, options))
+    last = (found[-1].family, found[-1].selection.params) if found else chosen[0]
+    scores, explained = _fold_scores(
+        data,
+        plan,
+        folds,
+        chosen,
+        (fits or CopyFits(data), last),
+        fit_params,
+        progress,
+        motif_model,
+    )
     positive = data.y == np.unique(data.y)[1]
     probabilities = fold_probabilities(positive, folds, scores, calibrations)
     svm = fold_figures(positive, folds, scores, probabilities)
@@ -348,6 +343,35 @@ def cross_validate(
         result.update(compared.pop("chosen_figures"))
         result.update(compared)
     return result
+
+
+def _fold_scores(data, plan, folds, chosen, fitting, fit_params, progress, motif):
+    """Out-of-fold scores of every fold's model, and its motif model if asked.
+
+    ``fitting``: ``(CopyFits, the final model's (family, params))`` (`fit_order`).
+    """
+    from tqdm.auto import tqdm
+
+    fits, last = fitting
+    scores = np.empty(data.y.size)
+    explained = [None] * len(folds)  # every fold's motif model (None: no motif)
+    for fold in tqdm(
+        fit_order(chosen, last),
+        desc="cross-validation",
+        unit="fold",
+        disable=progress is not True,
+        leave=False,
+    ):
+        if progress == "lines":
+            tell(f"cross-validation: fitting fold {fold + 1} of {len(folds)}")
+        (train, test), (family, params) = folds[fold], chosen[fold]
+        fitted = fits.fit(plan.templates[family], family, params, train, fit_params)
+        scores[test] = fitted.decision_function(data.X[test])
+        if motif:
+            from .motif_model import fold_motif_model
+
+            explained[fold] = fold_motif_model(fitted, data, train, plan.options)
+    return scores, explained
 
 
 def fold_probabilities(
@@ -613,6 +637,7 @@ def train_final(
     selection: dict | None = None,
     *,
     fit_params: dict | None = None,
+    fits: CopyFits | None = None,
 ):
     """Fit on all sequences; returns (model, chosen parameters, selection).
 
@@ -626,6 +651,8 @@ def train_final(
         they are chosen here by an inner CV on all sequences.
     fit_params : dict, optional
         As in `cross_validate`.
+    fits : CopyFits, optional
+        As in `cross_validate` (its kernel is released after the fit).
 
     Returns
     -------
@@ -651,7 +678,9 @@ def train_final(
     family = selection["family"] if selection is not None else options.kernel
     model = plan.templates[family]
     options = replace(options, kernel=family)
-    fitted = clone(model).set_params(**params).fit(data.X, data.y, **fit_params)
+    fits = fits or CopyFits(data)
+    fitted = fits.fit(model, family, params, np.arange(data.y.size), fit_params)
+    fits.release()
     if getattr(fitted, "hashed_by_budget_", False):
         # the table outgrew resolve_solver's estimate (e.g. repeats): POIMs
         # need exact weights, so train again at the largest exact degree
@@ -665,6 +694,6 @@ def train_final(
             stacklevel=2,
         )
         fitted = clone(fitted).set_params(degree=exact)
-        fitted.fit(data.X, data.y, **fit_params)
+        fitted.fit(*data.training(np.arange(data.y.size), family), **fit_params)
     chosen = {name: plain(getattr(fitted, name)) for name in options.fixed()}
     return fitted, chosen, selection

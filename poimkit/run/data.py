@@ -36,6 +36,10 @@ class LabeledData:
         (empty for data given in memory).
     dropped : int
         Records left out while reading (invalid letters, too short).
+    copies : MovedCopies or None
+        Windows of peaks in a genome: every record moved along the genome by
+        a few letters, the copies the WD model trains on (`training`); None
+        for records without coordinates.
     """
 
     ids: list[str]
@@ -43,6 +47,7 @@ class LabeledData:
     y: np.ndarray
     inputs: list[dict]
     dropped: int
+    copies: MovedCopies | None = None
 
     @property
     def length(self) -> int:
@@ -57,6 +62,66 @@ class LabeledData:
     def lengths_differ(self) -> bool:
         """Whether the records have different lengths."""
         return self.X.ndim == 1 and len({len(x) for x in self.X}) > 1
+
+    def trains_copies(self, family: str) -> bool:
+        """Whether a model of ``family`` trains on `copies` (a WD model).
+
+        Parameters
+        ----------
+        family : str
+            "wd" or "gkm".
+        """
+        return self.copies is not None and family == "wd"
+
+    def training(self, rows: np.ndarray, family: str) -> tuple[np.ndarray, np.ndarray]:
+        """The sequences and labels a model of ``family`` trains on, for ``rows``.
+
+        A WD model on records with `copies` trains on every copy of each of
+        its records (all in the training part of a fold: a record and its
+        copies never fall on both sides); other models on the records.
+
+        Parameters
+        ----------
+        rows : numpy.ndarray of int
+            Records of the training part.
+        family : str
+            "wd" or "gkm".
+
+        Returns
+        -------
+        X, y : numpy.ndarray
+        """
+        if not self.trains_copies(family):
+            return self.X[rows], self.y[rows]
+        windows = self.copies.windows[:, rows]
+        labels = np.tile(self.y[rows], windows.shape[0])
+        return windows.reshape(-1, windows.shape[-1]), labels
+
+
+@dataclass(frozen=True)
+class MovedCopies:
+    """Every record's window moved along the genome by each offset.
+
+    Peak windows are centred on a summit that is itself uncertain by some
+    letters, and a factor's site lies anywhere near it; a positional model
+    trained on the windows moved by a few letters (as summit-jitter
+    augmentation does for sequence models of ChIP-seq) learns its k-mers at
+    every column they may take, not only where the training windows put them.
+
+    Attributes
+    ----------
+    offsets : tuple of int
+        Letters each copy is moved by; the first is 0 (the record itself).
+    windows : numpy.ndarray of uint8, shape (len(offsets), n, L)
+        The copies (`poimkit.genome.peaks.moved_windows`).
+    """
+
+    offsets: tuple[int, ...]
+    windows: np.ndarray
+
+    def describe(self) -> dict:
+        """For ``summary.json``: the offsets and how many copies each record has."""
+        return {"offsets": list(self.offsets), "copies": len(self.offsets)}
 
 
 def as_rows(seqs: list[np.ndarray]) -> np.ndarray:

@@ -25,6 +25,8 @@ from .options import RunOptions
 DEFAULT_WIDTH = 200
 #: how the negatives can be made, besides a file
 NEGATIVE_MAKERS = ("genomic", "shuffle")
+#: letters the WD model's training copies of a window are moved by, at most
+DEFAULT_JITTER = 10
 
 
 @dataclass(frozen=True)
@@ -42,12 +44,19 @@ class PeakSource:
         peak as it is (records of different lengths: a position-free model).
     negatives : str
         ``"genomic"``, ``"shuffle"`` or the path of a FASTA or BED file.
+    jitter : int
+        A WD model trains on every window and on copies of it moved along
+        the genome by ``-jitter``, ``-jitter // 2``, ``jitter // 2`` and
+        ``jitter`` letters (`copy_offsets`; `poimkit.run.data.MovedCopies`);
+        0: on the windows alone. Needs negatives with coordinates (genomic
+        or a BED file).
     """
 
     bed: str
     genome: str
     width: int | None = DEFAULT_WIDTH
     negatives: str = "genomic"
+    jitter: int = DEFAULT_JITTER
 
     @property
     def negatives_file(self) -> str | None:
@@ -74,6 +83,8 @@ class PeakSource:
             )
         if self.width is not None and self.width < 1:
             raise InputError(f"--width must be at least 1, got {self.width}")
+        if self.jitter < 0:
+            raise InputError(f"--jitter must be 0 or more letters, got {self.jitter}")
         path = self.negatives_file
         if path is not None and not os.path.isfile(path):
             raise InputError(
@@ -209,6 +220,7 @@ def read_peak_input(
         negatives, made, records = make_negatives(
             source, genome, peaks, positives, options, progress
         )
+        copies = _moved_copies(source, genome, positives, negatives, options)
         provenance = genome.provenance()
     for w in caught:  # counted, and passed on (one line each on the CLI)
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
@@ -237,6 +249,7 @@ def read_peak_input(
         y.astype(int),
         inputs,
         _dropped_count(caught),
+        copies,
     )
     kind = "file" if source.negatives_file else source.negatives
     description = {
@@ -248,10 +261,71 @@ def read_peak_input(
             "centred_on": "summit" if (peaks.summit >= 0).any() else "centre",
             "n_windows": len(positives.seqs),
             "dropped": positives.dropped,
+            "training_copies": None if copies is None else copies.describe(),
         },
         "negatives": {"kind": kind, "what_it_tells": NEGATIVE_KINDS[kind], **made},
     }
     return PeakData(data, description, records)
+
+
+def copy_offsets(jitter: int, n: int) -> tuple[int, ...]:
+    """The offsets of a WD model's training copies of ``n`` windows.
+
+    Five copies (0, ``±jitter // 2``, ``±jitter``), or three (0, ``±jitter``)
+    where five would take the kernel solver past `KERNEL_MAX_SEQUENCES`
+    sequences; none where three would too, or for ``jitter`` 0.
+
+    Parameters
+    ----------
+    jitter : int
+        The largest offset, in letters.
+    n : int
+        The number of windows (positives and negatives).
+
+    Returns
+    -------
+    tuple of int
+        The offsets, 0 first; empty for no copies.
+
+    Examples
+    --------
+    >>> copy_offsets(10, 1000)
+    (0, -10, -5, 5, 10)
+    >>> copy_offsets(10, 5000)
+    (0, -10, 10)
+    >>> copy_offsets(0, 1000)
+    ()
+    """
+    from .options import KERNEL_MAX_SEQUENCES
+
+    half = jitter // 2
+    for offsets in ((0, -jitter, -half, half, jitter), (0, -jitter, jitter)):
+        offsets = tuple(dict.fromkeys(offsets))
+        if jitter and len(offsets) > 1 and n * len(offsets) <= KERNEL_MAX_SEQUENCES:
+            return offsets
+    return ()
+
+
+def _moved_copies(source, genome, positives, negatives, options):
+    """The WD model's training copies of every window (`copy_offsets`), or None.
+
+    None for a model that cannot be WD, windows of any width, negatives
+    without coordinates (shuffles, a FASTA file), or too many windows.
+    """
+    from ..genome.peaks import moved_windows
+    from .data import MovedCopies
+
+    regions = negatives.get("regions")
+    if options.kernel == "gkm" or source.width is None or regions is None:
+        return None
+    offsets = copy_offsets(source.jitter, len(positives.seqs) + len(regions.chrom))
+    if not offsets:
+        return None
+    windows = [
+        moved_windows(genome, positives.peaks, offsets, positives.seqs),
+        moved_windows(genome, regions, offsets, negatives["seqs"]),
+    ]
+    return MovedCopies(offsets, np.concatenate(windows, axis=1))
 
 
 def make_negatives(
@@ -282,7 +356,8 @@ def make_negatives(
     Returns
     -------
     records : dict
-        ``ids`` and ``seqs`` of the negatives.
+        ``ids`` and ``seqs`` of the negatives; ``regions``, the windows'
+        `Peaks`, for negatives read from the genome.
     made : dict
         How they were made (for ``summary.json``).
     to_write : tuple or None
@@ -330,7 +405,7 @@ def _genomic_records(genome, found, kept, options):
     windows = extract(genome, regions, "genomic negatives")
     made = {**found.describe(), "file": "negatives.bed"}
     return (
-        {"ids": windows.ids, "seqs": windows.seqs},
+        {"ids": windows.ids, "seqs": windows.seqs, "regions": windows.peaks},
         made,
         ("bed", found, kept.ids),
     )
@@ -358,4 +433,5 @@ def _negatives_file(source, genome):
     regions = read_peaks(path).windows(source.width)
     windows = extract(genome, regions, "negative windows")
     made = {"n": len(windows.seqs), "file": path, "dropped": windows.dropped}
-    return {"ids": windows.ids, "seqs": windows.seqs}, made, None
+    records = {"ids": windows.ids, "seqs": windows.seqs, "regions": windows.peaks}
+    return records, made, None

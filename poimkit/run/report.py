@@ -520,7 +520,22 @@ def _peaks_section(s: dict) -> str:
         f"{peaks['n_peaks']} peaks in <span class='mono'>"
         f"{html.escape(peaks['file'])}</span> ({peaks['format']})"
         + (f"; {lost} were left out" if lost else "")
-        + f". {made}{html.escape(negatives['what_it_tells'])}</p>"
+        + f". {made}{html.escape(negatives['what_it_tells'])}"
+        + _copies_text(peaks.get("training_copies"), s.get("family"))
+        + "</p>"
+    )
+
+
+def _copies_text(copies: dict | None, family: str | None) -> str:
+    """How a WD model trained on moved copies of the windows (or nothing)."""
+    if not copies or family != "wd":
+        return ""
+    moved = sorted({abs(o) for o in copies["offsets"] if o})
+    return (
+        f" The WD model trained on {copies['copies']} copies of every window: "
+        f"the window itself and the window moved by ±{' and ±'.join(map(str, moved))} "
+        "letters along the genome (the summit and the site are uncertain by some "
+        "letters); the cross-validation tests the windows themselves."
     )
 
 

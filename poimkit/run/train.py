@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from .copy_fits import CopyFits
 from .crossval import NO_CV, cross_validate, train_final
 from .data import LabeledData
 from .options import FIXED_DEFAULTS, RunOptions
@@ -81,18 +82,29 @@ def train_model(
     """
     step = step or (lambda name: nullcontext())
     cv = NO_CV
+    fits = CopyFits(data)  # the folds and the final model share copies' kernels
     if plan.options.cv:
         with step("cross-validation"):
             cv = cross_validate(
-                data, plan, progress, fit_params=fit_params, motif_model=motif_model
+                data,
+                plan,
+                progress,
+                fit_params=fit_params,
+                motif_model=motif_model,
+                fits=fits,
             )
         if on_cv is not None:
             on_cv(cv)
     with step("training"):
         model, chosen, selection = train_final(
-            data, plan, cv["selection"], fit_params=fit_params
+            data, plan, cv["selection"], fit_params=fit_params, fits=fits
         )
-        calibrate_final(model, data.y, cv, selection)
+        family = selection["family"] if selection is not None else plan.options.kernel
+        # the inner CV's calibration is of models trained without the copies
+        inner = None if data.trains_copies(family) else selection
+        calibrate_final(model, data.y, cv, inner)
+        if data.trains_copies(family):
+            model.training_offsets_ = data.copies.offsets
     return TrainedModel(model, chosen, selection, cv, plan)
 
 

@@ -243,10 +243,18 @@ class WDClassifierBase(ClassifierMixin, KernelModelBase):
     on held-out scores (`calibrate`, `poimkit.svm.calibration`), saved with
     the model. A calibrated classifier's label is the class of probability at
     least 1/2; an uncalibrated one's the sign of its score.
+
+    ``training_offsets_``, also saved: the letters its training windows were
+    moved by along the genome (``(0,)``: the windows as cut; a WD model of
+    ``poimkit run --bed`` trains on moved copies,
+    `poimkit.run.data.MovedCopies`). ``poimkit variants --bed`` scores a
+    variant in a peak at the same placements (`poimkit.variants.placement`).
     """
 
     #: Platt scaling (a, b), or None (set by `calibrate`; an instance attribute)
     calibration_: tuple[float, float] | None = None
+    #: letters the training windows were moved by (an instance attribute)
+    training_offsets_: tuple[int, ...] = (0,)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -332,13 +340,20 @@ class WDClassifierBase(ClassifierMixin, KernelModelBase):
         if classes.dtype.kind not in "iubfU":
             classes = classes.astype(str)
         calibration = self.calibration_ or (np.nan, np.nan)
-        return {"classes": classes, "calibration": np.asarray(calibration, float)}
+        return {
+            "classes": classes,
+            "calibration": np.asarray(calibration, float),
+            "training_offsets": np.asarray(self.training_offsets_, dtype=np.int64),
+        }
 
     def _restore_labels(self, arrays) -> None:
         self.classes_ = arrays["classes"]
         calibration = arrays.get("calibration")  # files before calibration: none
         if calibration is not None and np.isfinite(calibration).all():
             self.calibration_ = (float(calibration[0]), float(calibration[1]))
+        offsets = arrays.get("training_offsets")  # files before it: as cut
+        if offsets is not None and offsets.size:
+            self.training_offsets_ = tuple(int(o) for o in offsets)
 
     def _labels_consistent(self) -> bool:
         return self.classes_.shape == (2,)

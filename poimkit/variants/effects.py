@@ -50,9 +50,11 @@ class _Positional:
 
     position_free = False
 
-    def __init__(self, weights) -> None:
+    def __init__(self, weights, offsets: tuple[int, ...] = (0,)) -> None:
         self.weights = weights
         self.length = int(weights.length)
+        #: the model's training placements (`poimkit.variants.placement`)
+        self.offsets = tuple(offsets)
 
     def run(self, R, A, anchor, top, keep, spans=None) -> VariantEffects:
         """Equal-length windows ``R[r] -> A[r]`` (n, L); ``spans`` is not needed.
@@ -252,7 +254,9 @@ def effect_engine(model: object) -> _Positional | _PositionFree:
         return _Lsgkm(model)
     if getattr(model, "position_free", False):
         return _PositionFree(model)
-    return _Positional(model.explicit_weights())
+    return _Positional(
+        model.explicit_weights(), getattr(model, "training_offsets_", (0,))
+    )
 
 
 def check_top(top: int) -> int:

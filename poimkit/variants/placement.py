@@ -9,7 +9,12 @@ variant's column matters:
     With peaks (``variants --bed``), a variant inside a peak's training
     window (``width`` letters around the summit, as ``run --bed`` cuts them)
     is scored in that window, at its own column, reverse-complemented on a
-    minus-strand peak as in training. The variant null places its SNVs the
+    minus-strand peak as in training. A model trained on copies of its
+    windows moved along the genome (``training_offsets_``,
+    `poimkit.run.data.MovedCopies`) scores it at the same placements: the
+    ref and alt scores are the means over the moved windows that hold the
+    variant, and the effect their difference (the top k-mer changes and the
+    plots are of the window itself). The variant null places its SNVs the
     same way, in the background windows.
 ``"strongest"``
     Otherwise (and for variants outside every peak) every placement that
@@ -46,10 +51,14 @@ class Placement:
     regions : dict of str to tuple, optional
         Per chromosome, sorted window ``(start, end, minus)`` arrays of the
         model's length.
+    offsets : tuple of int
+        ``"regions"``: the letters each window is also moved by (the model's
+        training placements; 0 first).
     """
 
     kind: str = CENTRE
     regions: dict = field(default_factory=dict)
+    offsets: tuple[int, ...] = (0,)
 
     @classmethod
     def of(cls, engine: Any, windows: Peaks | None = None) -> Placement:
@@ -71,16 +80,18 @@ class Placement:
             return cls(CENTRE)
         if windows is None:
             return cls(STRONGEST)
-        return cls.within(windows)
+        return cls.within(windows, getattr(engine, "offsets", (0,)))
 
     @classmethod
-    def within(cls, windows: Peaks) -> Placement:
+    def within(cls, windows: Peaks, offsets: tuple[int, ...] = (0,)) -> Placement:
         """Placement in ``windows`` (whatever the model), e.g. to test membership.
 
         Parameters
         ----------
         windows : Peaks
             Windows of the model's length.
+        offsets : tuple of int
+            The model's training placements (see the module notes).
 
         Returns
         -------
@@ -93,7 +104,7 @@ class Placement:
             at = at[np.argsort(windows.start[at], kind="stable")]
             minus = np.asarray(windows.strand)[at] == "-"
             regions[name] = (windows.start[at], windows.end[at], minus)
-        return cls(REGIONS, regions)
+        return cls(REGIONS, regions, tuple(offsets))
 
     def columns(self, chrom: str, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each variant's column in the window holding it (-1: none), and its strand.
@@ -204,8 +215,9 @@ def scored_chunk(
     for strand in (False, True):
         at = placed[minus[placed] == strand]
         if at.size:
-            win, lost = _windows(codes, pos, refs, alts, rows, L, at, column[at])
-            parts.append(_score(engine, _reverse(win) if strand else win, top))
+            variants = (codes, pos, refs, alts, rows, at, column[at])
+            chunk, lost = _in_regions(engine, variants, strand, placement, top)
+            parts.append(chunk)
             _count(skipped, lost)
     rest = np.flatnonzero(column < 0)
     if rest.size:
@@ -213,6 +225,40 @@ def scored_chunk(
         parts.append(chunk)
         _count(skipped, lost)
     return _ordered(parts), skipped
+
+
+def _in_regions(engine, variants: tuple, minus: bool, placement, top: int):
+    """Variants in their regions' windows, averaged over the training placements.
+
+    ``variants`` is ``(codes, pos, refs, alts, rows, at, column)``: the
+    variants ``at`` of one strand and their columns in their windows.
+    """
+    codes, pos, refs, alts, rows, at, column = variants
+    L = engine.length
+
+    def scored(columns, where, keep):
+        win, lost = _windows(codes, pos, refs, alts, rows, L, where, columns)
+        return _score(engine, _reverse(win) if minus else win, keep), lost
+
+    own, lost = scored(column, at, top)
+    if len(placement.offsets) == 1 or not own.rows.size:
+        return own, lost
+    index = {row: i for i, row in enumerate(own.rows.tolist())}
+    ref, alt = own.ref_score.copy(), own.alt_score.copy()
+    n = np.ones(own.rows.size)
+    for offset in placement.offsets[1:]:
+        moved = column - offset  # the window moved by offset along the genome
+        holds = (moved >= 0) & (moved < L)
+        chunk, _ = scored(moved[holds], at[holds], 0)  # lost windows: left out
+        mine = [(index[r], j) for j, r in enumerate(chunk.rows.tolist()) if r in index]
+        if mine:
+            i, j = (np.array(x) for x in zip(*mine, strict=True))
+            ref[i] += chunk.ref_score[j]
+            alt[i] += chunk.alt_score[j]
+            n[i] += 1
+    own.ref_score, own.alt_score = ref / n, alt / n
+    own.effect = own.alt_score - own.ref_score
+    return own, lost
 
 
 def _windows(codes, pos, refs, alts, rows, L, at, column):
