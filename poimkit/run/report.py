@@ -535,7 +535,8 @@ def _copies_text(copies: dict | None, family: str | None) -> str:
         f" The WD model trained on {copies['copies']} copies of every window: "
         f"the window itself and the window moved by ±{' and ±'.join(map(str, moved))} "
         "letters along the genome (the summit and the site are uncertain by some "
-        "letters); the cross-validation tests the windows themselves."
+        "letters); the inner cross-validation chose the parameters on the windows "
+        "alone, and the cross-validation tests the windows themselves."
     )
 
 
