@@ -73,10 +73,7 @@ class CopyFits:
         X, y = self.data.training(rows, family)
         if fit_params or not self._shares(model, family):
             return model.fit(X, y, **(fit_params or {}))
-        from .._validation import check_shift
-
-        X, y = model._training_data(X, y)
-        check_shift(model.shift, X.shape[1])
+        X, y = model._checked_training(X, y)
         copies = self._copy_rows(np.asarray(rows))
         return model._fit_gram(X, y, self._kernel(model)[np.ix_(copies, copies)])
 
@@ -86,12 +83,13 @@ class CopyFits:
 
     def _shares(self, model: Any, family: str) -> bool:
         return self.data.trains_copies(family) and all(
-            hasattr(model, name) for name in ("_raw_kernel", "_fit_gram")
+            hasattr(model, name)
+            for name in ("_checked_training", "_raw_kernel", "_fit_gram")
         )
 
     def _kernel(self, model: Any) -> np.ndarray:
         """The raw kernel matrix over every copy, for ``model``'s setting."""
-        setting = {k: v for k, v in model.get_params().items() if k not in _SOLVER}
+        setting = _kernel_setting(model.get_params())
         if setting != self._setting:
             self.release()  # the last one first: they are large
             windows = self.data.copies.windows
@@ -129,11 +127,15 @@ def fit_order(chosen: list[tuple[str, dict]], last: tuple[str, dict]) -> list[in
 
     def setting(family_params: tuple[str, dict]) -> tuple:
         family, params = family_params
-        kernel = {k: v for k, v in params.items() if k not in _SOLVER}
-        return family, repr(sorted(kernel.items()))
+        return family, repr(sorted(_kernel_setting(params).items()))
 
     final = setting(last)
     return sorted(
         range(len(chosen)),
         key=lambda f: (setting(chosen[f]) == final, setting(chosen[f])),
     )
+
+
+def _kernel_setting(params: dict) -> dict:
+    """The parameters that make the kernel matrix (those of the solver left out)."""
+    return {k: v for k, v in params.items() if k not in _SOLVER}

@@ -100,10 +100,10 @@ def train_model(
             data, plan, cv["selection"], fit_params=fit_params, fits=fits
         )
         family = selection["family"] if selection is not None else plan.options.kernel
+        on_copies = data.trains_copies(family)
         # the inner CV's calibration is of models trained without the copies
-        inner = None if data.trains_copies(family) else selection
-        calibrate_final(model, data.y, cv, inner)
-        if data.trains_copies(family):
+        calibrate_final(model, data.y, cv, None if on_copies else selection)
+        if on_copies:
             model.training_offsets_ = data.copies.offsets
     return TrainedModel(model, chosen, selection, cv, plan)
 

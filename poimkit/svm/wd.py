@@ -105,9 +105,14 @@ class WDExpansion(WDParams):
         -------
         self
         """
+        X, y = self._checked_training(X, y)
+        return self._fit_gram(X, y, self._raw_kernel(X))
+
+    def _checked_training(self, X: ArrayLike, y: ArrayLike) -> tuple:
+        """``(X, y)`` checked as `fit` takes them, the shift against the length."""
         X, y = self._training_data(X, y)
         check_shift(self.shift, X.shape[1])
-        return self._fit_gram(X, y, self._raw_kernel(X))
+        return X, y
 
     def _check_params(self) -> None:
         """Check the kernel's and the solver's parameters (common to both)."""
