@@ -768,3 +768,31 @@ def max_sensitivity_naive(model, X, y, grid_of):
             rows.append(max(values) - min(values))
         d.append(np.mean(rows))
     return np.array(d) / np.ptp(y)
+
+
+def mean_score_fixed_naive(model, length, fixed):
+    """E_x[f(x)] over all uniform sequences of ``length`` with letters ``fixed``.
+
+    ``fixed`` maps a position to a letter code; the other positions take
+    every letter (4**free sequences, scored at once).
+    """
+    free = [p for p in range(length) if p not in fixed]
+    X = np.zeros((4 ** len(free), length), dtype=np.uint8)
+    for p, code in fixed.items():
+        X[:, p] = code
+    for n, p in enumerate(free):
+        X[:, p] = (np.arange(X.shape[0]) // 4**n) % 4
+    return float(np.mean(model.decision_function(X)))
+
+
+def dense_tables(weights):
+    """Dense ``(L - k + 1, 4**k)`` tables of sparse positional k-mer weights."""
+    tables = []
+    for k in range(1, weights.max_order + 1):
+        indptr, kmers, values = weights.order(k)
+        table = np.zeros((weights.length - k + 1, 4**k))
+        for i in range(weights.length - k + 1):
+            rows = slice(indptr[i], indptr[i + 1])
+            table[i, kmers[rows]] = values[rows]
+        tables.append(table)
+    return tables

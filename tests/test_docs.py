@@ -32,6 +32,7 @@ PACKAGES = (
     "poimkit.plot",
     "poimkit.background",
     "poimkit.explain",
+    "poimkit.torch",
     "poimkit.datasets",
 )
 EXAMPLES = sorted((DOCS / "examples").glob("plot_*.py"))

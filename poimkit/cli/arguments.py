@@ -17,6 +17,32 @@ if TYPE_CHECKING:
     from ..run.options import RunOptions
 
 
+def load_model_args(args: argparse.Namespace):
+    """The model of ``args.model``, with the torch options where it is a torch file.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        ``model``, and ``input_length``, ``head`` and ``reduce``
+        (`poimkit.cli.options.add_torch_options`).
+
+    Returns
+    -------
+    object
+        As `poimkit.svm.load_model`.
+    """
+    from ..svm import load_model
+
+    head = args.head
+    if head is not None and head.lstrip("-").isdigit():
+        head = int(head)
+    if args.input_length is not None and args.input_length < 1:
+        raise InputError(f"--input-length must be positive, got {args.input_length}")
+    return load_model(
+        args.model, input_length=args.input_length, output=head, reduce=args.reduce
+    )
+
+
 def read_options(args: argparse.Namespace) -> dict:
     """What to do with invalid and short records, and the crop length.
 
@@ -113,6 +139,10 @@ MODEL_FIELDS = (
     "reverse_complement",
     "gkm_l",
     "gkm_k",
+    "cnn_filters",
+    "cnn_layers",
+    "cnn_epochs",
+    "cnn_max_time",
     "grid",
 )
 #: `RunOptions` fields set by the other options of run, under the same names

@@ -4,7 +4,8 @@
 ``ohe.npz`` and ``attr.npz`` (for ``modisco motifs -s ohe.npz -a attr.npz``),
 ``scores.tsv``, ``logos/`` of the records of highest score and, for peaks,
 ``contributions.bw`` (`poimkit.explain.outputs`). The attributions are
-`poimkit.explain.letter_attributions`.
+`poimkit.explain.records.explain_records`': exact for k-mer models, by
+in-silico mutagenesis for models that only score (a CNN, a torch file).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 import json
 
 from ..errors import InputError
+from .arguments import load_model_args
 
 #: logos drawn unless ``--top`` says otherwise
 TOP_LOGOS = 10
@@ -51,18 +53,15 @@ def run_explain(args: argparse.Namespace) -> int:
     args : argparse.Namespace
         The parsed command line.
     """
-    import numpy as np
-
-    from ..explain.attributions import letter_attributions
     from ..explain.outputs import (
         check_bigwig,
         write_bigwig,
         write_logos,
         write_modisco_inputs,
     )
+    from ..explain.records import explain_records
     from ..io.files import write_table
     from ..io.outdir import RUN_FORMAT, check_output_folder, staged_directory
-    from ..svm import load_model
     from .console import say
 
     if args.top < 0:
@@ -71,12 +70,11 @@ def run_explain(args: argparse.Namespace) -> int:
     check_output_folder(args.output, args.force, inputs)
     if args.bed is not None:
         check_bigwig()
-    model = load_model(args.model)
+    model = load_model_args(args)
     ids, seqs, sizes = _records(args, model)
     if not seqs:
         raise InputError("no records to explain")
-    found = letter_attributions(model, seqs)
-    scores = found.contributions.sum(axis=1) + float(np.ravel(model.intercept_)[0])
+    found, scores, method = explain_records(model, seqs)
     with staged_directory(args.output, args.force, inputs) as staged:
         write_modisco_inputs(staged, found)
         write_table(
@@ -92,6 +90,7 @@ def run_explain(args: argparse.Namespace) -> int:
             "command": "explain",
             "model": str(args.model),
             "n_records": len(ids),
+            "attributions": method,
             "length": int(found.ohe.shape[2]),
             "logos": logos,
             "bigwig": sizes is not None,

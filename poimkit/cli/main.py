@@ -36,6 +36,7 @@ COMMANDS = {
     "variants": ("variants", "run_variants"),
     "scan": ("scan", "run_scan"),
     "explain": ("explain", "run_explain"),
+    "interactions": ("interactions", "run_interactions"),
 }
 
 

@@ -14,9 +14,39 @@ from collections.abc import Iterable
 #: the model argument of score, poim and variants
 MODEL_HELP = (
     "a model file: the .npz of poimkit train or run (model.npz; run's "
-    "motif_model.npz or stack.npz too), or an LS-GKM model file of gkmtrain "
-    "-t 0, 1 or 2 (or gkmsvm-lite's save_lsgkm)"
+    "motif_model.npz or stack.npz too), an LS-GKM model file of gkmtrain "
+    "-t 0, 1 or 2 (or gkmsvm-lite's save_lsgkm), or a torch model saved by "
+    "torch.jit.save or torch.export.save (reads one-hot (N, 4, L), rows A, C, "
+    "G, T; see --input-length, --head, --reduce)"
 )
+
+
+def add_torch_options(parser: argparse.ArgumentParser) -> None:
+    """``--input-length``, ``--head`` and ``--reduce``: how to read a torch model.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+    """
+    group = parser.add_argument_group("torch models (torch.jit.save, torch.export)")
+    group.add_argument(
+        "--input-length",
+        type=int,
+        metavar="L",
+        help="the length of the records the model reads",
+    )
+    group.add_argument(
+        "--head",
+        metavar="INDEX|NAME",
+        help="the output of a model that returns several (a tuple index or a "
+        "dict key), e.g. the count head of a profile model",
+    )
+    group.add_argument(
+        "--reduce",
+        choices=("sum", "mean", "max"),
+        help="how an output of several values per record (a profile, tasks) "
+        "becomes one score",
+    )
 
 
 def add_input_options(parser: argparse.ArgumentParser, targets: bool = False) -> None:
@@ -313,10 +343,33 @@ def add_model_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGrou
         "LS-GKM) on records of any lengths, motifs anywhere; auto (default): gkm "
         "for records of different lengths (with a notice), else the inner "
         "cross-validation chooses between wd and gkm (wd on a tie; wd with "
-        "--no-grid, --solver linear or a wd-only option)",
+        "--no-grid, --solver linear or a wd-only option); cnn: a dilated "
+        "residual CNN (needs torch: pip install 'poimkit[torch]') on records of "
+        "any lengths, both strands, early-stopped on held-out chromosomes",
     )
     _add_family_options(model)
     return model
+
+
+def _add_cnn_options(model: argparse._ArgumentGroup) -> None:
+    """--cnn-filters, --cnn-layers, --cnn-epochs and --cnn-max-time."""
+    from ..run.options import CNN_DEFAULTS
+
+    for name, text in (
+        ("filters", "cnn: channels of every convolution"),
+        ("layers", "cnn: dilated residual layers (receptive field 21 + 2^(n+2) - 4)"),
+        ("epochs", "cnn: most passes over the training records"),
+    ):
+        model.add_argument(
+            f"--cnn-{name}", type=int, default=CNN_DEFAULTS[name], help=text
+        )
+    model.add_argument(
+        "--cnn-max-time",
+        type=float,
+        metavar="SECONDS",
+        help="cnn: stop a training after the epoch that passes this many seconds "
+        "(each fold's and the final model's)",
+    )
 
 
 def _add_family_options(model: argparse._ArgumentGroup) -> None:
@@ -347,6 +400,7 @@ def _add_family_options(model: argparse._ArgumentGroup) -> None:
             metavar=name.upper(),
             help=text,
         )
+    _add_cnn_options(model)
     model.add_argument(
         "--solver",
         choices=("auto", "kernel", "linear"),

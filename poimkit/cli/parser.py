@@ -21,6 +21,7 @@ from .options import (
     add_peak_options,
     add_poim_options,
     add_run_options,
+    add_torch_options,
     command,
 )
 
@@ -50,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         add_variants,
         add_scan,
         add_explain,
+        add_interactions,
         add_demo,
     ):
         add(sub)
@@ -172,6 +174,7 @@ def add_poim(sub: argparse._SubParsersAction) -> None:
     poim.add_argument(
         "--seed", type=int, default=0, help="seed of the sampled POIMs (--samples)"
     )
+    add_torch_options(poim)
     add_cleaning_options(poim)
     add_common_options(poim)
 
@@ -364,6 +367,7 @@ def add_variants(sub: argparse._SubParsersAction) -> None:
         help="skip (and count) variants whose REF differs from the genome "
         "instead of stopping",
     )
+    add_torch_options(variants)
     add_common_options(variants)
 
 
@@ -460,7 +464,10 @@ def add_explain(sub: argparse._SubParsersAction) -> None:
         "poimkit explain model.npz --fasta seqs.fa -o explained/",
     )
     explain.add_argument(
-        "model", metavar="MODEL", help="a k-mer model (poimkit, LS-GKM)"
+        "model",
+        metavar="MODEL",
+        help="a k-mer model (poimkit, LS-GKM): exact attributions; any other "
+        "model (a CNN, a torch file, see poimkit poim): in-silico mutagenesis",
     )
     explain.add_argument("--fasta", metavar="FASTA", help="the records to explain")
     explain.add_argument("--bed", metavar="PEAKS", help="peaks (with --genome)")
@@ -482,6 +489,65 @@ def add_explain(sub: argparse._SubParsersAction) -> None:
         "--force", action="store_true", help="replace DIR if poimkit made it"
     )
     explain.add_argument("--quiet", action="store_true", help="no messages")
+    add_torch_options(explain)
+
+
+def add_interactions(sub: argparse._SubParsersAction) -> None:
+    """Add the ``interactions`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subcommands.
+    """
+    found = command(
+        sub,
+        "interactions",
+        "how two motifs act together in a model: a spacing and orientation map",
+        "poimkit interactions model.npz GATAA CACGTG --length 200 -o gata_ebox/",
+        "poimkit interactions model.pt --input-length 1000 --head 1 --motifs "
+        "OUT/motifs.meme motif_1 motif_2 -o pair/",
+    )
+    found.add_argument("model", metavar="MODEL", help=MODEL_HELP)
+    found.add_argument("motif_a", metavar="A", help="a DNA motif, or a --motifs name")
+    found.add_argument(
+        "motif_b", metavar="B", help="the other, placed after A (right of it)"
+    )
+    found.add_argument(
+        "--motifs",
+        metavar="FILE",
+        help="a motif file (MEME, JASPAR, TRANSFAC) or jaspar collection whose "
+        "motifs A and B name (their consensus is inserted)",
+    )
+    found.add_argument(
+        "--length",
+        type=int,
+        help="length of the background sequences (default: the model's)",
+    )
+    found.add_argument(
+        "--max-distance",
+        type=int,
+        default=20,
+        help="letters between A and B, from 0 to this",
+    )
+    found.add_argument(
+        "--orientations",
+        default="++,+-,-+,--",
+        help="A's and B's strands, comma-separated (+: as given, -: reverse "
+        "complement)",
+    )
+    found.add_argument(
+        "--samples", type=int, default=256, help="background sequences drawn"
+    )
+    found.add_argument("--seed", type=int, default=0, help="seed of the draws")
+    found.add_argument(
+        "-o", "--output", required=True, metavar="DIR", help="the output folder"
+    )
+    found.add_argument(
+        "--force", action="store_true", help="replace DIR if poimkit made it"
+    )
+    found.add_argument("--quiet", action="store_true", help="no messages")
+    add_torch_options(found)
 
 
 def add_demo(sub: argparse._SubParsersAction) -> None:

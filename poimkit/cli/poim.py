@@ -7,7 +7,7 @@ import argparse
 from .._validation import check_int
 from ..errors import InputError
 from ..io.outdir import check_writable
-from .arguments import read_options
+from .arguments import load_model_args, read_options
 from .console import bars, say
 from .stopping import EXIT_OK
 
@@ -63,13 +63,12 @@ def run_poim(args: argparse.Namespace) -> int:
     """
     from ..io import commit_together
     from ..poim.compute import model_poim
-    from ..svm import load_model
 
     check_writable(args.output, args.top_tsv)
     check_int(args.top, "--top", 0)
     if not args.memory_limit > 0:
         raise InputError(f"--memory-limit must be positive, got {args.memory_limit}")
-    model = load_model(args.model)
+    model = load_model_args(args)
     background = _background_from_args(
         args, model.length_, getattr(model, "position_free", False)
     )

@@ -159,8 +159,8 @@ def _print_cv(args: argparse.Namespace, cv: dict) -> None:
 def _saved(args: argparse.Namespace, model: Any) -> None:
     """Write the model to ``--output`` and say so."""
     model.save(args.output)
-    say(
-        args,
-        f"model with {int(model.n_support_.sum())} support vectors "
-        f"written to {args.output}",
-    )
+    if hasattr(model, "n_support_"):
+        what = f"model with {int(model.n_support_.sum())} support vectors"
+    else:
+        what = f"{model.describe()}, trained for {len(model.log_.valid_loss)} epochs,"
+    say(args, f"{what} written to {args.output}")

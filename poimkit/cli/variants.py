@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
+from .arguments import load_model_args
 from .console import bars, say
 
 
@@ -64,13 +65,12 @@ def run_variants(args: argparse.Namespace) -> int:
         The parsed command line.
     """
     from .._threads import numba_threads
-    from ..svm import load_model
     from ..variants.null import beside_model
     from ..variants.scoring import score_variants, write_effects
 
     _check_arguments(args)
     folder = _check_output(args)
-    model = load_model(args.model)
+    model = load_model_args(args)
     if args.threads is not None:
         model.n_threads = args.threads
     null_windows = args.null_windows

@@ -3,9 +3,13 @@
 `letter_attributions` gives every record's exact per-letter contributions
 (the model's k-mer weights shared by their letters) and the hypothetical
 contributions of every letter at every position, in the layout
-modisco-lite reads (records x 4 x length).
+modisco-lite reads (records x 4 x length). `ism_attributions` gives the same
+for any model by in-silico mutagenesis, and `explain_records` picks the one
+that fits the model.
 """
 
 from .attributions import Attributions, letter_attributions
+from .ism import ism_attributions
+from .records import explain_records
 
-__all__ = ["Attributions", "letter_attributions"]
+__all__ = ["Attributions", "explain_records", "ism_attributions", "letter_attributions"]

@@ -13,6 +13,8 @@ from .firm import *  # noqa: F403
 from .firm import __all__ as _firm
 from .hsic import *  # noqa: F403
 from .hsic import __all__ as _hsic
+from .interactions import *  # noqa: F403
+from .interactions import __all__ as _interactions
 from .mfi import *  # noqa: F403
 from .mfi import __all__ as _mfi
 from .morf import *  # noqa: F403
@@ -22,4 +24,15 @@ from .permutation import __all__ as _permutation
 from .sensitivity import *  # noqa: F403
 from .sensitivity import __all__ as _sensitivity
 
-__all__ = sorted({*_fiblr, *_firm, *_hsic, *_mfi, *_morf, *_permutation, *_sensitivity})
+__all__ = sorted(
+    {
+        *_fiblr,
+        *_firm,
+        *_hsic,
+        *_interactions,
+        *_mfi,
+        *_morf,
+        *_permutation,
+        *_sensitivity,
+    }
+)

@@ -444,6 +444,36 @@ def _starts_as_zip(path: str) -> bool:
         return False
 
 
+def torch_model_kind(path: PathLike) -> str | None:
+    """What kind of saved torch model ``path`` is, told without torch.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    str or None
+        ``"torchscript"`` for ``torch.jit.save``'s zip (a ``code/`` folder),
+        ``"export"`` for ``torch.export.save``'s (an ``archive_format``
+        entry), None for anything else.
+    """
+    import zipfile
+
+    if not _starts_as_zip(str(path)):
+        return None
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return None
+    if any("/code/" in name for name in names):
+        return "torchscript"
+    if any(name.endswith("/archive_format") for name in names):
+        return "export"
+    return None
+
+
 def npz_format(path: PathLike, what: str = "poimkit") -> str:
     """The ``format`` a file written by `write_npz` declares ('' if none).
 

@@ -18,6 +18,7 @@ from .axes import (
     place_text,
 )
 from .curves import plot_reliability, plot_roc
+from .interactions import plot_interactions
 from .logos import LOGO_COLORS, draw_letter, letter_glyphs, logo_figure, plot_logo
 from .poims import (
     plot_differential,
@@ -39,6 +40,7 @@ __all__ = [
     "open_frame",
     "place_text",
     "plot_differential",
+    "plot_interactions",
     "plot_kmer_importance",
     "plot_logo",
     "plot_nucleotide_importance",

@@ -28,6 +28,10 @@ class CopyFits:
     ----------
     data : LabeledData
         The run's records, with or without `copies`.
+    groups : numpy.ndarray, optional
+        Every record's chromosome when the folds go by chromosome: a model
+        that stops early on held-out groups (``fits_groups``, the CNN) holds
+        out whole chromosomes of its training part.
 
     Notes
     -----
@@ -35,8 +39,9 @@ class CopyFits:
     copies); `release` frees it.
     """
 
-    def __init__(self, data: LabeledData) -> None:
+    def __init__(self, data: LabeledData, groups: np.ndarray | None = None) -> None:
         self.data = data
+        self.groups = groups
         self._setting: dict | None = None
         self._K: np.ndarray | None = None
 
@@ -71,6 +76,9 @@ class CopyFits:
 
         model = clone(template).set_params(**params)
         X, y = self.data.training(rows, family)
+        if getattr(model, "fits_groups", False):
+            groups = None if self.groups is None else self.groups[rows]
+            return model.fit(X, y, groups=groups, **(fit_params or {}))
         if fit_params or not self._shares(model, family):
             return model.fit(X, y, **(fit_params or {}))
         X, y = model._checked_training(X, y)

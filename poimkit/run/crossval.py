@@ -11,6 +11,7 @@ import numpy as np
 
 from .._messages import tell
 from ..errors import InputError
+from ..svm.metrics import auc_interval, fold_interval  # noqa: F401 (re-exported)
 from .copy_fits import CopyFits, fit_order
 from .data import LabeledData
 from .options import RunOptions, SolverNotice
@@ -160,8 +161,19 @@ def _split_by(data: LabeledData, options: RunOptions) -> str:
     return "chrom" if peaks else "random"
 
 
-def _chromosomes(data: LabeledData, options: RunOptions) -> np.ndarray | None:
-    """Every record's chromosome when folds go by chromosome, else None."""
+def record_chromosomes(data: LabeledData, options: RunOptions) -> np.ndarray | None:
+    """Every record's chromosome when folds go by chromosome, else None.
+
+    Parameters
+    ----------
+    data : LabeledData
+    options : RunOptions
+        ``cv_by`` (`plan_folds`).
+
+    Returns
+    -------
+    numpy.ndarray or None
+    """
     from ..svm.folds import record_loci
 
     if _split_by(data, options) == "random":
@@ -557,69 +569,6 @@ NO_CV = {
 }
 
 
-def auc_interval(aucs: Sequence[float], level: float = 0.95) -> list[float]:
-    """Student-t interval of the mean fold AUC, ``[low, high]``, within [0, 1].
-
-    An AUC lies in [0, 1], so the interval is clipped there (with few folds
-    of different AUCs the t interval would reach past either end).
-
-    Parameters
-    ----------
-    aucs : sequence of float
-        The folds' AUCs (at least two).
-    level : float
-        Coverage of the interval.
-
-    Examples
-    --------
-    >>> auc_interval([0.9, 0.92, 0.94])
-    [0.870317, 0.969683]
-    >>> auc_interval([0.6, 1.0])
-    [0.0, 1.0]
-    """
-    return fold_interval(aucs, (0.0, 1.0), level)
-
-
-def fold_interval(
-    values: Sequence[float],
-    bounds: tuple[float, float] = (-np.inf, np.inf),
-    level: float = 0.95,
-) -> list[float]:
-    """Student-t interval of the mean of a figure over folds, clipped to its range.
-
-    Parameters
-    ----------
-    values : sequence of float
-        The figure in every fold (at least two).
-    bounds : tuple of float
-        The figure's range (``(0, 1)`` for an AUC, ``(-1, 1)`` for a
-        correlation, ``(-inf, 1)`` for R²).
-    level : float
-        Coverage of the interval.
-
-    Returns
-    -------
-    list of float
-        ``[low, high]``, rounded to 6 digits.
-
-    Examples
-    --------
-    >>> fold_interval([0.5, 0.6, 0.7], (-1.0, 1.0))
-    [0.351586, 0.848414]
-    """
-    from scipy.stats import t
-
-    values = np.asarray(values, dtype=np.float64)
-    half = (
-        t.ppf(0.5 + level / 2, values.size - 1)
-        * values.std(ddof=1)
-        / np.sqrt(values.size)
-    )
-    mean = values.mean()
-    low, high = np.clip([mean - half, mean + half], *bounds)
-    return [round(float(low), 6), round(float(high), 6)]
-
-
 def better_than_chance(cv: dict) -> bool:
     """True unless the interval of the cross-validated AUC includes 0.5.
 
@@ -671,7 +620,7 @@ def train_final(
     fit_params = fit_params or {}
     if selection is None:
         everything = [np.arange(data.y.size)]
-        groups = _chromosomes(data, plan.options)
+        groups = record_chromosomes(data, plan.options)
         found = _select(data, plan, everything, fit_params, False, groups)
         selection = None if found is None else selection_summary(found[0])
     params = selection["chosen"] if selection is not None else {}

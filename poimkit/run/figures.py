@@ -21,22 +21,24 @@ _RIGHT, _BOTTOM, _TOP, _GAP, _BAR = 1.45, 0.6, 0.35, 0.15, 0.15
 ROC_COLORS = ("#255c99", "#c2571a", "#3a8a3a")
 
 
-def roc_curves(cv: dict) -> dict[str, np.ndarray] | None:
+def roc_curves(cv: dict, trained: str = "SVM") -> dict[str, np.ndarray] | None:
     """The out-of-fold scores `write_figures` draws, by label (None: no CV).
 
     Parameters
     ----------
     cv : dict
         `cross_validate`'s result.
+    trained : str
+        The trained model's name in the legend ("SVM", or "CNN").
 
     Returns
     -------
     dict of str to numpy.ndarray, or None
-        The SVM's, and the motif model's and the stack's where computed.
+        The SVM's (CNN's), and the motif model's and the stack's where computed.
     """
     if cv["out_of_fold_scores"] is None:
         return None
-    curves = {"SVM": cv["out_of_fold_scores"]}
+    curves = {trained: cv["out_of_fold_scores"]}
     if cv.get("motif_out_of_fold_scores") is not None:
         curves["motif model"] = cv["motif_out_of_fold_scores"]
         curves["stack"] = cv["stack_out_of_fold_scores"]

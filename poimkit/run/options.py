@@ -31,8 +31,12 @@ KERNEL_MAX_SEQUENCES = 20_000
 #: the gapped k-mer model's are flat by construction; so the position-free model
 #: is chosen only when it is better by more than the tie tolerance
 FAMILIES = ("wd", "gkm")
-#: values of ``kernel``: a family, or ``"auto"`` to choose it from the data
-KERNELS = ("auto", *FAMILIES)
+#: values of ``kernel``: a family, or ``"auto"`` to choose it from the data;
+#: ``"cnn"``, the deep family (`poimkit.torch.CNNClassifier`, the ``torch``
+#: extra), is trained only when asked for
+KERNELS = ("auto", *FAMILIES, "cnn")
+#: the CNN's settings (`poimkit.torch.CNNClassifier`): never searched
+CNN_DEFAULTS = {"filters": 64, "layers": 6, "epochs": 30, "max_time": None}
 
 
 @dataclass
@@ -57,8 +61,12 @@ class RunOptions:
         long as that table fits its memory budget (25 % of the RAM), so its
         degree, never searched, is the default (20) when it fits and else the
         largest that fits (`poimkit.svm.linear.table.largest_fitting_degree`).
-    kernel : {"auto", "wd", "gkm"}
+    kernel : {"auto", "wd", "gkm", "cnn"}
         ``"wd"``: the positional WD / WDS kernel (equal lengths, or ``crop``).
+        ``"cnn"``: a dilated residual CNN (`poimkit.torch.CNNClassifier`,
+        `CNN_DEFAULTS`; needs torch) on records of any lengths, early-stopped
+        on held-out chromosomes (or records) of each training part, with no
+        inner grid.
         ``"gkm"``: the position-free gapped k-mer kernel (`GkmSVC`) on records
         of any lengths; its POIMs are for the median length, and its motif
         sites are sought in every record at its full length.
@@ -73,6 +81,11 @@ class RunOptions:
         is also a `GkmSVC` option, chosen by the inner CV unless given.
     gkm_l, gkm_k : int
         l-mer length and informative positions of the gkm kernel.
+    cnn_filters, cnn_layers, cnn_epochs : int
+        Channels, dilated residual layers and most epochs of the CNN
+        (``kernel="cnn"``).
+    cnn_max_time : float or None
+        Seconds after which a CNN's training stops (at the end of an epoch).
     cv : int
         Folds of the stratified cross-validation (at least 2).
     cv_by : {"chrom", "random"} or None
@@ -128,6 +141,10 @@ class RunOptions:
     reverse_complement: bool | None = None
     gkm_l: int = GKM_DEFAULTS["l"]
     gkm_k: int = GKM_DEFAULTS["k"]
+    cnn_filters: int = CNN_DEFAULTS["filters"]
+    cnn_layers: int = CNN_DEFAULTS["layers"]
+    cnn_epochs: int = CNN_DEFAULTS["epochs"]
+    cnn_max_time: float | None = CNN_DEFAULTS["max_time"]
     cv: int = 5
     cv_by: str | None = None
     grid: bool | None = None
@@ -200,6 +217,8 @@ class RunOptions:
                     "(WDKernelSVC; solver='kernel', CLI: --solver kernel); the "
                     "linear solver (WDLinearSVC) has no mismatches and one strand"
                 )
+        if self.kernel == "cnn":
+            self._check_cnn()
         if self.kernel == "gkm":
             check_int(self.gkm_l, "gkm_l", 1, 20)
             check_int(self.gkm_k, "gkm_k", 1, self.gkm_l)
@@ -223,6 +242,33 @@ class RunOptions:
                     f"{self.gkm_l}"
                 )
 
+    def _check_cnn(self) -> None:
+        """The CNN takes none of the kernels' options, and torch must be there."""
+        kernel_options = {
+            "degree": self.degree,
+            "shift": self.shift,
+            "C": self.C,
+            "mismatches": self.mismatches,
+            "reverse_complement": self.reverse_complement,
+            "grid": self.grid or None,
+        }
+        given = [name for name, v in kernel_options.items() if v is not None]
+        if self.solver != "auto":
+            given.append("solver")
+        if given:
+            raise InputError(
+                f"{', '.join(given)}: option(s) of the kernel models, not of "
+                "kernel='cnn' (both strands are always read)"
+            )
+        check_int(self.cnn_filters, "cnn_filters", 1)
+        check_int(self.cnn_layers, "cnn_layers", 0, 12)
+        check_int(self.cnn_epochs, "cnn_epochs", 1)
+        if self.cnn_max_time is not None and not self.cnn_max_time > 0:
+            raise InputError(f"cnn_max_time must be positive, got {self.cnn_max_time}")
+        from .._extras import require_torch
+
+        require_torch()
+
     @property
     def selects(self) -> bool:
         """Whether parameters left at None are chosen by an inner CV.
@@ -232,16 +278,27 @@ class RunOptions:
         model's C matters (tenfold changes move the AUC by 0.02-0.03 on
         ChIP-like data) and its linear solver refits it cheaply.
         """
+        if self.kernel == "cnn":
+            return False
         if self.grid is not None:
             return bool(self.grid)
         return self.solver != "linear" or self.kernel == "gkm"
 
     def defaults(self) -> dict:
         """Values of the parameters neither given nor selected (auto: wd's)."""
+        if self.kernel == "cnn":
+            return CNN_DEFAULTS
         return GKM_DEFAULTS if self.kernel == "gkm" else FIXED_DEFAULTS
 
     def fixed(self) -> dict:
         """The parameters the user set (None for those to select; auto: wd's)."""
+        if self.kernel == "cnn":
+            return {
+                "filters": self.cnn_filters,
+                "layers": self.cnn_layers,
+                "epochs": self.cnn_epochs,
+                "max_time": self.cnn_max_time,
+            }
         if self.kernel == "gkm":
             fixed = {
                 "l": self.gkm_l,
@@ -356,6 +413,8 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     )
 
     solver = options.solver
+    if options.kernel == "cnn":
+        return options
     if options.kernel == "gkm":
         if solver == "auto":  # one loss for the selection and the final model
             from ..svm.gkm import GkmSVC
@@ -516,6 +575,8 @@ def resolve_strands(options: RunOptions, unoriented: bool) -> RunOptions:
     """
     if not unoriented or options.reverse_complement is not None:
         return options
+    if options.kernel == "cnn":  # always both strands
+        return options
     if options.solver == "linear" and options.kernel != "gkm":
         return options
     return replace(options, reverse_complement=True)
@@ -619,7 +680,7 @@ def check_kernel_size(n: int, options: RunOptions) -> None:
     options : RunOptions
         Its ``solver`` and ``kernel``.
     """
-    if options.solver == "linear":
+    if options.solver == "linear" or options.kernel == "cnn":
         return
     need = kernel_bytes(n)
     limit = kernel_memory_limit()

@@ -177,7 +177,7 @@ def run_pipeline(
                     poim,
                     motifs,
                     y_motifs,
-                    roc_curves(cv),
+                    roc_curves(cv, "CNN" if options.kernel == "cnn" else "SVM"),
                     lengths=[len(x) for x in X_motifs],
                     probabilities=cv.get("out_of_fold_probabilities"),
                 )

@@ -30,8 +30,8 @@ class RunPlan:
     Attributes
     ----------
     options : RunOptions
-        The options as resolved for the data: ``kernel`` "wd", "gkm", or
-        "auto" when the inner CV chooses the family; ``solver`` decided
+        The options as resolved for the data: ``kernel`` "wd", "gkm",
+        "cnn", or "auto" when the inner CV chooses the family; ``solver`` decided
         (`resolve_solver`).
     n, length : int
         Number of sequences and their (typical) length.
@@ -124,6 +124,12 @@ def _estimator(options: RunOptions, length: int):
     extra = {}
     defaults = options.defaults()
     params = {k: defaults[k] if v is None else v for k, v in options.fixed().items()}
+    if options.kernel == "cnn":
+        from ..torch import CNNClassifier
+
+        return CNNClassifier(
+            n_threads=options.threads, random_state=options.seed, **params
+        )
     if options.kernel == "gkm":
         from ..svm.gkm import GkmSVC
 

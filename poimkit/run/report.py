@@ -18,7 +18,13 @@ from .html import (
     table,
 )
 from .report_known import known_section
-from .report_models import MODEL_WORDS, effects_table, fidelity_sentence, headline
+from .report_models import (
+    effects_table,
+    fidelity_sentence,
+    headline,
+    model_words,
+    trained_name,
+)
 
 #: the motifs' introduction: how sites are found, what the columns mean
 _MOTIFS_INTRO = {
@@ -28,7 +34,7 @@ _MOTIFS_INTRO = {
     "The logo is the letter frequencies of those sites. <i>Position</i> is "
     "the 1-based mean start of the sites, "
     "<i>spread</i> the standard deviation of that start; <i>importance</i> "
-    "is the POIM value of the consensus, the average change of the SVM score "
+    "is the POIM value of the consensus, the average change of the model's score "
     "when it sits there (positive favours the positive class).</p>",
     True: "<p>Each motif is built from its <i>sites</i>: real occurrences in the "
     "sequences of its class. The model is position-free: it rewards a word "
@@ -36,7 +42,7 @@ _MOTIFS_INTRO = {
     "sequence, whatever its length. The logo is the letter frequencies of "
     "those sites. <i>Strands</i>: <i>both</i> if sites read as the motif's "
     "reverse complement count too; <i>importance</i> is the POIM value of the "
-    "consensus, the average change of the SVM score when it occurs "
+    "consensus, the average change of the model's score when it occurs "
     "(positive favours the positive class). Where the sites lie in the "
     "sequences is shown below the table.</p>",
 }
@@ -155,8 +161,8 @@ def _quality(s: dict, figures: Path) -> list[str]:
         "<p>ROC curve of the out-of-fold scores: every sequence scored by a model "
         "that did not see it in training"
         + (
-            " (the SVM's, the motif model's and the stack's; the table gives "
-            f"{MODEL_WORDS[chosen]}'s folds)."
+            f" (the {trained_name(s)}'s, the motif model's and the stack's; the "
+            f"table gives {model_words(s, chosen)}'s folds)."
             if s.get("models")
             else "."
         )
@@ -263,6 +269,7 @@ def selection_note(selection: dict | None, n_sequences: int) -> str:
 _FAMILY_NAMES = {
     "wd": "the positional WD / WDS kernel",
     "gkm": "the position-free gapped k-mer kernel",
+    "cnn": "a dilated residual CNN",
 }
 
 
@@ -295,7 +302,11 @@ def _family_note(selection: dict) -> str:
 
 
 #: the options of one model family only
-_FAMILY_ONLY = {"wd": ("degree", "shift", "mismatches"), "gkm": ("gkm_l", "gkm_k")}
+_FAMILY_ONLY = {
+    "wd": ("degree", "shift", "mismatches"),
+    "gkm": ("gkm_l", "gkm_k"),
+    "cnn": ("cnn_filters", "cnn_layers", "cnn_epochs", "cnn_max_time"),
+}
 #: options that apply only beside another's value: name -> test of the options
 _APPLIES = {
     "drop_short": lambda p: p.get("crop") is not None,
@@ -308,23 +319,28 @@ _APPLIES = {
 _WD_UNSET = {"mismatches": 0, "reverse_complement": False}
 #: an option's name in the final model's ``chosen`` parameters
 _CHOSEN_NAME = {"gkm_l": "l", "gkm_k": "k"}
+#: the kernel models' options, which a CNN does not have
+_KERNEL_ONLY = ("C", "solver", "grid", "reverse_complement")
 
 
 def kernel_name(family: str, chosen: dict) -> str:
-    """``WD``, ``WDS`` (a shift above 0) or ``gkm``: the final model's kernel.
+    """``WD``, ``WDS`` (a shift above 0), ``gkm`` or ``CNN``: the final model's kind.
 
     Parameters
     ----------
     family : str
-        The summary's ``family`` ("wd" or "gkm"; "auto" if unresolved).
+        The summary's ``family`` ("wd", "gkm" or "cnn"; "auto" if unresolved).
     chosen : dict
-        The final model's parameters (``shift`` for WD, ``l`` for gkm).
+        The final model's parameters (``shift`` for WD, ``l`` for gkm,
+        ``filters`` for the CNN).
 
     Examples
     --------
     >>> kernel_name("wd", {"degree": 8, "shift": 4, "C": 1.0})
     'WDS'
     """
+    if family == "cnn" or "filters" in chosen:
+        return "CNN"
     if family == "gkm" or "l" in chosen:
         return "gkm"
     return "WDS" if chosen.get("shift") else "WD"
@@ -340,9 +356,10 @@ def _parameter_rows(s: dict) -> list[list[str]]:
     parameters = s["parameters"]
     chosen = parameters.get("chosen") or {}
     kernel = kernel_name(s.get("family", parameters.get("kernel")), chosen)
-    family = "gkm" if kernel == "gkm" else "wd"
+    family = {"gkm": "gkm", "CNN": "cnn"}.get(kernel, "wd")
     how = "chosen by the inner CV" if parameters.get("grid") else "default"
-    other = _FAMILY_ONLY["wd" if family == "gkm" else "gkm"]
+    other = [n for f, names in _FAMILY_ONLY.items() if f != family for n in names]
+    other += list(_KERNEL_ONLY) if family == "cnn" else []
     rows = []
     for name, value in parameters.items():
         if name == "chosen" or name in other:
@@ -363,7 +380,12 @@ def _parameter_rows(s: dict) -> list[list[str]]:
 
 
 def _model_text(chosen: dict) -> str:
-    """``A WDS (shift 4)-kernel SVM of degree 20, C = 1,`` or its gkm sibling."""
+    """``A WDS (shift 4)-kernel SVM of degree 20, C = 1,`` or its gkm or CNN sibling."""
+    if "filters" in chosen:
+        return (
+            f"A dilated residual CNN ({chosen['filters']} filters, "
+            f"{chosen['layers']} layers, both strands),"
+        )
     if "l" in chosen:
         strands = "both strands" if chosen["reverse_complement"] else "one strand"
         return (
@@ -427,10 +449,16 @@ def _where_sections(s: dict, figures: Path) -> list[str]:
 def _anywhere_sections(s: dict, figures: Path) -> list[str]:
     """A position-free model: the k-mers it rewards or penalises anywhere."""
     drawn = "kmer_importance.png" in s["figures"]
+    kind = (
+        "a CNN that reads every window alike and pools over the record, its POIMs "
+        "sampled on short windows with standard errors"
+        if s.get("family") == "cnn"
+        else "gapped k-mers, <span class='mono'>GkmSVC</span>"
+    )
     return [
         "<h2>Which k-mers the model rewards, anywhere</h2>",
-        "<p>This model is position-free (gapped k-mers, <span class='mono'>GkmSVC"
-        "</span>): it weighs a word alike wherever it occurs, so a k-mer's "
+        f"<p>This model is position-free ({kind}): it weighs a word alike "
+        "wherever it occurs, so a k-mer's "
         "importance has no position. It is the expected change of the score when "
         "the k-mer occurs at a random position (the POIM averaged over "
         "positions): below, for the longest k-mers, those that raise the score "
@@ -639,12 +667,19 @@ def render_report(summary: dict, figures: Path) -> str:
     parts.append(table(["input", "path", "sha256"], inputs))
     parts.append(
         f"<p>Background: <span class='mono'>{html.escape(s['background'])}"
-        f"</span>; support vectors: {s['n_support_vectors']}.</p>"
+        f"</span>; {_model_size(s)}.</p>"
     )
     parts.append(table(["parameter", "value"], _parameter_rows(s)))
     parts.extend(software_and_times(s))
     parts.append("</body></html>\n")
     return "\n".join(parts)
+
+
+def _model_size(s: dict) -> str:
+    """``support vectors: N``, or a network's ``parameters: N``."""
+    if s.get("n_support_vectors") is None and s.get("n_parameters") is not None:
+        return f"parameters: {s['n_parameters']:,}"
+    return f"support vectors: {s['n_support_vectors']}"
 
 
 def write_report(path: str | Path, summary: dict, figures: str | Path) -> None:

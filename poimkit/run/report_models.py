@@ -1,4 +1,4 @@
-"""The report's words on the models a run compared: SVM, motif model, stack."""
+"""The report's words on the models a run compared: SVM (or CNN), motif model, stack."""
 
 from __future__ import annotations
 
@@ -13,8 +13,37 @@ MODEL_WORDS = {
 }
 
 
+def trained_name(s: dict) -> str:
+    """What the run trained, in a word: "CNN" for ``--kernel cnn``, else "SVM".
+
+    Parameters
+    ----------
+    s : dict
+        A run's summary (``family``).
+
+    Examples
+    --------
+    >>> trained_name({"family": "cnn"}), trained_name({"family": "gkm"})
+    ('CNN', 'SVM')
+    """
+    return "CNN" if s.get("family") == "cnn" else "SVM"
+
+
+def model_words(s: dict, name: str) -> str:
+    """`MODEL_WORDS` of ``name``, with the trained model named for its family.
+
+    Parameters
+    ----------
+    s : dict
+        A run's summary.
+    name : str
+        "svm", "motifs" or "stack".
+    """
+    return MODEL_WORDS[name].replace("SVM", trained_name(s))
+
+
 def headline(s: dict) -> str:
-    """The opening's figures: the chosen model's CV AUC, and the SVM's if other.
+    """The opening's figures: the chosen model's CV AUC, and the SVM's (CNN's) if other.
 
     Parameters
     ----------
@@ -37,7 +66,7 @@ def headline(s: dict) -> str:
     svm = s["models"]["svm"]
     return (
         f"separates them with a cross-validated ROC AUC of {svm['cv_auc']:.3f}; "
-        f"{MODEL_WORDS[chosen]} does better, with a {figures}, and is the model "
+        f"{model_words(s, chosen)} does better, with a {figures}, and is the model "
         f"this run chose (<span class='mono'>"
         f"{'stack.npz' if chosen == 'stack' else 'motif_model.npz'}</span>).</p>"
     )
@@ -66,24 +95,26 @@ def fidelity_sentence(s: dict) -> str:
         return ""
     n = len(explained["coefficients"])
     them = f"The {n} motif{'s' if n > 1 else ''}"
+    model = trained_name(s)
     alone = (
         "a logistic model of the motifs alone (each fold's motifs found in its "
         "training sequences only) reaches a cross-validated ROC AUC "
-        f"of {explained['cv_auc']:.3f}, the SVM {s['models']['svm']['cv_auc']:.3f}"
+        f"of {explained['cv_auc']:.3f}, the {model} "
+        f"{s['models']['svm']['cv_auc']:.3f}"
     )
     if explained["fidelity"] >= 1:
         verb = "rank" if n > 1 else "ranks"
-        opening = f"<b>{them} alone {verb} the sequences as well as the SVM</b>: "
+        opening = f"<b>{them} alone {verb} the sequences as well as the {model}</b>: "
     else:
         opening = (
             f"{them} {'explain' if n > 1 else 'explains'} <b>"
             f"{100 * explained['fidelity']:.0f} % of the model's ranking</b> (the "
-            "share of the SVM's AUC above 0.5 they keep): "
+            f"share of the {model}'s AUC above 0.5 they keep): "
         )
     kept = " (here it did)" if s.get("chosen_model", "svm") == "svm" else ""
     return (
-        f"<p class='big'>{opening}{alone}. The stack of the SVM's score and the "
-        f"motifs reaches {explained['stack_cv_auc']:.3f}. A run keeps the SVM "
+        f"<p class='big'>{opening}{alone}. The stack of the {model}'s score and the "
+        f"motifs reaches {explained['stack_cv_auc']:.3f}. A run keeps the {model} "
         f"unless another model is better by more than one standard error{kept}."
         "</p>"
     )

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import InputError
 from .copy_fits import CopyFits
-from .crossval import NO_CV, cross_validate, train_final
+from .crossval import NO_CV, cross_validate, record_chromosomes, train_final
 from .data import LabeledData
 from .options import FIXED_DEFAULTS, RunOptions
 from .plan import RunPlan
@@ -82,7 +82,9 @@ def train_model(
     """
     step = step or (lambda name: nullcontext())
     cv = NO_CV
-    fits = CopyFits(data)  # the folds and the final model share copies' kernels
+    # the folds and the final model share copies' kernels; a CNN stops early
+    # on held-out chromosomes where the folds go by chromosome
+    fits = CopyFits(data, record_chromosomes(data, plan.options))
     if plan.options.cv:
         with step("cross-validation"):
             cv = cross_validate(

@@ -136,23 +136,35 @@ def _is_lsgkm(path: str | Path) -> bool:
     return any(line.split(" ", 1)[0] == "kernel_type" for line in lines)
 
 
-def load_model(path: str | Path) -> KernelModelBase | LsgkmModel:
-    """Open a poimkit model file, or an LS-GKM model file.
+def load_model(
+    path: str | Path,
+    *,
+    input_length: int | None = None,
+    output: int | str | None = None,
+    reduce: str | None = None,
+) -> KernelModelBase | LsgkmModel:
+    """Open a poimkit model file, an LS-GKM model file or a saved torch model.
 
     Parameters
     ----------
     path : str or pathlib.Path
         The ``.npz`` model file of any poimkit classifier or regressor's
-        ``save``, or an LS-GKM text model (``gkmtrain``'s, gkmsvm-lite's
-        ``save_lsgkm``; plain or gzip) of kernel type 0, 1 or 2; or a motif
-        model or stack of ``poimkit run`` (``motif_model.npz``,
-        ``stack.npz``).
+        ``save`` (`poimkit.torch.CNNClassifier`'s needs torch), or an LS-GKM
+        text model (``gkmtrain``'s, gkmsvm-lite's ``save_lsgkm``; plain or
+        gzip) of kernel type 0, 1 or 2; or a motif model or stack of
+        ``poimkit run`` (``motif_model.npz``, ``stack.npz``); or a torch
+        model saved by ``torch.jit.save`` or ``torch.export.save``
+        (`poimkit.torch.load_scorer`).
+    input_length, output, reduce
+        For a saved torch model only: as ``length``, ``output`` and
+        ``reduce`` of `poimkit.torch.as_scorer`.
 
     Returns
     -------
     KernelModelBase or LsgkmModel
         A fitted `WDKernelSVC`, `WDLinearSVC`, `GkmSVC`, `WDKernelSVR`,
-        `WDLinearSVR` or `GkmSVR`; an `LsgkmModel`
+        `WDLinearSVR`, `GkmSVR` or `CNNClassifier`; a
+        `poimkit.torch.TorchScorer` for a torch file; an `LsgkmModel`
         (`poimkit.svm.lsgkm.read_lsgkm`) for an LS-GKM file; a
         `poimkit.motifs.model.MotifClassifier` (or ``MotifRegressor``) or a
         `poimkit.motifs.stacked.StackedModel`.
@@ -164,15 +176,30 @@ def load_model(path: str | Path) -> KernelModelBase | LsgkmModel:
         ``load`` says).
     """
     from ..io import npz_format
+    from ..io.files import torch_model_kind
     from .gkm import GkmSVC, GkmSVR
     from .linear import WDLinearSVC, WDLinearSVR
     from .wd import WDKernelSVC, WDKernelSVR
 
+    torch_options = {"input_length": input_length, "output": output, "reduce": reduce}
+    if torch_model_kind(path) is not None:
+        from ..torch import load_scorer
+
+        return load_scorer(path, input_length, output, reduce)
+    given = sorted(k for k, v in torch_options.items() if v is not None)
+    if given:
+        raise InputError(
+            f"{', '.join(given)} apply to saved torch models only", path=str(path)
+        )
     if _is_lsgkm(path):
         from .lsgkm import read_lsgkm
 
         return read_lsgkm(path)
     kind = npz_format(path, "poimkit model")
+    if kind == "poimkit.CNNClassifier":
+        from ..torch import CNNClassifier
+
+        return CNNClassifier.load(path)
     if kind == "poimkit.MotifModel":  # a run's motif_model.npz or stack.npz
         from ..motifs.model import load_motif_model
         from ..motifs.stacked import load_stacked

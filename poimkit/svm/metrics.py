@@ -9,12 +9,16 @@ within `ERROR_TOLERANCE` of its error (`tie_tolerance`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 __all__ = [
     "ERROR_TOLERANCE",
+    "auc_interval",
     "auc_standard_error",
     "held_out_figure",
+    "fold_interval",
     "metric_of",
     "pearson",
     "pearson_standard_error",
@@ -164,3 +168,66 @@ def tie_tolerance(
             ERROR_TOLERANCE * (1.0 - best), pearson_standard_error(best, n_held_out[0])
         )
     return max(ERROR_TOLERANCE * (1.0 - best), auc_standard_error(best, *n_held_out))
+
+
+def auc_interval(aucs: Sequence[float], level: float = 0.95) -> list[float]:
+    """Student-t interval of the mean fold AUC, ``[low, high]``, within [0, 1].
+
+    An AUC lies in [0, 1], so the interval is clipped there (with few folds
+    of different AUCs the t interval would reach past either end).
+
+    Parameters
+    ----------
+    aucs : sequence of float
+        The folds' AUCs (at least two).
+    level : float
+        Coverage of the interval.
+
+    Examples
+    --------
+    >>> auc_interval([0.9, 0.92, 0.94])
+    [0.870317, 0.969683]
+    >>> auc_interval([0.6, 1.0])
+    [0.0, 1.0]
+    """
+    return fold_interval(aucs, (0.0, 1.0), level)
+
+
+def fold_interval(
+    values: Sequence[float],
+    bounds: tuple[float, float] = (-np.inf, np.inf),
+    level: float = 0.95,
+) -> list[float]:
+    """Student-t interval of the mean of a figure over folds, clipped to its range.
+
+    Parameters
+    ----------
+    values : sequence of float
+        The figure in every fold (at least two).
+    bounds : tuple of float
+        The figure's range (``(0, 1)`` for an AUC, ``(-1, 1)`` for a
+        correlation, ``(-inf, 1)`` for R²).
+    level : float
+        Coverage of the interval.
+
+    Returns
+    -------
+    list of float
+        ``[low, high]``, rounded to 6 digits.
+
+    Examples
+    --------
+    >>> fold_interval([0.5, 0.6, 0.7], (-1.0, 1.0))
+    [0.351586, 0.848414]
+    """
+    from scipy.stats import t
+
+    values = np.asarray(values, dtype=np.float64)
+    half = (
+        t.ppf(0.5 + level / 2, values.size - 1)
+        * values.std(ddof=1)
+        / np.sqrt(values.size)
+    )
+    mean = values.mean()
+    low, high = np.clip([mean - half, mean + half], *bounds)
+    return [round(float(low), 6), round(float(high), 6)]

@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 
 
 class ScoredEffects:
-    """Variant effects of a `LsgkmKernelModel`: both sequences scored, no k-mer terms.
+    """Variant effects of a model that only scores: both sequences scored.
+
+    LS-GKM's kernel types 3-5 (`LsgkmKernelModel`), the CNN family and torch
+    models (`poimkit.torch`).
 
     The effect ``s(alt) - s(ref)`` is exact (LS-GKM's scores); there is no
     decomposition into k-mer changes (the ``top_*`` fields are empty) and no
@@ -28,8 +31,9 @@ class ScoredEffects:
 
     Parameters
     ----------
-    model : poimkit.svm.lsgkm_rbf.LsgkmKernelModel
-        A model that only scores (``score_only``: LS-GKM -t 3, 4, 5).
+    model : object
+        A model that only scores (``score_only``: LS-GKM -t 3, 4, 5, a CNN, a
+        torch model), with ``decision_function`` and ``length_``.
     """
 
     position_free = True
@@ -37,7 +41,10 @@ class ScoredEffects:
 
     def __init__(self, model: LsgkmKernelModel) -> None:
         self.model = model
-        self.l = int(model.l)
+        # the shortest record it scores (LS-GKM: its l; a CNN or torch model: 1)
+        self.l = int(getattr(model, "l", 1))
+        # a torch model declared to read one length scores windows of it
+        self.position_free = bool(getattr(model, "position_free", True))
         self.length = int(model.length_)
 
     def _effects(self, refs, alts, top: int, keep: bool):
