@@ -28,7 +28,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from bench_deep_grammar import MOTIFS, PAIR_GAP, gc_fraction, make_grammar, rc, split
+from deep_grammar_design import MOTIFS, PAIR_GAP, gc_fraction, make_grammar, rc, split
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
@@ -82,7 +82,7 @@ class ScanModel:
 def control(model: ScanModel, X_train, y_train, seed: int) -> None:
     import time
 
-    from bench_deep_grammar import close
+    from deep_grammar_design import close
 
     from poimkit import extract_motifs
     from poimkit.background import MarkovBackground

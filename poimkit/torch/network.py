@@ -47,6 +47,8 @@ class DilatedCNN(nn.Module):
             for i in range(1, layers + 1)
         )
         self.head = nn.Linear(filters, 1)
+        # a module, not torch.relu: attribution tools (DeepLIFT/SHAP) hook modules
+        self.relu = nn.ReLU()
 
     def strand(self, x: torch.Tensor) -> torch.Tensor:
         """The logit of each record as given (one strand), shape ``(N,)``.
@@ -61,9 +63,9 @@ class DilatedCNN(nn.Module):
         torch.Tensor of shape (N,)
         """
         mask = (x.sum(dim=1, keepdim=True) > 0).to(x.dtype)
-        h = torch.relu(self.stem(x)) * mask
+        h = self.relu(self.stem(x)) * mask
         for conv in self.body:
-            h = h + torch.relu(conv(h)) * mask
+            h = h + self.relu(conv(h)) * mask
         pooled = h.masked_fill(mask == 0, float("-inf")).amax(dim=2)
         return self.head(pooled).squeeze(1)
 
