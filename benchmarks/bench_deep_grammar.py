@@ -6,9 +6,10 @@ trained on them and then read three ways, each beside a peer on the *same*
 trained network:
 
 * motifs: a sampled POIM of the CNN (`sampled_score_only_poim`, as ``poimkit
-  run`` computes it for a model that only scores: uniform background of
-  ``--poim-length`` letters) and `extract_motifs` with the training records
-  and labels;
+  run`` computes it for a CNN: uniform background of ``--poim-length``
+  letters, default the records' 200, one central window per k-mer length,
+  ``--poim-windows centre``, 32 draws) and `extract_motifs` with the training
+  records and labels;
 * spacing: `motif_interactions` (I(d, o) = E f(x+A+B) - E f(x+A) - E f(x+B)
   + E f(x), uniform x of 200 letters) for the cooperative pair A-B, the
   additive control pair D-E and the unrelated pair A-C; beside it
@@ -55,7 +56,7 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", os.environ.get("GRAMMAR_THREADS", "1"))
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402
@@ -105,10 +106,11 @@ def poim_motifs(cnn, counter, X_train, y_train, args) -> dict:
     from poimkit.poim.sampled import count_evaluations, sampled_score_only_poim
 
     length = args.poim_length
-    expected = count_evaluations(length, args.poim_order, 0, args.poim_samples)
+    windows = getattr(args, "poim_windows", "all")
+    expected = count_evaluations(length, args.poim_order, 0, args.poim_samples, windows)
     log(
-        f"sampled POIM: length {length}, max order {args.poim_order}, "
-        f"{args.poim_samples} samples, {expected} records"
+        f"sampled POIM: length {length}, {windows} windows, max order "
+        f"{args.poim_order}, {args.poim_samples} samples, {expected} records"
     )
     snap = counter.snapshot()
     start = time.perf_counter()
@@ -118,6 +120,7 @@ def poim_motifs(cnn, counter, X_train, y_train, args) -> dict:
         MarkovBackground.uniform(length),
         n_samples=args.poim_samples,
         random_state=args.seed,
+        windows=windows,
     )
     poim_s = time.perf_counter() - start
     cost = counter.since(snap)
@@ -150,6 +153,7 @@ def poim_motifs(cnn, counter, X_train, y_train, args) -> dict:
     log(f"extract_motifs: {len(rows)} motifs in {extract_s:.0f} s")
     return {
         "poim_length": length,
+        "windows": windows,
         "max_order": args.poim_order,
         "n_samples": args.poim_samples,
         "expected_records": expected,
@@ -221,9 +225,13 @@ def main() -> None:
     parser.add_argument(
         "--patience", type=int, default=4, help="CNN early stopping (its default 4)"
     )
-    parser.add_argument("--poim-length", type=int, default=24)
+    parser.add_argument("--poim-length", type=int, default=200)
+    parser.add_argument("--poim-windows", choices=("all", "centre"), default="centre")
+    parser.add_argument(
+        "--threads", type=int, default=int(os.environ.get("GRAMMAR_THREADS", "1"))
+    )
     parser.add_argument("--poim-order", type=int, default=6)
-    parser.add_argument("--poim-samples", type=int, default=8)
+    parser.add_argument("--poim-samples", type=int, default=32)
     parser.add_argument("--max-motifs", type=int, default=5)
     parser.add_argument("--int-samples", type=int, default=128)
     parser.add_argument("--max-distance", type=int, default=30)
@@ -251,7 +259,7 @@ def main() -> None:
 
     import torch
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     if args.peers:
         from motif_recovery_methods import warm_up_modisco
 
@@ -296,7 +304,10 @@ def main() -> None:
     log(f"data: {data}")
 
     cnn = CNNClassifier(
-        n_threads=1, max_time=args.max_time, epochs=args.epochs, patience=args.patience
+        n_threads=args.threads,
+        max_time=args.max_time,
+        epochs=args.epochs,
+        patience=args.patience,
     )
     start = time.perf_counter()
     cnn.fit(

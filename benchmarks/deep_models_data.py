@@ -109,6 +109,7 @@ def load_set(name: str) -> dict:
         "train_seqs": [seqs[i] for i in rows_tr],
         "train_y": y[rows_tr],
         "train_groups": chrom[rows_tr],
+        "train_ids": [ids[i] for i in rows_tr],
         "test_seqs": [seqs[i] for i in rows_te],
         "test_y": y[rows_te],
         "test_groups": chrom[rows_te],

@@ -9,20 +9,16 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from poimkit import InputError, RunOptions, load_model  # noqa: E402
-from poimkit.datasets import make_gattaca  # noqa: E402
-from poimkit.io import write_fasta  # noqa: E402
 from poimkit.torch import DilatedCNN, as_scorer  # noqa: E402
 
-from .cli_runs import main  # noqa: E402
+from .cli_runs import main, write_gattaca  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def case(tmp_path_factory):
     """Planted GATTACA records in FASTA, and a tiny CNN saved as TorchScript."""
     folder = tmp_path_factory.mktemp("torch_cli")
-    X, y = make_gattaca(n_pos=80, n_neg=80, length=24, mean=8, sd=2, random_state=0)
-    write_fasta(folder / "p.fa", [f"p{i}" for i in range(80)], X[y == 1])
-    write_fasta(folder / "n.fa", [f"n{i}" for i in range(80)], X[y == 0])
+    X, y = write_gattaca(folder, 80, 24, mean=8, sd=2)
     torch.manual_seed(0)
     net = DilatedCNN(filters=4, width=5, layers=1).eval()
     with warnings.catch_warnings():
@@ -55,6 +51,11 @@ def test_poim_explain_and_variants_take_a_torchscript_file(case, tmp_path):
 
     found = Poim.load(poim)
     assert found.metadata["method"] == "sampled" and found.q(2).shape == (23, 16)
+    assert found.metadata["windows"] == "all"  # a declared length: positional
+    assert main([*args, "-o", poim, "--top", "0", *model, "--windows", "centre"]) == 0
+    central = Poim.load(poim)
+    assert central.metadata["windows"] == "centre"
+    assert np.all(central.q(2) == central.q(2)[11])  # one window for all
     out = tmp_path / "explained"
     args = ["explain", folder / "net.pt", "--fasta", folder / "p.fa", "--top", "1"]
     assert main([*args, "-o", out, *model]) == 0

@@ -141,11 +141,13 @@ def test_cv_0_means_no_cross_validation_in_train_and_run(data, tmp_path, capsys)
 def test_kernel_solver_refused_at_once_when_too_large(
     data, tmp_path, monkeypatch, capsys
 ):
+    import poimkit.run.kernel_memory
     import poimkit.run.options
     import poimkit.run.pipeline
     import poimkit.run.train
 
-    monkeypatch.setattr(poimkit.run.options, "kernel_memory_limit", lambda: 1000.0)
+    for module in (poimkit.run.kernel_memory, poimkit.run.options):
+        monkeypatch.setattr(module, "kernel_memory_limit", lambda: 1000.0)
     for module in (poimkit.run.pipeline, poimkit.run.train):
         monkeypatch.setattr(
             module, "train_model", lambda *a, **k: pytest.fail("trained anyway")
@@ -193,14 +195,11 @@ def test_default_solver_switches_to_linear_for_many_sequences(
 
 @pytest.fixture
 def long_data(tmp_path):
-    from poimkit.datasets import make_gattaca
-    from poimkit.io import write_fasta
+    from .cli_runs import write_gattaca
 
     folder = tmp_path / "long"
     folder.mkdir()
-    X, y = make_gattaca(n_pos=20, n_neg=20, length=40, mean=5, sd=1, random_state=0)
-    write_fasta(folder / "p.fa", [f"p{i}" for i in range(20)], X[y == 1])
-    write_fasta(folder / "n.fa", [f"n{i}" for i in range(20)], X[y == 0])
+    write_gattaca(folder, 20, 40, mean=5, sd=1)
     return folder
 
 

@@ -411,3 +411,64 @@ def test_bad_inputs_raise_input_error(small_svm):
         sampled_instance(good, encode(["GATTACA", "GATTACA"]), 1, background)
     with pytest.raises(InputError, match="not one of A, C, G, T"):
         sampled_instance(good, "GATTNCA", 1, background)
+
+
+# ------------------------------------------------ one central window per k-mer
+
+
+def _pooled_motif_score(X):
+    """A position-free scorer: the best window of a 2-letter table, anywhere."""
+    table = np.array(
+        [[2.0, -1, 0.5, 0], [0, 1.5, -2, 1], [1, 0, 0, -1], [0.5, 2, 1, 0]]
+    )
+    return table[X[:, :-1], X[:, 1:]].max(axis=1)
+
+
+@pytest.mark.parametrize("name", list(BACKGROUNDS))
+def test_central_windows_match_brute_force_at_the_centre(name):
+    background = BACKGROUNDS[name]()
+    max_order = 3
+    calls = []
+
+    def score(X):
+        calls.append(X.shape[0])
+        return _pooled_motif_score(X)
+
+    sampled = sampled_poim(
+        score, max_order, background, n_samples=300, random_state=3, windows="centre"
+    )
+    reference = poim_reference(_pooled_motif_score, background, max_order)
+    centre = [(LENGTH - l) // 2 for l in range(1, max_order + 1)]
+    q = [sampled.q(l) for l in range(1, max_order + 1)]
+    assert_within_se(
+        [a[c] for a, c in zip(q, centre, strict=True)],
+        [r[c] for r, c in zip(reference, centre, strict=True)],
+        [se[c] for se, c in zip(sampled.stderr, centre, strict=True)],
+    )
+    for l, (a, se) in enumerate(zip(q, sampled.stderr, strict=True), 1):
+        assert a.shape == (LENGTH - l + 1, 4**l)
+        assert np.all(a == a[centre[l - 1]]) and np.all(se == se[centre[l - 1]])
+    order = background.order
+    assert sum(calls) == count_evaluations(LENGTH, max_order, order, 300, "centre")
+    assert sampled.metadata["windows"] == "centre"
+
+
+def test_central_windows_are_exact_for_letter_sums():
+    """A translation-invariant sum of letter weights: d has no variance."""
+    weights = np.array([0.7, -0.2, 0.4, -0.9])
+    sampled = sampled_poim(
+        lambda X: weights[X].sum(axis=1),
+        2,
+        MarkovBackground.uniform(200),
+        n_samples=4,
+        random_state=0,
+        windows="centre",
+    )
+    centred = weights - weights.mean()
+    assert_allclose(sampled.q(1), np.broadcast_to(centred, (200, 4)), atol=1e-9)
+    pairs = (centred[:, None] + centred[None, :]).ravel()
+    assert_allclose(sampled.q(2)[57], pairs, atol=1e-9)
+    assert_allclose(sampled.stderr[1], 0.0, atol=1e-9)
+    assert count_evaluations(200, 2, 0, 4, "centre") == 4 * (4 + 16)
+    with pytest.raises(InputError, match="windows must be"):
+        sampled_poim(lambda X: X[:, 0], 1, MarkovBackground.uniform(5), windows="mid")

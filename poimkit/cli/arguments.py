@@ -143,6 +143,7 @@ MODEL_FIELDS = (
     "cnn_layers",
     "cnn_epochs",
     "cnn_max_time",
+    "cnn_min_records",
     "grid",
 )
 #: `RunOptions` fields set by the other options of run, under the same names

@@ -343,7 +343,8 @@ def add_model_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGrou
         "LS-GKM) on records of any lengths, motifs anywhere; auto (default): gkm "
         "for records of different lengths (with a notice), else the inner "
         "cross-validation chooses between wd and gkm (wd on a tie; wd with "
-        "--no-grid, --solver linear or a wd-only option); cnn: a dilated "
+        "--no-grid, --solver linear or a wd-only option), and with torch "
+        "installed the CNN beside it (--cnn-min-records); cnn: a dilated "
         "residual CNN (needs torch: pip install 'poimkit[torch]') on records of "
         "any lengths, both strands, early-stopped on held-out chromosomes",
     )
@@ -352,8 +353,8 @@ def add_model_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGrou
 
 
 def _add_cnn_options(model: argparse._ArgumentGroup) -> None:
-    """--cnn-filters, --cnn-layers, --cnn-epochs and --cnn-max-time."""
-    from ..run.options import CNN_DEFAULTS
+    """--cnn-filters, --cnn-layers, --cnn-epochs, --cnn-max-time, when auto tries it."""
+    from ..run.options import CNN_DEFAULTS, CNN_MIN_RECORDS
 
     for name, text in (
         ("filters", "cnn: channels of every convolution"),
@@ -369,6 +370,22 @@ def _add_cnn_options(model: argparse._ArgumentGroup) -> None:
         metavar="SECONDS",
         help="cnn: stop a training after the epoch that passes this many seconds "
         "(each fold's and the final model's)",
+    )
+    model.add_argument(
+        "--cnn-min-records",
+        type=int,
+        metavar="N",
+        default=CNN_MIN_RECORDS,
+        help="--kernel auto: also cross-validate the CNN in the same folds on at "
+        "least N records (torch installed), and keep it if its CV AUC is better "
+        "by more than one standard error (default %(default)s)",
+    )
+    model.add_argument(
+        "--no-cnn",
+        dest="cnn_min_records",
+        action="store_const",
+        const=None,
+        help="--kernel auto: never train the CNN",
     )
 
 

@@ -174,6 +174,14 @@ def add_poim(sub: argparse._SubParsersAction) -> None:
     poim.add_argument(
         "--seed", type=int, default=0, help="seed of the sampled POIMs (--samples)"
     )
+    poim.add_argument(
+        "--windows",
+        choices=("all", "centre"),
+        help="sampled POIMs: every window, or one central window per k-mer length "
+        "standing for every position (for models that score a k-mer alike "
+        "anywhere, far cheaper); default centre for position-free models (a "
+        "CNN), else all",
+    )
     add_torch_options(poim)
     add_cleaning_options(poim)
     add_common_options(poim)

@@ -82,6 +82,7 @@ def run_poim(args: argparse.Namespace) -> int:
         memory_limit_gb=args.memory_limit,
         threads=args.threads,
         progress=bars(args),
+        windows=args.windows,
     )
     with commit_together():  # both files appear, or neither
         poim.save(args.output)

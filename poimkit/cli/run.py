@@ -40,6 +40,10 @@ def _print_run(summary: dict, out: str) -> None:
         print(f"# chosen by inner CV: {chosen_text(chosen, summary['selection'])}")
     if summary["cv_auc"] is not None:
         print(f"# cross-validation in {split_text(summary)}")
+    if summary.get("families_compared"):
+        from ..run.families import families_text
+
+        print(f"# {families_text(summary['families_compared'])}")
     print("motif\tclass\tconsensus\tposition\tspread\timportance\tpos\tneg\tq_value")
     for m in summary["motifs"]:
         where = (

@@ -154,6 +154,10 @@ def _print_cv(args: argparse.Namespace, cv: dict) -> None:
         f"{cv['cv_best_accuracy']:.4f}"
     )
     say(args, f"cross-validation in {split_text(cv)}")
+    if "families_compared" in cv:
+        from ..run.families import families_text
+
+        say(args, families_text(cv["families_compared"]))
 
 
 def _saved(args: argparse.Namespace, model: Any) -> None:

@@ -263,6 +263,7 @@ def model_poim(
     memory_limit_gb: float = 4.0,
     threads: int | None = None,
     progress: bool = False,
+    windows: str | None = None,
 ) -> Poim:
     """The POIM of any model file: exact, or sampled where no exact one exists.
 
@@ -289,6 +290,10 @@ def model_poim(
         Threads for numba.
     progress : bool, default=False
         Show a progress bar.
+    windows : {"all", "centre"} or None
+        The windows of a sampled POIM (`poimkit.poim.sampled.sampled_poim`);
+        None: "centre" for a position-free model (``position_free``, e.g. a
+        CNN), else "all".
 
     Returns
     -------
@@ -297,7 +302,9 @@ def model_poim(
     if getattr(model, "score_only", False):
         from .sampled import sampled_score_only_poim
 
-        inform(f"{model.describe()}: no exact POIMs, sampling")
+        if windows is None:
+            windows = "centre" if getattr(model, "position_free", False) else "all"
+        inform(f"{model.describe()}: no exact POIMs, sampling ({windows} windows)")
         return sampled_score_only_poim(
             model,
             max_order,
@@ -305,6 +312,7 @@ def model_poim(
             n_samples=samples,
             random_state=seed,
             progress=progress,
+            windows=windows,
         )
     return compute_poim(
         model,

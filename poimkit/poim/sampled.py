@@ -219,7 +219,23 @@ def _levels(max_order: int, order: int) -> list[int]:
     return list(range(max(1, order), max(max_order, order) + 1))
 
 
-def count_evaluations(length: int, max_order: int, order: int, n_samples: int) -> int:
+def _window_starts(length: int, width: int, order: int, windows: str) -> list[int]:
+    """Starts of the sampled windows of ``width``: all, or the central one.
+
+    With ``windows="centre"`` the width-D windows that hold the central
+    windows of the orders l < D are sampled too (`ConditionalSampler.extension`).
+    """
+    if windows == "all":
+        return list(range(length - width + 1))
+    starts = {(length - width) // 2}
+    if width == order:
+        starts.update(min((length - l) // 2, length - order) for l in range(1, order))
+    return sorted(starts)
+
+
+def count_evaluations(
+    length: int, max_order: int, order: int, n_samples: int, windows: str = "all"
+) -> int:
     """Model evaluations of `sampled_poim`.
 
     Parameters
@@ -232,21 +248,31 @@ def count_evaluations(length: int, max_order: int, order: int, n_samples: int) -
         Order D of the background chain.
     n_samples : int
         Monte Carlo samples per window.
+    windows : {"all", "centre"}
+        As in `sampled_poim`.
 
     Returns
     -------
     int
         ``n_samples * sum_w (L - w + 1) 4**w`` over the sampled widths
-        ``w = max(1, D)..max(K, D)`` (orders l < D are obtained from width D).
+        ``w = max(1, D)..max(K, D)`` (orders l < D are obtained from width D);
+        for ``windows="centre"`` one window per width instead of ``L - w + 1``
+        (and up to D for width D).
 
     Examples
     --------
     >>> count_evaluations(length=10, max_order=2, order=0, n_samples=100)
     18400
+    >>> count_evaluations(length=200, max_order=6, order=0, n_samples=16,
+    ...                   windows="centre")
+    87360
     """
     return int(
         n_samples
-        * sum((length - w + 1) * N_LETTERS**w for w in _levels(max_order, order))
+        * sum(
+            len(_window_starts(length, w, order, windows)) * N_LETTERS**w
+            for w in _levels(max_order, order)
+        )
     )
 
 
@@ -259,6 +285,7 @@ def sampled_poim(
     batch_size: int = 100_000,
     progress: bool = False,
     max_evaluations: float = DEFAULT_MAX_EVALUATIONS,
+    windows: str = "all",
 ) -> Poim:
     """Monte Carlo POIMs of any sequence scorer, with standard errors.
 
@@ -284,6 +311,13 @@ def sampled_poim(
         Show a tqdm progress bar on standard error.
     max_evaluations : float, default 5e8
         Refuse to start if more sequences than this would be scored.
+    windows : {"all", "centre"}
+        ``"all"``: every window of every width. ``"centre"``: only the central
+        window of each width ``(L - l) // 2``, whose estimate and standard
+        error then stand for every position (metadata ``windows``): for a
+        position-free model, which scores a k-mer alike wherever it lies (a
+        CNN with a global pool, up to its edges), at ``L - l + 1`` times less
+        cost, with every k-mer in a background of the full length.
 
     Returns
     -------
@@ -363,9 +397,11 @@ def sampled_poim(
     if not isinstance(progress, bool | np.bool_):
         raise InputError(f"progress must be True or False, got {progress!r}")
     check_real(max_evaluations, "max_evaluations", 0, what="a positive number")
+    if windows not in ("all", "centre"):
+        raise InputError(f"windows must be 'all' or 'centre', got {windows!r}")
     rng = as_rng(random_state)
     levels = _levels(max_order, order)
-    total = count_evaluations(length, max_order, order, n_samples)
+    total = count_evaluations(length, max_order, order, n_samples, windows)
     if total > max_evaluations:
         raise InputError(
             f"the sampled POIM needs {total:.3g} model evaluations (n_samples="
@@ -416,7 +452,7 @@ def sampled_poim(
             left_of = kmers >> (2 * (width - order))
             right_of = kmers % n_states
             states = np.arange(n_states)
-            for j in range(length - width + 1):
+            for j in _window_starts(length, width, order, windows):
                 for first in range(0, n_samples, chunk):
                     m = min(chunk, n_samples - first)
                     u = uniforms(rng, (m, length - width))
@@ -439,11 +475,16 @@ def sampled_poim(
 
     q, stderr = [], []
     for l in range(1, max_order + 1):
-        mean, se = moments[l - 1].result(sampler.probabilities(l) > 0)
+        with np.errstate(divide="ignore", invalid="ignore"):  # rows not sampled
+            mean, se = moments[l - 1].result(sampler.probabilities(l) > 0)
+        if windows == "centre":  # the central window stands for every position
+            centre = (length - l) // 2
+            mean, se = (np.broadcast_to(a[centre], a.shape).copy() for a in (mean, se))
         q.append(mean)
         stderr.append(se)
     metadata = {
         "method": "sampled",
+        "windows": windows,
         "n_samples": str(n_samples),
         "poimkit_version": __version__,
         "background": repr(background),

@@ -259,6 +259,7 @@ def cross_validate(
     fit_params: dict | None = None,
     motif_model: bool = False,
     fits: CopyFits | None = None,
+    split: FoldPlan | None = None,
 ) -> dict:
     """Stratified k-fold CV: AUC and accuracy per fold, out-of-fold scores.
 
@@ -294,6 +295,9 @@ def cross_validate(
     fits : CopyFits, optional
         Fits the folds' models (`poimkit.run.copy_fits`); pass the same to
         `train_final` to share a WD kernel of moved copies with it.
+    split : FoldPlan, optional
+        The outer folds (default `plan_folds`), e.g. another model's to
+        compare with.
 
     Returns
     -------
@@ -311,7 +315,7 @@ def cross_validate(
     """
     options = plan.options
     fit_params = fit_params or {}
-    split = plan_folds(data, options, inner=plan.selects)
+    split = split or plan_folds(data, options, inner=plan.selects)
     folds = split.folds
     train_sets = [train for train, _ in folds] + [np.arange(data.y.size)]
     lines = progress == "lines"

@@ -8,19 +8,15 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, replace
 
-from .._machine import physical_memory
 from .._threads import check_threads
 from .._validation import check_int, check_max_order
 from ..errors import InputError
+from .kernel_memory import kernel_bytes, kernel_memory_limit
 
 #: degree, shift and C of a model whose parameters are not selected
 FIXED_DEFAULTS = {"degree": 20, "shift": 0, "C": 1.0}
 #: the same for the gapped k-mer model (``kernel="gkm"``)
 GKM_DEFAULTS = {"l": 11, "k": 7, "reverse_complement": True, "C": 1.0}
-#: share of the machine's memory the kernel solver's matrices may take
-KERNEL_RAM_SHARE = 0.5
-#: n x n matrices the kernel solver holds at once (raw kernel, fold slices, SVC's)
-KERNEL_COPIES = 3
 #: above this many sequences ``solver="auto"`` is the linear solver: the kernel
 #: solver's time grows with n**2 to n**3 and its memory with n**2 (measured in
 #: benchmarks/RESULTS.md)
@@ -37,6 +33,11 @@ FAMILIES = ("wd", "gkm")
 KERNELS = ("auto", *FAMILIES, "cnn")
 #: the CNN's settings (`poimkit.torch.CNNClassifier`): never searched
 CNN_DEFAULTS = {"filters": 64, "layers": 6, "epochs": 30, "max_time": None}
+#: ``kernel="auto"`` also cross-validates the CNN (torch installed) from this many
+#: records on: on NFE2 (1,032 records) the CNN tied gkm at 35 times the time, on
+#: CTCF (8,810) it won by 0.054 AUC (benchmarks/RESULTS.md); the bundled demo's
+#: 5,000 records stay below
+CNN_MIN_RECORDS = 8_000
 
 
 @dataclass
@@ -75,7 +76,8 @@ class RunOptions:
         inner cross-validation chooses between the two (`FAMILIES`), or wd
         when it has nothing to choose (``grid=False``, the linear solver, or
         a WD-only option such as ``degree`` given). Until then the options
-        answer as for wd (`fixed`, `defaults`).
+        answer as for wd (`fixed`, `defaults`). With torch installed the CNN
+        is cross-validated beside the SVM (``cnn_min_records``).
     mismatches, reverse_complement : int or None, bool or None
         `WDKernelSVC` options (default 0 and False); ``reverse_complement``
         is also a `GkmSVC` option, chosen by the inner CV unless given.
@@ -86,6 +88,11 @@ class RunOptions:
         (``kernel="cnn"``).
     cnn_max_time : float or None
         Seconds after which a CNN's training stops (at the end of an epoch).
+    cnn_min_records : int or None
+        ``kernel="auto"`` with a cross-validation also trains the CNN in the
+        same folds, where torch is installed and there are at least this many
+        records (`CNN_MIN_RECORDS`), and keeps it if it is better by more than
+        one standard error (`poimkit.run.families`); None: never.
     cv : int
         Folds of the stratified cross-validation (at least 2).
     cv_by : {"chrom", "random"} or None
@@ -145,6 +152,7 @@ class RunOptions:
     cnn_layers: int = CNN_DEFAULTS["layers"]
     cnn_epochs: int = CNN_DEFAULTS["epochs"]
     cnn_max_time: float | None = CNN_DEFAULTS["max_time"]
+    cnn_min_records: int | None = CNN_MIN_RECORDS
     cv: int = 5
     cv_by: str | None = None
     grid: bool | None = None
@@ -205,6 +213,8 @@ class RunOptions:
         if self.mismatches is not None:
             check_int(self.mismatches, "mismatches", 0)
         check_int(self.seed, "seed", 0, 2**32 - 1)
+        if self.cnn_min_records is not None:
+            check_int(self.cnn_min_records, "cnn_min_records", 2)
         if self.solver == "linear" and self.kernel != "gkm":
             kernel_only = {
                 "mismatches": self.mismatches,
@@ -375,11 +385,6 @@ def check_cv(cv: int) -> None:
     check_int(cv, "cv", 0)
     if cv == 1:
         raise InputError("cv must be 0 (no cross-validation) or at least 2, got 1")
-
-
-def kernel_memory_limit() -> float:
-    """Bytes the kernel solver's matrices may take: `KERNEL_RAM_SHARE` of RAM."""
-    return KERNEL_RAM_SHARE * physical_memory()
 
 
 def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
@@ -652,49 +657,3 @@ def search_families(options: RunOptions, length: int, n: int) -> list | None:
             grid = default_grid(length, family.fixed())
         out.append((name, family, grid))
     return out
-
-
-def kernel_bytes(n: int) -> float:
-    """Bytes of the kernel solver's matrices for ``n`` sequences.
-
-    Parameters
-    ----------
-    n : int
-        Number of training sequences.
-    """
-    return KERNEL_COPIES * 8.0 * n * n
-
-
-def check_kernel_size(n: int, options: RunOptions) -> None:
-    """Refuse at once a kernel-matrix fit that would not fit in memory.
-
-    The kernel solver holds ``n x n`` doubles, and about `KERNEL_COPIES` of
-    them while it selects parameters and slices folds; beyond
-    `kernel_memory_limit` the run would swap for hours, so the error names
-    the solver that fits.
-
-    Parameters
-    ----------
-    n : int
-        Number of training sequences.
-    options : RunOptions
-        Its ``solver`` and ``kernel``.
-    """
-    if options.solver == "linear" or options.kernel == "cnn":
-        return
-    need = kernel_bytes(n)
-    limit = kernel_memory_limit()
-    if need > limit:
-        raise InputError(
-            f"{n} sequences are too many for the kernel solver: its kernel "
-            f"matrices need about {need / 1024**3:.0f} GiB, over "
-            f"{limit / 1024**3:.0f} GiB ({KERNEL_RAM_SHARE:.0%} of this machine's "
-            "memory); "
-            + (
-                "use --solver linear (the gkm kernel through the l-mer table, no "
-                "matrix) or --solver auto"
-                if options.kernel == "gkm"
-                else "use --solver linear (the WD kernel in feature space) or "
-                "fewer sequences"
-            )
-        )

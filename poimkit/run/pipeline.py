@@ -23,7 +23,7 @@ from .poim_step import check_poim_memory, compute_run_poim
 from .sites_bed import write_sites_bed
 from .steps import StepTimer
 from .summary import build_summary, save_results, write_summary
-from .train import train_model
+from .train import CNN_STEP, train_model
 
 
 def run_pipeline(
@@ -131,7 +131,7 @@ def run_pipeline(
         plan = make_plan(data, options)  # checks the folds before hours of training
         options = plan.options
         check_poim_memory(data, options, plan.candidates())
-        steps = _step_names(options, tested is not None)
+        steps = _step_names(options, tested is not None, plan.contender is not None)
         with (
             staged_directory(out, force=force, inputs=inputs) as staged,
             numba_threads(options.threads),
@@ -147,6 +147,7 @@ def run_pipeline(
                 motif_model=bool(options.max_motifs),
             )
             model, cv = trained.model, trained.cv
+            options = trained.plan.options  # the CNN's if kernel="auto" kept it
             with timer.step("POIM"):
                 poim, background = compute_run_poim(
                     model, data, options, progress is True
@@ -244,7 +245,8 @@ def _read(files: tuple, peaks, options: RunOptions, bars: bool, dataset):
     return data, made
 
 
-def _step_names(options: RunOptions, known: bool) -> list[str]:
+def _step_names(options: RunOptions, known: bool, cnn: bool) -> list[str]:
     """The steps a bar counts after reading, in order."""
-    steps = ["cross-validation"] * bool(options.cv) + ["training", "POIM", "motifs"]
+    steps = ["cross-validation"] * bool(options.cv) + [CNN_STEP] * cnn
+    steps += ["training", "POIM", "motifs"]
     return steps + ["known-motif enrichment"] * known + ["outputs"]

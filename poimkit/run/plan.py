@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .data import LabeledData, check_folds
+from .kernel_memory import check_kernel_size
 from .options import (
     RunOptions,
-    check_kernel_size,
     resolve_kernel,
     resolve_solver,
     resolve_strands,
@@ -40,6 +40,9 @@ class RunPlan:
         is selected.
     templates : dict
         The unfitted model of every family that can be trained, by name.
+    contender : RunPlan or None
+        The CNN's plan when ``kernel="auto"`` also cross-validates it in the
+        same folds (`contender_plan`), else None.
     """
 
     options: RunOptions
@@ -47,6 +50,7 @@ class RunPlan:
     length: int
     families: list | None
     templates: dict
+    contender: RunPlan | None = None
 
     @property
     def selects(self) -> bool:
@@ -92,16 +96,49 @@ def make_plan(
     RunPlan
     """
     n, length = int(data.y.size), data.length
+    given = options
     options = resolve_kernel(options, data.lengths_differ)
     options = resolve_solver(options, n, length)
     options = resolve_strands(options, _unoriented(data))
     families = search_families(options, length, n)
     if check:
         check_folds(data, options, families)
-        check_kernel_size(n, options)
+        check_kernel_size(n, options.solver, options.kernel)
     names = [options.kernel] if families is None else [f for f, _, _ in families]
     templates = {name: _template(options, name, model, length) for name in names}
-    return RunPlan(options, n, length, families, templates)
+    contender = contender_plan(data, given) if given.kernel == "auto" else None
+    return RunPlan(options, n, length, families, templates, contender)
+
+
+def contender_plan(data: LabeledData, options: RunOptions) -> RunPlan | None:
+    """The CNN's plan beside ``kernel="auto"``'s SVM, or None if it is not trained.
+
+    The CNN is cross-validated too when there is a cross-validation to compare
+    it in, torch is installed and there are at least ``options.cnn_min_records``
+    records (`poimkit.run.options.CNN_MIN_RECORDS`). The kernels' own options
+    (C, degree, solver, strands...) do not apply to it.
+
+    Parameters
+    ----------
+    data : LabeledData
+        The labeled sequences.
+    options : RunOptions
+        The settings as given (``kernel`` "auto").
+
+    Returns
+    -------
+    RunPlan or None
+    """
+    from importlib.util import find_spec
+
+    least = options.cnn_min_records
+    if not options.cv or least is None or data.y.size < least:
+        return None
+    if find_spec("torch") is None:
+        return None
+    kernel_only = ("degree", "shift", "C", "mismatches", "reverse_complement", "grid")
+    cnn = replace(options, kernel="cnn", solver="auto", **dict.fromkeys(kernel_only))
+    return make_plan(data, cnn)
 
 
 def _unoriented(data: LabeledData) -> bool:

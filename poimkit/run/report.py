@@ -20,6 +20,7 @@ from .html import (
 from .report_known import known_section
 from .report_models import (
     effects_table,
+    families_section,
     fidelity_sentence,
     headline,
     model_words,
@@ -604,7 +605,7 @@ def render_report(summary: dict, figures: Path) -> str:
         + (f"; {s['n_dropped']} dropped" if s["n_dropped"] else "")
         + f"). {_model_text(s['parameters']['chosen'])} "
         + headline(s),
-        fidelity_sentence(s),
+        fidelity_sentence(s) + families_section(s),
         selection_note(s.get("selection"), s["n_sequences"]),
     ]
     if s.get("peaks"):

@@ -188,3 +188,45 @@ def regression_models_text(s: dict) -> str:
         "another is better by more than one standard error: here "
         f"{MODEL_WORDS[chosen]}.</p>"
     )
+
+
+def families_section(s: dict) -> str:
+    """Both families side by side when ``kernel="auto"`` also trained the CNN.
+
+    One row per family: its model's, motif model's and stack's CV AUC, and
+    the one it chose among them (empty: only one family was trained).
+
+    Parameters
+    ----------
+    s : dict
+        A run's summary (``families_compared``, `poimkit.run.families`).
+    """
+    from .families import CHOICE_WORDS, ORDER, families_text
+
+    compared = s.get("families_compared")
+    if not compared:
+        return ""
+    rows = []
+    for name in ORDER:
+        f = compared[name]
+        models = f.get("models") or {}
+        figure = [
+            "-" if models.get(m) is None else f"{models[m]['cv_auc']:.3f}"
+            for m in ("svm", "motifs", "stack")
+        ]
+        kept = "kept" if compared["chosen"] == name else ""
+        trained = "CNN" if name == "cnn" else f"SVM ({f['family']})"
+        rows.append(
+            [trained, *figure, CHOICE_WORDS[f.get("chosen_model") or "svm"], kept]
+        )
+    text = families_text(compared)
+    return (
+        f"<p><b>Families compared.</b> {text[0].upper()}{text[1:]}. Each family "
+        "chose among its model, its motif model and its stack by the same rule; "
+        "the figures below are cross-validated ROC AUCs.</p>"
+        + table(
+            ["family", "model", "motif model", "stack", "its choice", ""],
+            rows,
+            {1, 2, 3},
+        )
+    )

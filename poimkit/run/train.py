@@ -15,10 +15,20 @@ import numpy as np
 
 from ..errors import InputError
 from .copy_fits import CopyFits
-from .crossval import NO_CV, cross_validate, record_chromosomes, train_final
+from .crossval import (
+    NO_CV,
+    cross_validate,
+    plan_folds,
+    record_chromosomes,
+    train_final,
+)
 from .data import LabeledData
+from .families import keep_family
 from .options import FIXED_DEFAULTS, RunOptions
 from .plan import RunPlan
+
+#: the step that cross-validates ``kernel="auto"``'s CNN beside the SVM
+CNN_STEP = "CNN cross-validation"
 
 
 @dataclass
@@ -36,7 +46,8 @@ class TrainedModel:
     cv : dict
         `cross_validate`'s result, `NO_CV` without cross-validation.
     plan : RunPlan
-        The plan it was trained by.
+        The plan it was trained by: the CNN's (``plan.contender``) if
+        ``kernel="auto"`` compared it and kept it (`poimkit.run.families`).
     """
 
     model: Any
@@ -72,7 +83,8 @@ def train_model(
         Called with the cross-validation's result before the final fit.
     step : callable, optional
         ``step(name)`` is a context manager around each step,
-        "cross-validation" and "training" (e.g. a timer).
+        "cross-validation", `CNN_STEP` (with ``plan.contender``) and
+        "training" (e.g. a timer).
     motif_model : bool
         As in `cross_validate`: the folds' motif models' out-of-fold scores.
 
@@ -86,6 +98,7 @@ def train_model(
     # on held-out chromosomes where the folds go by chromosome
     fits = CopyFits(data, record_chromosomes(data, plan.options))
     if plan.options.cv:
+        split = plan_folds(data, plan.options, inner=plan.selects)
         with step("cross-validation"):
             cv = cross_validate(
                 data,
@@ -94,7 +107,21 @@ def train_model(
                 fit_params=fit_params,
                 motif_model=motif_model,
                 fits=fits,
+                split=split,
             )
+        if plan.contender is not None:
+            with step(CNN_STEP):
+                deep = cross_validate(
+                    data,
+                    plan.contender,
+                    progress,
+                    motif_model=motif_model,
+                    fits=CopyFits(data, fits.groups),
+                    split=split,
+                )
+            cv = keep_family(cv, deep, data.y, plan.options.kernel)
+            if cv["families_compared"]["chosen"] == "cnn":
+                plan, fit_params = plan.contender, None  # fit_params: the SVM's
         if on_cv is not None:
             on_cv(cv)
     with step("training"):
