@@ -25,6 +25,12 @@ KEPT = (
     "chosen_model",
     "models",
 )
+#: each family's own choice, in words
+CHOICE_WORDS = {
+    "svm": "the model itself",
+    "motifs": "its motif model",
+    "stack": "its stack",
+}
 
 
 def keep_family(kernel: dict, cnn: dict, y: np.ndarray, family: str) -> dict:
@@ -67,14 +73,6 @@ def keep_family(kernel: dict, cnn: dict, y: np.ndarray, family: str) -> dict:
         **kept,
         "families_compared": {**compared, "chosen": chosen, "tolerance": tolerance},
     }
-
-
-#: each family's own choice, in words
-CHOICE_WORDS = {
-    "svm": "the model itself",
-    "motifs": "its motif model",
-    "stack": "its stack",
-}
 
 
 def families_text(compared: dict) -> str:
