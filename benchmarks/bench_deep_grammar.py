@@ -84,7 +84,6 @@ from deep_grammar_design import (  # noqa: E402
     WRONG_GAPS,
     Counter,
     best_matches,
-    close,
     gc_fraction,
     log,
     make_grammar,
@@ -97,7 +96,7 @@ from deep_grammar_peers import (  # noqa: E402
 from deep_grammar_report import (  # noqa: E402
     report,
 )
-from run_info import jsonable, machine, versions  # noqa: E402
+from run_info import close, jsonable, machine, versions  # noqa: E402
 
 
 def poim_motifs(cnn, counter, X_train, y_train, args) -> dict:

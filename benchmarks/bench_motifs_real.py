@@ -42,7 +42,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from run_info import jsonable, machine, versions
+from run_info import close, jsonable, machine, versions
 
 import poimkit
 from poimkit.datasets import PlantedMotif, make_motif_data
@@ -58,21 +58,6 @@ FAMILIES = {
     r"pph13|repo|e5|dr|tup|inv|eve|zfh|prd|gsc|rx|tsh|onecut|cut|hnf1|pbx|meis",
 }
 MODISCO_SEQS = 1000  # held-out sequences of each class given to modisco-lite
-
-
-def close(found: str, truth: str) -> int:
-    """Mismatches of truth against found at the best offset, either strand."""
-    rc = truth.translate(str.maketrans("ACGT", "TGCA"))[::-1]
-    best = len(truth)
-    for t in (truth, rc):
-        for off in range(-len(t) + 1, len(found)):
-            covered = sum(
-                found[off + i] == t[i]
-                for i in range(len(t))
-                if 0 <= off + i < len(found)
-            )
-            best = min(best, len(t) - covered)
-    return best
 
 
 def gkm_ism(model, X: np.ndarray) -> np.ndarray:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from run_info import close
 
 MOTIFS = {
     "A": "AGATAAG",
@@ -206,21 +207,6 @@ def logit_module(network):
 # --------------------------------------------------------------------------- #
 # motifs
 # --------------------------------------------------------------------------- #
-def close(found: str, truth: str) -> int:
-    """Mismatches of truth against found at the best offset, either strand
-    (letters of truth outside found count as mismatches; bench_motifs_real)."""
-    best = len(truth)
-    for t in (truth, rc(truth)):
-        for off in range(-len(t) + 1, len(found)):
-            covered = sum(
-                found[off + i] == t[i]
-                for i in range(len(t))
-                if 0 <= off + i < len(found)
-            )
-            best = min(best, len(t) - covered)
-    return best
-
-
 def best_matches(rows: list[dict]) -> dict:
     """For each planted motif, the found motif (row) closest to it."""
     out = {}

@@ -11,11 +11,11 @@ from deep_grammar_design import (  # noqa: E402
     LENGTH,
     MOTIFS,
     best_matches,
-    close,
     log,
     logit_module,
     rc,
 )
+from run_info import close  # noqa: E402
 
 
 def tangermeme_spacing(network, counter, args) -> dict:

@@ -82,7 +82,7 @@ class ScanModel:
 def control(model: ScanModel, X_train, y_train, seed: int) -> None:
     import time
 
-    from deep_grammar_design import close
+    from run_info import close
 
     from poimkit import extract_motifs
     from poimkit.background import MarkovBackground

@@ -3,7 +3,8 @@
 `machine` and `versions` describe where a run happened; `jsonable` turns numpy
 scalars into Python numbers (non-finite floats into null) so that the document
 is valid JSON. `genome_windows` reads fixed-width windows of a genome and
-`one_hot` writes records as the attribution tools take them.
+`one_hot` writes records as the attribution tools take them; `close` judges a
+found motif against a planted one.
 """
 
 from __future__ import annotations
@@ -99,3 +100,21 @@ def one_hot(X: np.ndarray) -> np.ndarray:
     out = np.zeros((X.shape[0], 4, X.shape[1]), dtype=np.float32)
     out[np.arange(X.shape[0])[:, None], X, np.arange(X.shape[1])[None, :]] = 1
     return out
+
+
+def close(found: str, truth: str) -> int:
+    """Mismatches of truth against found at the best offset, either strand.
+
+    Letters of truth outside found count as mismatches.
+    """
+    rc = truth.translate(str.maketrans("ACGT", "TGCA"))[::-1]
+    best = len(truth)
+    for t in (truth, rc):
+        for off in range(-len(t) + 1, len(found)):
+            covered = sum(
+                found[off + i] == t[i]
+                for i in range(len(t))
+                if 0 <= off + i < len(found)
+            )
+            best = min(best, len(t) - covered)
+    return best

@@ -33,6 +33,8 @@ FAMILIES = ("wd", "gkm")
 KERNELS = ("auto", *FAMILIES, "cnn")
 #: the CNN's settings (`poimkit.torch.CNNClassifier`): never searched
 CNN_DEFAULTS = {"filters": 64, "layers": 6, "epochs": 30, "max_time": None}
+#: the kernel models' options, which the CNN does not take (None: not given)
+KERNEL_ONLY = ("degree", "shift", "C", "mismatches", "reverse_complement", "grid")
 #: ``kernel="auto"`` also cross-validates the CNN (torch installed) from this many
 #: records on: on NFE2 (1,032 records) the CNN tied gkm at 35 times the time, on
 #: CTCF (8,810) it won by 0.054 AUC (benchmarks/RESULTS.md); the bundled demo's
@@ -254,14 +256,8 @@ class RunOptions:
 
     def _check_cnn(self) -> None:
         """The CNN takes none of the kernels' options, and torch must be there."""
-        kernel_options = {
-            "degree": self.degree,
-            "shift": self.shift,
-            "C": self.C,
-            "mismatches": self.mismatches,
-            "reverse_complement": self.reverse_complement,
-            "grid": self.grid or None,
-        }
+        kernel_options = {name: getattr(self, name) for name in KERNEL_ONLY}
+        kernel_options["grid"] = self.grid or None  # grid=False: nothing to search
         given = [name for name, v in kernel_options.items() if v is not None]
         if self.solver != "auto":
             given.append("solver")

@@ -15,6 +15,7 @@ from typing import Any
 from .data import LabeledData, check_folds
 from .kernel_memory import check_kernel_size
 from .options import (
+    KERNEL_ONLY,
     RunOptions,
     resolve_kernel,
     resolve_solver,
@@ -136,8 +137,7 @@ def contender_plan(data: LabeledData, options: RunOptions) -> RunPlan | None:
         return None
     if find_spec("torch") is None:
         return None
-    kernel_only = ("degree", "shift", "C", "mismatches", "reverse_complement", "grid")
-    cnn = replace(options, kernel="cnn", solver="auto", **dict.fromkeys(kernel_only))
+    cnn = replace(options, kernel="cnn", solver="auto", **dict.fromkeys(KERNEL_ONLY))
     return make_plan(data, cnn)
 
 
