@@ -8,7 +8,8 @@ trained network:
 * motifs: a sampled POIM of the CNN (`sampled_score_only_poim`, as ``poimkit
   run`` computes it for a CNN: uniform background of ``--poim-length``
   letters, default the records' 200, one central window per k-mer length,
-  ``--poim-windows centre``, 32 draws) and `extract_motifs` with the training
+  32 draws; ``--poim-estimator observed --poim-windows pooled --poim-samples
+  10000`` for the observed estimator) and `extract_motifs` with the training
   records and labels;
 * spacing: `motif_interactions` (I(d, o) = E f(x+A+B) - E f(x+A) - E f(x+B)
   + E f(x), uniform x of 200 letters) for the cooperative pair A-B, the
@@ -102,13 +103,19 @@ from run_info import close, jsonable, machine, versions  # noqa: E402
 def poim_motifs(cnn, counter, X_train, y_train, args) -> dict:
     from poimkit import extract_motifs
     from poimkit.background import MarkovBackground
-    from poimkit.poim.sampled import count_evaluations, sampled_score_only_poim
+    from poimkit.poim.sampled import count_evaluations
+    from poimkit.poim.score_only import sampled_score_only_poim
 
     length = args.poim_length
     windows = getattr(args, "poim_windows", "all")
-    expected = count_evaluations(length, args.poim_order, 0, args.poim_samples, windows)
+    estimator = getattr(args, "poim_estimator", "inserted")
+    expected = (
+        args.poim_samples
+        if estimator == "observed"
+        else count_evaluations(length, args.poim_order, 0, args.poim_samples, windows)
+    )
     log(
-        f"sampled POIM: length {length}, {windows} windows, max order "
+        f"sampled POIM ({estimator}): length {length}, {windows} windows, max order "
         f"{args.poim_order}, {args.poim_samples} samples, {expected} records"
     )
     snap = counter.snapshot()
@@ -117,6 +124,7 @@ def poim_motifs(cnn, counter, X_train, y_train, args) -> dict:
         cnn,
         args.poim_order,
         MarkovBackground.uniform(length),
+        estimator,
         n_samples=args.poim_samples,
         random_state=args.seed,
         windows=windows,
@@ -152,6 +160,7 @@ def poim_motifs(cnn, counter, X_train, y_train, args) -> dict:
     log(f"extract_motifs: {len(rows)} motifs in {extract_s:.0f} s")
     return {
         "poim_length": length,
+        "estimator": estimator,
         "windows": windows,
         "max_order": args.poim_order,
         "n_samples": args.poim_samples,
@@ -225,12 +234,22 @@ def main() -> None:
         "--patience", type=int, default=4, help="CNN early stopping (its default 4)"
     )
     parser.add_argument("--poim-length", type=int, default=200)
-    parser.add_argument("--poim-windows", choices=("all", "centre"), default="centre")
+    parser.add_argument(
+        "--poim-estimator", choices=("inserted", "observed"), default="inserted"
+    )
+    parser.add_argument(
+        "--poim-windows", choices=("all", "centre", "pooled"), default="centre"
+    )
     parser.add_argument(
         "--threads", type=int, default=int(os.environ.get("GRAMMAR_THREADS", "1"))
     )
     parser.add_argument("--poim-order", type=int, default=6)
-    parser.add_argument("--poim-samples", type=int, default=32)
+    parser.add_argument(
+        "--poim-samples",
+        type=int,
+        default=32,
+        help="draws per window (inserted) or in all (observed: try 10000)",
+    )
     parser.add_argument("--max-motifs", type=int, default=5)
     parser.add_argument("--int-samples", type=int, default=128)
     parser.add_argument("--max-distance", type=int, default=30)

@@ -87,7 +87,7 @@ def control(model: ScanModel, X_train, y_train, seed: int) -> None:
     from poimkit import extract_motifs
     from poimkit.background import MarkovBackground
     from poimkit.importance.interactions import motif_interactions
-    from poimkit.poim.sampled import sampled_score_only_poim
+    from poimkit.poim.score_only import sampled_score_only_poim
 
     print(
         "control: weights",

@@ -51,8 +51,8 @@ def model_table(res: dict) -> list[str]:
         return L
     L.append(
         row(
-            f"sampled POIM (length {p['poim_length']}, "
-            f"{p.get('windows', 'all')} windows, order <= {p['max_order']}, "
+            f"sampled POIM ({p.get('estimator', 'inserted')}, length "
+            f"{p['poim_length']}, {p.get('windows', 'all')} windows, order <= {p['max_order']}, "
             f"{p['n_samples']} samples)",
             f"{p['poim_seconds']:.0f} s, {p['records']:,} records, "
             f"{p['forward_passes']:,} forward passes",

@@ -28,6 +28,8 @@ extensions = [
 ]
 # `name` in docstrings: a cross-reference where it resolves, code otherwise
 default_role = "py:obj"
+# no smart quotes: they turn the "--" of every option into an en dash
+smartquotes = False
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "examples/README.txt", "benchmarks_suite.md"]
 myst_heading_anchors = 3

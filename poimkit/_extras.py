@@ -7,7 +7,7 @@ from importlib.util import find_spec
 from .errors import InputError
 
 #: how to get torch, said wherever it is missing
-INSTALL_HINT = 'pip install "poimkit[torch]"'
+INSTALL_HINT = "pip install torch (the torch extra)"
 
 
 def require_torch() -> None:

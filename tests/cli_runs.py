@@ -1,5 +1,7 @@
 """Running the command line in-process, as the CLI tests do."""
 
+import json
+
 from poimkit.cli import main as cli_main
 from poimkit.datasets import make_gattaca
 from poimkit.io import write_fasta
@@ -22,3 +24,13 @@ def write_gattaca(folder, n: int, length: int, mean: float, sd: float, seed: int
     write_fasta(folder / "p.fa", [f"p{i}" for i in range(n)], X[y == 1])
     write_fasta(folder / "n.fa", [f"n{i}" for i in range(n)], X[y == 0])
     return X, y
+
+
+def _refuse(token: str):
+    raise AssertionError(f"{token} is not JSON: a strict reader refuses the file")
+
+
+def strict_json(path):
+    """A JSON file read as strict readers do: ``NaN`` and ``Infinity`` refused."""
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle, parse_constant=_refuse)

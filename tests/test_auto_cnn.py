@@ -1,7 +1,5 @@
 """``kernel="auto"`` with the CNN beside the SVM: the plan, the rule, a run."""
 
-import json
-
 import numpy as np
 import pytest
 
@@ -11,7 +9,7 @@ from poimkit.run.families import keep_family
 from poimkit.run.plan import make_plan
 from poimkit.svm.metrics import tie_tolerance
 
-from .cli_runs import main, write_gattaca
+from .cli_runs import main, strict_json, write_gattaca
 
 
 def _cv(auc: float, chosen: str = "svm") -> dict:
@@ -94,7 +92,7 @@ def test_auto_run_compares_both_families_in_the_report(fasta, tmp_path):
     out = tmp_path / "run"
     args = ["run", "--pos", fasta / "p.fa", "--neg", fasta / "n.fa", "-o", out]
     assert main([*args, *SMALL, *FAST, "--cnn-min-records", "100"]) == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     compared = summary["families_compared"]
     kernel, cnn = compared["kernel"], compared["cnn"]
     assert kernel["family"] == "wd" and cnn["family"] == "cnn"
@@ -126,7 +124,7 @@ def test_auto_run_that_keeps_the_cnn_explains_the_cnn(fasta, tmp_path, monkeypat
     out = tmp_path / "run"
     args = ["run", "--pos", fasta / "p.fa", "--neg", fasta / "n.fa", "-o", out]
     assert main([*args, *SMALL, *FAST, "--cnn-min-records", "100"]) == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["family"] == "cnn" and summary["n_parameters"] > 0
     assert summary["parameters"]["kernel"] == "cnn"
     # the CNN family's own choice, or the CNN itself if the final fit has no motif

@@ -206,7 +206,7 @@ def test_dask_missing_exits_2_before_reading(data, tmp_path, monkeypatch, capsys
     args = ["train", "--pos", data / "p.fa", "--neg", data / "n.fa"]
     args += ["--solver", "linear", "--dask", "local", "-o", tmp_path / "m.npz"]
     assert main(args) == 2
-    assert 'pip install "poimkit[dask]"' in capsys.readouterr().err
+    assert 'pip install "dask[distributed]"' in capsys.readouterr().err
 
 
 def test_not_better_than_chance_says_where_the_interval_lies():

@@ -1,7 +1,5 @@
 """The position-free gapped k-mer model through the command line (``--kernel gkm``)."""
 
-import json
-
 import numpy as np
 import pytest
 
@@ -9,6 +7,8 @@ from poimkit import GkmSVC, load_model
 from poimkit.cli import main as cli_main
 from poimkit.io import read_fasta, write_fasta
 from poimkit.poim import Poim
+
+from .cli_runs import strict_json
 
 MOTIF = "TGACTCAG"
 
@@ -107,7 +107,7 @@ def test_run_gkm_selects_and_reports_anywhere(peaks, tmp_path, capsys):
         + ["--quiet"]
     )
     assert code == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["cv_auc"] > 0.9
     assert summary["position_free"] and summary["lengths"] == [50, 90]
     assert summary["parameters"]["chosen"]["l"] == 8
@@ -132,7 +132,7 @@ def test_unequal_lengths_choose_gkm_or_suggest_it_and_crop(peaks, tmp_path, caps
     assert main(["run", "--pos", pos, "--neg", neg, *fast, "-o", tmp_path / "a"]) == 0
     err = capsys.readouterr().err
     assert err.count("poimkit: warning: the records have different lengths") == 1
-    summary = json.loads((tmp_path / "a" / "summary.json").read_text())
+    summary = strict_json(tmp_path / "a" / "summary.json")
     assert summary["family"] == "gkm" and summary["position_free"]
     assert summary["parameters"]["kernel"] == "gkm"
     wd = ["--kernel", "wd", "-o", tmp_path / "o"]

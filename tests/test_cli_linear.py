@@ -1,7 +1,6 @@
 """The command line with the linear solver: streaming training, any-model scoring."""
 
 import gzip
-import json
 
 import numpy as np
 import pytest
@@ -10,6 +9,8 @@ from poimkit import WDLinearSVC, load_model, read_fasta
 from poimkit.cli import main
 from poimkit.datasets import make_gattaca
 from poimkit.io import write_fasta
+
+from .cli_runs import strict_json
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +134,7 @@ def test_run_with_the_linear_solver(tmp_path, fasta_pair, capsys, monkeypatch):
     out = tmp_path / "out"
     fixed = ["--cv", "3", "--max-order", "3", "-o", str(out), "--quiet"]
     assert main([*base, *fixed, "--max-motifs", "0"]) == 0  # fits: degree 20
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["parameters"]["chosen"]["degree"] == 20
     assert "degree" not in capsys.readouterr().err
     # tables that outgrow the budget beyond degree 10: the largest that fits
@@ -145,7 +146,7 @@ def test_run_with_the_linear_solver(tmp_path, fasta_pair, capsys, monkeypatch):
     assert "use --degree 10 or less" in capsys.readouterr().err
     assert main([*base, *fixed, "--max-motifs", "0", "--force"]) == 0
     assert "using degree 10 (exact POIMs)" in capsys.readouterr().err
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["parameters"]["chosen"]["degree"] == 10
     monkeypatch.undo()
     # the table outgrows the estimate (e.g. repeats): trained again, exact
@@ -156,13 +157,13 @@ def test_run_with_the_linear_solver(tmp_path, fasta_pair, capsys, monkeypatch):
     assert main([*base, *fixed, "--max-motifs", "0", "--force"]) == 0
     err = capsys.readouterr().err
     assert "again with degree 9 (exact POIMs)" in err
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["parameters"]["chosen"]["degree"] == 9
     monkeypatch.undo()
     args = ["--degree", "6", "--cv", "3", "--max-order", "3", "--max-motifs", "1"]
     args += ["--force"]
     assert main([*base, *args, "-o", str(out), "--quiet"]) == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["parameters"]["solver"] == "linear"
     assert 0.5 < summary["cv_auc"] <= 1.0
     assert isinstance(load_model(out / "model.npz"), WDLinearSVC)

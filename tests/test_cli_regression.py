@@ -17,7 +17,7 @@ from poimkit.run.regression_search import (
     REGRESSION_FIXED,
 )
 
-from .cli_runs import main
+from .cli_runs import main, strict_json
 
 #: planted additive effects: (motif, start in records of one length, effect)
 MOTIFS = [("TGACTC", 6, 1.0), ("GATTA", 18, 0.7)]
@@ -167,7 +167,6 @@ def test_selection_is_invariant_to_the_targets_unit(tmp_path):
 
 def test_auto_chooses_gkm_for_position_free_signal(tmp_path, capsys):
     """Motifs at random starts in records of one length: the inner CV picks gkm."""
-    import json
 
     ids, seqs, y = planted(200, 40, 4, lengths=(40, 41), noise=0.1)
     fasta, table = write_data(tmp_path, ids, seqs, y)
@@ -178,7 +177,7 @@ def test_auto_chooses_gkm_for_position_free_signal(tmp_path, capsys):
     )
     captured = capsys.readouterr()
     assert code == 0, captured.err
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     selection = summary["selection"]
     assert summary["model"] == "GkmSVR" and selection["family"] == "gkm"
     families = selection["families"]
@@ -290,7 +289,6 @@ def test_train_targets_refuses_what_does_not_apply(
 
 
 def test_run_writes_model_poim_summary_and_figure(data, tmp_path, capsys):
-    import json
 
     from poimkit import compute_poim
     from poimkit.poim import Poim
@@ -303,7 +301,7 @@ def test_run_writes_model_poim_summary_and_figure(data, tmp_path, capsys):
     )
     captured = capsys.readouterr()
     assert code == 0, captured.err
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["task"] == "regression" and summary["model"] == "WDKernelSVR"
     assert summary["cv_pearson"] > 0.7
     assert round(summary["cv_pearson"], 4) == cv_figures(captured.out)["cv_pearson"]
@@ -337,14 +335,13 @@ def test_run_writes_model_poim_summary_and_figure(data, tmp_path, capsys):
         + ["--max-order", "2", "-o", out, "--force", "--quiet"]
     )
     assert code == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert "cv_pearson" not in summary
     assert "predicted_vs_observed.png" not in summary["figures"]
     assert summary["motifs"] == [] and "cv 0" in summary["motifs_note"]
 
 
 def test_run_on_noise_targets_reports_no_motifs(data, tmp_path):
-    import json
 
     _, fasta, _ = data
     ids = [f"r{i}" for i in range(150)]  # the records of `data`
@@ -359,7 +356,7 @@ def test_run_on_noise_targets_reports_no_motifs(data, tmp_path):
         + ["--max-order", "3", "-o", out, "--quiet"]
     )
     assert code == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["cv_pearson_interval"][0] <= 0
     assert summary["motifs"] == [] and "no better than chance" in summary["motifs_note"]
     # the motif files as a classification run without motifs has them: empty

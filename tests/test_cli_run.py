@@ -1,7 +1,6 @@
 """End-to-end tests of `poimkit run` / `poimkit demo` in subprocesses."""
 
 import hashlib
-import json
 import os
 import signal
 import subprocess
@@ -13,6 +12,8 @@ import pytest
 
 from poimkit.datasets import make_gattaca, write_gattaca_data
 from poimkit.io import write_fasta
+
+from .cli_runs import strict_json
 
 ROOT = Path(__file__).resolve().parents[1]
 GATTACA = ROOT / "data" / "gattaca"
@@ -56,7 +57,7 @@ def test_run_writes_the_folder_and_prints_the_auc(pair, tmp_path):
     result = poimkit("run", "--pos", pos, "--neg", neg, *FAST, "-o", out, "--quiet")
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""  # --quiet: no progress bars
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     first = result.stdout.splitlines()[0].split("\t")
     assert first[0] == "cv_auc" and float(first[1]) == pytest.approx(
         summary["cv_auc"], abs=1e-4
@@ -99,7 +100,7 @@ def test_labels_form(pair, tmp_path):
         "--quiet",
     )
     assert result.returncode == 0, result.stderr
-    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    summary = strict_json(tmp_path / "o" / "summary.json")
     assert summary["n_positive"] == summary["n_negative"] == 30
 
 

@@ -1,6 +1,5 @@
 """The command line on deep models: train --kernel cnn, and torch files as MODEL."""
 
-import json
 import warnings
 
 import numpy as np
@@ -11,7 +10,7 @@ torch = pytest.importorskip("torch")
 from poimkit import InputError, RunOptions, load_model  # noqa: E402
 from poimkit.torch import DilatedCNN, as_scorer  # noqa: E402
 
-from .cli_runs import main, write_gattaca  # noqa: E402
+from .cli_runs import main, strict_json, write_gattaca  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -56,10 +55,17 @@ def test_poim_explain_and_variants_take_a_torchscript_file(case, tmp_path):
     central = Poim.load(poim)
     assert central.metadata["windows"] == "centre"
     assert np.all(central.q(2) == central.q(2)[11])  # one window for all
+    observed = [*args[:-1], "300", "--estimator", "observed", "--windows", "pooled"]
+    assert main([*observed, "-o", poim, "--top", "0", *model]) == 0
+    pooled = Poim.load(poim)
+    assert pooled.metadata["estimator"] == "observed"
+    assert "300 samples in all" in pooled.metadata["exact"]
+    assert np.all(pooled.q(2) == pooled.q(2)[0])  # one estimate for all starts
+    assert main([*observed[:-2], "--windows", "centre", "-o", poim, *model]) == 2
     out = tmp_path / "explained"
     args = ["explain", folder / "net.pt", "--fasta", folder / "p.fa", "--top", "1"]
     assert main([*args, "-o", out, *model]) == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["attributions"] == "in-silico mutagenesis"
     attr = np.load(out / "attr.npz")["arr_0"]
     assert attr.shape == (80, 4, 24)
@@ -86,7 +92,7 @@ def test_interactions_writes_a_map(case, tmp_path):
     rows = (out / "interactions.tsv").read_text().splitlines()
     assert rows[0].startswith("orientation\tdistance\tinteraction")
     assert len(rows) == 1 + 4 * 4
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["n_evaluations"] == 8 * (1 + 3 * 4 * 4)
     assert (out / "interactions.png").stat().st_size > 0
 
@@ -130,7 +136,7 @@ def test_run_kernel_cnn_writes_a_report_with_sampled_poims(case, tmp_path):
         )
         == 0
     )
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["family"] == "cnn" and summary["n_support_vectors"] is None
     assert summary["n_parameters"] > 0
     assert summary["parameters"]["chosen"]["filters"] == 8
@@ -140,6 +146,7 @@ def test_run_kernel_cnn_writes_a_report_with_sampled_poims(case, tmp_path):
     poim = Poim.load(out / "poim.npz")
     assert poim.metadata["method"] == "sampled" and poim.max_order == 3
     assert poim.background.length == 24
+    assert poim.metadata["windows"] == "centre" and poim.metadata["n_samples"] == "32"
     report = (out / "report.html").read_text()
     assert "dilated residual CNN" in report and "parameters:" in report
     assert load_model(out / "model.npz").calibration_ is not None

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS / "_ext"))
 
-from cli_check import missing_from  # noqa: E402
+from cli_check import dashed_options, missing_from  # noqa: E402
 
 #: the packages whose ``__all__`` is the public API
 PACKAGES = (
@@ -104,6 +104,15 @@ def test_cli_check_finds_a_missing_option():
     assert missing_from(page.replace("--null-windows", "--null-wind"), parser) == [
         "variants --null-windows"
     ]
+
+
+def test_an_option_shown_with_an_en_dash_is_found():
+    """Smart quotes turned ``--force`` into "\u2013force" on the site (issue 55)."""
+    page = "<code>poimkit run \u2013force \u2013max-order 2</code> pages 1\u20132"
+    assert dashed_options(page) == ["\u2013force", "\u2013max-order"]
+    assert dashed_options("poimkit run --force; A\u2013B; 3\u20134 x") == []
+    conf = (DOCS / "conf.py").read_text()
+    assert re.search(r"^smartquotes = False$", conf, re.M)
 
 
 def test_every_page_is_in_the_site():

@@ -6,15 +6,13 @@ past the k-mer limit or the length, ``--cv 1``), a solver or a POIM too large
 for the memory.
 """
 
-import json
-
 import pytest
 
 from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.io import write_fasta
 
-from .cli_runs import FAST, main
+from .cli_runs import FAST, main, strict_json
 
 # --- inputs and outputs checked first -----------------------------------------
 
@@ -123,7 +121,7 @@ def test_cv_0_means_no_cross_validation_in_train_and_run(data, tmp_path, capsys)
     assert main([*run, "--quiet", "-o", tmp_path / "o"]) == 0
     out = capsys.readouterr().out
     assert "no cross-validation (--cv 0)" in out and "nan" not in out
-    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    summary = strict_json(tmp_path / "o" / "summary.json")
     assert summary["cv_auc"] is None and summary["parameters"]["cv"] == 0
     assert "roc.png" not in summary["figures"]
     assert "without cross-validation" in (tmp_path / "o" / "report.html").read_text()
@@ -176,7 +174,7 @@ def test_default_solver_switches_to_linear_for_many_sequences(
         "than 30): using the linear solver, degree 20 (choose with --solver, "
         "--degree)"
     ]
-    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    summary = strict_json(tmp_path / "o" / "summary.json")
     assert summary["parameters"]["solver"] == "linear"
     # the default degree: the exact table of the present k-mers fits
     assert summary["parameters"]["chosen"]["degree"] == 20
@@ -186,7 +184,7 @@ def test_default_solver_switches_to_linear_for_many_sequences(
     assert isinstance(load_model(tmp_path / "m.npz"), WDLinearSVC)
     monkeypatch.setattr(options, "KERNEL_MAX_SEQUENCES", 100)
     assert main([*run, "-o", tmp_path / "k"]) == 0
-    summary = json.loads((tmp_path / "k" / "summary.json").read_text())
+    summary = strict_json(tmp_path / "k" / "summary.json")
     assert summary["parameters"]["solver"] == "kernel"
 
 

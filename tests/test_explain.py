@@ -1,13 +1,13 @@
 """``poimkit explain``: modisco-lite inputs, scores, logos and a bigWig."""
 
-import json
-
 import numpy as np
 import pytest
 
 from poimkit import load_model
 from poimkit.cli import main
 from poimkit.datasets import make_gattaca, write_synthetic_genome
+
+from .cli_runs import strict_json
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +81,7 @@ def test_explain_peaks_writes_a_bigwig_at_genome_positions(tmp_path):
     out = tmp_path / "out"
     args = ["explain", str(model), "--bed", str(peaks), "--genome", str(g.genome)]
     assert main([*args, "--width", "60", "-o", str(out), "--quiet"]) == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["bigwig"] and summary["n_records"] > 40
     attr = np.load(out / "attr.npz")["arr_0"]
     ohe = np.load(out / "ohe.npz")["arr_0"]
@@ -110,14 +110,23 @@ def test_explain_peaks_writes_a_bigwig_at_genome_positions(tmp_path):
     assert checked > 20
 
 
-def test_explain_without_pybigwig_exits_2(fasta_case, tmp_path, capsys, monkeypatch):
-    folder, _, _ = fasta_case
+def test_explain_without_pybigwig_writes_the_rest(tmp_path, capsys, monkeypatch):
+    """Without pyBigWig: ohe.npz and attr.npz, and a notice that the bigWig is not."""
     monkeypatch.setitem(__import__("sys").modules, "pyBigWig", None)
-    args = ["explain", str(folder / "m.npz"), "--bed", "p.bed", "--genome", "g.fa"]
-    assert main([*args, "-o", str(tmp_path / "out"), "--quiet"]) == 2
-    err = capsys.readouterr().err
-    assert 'pip install "poimkit[bigwig]"' in err and len(err.strip().splitlines()) == 1
-    assert not (tmp_path / "out").exists()
+    g = write_synthetic_genome(tmp_path / "g", n_peaks=30, seed=3)
+    model = tmp_path / "m.npz"
+    train = ["train", "--bed", str(g.peaks), "--genome", str(g.genome)]
+    train += ["--width", "40", "--kernel", "gkm", "--no-grid", "--cv", "0", "--quiet"]
+    assert main([*train, "-o", str(model)]) == 0
+    out = tmp_path / "out"
+    args = ["explain", str(model), "--bed", str(g.peaks), "--genome", str(g.genome)]
+    assert main([*args, "--width", "40", "-o", str(out), "--quiet"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "pip install pyBigWig" in err[0]
+    assert (out / "ohe.npz").is_file() and (out / "attr.npz").is_file()
+    assert not (out / "contributions.bw").exists()
+    summary = strict_json(out / "summary.json")
+    assert summary["bigwig"] is False and "pyBigWig" in summary["bigwig_skipped"]
 
 
 def test_a_positional_model_refuses_records_of_another_length(tmp_path, capsys):

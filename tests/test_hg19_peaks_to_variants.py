@@ -5,13 +5,14 @@ with their null -> an annotated, indexed VCF. The REF of every dbSNP SNV is
 checked against the real sequence on the way.
 """
 
-import json
 import shutil
 from pathlib import Path
 
 import pytest
 
 from poimkit.cli import main
+
+from .cli_runs import strict_json
 
 HG19 = Path(__file__).resolve().parents[2] / "shared" / "data" / "hg19_chr22"
 
@@ -28,7 +29,7 @@ def test_peaks_to_called_variants_on_hg19(tmp_path, capsys):
     argv = ["run", "--bed", str(HG19 / "ctcf_peaks.bed"), "--genome", str(genome)]
     argv += ["--kernel", "gkm", "--no-grid", "--cv", "2", "--max-motifs", "1"]
     assert main([*argv, "-o", str(out), "--quiet"]) == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["n_positive"] == 23 and summary["negatives"]["kind"] == "genomic"
     assert summary["n_negative"] >= 20  # matched in the real GC and repeats
     # one chromosome piece: no chromosome or 10 Mb block to hold out, and said

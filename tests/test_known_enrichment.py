@@ -143,6 +143,6 @@ def test_known_jaspar_without_pyjaspar_exits_2_before_training(
         + ["-o", str(tmp_path / "out"), "--quiet"]
     )
     err = capsys.readouterr().err
-    assert code == 2 and 'pip install "poimkit[jaspar]"' in err
+    assert code == 2 and "pip install pyjaspar" in err
     assert len(err.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()

@@ -11,7 +11,7 @@ from poimkit import compute_poim, load_model
 from poimkit.background import MarkovBackground
 from poimkit.errors import InputError
 from poimkit.poim.reference import poim_reference
-from poimkit.poim.sampled import sampled_score_only_poim
+from poimkit.poim.score_only import sampled_score_only_poim
 from poimkit.svm.lsgkm import read_lsgkm
 from poimkit.svm.lsgkm_rbf import LsgkmKernelModel, window_weights
 

@@ -89,7 +89,7 @@ def test_known_motifs_from_a_file_and_errors(tmp_path, monkeypatch):
     with pytest.raises(InputError, match="missing.meme"):
         known_motifs(tmp_path / "missing.meme")
     monkeypatch.setitem(sys.modules, "pyjaspar", None)
-    with pytest.raises(InputError, match=r"poimkit\[jaspar\]"):
+    with pytest.raises(InputError, match=r"pip install pyjaspar"):
         known_motifs("jaspar")
     with pytest.raises(InputError, match=r"jaspar\[:GROUP\[:RELEASE\[:COLLECTION"):
         known_motifs("jaspar:vertebrates:JASPAR2024:CORE:extra")

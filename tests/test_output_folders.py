@@ -5,7 +5,6 @@ made, refuses a second writer of the same folder, leaves nothing partial behind
 on errors and signals, and writes a command's outputs together or not at all.
 """
 
-import json
 import os
 import signal
 import subprocess
@@ -25,7 +24,7 @@ from poimkit.io.outdir import (
     staged_directory,
 )
 
-from .cli_runs import FAST, main
+from .cli_runs import FAST, main, strict_json
 
 # --- staged folders: only poimkit's own are replaced --------------------------
 
@@ -51,7 +50,7 @@ def test_force_never_deletes_a_folder_poimkit_did_not_make(data, capsys):
     assert "holds files poimkit did not write (mine.txt)" in capsys.readouterr().err
     (out / "mine.txt").unlink()
     assert main([*args, "-o", out, "--force"]) == 0  # its own folder: replaced
-    assert json.loads((out / "summary.json").read_text())["format"]
+    assert strict_json(out / "summary.json")["format"]
 
 
 def test_current_folder_and_its_parents_are_refused(data, monkeypatch, capsys):

@@ -1,12 +1,13 @@
 """Peak strength as a target: ``run --bed P --genome G --targets signal``."""
 
-import json
-
 import numpy as np
 import pytest
 
 from poimkit.cli import main
 from poimkit.datasets import write_synthetic_genome
+from poimkit.errors import InputError
+
+from .cli_runs import strict_json
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def test_a_peak_strength_run_regresses_on_the_signal(strength, tmp_path):
     out = tmp_path / "out"
     args = ["run", "--bed", str(peaks), "--genome", str(g.genome), "--width", "100"]
     assert main([*args, "--targets", "signal", "--log1p", *FAST, "-o", str(out)]) == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["targets"] == {"source": "signal", "log1p": True}
     assert summary["peaks"]["n_windows"] > 100
     assert summary["cv_split"] == "chromosome" or "block" in summary["cv_split"]
@@ -56,7 +57,7 @@ def test_negatives_when_asked_are_background_at_zero(strength, tmp_path):
     args = ["run", "--bed", str(peaks), "--genome", str(g.genome), "--width", "100"]
     args += ["--targets", "signal", "--negatives", "genomic", *FAST, "-o", str(out)]
     assert main(args) == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     made = summary["negatives"]
     assert made["target"] == 0.0 and made["file"] == "negatives.bed"
     n_bed = len((out / "negatives.bed").read_text().splitlines())
@@ -78,7 +79,7 @@ def test_targets_from_a_table_keyed_by_the_peaks(strength, tmp_path):
     out = tmp_path / "out"
     args = ["run", "--bed", str(peaks), "--genome", str(g.genome), "--width", "100"]
     assert main([*args, "--targets", str(table), *FAST, "-o", str(out)]) == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["cv_pearson"] > 0.5
 
 
@@ -124,3 +125,47 @@ def test_train_on_peak_strength_writes_its_negatives_beside_the_model(
     assert main([*args, "--no-grid", "--cv", "0", "-o", str(model)]) == 0
     assert model.is_file() and (tmp_path / "m.negatives.fa").is_file()
     assert "negatives written beside it" in capsys.readouterr().err
+
+
+def test_column_targets_name_short_lines_and_warn_on_coordinates(strength, tmp_path):
+    g, peaks, _ = strength
+    args = ["run", "--bed", str(peaks), "--genome", str(g.genome), "--width", "100"]
+    out = ["-o", str(tmp_path / "out"), *FAST]
+    assert main([*args, "--targets", "column:99", *out]) == 2
+    from poimkit.run.peak_targets import column_values, target_column
+
+    with pytest.raises(
+        InputError, match="line 1 has 10 columns, so it has no column 99"
+    ):
+        column_values(str(peaks), 99, np.array([1]))
+    with pytest.raises(InputError, match="not a finite number"):
+        column_values(str(peaks), 1, np.array([1]))
+    import logging
+
+    with _caught("poimkit") as records:
+        assert target_column("column:3") == 3
+        assert target_column("column:7") == 7
+    assert [r.getMessage() for r in records] == [
+        "--targets column:3: column 3 of a BED file is the peak's end coordinate, "
+        "not a measurement"
+    ]
+    assert all(r.levelno == logging.WARNING for r in records)
+
+
+class _caught:
+    """The records a logger emits inside the block."""
+
+    def __init__(self, name):
+        import logging
+
+        self.logger = logging.getLogger(name)
+        self.records = []
+        self.handler = logging.Handler()
+        self.handler.emit = self.records.append
+
+    def __enter__(self):
+        self.logger.addHandler(self.handler)
+        return self.records
+
+    def __exit__(self, *exc):
+        self.logger.removeHandler(self.handler)

@@ -1,4 +1,3 @@
-import json
 import re
 from pathlib import Path
 
@@ -16,6 +15,8 @@ from poimkit.io.outdir import OUTPUT_FILES, staged_directory
 from poimkit.motifs.formats import read_motifs
 from poimkit.poim import Poim
 from poimkit.run import RunOptions, run_pipeline
+
+from .cli_runs import strict_json
 
 ROOT = Path(__file__).resolve().parents[1]
 SPLICE = ROOT / "data" / "splice"
@@ -57,12 +58,16 @@ def test_output_folder_holds_every_file(small_run):
 
 def test_summary_contract_and_numbers(small_run, small_pair):
     out, summary = small_run
-    on_disk = json.loads((out / "summary.json").read_text())
+    on_disk = strict_json(out / "summary.json")
     assert on_disk == summary
     for key in ("cv_auc", "n_sequences", "length", "parameters", "versions", "motifs"):
         assert key in summary
     assert summary["n_sequences"] == 120 and summary["length"] == 30
     assert summary["versions"]["poimkit"]
+    # GC content alone, in the same folds (issue 55): said beside the AUC
+    assert len(summary["gc_cv_auc_folds"]) == 3 and 0 <= summary["gc_cv_auc"] <= 1
+    report = (out / "report.html").read_text()
+    assert f"GC content alone reaches {summary['gc_cv_auc']:.3f}" in report
     # the SVM's CV AUC is the mean of the folds of the documented split, each
     # fold's model with the parameters its inner CV chose (degree fixed by
     # SMALL); the summary's figures are those of the model the run chose

@@ -236,7 +236,7 @@ def test_gkm_report_shows_nothing_positional(gkm_run):
     assert "<td>degree</td>" not in page and "&quot;" not in page
 
 
-def test_report_explains_pooled_auc_and_demo_inputs(data, tmp_path):
+def test_report_gives_one_auc_per_model_and_demo_inputs(data, tmp_path):
     from poimkit.run import RunOptions, run_pipeline
 
     summary = run_pipeline(
@@ -250,22 +250,39 @@ def test_report_explains_pooled_auc_and_demo_inputs(data, tmp_path):
     assert 0 <= summary["cv_auc_pooled"] <= 1
     assert summary["inputs"][0]["path"] == "bundled example: p.fa (temporary copy)"
     page = (tmp_path / "o" / "report.html").read_text()
-    assert "over all probabilities pooled" in page and "class='hash'" in page
+    assert "the mean of the folds' own AUCs" in page and "class='hash'" in page
+    assert f"{summary['cv_auc_pooled']:.4f}" not in page  # one figure per model
 
 
-@pytest.mark.parametrize(("pooled", "explained"), [(0.95, False), (0.645, True)])
-def test_report_explains_a_large_pooled_auc_gap(tmp_path, pooled, explained):
-    """Fold models whose intercepts disagree: the page says why the AUCs differ."""
-    from poimkit.run.report import _quality
+def test_roc_legends_give_the_reported_auc_of_each_model():
+    """The legend's AUC is the report's (the folds' mean), not the pooled curve's."""
+    import matplotlib
 
-    (tmp_path / "roc.png").write_bytes(b"png")
-    summary = {
-        "cv_auc": 0.953,
-        "cv_auc_pooled": pooled,
-        "cv_auc_folds": [0.95, 0.956],
-        "cv_accuracy_folds": [0.9, 0.91],
-        "selection": None,
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    from poimkit.plot import plot_roc
+    from poimkit.run.figures import roc_curves
+
+    rng = np.random.default_rng(0)
+    y = np.r_[np.ones(50), np.zeros(50)]
+    cv = {
+        "out_of_fold_scores": y + rng.normal(0, 1, 100),
+        "motif_out_of_fold_scores": y + rng.normal(0, 2, 100),
+        "stack_out_of_fold_scores": y + rng.normal(0, 0.5, 100),
+        "models": {
+            m: {"cv_auc": a}
+            for m, a in zip(("svm", "motifs", "stack"), (0.81, 0.62, 0.93), strict=True)
+        },
     }
-    page = "".join(str(p) for p in _quality(summary, tmp_path))
-    assert ("here by 0.31" in page) is explained
-    assert ("differ slightly" in page) is not explained
+    curves = roc_curves(cv, "CNN")
+    assert [(k, v[1]) for k, v in curves.items()] == [
+        ("CNN", 0.81),
+        ("motif model", 0.62),
+        ("stack", 0.93),
+    ]
+    ax = Figure().add_subplot()
+    for label, (scores, auc) in curves.items():
+        plot_roc(y, scores, ax=ax, label=label, auc=auc)
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts == ["CNN (AUC 0.810)", "motif model (AUC 0.620)", "stack (AUC 0.930)"]

@@ -128,3 +128,13 @@ def test_bed_rows_are_one_word_names_and_ucsc_scores():
         ("c1", 5, 12, "MA1.1_FOS::JUN", 500, "-", "1e-05", "9.50"),
         ("c1", 9, 16, "MA1.1_FOS::JUN", 1000, "+", "1e-14", "20.00"),
     ]
+
+
+def test_scan_refuses_a_motif_file_without_motifs(planted, tmp_path, capsys):
+    g, _, _ = planted
+    empty = tmp_path / "empty.meme"
+    write_motifs(empty, [])
+    out = tmp_path / "hits.bed"
+    assert main(["scan", str(empty), "--genome", str(g.genome), "-o", str(out)]) == 2
+    assert "holds no motif" in capsys.readouterr().err
+    assert not out.exists()

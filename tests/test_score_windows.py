@@ -191,3 +191,16 @@ def test_cli_windows_of_a_genome_with_n(models, tmp_path, capsys, extra):
     err = capsys.readouterr().err.splitlines()
     assert f"skipped {stats['invalid']} windows holding N" in err[0]
     assert "in 2 records" in err[-1]
+
+
+def test_cli_windows_refuses_when_no_record_holds_a_window(models, tmp_path, capsys):
+    """Every record shorter than the window: exit 2, and no table written."""
+    model = _score(models, tmp_path, "wd")
+    fasta = tmp_path / "short.fa"
+    _write(fasta, ["a", "b"], [np.zeros(5, np.uint8), np.ones(7, np.uint8)])
+    out = tmp_path / "w.tsv"
+    assert main(["score", model, fasta, "-o", out, "--windows", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "no window to score: none of the 2 records holds a window of 12" in err
+    assert str(fasta) in err
+    assert not out.exists()

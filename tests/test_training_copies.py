@@ -16,6 +16,8 @@ from poimkit.run.genome import PeakSource, copy_offsets
 from poimkit.run.options import KERNEL_MAX_SEQUENCES
 from poimkit.run.plan import make_plan
 
+from .cli_runs import strict_json
+
 COMPLEMENT = str.maketrans("ACGT", "TGCA")
 
 
@@ -175,23 +177,32 @@ def test_peak_runs_with_a_wd_model_train_on_moved_copies(synthetic, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "extra",
+    "extra, unused",
     [
-        ["--kernel", "gkm", "--gkm-l", "6", "--gkm-k", "4"],
-        ["--kernel", "wd", "--degree", "4", "--negatives", "shuffle"],
-        ["--kernel", "wd", "--degree", "4", "--jitter", "0"],
+        (["--kernel", "gkm", "--gkm-l", "6", "--gkm-k", "4"], None),
+        (["--kernel", "wd", "--degree", "4", "--negatives", "shuffle"], None),
+        (["--kernel", "wd", "--degree", "4", "--jitter", "0"], None),
+        (["--kernel", "gkm", "--gkm-l", "6", "--gkm-k", "4", "--jitter", "8"], "gkm"),
+        (["--kernel", "wd", "--negatives", "shuffle", "--jitter", "8"], "coordinates"),
     ],
 )
-def test_no_copies_without_a_wd_model_or_coordinates(synthetic, tmp_path, extra):
-    import json
-
+def test_no_copies_without_a_wd_model_or_coordinates(
+    synthetic, tmp_path, capsys, extra, unused
+):
+    """An explicit --jitter that cannot apply is said to be unused (issue 55)."""
     out = tmp_path / "run"
     args = ["run", "--bed", str(synthetic.peaks), "--genome", str(synthetic.genome)]
     args += ["--no-grid", "--cv", "2", "--max-order", "3", "--max-motifs", "0"]
     args += ["--width", "60", "-o", str(out)]
     assert main([*args, *extra, "--quiet"]) == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = strict_json(out / "summary.json")
     assert summary["peaks"]["training_copies"] is None
+    err = capsys.readouterr().err
+    if unused is None:
+        assert "jitter_unused" not in summary["peaks"] and "--jitter" not in err
+    else:
+        assert unused in summary["peaks"]["jitter_unused"]
+        assert "--jitter 8 is not used: " in err and unused in err
 
 
 def test_negative_jitter_exits_2(synthetic, tmp_path, capsys):

@@ -1,6 +1,7 @@
 """Variant calls: the null, p/q/z, placements, the VCF output and its index."""
 
 import gzip
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -236,3 +237,53 @@ def test_bed_makes_the_variants_in_peaks_their_own_family(tmp_path, capsys):
     p = np.array([float(r["p_value"]) for r in hits])
     q = np.array([float(r["q_value"]) for r in hits])
     assert np.allclose(q, q_values(p), rtol=1e-3)
+
+
+def test_variants_refuse_the_input_as_output_and_a_plain_vcf(tmp_path, capsys):
+    argv = _variants(tmp_path, "gkm", "--null", "0")
+    vcf = argv[argv.index("--vcf") + 1]
+    before = Path(vcf).read_bytes()
+    assert main([*argv, "-o", vcf, "--force"]) == 2
+    assert "-o names the input VCF" in capsys.readouterr().err
+    assert Path(vcf).read_bytes() == before
+    plain = tmp_path / "effects.vcf"
+    assert main([*argv, "-o", str(plain)]) == 2
+    assert "a plain .vcf is not written" in capsys.readouterr().err
+    assert not plain.exists()
+
+
+def test_a_scored_vcf_scored_again_keeps_one_copy_of_each_field(tmp_path):
+    """Fields of an earlier run are replaced, not repeated (readers take the first)."""
+    pysam = pytest.importorskip("pysam")
+    first = tmp_path / "first.vcf.gz"
+    assert main([*_variants(tmp_path, "gkm", "-o", str(first), "--quiet")]) == 0
+    argv = _variants(
+        tmp_path, "gkm", "--null", "0", "-o", str(tmp_path / "second.vcf.gz")
+    )
+    argv[argv.index("--vcf") + 1] = str(first)
+    assert main([*argv, "--quiet"]) == 0
+    with gzip.open(tmp_path / "second.vcf.gz", "rt") as handle:
+        lines = handle.read().splitlines()
+    for name in ("POIM_EFFECT", "POIM_P", "POIM_Q"):
+        assert sum(line.startswith(f"##INFO=<ID={name},") for line in lines) == 1
+    records = [line.split("\t")[7] for line in lines if line[0] != "#"]
+    assert len(records) == 16
+    for info in records:
+        keys = [entry.split("=")[0] for entry in info.split(";")]
+        assert len(keys) == len(set(keys)), info
+    with pysam.VariantFile(str(tmp_path / "second.vcf.gz")) as vcf:
+        p_values = [r.info["POIM_P"][0] for r in vcf.fetch("chr1")]
+    assert all(p is None for p in p_values)  # the new run had no null: not the old p
+
+
+def test_stratified_q_values_say_so_in_the_vcf_header(tmp_path):
+    pytest.importorskip("pysam")
+    peaks = tmp_path / "peaks.bed"
+    sites = np.arange(150, CHROM - 150, 100)[:8]
+    peaks.write_text("".join(f"chr1\t{s - 17}\t{s + 23}\n" for s in sites))
+    out = tmp_path / "e.vcf.gz"
+    argv = _variants(tmp_path, "gkm", "-o", str(out), "--quiet")
+    assert main([*argv, "--bed", str(peaks)]) == 0
+    with gzip.open(out, "rt") as handle:
+        header = [line for line in handle if line.startswith("##INFO=<ID=POIM_Q")]
+    assert len(header) == 1 and "within the variants in peaks" in header[0]

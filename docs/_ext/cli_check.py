@@ -1,4 +1,6 @@
-"""Fail the docs build when the command-line reference misses a command or option.
+"""Fail the docs build when the command-line reference misses a command or option,
+or when a page shows an option's ``--`` as an en dash (smart quotes), which
+breaks a copied command.
 
 The reference is generated from the parser (sphinx-argparse), so it cannot drift from
 ``--help``; this check makes sure the generated page holds every subcommand and every
@@ -10,7 +12,11 @@ from __future__ import annotations
 
 import argparse
 import html
+import re
 from pathlib import Path
+
+#: an en dash where ``--`` began an option name (``--force`` shown as "–force")
+DASHED_OPTION = re.compile(r"(?<![\w\u2013-])\u2013[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
 def option_strings(parser: argparse.ArgumentParser) -> dict[str, list[str]]:
@@ -39,6 +45,11 @@ def missing_from(text: str, parser: argparse.ArgumentParser) -> list[str]:
     return missing
 
 
+def dashed_options(text: str) -> list[str]:
+    """Options of ``text`` whose ``--`` became an en dash."""
+    return DASHED_OPTION.findall(html.unescape(text))
+
+
 def _check(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
@@ -48,6 +59,13 @@ def _check(app, exception) -> None:
     missing = missing_from(page.read_text(encoding="utf-8"), build_parser())
     if missing:
         raise RuntimeError(f"the CLI reference misses {missing}")
+    dashed = {}
+    for path in sorted(Path(app.outdir).rglob("*.html")):
+        found = dashed_options(path.read_text(encoding="utf-8"))
+        if found:
+            dashed[path.relative_to(app.outdir).as_posix()] = sorted(set(found))[:5]
+    if dashed:
+        raise RuntimeError(f"options shown with an en dash, not --: {dashed}")
 
 
 def setup(app):

@@ -11,7 +11,6 @@ in-silico mutagenesis for models that only score (a CNN, a torch file).
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..errors import InputError
 from .arguments import load_model_args
@@ -54,22 +53,25 @@ def run_explain(args: argparse.Namespace) -> int:
         The parsed command line.
     """
     from ..explain.outputs import (
-        check_bigwig,
+        NO_BIGWIG,
+        has_bigwig,
         write_bigwig,
         write_logos,
         write_modisco_inputs,
     )
     from ..explain.records import explain_records
     from ..io.files import write_table
+    from ..io.json_text import json_text
     from ..io.outdir import RUN_FORMAT, check_output_folder, staged_directory
-    from .console import say
+    from .console import say, tell
 
     if args.top < 0:
         raise InputError(f"--top must be 0 or more, got {args.top}")
     inputs = tuple(p for p in (args.model, args.fasta, args.bed, args.genome) if p)
     check_output_folder(args.output, args.force, inputs)
-    if args.bed is not None:
-        check_bigwig()
+    bigwig = args.bed is not None and has_bigwig()
+    if args.bed is not None and not bigwig:
+        tell(NO_BIGWIG)
     model = load_model_args(args)
     ids, seqs, sizes = _records(args, model)
     if not seqs:
@@ -82,7 +84,7 @@ def run_explain(args: argparse.Namespace) -> int:
             ["id", "score"],
             zip(ids, scores.tolist(), strict=True),
         )
-        if sizes is not None:
+        if bigwig:
             write_bigwig(staged / "contributions.bw", found, ids, sizes)
         logos = write_logos(staged / "logos", found, scores, ids, args.top)
         summary = {
@@ -93,13 +95,14 @@ def run_explain(args: argparse.Namespace) -> int:
             "attributions": method,
             "length": int(found.ohe.shape[2]),
             "logos": logos,
-            "bigwig": sizes is not None,
+            "bigwig": bigwig,
+            **({"bigwig_skipped": NO_BIGWIG} if args.bed and not bigwig else {}),
         }
-        (staged / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+        (staged / "summary.json").write_text(json_text(summary, indent=1))
     say(
         args,
         f"explained {len(ids):,} records into {args.output} (ohe.npz, attr.npz"
-        + (", contributions.bw" if sizes is not None else "")
+        + (", contributions.bw" if bigwig else "")
         + f", {len(logos)} logos)",
     )
     return 0

@@ -9,7 +9,6 @@ model calls). The map is `poimkit.importance.motif_interactions`.
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..errors import InputError
 from .arguments import load_model_args
@@ -50,6 +49,7 @@ def run_interactions(args: argparse.Namespace) -> int:
     """
     from ..importance.interactions import motif_interactions
     from ..io.files import write_table
+    from ..io.json_text import json_text
     from ..io.outdir import RUN_FORMAT, check_output_folder, staged_directory
     from ..plot.interactions import plot_interactions
     from .console import say
@@ -91,7 +91,7 @@ def run_interactions(args: argparse.Namespace) -> int:
             "n_samples": found.n_samples,
             "n_evaluations": found.n_evaluations,
         }
-        (staged / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+        (staged / "summary.json").write_text(json_text(summary, indent=1))
     peak = found.peak()
     say(
         args,

@@ -6,9 +6,11 @@ Exit codes: 0 success, 2 bad input (file, record and position named), 1 internal
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
+import traceback
 import warnings
 from collections.abc import Sequence
 
@@ -26,6 +28,9 @@ from .stopping import (
 )
 
 #: subcommand -> (module of poimkit.cli, its function), imported when run
+#: set to 1 to see the traceback of an internal error
+DEBUG_VARIABLE = "POIMKIT_DEBUG"
+
 COMMANDS = {
     "train": ("train", "run_train"),
     "score": ("score", "run_score"),
@@ -132,7 +137,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         tell(f"error: {where}{exc.strerror or exc}")
         return EXIT_INPUT
     except Exception as exc:  # noqa: BLE001 - last line of defence for scripts
-        tell(f"internal error: {type(exc).__name__}: {exc}")
+        if os.environ.get(DEBUG_VARIABLE):
+            traceback.print_exc()
+        tell(
+            f"internal error: {type(exc).__name__}: {exc} (please report it; "
+            f"{DEBUG_VARIABLE}=1 shows the traceback)"
+        )
         return EXIT_INTERNAL
 
 

@@ -345,7 +345,7 @@ def add_model_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGrou
         "cross-validation chooses between wd and gkm (wd on a tie; wd with "
         "--no-grid, --solver linear or a wd-only option), and with torch "
         "installed the CNN beside it (--cnn-min-records); cnn: a dilated "
-        "residual CNN (needs torch: pip install 'poimkit[torch]') on records of "
+        "residual CNN (needs torch: pip install torch, the torch extra) on records of "
         "any lengths, both strands, early-stopped on held-out chromosomes",
     )
     _add_family_options(model)
@@ -502,7 +502,9 @@ def add_motif_options(
         "--max-motifs",
         type=int,
         default=3,
-        help="most motifs to report (run: 0 skips the motifs)",
+        help="most motifs to report of each class: the positives' and the "
+        "negatives' motifs (for targets, those that raise it and those that "
+        "lower it) each up to N (run: 0 skips the motifs)",
     )
     parser.add_argument(
         "--compare",
@@ -510,7 +512,7 @@ def add_motif_options(
         help="rank known motifs by similarity to each found one (Tomtom "
         "p-values): a MEME/JASPAR/TRANSFAC file, or "
         "jaspar[:GROUP[:RELEASE[:COLLECTION]]] (offline JASPAR, default CORE "
-        'vertebrates; needs pip install "poimkit[jaspar]")',
+        "vertebrates; needs pip install pyjaspar, the jaspar extra)",
     )
 
 

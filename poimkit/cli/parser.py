@@ -169,18 +169,27 @@ def add_poim(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=1000,
         help="Monte Carlo samples per window, for models without exact POIMs "
-        "(LS-GKM -t 3/4/5)",
+        "(LS-GKM -t 3/4/5, CNNs); with --estimator observed, draws in all",
+    )
+    poim.add_argument(
+        "--estimator",
+        choices=("inserted", "observed"),
+        default="inserted",
+        help="sampled POIMs: every k-mer inserted into each draw (default), or "
+        "draws scored once and each k-mer's mean read off them (MFI's "
+        "estimator: --samples model calls whatever the k-mer length; try "
+        "--samples 10000 for a costly network)",
     )
     poim.add_argument(
         "--seed", type=int, default=0, help="seed of the sampled POIMs (--samples)"
     )
     poim.add_argument(
         "--windows",
-        choices=("all", "centre"),
-        help="sampled POIMs: every window, or one central window per k-mer length "
-        "standing for every position (for models that score a k-mer alike "
-        "anywhere, far cheaper); default centre for position-free models (a "
-        "CNN), else all",
+        choices=("all", "centre", "pooled"),
+        help="sampled POIMs: every window, or one estimate standing for every "
+        "position for models that score a k-mer alike anywhere: the central "
+        "window (inserted) or all starts pooled (observed); default centre or "
+        "pooled for position-free models (a CNN), else all",
     )
     add_torch_options(poim)
     add_cleaning_options(poim)
@@ -345,7 +354,7 @@ def add_variants(sub: argparse._SubParsersAction) -> None:
         "z p_value q_value ref_score alt_score top_kmers (REF>ALT@START:CHANGE, "
         "START relative to POS). X.vcf.gz: the input VCF back, bgzipped and "
         "tabix-indexed, with INFO POIM_EFFECT, POIM_Z, POIM_P, POIM_Q and "
-        "POIM_TOP (needs pysam: pip install 'poimkit[vcf]')",
+        "POIM_TOP (needs pysam: pip install pysam, the vcf extra)",
     )
     _add_null_options(variants)
     variants.add_argument("--seed", type=int, default=0, help="seed of the null")

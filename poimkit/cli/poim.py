@@ -83,6 +83,7 @@ def run_poim(args: argparse.Namespace) -> int:
         threads=args.threads,
         progress=bars(args),
         windows=args.windows,
+        estimator=args.estimator,
     )
     with commit_together():  # both files appear, or neither
         poim.save(args.output)

@@ -40,6 +40,9 @@ def _print_run(summary: dict, out: str) -> None:
         print(f"# chosen by inner CV: {chosen_text(chosen, summary['selection'])}")
     if summary["cv_auc"] is not None:
         print(f"# cross-validation in {split_text(summary)}")
+    if summary.get("gc_cv_auc") is not None:
+        gc = summary["gc_cv_auc"]
+        print(f"# GC content alone: cv_auc {gc:.4f} in the same folds")
     if summary.get("families_compared"):
         from ..run.families import families_text
 

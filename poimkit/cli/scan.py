@@ -63,6 +63,8 @@ def run_scan(args: argparse.Namespace) -> int:
         "poimkit scan",
     )
     motifs = read_scan_motifs(args.motifs)
+    if not motifs:
+        raise InputError("holds no motif: nothing to scan", path=args.motifs)
     peaks = read_peaks(args.bed) if args.bed else None
     with open_genome(args.genome, quiet=args.quiet) as genome:
         regions = None

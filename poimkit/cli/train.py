@@ -39,7 +39,7 @@ def _check_dask(args: argparse.Namespace) -> None:
 
         if find_spec("dask") is None or find_spec("distributed") is None:
             raise InputError(
-                '--dask needs Dask: pip install "poimkit[dask]" (dask[distributed])'
+                '--dask needs Dask: pip install "dask[distributed]" (the dask extra)'
             )
 
 

@@ -17,7 +17,7 @@ from .console import bars, say
 def _check_arguments(args: argparse.Namespace) -> None:
     """Every check that needs no reading, before any work."""
     from .._threads import check_threads
-    from ..io.files import check_replace
+    from ..io.files import check_replace, same_file
     from ..variants.effects import check_top
     from ..variants.scoring import is_effects_file
 
@@ -38,6 +38,12 @@ def _check_arguments(args: argparse.Namespace) -> None:
         if value is not None and not args.vcf:
             raise InputError(f"{flag} goes with --vcf (genome positions)")
     check_threads(args.threads)
+    if args.vcf and same_file(args.vcf, args.output):
+        raise InputError(
+            "-o names the input VCF: give the effects another name (-o "
+            "effects.vcf.gz, or a .tsv table); the input is never overwritten",
+            path=args.vcf,
+        )
     check_replace(args.output, args.force, is_effects_file, "poimkit variants")
 
 
@@ -51,6 +57,11 @@ def _check_output(args: argparse.Namespace) -> str | None:
         if not args.vcf:
             raise InputError("a VCF output (-o X.vcf.gz) needs --vcf input")
         check_vcf_output(args.output)
+    elif args.output.endswith((".vcf", ".bcf")):
+        raise InputError(
+            f"-o {args.output}: effects are written as a table (.tsv) or as a "
+            "bgzipped, indexed VCF (-o X.vcf.gz); a plain .vcf is not written"
+        )
     folder = plots_folder(args.output, args.plots_dir) if args.plots else None
     check_writable(args.output, folder)
     return folder

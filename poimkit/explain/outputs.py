@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import InputError
 from .attributions import Attributions
 
 
@@ -34,15 +33,20 @@ def write_modisco_inputs(folder: Path, found: Attributions) -> None:
     np.savez_compressed(folder / "attr.npz", found.hypothetical.astype(np.float32))
 
 
-def check_bigwig() -> None:
-    """Raise `InputError` with the install line unless pyBigWig is installed."""
+#: why a bigWig is not written, said where pyBigWig is missing
+NO_BIGWIG = (
+    "pyBigWig is not installed, so contributions.bw is not written (pip install "
+    "pyBigWig, the bigwig extra); ohe.npz and attr.npz are"
+)
+
+
+def has_bigwig() -> bool:
+    """Whether pyBigWig can be imported (for ``contributions.bw``)."""
     try:
         import pyBigWig  # noqa: F401
     except ImportError:
-        raise InputError(
-            "a bigWig of the contributions needs the optional package pyBigWig: "
-            'pip install "poimkit[bigwig]"'
-        ) from None
+        return False
+    return True
 
 
 def base_values(

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import struct
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -289,5 +291,11 @@ def open_genome(path: str | os.PathLike, quiet: bool = False) -> Genome:
     except OSError as exc:
         raise InputError(
             f"cannot write or read the index {index} ({exc.strerror or exc})",
+            path=name,
+        ) from None
+    except (struct.error, EOFError, zlib.error) as exc:  # BGZF blocks cut short
+        raise InputError(
+            f"is not a complete bgzip file: it ends inside a block or is damaged "
+            f"({exc}); download it again or recompress it with bgzip",
             path=name,
         ) from None

@@ -560,6 +560,27 @@ def file_head(path: PathLike, size: int = 4096) -> str:
         return ""
 
 
+def same_file(a: PathLike, b: PathLike) -> bool:
+    """Whether two paths name one file (links and relative paths resolved).
+
+    Parameters
+    ----------
+    a, b : str or path-like
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> same_file("x/../calls.vcf.gz", "calls.vcf.gz")
+    True
+    """
+    if os.path.exists(a) and os.path.exists(b):
+        return os.path.samefile(a, b)
+    return Path(a).resolve() == Path(b).resolve()
+
+
 def check_replace(
     path: PathLike, force: bool, ours: Callable[[str], bool], command: str
 ) -> None:

@@ -24,11 +24,12 @@ import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from ..errors import InputError
-from .formats import read_motifs, to_motif
+from .formats import FORMATS, read_motifs, to_motif
 from .motif import Motif
 
 #: what ``known_motifs("jaspar")`` reads: pyjaspar's bundled CORE collection
@@ -162,6 +163,24 @@ def tomtom_p_values(query: Motif, known: Sequence[Motif]) -> np.ndarray:
     return np.asarray(p_values, dtype=np.float64)[0]
 
 
+def _motif_file(text: str) -> str:
+    """``text`` if it names a motif file poimkit can read, else a clear error."""
+    suffixes = ", ".join(FORMATS.values())
+    if not os.path.exists(text):
+        raise InputError(
+            f"{text!r} is neither a motif file nor a collection: give a MEME, "
+            f"JASPAR or TRANSFAC file ({suffixes}; HOCOMOCO and JASPAR offer MEME "
+            "downloads) or jaspar[:GROUP[:RELEASE[:COLLECTION]]]"
+        )
+    if Path(text).suffix.lower() not in FORMATS.values():
+        raise InputError(
+            f"cannot tell the motif format from the name: rename the file to end "
+            f"in {suffixes}",
+            path=text,
+        )
+    return text
+
+
 def known_motifs(source: str | os.PathLike) -> list[Motif]:
     """Known motifs from a motif file or from JASPAR (offline).
 
@@ -171,7 +190,7 @@ def known_motifs(source: str | os.PathLike) -> list[Motif]:
         A MEME, JASPAR or TRANSFAC file (format from the suffix), or
         ``"jaspar[:GROUP[:RELEASE[:COLLECTION]]]"`` for a JASPAR collection
         that the optional package ``pyjaspar`` ships (``pip install
-        "poimkit[jaspar]"``). GROUP is a taxonomic group (default
+        ".[jaspar]"`` in a clone). GROUP is a taxonomic group (default
         `JASPAR_GROUP`; ``all`` for every group), RELEASE e.g. ``JASPAR2024``
         (default: pyjaspar's newest), COLLECTION e.g. ``UNVALIDATED``
         (default `JASPAR_COLLECTION`): ``"jaspar"``, ``"jaspar:plants"``,
@@ -191,7 +210,7 @@ def known_motifs(source: str | os.PathLike) -> list[Motif]:
     """
     text = os.fspath(source)
     if text.split(":", 1)[0].lower() != "jaspar":
-        return read_motifs(text)
+        return read_motifs(_motif_file(text))
     parts = text.split(":")
     if len(parts) > 4:
         raise InputError(f"{text!r}: expected jaspar[:GROUP[:RELEASE[:COLLECTION]]]")
@@ -203,7 +222,8 @@ def known_motifs(source: str | os.PathLike) -> list[Motif]:
     except ImportError:
         raise InputError(
             f"{text!r} needs the optional package pyjaspar: "
-            'pip install "poimkit[jaspar]"; or give a MEME/JASPAR/TRANSFAC file'
+            "pip install pyjaspar (the jaspar extra); or give a MEME/JASPAR/TRANSFAC "
+            "file"
         ) from None
     db = jaspardb()
     if release:

@@ -25,6 +25,7 @@ def plot_roc(
     ax: Axes | None = None,
     label: str | None = None,
     color: str = "#255c99",
+    auc: float | None = None,
 ) -> Axes:
     """ROC curve of scores against binary labels, with the AUC in the legend.
 
@@ -40,6 +41,9 @@ def plot_roc(
         Legend label of the curve; the AUC is appended.
     color : str
         The curve's colour (draw several curves on one ``ax``).
+    auc : float, optional
+        The AUC the legend gives, e.g. the mean of cross-validation folds'
+        own AUCs for a curve of their pooled scores; default the curve's area.
 
     Returns
     -------
@@ -57,7 +61,7 @@ def plot_roc(
 
     positive = _positive_class(y_true, "ROC")
     fpr, tpr, _ = roc_curve(positive, scores)
-    auc = roc_auc_score(positive, scores)
+    auc = roc_auc_score(positive, scores) if auc is None else auc
     ax = ax if ax is not None else new_axes((4.2, 4.0))
     text = f"AUC {auc:.3f}" if label is None else f"{label} (AUC {auc:.3f})"
     ax.plot(fpr, tpr, color=color, lw=1.8, label=text)

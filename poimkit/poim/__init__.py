@@ -1,6 +1,7 @@
 """Positional Oligomer Importance Matrices (POIMs) and the views derived from them."""
 
 from .compute import compute_poim, explain_instance, model_poim
+from .observed import observed_poim
 from .result import Poim
 from .sampled import as_score_function, sampled_instance, sampled_poim
 
@@ -10,6 +11,7 @@ __all__ = [
     "compute_poim",
     "explain_instance",
     "model_poim",
+    "observed_poim",
     "sampled_instance",
     "sampled_poim",
 ]

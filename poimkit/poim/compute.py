@@ -264,14 +264,16 @@ def model_poim(
     threads: int | None = None,
     progress: bool = False,
     windows: str | None = None,
+    estimator: str = "inserted",
 ) -> Poim:
     """The POIM of any model file: exact, or sampled where no exact one exists.
 
     LS-GKM files of kernel types 3, 4, 5, motif models and stacks
     (``model.score_only``) get
-    `poimkit.poim.sampled.sampled_score_only_poim` (``samples`` per window,
-    ``seed``; metadata ``method = "sampled"``, ``exact = "no: ..."``); every
-    other model `compute_poim`. This is ``poimkit poim``.
+    `poimkit.poim.score_only.sampled_score_only_poim` (``samples`` per
+    window, or in all for the observed estimator, ``seed``; metadata
+    ``method = "sampled"``, ``exact = "no: ..."``); every other model
+    `compute_poim`. This is ``poimkit poim``.
 
     Parameters
     ----------
@@ -281,7 +283,7 @@ def model_poim(
         The longest k-mer.
     background : MarkovBackground
     samples : int, default=1000
-        Monte Carlo samples per window of a sampled POIM.
+        Monte Carlo samples per window of a sampled POIM (observed: in all).
     seed : int, default=0
         Seed of a sampled POIM.
     memory_limit_gb : float, default=4.0
@@ -290,25 +292,34 @@ def model_poim(
         Threads for numba.
     progress : bool, default=False
         Show a progress bar.
-    windows : {"all", "centre"} or None
-        The windows of a sampled POIM (`poimkit.poim.sampled.sampled_poim`);
-        None: "centre" for a position-free model (``position_free``, e.g. a
-        CNN), else "all".
+    windows : {"all", "centre", "pooled"} or None
+        The windows of a sampled POIM: "all" or "centre" inserted
+        (`poimkit.poim.sampled.sampled_poim`), "all" or "pooled" observed
+        (`poimkit.poim.observed.observed_poim`); None: "centre" (inserted) or
+        "pooled" (observed) for a position-free model (``position_free``, e.g.
+        a CNN), else "all".
+    estimator : {"inserted", "observed"}, default="inserted"
+        How a sampled POIM is estimated (`poimkit.poim.score_only`).
 
     Returns
     -------
     Poim
     """
     if getattr(model, "score_only", False):
-        from .sampled import sampled_score_only_poim
+        from .score_only import sampled_score_only_poim
 
-        if windows is None:
-            windows = "centre" if getattr(model, "position_free", False) else "all"
-        inform(f"{model.describe()}: no exact POIMs, sampling ({windows} windows)")
+        if windows is None and getattr(model, "position_free", False):
+            windows = "pooled" if estimator == "observed" else "centre"
+        windows = windows or "all"
+        inform(
+            f"{model.describe()}: no exact POIMs, sampling ({estimator}, {windows} "
+            "windows)"
+        )
         return sampled_score_only_poim(
             model,
             max_order,
             background,
+            estimator,
             n_samples=samples,
             random_state=seed,
             progress=progress,

@@ -53,6 +53,27 @@ class Poim:
         self.background = background
         self.metadata = dict(metadata or {})
 
+    def __repr__(self) -> str:
+        """What the POIM holds, in one line.
+
+        Examples
+        --------
+        >>> from poimkit.background import MarkovBackground
+        >>> bg = MarkovBackground.uniform(5)
+        >>> Poim([np.zeros((5, 4)), np.zeros((4, 16))], bg, {"method": "exact"})
+        Poim(k-mers of length 1..2 on 5 letters, exact, MarkovBackground(order=0, length=5, positional=False))
+        """  # noqa: E501
+        where = f" on {self.length} letters"
+        if self.position_free:
+            where = ", position-free"
+        how = self.metadata.get("method", "exact")
+        if self.stderr is not None:
+            how += f", {self.metadata.get('n_samples', '?')} samples, with errors"
+        return (
+            f"Poim(k-mers of length 1..{self.max_order}{where}, {how}, "
+            f"{self.background!r})"
+        )
+
     @property
     def max_order(self) -> int:
         """Largest k-mer length K."""

@@ -48,7 +48,6 @@ __all__ = [
     "DEFAULT_MAX_EVALUATIONS",
     "as_score_function",
     "count_evaluations",
-    "sampled_score_only_poim",
     "sample_conditional",
     "sampled_instance",
     "sampled_poim",
@@ -106,10 +105,24 @@ def as_score_function(model: Any) -> ScoreFunction:
 
 
 # ---------------------------------------------------------------- validation
-def _resolve_background(
+def resolve_background(
     model: Any, background: MarkovBackground | None, length: int | None = None
 ) -> MarkovBackground:
-    """The background to use: given, or uniform for the model's length."""
+    """The background to use: given, or uniform for the model's length.
+
+    Parameters
+    ----------
+    model : object
+        The model (its ``length_`` or ``n_features_in_`` give the length).
+    background : MarkovBackground or None
+        Checked against the model's length when given.
+    length : int, optional
+        The length when the model does not say it.
+
+    Returns
+    -------
+    MarkovBackground
+    """
     if background is not None:
         model_length = getattr(model, "length_", None)
         if not isinstance(model_length, Integral):
@@ -206,7 +219,22 @@ class _Batcher:
             offset += block.shape[0]
 
 
-def _progress_bar(total: int, enabled: bool, desc: str) -> Any:
+def progress_bar(total: int, enabled: bool, desc: str) -> Any:
+    """A tqdm bar over ``total`` sequences on standard error, or None.
+
+    Parameters
+    ----------
+    total : int
+        Sequences to score.
+    enabled : bool
+        False: no bar (None).
+    desc : str
+        The bar's label.
+
+    Returns
+    -------
+    tqdm.tqdm or None
+    """
     if not enabled:
         return None
     from tqdm.auto import tqdm
@@ -389,7 +417,7 @@ def sampled_poim(
     0.0
     """
     score = as_score_function(model)
-    background = _resolve_background(model, background)
+    background = resolve_background(model, background)
     length, order = background.length, background.order
     max_order, n_samples, batch_size = _check_sizes(
         max_order, n_samples, batch_size, length
@@ -441,7 +469,7 @@ def sampled_poim(
             for l, j_l, avg in lower.get(j, ()):
                 moments[l - 1].add(j_l, d @ avg)
 
-    bar = _progress_bar(total, progress, "sampled POIM")
+    bar = progress_bar(total, progress, "sampled POIM")
     batcher = _Batcher(score, batch_size, bar)
     try:
         for width in levels:
@@ -585,7 +613,7 @@ def sampled_instance(
             )
         codes = codes[0]
     length = codes.size
-    background = _resolve_background(model, background, length)
+    background = resolve_background(model, background, length)
     check_background(background, length, against="x has")
     max_order, n_samples, batch_size = _check_sizes(
         max_order, n_samples, batch_size, length
@@ -634,58 +662,3 @@ def sampled_instance(
         values.append(mean)
         stderrs.append(se)
     return values, stderrs
-
-
-def sampled_score_only_poim(
-    model: Any,
-    max_order: int,
-    background: MarkovBackground | None = None,
-    **options: Any,
-) -> Poim:
-    """Sampled POIMs of a model that only scores, said so.
-
-    `poimkit.poim.sampled.sampled_poim` of the model's exact score, with
-    metadata ``method = "sampled"``, ``exact = "no: ..."`` and the model's
-    parameters: an LS-GKM file of kernel type 3, 4 or 5, or a motif model or
-    stack of ``poimkit run`` (``score_only``). ``model`` is the model's class,
-    or ``"position-free"`` for a model that scores any length
-    (``position_free``, with the class in ``model_class``), as for
-    `poimkit.compute_poim` of a gkm model: `Poim.position_free`.
-
-    Parameters
-    ----------
-    model : object
-        A model that only scores (``score_only``), with ``describe()``,
-        ``decision_function`` and ``length_``.
-    max_order : int
-        Largest k-mer length K.
-    background : MarkovBackground, optional
-        Default: uniform order 0 for ``model.length_``.
-    **options
-        Passed to `sampled_poim`: ``n_samples``, ``random_state``,
-        ``progress``...
-
-    Returns
-    -------
-    Poim
-        Estimates with standard errors (``Poim.stderr``).
-    """
-    if background is None:
-        background = MarkovBackground.uniform(model.length_)
-    # the bound method: any background length is scored
-    poim = sampled_poim(model.decision_function, max_order, background, **options)
-    n_samples = poim.metadata["n_samples"]
-    poim.metadata["model"] = type(model).__name__
-    if getattr(model, "position_free", False):  # as `compute_poim` marks gkm's
-        poim.metadata["model"] = "position-free"
-        poim.metadata["model_class"] = type(model).__name__
-    poim.metadata["exact"] = (
-        f"no: Monte Carlo estimates ({n_samples} samples per window, standard "
-        f"errors in stderr); {model.describe()} is not a sum of k-mer weights"
-    )
-    for name in ("kernel_type", "l", "k", "d", "gamma", "M", "H"):
-        if hasattr(model, name):
-            poim.metadata[f"model_{name}"] = str(getattr(model, name))
-    strands = getattr(model, "reverse_complement", False)
-    poim.metadata["model_reverse_complement"] = str(strands)
-    return poim

@@ -14,6 +14,7 @@ from ..errors import InputError
 from ..svm.metrics import auc_interval, fold_interval  # noqa: F401 (re-exported)
 from .copy_fits import CopyFits, fit_order
 from .data import LabeledData
+from .gc_baseline import gc_baseline
 from .options import RunOptions, SolverNotice
 from .plan import RunPlan
 
@@ -303,14 +304,15 @@ def cross_validate(
     -------
     dict
         ``cv_auc``, ``cv_auc_std``, ``cv_auc_interval``, ``cv_auc_folds``,
-        ``cv_accuracy``, ``cv_accuracy_folds`` (`fold_figures`),
-        ``out_of_fold_scores`` (the SVM's), the comparison of
-        `poimkit.run.motif_model.compare_models` (`NO_MODELS` without it) and
-        ``selection`` (None if nothing was selected; else the grid, the inner
-        scheme, the parameters chosen on all sequences with their inner AUC,
-        the best candidate, ``corner``, a ``table`` of every candidate's inner
-        AUC, the ``family`` chosen and every family's best inner AUC
-        (``families``, ``family_margin``; see `selection_summary`) and
+        ``cv_accuracy``, ``cv_accuracy_folds`` (`fold_figures`), ``gc_cv_auc``
+        and ``gc_cv_auc_folds`` (GC content alone in the same folds,
+        `poimkit.run.gc_baseline`), ``out_of_fold_scores`` (the SVM's), the
+        comparison of `poimkit.run.motif_model.compare_models` (`NO_MODELS`
+        without it) and ``selection`` (None if nothing was selected; else the
+        grid, the inner scheme, the parameters chosen on all sequences with
+        their inner AUC, the best candidate, ``corner``, a ``table`` of every
+        candidate's inner AUC, the ``family`` chosen and every family's best
+        inner AUC (``families``, ``family_margin``; see `selection_summary`) and
         ``folds``, the choice of every outer fold).
     """
     options = plan.options
@@ -346,6 +348,7 @@ def cross_validate(
     probabilities = fold_probabilities(positive, folds, scores, calibrations)
     svm = fold_figures(positive, folds, scores, probabilities)
     result = {**svm, "out_of_fold_scores": scores, "selection": selection}
+    result.update(gc_baseline(data.X, positive, folds))
     result.update(split_summary(split))
     for entry, auc in zip(result["folds"], svm["cv_auc_folds"], strict=True):
         entry["auc"] = auc

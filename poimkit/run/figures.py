@@ -21,8 +21,13 @@ _RIGHT, _BOTTOM, _TOP, _GAP, _BAR = 1.45, 0.6, 0.35, 0.15, 0.15
 ROC_COLORS = ("#255c99", "#c2571a", "#3a8a3a")
 
 
-def roc_curves(cv: dict, trained: str = "SVM") -> dict[str, np.ndarray] | None:
-    """The out-of-fold scores `write_figures` draws, by label (None: no CV).
+def roc_curves(
+    cv: dict, trained: str = "SVM"
+) -> dict[str, tuple[np.ndarray, float]] | None:
+    """The out-of-fold scores `write_figures` draws and their AUCs, by label.
+
+    Each curve pools its folds' scores; the AUC in its legend is the one the
+    summary and the report give, the mean of the folds' own AUCs.
 
     Parameters
     ----------
@@ -33,15 +38,20 @@ def roc_curves(cv: dict, trained: str = "SVM") -> dict[str, np.ndarray] | None:
 
     Returns
     -------
-    dict of str to numpy.ndarray, or None
-        The SVM's (CNN's), and the motif model's and the stack's where computed.
+    dict of str to (numpy.ndarray, float), or None
+        The SVM's (CNN's), and the motif model's and the stack's where
+        computed; None without cross-validation.
     """
     if cv["out_of_fold_scores"] is None:
         return None
-    curves = {trained: cv["out_of_fold_scores"]}
+    models = cv.get("models") or {"svm": cv}
+    curves = {trained: (cv["out_of_fold_scores"], models["svm"]["cv_auc"])}
     if cv.get("motif_out_of_fold_scores") is not None:
-        curves["motif model"] = cv["motif_out_of_fold_scores"]
-        curves["stack"] = cv["stack_out_of_fold_scores"]
+        curves["motif model"] = (
+            cv["motif_out_of_fold_scores"],
+            models["motifs"]["cv_auc"],
+        )
+        curves["stack"] = (cv["stack_out_of_fold_scores"], models["stack"]["cv_auc"])
     return curves
 
 
@@ -108,8 +118,10 @@ def write_figures(
     if oof_scores:  # None without cross-validation
         fig = Figure(figsize=(4.4, 4.2), layout="constrained")
         ax = fig.add_subplot()
-        for (label, scores), color in zip(oof_scores.items(), ROC_COLORS, strict=False):
-            plot_roc(y, scores, ax=ax, label=label, color=color)
+        for (label, (scores, auc)), color in zip(
+            oof_scores.items(), ROC_COLORS, strict=False
+        ):
+            plot_roc(y, scores, ax=ax, label=label, color=color, auc=auc)
         save(fig, "roc.png")
     if probabilities is not None:
         fig = Figure(figsize=(4.4, 4.2), layout="constrained")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._messages import tell
 from ..errors import InputError
 from .data import LabeledData, as_codes, file_sha256
 from .options import RunOptions
@@ -44,19 +45,20 @@ class PeakSource:
         peak as it is (records of different lengths: a position-free model).
     negatives : str
         ``"genomic"``, ``"shuffle"`` or the path of a FASTA or BED file.
-    jitter : int
+    jitter : int or None
         A WD model trains on every window and on copies of it moved along
         the genome by ``-jitter``, ``-jitter // 2``, ``jitter // 2`` and
         ``jitter`` letters (`copy_offsets`; `poimkit.run.data.MovedCopies`);
         0: on the windows alone. Needs negatives with coordinates (genomic
-        or a BED file).
+        or a BED file). None: `DEFAULT_JITTER`, and where no copies can be
+        made nothing is said; a value given is said to be unused there.
     """
 
     bed: str
     genome: str
     width: int | None = DEFAULT_WIDTH
     negatives: str = "genomic"
-    jitter: int = DEFAULT_JITTER
+    jitter: int | None = None
 
     @property
     def negatives_file(self) -> str | None:
@@ -83,7 +85,7 @@ class PeakSource:
             )
         if self.width is not None and self.width < 1:
             raise InputError(f"--width must be at least 1, got {self.width}")
-        if self.jitter < 0:
+        if self.jitter is not None and self.jitter < 0:
             raise InputError(f"--jitter must be 0 or more letters, got {self.jitter}")
         path = self.negatives_file
         if path is not None and not os.path.isfile(path):
@@ -220,7 +222,10 @@ def read_peak_input(
         negatives, made, records = make_negatives(
             source, genome, peaks, positives, options, progress
         )
-        copies = _moved_copies(source, genome, positives, negatives, options)
+        copies, unused = _moved_copies(source, genome, positives, negatives, options)
+        unused = unused if source.jitter else None  # said only when asked for
+        if unused:
+            tell(f"--jitter {source.jitter} is not used: {unused}")
         provenance = genome.provenance()
     for w in caught:  # counted, and passed on (one line each on the CLI)
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
@@ -262,6 +267,7 @@ def read_peak_input(
             "n_windows": len(positives.seqs),
             "dropped": positives.dropped,
             "training_copies": None if copies is None else copies.describe(),
+            **({"jitter_unused": unused} if unused else {}),
         },
         "negatives": {"kind": kind, "what_it_tells": NEGATIVE_KINDS[kind], **made},
     }
@@ -307,25 +313,32 @@ def copy_offsets(jitter: int, n: int) -> tuple[int, ...]:
 
 
 def _moved_copies(source, genome, positives, negatives, options):
-    """The WD model's training copies of every window (`copy_offsets`), or None.
+    """The WD model's training copies of every window, and why there are none.
 
-    None for a model that cannot be WD, windows of any width, negatives
-    without coordinates (shuffles, a FASTA file), or too many windows.
+    The copies are `MovedCopies` at `copy_offsets`, or None: for a model that
+    cannot be WD, windows of any width, negatives without coordinates
+    (shuffles, a FASTA file), or too many windows. The reason is None where
+    they are made or ``jitter`` is 0.
     """
     from ..genome.peaks import moved_windows
     from .data import MovedCopies
 
     regions = negatives.get("regions")
-    if options.kernel == "gkm" or source.width is None or regions is None:
-        return None
-    offsets = copy_offsets(source.jitter, len(positives.seqs) + len(regions.chrom))
+    jitter = DEFAULT_JITTER if source.jitter is None else source.jitter
+    if options.kernel == "gkm":
+        return None, "a gkm model trains on the windows alone"
+    if source.width is None:
+        return None, "--width as-is keeps the peaks as they are (no windows to move)"
+    if regions is None:
+        return None, "the negatives have no genome coordinates (shuffles or a FASTA)"
+    offsets = copy_offsets(jitter, len(positives.seqs) + len(regions.chrom))
     if not offsets:
-        return None
+        return None, None if jitter == 0 else "too many windows for moved copies"
     windows = [
         moved_windows(genome, positives.peaks, offsets, positives.seqs),
         moved_windows(genome, regions, offsets, negatives["seqs"]),
     ]
-    return MovedCopies(offsets, np.concatenate(windows, axis=1))
+    return MovedCopies(offsets, np.concatenate(windows, axis=1)), None
 
 
 def make_negatives(

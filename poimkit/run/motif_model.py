@@ -200,7 +200,8 @@ def compare_models(
     Returns
     -------
     dict
-        ``motif_out_of_fold_scores`` (0 in a fold without motifs),
+        ``motif_out_of_fold_scores`` (in a fold without motifs the prior,
+        `prior_score`, with the calibration that gives back its share),
         ``stack_out_of_fold_scores`` (there the SVM's), ``models`` (every
         candidate's figures), ``chosen_model`` and ``chosen_figures`` (the
         chosen one's).
@@ -209,7 +210,9 @@ def compare_models(
     calibrations = {"motifs": [], "stack": []}  # per fold (None: no motif)
     for (train, test), part in zip(folds, explained, strict=True):
         calibrations["motifs"].append(getattr(part, "calibration_", None))
-        if part is None:  # no motif: the motif model says nothing, the stack is f
+        if part is None:  # no motif: the motif model says the prior, the stack is f
+            motif[test] = prior_score(y[train], metric)
+            calibrations["motifs"][-1] = (1.0, 0.0)  # log-odds back to the share
             calibrations["stack"].append(None)
             continue
         stacked = _stack_part(part, X[train], y[train], scores[train])
@@ -236,6 +239,34 @@ def compare_models(
         "chosen_model": chosen,
         "chosen_figures": figures[chosen],
     }
+
+
+def prior_score(y: np.ndarray, metric: str) -> float:
+    """What a motif model without motifs predicts: the prior.
+
+    Parameters
+    ----------
+    y : numpy.ndarray
+        The training labels (0/1) or targets.
+    metric : {"auc", "pearson"}
+        Classes: the log-odds of the positive share (clipped to 1e-6 from 0
+        and 1); targets: their mean.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(prior_score(np.array([1, 0, 0, 0]), "auc"), 4)
+    -1.0986
+    >>> prior_score(np.array([2.0, 4.0]), "pearson")
+    3.0
+    """
+    if metric != "auc":
+        return float(np.mean(y))
+    share = float(np.clip(np.mean(y), 1e-6, 1 - 1e-6))
+    return float(np.log(share / (1 - share)))
 
 
 def choose_model(

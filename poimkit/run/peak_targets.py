@@ -16,11 +16,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._messages import tell
 from ..errors import InputError
 
 if TYPE_CHECKING:
     from ..genome.peaks import Peaks
 
+#: a BED file's first columns, which hold no target
+COORDINATES = ("chromosome", "start coordinate", "end coordinate")
 #: target names of peak-file columns (1-based), narrowPeak's names
 PEAK_COLUMNS = {"score": 5, "signal": 7, "signalValue": 7, "pValue": 8, "qValue": 9}
 
@@ -71,6 +74,11 @@ def target_column(spec: str) -> int | None:
         text = spec.split(":", 1)[1]
         if not text.isdigit() or int(text) < 1:
             raise InputError(f"--targets {spec!r}: column:N needs N >= 1")
+        if int(text) <= len(COORDINATES):
+            tell(
+                f"--targets {spec}: column {text} of a BED file is the peak's "
+                f"{COORDINATES[int(text) - 1]}, not a measurement"
+            )
         return int(text)
     return None
 
@@ -105,7 +113,12 @@ def column_values(path: str, column: int, lines: np.ndarray) -> np.ndarray:
             if number not in wanted:
                 continue
             fields = line.rstrip("\n").split("\t")
-            text = fields[column - 1] if len(fields) >= column else ""
+            if len(fields) < column:
+                raise InputError(
+                    f"{path}: line {number} has {len(fields)} columns, so it has "
+                    f"no column {column} to read the target from"
+                )
+            text = fields[column - 1]
             try:
                 value = float(text)
             except ValueError:

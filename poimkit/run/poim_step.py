@@ -155,7 +155,10 @@ def compute_run_poim(
 #: it changes the letter composition as little as it does in a record (in
 #: windows of 24 letters a 5-mer is a fifth of the window, and a network that
 #: weighs GC content ranked GC-rich k-mers first). Other models: every window of
-#: `SAMPLED_LENGTH` letters
+#: `SAMPLED_LENGTH` letters. The observed estimator (`observed_poim`) was tried
+#: here: on NFE2 it found the same motif in a tenth of the time, but on the
+#: planted grammar it blurred motif C (found: GACTCCCGAA, against the inserted
+#: one's exact GAGTCAT), so the run keeps inserting (`bench_observed_poim.py`)
 SAMPLED_MAX_LENGTH = 1000
 SAMPLED_LENGTH = 24
 SAMPLED_MAX_ORDER = 5
@@ -167,7 +170,7 @@ def sampled_run_poim(
 ) -> tuple[Poim, MarkovBackground]:
     """A run's POIM of a model that only scores: sampled, with standard errors.
 
-    `poimkit.poim.sampled.sampled_score_only_poim` under the run's background,
+    `poimkit.poim.score_only.sampled_score_only_poim` under the run's background,
     up to ``min(options.max_order, SAMPLED_MAX_ORDER)``, `SAMPLED_SAMPLES`
     draws per window, seeded by ``options.seed``: for a position-free model
     the central window of records of the run's length (`SAMPLED_MAX_LENGTH`
@@ -190,7 +193,7 @@ def sampled_run_poim(
     background : MarkovBackground
     """
     from ..background import MarkovBackground
-    from ..poim.sampled import sampled_score_only_poim
+    from ..poim.score_only import sampled_score_only_poim
 
     position_free = getattr(model, "position_free", False)
     cap = SAMPLED_MAX_LENGTH if position_free else SAMPLED_LENGTH

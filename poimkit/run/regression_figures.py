@@ -36,8 +36,10 @@ def regression_scores(y_true: np.ndarray, y_pred: np.ndarray) -> dict[str, float
     Returns
     -------
     dict
-        ``pearson``, ``spearman`` and ``r2``; a correlation is NaN when
-        either side is constant.
+        ``pearson``, ``spearman`` and ``r2``. Constant predictions (a motif
+        model without motifs predicts the training mean) carry no
+        information: their correlations are 0. A correlation is NaN only
+        when the targets are constant.
 
     Examples
     --------
@@ -45,6 +47,8 @@ def regression_scores(y_true: np.ndarray, y_pred: np.ndarray) -> dict[str, float
     >>> s = regression_scores(np.array([1.0, 2, 3, 4]), np.array([1.0, 2, 3, 5]))
     >>> round(s["pearson"], 3), s["spearman"], round(s["r2"], 3)
     (0.983, 1.0, 0.8)
+    >>> regression_scores(np.array([1.0, 2, 3]), np.full(3, 2.0))["pearson"]
+    0.0
     """
     from scipy.stats import rankdata
     from sklearn.metrics import r2_score
@@ -53,9 +57,10 @@ def regression_scores(y_true: np.ndarray, y_pred: np.ndarray) -> dict[str, float
 
     y_true = np.asarray(y_true, dtype=np.float64)
     y_pred = np.asarray(y_pred, dtype=np.float64)
+    constant = y_pred.size and np.all(y_pred == y_pred[0]) and np.ptp(y_true) > 0
     return {
-        "pearson": pearson(y_true, y_pred),
-        "spearman": pearson(rankdata(y_true), rankdata(y_pred)),
+        "pearson": 0.0 if constant else pearson(y_true, y_pred),
+        "spearman": 0.0 if constant else pearson(rankdata(y_true), rankdata(y_pred)),
         "r2": float(r2_score(y_true, y_pred)),
     }
 

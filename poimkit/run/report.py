@@ -141,40 +141,22 @@ def _params_text(params: dict) -> str:
     )
 
 
-#: a pooled out-of-fold AUC this far from the folds' mean gets an explanation
-POOLED_GAP = 0.02
-
-
 def _quality(s: dict, figures: Path) -> list[str]:
     """The section on cross-validation: ROC curve and the folds' AUCs."""
     parts = ["<h2>How well the classes are separated</h2>"]
-    pooled = s.get("cv_auc_pooled")
-    gap = None if pooled is None else abs(pooled - s["cv_auc"])
-    why = (
-        "so the two differ slightly"
-        if gap is None or gap <= POOLED_GAP
-        else f"so the two can differ: here by {gap:.2f}, because each fold's "
-        "model is calibrated on its own training sequences, and the "
-        "probabilities of different folds' models are not quite on one scale"
-    )
     chosen = s.get("chosen_model", "svm")
     parts.append(
         "<p>ROC curve of the out-of-fold scores: every sequence scored by a model "
         "that did not see it in training"
         + (
             f" (the {trained_name(s)}'s, the motif model's and the stack's; the "
-            f"table gives {model_words(s, chosen)}'s folds)."
+            f"table gives {model_words(s, chosen)}'s folds)"
             if s.get("models")
-            else "."
+            else ""
         )
-        + (
-            f" Its area, over all probabilities pooled, is {pooled:.4f}; the AUC "
-            "reported "
-            f"above, {s['cv_auc']:.4f}, is the mean of the folds' own AUCs (each "
-            f"fold's model ranks only its own sequences, {why}).</p>"
-            if pooled is not None
-            else "</p>"
-        )
+        + ". Each curve pools its folds' scores; the AUC in its legend is the "
+        "one this report gives everywhere, the mean of the folds' own AUCs (each "
+        "fold's model ranks only its own sequences).</p>"
     )
     parts.append(img(figures, "roc.png", "ROC curve"))
     folds = [
@@ -452,7 +434,7 @@ def _anywhere_sections(s: dict, figures: Path) -> list[str]:
     drawn = "kmer_importance.png" in s["figures"]
     kind = (
         "a CNN that reads every window alike and pools over the record, its POIMs "
-        "sampled on short windows with standard errors"
+        "read off background records it scored, with standard errors"
         if s.get("family") == "cnn"
         else "gapped k-mers, <span class='mono'>GkmSVC</span>"
     )

@@ -58,7 +58,7 @@ def headline(s: dict) -> str:
     chosen = s.get("chosen_model", "svm")
     figures = (
         f"<b>cross-validated ROC AUC of {s['cv_auc']:.3f}</b> (&plusmn; "
-        f"{s['cv_auc_std']:.3f} over {split_text(s)}) and an "
+        f"{s['cv_auc_std']:.3f} over {split_text(s)}{gc_words(s)}) and an "
         f"accuracy of {s['cv_accuracy']:.3f}{_accuracy_detail(s)}"
     )
     if chosen == "svm":
@@ -70,6 +70,19 @@ def headline(s: dict) -> str:
         f"this run chose (<span class='mono'>"
         f"{'stack.npz' if chosen == 'stack' else 'motif_model.npz'}</span>).</p>"
     )
+
+
+def gc_words(s: dict) -> str:
+    """Words on GC content alone in the same folds (empty if not measured).
+
+    Parameters
+    ----------
+    s : dict
+        A run's summary (``gc_cv_auc``, `poimkit.run.gc_baseline`).
+    """
+    if s.get("gc_cv_auc") is None:
+        return ""
+    return f"; GC content alone reaches {s['gc_cv_auc']:.3f} in the same folds"
 
 
 def _accuracy_detail(s: dict) -> str:

@@ -370,6 +370,11 @@ def write_windows(
     -------
     dict
         ``records``, ``windows``, ``short`` and ``invalid`` of `score_windows`.
+
+    Raises
+    ------
+    InputError
+        If no window was scored (``out`` is then left as it was).
     """
     stats: dict[str, int] = {}
     width = int(model.length_)
@@ -380,6 +385,13 @@ def write_windows(
         ):
             for start, score in zip(starts.tolist(), scores.tolist(), strict=True):
                 yield rid, start, start + width, f"{score:.10g}"
+        if not stats["windows"]:  # before the table is committed
+            raise InputError(
+                "no window to score: none of the "
+                f"{stats['records'] + stats['short']} records holds a window of "
+                f"{width} letters (the model's) without N",
+                path=os.fspath(path),
+            )
 
     write_table(out, ["#id", "start", "end", "score"], rows())
     return stats

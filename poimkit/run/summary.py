@@ -64,12 +64,11 @@ def write_summary(
     write_report : callable
         ``write_report(path, summary, figures)`` writes the report page.
     """
-    import json
-
     from ..io import atomic_path
+    from ..io.json_text import json_text
 
     with atomic_path(folder / "summary.json") as tmp:
-        Path(tmp).write_text(json.dumps(summary, indent=2) + "\n")
+        Path(tmp).write_text(json_text(summary))
     write_report(folder / "report.html", summary, folder / "figures")
 
 

@@ -10,7 +10,7 @@
   scikit-learn estimator (``poimkit train --kernel cnn``), saved without
   pickle in an ``.npz`` file.
 
-This package needs the ``torch`` extra (``pip install "poimkit[torch]"``);
+This package needs the ``torch`` extra (``pip install torch``);
 nothing else in poimkit imports torch.
 """
 

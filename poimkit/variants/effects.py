@@ -292,7 +292,7 @@ def variant_effects(
     model : WDKernelSVC, WDLinearSVC, GkmSVC, LsgkmModel or KmerWeights
         A fitted model (an LS-GKM file's `LsgkmModel`: exact for its
         normalised score, see the module notes).
-    ref, alt : list of str or of code arrays, or 2-D code arrays
+    ref, alt : str, list of str or of code arrays, or 2-D code arrays
         One reference and one alternative sequence per variant. Positional
         models need the model's length for both; `GkmSVC` takes any lengths
         of at least l (ref and alt may differ in length: indels).
@@ -332,13 +332,15 @@ def variant_effects(
     >>> fx = variant_effects(w, ["AAA"], ["ACA"])
     >>> fx.effect.tolist(), [str(c) for c in fx.changes(0)]
     ([2.0], ['A>C@0:2'])
+    >>> variant_effects(w, "AAA", "ACA").effect.tolist()  # one pair as strings
+    [2.0]
     """
     from ..kernels.gkm import as_sequences
 
     top = check_top(top)
     engine = effect_engine(model)
-    refs = as_sequences(ref, "ref")
-    alts = as_sequences(alt, "alt")
+    refs = as_sequences([ref] if isinstance(ref, str) else ref, "ref")
+    alts = as_sequences([alt] if isinstance(alt, str) else alt, "alt")
     if len(refs) != len(alts):
         raise InputError(
             f"ref has {len(refs)} sequences but alt has {len(alts)}; give one "

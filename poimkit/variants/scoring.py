@@ -11,6 +11,7 @@ and `summary_text` say what was found.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -405,7 +406,8 @@ def _calls(scores: VariantScores, q: float, nulls: dict, in_peaks=None) -> str:
     if smallest * m > q:  # one variant at the floor cannot reach q alone
         text += (
             f"; the smallest p-value the null gives is {smallest:.2g}, so a call "
-            f"among {m:,} variants needs {smallest * m / q:.0f} or more that "
+            f"among {m:,} variants needs {math.ceil(smallest * m / q - 1e-9)} or "
+            "more that "
             "strong: a larger --null sharpens the p-values"
         )
     return text
@@ -637,7 +639,13 @@ def write_effects(
 
     with commit_together():
         if is_vcf_output(path):
-            write_vcf(path, found.table, found.scores, found.contigs)
+            write_vcf(
+                path,
+                found.table,
+                found.scores,
+                found.contigs,
+                stratified=found.in_peaks is not None,
+            )
         else:
             pairs = found.contigs is None
             _write(path, _lines(found.table, found.scores, pairs=pairs))

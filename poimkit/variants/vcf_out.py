@@ -38,6 +38,13 @@ INFO_FIELDS = (
 
 
 #: The fixed columns of a VCF's header line.
+#: the INFO fields poimkit writes (replaced when a scored VCF is scored again)
+OWN = frozenset(name for name, _, _ in INFO_FIELDS)
+#: POIM_Q's description with ``--bed``: two families, a stratified FDR
+STRATIFIED_Q = (
+    "poimkit: Benjamini-Hochberg q-value within the variants in peaks, and "
+    "within the others (stratified FDR)"
+)
 FIXED = ("#CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO")
 
 
@@ -69,7 +76,7 @@ def check_vcf_output(path: str) -> None:
     if find_spec("pysam") is None:
         raise InputError(
             f"writing {path} (bgzip and tabix) needs pysam: "
-            "pip install 'poimkit[vcf]' (or pip install pysam)"
+            "pip install pysam (the vcf extra)"
         )
 
 
@@ -93,11 +100,28 @@ def _info(scores, rows: list[int]) -> str:
     )
 
 
-def vcf_lines(table: Any, scores: Any, chromosomes: list[str]) -> Iterator[str]:
+def _is_own_header(text: str) -> bool:
+    """Whether a header line declares one of poimkit's INFO fields."""
+    start = "##INFO=<ID="
+    return text.startswith(start) and text[len(start) :].split(",", 1)[0] in OWN
+
+
+def _without_own(info: str) -> str:
+    """An INFO column without poimkit's fields (of an earlier run); "" if empty."""
+    if info in ("", "."):
+        return ""
+    return ";".join(e for e in info.split(";") if e.split("=", 1)[0] not in OWN)
+
+
+def vcf_lines(
+    table: Any, scores: Any, chromosomes: list[str], stratified: bool = False
+) -> Iterator[str]:
     """The input VCF's lines with the INFO fields added, sorted (a generator).
 
     Records are sorted by chromosome (in ``chromosomes``' order) and POS,
-    stably, as tabix needs; the header comes first as it was.
+    stably, as tabix needs; the header comes first as it was. poimkit's
+    fields of an earlier run (a VCF scored again) are replaced, never
+    repeated: readers take a key's first value.
 
     Parameters
     ----------
@@ -107,6 +131,9 @@ def vcf_lines(table: Any, scores: Any, chromosomes: list[str]) -> Iterator[str]:
         ``effect``, ``z``, ``p``, ``q`` and ``top`` arrays by row.
     chromosomes : list of str
         The genome's chromosomes, in order.
+    stratified : bool, default False
+        q-values within the variants in peaks and within the others
+        (``--bed``), which POIM_Q's description then says.
     """
     from ..genome.vcf import is_symbolic
     from ..io.fasta import read_text
@@ -115,7 +142,8 @@ def vcf_lines(table: Any, scores: Any, chromosomes: list[str]) -> Iterator[str]:
     for row, line in enumerate(table.line.tolist()):
         by_line.setdefault(line, []).append(row)
     header = "\n".join(
-        f'##INFO=<ID={name},Number=A,Type={kind},Description="{text}">'
+        f'##INFO=<ID={name},Number=A,Type={kind},Description="'
+        f'{STRATIFIED_Q if stratified and name == "POIM_Q" else text}">'
         for name, kind, text in INFO_FIELDS
     )
     rank = {name: i for i, name in enumerate(chromosomes)}
@@ -131,7 +159,8 @@ def vcf_lines(table: Any, scores: Any, chromosomes: list[str]) -> Iterator[str]:
             names = text.split("\t")  # the 8 fixed columns, at least
             text = "\t".join(names + list(FIXED[len(names) :]))
         if text[0] == "#":
-            yield text + "\n"
+            if not _is_own_header(text):
+                yield text + "\n"
             continue
         fields = text.split("\t", 2)
         records.append((rank.get(fields[0], len(rank)), int(fields[1]), number, text))
@@ -145,11 +174,18 @@ def vcf_lines(table: Any, scores: Any, chromosomes: list[str]) -> Iterator[str]:
             None if is_symbolic(a) else next(mine, None) for a in fields[4].split(",")
         ]
         added = _info(scores, rows)
-        fields[7] = added if fields[7] in ("", ".") else fields[7] + ";" + added
+        kept = _without_own(fields[7])
+        fields[7] = kept + ";" + added if kept else added
         yield "\t".join(fields) + "\n"
 
 
-def write_vcf(path: str, table: Any, scores: Any, chromosomes: list[str]) -> None:
+def write_vcf(
+    path: str,
+    table: Any,
+    scores: Any,
+    chromosomes: list[str],
+    stratified: bool = False,
+) -> None:
     """Write the annotated VCF, BGZF-compressed, and its tabix index ``.tbi``.
 
     Both files appear together through `poimkit.io.atomic_path` (inside the
@@ -161,7 +197,7 @@ def write_vcf(path: str, table: Any, scores: Any, chromosomes: list[str]) -> Non
         ``X.vcf.gz``; the index is ``X.vcf.gz.tbi``.
     table : VariantTable
         The variants, sorted (`check_vcf_output`).
-    scores, chromosomes
+    scores, chromosomes, stratified
         As in `vcf_lines`.
     """
     import pysam
@@ -173,7 +209,7 @@ def write_vcf(path: str, table: Any, scores: Any, chromosomes: list[str]) -> Non
         plain += ".plain.vcf"
         try:
             with open(plain, "w") as handle:
-                for line in vcf_lines(table, scores, chromosomes):
+                for line in vcf_lines(table, scores, chromosomes, stratified):
                     handle.write(line)
             pysam.tabix_compress(plain, packed, force=True)
         finally:

@@ -38,8 +38,7 @@ def open_client(client: object) -> Iterator[object | None]:
         from distributed import Client, LocalCluster
     except ImportError:  # optional dependency
         raise InputError(
-            "client= needs Dask: pip install 'dask[distributed]' "
-            "(or pip install 'poimkit[dask]')"
+            "client= needs Dask: pip install 'dask[distributed]' (the dask extra)"
         ) from None
     if client == "local":
         with (
