@@ -52,7 +52,8 @@ def model_table(res: dict) -> list[str]:
     L.append(
         row(
             f"sampled POIM ({p.get('estimator', 'inserted')}, length "
-            f"{p['poim_length']}, {p.get('windows', 'all')} windows, order <= {p['max_order']}, "
+            f"{p['poim_length']}, {p.get('windows', 'all')} windows, order <= "
+            f"{p['max_order']}, "
             f"{p['n_samples']} samples)",
             f"{p['poim_seconds']:.0f} s, {p['records']:,} records, "
             f"{p['forward_passes']:,} forward passes",

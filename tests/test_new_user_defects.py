@@ -125,3 +125,12 @@ def test_gc_alone_is_measured_in_the_runs_folds():
     ragged = np.empty(2, dtype=object)
     ragged[:] = [np.array([1, 2, 0], np.uint8), np.array([3], np.uint8)]
     assert gc_fractions(ragged).tolist() == [2 / 3, 0.0]
+
+
+def test_table_logos_keep_their_height_and_aspect():
+    """Logos in tables were shrunk by the table layout, long ones squashed."""
+    from poimkit.run.html import STYLE
+
+    rule = STYLE.split("td img {", 1)[1].split("}", 1)[0]
+    assert "max-width: none" in rule and "height: 4.5rem" in rule
+    assert "width: auto" in rule

@@ -1,6 +1,7 @@
-"""Fail the docs build when the command-line reference misses a command or option,
-or when a page shows an option's ``--`` as an en dash (smart quotes), which
-breaks a copied command.
+"""Fail the docs build when the CLI reference misses a command, or shows an en dash.
+
+A page that shows an option's ``--`` as an en dash (smart quotes) breaks a
+copied command.
 
 The reference is generated from the parser (sphinx-argparse), so it cannot drift from
 ``--help``; this check makes sure the generated page holds every subcommand and every

@@ -23,6 +23,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 .mono { font-family: ui-monospace, monospace; }
 .note { color: #555; font-size: 0.92rem; }
 img { max-width: 100%; }
+td img { max-width: none; height: 4.5rem; width: auto; }  /* logos, unsquashed */
 .big { font-size: 1.15rem; }
 .hash { font-family: ui-monospace, monospace; word-break: break-all; }
 """

@@ -150,7 +150,7 @@ def _quality(s: dict, figures: Path) -> list[str]:
         "that did not see it in training"
         + (
             f" (the {trained_name(s)}'s, the motif model's and the stack's; the "
-            f"table gives {model_words(s, chosen)}'s folds)"
+            f"table gives the folds of {model_words(s, chosen)})"
             if s.get("models")
             else ""
         )
