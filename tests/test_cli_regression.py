@@ -305,6 +305,11 @@ def test_run_writes_model_poim_summary_and_figure(data, tmp_path, capsys):
     assert summary["task"] == "regression" and summary["model"] == "WDKernelSVR"
     assert summary["cv_pearson"] > 0.7
     assert round(summary["cv_pearson"], 4) == cv_figures(captured.out)["cv_pearson"]
+    # printed as a classification run prints: figures, motifs, the report's path
+    lines = captured.out.splitlines()
+    assert lines[-1] == f"report\t{out / 'report.html'}"
+    assert "motif\tconsensus\tposition\tspread\teffect\tq_value" in lines
+    assert "results in" not in captured.err  # the unsigned stderr line is gone
     assert {"cv_spearman", "cv_r2", "cv_r2_std"} <= set(summary)
     assert summary["figures"][0] == "predicted_vs_observed.png"
     assert "poim_order_3.png" in summary["figures"]
@@ -335,6 +340,9 @@ def test_run_writes_model_poim_summary_and_figure(data, tmp_path, capsys):
         + ["--max-order", "2", "-o", out, "--force", "--quiet"]
     )
     assert code == 0
+    printed = capsys.readouterr().out.splitlines()  # not empty with --cv 0
+    assert printed[0].startswith("# no cross-validation (--cv 0)")
+    assert printed[-1] == f"report\t{out / 'report.html'}"
     summary = strict_json(out / "summary.json")
     assert "cv_pearson" not in summary
     assert "predicted_vs_observed.png" not in summary["figures"]

@@ -1,5 +1,6 @@
 """Defects a new user found in the newest commands (issue 55, part 3), one test each."""
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -134,3 +135,12 @@ def test_table_logos_keep_their_height_and_aspect():
     rule = STYLE.split("td img {", 1)[1].split("}", 1)[0]
     assert "max-width: none" in rule and "height: 4.5rem" in rule
     assert "width: auto" in rule
+
+
+def test_scored_variants_is_public_and_documented():
+    from poimkit.variants import ScoredVariants, score_variants
+
+    assert ScoredVariants.__module__ == "poimkit.variants.scoring"
+    assert "`score_variants`" in ScoredVariants.__doc__ and callable(score_variants)
+    api = (Path(__file__).resolve().parents[1] / "docs" / "api.rst").read_text()
+    assert "   ScoredVariants\n" in api

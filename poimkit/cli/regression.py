@@ -8,10 +8,11 @@ line each; the rest become a `TargetSource` and `RunOptions` for
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..errors import InputError
 from .arguments import MODEL_FIELDS, fields, run_options
-from .console import bars, progress, say
+from .console import bars, progress
 
 
 def _refuse_classification_options(args: argparse.Namespace) -> None:
@@ -76,6 +77,26 @@ def _print_cv(args: argparse.Namespace, cv: dict) -> None:
             )
 
 
+def _print_run(args: argparse.Namespace, summary: dict) -> None:
+    """The run on stdout as a classification run prints it: figures, motifs, report."""
+    if "cv_pearson" in summary:
+        _print_cv(args, summary)
+    else:
+        print("# no cross-validation (--cv 0): the model's accuracy is unknown")
+    print("motif\tconsensus\tposition\tspread\teffect\tq_value")
+    for m in summary["motifs"]:
+        where = (
+            "any\tany"
+            if m["position"] is None
+            else f"{m['position']:.1f}\t{m['spread']:.1f}"
+        )
+        effect = m.get("effect", m["importance"])
+        print(f"{m['name']}\t{m['iupac']}\t{where}\t{effect:.4g}\t{m['q_value']:.3g}")
+    if not summary["motifs"]:
+        print(f"# {summary['motifs_note']}")
+    print(f"report\t{os.path.join(args.output, 'report.html')}")
+
+
 def run_regression_command(args: argparse.Namespace) -> int:
     """``poimkit train`` or ``poimkit run`` with ``--targets``.
 
@@ -100,14 +121,7 @@ def run_regression_command(args: argparse.Namespace) -> int:
         summary = run_regression(
             args.output, source, options, args.epsilon, args.force, progress(args)
         )
-        _print_cv(args, summary)
-        if "cv_pearson" in summary:
-            say(
-                args,
-                f"cv_pearson {summary['cv_pearson']:.4f}; results in {args.output}",
-            )
-        else:
-            say(args, f"results in {args.output}")
+        _print_run(args, summary)
         return EXIT_OK
     from ..io.outdir import check_writable
 

@@ -11,6 +11,14 @@ from .._lazy import lazy_exports
 from .effects import variant_effects
 from .result import KmerChange, VariantEffects
 
-__getattr__, __dir__ = lazy_exports(__name__, {"score_variants": "scoring"})
+__getattr__, __dir__ = lazy_exports(
+    __name__, {"ScoredVariants": "scoring", "score_variants": "scoring"}
+)
 
-__all__ = ["KmerChange", "VariantEffects", "score_variants", "variant_effects"]
+__all__ = [
+    "KmerChange",
+    "ScoredVariants",
+    "VariantEffects",
+    "score_variants",
+    "variant_effects",
+]
