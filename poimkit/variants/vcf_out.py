@@ -37,7 +37,6 @@ INFO_FIELDS = (
 )
 
 
-#: The fixed columns of a VCF's header line.
 #: the INFO fields poimkit writes (replaced when a scored VCF is scored again)
 OWN = frozenset(name for name, _, _ in INFO_FIELDS)
 #: POIM_Q's description with ``--bed``: two families, a stratified FDR
@@ -45,6 +44,7 @@ STRATIFIED_Q = (
     "poimkit: Benjamini-Hochberg q-value within the variants in peaks, and "
     "within the others (stratified FDR)"
 )
+#: The fixed columns of a VCF's header line.
 FIXED = ("#CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO")
 
 
