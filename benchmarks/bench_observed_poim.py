@@ -138,7 +138,7 @@ def one_set(name: str, args) -> dict:
         "agreement": agreement,
     }
     for label, poim, seconds, records in (
-        ("inserted", inserted, inserted_s, cnt_inserted(length, args)),
+        ("inserted", inserted, inserted_s, inserted_records(length, args)),
         ("observed", observed, observed_s, args.observed_samples),
     ):
         motifs, extract_s = motif_rows(poim, X, y, args.seed)
@@ -152,7 +152,7 @@ def one_set(name: str, args) -> dict:
     return out
 
 
-def cnt_inserted(length: int, args) -> int:
+def inserted_records(length: int, args) -> int:
     from poimkit.poim.sampled import count_evaluations
 
     return count_evaluations(length, args.order, 0, args.inserted_samples, "centre")
