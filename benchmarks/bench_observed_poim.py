@@ -105,28 +105,23 @@ def one_set(name: str, args) -> dict:
     _, train_s = timed(cnn.fit, X, y)
     log(f"{name}: CNN trained in {train_s:.0f} s")
     background = MarkovBackground.uniform(length)
-    inserted, inserted_s = timed(
-        sampled_score_only_poim,
-        cnn,
-        args.order,
-        background,
-        "inserted",
-        n_samples=args.inserted_samples,
-        random_state=args.seed,
-        windows="centre",
-    )
-    log(f"{name}: inserted POIM in {inserted_s:.0f} s")
-    observed, observed_s = timed(
-        sampled_score_only_poim,
-        cnn,
-        args.order,
-        background,
-        "observed",
-        n_samples=args.observed_samples,
-        random_state=args.seed,
-        windows="pooled",
-    )
-    log(f"{name}: observed POIM in {observed_s:.0f} s")
+    poims, seconds = {}, {}
+    for estimator, samples, windows in (
+        ("inserted", args.inserted_samples, "centre"),
+        ("observed", args.observed_samples, "pooled"),
+    ):
+        poims[estimator], seconds[estimator] = timed(
+            sampled_score_only_poim,
+            cnn,
+            args.order,
+            background,
+            estimator,
+            n_samples=samples,
+            random_state=args.seed,
+            windows=windows,
+        )
+        log(f"{name}: {estimator} POIM in {seconds[estimator]:.0f} s")
+    inserted, observed = poims["inserted"], poims["observed"]
     agreement = compare(inserted, observed, args.order, length)
     for row in agreement:
         log("  " + ", ".join(f"{k} {v:.3g}" for k, v in row.items()))
@@ -137,14 +132,14 @@ def one_set(name: str, args) -> dict:
         "train_seconds": train_s,
         "agreement": agreement,
     }
-    for label, poim, seconds, records in (
-        ("inserted", inserted, inserted_s, inserted_records(length, args)),
-        ("observed", observed, observed_s, args.observed_samples),
+    for label, records in (
+        ("inserted", inserted_records(length, args)),
+        ("observed", args.observed_samples),
     ):
-        motifs, extract_s = motif_rows(poim, X, y, args.seed)
+        motifs, extract_s = motif_rows(poims[label], X, y, args.seed)
         log(f"{name}: {label} motifs {[m['consensus'] for m in motifs]}")
         out[label] = {
-            "seconds": seconds,
+            "seconds": seconds[label],
             "records": records,
             "motifs": motifs,
             "extract_seconds": extract_s,

@@ -30,7 +30,12 @@ def _refuse(token: str):
     raise AssertionError(f"{token} is not JSON: a strict reader refuses the file")
 
 
+def strict_loads(text):
+    """JSON text read as strict readers do: ``NaN`` and ``Infinity`` refused."""
+    return json.loads(text, parse_constant=_refuse)
+
+
 def strict_json(path):
-    """A JSON file read as strict readers do: ``NaN`` and ``Infinity`` refused."""
+    """A JSON file read as strict readers do (`strict_loads`)."""
     with open(path, encoding="utf-8") as handle:
-        return json.load(handle, parse_constant=_refuse)
+        return strict_loads(handle.read())

@@ -25,17 +25,38 @@ def make_weights(length, entries, bias=0.0):
     return weights
 
 
-def random_chain(rng, order, length, positional):
+def random_chain(rng, order, length, positional, concentration=1.0):
+    """A random chain; ``concentration`` of the Dirichlet of each transition row."""
     n_states = 4**order
     initial = rng.dirichlet(np.ones(n_states))
     n_steps = length - order
+    letters = np.full(4, concentration)
     if positional:
-        trans = rng.dirichlet(np.ones(4), size=(n_steps, n_states))
+        trans = rng.dirichlet(letters, size=(n_steps, n_states))
     else:
         trans = np.broadcast_to(
-            rng.dirichlet(np.ones(4), size=n_states), (n_steps, n_states, 4)
+            rng.dirichlet(letters, size=n_states), (n_steps, n_states, 4)
         )
     return MarkovBackground(initial, trans)
+
+
+def gattaca_svm(length):
+    """A small WDS SVM of GAT planted near position 3 (the sampled-POIM tests')."""
+    from poimkit import WDKernelSVC
+    from poimkit.datasets import make_gattaca
+
+    X, y = make_gattaca(
+        n_pos=60, n_neg=60, length=length, motif="GAT", mean=3, sd=1, random_state=0
+    )
+    return WDKernelSVC(degree=5, shift=1).fit(X, y)
+
+
+def pooled_motif_score(X):
+    """A position-free scorer: the best window of a 2-letter table, anywhere."""
+    table = np.array(
+        [[2.0, -1, 0.5, 0], [0, 1.5, -2, 1], [1, 0, 0, -1], [0.5, 2, 1, 0]]
+    )
+    return table[X[:, :-1], X[:, 1:]].max(axis=1)
 
 
 def stationary_chain(rng, order, length):

@@ -9,22 +9,21 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from poimkit import WDKernelSVC
 from poimkit.alphabet import kmer_indices
 from poimkit.background import MarkovBackground, kmer_probability_table
-from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.poim import observed_poim
 from poimkit.poim.reference import poim_reference
+
+from . import factories
+from .factories import gattaca_svm, pooled_motif_score
 
 LENGTH = 7
 
 
 def random_chain(seed, order, length=LENGTH):
     rng = np.random.default_rng(seed)
-    initial = rng.dirichlet(np.ones(4**order))
-    trans = rng.dirichlet(np.full(4, 2.0), size=(length - order, 4**order))
-    return MarkovBackground(initial, trans)
+    return factories.random_chain(rng, order, length, True, concentration=2.0)
 
 
 BACKGROUNDS = {
@@ -37,18 +36,7 @@ BACKGROUNDS = {
 
 @pytest.fixture(scope="module")
 def small_svm():
-    X, y = make_gattaca(
-        n_pos=60, n_neg=60, length=LENGTH, motif="GAT", mean=3, sd=1, random_state=0
-    )
-    return WDKernelSVC(degree=5, shift=1).fit(X, y)
-
-
-def pooled_motif_score(X):
-    """A position-free scorer: the best window of a 2-letter table, anywhere."""
-    table = np.array(
-        [[2.0, -1, 0.5, 0], [0, 1.5, -2, 1], [1, 0, 0, -1], [0.5, 2, 1, 0]]
-    )
-    return table[X[:, :-1], X[:, 1:]].max(axis=1)
+    return gattaca_svm(LENGTH)
 
 
 def assert_within_se(estimates, exact, stderr, n_se=4.5):

@@ -30,6 +30,8 @@ from poimkit.poim.sampled import (
     sampled_poim,
 )
 
+from . import factories
+from .factories import gattaca_svm, pooled_motif_score
 from .naive import conditional_probabilities_naive
 
 LENGTH = 7
@@ -37,13 +39,7 @@ LENGTH = 7
 
 def random_chain(seed, order, length=LENGTH, positional=True, concentration=0.7):
     rng = np.random.default_rng(seed)
-    n_states = 4**order
-    initial = rng.dirichlet(np.ones(n_states))
-    shape = (length - order, n_states) if positional else (n_states,)
-    trans = rng.dirichlet(np.full(4, concentration), size=shape)
-    if not positional:
-        trans = np.broadcast_to(trans, (length - order, n_states, 4))
-    return MarkovBackground(initial, trans)
+    return factories.random_chain(rng, order, length, positional, concentration)
 
 
 BACKGROUNDS = {
@@ -57,10 +53,7 @@ BACKGROUNDS = {
 
 @pytest.fixture(scope="module")
 def small_svm():
-    X, y = make_gattaca(
-        n_pos=60, n_neg=60, length=LENGTH, motif="GAT", mean=3, sd=1, random_state=0
-    )
-    return WDKernelSVC(degree=5, shift=1).fit(X, y)
+    return gattaca_svm(LENGTH)
 
 
 def assert_within_se(sampled, exact, stderr, n_se=4.0):
@@ -416,14 +409,6 @@ def test_bad_inputs_raise_input_error(small_svm):
 # ------------------------------------------------ one central window per k-mer
 
 
-def _pooled_motif_score(X):
-    """A position-free scorer: the best window of a 2-letter table, anywhere."""
-    table = np.array(
-        [[2.0, -1, 0.5, 0], [0, 1.5, -2, 1], [1, 0, 0, -1], [0.5, 2, 1, 0]]
-    )
-    return table[X[:, :-1], X[:, 1:]].max(axis=1)
-
-
 @pytest.mark.parametrize("name", list(BACKGROUNDS))
 def test_central_windows_match_brute_force_at_the_centre(name):
     background = BACKGROUNDS[name]()
@@ -432,12 +417,12 @@ def test_central_windows_match_brute_force_at_the_centre(name):
 
     def score(X):
         calls.append(X.shape[0])
-        return _pooled_motif_score(X)
+        return pooled_motif_score(X)
 
     sampled = sampled_poim(
         score, max_order, background, n_samples=300, random_state=3, windows="centre"
     )
-    reference = poim_reference(_pooled_motif_score, background, max_order)
+    reference = poim_reference(pooled_motif_score, background, max_order)
     centre = [(LENGTH - l) // 2 for l in range(1, max_order + 1)]
     q = [sampled.q(l) for l in range(1, max_order + 1)]
     assert_within_se(

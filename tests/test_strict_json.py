@@ -5,7 +5,6 @@ or the log-odds of the positive share, so that a fold without motifs gives
 finite figures instead of NaN.
 """
 
-import json
 import math
 from pathlib import Path
 
@@ -20,14 +19,7 @@ from poimkit.run.crossval import calibrated_figures
 from poimkit.run.motif_model import compare_models, prior_score
 from poimkit.run.regression_figures import regression_figures, regression_scores
 
-from .cli_runs import strict_json
-
-
-def strict_loads(text):
-    def refuse(token):
-        raise AssertionError(f"{token} in JSON")
-
-    return json.loads(text, parse_constant=refuse)
+from .cli_runs import strict_json, strict_loads
 
 
 def test_non_finite_values_become_null_with_the_reason_beside():

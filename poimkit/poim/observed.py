@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_rng, check_int
+from .._validation import as_rng, check_flag
 from .._version import __version__
 from ..alphabet import N_LETTERS, kmer_indices
 from ..background import MarkovBackground
@@ -29,7 +29,8 @@ from ..background.markov import kmer_probability_table
 from ..errors import InputError
 from ._observed import N_SUMS, add_pooled, add_positional
 from .result import Poim
-from .sampled import as_score_function, progress_bar, resolve_background
+from .sampled import as_score_function
+from .sampling import check_sizes, progress_bar, resolve_background, score_in_batches
 
 __all__ = ["DRAW_CHUNK", "observed_poim"]
 
@@ -135,11 +136,10 @@ def observed_poim(
     score = as_score_function(model)
     background = resolve_background(model, background)
     length = background.length
-    max_order = check_int(max_order, "max_order", 1, length)
-    n_samples = check_int(n_samples, "n_samples", 2)
-    batch_size = check_int(batch_size, "batch_size", 1)
-    if not isinstance(progress, bool | np.bool_):
-        raise InputError(f"progress must be True or False, got {progress!r}")
+    max_order, n_samples, batch_size = check_sizes(
+        max_order, n_samples, batch_size, length
+    )
+    check_flag(progress, "progress")
     if windows not in ("all", "pooled"):
         raise InputError(f"windows must be 'all' or 'pooled', got {windows!r}")
     rng = as_rng(random_state)
@@ -154,7 +154,7 @@ def observed_poim(
     try:
         for first in range(0, n_samples, DRAW_CHUNK):
             X = background.sample(min(DRAW_CHUNK, n_samples - first), rng)
-            s = _scores(score, X, batch_size, bar)
+            s = score_in_batches(score, X, batch_size, bar)
             if shift is None:  # keeps the sums of squares well conditioned
                 shift = float(s.mean())
             s -= shift
@@ -190,17 +190,6 @@ def observed_poim(
         "model": type(model).__name__,
     }
     return Poim(q, background, metadata, stderr)
-
-
-def _scores(score: Any, X: np.ndarray, batch_size: int, bar: Any) -> np.ndarray:
-    """The scores of the rows of X, ``batch_size`` rows per call."""
-    out = np.empty(X.shape[0])
-    for a in range(0, X.shape[0], batch_size):
-        b = min(a + batch_size, X.shape[0])
-        out[a:b] = score(np.ascontiguousarray(X[a:b]))
-        if bar is not None:
-            bar.update(b - a)
-    return out
 
 
 def _estimates(

@@ -22,13 +22,12 @@ are averaged small, so few samples give tight estimates.
 from __future__ import annotations
 
 from collections.abc import Callable
-from numbers import Integral
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import as_rng, check_int, check_real
+from .._validation import as_rng, check_flag, check_real
 from .._version import __version__
 from ..alphabet import N_LETTERS, check_codes, encode, kmer_indices
 from ..background import MarkovBackground, check_background
@@ -43,6 +42,7 @@ from .conditional import (
 )
 from .conditional import sample_conditional as sample_conditional  # re-export
 from .result import Poim
+from .sampling import check_sizes, progress_bar, resolve_background, score_in_batches
 
 __all__ = [
     "DEFAULT_MAX_EVALUATIONS",
@@ -105,55 +105,6 @@ def as_score_function(model: Any) -> ScoreFunction:
 
 
 # ---------------------------------------------------------------- validation
-def resolve_background(
-    model: Any, background: MarkovBackground | None, length: int | None = None
-) -> MarkovBackground:
-    """The background to use: given, or uniform for the model's length.
-
-    Parameters
-    ----------
-    model : object
-        The model (its ``length_`` or ``n_features_in_`` give the length).
-    background : MarkovBackground or None
-        Checked against the model's length when given.
-    length : int, optional
-        The length when the model does not say it.
-
-    Returns
-    -------
-    MarkovBackground
-    """
-    if background is not None:
-        model_length = getattr(model, "length_", None)
-        if not isinstance(model_length, Integral):
-            model_length = None
-        return check_background(background, model_length)
-    if length is None:
-        for attr in ("length_", "n_features_in_"):
-            value = getattr(model, attr, None)
-            if isinstance(value, Integral) and not isinstance(value, bool):
-                length = int(value)
-                break
-    if length is None:
-        raise InputError(
-            "background is required for a model without length_ or n_features_in_ "
-            "(the sequence length is unknown); pass e.g. "
-            "MarkovBackground.uniform(L) or MarkovBackground.fit(X, order=...)"
-        )
-    return MarkovBackground.uniform(length)
-
-
-def _check_sizes(
-    max_order: Any, n_samples: Any, batch_size: Any, length: int
-) -> tuple[int, int, int]:
-    """``max_order`` in 1..L, ``n_samples >= 2``, ``batch_size >= 1``, as ints."""
-    return (
-        check_int(max_order, "max_order", 1, length),
-        check_int(n_samples, "n_samples", 2),
-        check_int(batch_size, "batch_size", 1),
-    )
-
-
 # ------------------------------------------------------------------ estimation
 class _Moments:
     """Running means and centred sums of squares per row (Chan et al. merge)."""
@@ -206,40 +157,12 @@ class _Batcher:
             return
         blocks = [X for X, _ in self.pending]
         X = blocks[0] if len(blocks) == 1 else np.concatenate(blocks)
-        scores = np.empty(X.shape[0])
-        for a in range(0, X.shape[0], self.batch_size):
-            b = min(a + self.batch_size, X.shape[0])
-            scores[a:b] = self.score(X[a:b])
-            if self.bar is not None:
-                self.bar.update(b - a)
+        scores = score_in_batches(self.score, X, self.batch_size, self.bar)
         pending, self.pending, self.size = self.pending, [], 0
         offset = 0
         for block, done in pending:
             done(scores[offset : offset + block.shape[0]])
             offset += block.shape[0]
-
-
-def progress_bar(total: int, enabled: bool, desc: str) -> Any:
-    """A tqdm bar over ``total`` sequences on standard error, or None.
-
-    Parameters
-    ----------
-    total : int
-        Sequences to score.
-    enabled : bool
-        False: no bar (None).
-    desc : str
-        The bar's label.
-
-    Returns
-    -------
-    tqdm.tqdm or None
-    """
-    if not enabled:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit="seq", unit_scale=True, desc=desc)
 
 
 def _levels(max_order: int, order: int) -> list[int]:
@@ -419,11 +342,10 @@ def sampled_poim(
     score = as_score_function(model)
     background = resolve_background(model, background)
     length, order = background.length, background.order
-    max_order, n_samples, batch_size = _check_sizes(
+    max_order, n_samples, batch_size = check_sizes(
         max_order, n_samples, batch_size, length
     )
-    if not isinstance(progress, bool | np.bool_):
-        raise InputError(f"progress must be True or False, got {progress!r}")
+    check_flag(progress, "progress")
     check_real(max_evaluations, "max_evaluations", 0, what="a positive number")
     if windows not in ("all", "centre"):
         raise InputError(f"windows must be 'all' or 'centre', got {windows!r}")
@@ -615,7 +537,7 @@ def sampled_instance(
     length = codes.size
     background = resolve_background(model, background, length)
     check_background(background, length, against="x has")
-    max_order, n_samples, batch_size = _check_sizes(
+    max_order, n_samples, batch_size = check_sizes(
         max_order, n_samples, batch_size, length
     )
     rng = as_rng(random_state)
