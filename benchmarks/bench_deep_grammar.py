@@ -141,6 +141,25 @@ def poim_motifs(cnn, counter, X_train, y_train, args) -> dict:
         random_state=args.seed,
     )
     extract_s = time.perf_counter() - start
+    rows = motif_rows(motifs)
+    log(f"extract_motifs: {len(rows)} motifs in {extract_s:.0f} s")
+    return {
+        "poim_length": length,
+        "estimator": estimator,
+        "windows": windows,
+        "max_order": args.poim_order,
+        "n_samples": args.poim_samples,
+        "expected_records": expected,
+        "poim_seconds": poim_s,
+        "extract_seconds": extract_s,
+        **cost,
+        "motifs": rows,
+        "planted": best_matches(rows),
+    }
+
+
+def motif_rows(motifs) -> list[dict]:
+    """The found motifs as JSON rows, each with its distance to every planted one."""
     rows = [
         {
             "name": m.name,
@@ -157,17 +176,62 @@ def poim_motifs(cnn, counter, X_train, y_train, args) -> dict:
     ]
     for r in rows:
         r["planted"] = {n: close(r["consensus"], t) for n, t in MOTIFS.items()}
-    log(f"extract_motifs: {len(rows)} motifs in {extract_s:.0f} s")
+    return rows
+
+
+def context_motifs(cnn, counter, X_train, y_train, args) -> dict:
+    """Motifs from ISM attributions of the training records the CNN is surest of.
+
+    The ``--context-n`` positives it scores highest and negatives it scores
+    lowest are attributed (`ism_attributions`); `attribution_poim` averages
+    each k-mer's summed letter attributions over its occurrences there, in
+    the records' own context (where a pair's partner is present), and
+    `extract_motifs` tests the seeds on all training records as for a POIM.
+    """
+    from poimkit import extract_motifs
+    from poimkit.explain.ism import ism_attributions
+    from poimkit.explain.kmer_poim import attribution_poim
+
+    scores = cnn.decision_function(X_train)
+    pos, neg = np.flatnonzero(y_train == 1), np.flatnonzero(y_train == 0)
+    take = np.concatenate(
+        [
+            pos[np.argsort(-scores[pos])[: args.context_n]],
+            neg[np.argsort(scores[neg])[: args.context_n]],
+        ]
+    )
+    snap = counter.snapshot()
+    start = time.perf_counter()
+    found = ism_attributions(cnn, X_train[take])
+    ism_s = time.perf_counter() - start
+    cost = counter.since(snap)
+    log(f"ISM of {take.size} records in {ism_s:.0f} s ({cost})")
+    start = time.perf_counter()
+    poim = attribution_poim(found, args.poim_order)
+    table_s = time.perf_counter() - start
+    start = time.perf_counter()
+    motifs = extract_motifs(
+        poim,
+        max_motifs=args.max_motifs,
+        sequences=X_train,
+        labels=y_train,
+        random_state=args.seed,
+        min_enrichment=args.context_min_enrichment,
+    )
+    extract_s = time.perf_counter() - start
+    rows = motif_rows(motifs)
+    log(f"context motifs: {[r['consensus'] for r in rows]} in {extract_s:.0f} s")
+    top = poim.top(12, order=min(6, args.poim_order))
     return {
-        "poim_length": length,
-        "estimator": estimator,
-        "windows": windows,
+        "n_positive": int(min(args.context_n, pos.size)),
+        "n_negative": int(min(args.context_n, neg.size)),
         "max_order": args.poim_order,
-        "n_samples": args.poim_samples,
-        "expected_records": expected,
-        "poim_seconds": poim_s,
+        "min_enrichment": args.context_min_enrichment,
+        "ism_seconds": ism_s,
+        "table_seconds": table_s,
         "extract_seconds": extract_s,
         **cost,
+        "top_kmers": [[k, v] for k, _, v in top],
         "motifs": rows,
         "planted": best_matches(rows),
     }
@@ -225,6 +289,15 @@ def poimkit_interactions(cnn, counter, pair, args) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=54)
+    parser.add_argument(
+        "--model",
+        choices=("cnn", "bpnet"),
+        default="cnn",
+        help="poimkit's CNNClassifier, or bpnet-lite's BPNet read through "
+        "as_scorer (needs pip install bpnet-lite)",
+    )
+    parser.add_argument("--bpnet-filters", type=int, default=64)
+    parser.add_argument("--bpnet-layers", type=int, default=6)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--n-train", type=int, default=8000)
     parser.add_argument("--n-test", type=int, default=2000)
@@ -251,6 +324,24 @@ def main() -> None:
         help="draws per window (inserted) or in all (observed: try 10000)",
     )
     parser.add_argument("--max-motifs", type=int, default=5)
+    parser.add_argument(
+        "--context-n",
+        type=int,
+        default=200,
+        help="training records of each class attributed for the motifs in "
+        "context (0: skip)",
+    )
+    parser.add_argument(
+        "--context-min-enrichment",
+        type=float,
+        default=1.25,
+        help="extract_motifs' min_enrichment for the motifs in context (a pair's "
+        "motif is enriched only as much as the pair: 0.75 / 0.5 here)",
+    )
+    parser.add_argument(
+        "--load-model", metavar="NPZ", help="a CNNClassifier saved by --save-model"
+    )
+    parser.add_argument("--save-model", metavar="NPZ", help="save the trained CNN")
     parser.add_argument("--int-samples", type=int, default=128)
     parser.add_argument("--max-distance", type=int, default=30)
     parser.add_argument(
@@ -270,7 +361,7 @@ def main() -> None:
     if args.quick:
         args.n_train, args.n_test, args.epochs = 1600, 400, 3
         args.poim_order, args.poim_samples, args.int_samples = 4, 4, 16
-        args.attr_n, args.n_shuffles = 60, 4
+        args.attr_n, args.n_shuffles, args.context_n = 60, 4, 40
         if args.json == str(HERE / "deep_grammar.json"):
             args.json = str(HERE / "deep_grammar_quick.json")
     command = "python benchmarks/bench_deep_grammar.py " + " ".join(sys.argv[1:])
@@ -328,28 +419,46 @@ def main() -> None:
         patience=args.patience,
     )
     start = time.perf_counter()
-    cnn.fit(
-        Xtr,
-        ytr,
-        on_epoch=lambda e, t, v: log(f"epoch {e}: train {t:.4f} held-out {v:.4f}"),
-    )
+    if args.model == "bpnet":
+        from deep_grammar_bpnet import train_bpnet
+
+        cnn = train_bpnet(Xtr, ytr, args, log)
+    elif args.load_model:  # a network trained by an earlier run (its times are not)
+        from poimkit import load_model
+
+        cnn = load_model(args.load_model)
+        cnn.n_threads = args.threads
+    else:
+        cnn.fit(
+            Xtr,
+            ytr,
+            on_epoch=lambda e, t, v: log(f"epoch {e}: train {t:.4f} held-out {v:.4f}"),
+        )
     train_s = time.perf_counter() - start
-    counter = Counter(cnn.network_)
+    if args.save_model:
+        cnn.save(args.save_model)
+    counter = Counter(getattr(cnn, "counted_", cnn.network_))
     auc = float(roc_auc_score(yte, cnn.decision_function(Xte)))
     gc_train = roc_auc_score(ytr, gc_fraction(Xtr))
     sign = 1.0 if gc_train >= 0.5 else -1.0
     gc_auc = float(roc_auc_score(yte, sign * gc_fraction(Xte)))
     model = {
+        "name": "BPNet (bpnet-lite)" if args.model == "bpnet" else "CNN",
         "test_auroc": auc,
         "gc_auroc": gc_auc,
         "train_seconds": train_s,
-        "epochs_run": len(cnn.log_.train_loss),
-        "best_epoch": cnn.log_.best_epoch,
-        "stopped": cnn.log_.stopped,
-        "train_loss": cnn.log_.train_loss,
-        "valid_loss": cnn.log_.valid_loss,
         "params": {k: v for k, v in cnn.get_params().items()},
     }
+    if cnn.log_ is None:
+        model["loaded"] = args.load_model
+    else:
+        model.update(
+            epochs_run=len(cnn.log_.train_loss),
+            best_epoch=cnn.log_.best_epoch,
+            stopped=cnn.log_.stopped,
+            train_loss=cnn.log_.train_loss,
+            valid_loss=cnn.log_.valid_loss,
+        )
     log(f"CNN: test AUROC {auc:.3f}, GC AUROC {gc_auc:.3f}, {train_s:.0f} s")
     res = {"data": data, "model": model}
     errors = {}
@@ -362,6 +471,8 @@ def main() -> None:
             log(f"{key} FAILED:\n{errors[key]}")
 
     guarded("poim", lambda: poim_motifs(cnn, counter, Xtr, ytr, args))
+    if args.context_n:
+        guarded("context_motifs", lambda: context_motifs(cnn, counter, Xtr, ytr, args))
     res["interactions"] = {}
     for pair in ("AB", "DE", "AC"):
         try:
@@ -385,7 +496,7 @@ def main() -> None:
         "command": command,
         "args": vars(args),
         "machine": machine(),
-        "versions": versions("torch", "tangermeme", "modisco-lite"),
+        "versions": versions("torch", "tangermeme", "modisco-lite", "bpnet-lite"),
         "motifs": MOTIFS,
         "design": {
             "keep": KEEP,

@@ -33,20 +33,19 @@ def model_table(res: dict) -> list[str]:
     L = header("figure", "value", "goal")
     L.append(
         row(
-            f"CNN test AUROC ({res['data']['n_test']:,} held out)",
+            f"{m.get('name', 'CNN')} test AUROC ({res['data']['n_test']:,} held out)",
             f"**{m['test_auroc']:.3f}**",
             "well above GC",
         )
     )
     L.append(row("GC-only test AUROC", f"{m['gc_auroc']:.3f}", ""))
-    L.append(
-        row(
-            "CNN training",
-            f"{m['train_seconds']:.0f} s, {m['epochs_run']} epochs "
-            f"(best {m['best_epoch']}, stopped: {m['stopped']})",
-            "",
-        )
+    trained = (
+        f"loaded from {m['loaded']} (trained by an earlier run)"
+        if "loaded" in m
+        else f"{m['train_seconds']:.0f} s, {m['epochs_run']} epochs "
+        f"(best {m['best_epoch']}, stopped: {m['stopped']})"
     )
+    L.append(row(f"{m.get('name', 'CNN')} training", trained, ""))
     if p is None:
         return L
     L.append(
@@ -67,9 +66,40 @@ def model_table(res: dict) -> list[str]:
             "",
         )
     )
+    return L + motif_tables(p, "poimkit's motifs")
+
+
+def context_table(res: dict) -> list[str]:
+    c = res.get("context_motifs")
+    if c is None:
+        return []
+    L = [
+        "",
+        f"Motifs from attributions in context (`attribution_poim`: ISM of the "
+        f"{c['n_positive']} training positives the model scores highest and the "
+        f"{c['n_negative']} negatives it scores lowest, k-mers up to "
+        f"{c['max_order']}; `extract_motifs` with the training records, "
+        f"min_enrichment {c['min_enrichment']}):",
+        "",
+    ]
+    L += header("step", "time", "records scored")
+    L.append(row("ISM", f"{c['ism_seconds']:.0f} s", f"{c['records']:,}"))
+    L.append(row("attribution_poim", f"{c['table_seconds']:.1f} s", "-"))
+    L.append(
+        row(
+            "extract_motifs",
+            f"{c['extract_seconds']:.0f} s",
+            f"{len(c['motifs'])} motifs",
+        )
+    )
+    return L + motif_tables(c, "the motifs from attributions")
+
+
+def motif_tables(p: dict, what: str) -> list[str]:
+    L: list[str] = []
     L += [
         "",
-        "Planted motifs against poimkit's motifs (best match, either strand):",
+        f"Planted motifs against {what} (best match, either strand):",
         "",
     ]
     L += header(
@@ -102,7 +132,7 @@ def model_table(res: dict) -> list[str]:
                 goal,
             )
         )
-    L += ["", "All motifs poimkit reported:", ""]
+    L += ["", f"All of {what}:", ""]
     L += header(
         "motif",
         "consensus",
@@ -315,6 +345,7 @@ def attribution_table(res: dict) -> list[str]:
 def report(res: dict, args) -> str:
     return "\n".join(
         model_table(res)
+        + context_table(res)
         + interaction_table(res, args)
         + spacing_table(res)
         + attribution_table(res)

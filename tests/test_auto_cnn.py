@@ -145,3 +145,31 @@ def test_train_says_which_family_it_kept(fasta, tmp_path, capsys):
     out = tmp_path / "m.npz"
     assert main([*args, *small, "--cnn-min-records", "100", "-o", out]) == 0
     assert "the CNN" in capsys.readouterr().err
+
+
+def test_a_run_hands_its_progress_and_chromosomes_to_a_cnn_fit():
+    from poimkit.run.copy_fits import CopyFits
+
+    class Recorder:
+        fits_groups = True
+
+        def get_params(self, deep=False):
+            return {}
+
+        def set_params(self, **params):
+            return self
+
+        def fit(self, X, y, **kwargs):
+            self.kwargs = kwargs
+            return self
+
+    data = _data(10)
+    groups = np.array(["chr1", "chr2"] * 5)
+    rows = np.arange(6)
+    fitted = CopyFits(data, groups, progress=True).fit(Recorder(), "cnn", {}, rows)
+    assert fitted.kwargs["progress"] is True
+    assert fitted.kwargs["groups"].tolist() == groups[rows].tolist()
+    assert CopyFits(data).fit(Recorder(), "cnn", {}, rows).kwargs == {
+        "groups": None,
+        "progress": False,
+    }

@@ -3,9 +3,11 @@
 import numpy as np
 import pytest
 
-from poimkit import load_model
+from poimkit import Poim, load_model
 from poimkit.cli import main
 from poimkit.datasets import make_gattaca, write_synthetic_genome
+from poimkit.explain.attributions import Attributions
+from poimkit.explain.kmer_poim import attribution_poim
 
 from .cli_runs import strict_json
 
@@ -54,6 +56,13 @@ def test_explain_fasta_writes_what_modisco_reads(fasta_case, tmp_path):
         "002.png",
         "003.png",
     ]
+    summary = strict_json(out / "summary.json")
+    assert summary["attribution_poim_max_order"] == 6
+    poim = Poim.load(out / "attribution_poim.npz")
+    found = Attributions(np.load(out / "attr.npz")["arr_0"], ohe, np.full(len(X), 40))
+    want = attribution_poim(found, 6)
+    for l in (1, 4, 6):
+        assert np.allclose(poim.q(l), want.q(l), atol=1e-4)
     # a second explain into the same folder: --force replaces poimkit's own
     assert main([*args, "-o", str(out), "--quiet"]) == 2
     assert main([*args, "-o", str(out), "--quiet", "--force"]) == 0
@@ -139,3 +148,30 @@ def test_a_positional_model_refuses_records_of_another_length(tmp_path, capsys):
     args = ["explain", str(tmp_path / "wd.npz"), "--fasta", str(fasta)]
     assert main([*args, "-o", str(tmp_path / "out"), "--quiet"]) == 2
     assert "of its length 30" in capsys.readouterr().err
+
+
+def test_motifs_of_the_attribution_poim_from_the_command_line(fasta_case, tmp_path):
+    """explain, then motifs on its attribution_poim.npz: the planted GATTACA."""
+    folder, fasta, X = fasta_case
+    out = tmp_path / "out"
+    argv = ["explain", str(folder / "m.npz"), "--fasta", str(fasta), "--top", "0"]
+    assert main([*argv, "--max-order", "5", "-o", str(out), "--quiet"]) == 0
+    letters = np.array(list("ACGT"))
+    for name, rows in (("pos", X[:40]), ("neg", X[40:])):
+        (tmp_path / f"{name}.fa").write_text(
+            "".join(f">{name}{i}\n{''.join(letters[x])}\n" for i, x in enumerate(rows))
+        )
+    meme = tmp_path / "m.meme"
+    argv = ["motifs", str(out / "attribution_poim.npz"), "-o", str(meme), "--quiet"]
+    pos, neg = str(tmp_path / "pos.fa"), str(tmp_path / "neg.fa")
+    assert main([*argv, "--pos", pos, "--neg", neg]) == 0
+    heads = [line for line in meme.read_text().splitlines() if line.startswith("MOTIF")]
+    assert any("ATTAC" in h or "GTAAT" in h for h in heads), heads
+
+
+def test_explain_refuses_a_max_order_below_one_before_any_work(fasta_case, tmp_path):
+    folder, fasta, _ = fasta_case
+    out = tmp_path / "out"
+    argv = ["explain", str(folder / "m.npz"), "--fasta", str(fasta), "--max-order"]
+    assert main([*argv, "0", "-o", str(out), "--quiet"]) == 2
+    assert not out.exists()

@@ -190,3 +190,15 @@ def test_early_stopping_never_holds_out_a_third_of_the_records():
     groups = np.repeat(np.array(["chr1", "chr2", "chr3"]), 20)
     valid = held_out_rows(y, 0.1, np.random.default_rng(0), groups)
     assert 0 < valid.sum() <= 0.2 * y.size  # records, not a whole chromosome
+
+
+def test_cnn_shows_its_epochs_only_when_asked(capsys):
+    X, y = make_gattaca(n_pos=20, n_neg=20, length=20, mean=8, sd=2, random_state=0)
+    seen = []
+    model = CNNClassifier(filters=4, width=5, layers=1, epochs=3, patience=3)
+    model.fit(X, y, progress=True, on_epoch=lambda *a: seen.append(a[0]))
+    err = capsys.readouterr().err
+    assert "CNN epochs" in err and "held_out=" in err and "3/3" in err
+    assert seen == [1, 2, 3]  # the caller's own callback still runs
+    model.fit(X, y)
+    assert "CNN epochs" not in capsys.readouterr().err

@@ -2,8 +2,10 @@
 
 ``poimkit explain MODEL (--fasta F | --bed P --genome G) -o DIR`` writes
 ``ohe.npz`` and ``attr.npz`` (for ``modisco motifs -s ohe.npz -a attr.npz``),
-``scores.tsv``, ``logos/`` of the records of highest score and, for peaks,
-``contributions.bw`` (`poimkit.explain.outputs`). The attributions are
+``scores.tsv``, ``logos/`` of the records of highest score, for peaks
+``contributions.bw`` (`poimkit.explain.outputs`), and ``attribution_poim.npz``
+(`poimkit.explain.kmer_poim`: k-mers' attributions in context, for ``poimkit
+motifs attribution_poim.npz --pos P.fa --neg N.fa``). The attributions are
 `poimkit.explain.records.explain_records`': exact for k-mer models, by
 in-silico mutagenesis for models that only score (a CNN, a torch file).
 """
@@ -52,6 +54,7 @@ def run_explain(args: argparse.Namespace) -> int:
     args : argparse.Namespace
         The parsed command line.
     """
+    from ..explain.kmer_poim import attribution_poim
     from ..explain.outputs import (
         NO_BIGWIG,
         has_bigwig,
@@ -62,11 +65,18 @@ def run_explain(args: argparse.Namespace) -> int:
     from ..explain.records import explain_records
     from ..io.files import write_table
     from ..io.json_text import json_text
-    from ..io.outdir import RUN_FORMAT, check_output_folder, staged_directory
+    from ..io.outdir import (
+        ATTRIBUTION_POIM,
+        RUN_FORMAT,
+        check_output_folder,
+        staged_directory,
+    )
     from .console import say, tell
 
     if args.top < 0:
         raise InputError(f"--top must be 0 or more, got {args.top}")
+    if args.max_order < 1:
+        raise InputError(f"--max-order must be 1 or more, got {args.max_order}")
     inputs = tuple(p for p in (args.model, args.fasta, args.bed, args.genome) if p)
     check_output_folder(args.output, args.force, inputs)
     bigwig = args.bed is not None and has_bigwig()
@@ -76,9 +86,12 @@ def run_explain(args: argparse.Namespace) -> int:
     ids, seqs, sizes = _records(args, model)
     if not seqs:
         raise InputError("no records to explain")
+    order = min(args.max_order, min(len(s) for s in seqs))
     found, scores, method = explain_records(model, seqs)
+    poim = attribution_poim(found, order)
     with staged_directory(args.output, args.force, inputs) as staged:
         write_modisco_inputs(staged, found)
+        poim.save(staged / ATTRIBUTION_POIM)
         write_table(
             staged / "scores.tsv",
             ["id", "score"],
@@ -94,6 +107,7 @@ def run_explain(args: argparse.Namespace) -> int:
             "n_records": len(ids),
             "attributions": method,
             "length": int(found.ohe.shape[2]),
+            "attribution_poim_max_order": order,
             "logos": logos,
             "bigwig": bigwig,
             **({"bigwig_skipped": NO_BIGWIG} if args.bed and not bigwig else {}),
@@ -101,7 +115,8 @@ def run_explain(args: argparse.Namespace) -> int:
         (staged / "summary.json").write_text(json_text(summary, indent=1))
     say(
         args,
-        f"explained {len(ids):,} records into {args.output} (ohe.npz, attr.npz"
+        f"explained {len(ids):,} records into {args.output} (ohe.npz, attr.npz, "
+        f"{ATTRIBUTION_POIM}"
         + (", contributions.bw" if bigwig else "")
         + f", {len(logos)} logos)",
     )

@@ -124,6 +124,11 @@ def _found_motifs(args: argparse.Namespace):
         labels=y,
         random_state=args.seed,
         progress=bars(args),
+        **(
+            {}
+            if args.min_enrichment is None
+            else {"min_enrichment": args.min_enrichment}
+        ),
     )
     say(args, f"{len(found)} motifs passed the test (false discovery rate 5 %)")
     return found, ids, y

@@ -238,6 +238,15 @@ def add_motifs(sub: argparse._SubParsersAction) -> None:
     motifs.add_argument("--restarts", type=int, default=3, help=restarts)
     motifs.add_argument("--logos", metavar="DIR", help="write a PNG logo per motif")
     motifs.add_argument(
+        "--min-enrichment",
+        type=float,
+        default=None,
+        metavar="X",
+        help="sites must be X times as common in the motif's class as in the "
+        "other, held-out records (default 2); lower it for motifs that act "
+        "only beside a partner, e.g. 1.25 with explain's attribution_poim.npz",
+    )
+    motifs.add_argument(
         "--seed", type=int, default=0, help="seed of the discovery split / restarts"
     )
     motifs.add_argument(
@@ -498,6 +507,14 @@ def add_explain(sub: argparse._SubParsersAction) -> None:
     )
     explain.add_argument(
         "--top", type=int, default=TOP_LOGOS, help="logos of the top-scoring records"
+    )
+    explain.add_argument(
+        "--max-order",
+        type=int,
+        default=6,
+        help="longest k-mers of attribution_poim.npz (each k-mer's attributions "
+        "averaged over its occurrences; motifs that act only together show "
+        "there: poimkit motifs attribution_poim.npz --pos P.fa --neg N.fa)",
     )
     explain.add_argument(
         "-o", "--output", required=True, metavar="DIR", help="the output folder"

@@ -28,8 +28,17 @@ OUTPUT_FILES = (
 NEGATIVE_FILES = ("negatives.bed", "negatives.fa", "sites.bed")
 #: the known motifs tested (``run --known``)
 KNOWN_FILE = "known_motifs.tsv"
+#: k-mers' attributions in context, as a POIM (``poimkit explain``)
+ATTRIBUTION_POIM = "attribution_poim.npz"
 #: what ``poimkit explain`` writes (with its ``summary.json``)
-EXPLAIN_FILES = ("ohe.npz", "attr.npz", "scores.tsv", "contributions.bw", "logos")
+EXPLAIN_FILES = (
+    "ohe.npz",
+    "attr.npz",
+    ATTRIBUTION_POIM,
+    "scores.tsv",
+    "contributions.bw",
+    "logos",
+)
 #: the motifs as a classifier: written when a run reports motifs
 MOTIF_MODEL_FILE = "motif_model.npz"
 #: the stack of the model's score and the motifs, if the run chose it

@@ -95,6 +95,7 @@ def extract_motifs(
     pad: int = 0,
     random_state: int | np.random.Generator | None = 0,
     progress: bool = False,
+    min_enrichment: float = MIN_ENRICHMENT,
 ) -> list[Motif]:
     """Motifs (PWM, mean position, spread) behind a POIM.
 
@@ -147,6 +148,12 @@ def extract_motifs(
     progress : bool
         Show a progress bar on standard error (over the seeds tried, or the
         motifs fitted).
+    min_enrichment : float, default `MIN_ENRICHMENT`
+        With labels: how many times as common a motif's sites must be in its
+        class's held-out sequences as in the other class's (>= 1). A motif
+        that acts only beside a partner is enriched only as much as the pair
+        is (a motif in 75 % of positives and 50 % of negatives: 1.5); lower
+        it for such motifs (`poimkit.explain.attribution_poim`).
 
     Returns
     -------
@@ -173,7 +180,7 @@ def extract_motifs(
     label; one-sided Fisher test, Benjamini-Hochberg over every seed examined for
     both classes (a seed that made no motif counts as a test with p = 1). A motif
     is reported if its q-value is at most ``alpha`` and its sites are at least
-    `MIN_ENRICHMENT` times as common in its class's held-out sequences as in the
+    ``min_enrichment`` times as common in its class's held-out sequences as in the
     other class's (an effect size: with many sequences a tiny enrichment is
     significant, but no motif). For a positional model, a motif whose sites lie
     where a more significant motif of the other class has its own is only that
@@ -223,9 +230,20 @@ def extract_motifs(
             return target_motifs(
                 poim, X, t, max_motifs, alpha, as_rng(random_state), progress
             )
+        if not min_enrichment >= 1:
+            raise InputError(
+                f"min_enrichment must be 1 or more, got {min_enrichment!r}"
+            )
         X, y = _check_labeled(poim, sequences, labels)
         return _site_motifs(
-            poim, X, y, max_motifs, alpha, as_rng(random_state), progress
+            poim,
+            X,
+            y,
+            max_motifs,
+            alpha,
+            as_rng(random_state),
+            progress,
+            min_enrichment,
         )
     top = poim.max_order
     if orders is None:
@@ -304,7 +322,9 @@ def _halves(
     return halves
 
 
-def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
+def _site_motifs(
+    poim, X, y, max_motifs, alpha, rng, progress, min_enrichment=MIN_ENRICHMENT
+) -> list[Motif]:
     """Motifs of both classes from the sites of POIM seeds, with evidence.
 
     See `extract_motifs`: the positives' motifs from the POIM, the negatives'
@@ -354,7 +374,7 @@ def _site_motifs(poim, X, y, max_motifs, alpha, rng, progress) -> list[Motif]:
     ):
         frac_carriers = float(h[carriers].mean())
         frac_others = float(h[others].mean()) if others.size else 0.0
-        if qv > alpha or frac_carriers < MIN_ENRICHMENT * frac_others:
+        if qv > alpha or frac_carriers < min_enrichment * frac_others:
             continue
         fractions = (frac_carriers, frac_others)[:: 1 if label else -1]
         # the reported PWM: every site in the class, on the motif's strand

@@ -32,6 +32,8 @@ class CopyFits:
         Every record's chromosome when the folds go by chromosome: a model
         that stops early on held-out groups (``fits_groups``, the CNN) holds
         out whole chromosomes of its training part.
+    progress : bool, default False
+        Such a model shows a bar over its epochs.
 
     Notes
     -----
@@ -39,9 +41,15 @@ class CopyFits:
     copies); `release` frees it.
     """
 
-    def __init__(self, data: LabeledData, groups: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        data: LabeledData,
+        groups: np.ndarray | None = None,
+        progress: bool = False,
+    ) -> None:
         self.data = data
         self.groups = groups
+        self.progress = progress
         self._setting: dict | None = None
         self._K: np.ndarray | None = None
 
@@ -78,7 +86,9 @@ class CopyFits:
         X, y = self.data.training(rows, family)
         if getattr(model, "fits_groups", False):
             groups = None if self.groups is None else self.groups[rows]
-            return model.fit(X, y, groups=groups, **(fit_params or {}))
+            return model.fit(
+                X, y, groups=groups, progress=self.progress, **(fit_params or {})
+            )
         if fit_params or not self._shares(model, family):
             return model.fit(X, y, **(fit_params or {}))
         X, y = model._checked_training(X, y)

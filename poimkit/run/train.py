@@ -96,7 +96,7 @@ def train_model(
     cv = NO_CV
     # the folds and the final model share copies' kernels; a CNN stops early
     # on held-out chromosomes where the folds go by chromosome
-    fits = CopyFits(data, record_chromosomes(data, plan.options))
+    fits = CopyFits(data, record_chromosomes(data, plan.options), progress is True)
     if plan.options.cv:
         split = plan_folds(data, plan.options, inner=plan.selects)
         with step("cross-validation"):
@@ -116,7 +116,7 @@ def train_model(
                     plan.contender,
                     progress,
                     motif_model=motif_model,
-                    fits=CopyFits(data, fits.groups),
+                    fits=CopyFits(data, fits.groups, fits.progress),
                     split=split,
                 )
             cv = keep_family(cv, deep, data.y, plan.options.kernel)

@@ -175,6 +175,7 @@ class CNNClassifier(WDClassifierBase):
         y: ArrayLike,
         groups: ArrayLike | None = None,
         on_epoch: Callable[[int, float, float], None] | None = None,
+        progress: bool = False,
     ) -> CNNClassifier:
         """Train the network, stopping early on held-out records.
 
@@ -189,7 +190,10 @@ class CNNClassifier(WDClassifierBase):
             groups.
         on_epoch : callable, optional
             Called after every epoch with the epoch, the training loss and
-            the held-out loss (a progress bar).
+            the held-out loss.
+        progress : bool, default False
+            Show a tqdm bar over the epochs (with the held-out loss) on
+            standard error.
 
         Returns
         -------
@@ -198,7 +202,7 @@ class CNNClassifier(WDClassifierBase):
         import torch
 
         from ..kernels.gkm import as_sequences
-        from .training import held_out_rows, torch_threads, train_network
+        from .training import epoch_bar, held_out_rows, torch_threads, train_network
 
         self._check_params()
         seqs = as_sequences(X)
@@ -216,7 +220,11 @@ class CNNClassifier(WDClassifierBase):
         rng = as_rng(self.random_state)
         valid = held_out_rows(index, self.validation_fraction, rng, groups)
         device = self._device()
-        with torch_threads(self.n_threads), torch.random.fork_rng(devices=[]):
+        with (
+            torch_threads(self.n_threads),
+            torch.random.fork_rng(devices=[]),
+            epoch_bar(self.epochs, progress, on_epoch) as on_epoch,
+        ):
             torch.manual_seed(int(rng.integers(2**31)))
             network = self._network().to(device)
             self.log_ = train_network(

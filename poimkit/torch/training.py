@@ -66,6 +66,44 @@ def torch_threads(n_threads: int | None) -> Iterator[None]:
         torch.set_num_threads(before)
 
 
+@contextlib.contextmanager
+def epoch_bar(
+    epochs: int,
+    progress: bool,
+    on_epoch: Callable[[int, float, float], None] | None,
+) -> Iterator[Callable[[int, float, float], None] | None]:
+    """``on_epoch`` that also moves a tqdm bar over the epochs, if ``progress``.
+
+    Parameters
+    ----------
+    epochs : int
+        The most epochs (the bar's length; early stopping ends it sooner).
+    progress : bool
+        Whether to show the bar (on standard error; closed on leaving).
+    on_epoch : callable or None
+        The caller's own, called first.
+
+    Yields
+    ------
+    callable or None
+        The callback to give `train_network`.
+    """
+    if not progress:
+        yield on_epoch
+        return
+    from tqdm.auto import tqdm
+
+    with tqdm(total=epochs, desc="CNN epochs", unit="epoch", leave=False) as bar:
+
+        def moved(epoch: int, train: float, held_out: float) -> None:
+            if on_epoch is not None:
+                on_epoch(epoch, train, held_out)
+            bar.set_postfix(held_out=f"{held_out:.3f}", refresh=False)
+            bar.update(1)
+
+        yield moved
+
+
 def batches(
     seqs: list[np.ndarray], rows: np.ndarray, batch_size: int
 ) -> Iterator[tuple[np.ndarray, torch.Tensor]]:
