@@ -459,7 +459,7 @@ def main() -> None:
             train_loss=cnn.log_.train_loss,
             valid_loss=cnn.log_.valid_loss,
         )
-    log(f"CNN: test AUROC {auc:.3f}, GC AUROC {gc_auc:.3f}, {train_s:.0f} s")
+    log(f"{model['name']}: test AUROC {auc:.3f}, GC {gc_auc:.3f}, {train_s:.0f} s")
     res = {"data": data, "model": model}
     errors = {}
 
