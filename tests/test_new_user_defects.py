@@ -144,3 +144,51 @@ def test_scored_variants_is_public_and_documented():
     assert "`score_variants`" in ScoredVariants.__doc__ and callable(score_variants)
     api = (Path(__file__).resolve().parents[1] / "docs" / "api.rst").read_text()
     assert "   ScoredVariants\n" in api
+
+
+@pytest.mark.parametrize(
+    ("chosen", "words"),
+    [
+        ("svm", "here no other model was, and the run kept the SVM."),
+        ("motifs", "here the motif model was, and the run kept it."),
+        ("stack", "here the stack was, and the run kept it."),
+    ],
+)
+def test_the_report_says_plainly_which_model_the_run_kept(chosen, words):
+    """Was "(here it did)", which read as the opposite of what happened (18)."""
+    from poimkit.run.report_models import fidelity_sentence
+
+    summary = {
+        "family": "gkm",
+        "chosen_model": chosen,
+        "models": {"svm": {"cv_auc": 0.9}},
+        "motif_model": {
+            "fidelity": 0.8,
+            "coefficients": [0.5, 0.2],
+            "cv_auc": 0.82,
+            "stack_cv_auc": 0.91,
+        },
+    }
+    sentence = fidelity_sentence(summary)
+    assert sentence.endswith(words + "</p>")
+    assert "here it did" not in sentence
+
+
+def test_the_reliability_diagram_bins_a_small_set_coarsely():
+    """Ten bins of 6 sequences zig-zagged (18): at least 30 per bin by default."""
+    import matplotlib.pyplot as plt
+
+    from poimkit.plot import plot_reliability
+    from poimkit.plot.curves import MIN_PER_BIN
+
+    rng = np.random.default_rng(0)
+    for n, points in ((60, 2), (150, 5), (5000, 10)):
+        p = rng.random(n)
+        y = (rng.random(n) < p).astype(int)
+        ax = plot_reliability(y, p)
+        assert len(ax.lines[0].get_xdata()) == points
+        assert n // points >= MIN_PER_BIN or points == 2
+        plt.close(ax.figure)
+    ax = plot_reliability(y, p, bins=4)  # a number given is kept
+    assert len(ax.lines[0].get_xdata()) == 4
+    plt.close(ax.figure)

@@ -11,6 +11,12 @@ MODEL_WORDS = {
     "motifs": "the motif model (a linear model of the motifs' sites)",
     "stack": "the stack (one linear model of the SVM's score and the motifs' sites)",
 }
+#: what `fidelity_sentence` says the run kept, by ``chosen_model``
+KEPT_WORDS = {
+    "svm": "here no other model was, and the run kept the {model}",
+    "motifs": "here the motif model was, and the run kept it",
+    "stack": "here the stack was, and the run kept it",
+}
 
 
 def trained_name(s: dict) -> str:
@@ -124,12 +130,11 @@ def fidelity_sentence(s: dict) -> str:
             f"{100 * explained['fidelity']:.0f} % of the model's ranking</b> (the "
             f"share of the {model}'s AUC above 0.5 they keep): "
         )
-    kept = " (here it did)" if s.get("chosen_model", "svm") == "svm" else ""
     return (
         f"<p class='big'>{opening}{alone}. The stack of the {model}'s score and the "
         f"motifs reaches {explained['stack_cv_auc']:.3f}. A run keeps the {model} "
-        f"unless another model is better by more than one standard error{kept}."
-        "</p>"
+        "unless another model is better by more than one standard error: "
+        f"{KEPT_WORDS[s.get('chosen_model') or 'svm'].format(model=model)}.</p>"
     )
 
 
