@@ -93,7 +93,15 @@ def epoch_bar(
         return
     from tqdm.auto import tqdm
 
-    with tqdm(total=epochs, desc="CNN epochs", unit="epoch", leave=False) as bar:
+    # every epoch is drawn (no rate limit: epochs are few and slow)
+    with tqdm(
+        total=epochs,
+        desc="CNN epochs",
+        unit="epoch",
+        leave=False,
+        mininterval=0,
+        miniters=1,
+    ) as bar:
 
         def moved(epoch: int, train: float, held_out: float) -> None:
             if on_epoch is not None:
