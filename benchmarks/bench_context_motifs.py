@@ -39,6 +39,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from bench_observed_poim import motif_rows, timed  # noqa: E402
 from deep_models_data import load_set  # noqa: E402
 from run_info import jsonable, machine, versions  # noqa: E402
 
@@ -47,31 +48,6 @@ START = time.perf_counter()
 
 def log(message: str) -> None:
     print(f"[{time.perf_counter() - START:7.1f} s] {message}", flush=True)
-
-
-def timed(function, *args, **kwargs):
-    start = time.perf_counter()
-    out = function(*args, **kwargs)
-    return out, time.perf_counter() - start
-
-
-def motifs_of(poim, X, y, seed, **options) -> tuple[list[dict], float]:
-    from poimkit import extract_motifs
-
-    found, seconds = timed(
-        extract_motifs, poim, 3, sequences=X, labels=y, random_state=seed, **options
-    )
-    rows = [
-        {
-            "consensus": m.consensus,
-            "label": int(m.label),
-            "frac_positive": float(m.frac_positive),
-            "frac_negative": float(m.frac_negative),
-            "q_value": float(m.q_value),
-        }
-        for m in found
-    ]
-    return rows, seconds
 
 
 def model_of(kind: str, args):
@@ -113,7 +89,7 @@ def one(name: str, kind: str, args) -> dict:
     _, train_s = timed(model.fit, X, y)
     log(f"{name} {kind}: trained in {train_s:.0f} s on {len(X)} records")
     poim, poim_s = timed(poim_of, model, kind, length, args)
-    poim_motifs, poim_extract = motifs_of(poim, X, y, args.seed)
+    poim_motifs, poim_extract = motif_rows(poim, X, y, args.seed)
     log(f"{name} {kind}: POIM motifs {[m['consensus'] for m in poim_motifs]}")
     scores = model.decision_function(X)
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
@@ -127,7 +103,7 @@ def one(name: str, kind: str, args) -> dict:
     table, table_s = timed(attribution_poim, found, 6)
     context = {}
     for label, options in (("default", {}), ("1.25", {"min_enrichment": 1.25})):
-        rows, seconds = motifs_of(table, X, y, args.seed, **options)
+        rows, seconds = motif_rows(table, X, y, args.seed, **options)
         context[label] = {"motifs": rows, "extract_seconds": seconds}
         log(f"{name} {kind}: context motifs ({label}) {[m['consensus'] for m in rows]}")
     return {

@@ -101,7 +101,6 @@ from run_info import close, jsonable, machine, versions  # noqa: E402
 
 
 def poim_motifs(cnn, counter, X_train, y_train, args) -> dict:
-    from poimkit import extract_motifs
     from poimkit.background import MarkovBackground
     from poimkit.poim.sampled import count_evaluations
     from poimkit.poim.score_only import sampled_score_only_poim
@@ -132,16 +131,7 @@ def poim_motifs(cnn, counter, X_train, y_train, args) -> dict:
     poim_s = time.perf_counter() - start
     cost = counter.since(snap)
     log(f"POIM done in {poim_s:.0f} s ({cost})")
-    start = time.perf_counter()
-    motifs = extract_motifs(
-        poim,
-        max_motifs=args.max_motifs,
-        sequences=X_train,
-        labels=y_train,
-        random_state=args.seed,
-    )
-    extract_s = time.perf_counter() - start
-    rows = motif_rows(motifs)
+    rows, extract_s = extracted(poim, X_train, y_train, args)
     log(f"extract_motifs: {len(rows)} motifs in {extract_s:.0f} s")
     return {
         "poim_length": length,
@@ -156,6 +146,22 @@ def poim_motifs(cnn, counter, X_train, y_train, args) -> dict:
         "motifs": rows,
         "planted": best_matches(rows),
     }
+
+
+def extracted(poim, X_train, y_train, args, **options) -> tuple[list[dict], float]:
+    """`extract_motifs` on the training records: its rows and its seconds."""
+    from poimkit import extract_motifs
+
+    start = time.perf_counter()
+    motifs = extract_motifs(
+        poim,
+        max_motifs=args.max_motifs,
+        sequences=X_train,
+        labels=y_train,
+        random_state=args.seed,
+        **options,
+    )
+    return motif_rows(motifs), time.perf_counter() - start
 
 
 def motif_rows(motifs) -> list[dict]:
@@ -188,7 +194,6 @@ def context_motifs(cnn, counter, X_train, y_train, args) -> dict:
     the records' own context (where a pair's partner is present), and
     `extract_motifs` tests the seeds on all training records as for a POIM.
     """
-    from poimkit import extract_motifs
     from poimkit.explain.ism import ism_attributions
     from poimkit.explain.kmer_poim import attribution_poim
 
@@ -209,17 +214,9 @@ def context_motifs(cnn, counter, X_train, y_train, args) -> dict:
     start = time.perf_counter()
     poim = attribution_poim(found, args.poim_order)
     table_s = time.perf_counter() - start
-    start = time.perf_counter()
-    motifs = extract_motifs(
-        poim,
-        max_motifs=args.max_motifs,
-        sequences=X_train,
-        labels=y_train,
-        random_state=args.seed,
-        min_enrichment=args.context_min_enrichment,
+    rows, extract_s = extracted(
+        poim, X_train, y_train, args, min_enrichment=args.context_min_enrichment
     )
-    extract_s = time.perf_counter() - start
-    rows = motif_rows(motifs)
     log(f"context motifs: {[r['consensus'] for r in rows]} in {extract_s:.0f} s")
     top = poim.top(12, order=min(6, args.poim_order))
     return {

@@ -50,11 +50,12 @@ def timed(function, *args, **kwargs):
     return out, time.perf_counter() - start
 
 
-def motif_rows(poim, X, y, seed) -> tuple[list[dict], float]:
+def motif_rows(poim, X, y, seed, **options) -> tuple[list[dict], float]:
+    """Up to 3 motifs of each class with their evidence, and the seconds taken."""
     from poimkit import extract_motifs
 
     motifs, seconds = timed(
-        extract_motifs, poim, 3, sequences=X, labels=y, random_state=seed
+        extract_motifs, poim, 3, sequences=X, labels=y, random_state=seed, **options
     )
     rows = [
         {
