@@ -239,12 +239,22 @@ def two_motifs(args, rng) -> dict:
     found = {}
     for site, centre, effect in TWO_MOTIFS:
         best = min(motifs, key=lambda m: close(m["consensus"], site), default=None)
+        position = best and best.get("position")
+        # the planted sites' mean 1-based start (their centre is `centre`)
+        start = centre - len(site) // 2
+        mismatches = close(best["consensus"], site) if best else len(site)
         found[site] = {
             "place": centre,
+            "planted_start": start,
             "effect": effect,
             "motif": best and best["consensus"],
-            "mismatches": close(best["consensus"], site) if best else len(site),
-            "position": best and best.get("position"),
+            "mismatches": mismatches,
+            "position": position,
+            "goal_met": bool(
+                mismatches <= 1
+                and isinstance(position, float)
+                and abs(position - start) <= 3
+            ),
         }
     row = {
         "records": n,

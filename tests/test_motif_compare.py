@@ -138,3 +138,34 @@ def test_motifs_command_compares(tmp_path, capsys):
     assert "--matches needs --compare" in capsys.readouterr().err
     assert main([*argv, "--compare", str(tmp_path / "none.meme")]) == 2
     assert not (tmp_path / "x.tsv").exists()
+
+
+def test_jaspar_collections_are_cached_exactly(tmp_path, monkeypatch):
+    """pyjaspar is asked once; the cached motifs equal its motifs exactly."""
+    pytest.importorskip("pyjaspar")
+    import poimkit.motifs.compare as compare
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    first = known_motifs("jaspar:urochordates")
+    files = list((tmp_path / "cache" / "poimkit" / "jaspar").iterdir())
+    assert [f.suffix for f in files] == [".npz"]  # nothing staged is left
+
+    def asked(*args):
+        raise AssertionError("pyjaspar asked again")
+
+    monkeypatch.setattr(compare, "_jaspar_motifs", asked)
+    again = known_motifs("jaspar:urochordates")
+    assert [m.name for m in again] == [m.name for m in first]
+    assert [m.n_sites for m in again] == [m.n_sites for m in first]
+    for a, b in zip(again, first, strict=True):
+        np.testing.assert_array_equal(a.pwm, b.pwm)
+    with pytest.raises(AssertionError, match="asked again"):
+        known_motifs("jaspar:nematodes")  # another collection is another file
+
+
+def test_an_unwritable_cache_still_reads_jaspar(tmp_path, monkeypatch):
+    pytest.importorskip("pyjaspar")
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked / "cache"))
+    assert len(known_motifs("jaspar:urochordates")) > 50

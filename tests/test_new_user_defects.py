@@ -192,3 +192,37 @@ def test_the_reliability_diagram_bins_a_small_set_coarsely():
     ax = plot_reliability(y, p, bins=4)  # a number given is kept
     assert len(ax.lines[0].get_xdata()) == 4
     plt.close(ax.figure)
+
+
+@pytest.mark.parametrize(("seed", "sd"), [(1, 3), (2, 5)])
+def test_one_positional_motif_is_reported_once(seed, sd):
+    """Item 10: GATTACA came out twice or thrice (33.5, 36.7, 37.1)."""
+    from poimkit import WDKernelSVC, compute_poim, extract_motifs
+    from poimkit.background import MarkovBackground
+    from poimkit.datasets import make_gattaca
+
+    X, y = make_gattaca(
+        n_pos=300, n_neg=300, length=70, mean=35, sd=sd, random_state=seed
+    )
+    model = WDKernelSVC(degree=8).fit(X, y)
+    poim = compute_poim(model, 6, MarkovBackground.uniform(X.shape[1]))
+    motifs = extract_motifs(poim, 3, sequences=X, labels=y)
+    gattaca = [m for m in motifs if "GATTA" in m.consensus or "TTACA" in m.consensus]
+    assert len(gattaca) == 1
+    assert abs(gattaca[0].position - 35) < 2
+    assert gattaca[0].frac_positive > 0.5  # the copy at every place, not the mode
+
+
+def test_shared_sites_sees_every_site_of_the_other_motif_in_a_record():
+    from poimkit.motifs.discovery import shared_sites
+    from poimkit.motifs.scan import Sites
+
+    one = np.zeros(3)
+    a = Sites(np.array([0, 1, 2]), np.array([33, 33, 34]), one)
+    # b holds two sites in each record, the first far from a's
+    b = Sites(
+        np.array([0, 0, 1, 1, 2, 2]), np.array([5, 32, 2, 30, 8, 36]), np.zeros(6)
+    )
+    assert shared_sites(a, 7, b, 7)
+    far = Sites(np.array([0, 1, 2]), np.array([5, 2, 8]), one)
+    assert not shared_sites(a, 7, far, 7)

@@ -112,3 +112,52 @@ def test_labels_and_targets_are_exclusive(found):
         extract_motifs(poim, sequences=X, labels=np.ones(10), targets=np.ones(10))
     with pytest.raises(InputError, match="finite"):
         extract_motifs(poim, sequences=X, targets=np.full(10, np.nan))
+
+
+def _weak_common_site(n=600, length=200, seed=5):
+    """A degenerate AP-1 site in 80 % of records that adds 3 to the target."""
+    rng = np.random.default_rng(seed)
+    site = "ATGACTCAT"
+    seqs, y = [], []
+    for _ in range(n):
+        s = list(rng.choice(list("ACGT"), length))
+        planted = rng.random() < 0.8
+        if planted:
+            at = int(rng.integers(90, 101))
+            for j, c in enumerate(site):  # each letter kept with probability 0.85
+                s[at + j] = c if rng.random() < 0.85 else rng.choice(list("ACGT"))
+        seqs.append("".join(s))
+        y.append(10 + 3.0 * planted + rng.normal(scale=2.0))
+    return seqs, np.array(y)
+
+
+def test_a_weak_common_site_is_found_when_the_model_shows_none():
+    """Issue 55: seeds from the data and a threshold-free score test find it."""
+    seqs, y = _weak_common_site()
+    # a model that learned nothing of it: trained on shuffled targets
+    shuffled = np.random.default_rng(0).permutation(y)
+    model = GkmSVR().fit(seqs, shuffled)
+    poim = compute_poim(model, 5)
+    motifs = extract_motifs(poim, 5, sequences=seqs, targets=y, random_state=0)
+    best = [m for m in motifs if m.consensus in ("ATGACTCAT", "ATGAGTCAT")]
+    assert best, [m.consensus for m in motifs]
+    assert best[0].effect > 0 and best[0].q_value <= 0.05
+
+
+def test_target_poim_equals_a_naive_count():
+    from poimkit.alphabet import kmer_index
+    from poimkit.motifs.target_kmers import MIN_HOLDING, target_poim
+
+    rng = np.random.default_rng(2)
+    seqs = ["".join(rng.choice(list("ACG"), 12)) for _ in range(40)]
+    t = rng.normal(size=40)
+    poim = target_poim(encode(seqs), t, 3, both_strands=True)
+    rc = str.maketrans("ACGT", "TGCA")
+    for kmer in ("AC", "GGA", "C", "CGT"):
+        other = kmer.translate(rc)[::-1]
+        holds = np.array([kmer in s or other in s for s in seqs])
+        expected = 0.0
+        if holds.sum() >= MIN_HOLDING:
+            expected = (t[holds] - t.mean()).sum() / (t.std() * np.sqrt(holds.sum()))
+        got = poim.q(len(kmer))[0, kmer_index(kmer)]
+        assert got == pytest.approx(expected)

@@ -138,3 +138,68 @@ def test_scan_refuses_a_motif_file_without_motifs(planted, tmp_path, capsys):
     assert main(["scan", str(empty), "--genome", str(g.genome), "-o", str(out)]) == 2
     assert "holds no motif" in capsys.readouterr().err
     assert not out.exists()
+
+
+def _brute_hits(motifs, genome, regions, p, background):
+    """Every window of every motif scored one by one (no packing, no chunks)."""
+    found = set()
+    for m, motif in enumerate(motifs):
+        lods = log_odds(motif_counts(motif), background)
+        for chrom, start, end in regions:
+            letters = genome.codes(chrom, start, end)
+            for s in range(letters.size - motif.length + 1):
+                window = letters[s : s + motif.length]
+                if (window > 3).any():
+                    continue
+                for minus in (False, True):
+                    read = COMPLEMENT[window[::-1]] if minus else window
+                    pv = _p_value(lods, background, read)
+                    if pv <= p:
+                        found.add((chrom, start + s, m, minus, round(float(pv), 12)))
+    return found
+
+
+def test_many_motifs_in_short_regions_and_chunks_equal_brute_force(
+    planted, monkeypatch
+):
+    """Motifs of several widths, regions shorter than the widest, stretches cut."""
+    import poimkit.genome.motif_hits as motif_hits
+
+    g, motif, _ = planted
+    rng = np.random.default_rng(4)
+    motifs = [motif]
+    for width in (4, 6, 11):
+        pwm = rng.dirichlet(np.full(4, 0.4), size=width)
+        motifs.append(Motif(pwm, float("nan"), float("nan"), name=f"w{width}"))
+    monkeypatch.setattr(motif_hits, "CHUNK", 97)  # many stretches per region
+    with open_genome(g.genome, quiet=True) as genome:
+        chrom = next(iter(genome.lengths))
+        regions = [(chrom, 1000, 1600), (chrom, 5000, 5008), (chrom, 9000, 9400)]
+        background = np.array([0.3, 0.2, 0.2, 0.3])
+        hits = scan_genome(motifs, genome, regions, 5e-3, background)
+        expected = _brute_hits(motifs, genome, regions, 5e-3, background)
+    got = set(
+        zip(
+            hits.chrom,
+            hits.start.tolist(),
+            hits.motif.tolist(),
+            hits.minus.tolist(),
+            [round(float(v), 12) for v in hits.p_value],
+            strict=True,
+        )
+    )
+    assert len(got) == len(hits)  # each hit once
+    assert got == expected
+    assert {m for _, _, m, _, _ in expected} >= {1, 2, 3}  # short motifs hit
+
+
+def test_scan_takes_threads_and_refuses_a_bad_count(planted, tmp_path, capsys):
+    g, _, folder = planted
+    out = tmp_path / "hits.bed"
+    command = ["scan", str(folder / "planted.meme"), "--genome", str(g.genome)]
+    assert main([*command, "-o", str(out), "--threads", "1", "--quiet"]) == 0
+    assert out.exists()
+    code = main([*command, "-o", str(tmp_path / "b.bed"), "--threads", "0"])
+    assert code == 2
+    assert "n_threads" in capsys.readouterr().err
+    assert not (tmp_path / "b.bed").exists()

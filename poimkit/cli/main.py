@@ -110,8 +110,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace) -> int:
     """Run one subcommand; every error becomes a line on stderr and an exit code."""
+    from .._threads import numba_threads
+
     try:
-        with warnings.catch_warnings(), listening(args.quiet):
+        # every command's numba kernels run on --threads (checked first)
+        with (
+            warnings.catch_warnings(),
+            listening(args.quiet),
+            numba_threads(args.threads),
+        ):
             warnings.showwarning = _one_line_warnings(warnings.showwarning)
             return _command(args.command)(args)
     except InputError as exc:

@@ -467,7 +467,7 @@ def add_scan(sub: argparse._SubParsersAction) -> None:
     scan.add_argument(
         "--force", action="store_true", help="replace hits.bed that poimkit wrote"
     )
-    scan.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_common_options(scan)
 
 
 def add_explain(sub: argparse._SubParsersAction) -> None:
@@ -522,7 +522,7 @@ def add_explain(sub: argparse._SubParsersAction) -> None:
     explain.add_argument(
         "--force", action="store_true", help="replace DIR if poimkit made it"
     )
-    explain.add_argument("--quiet", action="store_true", help="no messages")
+    add_common_options(explain)
     add_torch_options(explain)
 
 
@@ -580,7 +580,7 @@ def add_interactions(sub: argparse._SubParsersAction) -> None:
     found.add_argument(
         "--force", action="store_true", help="replace DIR if poimkit made it"
     )
-    found.add_argument("--quiet", action="store_true", help="no messages")
+    add_common_options(found)
     add_torch_options(found)
 
 

@@ -16,7 +16,6 @@ from .console import bars, say
 
 def _check_arguments(args: argparse.Namespace) -> None:
     """Every check that needs no reading, before any work."""
-    from .._threads import check_threads
     from ..io.files import check_replace, same_file
     from ..variants.effects import check_top
     from ..variants.scoring import is_effects_file
@@ -37,7 +36,6 @@ def _check_arguments(args: argparse.Namespace) -> None:
     for flag, value in (("--bed", args.bed), ("--null-windows", args.null_windows)):
         if value is not None and not args.vcf:
             raise InputError(f"{flag} goes with --vcf (genome positions)")
-    check_threads(args.threads)
     if args.vcf and same_file(args.vcf, args.output):
         raise InputError(
             "-o names the input VCF: give the effects another name (-o "
@@ -75,7 +73,6 @@ def run_variants(args: argparse.Namespace) -> int:
     args : argparse.Namespace
         The parsed command line.
     """
-    from .._threads import numba_threads
     from ..variants.null import beside_model
     from ..variants.scoring import score_variants, write_effects
 
@@ -87,21 +84,20 @@ def run_variants(args: argparse.Namespace) -> int:
     null_windows = args.null_windows
     if args.vcf and args.null and not null_windows:
         null_windows = beside_model(args.model)
-    with numba_threads(args.threads):
-        found = score_variants(
-            model,
-            vcf=args.vcf,
-            pairs=args.pairs,
-            genome=args.genome,
-            bed=args.bed,
-            top=args.top,
-            null=args.null,
-            null_windows=null_windows,
-            seed=args.seed,
-            plots=args.plots or 0,
-            skip_mismatched_ref=args.skip_mismatched_ref,
-            progress=bars(args),
-        )
+    found = score_variants(
+        model,
+        vcf=args.vcf,
+        pairs=args.pairs,
+        genome=args.genome,
+        bed=args.bed,
+        top=args.top,
+        null=args.null,
+        null_windows=null_windows,
+        seed=args.seed,
+        plots=args.plots or 0,
+        skip_mismatched_ref=args.skip_mismatched_ref,
+        progress=bars(args),
+    )
     write_effects(args.output, found, folder)
     say(args, "poimkit: " + found.summary_text(args.output))
     if args.calls is not None and found.nulls:

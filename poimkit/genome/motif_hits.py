@@ -133,23 +133,21 @@ def scan_genome(
     -------
     MotifHits
     """
-    from ..motifs.enrichment import motif_counts
-    from ..motifs.scan import log_odds, score_tail, strand_tables
-
     if regions is None:
         regions = [(name, 0, int(n)) for name, n in genome.lengths.items()]
     if background is None:
         background = _letters(genome, regions)
-    rules = []
-    for motif in motifs:
-        lods = log_odds(motif_counts(motif), background)
-        low, tail = score_tail(lods, background)
-        rules.append((strand_tables(lods), low, tail))
+    packed = PackedMotifs.of(motifs, background)
+    cuts = packed.cuts(p)
     found = []
     for chrom, start, end in regions:
         codes = genome.codes(chrom, start, end)
-        for m, (tables, low, tail) in enumerate(rules):
-            found.append(_region_hits(codes, tables, low, tail, p, m, chrom, start))
+        # stretches overlap by the widest motif; a hit found twice counts once
+        overlap = int(packed.widths.max()) - 1
+        for s in range(0, codes.size, CHUNK):
+            found.append(
+                packed.hits(codes[s : s + CHUNK + overlap], cuts, chrom, start + s)
+            )
         if progress is not None:
             progress(end - start)
     return _collect(found, motifs)
@@ -165,38 +163,127 @@ def _letters(genome, regions) -> np.ndarray:
     return counts[:4] / counts[:4].sum()
 
 
-def _region_hits(codes, tables, low, tail, p, m, chrom, offset):
-    """Hits of one motif in one region: (chrom, start, motif, minus, bits, p)."""
-    from ..motifs._best_window import strand_scores_kernel
-    from ..motifs.scan import SCORE_GRID
+@dataclass
+class PackedMotifs:
+    """Every motif's strand tables and score tail, packed (`_motif_hits`).
 
-    width = tables.shape[1]
-    n = codes.size - width + 1
-    parts = []
-    for s in range(0, max(n, 0), CHUNK):
-        k = min(CHUNK, n - s)
-        out = np.empty((2, k))
-        strand_scores_kernel(codes[s : s + k + width - 1], tables, out)
-        steps = np.rint(out / SCORE_GRID)
-        finite = np.isfinite(out)
-        index = np.zeros(out.shape, dtype=np.int64)
-        index[finite] = np.clip(steps[finite].astype(np.int64) - low, 0, tail.size - 1)
-        pv = np.where(finite, tail[index], 1.0)
-        strand, at = np.nonzero(pv <= p)
-        parts.append(
-            (s + at + offset, strand.astype(bool), out[strand, at], pv[strand, at])
+    Attributes
+    ----------
+    tables : numpy.ndarray of float64, shape (n_motifs, 2, max_width, 5)
+    widths : numpy.ndarray of int64, shape (n_motifs,)
+    lows : numpy.ndarray of int64, shape (n_motifs,)
+        Each motif's lowest score, in steps of `poimkit.motifs.scan.SCORE_GRID`.
+    tails : numpy.ndarray of float64
+        Every motif's score tail, one after another.
+    starts : numpy.ndarray of int64, shape (n_motifs + 1,)
+        Where each motif's tail starts in ``tails`` (and the end).
+    """
+
+    tables: np.ndarray
+    widths: np.ndarray
+    lows: np.ndarray
+    tails: np.ndarray
+    starts: np.ndarray
+
+    @classmethod
+    def of(cls, motifs: Sequence[Motif], background: np.ndarray) -> PackedMotifs:
+        """The motifs' log-odds against ``background``, packed.
+
+        Parameters
+        ----------
+        motifs : sequence of Motif
+        background : numpy.ndarray of float, shape (4,)
+
+        Returns
+        -------
+        PackedMotifs
+        """
+        from ..motifs.enrichment import motif_counts
+        from ..motifs.scan import log_odds, score_tail, strand_tables
+
+        rules = []
+        for motif in motifs:
+            lods = log_odds(motif_counts(motif), background)
+            low, tail = score_tail(lods, background)
+            rules.append((strand_tables(lods), low, tail))
+        widths = np.array([t.shape[1] for t, _, _ in rules], dtype=np.int64)
+        tables = np.zeros((len(rules), 2, widths.max(), 5))
+        for m, (table, _, _) in enumerate(rules):
+            tables[m, :, : widths[m]] = table
+        sizes = [tail.size for _, _, tail in rules]
+        return cls(
+            tables,
+            widths,
+            np.array([low for _, low, _ in rules], dtype=np.int64),
+            np.concatenate([tail for _, _, tail in rules]),
+            np.r_[0, np.cumsum(sizes)].astype(np.int64),
         )
-    if not parts:
-        return None
-    start = np.concatenate([a for a, _, _, _ in parts])
-    return (
-        chrom,
-        start,
-        np.full(start.size, m, dtype=np.int64),
-        np.concatenate([b for _, b, _, _ in parts]),
-        np.concatenate([c for _, _, c, _ in parts]),
-        np.concatenate([d for _, _, _, d in parts]),
-    )
+
+    def cuts(self, p: float) -> np.ndarray:
+        """Each motif's least score of a hit at ``p``, in grid steps.
+
+        Parameters
+        ----------
+        p : float
+            Largest p-value of a hit.
+
+        Returns
+        -------
+        numpy.ndarray of float64
+            ``inf`` for a motif no window of which reaches ``p``.
+        """
+        cuts = np.full(self.widths.size, np.inf)
+        for m in range(self.widths.size):
+            tail = self.tails[self.starts[m] : self.starts[m + 1]]
+            # the tail falls with the score: its first entry at most p
+            below = np.flatnonzero(tail <= p)
+            if below.size:
+                cuts[m] = self.lows[m] + int(below[0])
+        return cuts
+
+    def hits(self, codes: np.ndarray, cuts: np.ndarray, chrom: str, offset: int):
+        """Hits of every motif in ``codes``: (chrom, start, motif, minus, bits, p).
+
+        Parameters
+        ----------
+        codes : numpy.ndarray of uint8
+            Letters of a stretch of ``chrom`` starting at ``offset``.
+        cuts : numpy.ndarray of float64
+            `cuts` at the p-value threshold.
+        chrom : str
+        offset : int
+
+        Returns
+        -------
+        tuple
+            The arrays of the hits, motif by motif.
+        """
+        from ..motifs.scan import SCORE_GRID
+        from ._motif_hits import count_hits, fill_hits
+
+        counts = np.zeros(self.widths.size, dtype=np.int64)
+        count_hits(codes, self.tables, self.widths, SCORE_GRID, cuts, counts)
+        first = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
+        n = int(counts.sum())
+        at, minus = np.empty(n, dtype=np.int64), np.empty(n, dtype=bool)
+        bits, pv = np.empty(n), np.empty(n)
+        fill_hits(
+            codes,
+            self.tables,
+            self.widths,
+            SCORE_GRID,
+            cuts,
+            self.lows,
+            self.tails,
+            self.starts,
+            first,
+            at,
+            minus,
+            bits,
+            pv,
+        )
+        motif = np.repeat(np.arange(self.widths.size, dtype=np.int64), counts)
+        return chrom, at + offset, motif, minus, bits, pv
 
 
 def _collect(found, motifs) -> MotifHits:

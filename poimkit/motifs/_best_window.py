@@ -87,23 +87,3 @@ def has_site_kernel(codes, n_starts, offsets, tables, threshold, out):
                 other += tables[1, b, code]
             top = max(top, given, other)
         out[r] = top >= threshold
-
-
-@njit(**NJIT_PARALLEL)
-def strand_scores_kernel(codes, tables, out):
-    """Score of every window of ``codes`` on both strands.
-
-    ``out[t, s]`` is the window at ``s`` scored with ``tables[t]`` (0: the
-    given strand, 1: the reverse complement's table); the tables' fifth
-    column, ``-inf``, scores a window holding N (code 4).
-    """
-    width = tables.shape[1]
-    for s in prange(out.shape[1]):
-        given = 0.0
-        other = 0.0
-        for c in range(width):
-            code = codes[s + c]
-            given += tables[0, c, code]
-            other += tables[1, c, code]
-        out[0, s] = given
-        out[1, s] = other

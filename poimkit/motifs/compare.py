@@ -225,6 +225,19 @@ def known_motifs(source: str | os.PathLike) -> list[Motif]:
             "pip install pyjaspar (the jaspar extra); or give a MEME/JASPAR/TRANSFAC "
             "file"
         ) from None
+    import pyjaspar
+
+    from .jaspar_cache import cached_collection
+
+    def fetch() -> list[Motif]:
+        return _jaspar_motifs(jaspardb, text, group, release, collection)
+
+    key = f"{pyjaspar.__version__}|{release or 'newest'}|{group}|{collection}"
+    return cached_collection(key, fetch)
+
+
+def _jaspar_motifs(jaspardb, text: str, group: str, release: str, collection: str):
+    """A JASPAR collection read from pyjaspar (`known_motifs`)."""
     db = jaspardb()
     if release:
         releases = db.get_releases()

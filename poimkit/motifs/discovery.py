@@ -203,8 +203,11 @@ def _add(found: list, candidate, X_discovery: np.ndarray, by_contrast: bool) -> 
     A motif whose sites mostly coincide with those of one found before (or,
     refined by contrast, a degenerate variant of it: `completes`) replaces
     it if it is longer and keeps `KEEP_SITES` of its sites (a refined motif
-    never replaces a site motif), and is dropped otherwise; one found on the
-    other strand becomes the first one's twin.
+    never replaces a site motif), and is dropped otherwise. A copy of one
+    found before at more places (one consensus within the other, more sites,
+    holding most of the first's) replaces it: the first held only the
+    copies near the likeliest place. One found on the other strand becomes
+    the first one's twin.
     """
     sites = candidate.sites(X_discovery)
     same = [
@@ -212,6 +215,18 @@ def _add(found: list, candidate, X_discovery: np.ndarray, by_contrast: bool) -> 
         for k, (m, s, _) in enumerate(found)
         if shared_sites(sites, candidate.length, s, m.length)
     ]
+    wider = [
+        k
+        for k, (m, s, _) in enumerate(found)
+        if (_within(m.consensus, candidate) or _within(candidate.consensus, m))
+        and sites.rows.size > s.rows.size
+        and shared_sites(s, m.length, sites, candidate.length)
+    ]
+    if wider and not same:
+        old, _, old_by_contrast = found[wider[0]]
+        if old.twin is None and by_contrast <= old_by_contrast:
+            found[wider[0]] = [candidate, sites, by_contrast]
+        return
     if by_contrast and not same:
         same = [
             k
@@ -319,6 +334,8 @@ def _within(seed: str, motif) -> bool:
 def shared_sites(a: Sites, width_a: int, b: Sites, width_b: int) -> bool:
     """True if most sites of ``a`` overlap a site of ``b`` in the same sequence.
 
+    Any of ``b``'s sites in the sequence counts (a motif may have several).
+
     Parameters
     ----------
     a, b : Sites
@@ -335,10 +352,12 @@ def shared_sites(a: Sites, width_a: int, b: Sites, width_b: int) -> bool:
         return True
     if b.rows.size == 0:
         return False
-    idx = np.minimum(np.searchsorted(b.rows, a.rows), b.rows.size - 1)
-    overlap = (
-        (b.rows[idx] == a.rows)
-        & (a.starts < b.starts[idx] + width_b)
-        & (b.starts[idx] < a.starts + width_a)
-    )
-    return bool(np.mean(overlap) >= SHARED_SITES)
+    # sites as one key per (row, start), rows far enough apart that a window
+    # never reaches into the next row's: a's site overlaps a site of b in its
+    # row if b has a start in (start - width_b, start + width_a)
+    stride = int(max(a.starts.max(), b.starts.max())) + width_a + width_b + 1
+    a_keys = a.rows.astype(np.int64) * stride + a.starts
+    b_keys = np.sort(b.rows.astype(np.int64) * stride + b.starts)
+    first = np.searchsorted(b_keys, a_keys - width_b, side="right")
+    past = np.searchsorted(b_keys, a_keys + width_a, side="left")
+    return bool(np.mean(past > first) >= SHARED_SITES)

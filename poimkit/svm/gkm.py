@@ -76,6 +76,7 @@ from .gkm_solver import (
     LmerGram,
     SequenceSpaceSolver,
 )
+from .intercept import svc_intercept
 from .param_docs import fill_doc
 
 #: the docs of the parameters `GkmSVC` and `GkmSVR` share
@@ -241,7 +242,7 @@ class GkmExpansion:
         svm.fit(K_raw, target)
         self._gram_support = svm.support_
         self._set_model(seqs, svm.support_, svm.dual_coef_[0])
-        self.intercept_ = float(svm.intercept_[0])
+        self.intercept_ = self._intercept(svm, K_raw, target)
         self.solver_, self.n_iter_ = "kernel", int(np.ravel(svm.n_iter_)[0])
         self.converged_ = True
         return self
@@ -428,6 +429,15 @@ class GkmSVC(GkmExpansion, SequenceSpaceSolver, WDClassifierBase):
     classes_ : numpy.ndarray of shape (2,)
     %(gkm_fitted)s
 
+    Notes
+    -----
+    The kernel solver's ``intercept_`` is libsvm's, except where every
+    training record lies inside the margin (at a small ``C``): the class
+    counts alone then set libsvm's, and it is placed halfway between the two
+    classes' median scores of the training records scored as if held out
+    (`poimkit.svm.intercept`), so that ``predict`` labels well without a
+    calibration.
+
     Examples
     --------
     >>> from poimkit.datasets import make_gattaca
@@ -454,6 +464,10 @@ class GkmSVC(GkmExpansion, SequenceSpaceSolver, WDClassifierBase):
         return SVC(
             kernel="precomputed", C=self.C, tol=self.tol, class_weight=self.class_weight
         )
+
+    def _intercept(self, svm: SVC, K: np.ndarray, target: np.ndarray) -> float:
+        """Libsvm's intercept, moved where the hinge loss leaves it free."""
+        return svc_intercept(svm, K, target)
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> GkmSVC:
         """Train the SVM and build its explicit weights.
@@ -558,6 +572,10 @@ class GkmSVR(GkmExpansion, SequenceSpaceSolver, KernelRegressorBase):
 
     def _libsvm(self) -> SVR:
         return SVR(kernel="precomputed", C=self.C, epsilon=self.epsilon, tol=self.tol)
+
+    def _intercept(self, svm: SVR, K: np.ndarray, target: np.ndarray) -> float:
+        """Libsvm's intercept."""
+        return float(svm.intercept_[0])
 
 
 def _labels(seqs: list[np.ndarray], y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:

@@ -29,6 +29,7 @@ from ..errors import InputError
 from ..kernels.explicit import KmerWeights
 from ..kernels.wd import wd_kernel
 from ._base import KernelRegressorBase, WDClassifierBase, WDParams
+from .intercept import svc_intercept
 from .param_docs import fill_doc
 
 #: the docs of the parameters `WDKernelSVC` and `WDKernelSVR` share
@@ -282,6 +283,11 @@ class WDKernelSVC(WDExpansion, WDClassifierBase):
         ``alpha_j y_j`` of each support vector (already divided by nothing:
         the kernel scale is kept in ``kernel_scale_``).
     intercept_ : float
+        libsvm's, except where every training record lies inside the margin
+        (at a small ``C``): the class counts alone then set libsvm's, and it
+        is placed halfway between the two classes' median scores of the
+        training records scored as if held out (`poimkit.svm.intercept`), so
+        that ``predict`` labels well without a calibration.
     kernel_scale_ : float
         The constant the kernel is divided by (1.0 if not normalised).
     length_ : int
@@ -326,6 +332,7 @@ class WDKernelSVC(WDExpansion, WDClassifierBase):
             class_weight=self.class_weight,
         )
         self._fit_svm(svc, X, y_index, K_raw)
+        self.intercept_ = svc_intercept(svc, K_raw, y_index)
         self.classes_ = classes
         return self
 
