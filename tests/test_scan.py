@@ -191,6 +191,8 @@ def test_many_motifs_in_short_regions_and_chunks_equal_brute_force(
     assert len(got) == len(hits)  # each hit once
     assert got == expected
     assert {m for _, _, m, _, _ in expected} >= {1, 2, 3}  # short motifs hit
+    with open_genome(g.genome, quiet=True) as genome:
+        assert len(scan_genome([], genome, regions, 5e-3, background)) == 0
 
 
 def test_scan_takes_threads_and_refuses_a_bad_count(planted, tmp_path, capsys):

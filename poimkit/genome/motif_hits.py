@@ -135,6 +135,8 @@ def scan_genome(
     """
     if regions is None:
         regions = [(name, 0, int(n)) for name, n in genome.lengths.items()]
+    if not motifs:
+        return _collect([], motifs)
     if background is None:
         background = _letters(genome, regions)
     packed = PackedMotifs.of(motifs, background)
