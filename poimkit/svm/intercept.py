@@ -118,7 +118,8 @@ def left_out_scores(
         others = members.sum() - 1
         if others < 1:
             continue
-        same = K[:, members] @ coef[members] - own * members
+        # the class's terms of every record (a product, not a copy of K)
+        same = K @ np.where(members, coef, 0.0) - own * members
         scores[members] += same[members] / others
     return scores
 
