@@ -15,6 +15,8 @@ import hashlib
 import os
 from pathlib import Path
 
+from ._cache import user_cache
+
 # fastmath stays off: kernels and POIMs add many small probabilities and the
 # results are compared with brute-force references to 1e-10.
 NJIT = {"cache": True, "nogil": True}
@@ -85,8 +87,7 @@ def cache_roots() -> list[Path]:
     key = source_key()
     if config.CACHE_DIR:
         return [Path(config.CACHE_DIR) / f"poimkit-{key}"]
-    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return [PACKAGE / "__pycache__" / f"numba-{key}", user / "poimkit" / f"numba-{key}"]
+    return [PACKAGE / "__pycache__" / f"numba-{key}", user_cache(f"numba-{key}")]
 
 
 def _install_cache_locator() -> None:

@@ -31,17 +31,29 @@ def window_score(codes, tables, m, width, s, strand):
     return score
 
 
+@njit(**NJIT)
+def hit_step(score, grid, cut):
+    """The score in grid steps if it reaches ``cut`` steps, else ``-inf``.
+
+    One test for both passes, so that `fill_hits` writes exactly the hits
+    `count_hits` counted.
+    """
+    if score < cut * grid - 0.5 * grid:  # cannot round to ``cut`` steps
+        return -np.inf
+    step = np.rint(score / grid)
+    return step if step >= cut else -np.inf
+
+
 @njit(**NJIT_PARALLEL)
 def count_hits(codes, tables, widths, grid, cuts, counts):
     """``counts[m]``: windows of ``codes`` (either strand) at or above the cut."""
     for m in prange(widths.shape[0]):
         width = widths[m]
-        least = cuts[m] * grid - 0.5 * grid  # rounds to at least cuts[m] steps
         found = 0
         for s in range(codes.shape[0] - width + 1):
             for strand in range(2):
                 score = window_score(codes, tables, m, width, s, strand)
-                if score >= least and np.rint(score / grid) >= cuts[m]:
+                if hit_step(score, grid, cuts[m]) > -np.inf:
                     found += 1
         counts[m] = found
 
@@ -56,15 +68,12 @@ def fill_hits(
     """
     for m in prange(widths.shape[0]):
         width = widths[m]
-        least = cuts[m] * grid - 0.5 * grid
         row = first[m]
         for s in range(codes.shape[0] - width + 1):
             for strand in range(2):
                 score = window_score(codes, tables, m, width, s, strand)
-                if score < least:
-                    continue
-                step = np.rint(score / grid)
-                if step < cuts[m]:
+                step = hit_step(score, grid, cuts[m])
+                if step == -np.inf:
                     continue
                 index = min(starts[m] + int(step) - lows[m], starts[m + 1] - 1)
                 at[row] = s

@@ -141,11 +141,11 @@ def scan_genome(
         background = _letters(genome, regions)
     packed = PackedMotifs.of(motifs, background)
     cuts = packed.cuts(p)
+    # stretches overlap by the widest motif; a hit found twice counts once
+    overlap = int(packed.widths.max()) - 1
     found = []
     for chrom, start, end in regions:
         codes = genome.codes(chrom, start, end)
-        # stretches overlap by the widest motif; a hit found twice counts once
-        overlap = int(packed.widths.max()) - 1
         for s in range(0, codes.size, CHUNK):
             found.append(
                 packed.hits(codes[s : s + CHUNK + overlap], cuts, chrom, start + s)

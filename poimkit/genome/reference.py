@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._cache import user_cache
 from .._messages import inform
 from ..errors import InputError
 
@@ -71,8 +72,7 @@ def text_masked(text: str) -> np.ndarray:
 
 
 def _cache_folder() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
-    return Path(base) / "poimkit" / "faidx"
+    return user_cache("faidx")
 
 
 def _cached_index(path: str) -> str:

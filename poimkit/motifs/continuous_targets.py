@@ -186,10 +186,11 @@ def target_motifs(
     for row, (_, sites, _) in zip(has, found, strict=True):
         row[sites.rows] = True
     tests = [shift_test(t[held_out], h[held_out]) for h in has]
+    X_held = X[held_out]
     scored = score_tests(
         t[held_out],
         [
-            best_windows(X[held_out], m.allowed, m.allowed_rc, m.log_odds)[0]
+            best_windows(X_held, m.allowed, m.allowed_rc, m.log_odds)[0]
             for m, _, _ in found
         ],
     )

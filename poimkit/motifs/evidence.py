@@ -168,8 +168,7 @@ def score_test(targets: ArrayLike, scores: ArrayLike) -> tuple[float, float]:
     from scipy.stats import spearmanr
 
     t = np.asarray(targets, dtype=np.float64)
-    s = np.asarray(scores, dtype=np.float64)
-    s = np.where(np.isfinite(s), s, np.min(s[np.isfinite(s)], initial=0.0) - 1.0)
+    s = _scored(np.asarray(scores, dtype=np.float64).reshape(1, -1))[0]
     if np.ptp(t) == 0 or np.ptp(s) == 0:
         return 1.0, 0.0
     result = spearmanr(s, t)
@@ -212,10 +211,7 @@ def score_tests(targets: ArrayLike, scores: ArrayLike) -> list[tuple[float, floa
     [True, False]
     """
     t = np.asarray(targets, dtype=np.float64)
-    S = np.asarray(scores, dtype=np.float64).reshape(-1, t.size)
-    S = np.where(np.isfinite(S), S, np.nan)
-    floor = np.nanmin(S, axis=1, initial=np.inf, keepdims=True)
-    S = np.where(np.isnan(S), np.where(np.isfinite(floor), floor, 0.0) - 1.0, S)
+    S = _scored(np.asarray(scores, dtype=np.float64).reshape(-1, t.size))
     alone = [score_test(t, s) for s in S]
     order = np.argsort([p for p, _ in alone], kind="stable")
     tests = list(alone)
@@ -224,3 +220,15 @@ def score_tests(targets: ArrayLike, scores: ArrayLike) -> list[tuple[float, floa
         fit, *_ = np.linalg.lstsq(design, t, rcond=None)
         tests[j] = score_test(t - design @ fit, S[j])
     return tests
+
+
+def _scored(S: np.ndarray) -> np.ndarray:
+    """Each row's scores, a sequence without a window (``-inf``) below the rest.
+
+    The row's lowest finite score minus 1 (-1 for a row with none), so that
+    ranks and least-squares fits see it as the weakest match.
+    """
+    finite = np.isfinite(S)
+    floor = np.min(np.where(finite, S, np.inf), axis=1, keepdims=True)
+    floor = np.where(np.isfinite(floor), floor, 0.0) - 1.0
+    return np.where(finite, S, floor)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._cache import user_cache
 from .motif import Motif
 
 
@@ -35,9 +36,8 @@ def cache_file(key: str) -> Path:
     -------
     pathlib.Path
     """
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
     digest = hashlib.sha1(key.encode()).hexdigest()[:16]
-    return Path(base) / "poimkit" / "jaspar" / f"{digest}.npz"
+    return user_cache("jaspar") / f"{digest}.npz"
 
 
 def cached_collection(key: str, fetch: Callable[[], list[Motif]]) -> list[Motif]:
@@ -68,17 +68,20 @@ def _read(path: Path, key: str) -> list[Motif] | None:
         with np.load(path, allow_pickle=False) as f:
             if str(f["key"]) != key:  # a digest shared by two keys
                 return None
-            starts = f["starts"]
-            return [
-                Motif(
-                    f["pwms"][starts[i] : starts[i + 1]],
-                    float("nan"),
-                    float("nan"),
-                    name=str(f["names"][i]),
-                    n_sites=int(f["n_sites"][i]),
-                )
-                for i in range(starts.size - 1)
-            ]
+            # each f[...] reads and decompresses the array anew: once each
+            starts, pwms, names, n_sites = (
+                f[name] for name in ("starts", "pwms", "names", "n_sites")
+            )
+        return [
+            Motif(
+                pwms[starts[i] : starts[i + 1]],
+                float("nan"),
+                float("nan"),
+                name=str(names[i]),
+                n_sites=int(n_sites[i]),
+            )
+            for i in range(starts.size - 1)
+        ]
     except (OSError, KeyError, ValueError):
         return None
 

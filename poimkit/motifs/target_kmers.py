@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..alphabet import N_LETTERS, reverse_complement_kmers
+from ..alphabet import N_LETTERS, kmer_indices, reverse_complement_kmers
 
 if TYPE_CHECKING:
     from ..poim import Poim
@@ -87,9 +87,8 @@ def _holding(X: np.ndarray, k: int, both_strands: bool) -> np.ndarray:
     """Whether each record holds each k-mer: float array of shape (n, 4**k)."""
     windows = np.lib.stride_tricks.sliding_window_view(X, k, axis=1)
     valid = (windows < N_LETTERS).all(axis=2)
-    index = np.zeros(valid.shape, dtype=np.int64)
-    for j in range(k):
-        index = index * N_LETTERS + np.minimum(windows[:, :, j], N_LETTERS - 1)
+    # codes above 3 read as T: those windows are left out by ``valid``
+    index = kmer_indices(np.minimum(X, N_LETTERS - 1), k)
     rows = np.broadcast_to(np.arange(X.shape[0])[:, None], index.shape)
     holding = np.zeros((X.shape[0], N_LETTERS**k))
     holding[rows[valid], index[valid]] = 1.0

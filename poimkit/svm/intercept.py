@@ -113,14 +113,14 @@ def left_out_scores(
     array([0.8, 0.9, 0.3])
     """
     own = coef * np.diag(K)
-    scores = K @ coef - own
-    for members in (positive, ~positive):
+    # each class's terms of every record (a product, not a copy of K); their
+    # sum is the record's score
+    classes = [K @ np.where(members, coef, 0.0) for members in (positive, ~positive)]
+    scores = classes[0] + classes[1] - own
+    for members, terms in zip((positive, ~positive), classes, strict=True):
         others = members.sum() - 1
-        if others < 1:
-            continue
-        # the class's terms of every record (a product, not a copy of K)
-        same = K @ np.where(members, coef, 0.0) - own * members
-        scores[members] += same[members] / others
+        if others >= 1:
+            scores[members] += (terms - own)[members] / others
     return scores
 
 
