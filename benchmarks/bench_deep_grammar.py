@@ -346,6 +346,12 @@ def main() -> None:
     )
     parser.add_argument("--n-shuffles", type=int, default=20)
     parser.add_argument("--no-peers", dest="peers", action="store_false")
+    parser.add_argument(
+        "--no-poim",
+        dest="poim",
+        action="store_false",
+        help="skip the sampled POIM and its motifs (e.g. the peers of a loaded model)",
+    )
     parser.add_argument("--json", default=str(HERE / "deep_grammar.json"))
     parser.add_argument(
         "--report", metavar="JSON", help="only print the tables of a finished run"
@@ -467,7 +473,8 @@ def main() -> None:
             errors[key] = traceback.format_exc()
             log(f"{key} FAILED:\n{errors[key]}")
 
-    guarded("poim", lambda: poim_motifs(cnn, counter, Xtr, ytr, args))
+    if args.poim:
+        guarded("poim", lambda: poim_motifs(cnn, counter, Xtr, ytr, args))
     if args.context_n:
         guarded("context_motifs", lambda: context_motifs(cnn, counter, Xtr, ytr, args))
     res["interactions"] = {}

@@ -132,10 +132,13 @@ def test_auto_run_that_keeps_the_cnn_explains_the_cnn(fasta, tmp_path, monkeypat
     assert summary["cv_auc"] == cnn_models[summary["chosen_model"]]["cv_auc"]
     from poimkit import Poim, load_model
 
-    assert Poim.load(out / "poim.npz").metadata["method"] == "sampled"
+    metadata = Poim.load(out / "poim.npz").metadata
+    assert metadata["method"] == "sampled"
+    # both strands averaged: its motifs' sites are sought on both strands
+    assert metadata["model_reverse_complement"] == "True"
     assert type(load_model(out / "model.npz")).__name__ == "CNNClassifier"
     report = (out / "report.html").read_text()
-    assert "dilated residual CNN" in report and "the CNN is kept" in report
+    assert "dilated residual CNN" in report and "the CNN's family is kept" in report
 
 
 def test_train_says_which_family_it_kept(fasta, tmp_path, capsys):

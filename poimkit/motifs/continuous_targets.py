@@ -23,11 +23,19 @@ still sees a degenerate site common enough that most sequences hold a match
 by chance; each motif's score is tested against what the motifs with stronger
 scores leave of the target (`poimkit.motifs.evidence.score_tests`), as a motif
 sharing letters with a stronger one scores high where that one sits. A
-motif's p-value is the smaller of the two, doubled (Bonferroni);
-Benjamini-Hochberg runs over every seed examined, of every source and sign
-(a seed that made no motif counts as a test with p = 1): the model, and so
-its POIM's seeds, saw the held-out half too, so its candidates alone would
-understate the family. A motif is reported if its q-value is at most
+motif's p-value is the smaller of the two, doubled (Bonferroni).
+
+The motifs come in two families, each tested at half the level ``alpha``
+(Bonferroni again). The data's motifs depend on the discovery half
+alone, so they are tested in a fixed sequence (Maurer, Hothorn and Lehmacher
+1995): in the order of their score correlation on the discovery half, each
+at ``alpha / 2`` until the first that fails; the sequence controls the
+family-wise error without a correction for the number of seeds, so a weak
+common site that only the data show is not lost among a hundred seeds that
+made nothing. The model's motifs (those no data seed found) come from a model
+that saw the held-out half too, so Benjamini-Hochberg runs over every seed of
+the model examined (a seed that made no motif counts as a test with p = 1).
+A motif is reported if its adjusted p-value (its ``q_value``) is at most
 ``alpha``, its sites are in at least `MIN_CARRIERS` held-out sequences, and
 its rank-biserial correlation is at least `MIN_EFFECT` or its score
 correlation at least `MIN_CORRELATION` in absolute value.
@@ -146,70 +154,43 @@ def target_motifs(
         ``frac_negative`` (held-out sequences above / below the median target
         holding a site).
     """
-    from .discovery import discover, importance, negated, shared_sites
-    from .evidence import q_values, score_tests, shift_test
+    from .discovery import importance
+    from .evidence import score_test, score_tests, shift_test
     from .scan import best_windows, motif_of_sites
-    from .target_kmers import target_poim
     from .words import word_motifs
 
     anywhere = poim.position_free
     order = rng.permutation(t.size)
     half = t.size // 2
     discovery, held_out = np.sort(order[:half]), np.sort(order[half:])
-    middle = np.median(t[discovery])
-    found = []  # (SiteMotif, its sites in all sequences, the model's signed POIM)
-    n_examined = 0
-    above, below = t[discovery] > middle, t[discovery] < middle
-    penalised = negated(poim)
-    # seeds from the data too, where a weak model shows none (found anywhere;
-    # a positional model's motif then gets the place of its sites)
-    data = target_poim(
-        X[discovery],
-        t[discovery],
-        min(poim.max_order, TARGET_ORDER),
-        poim.metadata.get("model_reverse_complement") != "False",
-    )
-    sources = [(poim, poim), (penalised, penalised)]
-    sources += [(data, poim), (negated(data), penalised)]
-    for seeds, signed in sources:
-        side, other = (above, below) if signed is poim else (below, above)
-        # the other side is no evidence: the held-out half alone is
-        motifs, n = discover(seeds, X[discovery[side]], progress, X[discovery[other]])
-        n_examined += n
-        for motif, _, _ in motifs:
-            sites = motif.sites(X)
-            if not any(
-                shared_sites(sites, motif.length, s, m.length) for m, s, _ in found
-            ):
-                found.append((motif, sites, signed))
+    found, n_examined, n_model = _candidates(poim, X, t, discovery, progress)
     has = np.zeros((len(found), t.size), dtype=bool)  # sequences with a site
-    for row, (_, sites, _) in zip(has, found, strict=True):
+    for row, (_, sites, _, _) in zip(has, found, strict=True):
         row[sites.rows] = True
     tests = [shift_test(t[held_out], h[held_out]) for h in has]
-    X_held = X[held_out]
-    scored = score_tests(
-        t[held_out],
-        [
-            best_windows(X_held, m.allowed, m.allowed_rc, m.log_odds)[0]
-            for m, _, _ in found
-        ],
-    )
-    # every seed examined counts as a test (one that made no motif has p = 1):
-    # the model's seeds come from a model that saw the held-out half too
-    n_tests = max(n_examined, len(found))
+    best = [best_windows(X, m.allowed, m.allowed_rc, m.log_odds)[0] for m, *_ in found]
+    scored = score_tests(t[held_out], [b[held_out] for b in best])
     # too few held-out sequences with a site: untestable (p = 1), however
     # the few fall (and however a rare motif's best score echoes a common one)
     enough = min(MIN_CARRIERS, held_out.size // 4)
-    p_values = [
-        min(1.0, 2.0 * min(r.p_value, p_score)) if h[held_out].sum() >= enough else 1.0
-        for r, (p_score, _), h in zip(tests, scored, has, strict=True)
-    ]
-    q = q_values(p_values + [1.0] * (n_tests - len(found)))[: len(found)]
+    p_values = np.array(
+        [
+            min(1.0, 2.0 * min(r.p_value, p_score))
+            if h[held_out].sum() >= enough
+            else 1.0
+            for r, (p_score, _), h in zip(tests, scored, has, strict=True)
+        ]
+    )
+    from_data = np.array([f[3] for f in found], dtype=bool)
+    # the order of the fixed sequence: each motif's correlation on the discovery half
+    strength = [abs(score_test(t[discovery], b[discovery])[1]) for b in best]
+    q = adjusted_p_values(p_values, from_data, strength, n_model)
     t_held = t[held_out]
     above = held_out[t_held > np.median(t_held)]
     below = held_out[t_held < np.median(t_held)]
     motifs, reported = [], []  # and whether each sequence holds a site of each
-    for (candidate, sites, signed), h, test, (_, rho), pv, qv in zip(
+    n_tests = max(n_examined, len(found))
+    for (candidate, sites, signed, _), h, test, (_, rho), pv, qv in zip(
         found, has, tests, scored, p_values, q, strict=True
     ):
         if qv > alpha or (abs(test.effect) < MIN_EFFECT and abs(rho) < MIN_CORRELATION):
@@ -238,3 +219,114 @@ def target_motifs(
     has_sites = np.array(reported, dtype=bool).reshape(len(reported), t.size).T
     motifs += word_motifs(poim, X, t, (discovery, held_out), has_sites, alpha)
     return strongest_first(motifs, lambda m: abs(m.effect), max_motifs)
+
+
+def _candidates(
+    poim: Poim, X: np.ndarray, t: np.ndarray, discovery: np.ndarray, progress: bool
+) -> tuple[list, int, int]:
+    """The candidate motifs of the discovery half: the data's first, then the model's.
+
+    Parameters
+    ----------
+    poim : Poim
+        POIMs of the regressor.
+    X : numpy.ndarray of uint8, shape (n, L)
+    t : numpy.ndarray of float64, shape (n,)
+    discovery : numpy.ndarray of int
+        The discovery half.
+    progress : bool
+
+    Returns
+    -------
+    found : list of (SiteMotif, Sites, Poim, bool)
+        Each motif, its sites in ``X``, the model's POIM it rewards (``poim``
+        or its negation) and whether the data's seeds made it (a motif of the
+        model's seeds whose sites those of a data motif share is dropped).
+    n_examined : int
+        Seeds examined, of every source.
+    n_model : int
+        Seeds of the model's POIM examined.
+    """
+    from .discovery import discover, negated, shared_sites
+    from .target_kmers import target_poim
+
+    middle = np.median(t[discovery])
+    above, below = t[discovery] > middle, t[discovery] < middle
+    penalised = negated(poim)
+    # seeds from the data, where a weak model shows none (found anywhere; a
+    # positional model's motif then gets the place of its sites)
+    data = target_poim(
+        X[discovery],
+        t[discovery],
+        min(poim.max_order, TARGET_ORDER),
+        poim.metadata.get("model_reverse_complement") != "False",
+    )
+    sources = [(data, poim, True), (negated(data), penalised, True)]
+    sources += [(poim, poim, False), (penalised, penalised, False)]
+    found, n_examined, n_model = [], 0, 0
+    for seeds, signed, from_data in sources:
+        side, other = (above, below) if signed is poim else (below, above)
+        # the other side is no evidence: the held-out half alone is
+        motifs, n = discover(seeds, X[discovery[side]], progress, X[discovery[other]])
+        n_examined += n
+        n_model += 0 if from_data else n
+        for motif, _, _ in motifs:
+            sites = motif.sites(X)
+            if not any(
+                shared_sites(sites, motif.length, s, m.length) for m, s, _, _ in found
+            ):
+                found.append((motif, sites, signed, from_data))
+    return found, n_examined, n_model
+
+
+def adjusted_p_values(
+    p_values: ArrayLike, from_data: ArrayLike, strength: ArrayLike, n_model: int
+) -> np.ndarray:
+    """Adjusted p-values of the data's and the model's motifs (the module notes).
+
+    The data's motifs: a fixed sequence in decreasing ``strength``, each
+    adjusted p-value the largest p-value so far; the model's: Benjamini-Hochberg
+    q-values over ``n_model`` tests (the motifs' p-values, 1 for the rest).
+    Each family at half the level: both doubled (and at most 1).
+
+    Parameters
+    ----------
+    p_values : array-like of float, shape (n,)
+        Each motif's held-out p-value.
+    from_data : array-like of bool, shape (n,)
+        Whether the data's seeds made it.
+    strength : array-like of float, shape (n,)
+        The order of the data's motifs (largest first), decided without the
+        held-out half.
+    n_model : int
+        The model's seeds examined.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n,)
+
+    Examples
+    --------
+    The data's motifs pass one by one until the first that fails; the
+    model's share a Benjamini-Hochberg correction over its 100 seeds:
+
+    >>> adjusted_p_values([0.001, 0.02, 0.3, 0.004, 0.0001],
+    ...                   [True, True, True, True, False],
+    ...                   [0.5, 0.3, 0.2, 0.1, 0.0], 100).round(4).tolist()
+    [0.002, 0.04, 0.6, 0.6, 0.02]
+    """
+    from .evidence import q_values
+
+    p = np.asarray(p_values, dtype=np.float64)
+    data = np.asarray(from_data, dtype=bool)
+    out = np.ones(p.size)
+    rows = np.flatnonzero(data)
+    chain = rows[
+        np.argsort(-np.asarray(strength, dtype=np.float64)[rows], kind="stable")
+    ]
+    out[chain] = np.maximum.accumulate(p[chain]) if chain.size else out[chain]
+    model = np.flatnonzero(~data)
+    if model.size:
+        padded = np.r_[p[model], np.ones(max(n_model - model.size, 0))]
+        out[model] = q_values(padded)[: model.size]
+    return np.minimum(1.0, 2.0 * out)

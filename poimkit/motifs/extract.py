@@ -188,9 +188,11 @@ def extract_motifs(
     see all sequences, so on a model no better than chance the test can still pass:
     check the cross-validated AUC first (``poimkit run`` reports no motifs when its
     interval includes 0.5). ``position`` is the 1-based mean start of the sites in
-    the positives and ``spread`` their standard deviation; for the POIM of a
-    position-free model (`poimkit.GkmSVC`) both are NaN: its motifs occur anywhere,
-    and sites are sought at every start of every record, whatever its length.
+    the positives that gather, chance matches set aside
+    (`poimkit.motifs.site_place`), and ``spread`` their standard deviation; for the
+    POIM of a position-free model (`poimkit.GkmSVC`) both are NaN: its motifs occur
+    anywhere, and sites are sought at every start of every record, whatever its
+    length.
 
     **Without sequences** (motifPOIM): seeds come from the highest-order POIM and
     the peaks of the differential POIM (`poimkit.motifs.seeds`). Motifs are added

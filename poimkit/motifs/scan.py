@@ -274,7 +274,10 @@ def site_counts(X: np.ndarray, sites: Sites, width: int) -> np.ndarray:
 def motif_of_sites(
     X: np.ndarray, sites: Sites, width: int, anywhere: bool, /, **stats
 ) -> Motif:
-    """The reported motif of found sites: their PWM, mean start and spread.
+    """The reported motif of found sites: their PWM, place and spread.
+
+    The place and spread are those of the sites that gather, chance matches
+    set aside (`poimkit.motifs.site_place.site_place`).
 
     Parameters
     ----------
@@ -294,13 +297,16 @@ def motif_of_sites(
     Motif
     """
     from .motif import Motif
+    from .site_place import site_place
 
     counts = site_counts(X, sites, width)
-    starts = sites.starts.astype(np.float64)
+    place, spread = np.nan, np.nan
+    if not anywhere:
+        place, spread = site_place(sites.starts, X.shape[1] - width + 1)
     return Motif(
         counts / counts.sum(axis=1, keepdims=True),
-        position=np.nan if anywhere else float(starts.mean()) + 1.0,
-        spread=np.nan if anywhere else float(starts.std()),
+        position=place + 1.0,
+        spread=spread,
         n_sites=int(sites.rows.size),
         **stats,
     )

@@ -94,14 +94,15 @@ def families_text(compared: dict) -> str:
     ...             "chosen": "cnn", "tolerance": 0.0021}
     >>> families_text(compared)  # doctest: +NORMALIZE_WHITESPACE
     "in the same folds the kernel SVM's family (gkm) reached a CV AUC of 0.926 (the
-    model itself) and the CNN's 0.974 (the model itself): the CNN is kept, better by
-    more than one standard error (0.002)"
+    model itself) and the CNN's 0.974 (the model itself): the CNN's family is kept,
+    better by more than one standard error (0.002)"
     """
     kernel, cnn = compared["kernel"], compared["cnn"]
     kept = (
-        "the CNN is kept, better by more than one standard error"
+        "the CNN's family is kept, better by more than one standard error"
         if compared["chosen"] == "cnn"
-        else "the SVM is kept, as the CNN is not better by more than one standard error"
+        else "the kernel SVM's family is kept, as the CNN's is not better by more "
+        "than one standard error"
     )
 
     def words(f: dict) -> str:

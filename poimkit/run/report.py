@@ -33,8 +33,8 @@ _MOTIFS_INTRO = {
     "sequences of its class, at the positions where the model rewards (or, for "
     "the negatives' motifs, penalises) the motif's strongest k-mers (POIMs). "
     "The logo is the letter frequencies of those sites. <i>Position</i> is "
-    "the 1-based mean start of the sites, "
-    "<i>spread</i> the standard deviation of that start; <i>importance</i> "
+    "the 1-based mean start of the sites that gather (chance matches elsewhere "
+    "set aside), <i>spread</i> the standard deviation of that start; <i>importance</i> "
     "is the POIM value of the consensus, the average change of the model's score "
     "when it sits there (positive favours the positive class).</p>",
     True: "<p>Each motif is built from its <i>sites</i>: real occurrences in the "
@@ -433,8 +433,9 @@ def _anywhere_sections(s: dict, figures: Path) -> list[str]:
     """A position-free model: the k-mers it rewards or penalises anywhere."""
     drawn = "kmer_importance.png" in s["figures"]
     kind = (
-        "a CNN that reads every window alike and pools over the record, its POIMs "
-        "read off background records it scored, with standard errors"
+        "a CNN that reads every window alike and pools over the record, on both "
+        "strands; its POIMs are sampled: each k-mer inserted into background "
+        "records the CNN scores, with standard errors"
         if s.get("family") == "cnn"
         else "gapped k-mers, <span class='mono'>GkmSVC</span>"
     )

@@ -190,7 +190,8 @@ def render_regression_report(summary: dict, figures: Path) -> str:
             if anywhere
             else "at the positions where the model rewards (or penalises) the "
             "motif's strongest k-mers; <i>position</i> is the 1-based mean start "
-            "of the sites, <i>spread</i> its standard deviation"
+            "of the sites that gather (chance matches elsewhere set aside), "
+            "<i>spread</i> its standard deviation"
         )
         parts.append(_MOTIFS_TEXT.format(where=where))
         if any(m.get("counted") for m in s["motifs"]):

@@ -103,6 +103,9 @@ class CNNClassifier(WDClassifierBase):
     position_free = True
     #: ``fit`` takes ``groups``: a run passes the chromosomes (`CopyFits`)
     fits_groups = True
+    #: it scores a record and its reverse complement alike (both strands
+    #: averaged), so its motifs' sites are sought on both strands
+    reverse_complement = True
 
     def __init__(
         self,
