@@ -44,6 +44,7 @@ def test_chance_starts_alone_keep_the_plain_mean(n):
 
 
 def test_few_sites_or_one_start_keep_the_plain_mean():
+    assert np.isnan(site_place(np.array([], dtype=np.int64), 95)).all()
     assert site_place(np.array([10, 20]), 95) == (15.0, 5.0)
     assert site_place(np.array([4] * 20), 1) == (4.0, MIN_SPREAD)
     few = np.r_[[60] * (MIN_SITES - 3), 0, 90]  # would gather, but too few

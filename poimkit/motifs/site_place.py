@@ -43,7 +43,8 @@ def site_place(starts: np.ndarray, n_starts: int) -> tuple[float, float]:
     -------
     mean : float
         Mean start of the normal part (the plain mean if fewer than
-        `MIN_SITES` sites, or if they do not gather more than chance would).
+        `MIN_SITES` sites, or if they do not gather more than chance would;
+        NaN without sites).
     spread : float
         Its standard deviation, at least `MIN_SPREAD`.
 
@@ -60,7 +61,9 @@ def site_place(starts: np.ndarray, n_starts: int) -> tuple[float, float]:
     [61.1, 0.9]
     """
     x = np.asarray(starts, dtype=np.float64)
-    plain = (float(x.mean()), max(float(x.std()), MIN_SPREAD)) if x.size else (0, 0)
+    if x.size == 0:
+        return np.nan, np.nan
+    plain = float(x.mean()), max(float(x.std()), MIN_SPREAD)
     if x.size < MIN_SITES or n_starts < 2:
         return plain
     bins = np.bincount((x // START_BIN).astype(np.int64))
