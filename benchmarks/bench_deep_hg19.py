@@ -66,8 +66,6 @@ COST_GOAL_S = 600
 SITE_LOD = 10.0
 #: bits: the site changes the saturation table counts as strong
 STRONG_BITS = 2.0
-#: ids of the test peaks (set by `write_test_fasta`)
-PEAK_IDS: set = set()
 START = time.perf_counter()
 
 
@@ -100,8 +98,6 @@ def write_test_fasta(path: Path) -> tuple[list[str], np.ndarray, np.ndarray]:
             at, window = central(seq, int(start), int(end), CROP)
             rid = f"{contig}:{at}-{at + CROP}"
             ids.append(rid)
-            if label == 1:
-                PEAK_IDS.add(rid)
             y.append(label)
             gc.append(sum(c in "GC" for c in window) / CROP)
             lines += [f">{rid}", window]
@@ -237,16 +233,18 @@ def motif_changes(
     return np.array(out), np.array(strong)
 
 
-def write_site_pairs(test_fa: Path, pairs: Path, lod: np.ndarray) -> np.ndarray:
-    """Every SNV of each peak's best CTCF site: the pairs file, and each
-    pair's change of that site's log-odds (bits, on the site's strand)."""
+def write_site_pairs(
+    test_fa: Path, peaks: set[str], pairs: Path, lod: np.ndarray
+) -> np.ndarray:
+    """Every SNV of the best CTCF site of each record in ``peaks``: the pairs
+    file, and each pair's change of that site's log-odds (bits, on its strand)."""
     code = {c: i for i, c in enumerate("ACGT")}
     lines, delta = [], []
     records = test_fa.read_text().split(">")[1:]
     w = lod.shape[0]
     for record in records:
         rid, seq = record.split("\n")[:2]
-        if not _is_peak(rid):
+        if rid not in peaks:
             continue
         x = np.array([code[c] for c in seq])
         windows = np.lib.stride_tricks.sliding_window_view(x, w)
@@ -269,15 +267,11 @@ def write_site_pairs(test_fa: Path, pairs: Path, lod: np.ndarray) -> np.ndarray:
     return np.array(delta)
 
 
-def _is_peak(rid: str) -> bool:
-    return rid in PEAK_IDS
-
-
 def site_saturation(
-    families: list[str], work: Path, test_fa: Path, lod: np.ndarray
+    families: list[str], work: Path, test_fa: Path, peaks: set[str], lod: np.ndarray
 ) -> dict:
     pairs = work / "site_pairs.tsv"
-    delta = write_site_pairs(test_fa, pairs, lod)
+    delta = write_site_pairs(test_fa, peaks, pairs, lod)
     out = {"n_pairs": int(delta.size), "strong_bits": STRONG_BITS}
     strong = np.abs(delta) >= STRONG_BITS
     out["n_strong"] = int(strong.sum())
@@ -380,7 +374,10 @@ def main(argv=None) -> int:
         in_peaks = _in_peaks(results[families[0]]["variants"]["rows"])
         deltas, in_site = motif_changes(in_peaks, lod)
         summary = _variant_summary(results, families, deltas, in_site, args.q)
-        summary["site_saturation"] = site_saturation(families, work, test_fa, lod)
+        peaks = {i for i, label in zip(ids, y, strict=True) if label == 1}
+        summary["site_saturation"] = site_saturation(
+            families, work, test_fa, peaks, lod
+        )
     for f in families:
         results[f].pop("output", None)
         results[f]["variants"]["rows"] = len(results[f]["variants"]["rows"])

@@ -324,7 +324,7 @@ def adjusted_p_values(
     chain = rows[
         np.argsort(-np.asarray(strength, dtype=np.float64)[rows], kind="stable")
     ]
-    out[chain] = np.maximum.accumulate(p[chain]) if chain.size else out[chain]
+    out[chain] = np.maximum.accumulate(p[chain])
     model = np.flatnonzero(~data)
     if model.size:
         padded = np.r_[p[model], np.ones(max(n_model - model.size, 0))]
