@@ -61,8 +61,8 @@ def _cv_row(case: str, summary: dict, seconds: float) -> dict:
 
 
 def _test_row(row: dict, model_path: Path, X, y) -> dict:
+    from poimkit import load_model
     from poimkit.run.crossval import best_accuracy
-    from poimkit.svm import load_model
 
     model = load_model(model_path)
     scores = model.decision_function(X)

@@ -247,8 +247,8 @@ def peer_cv(seqs: list[np.ndarray], y: np.ndarray, seed: int) -> float | None:
 
 
 def case_nanog(work: Path) -> dict:
+    from poimkit import load_model
     from poimkit.io import read_labeled
-    from poimkit.svm import load_model
 
     d = SHARED / "nanog"
     out = work / "nanog"

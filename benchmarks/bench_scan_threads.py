@@ -102,8 +102,8 @@ def case(name, motifs, regions, threads) -> list[dict]:
     import numba
     from memelite import fimo
 
-    from poimkit.genome.motif_hits import scan_genome
     from poimkit.genome.reference import open_genome
+    from poimkit.motifs.hits import scan_genome
 
     pwms = {
         f"{i} {m.name}": np.ascontiguousarray(m.pwm.T).astype(np.float64)

@@ -63,7 +63,7 @@ def features(X: np.ndarray) -> np.ndarray:
 class ScanModel:
     """The ``scan`` logistic regression as a poimkit model of any length."""
 
-    score_only = True
+    decomposition = "score_only"  # poimkit.additive: it only scores
     position_free = True
     length_ = 200
 

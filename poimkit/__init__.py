@@ -29,7 +29,7 @@ _LAZY = {
     "wd_kernel": "kernels",
     "WDLinearSVC": "svm",
     "WDLinearSVR": "svm",
-    "load_model": "svm",
+    "load_model": "model_files",
     "Motif": "motifs",
     "extract_motifs": "motifs",
     "Poim": "poim",
@@ -45,6 +45,7 @@ _LAZY = {
     "TargetSource": "run",
     "run_pipeline": "run",
     "run_regression": "run",
+    "train_classifier": "run",
     "train_regression": "run",
     "score_records": "run",
     "model_poim": "poim",
@@ -85,6 +86,7 @@ __all__ = [
     "run_regression",
     "score_records",
     "score_variants",
+    "train_classifier",
     "train_regression",
     "variant_effects",
     "wd_kernel",
@@ -101,6 +103,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the eager imports
     from .kernels.explicit import KmerWeights
     from .kernels.gkm import gkm_kernel
     from .kernels.wd import wd_kernel
+    from .model_files import load_model
     from .motifs import Motif, extract_motifs
     from .poim import Poim, compute_poim, explain_instance, model_poim
     from .run import (
@@ -110,9 +113,9 @@ if TYPE_CHECKING:  # for type checkers and editors: the eager imports
         run_pipeline,
         run_regression,
         score_records,
+        train_classifier,
         train_regression,
     )
-    from .svm import load_model
     from .svm.gkm import GkmSVC, GkmSVR
     from .svm.linear import WDLinearSVC, WDLinearSVR
     from .svm.wd import WDKernelSVC, WDKernelSVR

@@ -6,10 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from poimkit import InputError, WDKernelSVC
+from poimkit import InputError, WDKernelSVC, load_model
 from poimkit.datasets import make_gattaca
 from poimkit.run.crossval import best_accuracy, fold_figures
-from poimkit.svm import load_model
 from poimkit.svm.calibration import platt, probability, threshold
 
 from .naive import platt_objective

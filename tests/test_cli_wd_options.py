@@ -2,8 +2,9 @@
 
 import pytest
 
+from poimkit import load_model
 from poimkit.errors import InputError
-from poimkit.svm import WDKernelSVC, load_model, make_model
+from poimkit.svm import WDKernelSVC, make_model
 
 from .cli_runs import FAST, main
 

@@ -140,11 +140,11 @@ def test_kernel_solver_refused_at_once_when_too_large(
     data, tmp_path, monkeypatch, capsys
 ):
     import poimkit.run.kernel_memory
-    import poimkit.run.options
     import poimkit.run.pipeline
+    import poimkit.run.registry
     import poimkit.run.train
 
-    for module in (poimkit.run.kernel_memory, poimkit.run.options):
+    for module in (poimkit.run.kernel_memory, poimkit.run.registry):
         monkeypatch.setattr(module, "kernel_memory_limit", lambda: 1000.0)
     for module in (poimkit.run.pipeline, poimkit.run.train):
         monkeypatch.setattr(
@@ -162,9 +162,9 @@ def test_default_solver_switches_to_linear_for_many_sequences(
     data, tmp_path, monkeypatch, capsys
 ):
     """Before, the kernel solver started on 50,000 sequences (13 GB, > 10 min)."""
-    import poimkit.run.options as options
+    import poimkit.run.registry as registry
 
-    monkeypatch.setattr(options, "KERNEL_MAX_SEQUENCES", 30)
+    monkeypatch.setattr(registry, "KERNEL_MAX_SEQUENCES", 30)
     args = ["--pos", data / "p.fa", "--neg", data / "n.fa", "--cv", "2"]
     run = ["run", *args, "--max-order", "3", "--max-motifs", "0", "--quiet"]
     assert main([*run, "-o", tmp_path / "o"]) == 0
@@ -182,7 +182,7 @@ def test_default_solver_switches_to_linear_for_many_sequences(
     from poimkit import WDLinearSVC, load_model
 
     assert isinstance(load_model(tmp_path / "m.npz"), WDLinearSVC)
-    monkeypatch.setattr(options, "KERNEL_MAX_SEQUENCES", 100)
+    monkeypatch.setattr(registry, "KERNEL_MAX_SEQUENCES", 100)
     assert main([*run, "-o", tmp_path / "k"]) == 0
     summary = strict_json(tmp_path / "k" / "summary.json")
     assert summary["parameters"]["solver"] == "kernel"
@@ -294,8 +294,7 @@ def test_corrupt_files_exit_2_with_one_line(saved, tmp_path, capsys, how):
 
 @pytest.mark.parametrize("how", ["flipped", "truncated"])
 def test_corrupt_files_from_python(saved, how):
-    from poimkit import Poim
-    from poimkit.svm import load_model
+    from poimkit import Poim, load_model
 
     _, model, poim = saved
     _damage(model, how)
@@ -307,7 +306,7 @@ def test_corrupt_files_from_python(saved, how):
 
 
 def test_not_an_npz_is_still_not_an_npz(tmp_path):
-    from poimkit.svm import load_model
+    from poimkit import load_model
 
     path = tmp_path / "m.npz"
     path.write_text(">a\nACGT\n")

@@ -70,7 +70,7 @@ def test_explain_fasta_writes_what_modisco_reads(fasta_case, tmp_path):
 
 def test_explain_peaks_writes_a_bigwig_at_genome_positions(tmp_path):
     pyBigWig = pytest.importorskip("pyBigWig")
-    from poimkit.svm.folds import record_loci
+    from poimkit.genome.loci import record_loci
 
     g = write_synthetic_genome(tmp_path / "g", n_peaks=60, seed=13)
     # summits with strands: some windows are read as reverse complements

@@ -6,14 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from poimkit.errors import InputError
+from poimkit.genome.loci import Loci, record_loci
 from poimkit.run.crossval import outer_folds
-from poimkit.svm.folds import (
-    BLOCK,
-    Loci,
-    genomic_folds,
-    group_splits,
-    record_loci,
-)
+from poimkit.svm.folds import BLOCK, genomic_folds, group_splits
 from poimkit.svm.selection import _inner_splits
 
 

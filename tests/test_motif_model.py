@@ -170,9 +170,8 @@ def test_stack_adds_the_other_score_and_round_trips(tmp_path):
     """A stack's first feature is another model's score; saved beside it."""
     from sklearn.metrics import roc_auc_score
 
-    from poimkit import WDKernelSVC
+    from poimkit import WDKernelSVC, load_model
     from poimkit.motifs.stacked import StackedModel, load_stacked
-    from poimkit.svm import load_model
 
     X, y, motif = _planted()
     svm = WDKernelSVC(degree=3, C=1.0).fit(X, y)
@@ -215,7 +214,7 @@ def test_the_run_keeps_the_svm_unless_another_is_clearly_better():
 
 def test_variant_effects_name_the_motif_that_changed(tmp_path):
     """Both sequences scored; the effect splits exactly into the motifs' terms."""
-    from poimkit.svm import load_model
+    from poimkit import load_model
     from poimkit.variants import variant_effects
 
     X, y, motif = _planted()

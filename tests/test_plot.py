@@ -262,9 +262,8 @@ def test_logo_figure_of_a_motif_without_position():
 
 
 def test_line_and_bar_plots_have_an_open_frame(poim):
-    from poimkit.plot import plot_nucleotide_importance
+    from poimkit.plot import plot_contributions, plot_nucleotide_importance
     from poimkit.plot.position_free import plot_kmer_importance
-    from poimkit.variants.plots import plot_contributions
 
     contributions = plot_contributions(
         np.array([0, 1, 2], dtype=np.uint8),

@@ -5,10 +5,10 @@ import pytest
 
 from poimkit.cli import main
 from poimkit.datasets import write_synthetic_genome
-from poimkit.genome.motif_hits import scan_genome
 from poimkit.genome.reference import open_genome
 from poimkit.motifs.enrichment import motif_counts
 from poimkit.motifs.formats import write_motifs
+from poimkit.motifs.hits import scan_genome
 from poimkit.motifs.motif import Motif
 from poimkit.motifs.scan import log_odds, score_tail
 
@@ -112,7 +112,7 @@ def test_scan_command_writes_bed_and_refuses_to_replace(planted, tmp_path, capsy
 
 
 def test_bed_rows_are_one_word_names_and_ucsc_scores():
-    from poimkit.genome.motif_hits import MotifHits
+    from poimkit.motifs.hits import MotifHits
 
     hits = MotifHits(
         ["c1", "c1"],
@@ -163,7 +163,7 @@ def test_many_motifs_in_short_regions_and_chunks_equal_brute_force(
     planted, monkeypatch
 ):
     """Motifs of several widths, regions shorter than the widest, stretches cut."""
-    import poimkit.genome.motif_hits as motif_hits
+    import poimkit.motifs.hits as motif_hits
 
     g, motif, _ = planted
     rng = np.random.default_rng(4)

@@ -7,11 +7,16 @@ torch = pytest.importorskip("torch")
 
 from sklearn.metrics import roc_auc_score  # noqa: E402
 
-from poimkit import InputError, MarkovBackground, WDKernelSVC, compute_poim  # noqa: E402
+from poimkit import (  # noqa: E402
+    InputError,
+    MarkovBackground,
+    WDKernelSVC,
+    compute_poim,
+    load_model,  # noqa: E402
+)
 from poimkit.datasets import make_gattaca, random_dna  # noqa: E402
 from poimkit.io.files import torch_model_kind  # noqa: E402
 from poimkit.poim.sampled import sampled_poim  # noqa: E402
-from poimkit.svm import load_model  # noqa: E402
 from poimkit.torch import (  # noqa: E402
     CNNClassifier,
     DilatedCNN,
@@ -132,7 +137,7 @@ def test_cnn_learns_a_planted_motif_and_round_trips_through_its_file(tmp_path):
     path = tmp_path / "cnn.npz"
     model.save(path)
     again = load_model(path)
-    assert isinstance(again, CNNClassifier) and again.score_only
+    assert isinstance(again, CNNClassifier) and again.decomposition == "score_only"
     assert np.array_equal(again.decision_function(Xt), model.decision_function(Xt))
     assert np.allclose(again.predict_proba(Xt), model.predict_proba(Xt))
     assert again.get_params()["filters"] == 16

@@ -13,8 +13,8 @@ from poimkit.run.copy_fits import CopyFits, fit_order
 from poimkit.run.crossval import cross_validate, plan_folds
 from poimkit.run.data import LabeledData, MovedCopies
 from poimkit.run.genome import PeakSource, copy_offsets
-from poimkit.run.options import KERNEL_MAX_SEQUENCES
 from poimkit.run.plan import make_plan
+from poimkit.run.registry import KERNEL_MAX_SEQUENCES
 
 from .cli_runs import strict_json
 
@@ -266,7 +266,7 @@ def test_training_offsets_are_saved_with_the_model(tmp_path):
     model = WDKernelSVC(degree=3).fit(data.X, data.y)
     model.training_offsets_ = (0, -10, -5, 5, 10)
     model.save(tmp_path / "m.npz")
-    from poimkit.svm import load_model
+    from poimkit import load_model
 
     assert load_model(tmp_path / "m.npz").training_offsets_ == (0, -10, -5, 5, 10)
     WDKernelSVC(degree=3).fit(data.X, data.y).save(tmp_path / "plain.npz")

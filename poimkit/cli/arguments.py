@@ -17,30 +17,44 @@ if TYPE_CHECKING:
     from ..run.options import RunOptions
 
 
+def model_load_options(args: argparse.Namespace) -> dict:
+    """What `poimkit.load_model` takes besides the path: the torch options.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        ``input_length``, ``head`` and ``reduce``
+        (`poimkit.cli.options.add_torch_options`).
+
+    Returns
+    -------
+    dict
+        ``input_length``, ``output`` and ``reduce``.
+    """
+    head = args.head
+    if head is not None and head.lstrip("-").isdigit():
+        head = int(head)
+    if args.input_length is not None and args.input_length < 1:
+        raise InputError(f"--input-length must be positive, got {args.input_length}")
+    return {"input_length": args.input_length, "output": head, "reduce": args.reduce}
+
+
 def load_model_args(args: argparse.Namespace):
     """The model of ``args.model``, with the torch options where it is a torch file.
 
     Parameters
     ----------
     args : argparse.Namespace
-        ``model``, and ``input_length``, ``head`` and ``reduce``
-        (`poimkit.cli.options.add_torch_options`).
+        ``model``, and the options of `model_load_options`.
 
     Returns
     -------
     object
-        As `poimkit.svm.load_model`.
+        As `poimkit.load_model`.
     """
-    from ..svm import load_model
+    from ..model_files import load_model
 
-    head = args.head
-    if head is not None and head.lstrip("-").isdigit():
-        head = int(head)
-    if args.input_length is not None and args.input_length < 1:
-        raise InputError(f"--input-length must be positive, got {args.input_length}")
-    return load_model(
-        args.model, input_length=args.input_length, output=head, reduce=args.reduce
-    )
+    return load_model(args.model, **model_load_options(args))
 
 
 def read_options(args: argparse.Namespace) -> dict:

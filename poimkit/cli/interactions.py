@@ -36,7 +36,9 @@ def _length(args: argparse.Namespace, model: object) -> int:
 
 
 def _any_length(model: object) -> bool:
-    return bool(getattr(model, "position_free", False))
+    from ..additive import position_free
+
+    return position_free(model)
 
 
 def run_interactions(args: argparse.Namespace) -> int:

@@ -280,7 +280,8 @@ def add_model_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGrou
     parser : argparse.ArgumentParser
         The subcommand's parser.
     """
-    from ..run.options import FIXED_DEFAULTS, KERNELS
+    from ..run.options import FIXED_DEFAULTS
+    from ..run.registry import family_names
     from ..svm.selection import (
         DEFAULT_C,
         DEFAULT_DEGREES,
@@ -336,7 +337,7 @@ def add_model_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGrou
     )
     model.add_argument(
         "--kernel",
-        choices=KERNELS,
+        choices=("auto", *family_names()),
         default="auto",
         help="the model family. wd: positional weighted-degree kernel (WD/WDS; "
         "equal lengths or --crop); gkm: position-free gapped k-mers (GkmSVC, as "

@@ -322,6 +322,22 @@ def add_variants(sub: argparse._SubParsersAction) -> None:
         "poimkit variants model.npz --pairs pairs.tsv -o effects.tsv  (id, ref, "
         "alt sequences; no genome)",
     )
+    _add_variant_files(variants)
+    _add_null_options(variants)
+    variants.add_argument("--seed", type=int, default=0, help="seed of the null")
+    _add_variant_outputs(variants)
+    variants.add_argument(
+        "--skip-mismatched-ref",
+        action="store_true",
+        help="skip (and count) variants whose REF differs from the genome "
+        "instead of stopping",
+    )
+    add_torch_options(variants)
+    add_common_options(variants)
+
+
+def _add_variant_files(variants: argparse.ArgumentParser) -> None:
+    """The model, the variants (--vcf and --genome, or --pairs) and the output."""
     variants.add_argument("model", metavar="MODEL", help=MODEL_HELP)
     source = variants.add_mutually_exclusive_group(required=True)
     source.add_argument(
@@ -365,8 +381,10 @@ def add_variants(sub: argparse._SubParsersAction) -> None:
         "tabix-indexed, with INFO POIM_EFFECT, POIM_Z, POIM_P, POIM_Q and "
         "POIM_TOP (needs pysam: pip install pysam, the vcf extra)",
     )
-    _add_null_options(variants)
-    variants.add_argument("--seed", type=int, default=0, help="seed of the null")
+
+
+def _add_variant_outputs(variants: argparse.ArgumentParser) -> None:
+    """--force, --top and the plots of ``variants``."""
     variants.add_argument(
         "--force",
         action="store_true",
@@ -387,14 +405,6 @@ def add_variants(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="folder of the --plots figures (default: EFFECTS_plots next to -o)",
     )
-    variants.add_argument(
-        "--skip-mismatched-ref",
-        action="store_true",
-        help="skip (and count) variants whose REF differs from the genome "
-        "instead of stopping",
-    )
-    add_torch_options(variants)
-    add_common_options(variants)
 
 
 def _add_null_options(variants: argparse.ArgumentParser) -> None:
@@ -434,7 +444,7 @@ def add_scan(sub: argparse._SubParsersAction) -> None:
     sub : argparse._SubParsersAction
         The subcommands.
     """
-    from ..genome.motif_hits import HIT_P
+    from ..motifs.hits import HIT_P
 
     scan = command(
         sub,
@@ -478,7 +488,7 @@ def add_explain(sub: argparse._SubParsersAction) -> None:
     sub : argparse._SubParsersAction
         The subcommands.
     """
-    from .explain import TOP_LOGOS
+    from ..explain.job import TOP_LOGOS
 
     explain = command(
         sub,

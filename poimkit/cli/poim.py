@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .._validation import check_int
+from ..additive import position_free
 from ..errors import InputError
 from ..io.outdir import check_writable
 from .arguments import load_model_args, read_options
@@ -69,9 +70,7 @@ def run_poim(args: argparse.Namespace) -> int:
     if not args.memory_limit > 0:
         raise InputError(f"--memory-limit must be positive, got {args.memory_limit}")
     model = load_model_args(args)
-    background = _background_from_args(
-        args, model.length_, getattr(model, "position_free", False)
-    )
+    background = _background_from_args(args, model.length_, position_free(model))
     say(args, f"computing POIMs up to order {args.max_order} under {background!r}")
     poim = model_poim(
         model,

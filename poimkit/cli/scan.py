@@ -3,7 +3,7 @@
 ``poimkit scan MOTIFS --genome G [--bed REGIONS] -o hits.bed``: MOTIFS is a
 motif file (MEME, JASPAR, TRANSFAC: a run's ``motifs.meme``), a JASPAR
 collection (``jaspar[:GROUP[:RELEASE[:COLLECTION]]]``) or a run's
-``motif_model.npz``. The scan itself is `poimkit.genome.motif_hits`.
+``motif_model.npz``. The scan itself is `poimkit.motifs.hits`.
 """
 
 from __future__ import annotations
@@ -48,10 +48,10 @@ def run_scan(args: argparse.Namespace) -> int:
     """
     from tqdm.auto import tqdm
 
-    from ..genome.motif_hits import scan_genome, write_hits_bed
     from ..genome.peaks import check_chromosomes, read_peaks
     from ..genome.reference import open_genome
     from ..io.files import check_replace, file_head
+    from ..motifs.hits import scan_genome, write_hits_bed
     from .console import bars, tell
 
     if not 0 < args.p_value < 1:

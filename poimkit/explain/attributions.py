@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..additive import decomposition
 from ..errors import InputError
 
 
@@ -86,8 +87,6 @@ def letter_attributions(
     >>> bool(np.allclose(total, model.decision_function(X[:2])))
     True
     """
-    from ..variants.effects import effect_engine
-
     records = [np.asarray(x, dtype=np.uint8) for x in sequences]
     if not records:
         raise InputError("no records to explain")
@@ -97,12 +96,12 @@ def letter_attributions(
     X = np.zeros((len(records), int(lengths.max())), dtype=np.uint8)
     for row, x in zip(X, records, strict=True):
         row[: x.size] = x
-    engine = effect_engine(model)
+    kind = decomposition(model)
     out = np.zeros((X.shape[0], 4, X.shape[1]))
-    if hasattr(engine, "weights"):
-        _positional(engine, X, lengths, out)
-    elif hasattr(engine, "table"):
-        _lmers(engine, records, X, lengths, out)
+    if kind == "positional":
+        _positional(model.explicit_weights(), X, lengths, out)
+    elif kind == "lmer_table":
+        _lmers(model, records, X, lengths, out)
     else:
         raise InputError(
             f"letter attributions need k-mer weights; {type(model).__name__} has none "
@@ -114,25 +113,30 @@ def letter_attributions(
     return Attributions(out, ohe, lengths)
 
 
-def _positional(engine, X, lengths, out) -> None:
+def _positional(weights, X, lengths, out) -> None:
     """Positional weights: every order's share, for records of the model's length."""
     from ._attributions import positional_hypothetical
 
-    if (lengths != engine.length).any():
+    if (lengths != weights.length).any():
         raise InputError(
-            f"a positional model explains records of its length {engine.length}; "
+            f"a positional model explains records of its length {weights.length}; "
             f"got lengths {sorted(set(lengths.tolist()))[:5]}"
         )
-    weights = engine.weights
     for k in range(1, weights.max_order + 1):
         positional_hypothetical(X, lengths, k, *weights.order(k), out)
 
 
-def _lmers(engine, records, X, lengths, out) -> None:
+def _lmers(model, records, X, lengths, out) -> None:
     """An l-mer table times each record's factor (its length's, or its own)."""
+    from ..svm.gkm import MAX_LMER_TABLE
     from ._attributions import lmer_hypothetical
 
+    if model.l > MAX_LMER_TABLE:
+        raise InputError(
+            f"letter attributions need the model's l-mer table (l <= "
+            f"{MAX_LMER_TABLE}); this model has l = {model.l}"
+        )
     offsets = np.r_[0, np.cumsum(lengths)].astype(np.int64)
-    scale = np.asarray(engine.factors(np.concatenate(records), offsets), np.float64)
-    table = np.ascontiguousarray(engine.table, dtype=np.float64)
-    lmer_hypothetical(X, lengths, engine.l, table, scale, out)
+    scale = np.asarray(model.record_factors(np.concatenate(records), offsets))
+    table = np.ascontiguousarray(model.lmer_table(), dtype=np.float64)
+    lmer_hypothetical(X, lengths, int(model.l), table, scale.astype(np.float64), out)

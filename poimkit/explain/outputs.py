@@ -63,7 +63,7 @@ def base_values(
         The windows' attributions (in the windows' reading direction).
     loci : Loci
         Each window's chromosome, start, end and strand
-        (`poimkit.svm.folds.record_loci`).
+        (`poimkit.genome.loci.record_loci`).
 
     Returns
     -------
@@ -109,7 +109,7 @@ def write_bigwig(
     """
     import pyBigWig
 
-    from ..svm.folds import record_loci
+    from ..genome.loci import record_loci
 
     values = base_values(found, record_loci(ids))
     handle = pyBigWig.open(os.fspath(path), "w")
@@ -158,7 +158,7 @@ def write_logos(
     """
     from matplotlib.figure import Figure
 
-    from ..variants.plots import plot_contributions
+    from ..plot import plot_contributions
 
     folder.mkdir()
     written = []

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..additive import decomposition
 from .attributions import Attributions, letter_attributions
 from .ism import ism_attributions
 
@@ -39,7 +40,7 @@ def explain_records(
     method : str
         ``"exact"`` or ``"in-silico mutagenesis"``.
     """
-    if getattr(model, "score_only", False):
+    if decomposition(model) == "score_only":
         found = ism_attributions(model, sequences)
         scores = np.asarray(model.decision_function(sequences), dtype=np.float64)
         return found, scores, "in-silico mutagenesis"

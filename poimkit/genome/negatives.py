@@ -37,10 +37,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .._validation import as_rng
+from .._validation import as_rng, check_int, check_real
 from ..errors import InputError
-from . import _negative_parts as parts
-from ._negatives import Space, match_group, merge, overlaps
+from ._negatives import Space, count_windows, match_group, merge, overlaps
 
 __all__ = [
     "NEGATIVE_KINDS",
@@ -83,6 +82,198 @@ _FIRST_BATCH = 8  # candidates per missing negative in the first batch
 _MAX_BATCH = 4_000_000  # candidates per batch at most (memory bound)
 
 
+# ---------------------------------------------- checked inputs, letter counts
+#: keep chromosomes in memory up to this many letters
+CACHE_LETTERS = 1 << 29
+
+
+def _check_genome(genome: object) -> None:
+    """Refuse a genome without ``lengths``, ``codes`` and ``soft_masked``."""
+    for attr in ("lengths", "codes", "soft_masked"):
+        if not hasattr(genome, attr):
+            raise InputError(
+                f"genome must have lengths, codes and soft_masked (a Genome from "
+                f"poimkit.genome.open_genome); it has no {attr!r}"
+            )
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """The checked settings of one call of `genomic_negatives`."""
+
+    per_positive: int
+    max_tries: int
+    gc_tolerance: float
+    repeat_tolerance: float
+    max_n_fraction: float
+    min_matched: float
+
+
+def _check_settings(
+    per_positive: int,
+    max_tries: int,
+    gc_tolerance: float,
+    repeat_tolerance: float,
+    max_n_fraction: float,
+    min_matched: float,
+    seed: int | None,
+) -> _Settings:
+    """The settings of `genomic_negatives`, checked."""
+    per_positive = check_int(per_positive, "per_positive", 1)
+    max_tries = check_int(max_tries, "max_tries", 1)
+    gc_tol = check_real(gc_tolerance, "gc_tolerance", 0.0, 1.0)
+    rep_tol = check_real(repeat_tolerance, "repeat_tolerance", 0.0, 1.0)
+    if not (isinstance(max_n_fraction, int | float) and 0 <= max_n_fraction < 1):
+        raise InputError(f"max_n_fraction must be in [0, 1), got {max_n_fraction!r}")
+    if not (isinstance(min_matched, int | float) and 0 <= min_matched <= 1):
+        raise InputError(f"min_matched must be in [0, 1], got {min_matched!r}")
+    if seed is not None and not isinstance(seed, int | np.integer):
+        raise InputError(f"seed must be an int or None, got {seed!r}")
+    return _Settings(
+        per_positive, max_tries, gc_tol, rep_tol, max_n_fraction, min_matched
+    )
+
+
+def _allowed_chromosomes(chroms: Sequence[str] | None, names: list[str]) -> np.ndarray:
+    """Whether negatives may come from each chromosome (all, or ``chroms``)."""
+    if chroms is None:
+        return np.ones(len(names), dtype=bool)
+    wanted = set(chroms)
+    missing = wanted - set(names)
+    if missing:
+        raise InputError(f"chroms: {sorted(missing)[0]!r} is not in the genome")
+    return np.array([c in wanted for c in names])
+
+
+def _check_windows(
+    chrom: Sequence[str],
+    start: object,
+    end: object,
+    lengths: dict[str, int],
+    name: str,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate windows; return chromosome index, start, end (int64)."""
+    chrom = list(chrom)
+    start = np.asarray(start)
+    end = np.asarray(end)
+    if start.ndim != 1 or end.ndim != 1 or not len(chrom) == start.size == end.size:
+        raise InputError(
+            f"{name}: chrom, start and end must be 1-D and equally long, got "
+            f"{len(chrom)}, {start.shape} and {end.shape}"
+        )
+    for arr, what in ((start, "start"), (end, "end")):
+        if arr.size and not np.issubdtype(arr.dtype, np.integer):
+            raise InputError(f"{name}: {what} must be integers, got {arr.dtype}")
+    start = start.astype(np.int64)
+    end = end.astype(np.int64)
+    index = {c: i for i, c in enumerate(lengths)}
+    size = np.array(list(lengths.values()), dtype=np.int64)
+    ci = np.empty(len(chrom), dtype=np.int64)
+    for i, c in enumerate(chrom):
+        k = index.get(c)
+        if k is None:
+            raise InputError(
+                f"{name} {i + 1} ({c}:{start[i]}-{end[i]}): chromosome {c!r} is "
+                "not in the genome"
+            )
+        ci[i] = k
+    bad = np.flatnonzero((start < 0) | (end <= start) | (end > size[ci]))
+    if bad.size:
+        i = int(bad[0])
+        raise InputError(
+            f"{name} {i + 1} ({chrom[i]}:{start[i]}-{end[i]}) is empty or outside "
+            f"the chromosome (length {size[ci[i]]})"
+        )
+    return ci, start, end
+
+
+def _user_intervals(
+    exclude: object, names: list[str], size: np.ndarray, offset: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``exclude`` triple on one axis, clipped to the genome's chromosomes."""
+    try:
+        ec, es, ee = exclude
+    except (TypeError, ValueError):
+        raise InputError(
+            "exclude must be a (chrom, start, end) triple of sequences"
+        ) from None
+    ec = list(ec)
+    try:
+        es = np.asarray(es, dtype=np.int64).ravel()
+        ee = np.asarray(ee, dtype=np.int64).ravel()
+    except (TypeError, ValueError):
+        raise InputError("exclude: start and end must be integers") from None
+    if not len(ec) == es.size == ee.size:
+        raise InputError("exclude: chrom, start and end differ in length")
+    index = {c: i for i, c in enumerate(names)}
+    k = np.array([index.get(c, -1) for c in ec], dtype=np.int64)
+    known = k >= 0
+    k, es, ee = k[known], es[known], ee[known]
+    es = np.clip(es, 0, size[k])
+    ee = np.clip(ee, 0, size[k])
+    return offset[k] + es, offset[k] + ee
+
+
+class _Letters:
+    """Chromosome codes and soft-mask, read once (kept while the genome is small)."""
+
+    def __init__(self, genome: object, names: list[str]) -> None:
+        self.genome = genome
+        self.names = names
+        self.keep = sum(genome.lengths[c] for c in names) <= CACHE_LETTERS
+        self.cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def __call__(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        got = self.cache.get(k)
+        if got is None:
+            from .reference import Genome, text_codes, text_masked
+
+            name = self.names[k]
+            if isinstance(self.genome, Genome):  # one read for both
+                text = self.genome.fetch(name)
+                codes, masked = text_codes(text), text_masked(text)
+                del text
+            else:
+                codes = self.genome.codes(name)
+                masked = self.genome.soft_masked(name)
+            codes = np.ascontiguousarray(codes, dtype=np.uint8)
+            masked = np.ascontiguousarray(masked, dtype=bool)
+            got = (codes, masked)
+            if self.keep:
+                self.cache[k] = got
+        return got
+
+
+def _count_letters(
+    letters: _Letters, ci: np.ndarray, start: np.ndarray, length: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """GC, ACGT and lowercase counts of windows, reading each chromosome once."""
+    n = ci.size
+    gc = np.zeros(n, dtype=np.int64)
+    acgt = np.zeros(n, dtype=np.int64)
+    low = np.zeros(n, dtype=np.int64)
+    order = np.argsort(ci, kind="stable")
+    bounds = np.flatnonzero(np.diff(ci[order])) + 1
+    for part in np.split(order, bounds):
+        if part.size == 0:
+            continue
+        codes, masked = letters(int(ci[part[0]]))
+        g = np.empty(part.size, dtype=np.int64)
+        a = np.empty(part.size, dtype=np.int64)
+        w = np.empty(part.size, dtype=np.int64)
+        count_windows(codes, masked, start[part], length[part], g, a, w)
+        gc[part], acgt[part], low[part] = g, a, w
+    return gc, acgt, low
+
+
+def _groups(values: np.ndarray) -> dict[int, np.ndarray]:
+    """Indices of ``values`` grouped by value (value -> sorted indices)."""
+    order = np.argsort(values, kind="stable")
+    cuts = np.flatnonzero(np.diff(values[order])) + 1
+    return {int(values[part[0]]): part for part in np.split(order, cuts) if part.size}
+
+
+# ------------------------------------------------------------------ the search
 @dataclass(frozen=True)
 class GenomicNegatives:
     """Genomic background windows and how well they match the positives.
@@ -229,7 +420,7 @@ class _Search:
     size: np.ndarray
     offset: np.ndarray
     allowed: np.ndarray
-    letters: parts.Letters
+    letters: _Letters
     positives: _Windows
     need: np.ndarray
     ex_start: np.ndarray
@@ -239,11 +430,11 @@ class _Search:
 
 
 def _measure(
-    letters: parts.Letters, ci: np.ndarray, start: np.ndarray, end: np.ndarray
+    letters: _Letters, ci: np.ndarray, start: np.ndarray, end: np.ndarray
 ) -> _Windows:
     """Windows with their GC (NaN without A, C, G or T) and repeat fractions."""
     length = end - start
-    n_gc, n_acgt, n_low = parts.count_letters(letters, ci, start, length)
+    n_gc, n_acgt, n_low = _count_letters(letters, ci, start, length)
     with np.errstate(invalid="ignore", divide="ignore"):
         gc = np.where(n_acgt > 0, n_gc / np.maximum(n_acgt, 1), np.nan)
     return _Windows(ci, start, length, gc, n_low / length)
@@ -260,7 +451,7 @@ def _excluded(
     starts = [offset[positives.ci] + positives.start]
     ends = [offset[positives.ci] + positives.end]
     if exclude is not None:
-        start, end = parts.user_intervals(exclude, names, size, offset)
+        start, end = _user_intervals(exclude, names, size, offset)
         starts.append(start)
         ends.append(end)
     return merge(np.concatenate(starts), np.concatenate(ends))
@@ -279,13 +470,13 @@ def _start_search(
     size = np.array([lengths[c] for c in names], dtype=np.int64)
     offset = np.zeros(size.size, dtype=np.int64)
     np.cumsum(size[:-1], out=offset[1:])
-    ci, start, end = parts.check_windows(*windows, lengths, "window")
+    ci, start, end = _check_windows(*windows, lengths, "window")
     if ci.size == 0:
         raise InputError("no positive windows to match negatives to")
-    letters = parts.Letters(genome, names)
+    letters = _Letters(genome, names)
     positives = _measure(letters, ci, start, end)
     ex_start, ex_end = _excluded(exclude, names, size, offset, positives)
-    allowed = parts.allowed_chromosomes(chroms, names)
+    allowed = _allowed_chromosomes(chroms, names)
     need = np.where(np.isfinite(positives.gc), per_positive, 0).astype(np.int64)
     return _Search(
         names, size, offset, allowed, letters, positives, need, ex_start, ex_end
@@ -315,7 +506,7 @@ def _draw_candidates(
     total_need = int(need[open_pos].sum())
     scale = min(1.0, _MAX_BATCH / max(1, total_need * factor))
     room_all = np.where(search.allowed, search.size, 0)
-    for L, owners in parts.groups(plen[open_pos]).items():
+    for L, owners in _groups(plen[open_pos]).items():
         slots = int(need[open_pos[owners]].sum())
         m = max(64, int(slots * factor * scale))
         room = np.maximum(room_all - L + 1, 0)
@@ -341,11 +532,11 @@ def _outside_exclusions(search: _Search, candidates: _Windows) -> _Windows:
 
 
 def _composition(
-    search: _Search, candidates: _Windows, settings: parts.Settings
+    search: _Search, candidates: _Windows, settings: _Settings
 ) -> _Windows:
     """Step 3: the candidates with few enough ``N``, with GC and repeat fractions."""
     cl = candidates.length
-    n_gc, n_acgt, n_low = parts.count_letters(
+    n_gc, n_acgt, n_low = _count_letters(
         search.letters, candidates.ci, candidates.start, cl
     )
     ok = (cl - n_acgt <= settings.max_n_fraction * cl) & (n_acgt > 0)
@@ -374,14 +565,14 @@ def _match(
     search: _Search,
     candidates: _Windows,
     open_pos: np.ndarray,
-    settings: parts.Settings,
+    settings: _Settings,
     rng: np.random.Generator,
 ) -> None:
     """Step 4: positives still short take their nearest candidates, by length."""
     space = _candidate_space(search, candidates)
     positives = search.positives
-    owners_of = parts.groups(positives.length[open_pos])
-    for L, take in parts.groups(candidates.length).items():
+    owners_of = _groups(positives.length[open_pos])
+    for L, take in _groups(candidates.length).items():
         owners = open_pos[owners_of[L]]
         slot_pos = np.repeat(owners, search.need[owners])
         if slot_pos.size == 0:
@@ -430,7 +621,7 @@ def _found(search: _Search) -> tuple[np.ndarray, _Windows]:
     return pos_idx, _Windows(nci[order], nstart[order], length, ngc[order], nrep[order])
 
 
-def _check_enough(n_found: int, search: _Search, settings: parts.Settings) -> None:
+def _check_enough(n_found: int, search: _Search, settings: _Settings) -> None:
     """Refuse fewer than ``min_matched`` of the negatives asked for."""
     requested = search.positives.ci.size * settings.per_positive
     if n_found < settings.min_matched * requested:
@@ -447,7 +638,7 @@ def _result(
     search: _Search,
     positive: np.ndarray,
     negatives: _Windows,
-    settings: parts.Settings,
+    settings: _Settings,
     seed: int | None,
 ) -> GenomicNegatives:
     """The negatives, their positives and the settings as `GenomicNegatives`."""
@@ -578,8 +769,8 @@ def genomic_negatives(
     >>> bool(np.all(np.abs(neg.gc - neg.positive_gc[neg.positive]) <= 0.02))
     True
     """
-    parts.check_genome(genome)
-    settings = parts.check_settings(
+    _check_genome(genome)
+    settings = _check_settings(
         per_positive,
         max_tries,
         gc_tolerance,

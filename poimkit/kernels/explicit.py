@@ -99,6 +99,14 @@ class KmerWeights:
     kmers: list[np.ndarray] = field(default_factory=list)
     values: list[np.ndarray] = field(default_factory=list)
 
+    #: the additive-model contract (`poimkit.additive`): positional weights
+    decomposition = "positional"
+    position_free = False
+
+    def explicit_weights(self) -> KmerWeights:
+        """Itself: the weights are explicit (`poimkit.additive.PositionalKmers`)."""
+        return self
+
     @property
     def max_order(self) -> int:
         """Largest k-mer length with a weight block."""

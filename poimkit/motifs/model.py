@@ -389,7 +389,8 @@ class _MotifModelBase(BaseEstimator):
         """The widest motif: the shortest sequence the model can score."""
         return int(max(m.length for m in self.motifs))
 
-    score_only = True  # variant effects: both sequences scored, no k-mer terms
+    # variant effects: both sequences scored, no k-mer terms (`poimkit.additive`)
+    decomposition = "score_only"
 
     def describe(self) -> str:
         """One line naming the model, for messages."""

@@ -12,7 +12,7 @@ training sequences; new sequences are scored with f itself. The SVM part
 keeps its exact k-mer decomposition: ``a`` times f's.
 
 A stack is saved as its motif part (`MotifClassifier.save`) naming the model
-file beside it (``model_file``); `poimkit.svm.load_model` opens both.
+file beside it (``model_file``); `poimkit.load_model` opens both.
 """
 
 from __future__ import annotations
@@ -62,16 +62,16 @@ class StackedModel:
     @property
     def position_free(self) -> bool:
         """True if both parts score sequences of any lengths."""
-        return bool(getattr(self.model, "position_free", False)) and (
-            self.part.position_free
-        )
+        from ..additive import position_free
+
+        return position_free(self.model) and self.part.position_free
 
     @property
     def l(self) -> int:  # noqa: E743 (the field's name for a model's word length)
         """The shortest sequence both parts can score."""
         return max(int(getattr(self.model, "l", 1)), self.part.l)
 
-    score_only = True  # variant effects: both sequences scored
+    decomposition = "score_only"  # variant effects: both sequences scored
 
     @property
     def calibration_(self) -> tuple[float, float] | None:
@@ -181,7 +181,7 @@ def load_stacked(path: str | Path, load_model: Callable[[Path], Any]) -> Stacked
     path : str or pathlib.Path
         The stack's file.
     load_model : callable
-        Opens the model file: `poimkit.svm.load_model`, which opens stacks
+        Opens the model file: `poimkit.load_model`, which opens stacks
         too (passing itself; this module imports no model family).
 
     Returns

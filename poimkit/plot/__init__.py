@@ -4,9 +4,9 @@ Every function draws on the Axes it is given (or on a new figure made with
 `matplotlib.pyplot.subplots` when ``ax`` is None) and returns that Axes. Nothing
 here changes matplotlib's global settings or chooses a backend. Positions
 shown are **1-based**: the first letter of a sequence is position 1. Modules:
-`logos`, `poims` (positional models' POIM figures), `position_free` (k-mer
-importance anywhere, where sites lie), `curves` (ROC, reliability) and `axes`
-(what they share).
+`logos`, `contributions` (letters as tall as what they add), `poims`
+(positional models' POIM figures), `position_free` (k-mer importance anywhere,
+where sites lie), `curves` (ROC, reliability) and `axes` (what they share).
 """
 
 from .axes import (
@@ -17,6 +17,7 @@ from .axes import (
     open_frame,
     place_text,
 )
+from .contributions import plot_contributions
 from .curves import plot_reliability, plot_roc
 from .interactions import plot_interactions
 from .logos import LOGO_COLORS, draw_letter, letter_glyphs, logo_figure, plot_logo
@@ -39,6 +40,7 @@ __all__ = [
     "new_axes",
     "open_frame",
     "place_text",
+    "plot_contributions",
     "plot_differential",
     "plot_interactions",
     "plot_kmer_importance",

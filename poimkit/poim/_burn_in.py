@@ -12,7 +12,7 @@ shorter than D use the per-feature helpers of `poimkit.poim._exact`.
 import numpy as np
 from numba import njit, prange
 
-from .._config import NJIT_PARALLEL
+from .._config import NJIT, NJIT_PARALLEL
 from ._exact import (
     add_feature,
     boundary_terms,
@@ -121,47 +121,85 @@ def difference_rows(
                 )
                 # E[s(X)] and the left messages: Pr(y at i) gains the factor
                 # rel[i, y[:D]]
-                for i in range(i_lo, i_hi):
-                    for f in range(hi - lo):
-                        y = kmer[lo + f]
-                        a = sub_kmer(y, k, 0, order)
-                        diff = scales[i - i_lo] * run[f] * (mu[i, a] - pi[i, a])
-                        totals[g] += diff
-                        left[sub_kmer(y, k, k - order, order)] += diff
-                    if i + k <= length - order:
-                        messages(i + k, order, trans, left, new_left[g], True)
-                    left[:] = 0.0
+                left_messages(
+                    (k, i_lo, i_hi, order, length),
+                    kmer[lo:hi],
+                    scales,
+                    run,
+                    (mu, pi, trans),
+                    (left, new_left[g], totals[g : g + 1]),
+                )
                 continue
-            for i in range(i_lo, i_hi):  # shorter than D: feature by feature
-                for e in range(lo, hi):
-                    index = kmer[e]
-                    w = scales[i - i_lo] * value[e]
-                    feature_probs(index, k, i, order, pi, trans, small, pp, sp)
-                    totals[g] += w * feature_total(k, i, index, order, rel, pp)
-                    j_hi = min(i + k, n_windows)
-                    add_feature(
-                        k,
-                        i,
-                        index,
-                        w,
-                        i + 1,
-                        j_hi,
-                        l,
-                        order,
-                        chain,
-                        group_windows,
-                        work,
-                        0,
-                    )
-                    boundary_terms(
-                        k,
-                        i,
-                        index,
-                        w,
-                        order,
-                        length,
-                        chain,
-                        work,
-                        new_left[g],
-                        no_right,
-                    )
+            short_features(  # shorter than D: feature by feature
+                (k, i_lo, i_hi, lo, hi),
+                (kmer, value, scales),
+                (l, order, length, n_windows),
+                chain,
+                (group_windows, work, new_left[g], totals[g : g + 1], no_right),
+            )
+
+
+@njit(inline="always", **NJIT)
+def left_messages(
+    shape: tuple,
+    kmer: np.ndarray,
+    scales: np.ndarray,
+    run: np.ndarray,
+    chains: tuple,
+    out: tuple,
+) -> None:
+    """One row's share of ``E[s(X)]`` and of the left messages, added to ``out``.
+
+    The row's k-mers ``kmer`` (order k) at every start ``i_lo <= i < i_hi``
+    (``shape = (k, i_lo, i_hi, order, length)``), each weighted by
+    ``scales[i - i_lo] * run[f]``: ``Pr(y at i)`` gains the factor
+    ``rel[i, y[:D]]``, so the total gains ``mu - pi`` of the k-mer's first
+    D-gram and the left message of its last D-gram the same (``chains =
+    (mu, pi, trans)``). ``out = (left, new_left, total)``: scratch of ``4**D``
+    zeros (left zeroed), the messages and a one-element total, added to in
+    the order of the features.
+    """
+    k, i_lo, i_hi, order, length = shape
+    mu, pi, trans = chains
+    left, new_left, total = out
+    for i in range(i_lo, i_hi):
+        for f in range(kmer.shape[0]):
+            y = kmer[f]
+            a = sub_kmer(y, k, 0, order)
+            diff = scales[i - i_lo] * run[f] * (mu[i, a] - pi[i, a])
+            total[0] += diff
+            left[sub_kmer(y, k, k - order, order)] += diff
+        if i + k <= length - order:
+            messages(i + k, order, trans, left, new_left, True)
+        left[:] = 0.0
+
+
+@njit(inline="always", **NJIT)
+def short_features(
+    row: tuple, weights: tuple, sizes: tuple, chain: tuple, spaces: tuple
+) -> None:
+    """A row of k-mers shorter than D, feature by feature (`_exact`'s helpers).
+
+    ``row = (k, i_lo, i_hi, lo, hi)``: order, starts and CSR slice;
+    ``weights = (kmer, value, scales)``; ``sizes = (l, order, length,
+    n_windows)``; ``spaces = (windows, work, new_left, total, no_right)``:
+    the group's region tables and values, its scratch, its left messages, a
+    one-element total and an empty right message, added to in feature order.
+    """
+    k, i_lo, i_hi, lo, hi = row
+    kmer, value, scales = weights
+    l, order, length, n_windows = sizes
+    windows, work, new_left, total, no_right = spaces
+    pi, trans, small, rel = chain
+    pp, sp, _ = work
+    for i in range(i_lo, i_hi):
+        for e in range(lo, hi):
+            index = kmer[e]
+            w = scales[i - i_lo] * value[e]
+            feature_probs(index, k, i, order, pi, trans, small, pp, sp)
+            total[0] += w * feature_total(k, i, index, order, rel, pp)
+            j_hi = min(i + k, n_windows)
+            add_feature(k, i, index, w, i + 1, j_hi, l, order, chain, windows, work, 0)
+            boundary_terms(
+                k, i, index, w, order, length, chain, work, new_left, no_right
+            )

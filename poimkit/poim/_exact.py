@@ -188,27 +188,8 @@ def add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, row0
                     out,
                 )
             else:  # the chain state at the window's end includes free letters
-                n_free = order - o
-                for u in range(1 << (2 * n_free)):
-                    for t in range(n_free):
-                        scratch[t] = (u >> (2 * (n_free - 1 - t))) & 3
-                    for t in range(o):
-                        scratch[n_free + t] = kmer_letter(index, k, t)
-                    value = _tail_given_state(
-                        index, k, o, i, scratch, order, order, trans
-                    )
-                    pattern = (u << (2 * o)) | sub_kmer(index, k, 0, o)
-                    region_add(
-                        j - row0,
-                        l - order,
-                        l,
-                        pattern,
-                        w * value,
-                        l,
-                        offsets,
-                        tables,
-                        out,
-                    )
+                where = (j - row0, l, offsets, tables, out)
+                _free_tail(k, i, index, w, o, order, trans, scratch, where)
         else:  # feature starts before the window and ends inside it
             m = j - i
             if o >= order:
@@ -227,30 +208,55 @@ def add_feature(k, i, index, w, j_lo, j_hi, l, order, chain, windows, work, row0
                         tables,
                         out,
                     )
-            else:
-                n_free = order - o
-                for t in range(k):
-                    scratch[t] = kmer_letter(index, k, t)
-                for v in range(1 << (2 * n_free)):
-                    for t in range(n_free):
-                        scratch[k + t] = (v >> (2 * (n_free - 1 - t))) & 3
-                    head = (sub_kmer(index, k, m, o) << (2 * n_free)) | v
-                    pz = pi[j, head]
-                    if pz > 0.0:
-                        value = _string_prob(scratch, m + order, i, order, pi, trans)
-                        start = _letters_index(scratch, order)
-                        value *= _window_factor(rel, i, start, j, head)
-                        region_add(
-                            j - row0,
-                            0,
-                            order,
-                            head,
-                            w * value / pz,
-                            l,
-                            offsets,
-                            tables,
-                            out,
-                        )
+            else:  # the chain state at the window's start includes free letters
+                where = (j - row0, l, offsets, tables, out)
+                _free_head(k, i, j, index, w, o, order, chain, scratch, where)
+
+
+@njit(inline="always", **NJIT)
+def _free_tail(k, i, index, w, o, order, trans, scratch, where):
+    """`add_feature`'s feature past a window's end by ``o < D`` letters.
+
+    The chain state at the window's end holds ``D - o`` letters before the
+    feature's that it does not fix: each of them is a pattern of its own.
+    ``where = (row, l, offsets, tables, out)`` as `region_add` takes them.
+    """
+    row, l, offsets, tables, out = where
+    n_free = order - o
+    for u in range(1 << (2 * n_free)):
+        for t in range(n_free):
+            scratch[t] = (u >> (2 * (n_free - 1 - t))) & 3
+        for t in range(o):
+            scratch[n_free + t] = kmer_letter(index, k, t)
+        value = _tail_given_state(index, k, o, i, scratch, order, order, trans)
+        pattern = (u << (2 * o)) | sub_kmer(index, k, 0, o)
+        region_add(row, l - order, l, pattern, w * value, l, offsets, tables, out)
+
+
+@njit(inline="always", **NJIT)
+def _free_head(k, i, j, index, w, o, order, chain, scratch, where):
+    """`add_feature`'s feature ending ``o < D`` letters into the window at j.
+
+    The chain state at the window's start holds ``D - o`` letters after the
+    feature's that it does not fix: each of them is a pattern of its own.
+    ``where = (row, l, offsets, tables, out)`` as `region_add` takes them.
+    """
+    pi, trans, _, rel = chain
+    row, l, offsets, tables, out = where
+    m = j - i
+    n_free = order - o
+    for t in range(k):
+        scratch[t] = kmer_letter(index, k, t)
+    for v in range(1 << (2 * n_free)):
+        for t in range(n_free):
+            scratch[k + t] = (v >> (2 * (n_free - 1 - t))) & 3
+        head = (sub_kmer(index, k, m, o) << (2 * n_free)) | v
+        pz = pi[j, head]
+        if pz > 0.0:
+            value = _string_prob(scratch, m + order, i, order, pi, trans)
+            start = _letters_index(scratch, order)
+            value *= _window_factor(rel, i, start, j, head)
+            region_add(row, 0, order, head, w * value / pz, l, offsets, tables, out)
 
 
 @njit(inline="always", **NJIT)

@@ -11,6 +11,7 @@ from .._messages import inform
 from .._threads import numba_threads
 from .._validation import check_max_order
 from .._version import __version__
+from ..additive import decomposition, position_free
 from ..alphabet import check_codes, kmer_indices
 from ..background import MarkovBackground, check_background
 from ..errors import InputError
@@ -93,12 +94,13 @@ def compute_poim(
     >>> compute_poim(model, max_order=3).q(3).shape
     (28, 64)
     """
-    if getattr(model, "score_only", False):
+    kind = decomposition(model)
+    if kind == "score_only":
         raise InputError(
             f"{model.describe()}: no exact POIMs, the score is not a sum of "
             "l-mer weights; use poimkit.poim.sampled.sampled_poim"
         )
-    if getattr(model, "position_free", False):
+    if kind == "lmer_table":
         return _position_free_poim(
             model, max_order, background, n_threads, memory_limit
         )
@@ -176,7 +178,7 @@ def _position_free_poim(model, max_order, background, n_threads, memory_limit) -
         "background": repr(background),
         "n_weights": str(f.size),
     }
-    if getattr(model, "per_sequence_normalisation", False):
+    if model.per_sequence_normalisation:
         # an LS-GKM model: its score is not linear in the l-mers
         metadata["explains"] = (
             "the un-normalised linear part sum_w f[x_w] / sqrt(c_L) + intercept "
@@ -235,7 +237,7 @@ def explain_instance(
         raise InputError(
             f"poim has orders up to {poim.max_order} but max_order is {max_order}"
         )
-    if getattr(model, "position_free", False):
+    if position_free(model):
         length = poim.length  # any length scores; the POIM fixes one
     elif isinstance(model, KmerWeights):
         length = model.length
@@ -278,7 +280,7 @@ def model_poim(
     Parameters
     ----------
     model : object
-        A loaded model (`poimkit.svm.load_model`).
+        A loaded model (`poimkit.load_model`).
     max_order : int
         The longest k-mer.
     background : MarkovBackground
@@ -305,10 +307,10 @@ def model_poim(
     -------
     Poim
     """
-    if getattr(model, "score_only", False):
+    if decomposition(model) == "score_only":
         from .score_only import sampled_score_only_poim
 
-        if windows is None and getattr(model, "position_free", False):
+        if windows is None and model.position_free:
             windows = "pooled" if estimator == "observed" else "centre"
         windows = windows or "all"
         inform(

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..additive import declares
 from ..background import MarkovBackground, kmer_probability_table
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights
@@ -63,7 +64,7 @@ def as_weights(model: object) -> KmerWeights:
     """
     if isinstance(model, KmerWeights):
         return model
-    if hasattr(model, "explicit_weights"):
+    if declares(model, "positional"):
         return model.explicit_weights()
     raise InputError(
         f"expected a fitted WDKernelSVC (or another model with explicit_weights()) "

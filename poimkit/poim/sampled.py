@@ -352,34 +352,14 @@ def sampled_poim(
     rng = as_rng(random_state)
     levels = _levels(max_order, order)
     total = count_evaluations(length, max_order, order, n_samples, windows)
-    if total > max_evaluations:
-        raise InputError(
-            f"the sampled POIM needs {total:.3g} model evaluations (n_samples="
-            f"{n_samples} x {total // n_samples} sequences for window widths "
-            f"{levels[0]}..{levels[-1]} on length {length}), over max_evaluations="
-            f"{max_evaluations:.3g}; lower max_order or n_samples, or raise "
-            "max_evaluations"
-        )
+    _check_evaluations(total, max_evaluations, n_samples, levels, length)
 
     sampler = ConditionalSampler(background)
     n_states = sampler.n_states
     moments = [
         _Moments((length - l + 1, N_LETTERS**l)) for l in range(1, max_order + 1)
     ]
-    # Orders l < D: per-sample linear maps from width-D windows.
-    lower: dict[int, list[tuple[int, int, np.ndarray]]] = {}
-    for l in range(1, min(order, max_order + 1)):
-        for j in range(length - l + 1):
-            width, start, _ = sampler.extension(l, j)
-            p = sampler.probabilities(width)[start]
-            sub = (np.arange(p.size) >> (2 * (width - (j - start) - l))) % (
-                N_LETTERS**l
-            )
-            mass = np.bincount(sub, weights=p, minlength=N_LETTERS**l)
-            weight = np.divide(p, mass[sub], out=np.zeros_like(p), where=mass[sub] > 0)
-            avg = np.zeros((p.size, N_LETTERS**l))
-            avg[np.arange(p.size), sub] = weight
-            lower.setdefault(start, []).append((l, j, avg))
+    lower = _lower_maps(sampler, order, max_order, length)
 
     def done(width: int, j: int, m: int, scores: np.ndarray) -> None:
         s = scores.reshape(m, N_LETTERS**width)
@@ -441,6 +421,42 @@ def sampled_poim(
         "model": type(model).__name__,
     }
     return Poim(q, background, metadata, stderr)
+
+
+def _check_evaluations(
+    total: int, most: float, n_samples: int, levels: list, length: int
+) -> None:
+    """Refuse a sampled POIM of more than ``most`` model evaluations."""
+    if total > most:
+        raise InputError(
+            f"the sampled POIM needs {total:.3g} model evaluations (n_samples="
+            f"{n_samples} x {total // n_samples} sequences for window widths "
+            f"{levels[0]}..{levels[-1]} on length {length}), over max_evaluations="
+            f"{most:.3g}; lower max_order or n_samples, or raise max_evaluations"
+        )
+
+
+def _lower_maps(sampler, order: int, max_order: int, length: int) -> dict:
+    """Orders l < D: per-sample linear maps from the width-D windows.
+
+    ``{start: [(l, j, avg)]}``: the order-l k-mer at j is read from the
+    width-D window at ``start`` through ``avg`` (D^4 x 4^l), the window's
+    probability given the k-mer.
+    """
+    lower: dict[int, list[tuple[int, int, np.ndarray]]] = {}
+    for l in range(1, min(order, max_order + 1)):
+        for j in range(length - l + 1):
+            width, start, _ = sampler.extension(l, j)
+            p = sampler.probabilities(width)[start]
+            sub = (np.arange(p.size) >> (2 * (width - (j - start) - l))) % (
+                N_LETTERS**l
+            )
+            mass = np.bincount(sub, weights=p, minlength=N_LETTERS**l)
+            weight = np.divide(p, mass[sub], out=np.zeros_like(p), where=mass[sub] > 0)
+            avg = np.zeros((p.size, N_LETTERS**l))
+            avg[np.arange(p.size), sub] = weight
+            lower.setdefault(start, []).append((l, j, avg))
+    return lower
 
 
 def sampled_instance(

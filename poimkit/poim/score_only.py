@@ -74,7 +74,7 @@ def sampled_score_only_poim(
     )
     n_samples = poim.metadata["n_samples"]
     poim.metadata["model"] = type(model).__name__
-    if getattr(model, "position_free", False):  # as `compute_poim` marks gkm's
+    if model.position_free:  # as `compute_poim` marks gkm's
         poim.metadata["model"] = "position-free"
         poim.metadata["model_class"] = type(model).__name__
     poim.metadata["exact"] = (

@@ -1,11 +1,14 @@
-"""The library entries of whole jobs: runs, regressions and scoring.
+"""The library entries of whole jobs: runs, trainings, regressions and scoring.
 
 `run_pipeline` (``poimkit run``: a classification run folder) with its
-`RunOptions` and `PeakSource` (peaks in a genome); `run_regression` and
-`train_regression` with a `TargetSource` (``run``/``train --targets``);
-`score_records` (``poimkit score``).
+`RunOptions` and `PeakSource` (peaks in a genome); `train_classifier`
+(``poimkit train``); `run_regression` and `train_regression` with a
+`TargetSource` (``run``/``train --targets``); `score_records` (``poimkit
+score``). The model families a run trains are `Family` objects of
+`registry`; `register` adds one.
 
-Modules, in the order of a run: `options` (settings, solver choice),
+Modules, in the order of a run: `registry` (the model families), `job` (the
+steps of every run folder), `options` (settings, solver choice),
 `data` (reading and the checks that need the data), `genome` (peaks,
 negatives), `plan` and `train` (the models to fit), `crossval` (nested
 cross-validation, final fit), `poim_step` (the POIMs), `motif_model`,
@@ -30,16 +33,22 @@ __getattr__, __dir__ = lazy_exports(
         "run_pipeline": "pipeline",
         "run_regression": "regression_run",
         "score_records": "score",
+        "train_classifier": "train",
         "train_regression": "regression_run",
+        "Family": "registry",
+        "register": "registry",
     },
 )
 
 __all__ = [
+    "Family",
     "PeakSource",
     "RunOptions",
     "TargetSource",
     "run_pipeline",
     "run_regression",
+    "register",
     "score_records",
+    "train_classifier",
     "train_regression",
 ]

@@ -15,8 +15,9 @@ from ..svm.metrics import auc_interval, fold_interval  # noqa: F401 (re-exported
 from .copy_fits import CopyFits, fit_order
 from .data import LabeledData
 from .gc_baseline import gc_baseline
-from .options import RunOptions, SolverNotice
+from .options import RunOptions
 from .plan import RunPlan
+from .registry import SolverNotice
 
 if TYPE_CHECKING:
     from ..svm.folds import FoldPlan
@@ -142,7 +143,8 @@ def outer_folds(
     -------
     FoldPlan
     """
-    from ..svm.folds import FoldPlan, genomic_folds, random_folds, record_loci
+    from ..genome.loci import record_loci
+    from ..svm.folds import FoldPlan, genomic_folds, random_folds
     from ..svm.selection import INNER_FOLDS
 
     y = np.asarray(y)
@@ -175,7 +177,7 @@ def record_chromosomes(data: LabeledData, options: RunOptions) -> np.ndarray | N
     -------
     numpy.ndarray or None
     """
-    from ..svm.folds import record_loci
+    from ..genome.loci import record_loci
 
     if _split_by(data, options) == "random":
         return None

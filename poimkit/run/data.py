@@ -69,9 +69,11 @@ class LabeledData:
         Parameters
         ----------
         family : str
-            "wd" or "gkm".
+            The family's name (`poimkit.run.registry`).
         """
-        return self.copies is not None and family == "wd"
+        from .registry import family as registered
+
+        return self.copies is not None and registered(family).trains_on_copies
 
     def training(self, rows: np.ndarray, family: str) -> tuple[np.ndarray, np.ndarray]:
         """The sequences and labels a model of ``family`` trains on, for ``rows``.
@@ -85,7 +87,7 @@ class LabeledData:
         rows : numpy.ndarray of int
             Records of the training part.
         family : str
-            "wd" or "gkm".
+            The family's name (`poimkit.run.registry`).
 
         Returns
         -------
@@ -152,9 +154,12 @@ def as_codes(X: np.ndarray | list[np.ndarray], kernel: str) -> np.ndarray:
         ``(n, L)`` for records of one length, except with "gkm": then, as
         for records of different lengths, a 1-D object array of rows.
     """
-    if kernel == "wd":
+    from .registry import family
+
+    layout = "either" if kernel == "auto" else family(kernel).layout
+    if layout == "matrix":
         return X
-    if kernel == "gkm" or len({len(x) for x in X}) > 1:
+    if layout == "rows" or len({len(x) for x in X}) > 1:
         return as_rows(X)
     return np.stack(X)
 
@@ -217,11 +222,9 @@ def read_input(
             neg=neg,
             fasta=fasta,
             labels=labels,
-            on_invalid="drop" if options.drop_invalid else "error",
-            crop_length=options.crop,
             any_length=options.kernel != "wd",
-            drop_short=options.drop_short,
             positive_label=options.positive_label,
+            **reading_options(options),
         )
     X = as_codes(X, options.kernel)
     dropped = sum(
@@ -238,6 +241,27 @@ def read_input(
         if path is not None
     ]
     return LabeledData(list(ids), X, np.asarray(y), inputs, dropped)
+
+
+def reading_options(options: RunOptions) -> dict:
+    """What to do with invalid and short records, and the crop length.
+
+    Parameters
+    ----------
+    options : RunOptions
+        ``drop_invalid``, ``crop`` and ``drop_short``.
+
+    Returns
+    -------
+    dict
+        ``on_invalid``, ``crop_length`` and ``drop_short``, as the readers of
+        `poimkit.io` take them.
+    """
+    return {
+        "on_invalid": "drop" if options.drop_invalid else "error",
+        "crop_length": options.crop,
+        "drop_short": options.drop_short,
+    }
 
 
 def check_folds(

@@ -21,6 +21,7 @@ from .._messages import tell
 from ..errors import InputError
 from .data import LabeledData, as_codes, file_sha256
 from .options import RunOptions
+from .registry import family_of
 
 #: the window width around each summit unless ``--width`` says otherwise
 DEFAULT_WIDTH = 200
@@ -302,7 +303,7 @@ def copy_offsets(jitter: int, n: int) -> tuple[int, ...]:
     >>> copy_offsets(0, 1000)
     ()
     """
-    from .options import KERNEL_MAX_SEQUENCES
+    from .registry import KERNEL_MAX_SEQUENCES
 
     half = jitter // 2
     for offsets in ((0, -jitter, -half, half, jitter), (0, -jitter, jitter)):
@@ -325,8 +326,9 @@ def _moved_copies(source, genome, positives, negatives, options):
 
     regions = negatives.get("regions")
     jitter = DEFAULT_JITTER if source.jitter is None else source.jitter
-    if options.kernel == "gkm":
-        return None, "a gkm model trains on the windows alone"
+    model = family_of(options)
+    if not model.trains_on_copies:
+        return None, f"a {model.short} model trains on the windows alone"
     if source.width is None:
         return None, "--width as-is keeps the peaks as they are (no windows to move)"
     if regions is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._machine import physical_memory
 from ..errors import InputError
 
@@ -27,7 +29,7 @@ def kernel_bytes(n: int) -> float:
     return KERNEL_COPIES * 8.0 * n * n
 
 
-def check_kernel_size(n: int, solver: str, kernel: str) -> None:
+def check_kernel_size(n: int, solver: str, family: Any) -> None:
     """Refuse at once a kernel-matrix fit that would not fit in memory.
 
     The kernel solver holds ``n x n`` doubles, and about `KERNEL_COPIES` of
@@ -39,11 +41,13 @@ def check_kernel_size(n: int, solver: str, kernel: str) -> None:
     ----------
     n : int
         Number of training sequences.
-    solver, kernel : str
-        The resolved solver ("kernel", "linear" or "auto") and model family
-        (`poimkit.run.options.RunOptions`).
+    solver : str
+        The resolved solver ("kernel", "linear" or "auto").
+    family : poimkit.run.registry.Family
+        The model family: whether it is a kernel SVM,
+        and what to do instead.
     """
-    if solver == "linear" or kernel == "cnn":
+    if solver == "linear" or not family.kernel_svm:
         return
     need = kernel_bytes(n)
     limit = kernel_memory_limit()
@@ -52,12 +56,5 @@ def check_kernel_size(n: int, solver: str, kernel: str) -> None:
             f"{n} sequences are too many for the kernel solver: its kernel "
             f"matrices need about {need / 1024**3:.0f} GiB, over "
             f"{limit / 1024**3:.0f} GiB ({KERNEL_RAM_SHARE:.0%} of this machine's "
-            "memory); "
-            + (
-                "use --solver linear (the gkm kernel through the l-mer table, no "
-                "matrix) or --solver auto"
-                if kernel == "gkm"
-                else "use --solver linear (the WD kernel in feature space) or "
-                "fewer sequences"
-            )
+            f"memory); {family.too_large}"
         )

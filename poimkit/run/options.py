@@ -11,30 +11,30 @@ from dataclasses import dataclass, replace
 from .._threads import check_threads
 from .._validation import check_int, check_max_order
 from ..errors import InputError
-from .kernel_memory import kernel_bytes, kernel_memory_limit
+from .registry import (
+    CNN_DEFAULTS,
+    GKM_DEFAULTS,
+    WD_DEFAULTS,
+    family,
+    family_names,
+    family_of,
+    position_free_family,
+    searched_families,
+)
 
-#: degree, shift and C of a model whose parameters are not selected
-FIXED_DEFAULTS = {"degree": 20, "shift": 0, "C": 1.0}
-#: the same for the gapped k-mer model (``kernel="gkm"``)
-GKM_DEFAULTS = {"l": 11, "k": 7, "reverse_complement": True, "C": 1.0}
-#: above this many sequences ``solver="auto"`` is the linear solver: the kernel
-#: solver's time grows with n**2 to n**3 and its memory with n**2 (measured in
-#: benchmarks/RESULTS.md)
-KERNEL_MAX_SEQUENCES = 20_000
-#: model families, in the order of preference when their inner AUCs tie: the
-#: positional WD / WDS kernel first, as its POIMs say where a k-mer counts as
-#: well as which (a position-free signal shows in them as a flat profile), while
-#: the gapped k-mer model's are flat by construction; so the position-free model
-#: is chosen only when it is better by more than the tie tolerance
-FAMILIES = ("wd", "gkm")
+#: degree, shift and C of a WD model whose parameters are not selected
+FIXED_DEFAULTS = WD_DEFAULTS
+#: model families compared by ``kernel="auto"``, in the order of preference when
+#: their inner AUCs tie (`poimkit.run.registry`): the positional WD / WDS kernel
+#: first, as its POIMs say where a k-mer counts as well as which (a
+#: position-free signal shows in them as a flat profile), while the gapped
+#: k-mer model's are flat by construction; so the position-free model is
+#: chosen only when it is better by more than the tie tolerance
+FAMILIES = searched_families()
 #: values of ``kernel``: a family, or ``"auto"`` to choose it from the data;
 #: ``"cnn"``, the deep family (`poimkit.torch.CNNClassifier`, the ``torch``
 #: extra), is trained only when asked for
-KERNELS = ("auto", *FAMILIES, "cnn")
-#: the CNN's settings (`poimkit.torch.CNNClassifier`): never searched
-CNN_DEFAULTS = {"filters": 64, "layers": 6, "epochs": 30, "max_time": None}
-#: the kernel models' options, which the CNN does not take (None: not given)
-KERNEL_ONLY = ("degree", "shift", "C", "mismatches", "reverse_complement", "grid")
+KERNELS = ("auto", *family_names())
 #: ``kernel="auto"`` also cross-validates the CNN (torch installed) from this many
 #: records on: on NFE2 (1,032 records) the CNN tied gkm at 35 times the time, on
 #: CTCF (8,810) it won by 0.054 AUC (benchmarks/RESULTS.md); the bundled demo's
@@ -210,134 +210,35 @@ class RunOptions:
                 f"solver must be 'auto' or one of {sorted(SOLVERS)}, got "
                 f"{self.solver!r}"
             )
-        if self.kernel not in KERNELS:
-            raise InputError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
+        kernels = ("auto", *family_names())
+        if self.kernel not in kernels:
+            raise InputError(f"kernel must be one of {kernels}, got {self.kernel!r}")
         if self.mismatches is not None:
             check_int(self.mismatches, "mismatches", 0)
         check_int(self.seed, "seed", 0, 2**32 - 1)
         if self.cnn_min_records is not None:
             check_int(self.cnn_min_records, "cnn_min_records", 2)
-        if self.solver == "linear" and self.kernel != "gkm":
-            kernel_only = {
-                "mismatches": self.mismatches,
-                "reverse_complement": self.reverse_complement,
-            }
-            given = [name for name, v in kernel_only.items() if v]
-            if given:
-                raise InputError(
-                    f"{', '.join(given)}: option(s) of the WD kernel solver "
-                    "(WDKernelSVC; solver='kernel', CLI: --solver kernel); the "
-                    "linear solver (WDLinearSVC) has no mismatches and one strand"
-                )
-        if self.kernel == "cnn":
-            self._check_cnn()
-        if self.kernel == "gkm":
-            check_int(self.gkm_l, "gkm_l", 1, 20)
-            check_int(self.gkm_k, "gkm_k", 1, self.gkm_l)
-            wd_only = {
-                "degree": self.degree,
-                "shift": self.shift,
-                "mismatches": self.mismatches,
-            }
-            given = [name for name, v in wd_only.items() if v is not None]
-            if given:
-                raise InputError(
-                    f"{', '.join(given)}: option(s) of the WD kernel, not of "
-                    "kernel='gkm'"
-                )
-            from ..svm.gkm import MAX_LMER_TABLE
-
-            if self.solver == "linear" and self.gkm_l > MAX_LMER_TABLE:
-                raise InputError(
-                    f"kernel='gkm' with solver='linear' needs gkm_l <= "
-                    f"{MAX_LMER_TABLE} (an l-mer table of 4**l numbers), got "
-                    f"{self.gkm_l}"
-                )
-
-    def _check_cnn(self) -> None:
-        """The CNN takes none of the kernels' options, and torch must be there."""
-        kernel_options = {name: getattr(self, name) for name in KERNEL_ONLY}
-        kernel_options["grid"] = self.grid or None  # grid=False: nothing to search
-        given = [name for name, v in kernel_options.items() if v is not None]
-        if self.solver != "auto":
-            given.append("solver")
-        if given:
-            raise InputError(
-                f"{', '.join(given)}: option(s) of the kernel models, not of "
-                "kernel='cnn' (both strands are always read)"
-            )
-        check_int(self.cnn_filters, "cnn_filters", 1)
-        check_int(self.cnn_layers, "cnn_layers", 0, 12)
-        check_int(self.cnn_epochs, "cnn_epochs", 1)
-        if self.cnn_max_time is not None and not self.cnn_max_time > 0:
-            raise InputError(f"cnn_max_time must be positive, got {self.cnn_max_time}")
-        from .._extras import require_torch
-
-        require_torch()
+        family_of(self).check(self)
 
     @property
     def selects(self) -> bool:
         """Whether parameters left at None are chosen by an inner CV.
 
-        By default yes, but for the WD kernel's linear solver (whose fits
-        share no kernel matrix and whose degree is never searched); a gkm
-        model's C matters (tenfold changes move the AUC by 0.02-0.03 on
+        As the family says (`poimkit.run.registry.Family.selects`): by
+        default yes, but for the WD kernel's linear solver (whose fits share
+        no kernel matrix and whose degree is never searched) and the CNN; a
+        gkm model's C matters (tenfold changes move the AUC by 0.02-0.03 on
         ChIP-like data) and its linear solver refits it cheaply.
         """
-        if self.kernel == "cnn":
-            return False
-        if self.grid is not None:
-            return bool(self.grid)
-        return self.solver != "linear" or self.kernel == "gkm"
+        return family_of(self).selects(self)
 
     def defaults(self) -> dict:
         """Values of the parameters neither given nor selected (auto: wd's)."""
-        if self.kernel == "cnn":
-            return CNN_DEFAULTS
-        return GKM_DEFAULTS if self.kernel == "gkm" else FIXED_DEFAULTS
+        return family_of(self).defaults
 
     def fixed(self) -> dict:
         """The parameters the user set (None for those to select; auto: wd's)."""
-        if self.kernel == "cnn":
-            return {
-                "filters": self.cnn_filters,
-                "layers": self.cnn_layers,
-                "epochs": self.cnn_epochs,
-                "max_time": self.cnn_max_time,
-            }
-        if self.kernel == "gkm":
-            fixed = {
-                "l": self.gkm_l,
-                "k": self.gkm_k,
-                "reverse_complement": self.reverse_complement,
-                "C": self.C,
-            }
-            if not self.selects:
-                fixed = {
-                    k: GKM_DEFAULTS[k] if v is None else v for k, v in fixed.items()
-                }
-            return fixed
-        fixed = {"degree": self.degree, "shift": self.shift, "C": self.C}
-        for name in ("mismatches", "reverse_complement"):
-            # the linear solver has neither (`check_model` refuses them but 0/off)
-            if getattr(self, name) is not None and self.solver != "linear":
-                fixed[name] = getattr(self, name)
-        if self.solver == "linear" and self.degree is None:
-            # exact weights: never searched (`resolve_solver` sets it for the data)
-            fixed["degree"] = FIXED_DEFAULTS["degree"]
-        if not self.selects:
-            fixed = {k: FIXED_DEFAULTS[k] if v is None else v for k, v in fixed.items()}
-        return fixed
-
-
-def _gkm_grid(options: RunOptions, n: int, length: int):
-    """`gkm_grid` for ``n`` records of ``length`` (fewer C where it refits)."""
-    from ..svm.gkm import GkmSVC
-    from ..svm.selection import MAX_SEQUENCES, gkm_grid
-
-    model = GkmSVC(l=options.gkm_l, k=options.gkm_k, solver=options.solver)
-    n = min(n, MAX_SEQUENCES)
-    return gkm_grid(options.fixed(), linear=not model._gram_pays(n, n * length))
+        return family_of(self).fixed(self)
 
 
 def search_grid(options: RunOptions, length: int, n: int):
@@ -355,18 +256,14 @@ def search_grid(options: RunOptions, length: int, n: int):
     Returns
     -------
     poimkit.svm.selection.Grid or None
-        `poimkit.svm.selection.default_grid` less the parameters the options fix;
+        The family's search (`poimkit.run.registry.Family.grid`; the WD
+        kernel's is `poimkit.svm.grids.default_grid`) less what the options fix;
         None without ``selects``, when every parameter is fixed, or for
         ``kernel="auto"`` (see `search_families`).
     """
-    from ..svm.selection import default_grid
-
     if not options.selects or options.kernel == "auto":
         return None
-    if options.kernel == "gkm":
-        grid = _gkm_grid(options, n, length)
-    else:
-        grid = default_grid(length, options.fixed())
+    grid = family(options.kernel).grid(options, length, n)
     return grid if grid.size > 1 else None
 
 
@@ -386,18 +283,13 @@ def check_cv(cv: int) -> None:
 def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     """The options with ``solver="auto"`` decided for ``n`` sequences of ``length``.
 
-    For the gkm kernel auto is `poimkit.GkmSVC`'s own choice for ``n``
-    records; for ``kernel="auto"`` it stays "auto" where the WD model takes
-    the kernel solver (each family then decides, `poimkit.run.plan.make_plan`).
-    For the WD kernel auto is the kernel solver unless the data are too many
-    for it (over `KERNEL_MAX_SEQUENCES`, or its matrices over `kernel_memory_limit`) and
-    the linear solver can fit the model (the WD kernel without mismatches or
-    strands); then the linear one, with a one-line notice. A linear model's
-    degree, if not given, is the default degree (20) if the exact table of
-    the k-mers present in ``n`` sequences fits the linear solver's memory
-    budget (`poimkit.svm.linear.table.estimate_train_bytes`), and otherwise
-    the largest that fits, with a notice, so that its POIMs can be computed;
-    a given degree that does not fit is an error.
+    As the family decides (`poimkit.run.registry.Family.resolve_solver`):
+    for the gkm kernel auto is `poimkit.GkmSVC`'s own choice for ``n``
+    records; for the WD kernel and ``kernel="auto"`` it is
+    `poimkit.run.registry.WDFamily.resolve_solver`: the kernel solver unless
+    the data are too many for it (over `KERNEL_MAX_SEQUENCES`, or its matrices
+    over `poimkit.run.kernel_memory.kernel_memory_limit`), with a one-line
+    `SolverNotice`.
 
     Parameters
     ----------
@@ -406,86 +298,11 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
     n, length : int
         Number of sequences and their (typical) length.
     """
-    from ..svm.linear.table import (
-        MEMORY_FRACTION,
-        estimate_train_bytes,
-        largest_fitting_degree,
-        memory_budget,
-    )
-
-    solver = options.solver
-    if options.kernel == "cnn":
-        return options
-    if options.kernel == "gkm":
-        if solver == "auto":  # one loss for the selection and the final model
-            from ..svm.gkm import GkmSVC
-
-            solver = GkmSVC(l=options.gkm_l, k=options.gkm_k)._solver_for(n)
-        return replace(options, solver=solver)
-    linear_fits = options.kernel != "gkm" and not options.mismatches
-    linear_fits = linear_fits and not options.reverse_complement
-    too_large = None
-    if n > KERNEL_MAX_SEQUENCES:
-        too_large = f"more than {KERNEL_MAX_SEQUENCES}"
-    elif kernel_bytes(n) > kernel_memory_limit():
-        too_large = (
-            f"its matrices would need {kernel_bytes(n) / 1024**3:.0f} GiB, over "
-            f"{kernel_memory_limit() / 1024**3:.0f} GiB"
-        )
-    if solver == "auto":
-        solver = "linear" if too_large and linear_fits else "kernel"
-    degree = options.degree
-    if solver == "linear":
-        # POIMs need exact weights: the table of the present k-mers must fit
-        wanted = FIXED_DEFAULTS["degree"] if degree is None else degree
-        shift = options.shift or 0
-        budget = memory_budget()
-        need = estimate_train_bytes(n, length, wanted, shift)
-        fits = largest_fitting_degree(n, length, wanted, shift, budget)
-        why = (
-            f"the exact k-mer table of degree {wanted} on {n} sequences of length "
-            f"{length} needs up to {need / 2**30:.1f} GiB, over the linear "
-            f"solver's budget of {budget / 2**30:.1f} GiB ({MEMORY_FRACTION:.0%} "
-            "of the RAM)"
-        )
-        if need > budget and degree is not None:
-            raise InputError(
-                f"{why}: its POIMs need exact weights; use --degree {fits} or less, "
-                "or fewer sequences"
-            )
-        if need > budget:
-            degree = fits
-            warnings.warn(
-                SolverNotice(f"{why}: using degree {degree} (exact POIMs)"),
-                stacklevel=2,
-            )
-        degree = wanted if degree is None else degree
-    if solver == "linear" and options.solver == "auto":
-        warnings.warn(
-            SolverNotice(
-                f"{n} sequences are too many for the kernel solver ({too_large}): "
-                f"using the linear solver, degree {degree} (choose with --solver, "
-                "--degree)"
-            ),
-            stacklevel=2,
-        )
-    if options.kernel == "auto" and options.solver == "auto" and solver == "kernel":
-        # both families stay open: the WD model takes the kernel solver, the
-        # gkm model decides for itself (resolved again once a family is chosen)
-        solver = "auto"
-    return narrow_kernel(replace(options, solver=solver, degree=degree))
-
-
-class SolverNotice(UserWarning):
-    """`resolve_solver` chose the linear solver because the data are large."""
+    return narrow_kernel(family_of(options).resolve_solver(options, n, length))
 
 
 class FamilyNotice(UserWarning):
     """`resolve_kernel` chose the position-free model for records of any lengths."""
-
-
-#: options that only the positional WD kernel has
-_WD_ONLY = ("degree", "shift", "mismatches")
 
 
 def resolve_kernel(options: RunOptions, lengths_differ: bool) -> RunOptions:
@@ -526,7 +343,8 @@ def resolve_kernel(options: RunOptions, lengths_differ: bool) -> RunOptions:
         return options
     if not lengths_differ:
         return narrow_kernel(options)
-    given = [f"--{n}" for n in _WD_ONLY if getattr(options, n) is not None]
+    first = family(searched_families()[0])
+    given = [f"--{n}" for n in first.own_options if getattr(options, n) is not None]
     if given:
         raise InputError(
             "the records have different lengths, which only the position-free "
@@ -540,7 +358,7 @@ def resolve_kernel(options: RunOptions, lengths_differ: bool) -> RunOptions:
         ),
         stacklevel=2,
     )
-    return replace(options, kernel="gkm")
+    return replace(options, kernel=position_free_family())
 
 
 def resolve_strands(options: RunOptions, unoriented: bool) -> RunOptions:
@@ -576,9 +394,7 @@ def resolve_strands(options: RunOptions, unoriented: bool) -> RunOptions:
     """
     if not unoriented or options.reverse_complement is not None:
         return options
-    if options.kernel == "cnn":  # always both strands
-        return options
-    if options.solver == "linear" and options.kernel != "gkm":
+    if not family_of(options).takes_strands(options):  # a CNN reads both always
         return options
     return replace(options, reverse_complement=True)
 
@@ -603,9 +419,11 @@ def narrow_kernel(options: RunOptions) -> RunOptions:
     """
     if options.kernel != "auto":
         return options
-    wd_given = any(getattr(options, n) is not None for n in _WD_ONLY)
-    if wd_given or not options.selects or not _takes(replace(options, kernel="gkm")):
-        return replace(options, kernel="wd")
+    first, *others = searched_families()
+    given = any(getattr(options, n) is not None for n in family(first).own_options)
+    takes = all(_takes(replace(options, kernel=other)) for other in others)
+    if given or not options.selects or not takes:
+        return replace(options, kernel=first)
     return options
 
 
@@ -637,19 +455,12 @@ def search_families(options: RunOptions, length: int, n: int) -> list | None:
         Name, options (``kernel`` set to the family) and candidates of each
         family, in the order of preference for a tie.
     """
-    from ..svm.selection import default_grid
-
     if options.kernel != "auto":
         grid = search_grid(options, length, n)
         return None if grid is None else [(options.kernel, options, grid)]
     out = []
-    for name in FAMILIES:
-        if name == "gkm" and length < options.gkm_l:
-            continue  # records shorter than the gkm words: wd alone
-        family = replace(options, kernel=name)
-        if name == "gkm":
-            grid = _gkm_grid(family, n, length)
-        else:
-            grid = default_grid(length, family.fixed())
-        out.append((name, family, grid))
+    for name in searched_families():
+        own = replace(options, kernel=name)
+        if family(name).takes_length(own, length):  # gkm: records as long as l
+            out.append((name, own, family(name).grid(own, length, n)))
     return out

@@ -1,29 +1,35 @@
 """`poimkit run`: labeled FASTA in; model, POIMs, motifs, figures and a report out.
 
-Each step is a small function; `run_pipeline` times them, shows progress and
-writes everything into a staged folder that is moved into place only at the end
-(`poimkit.io.outdir.staged_directory`), so an interrupted run leaves no output.
+`run_pipeline` is the classification's `ClassificationJob` run by the steps
+every run folder takes (`poimkit.run.job.run_job`): timed, shown, and written
+into a staged folder that is moved into place only at the end, so an
+interrupted run leaves no output.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .._threads import numba_threads
 from .crossval import better_than_chance
 from .data import motif_data, read_input
 from .figures import roc_curves, write_figures
 from .genome import PeakSource, read_peak_input
+from .job import Found, Job, run_job
 from .known import enrich_known, known_summary, read_known, write_known
-from .motif_model import final_models, motif_model_summary, save_motif_models
+from .motif_model import final_models, motif_model_summary
 from .options import RunOptions
 from .plan import make_plan
-from .poim_step import check_poim_memory, compute_run_poim
+from .poim_step import check_poim_memory
+from .report_models import trained_name
 from .sites_bed import write_sites_bed
 from .steps import StepTimer
-from .summary import build_summary, save_results, write_summary
+from .summary import build_summary
 from .train import CNN_STEP, train_model
+
+if TYPE_CHECKING:
+    from ..poim.result import Poim
 
 
 def run_pipeline(
@@ -101,108 +107,223 @@ def run_pipeline(
     fold, ``corner``, ``family`` and each family's best inner AUC in
     ``families`` with ``family_margin``).
     """
-    from tqdm.auto import tqdm
+    job = ClassificationJob((pos, neg, fasta, labels), options, peaks, dataset)
+    return run_job(out, job, force=force, progress=progress)
 
-    from ..io.outdir import (
-        check_output_folder,
-        output_lock,
-        staged_directory,
-    )
-    from ..motifs.discovery import background_letters
-    from .report import write_report
 
-    options = options or RunOptions()
-    options.check()
-    timer = StepTimer()  # the run's wall time starts here
-    # cheap checks and reading first: bad input fails before any bar or folder
-    inputs = (pos, neg, fasta, labels) + (peaks.files if peaks else ())
-    if peaks is not None:
-        peaks.check(options)
-    check_output_folder(out, force, inputs)
-    with output_lock(out):  # a second run into the same folder: refused now
-        known = tested = None
-        if options.compare or options.known:
+class ClassificationJob(Job):
+    """`run_pipeline`'s parts: labeled records, an SVM (or CNN), known motifs.
+
+    Parameters
+    ----------
+    files : tuple of str or None
+        ``pos``, ``neg``, ``fasta`` and ``labels`` (`read_input`).
+    options : RunOptions or None
+        The run's options (default `RunOptions()`).
+    peaks : PeakSource or None
+        Peaks in a genome instead of FASTA files.
+    dataset : str or None
+        A name for the input recorded in the summary.
+    """
+
+    def __init__(
+        self,
+        files: tuple,
+        options: RunOptions | None,
+        peaks: PeakSource | None,
+        dataset: str | None,
+    ) -> None:
+        self.labeled = files
+        self.options = options or RunOptions()
+        self.peaks = peaks
+        self.dataset = dataset
+        self.files = files + (peaks.files if peaks else ())
+
+    def check(self) -> None:
+        """The options, and the peaks' files and options."""
+        self.options.check()
+        if self.peaks is not None:
+            self.peaks.check(self.options)
+
+    def read(self, timer: StepTimer, progress: bool | str) -> None:
+        """Known motifs first (a bad source fails first), the records, the plan.
+
+        Parameters
+        ----------
+        timer : StepTimer
+            Times and shows the steps.
+        progress : bool or "lines"
+            Bars on standard error, or a line per step.
+        """
+        self.known = self.tested = None
+        if self.options.compare or self.options.known:
             with timer.step("known motifs"):
-                known, tested = read_known(options)
+                self.known, self.tested = read_known(self.options)
         with timer.step("read"):
-            data, made = _read(
-                (pos, neg, fasta, labels), peaks, options, progress is True, dataset
+            self.data, self.made = _read(
+                self.labeled, self.peaks, self.options, progress is True, self.dataset
             )
-        plan = make_plan(data, options)  # checks the folds before hours of training
-        options = plan.options
-        check_poim_memory(data, options, plan.candidates())
-        steps = _step_names(options, tested is not None, plan.contender is not None)
-        with (
-            staged_directory(out, force=force, inputs=inputs) as staged,
-            numba_threads(options.threads),
-            tqdm(total=len(steps), unit="step", disable=progress is not True) as bar,
-        ):
-            timer.bar = bar
-            timer.lines = progress == "lines"
-            trained = train_model(
-                data,
-                plan,
-                progress=progress,
-                step=timer.step,
-                motif_model=bool(options.max_motifs),
-            )
-            model, cv = trained.model, trained.cv
-            options = trained.plan.options  # the CNN's if kernel="auto" kept it
-            with timer.step("POIM"):
-                poim, background = compute_run_poim(
-                    model, data, options, progress is True
-                )
-            with timer.step("motifs"):
-                X_motifs, ids_motifs, y_motifs = motif_data(data)
-                motifs = _found_motifs(poim, X_motifs, y_motifs, options, cv)
-                explained, stack, chosen = final_models(
-                    model, motifs, data, background_letters(background), cv, options
-                )
-            if tested is not None:
-                with timer.step("known-motif enrichment"):
-                    enrichment = enrich_known(
-                        tested,
-                        X_motifs,
-                        y_motifs,
-                        motifs,
-                        background_letters(background),
-                    )
-            with timer.step("outputs"):
-                save_results(staged, model, poim)
-                save_motif_models(staged, explained, stack)
-                _write_motif_files(
-                    staged, motifs, ids_motifs, y_motifs, background, made
-                )
-                figures = write_figures(
-                    staged / "figures",
-                    poim,
-                    motifs,
-                    y_motifs,
-                    roc_curves(cv, "CNN" if options.kernel == "cnn" else "SVM"),
-                    lengths=[len(x) for x in X_motifs],
-                    probabilities=cv.get("out_of_fold_probabilities"),
-                )
-                if tested is not None:
-                    figures += write_known(staged, staged / "figures", enrichment)
-            summary = build_summary(
-                data,
-                trained,
-                poim,
+        self.plan = make_plan(self.data, self.options)  # checks the folds first
+        self.options = self.plan.options
+        check_poim_memory(self.data, self.options, self.plan.candidates())
+
+    def steps(self) -> list[str]:
+        """CV, the CNN's, training, POIM, motifs, known motifs, outputs."""
+        known, cnn = self.tested is not None, self.plan.contender is not None
+        return _step_names(self.options, known, cnn)
+
+    def train(self, timer: StepTimer, progress: bool | str) -> tuple:
+        """`train_model`: the family kept, its CV and its final fit.
+
+        Parameters
+        ----------
+        timer : StepTimer
+            Times and shows the steps.
+        progress : bool or "lines"
+            Bars on standard error, or a line per step.
+        """
+        self.trained = train_model(
+            self.data,
+            self.plan,
+            progress=progress,
+            step=timer.step,
+            motif_model=bool(self.options.max_motifs),
+        )
+        self.options = self.trained.plan.options  # the CNN's if auto kept it
+        return self.trained.model, self.trained.cv
+
+    def find_motifs(
+        self, model: Any, poim: Poim, background: Any, cv: dict, timer: StepTimer
+    ) -> Found:
+        """The POIM's motifs, their models, and the known motifs' enrichment.
+
+        Parameters
+        ----------
+        model : object
+            A fitted model.
+        poim : Poim
+            The model's POIMs.
+        background : MarkovBackground
+            The POIMs' background.
+        cv : dict
+            The cross-validation's figures (`cross_validate`).
+        timer : StepTimer
+            Times and shows the steps.
+        """
+        from ..motifs.discovery import background_letters
+
+        letters = background_letters(background)
+        with timer.step("motifs"):
+            X, self.motif_ids, y = motif_data(self.data)
+            self.motif_records = X, y
+            motifs = _found_motifs(poim, X, y, self.options, cv)
+            found = Found(
                 motifs,
-                y_motifs=y_motifs,
-                background=background,
-                figures=figures,
-                runtimes=timer.with_total(),
-                known=known,
-                made=made,
-                dataset=dataset,
+                *final_models(model, motifs, self.data, letters, cv, self.options),
             )
-            summary["motif_model"] = motif_model_summary(explained, cv, data.y)
-            summary["chosen_model"] = chosen
-            if tested is not None:
-                summary["known_motifs"] = known_summary(enrichment, options.known)
-            write_summary(staged, summary, write_report)
+        if self.tested is not None:
+            with timer.step("known-motif enrichment"):
+                self.enrichment = enrich_known(self.tested, X, y, motifs, letters)
+        return found
+
+    def write(
+        self, staged: Path, poim: Poim, background: Any, found: Found, cv: dict
+    ) -> list:
+        """Motif files, figures and the known motifs' table.
+
+        Parameters
+        ----------
+        staged : pathlib.Path
+            The staged output folder.
+        poim : Poim
+            The model's POIMs.
+        background : MarkovBackground
+            The POIMs' background.
+        found : Found
+            The motifs and their models.
+        cv : dict
+            The cross-validation's figures (`cross_validate`).
+        """
+        X, y = self.motif_records
+        _write_motif_files(
+            staged, found.motifs, self.motif_ids, y, background, self.made
+        )
+        figures = write_figures(
+            staged / "figures",
+            poim,
+            found.motifs,
+            y,
+            roc_curves(cv, trained_name({"family": self.options.kernel})),
+            lengths=[len(x) for x in X],
+            probabilities=cv.get("out_of_fold_probabilities"),
+        )
+        if self.tested is not None:
+            figures += write_known(staged, staged / "figures", self.enrichment)
+        return figures
+
+    def summary(
+        self,
+        model: Any,
+        poim: Poim,
+        background: Any,
+        found: Found,
+        cv: dict,
+        figures: list,
+        runtimes: dict,
+    ) -> dict:
+        """`build_summary`, the motif models and the known motifs.
+
+        Parameters
+        ----------
+        model : object
+            A fitted model.
+        poim : Poim
+            The model's POIMs.
+        background : MarkovBackground
+            The POIMs' background.
+        found : Found
+            The motifs and their models.
+        cv : dict
+            The cross-validation's figures (`cross_validate`).
+        figures : list of str or pathlib.Path
+            The figures written (or their folder).
+        runtimes : dict
+            Wall time per step.
+        """
+        summary = build_summary(
+            self.data,
+            self.trained,
+            poim,
+            found.motifs,
+            y_motifs=self.motif_records[1],
+            background=background,
+            figures=figures,
+            runtimes=runtimes,
+            known=self.known,
+            made=self.made,
+            dataset=self.dataset,
+        )
+        summary["motif_model"] = motif_model_summary(found.explained, cv, self.data.y)
+        summary["chosen_model"] = found.chosen
+        if self.tested is not None:
+            summary["known_motifs"] = known_summary(self.enrichment, self.options.known)
         return summary
+
+    def write_report(self, path: Path, summary: dict, figures: Path) -> None:
+        """`poimkit.run.report.write_report`.
+
+        Parameters
+        ----------
+        path : pathlib.Path
+            Where the report is written.
+        summary : dict
+            The run's summary.
+        figures : list of str or pathlib.Path
+            The figures written (or their folder).
+        """
+        from .report import write_report
+
+        write_report(path, summary, figures)
 
 
 def _found_motifs(poim, X, y, options: RunOptions, cv: dict) -> list:

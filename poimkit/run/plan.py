@@ -15,13 +15,13 @@ from typing import Any
 from .data import LabeledData, check_folds
 from .kernel_memory import check_kernel_size
 from .options import (
-    KERNEL_ONLY,
     RunOptions,
     resolve_kernel,
     resolve_solver,
     resolve_strands,
     search_families,
 )
+from .registry import KERNEL_ONLY, contender_family, family, family_of
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,32 @@ class RunPlan:
         return [(name, self.templates[name], grid) for name, _, grid in self.families]
 
 
+@dataclass
+class TrainedModel:
+    """What `train_model` returns.
+
+    Attributes
+    ----------
+    model : fitted estimator
+        The final model, fitted on all sequences.
+    chosen : dict
+        Its parameters (`train_final`).
+    selection : dict or None
+        The selection (`cross_validate`), None if nothing was selected.
+    cv : dict
+        `cross_validate`'s result, `NO_CV` without cross-validation.
+    plan : RunPlan
+        The plan it was trained by: the CNN's (``plan.contender``) if
+        ``kernel="auto"`` compared it and kept it (`poimkit.run.families`).
+    """
+
+    model: Any
+    chosen: dict
+    selection: dict | None
+    cv: dict
+    plan: RunPlan
+
+
 def make_plan(
     data: LabeledData, options: RunOptions, model: Any = None, *, check: bool = True
 ) -> RunPlan:
@@ -104,7 +130,7 @@ def make_plan(
     families = search_families(options, length, n)
     if check:
         check_folds(data, options, families)
-        check_kernel_size(n, options.solver, options.kernel)
+        check_kernel_size(n, options.solver, family_of(options))
     names = [options.kernel] if families is None else [f for f, _, _ in families]
     templates = {name: _template(options, name, model, length) for name in names}
     contender = contender_plan(data, given) if given.kernel == "auto" else None
@@ -133,12 +159,13 @@ def contender_plan(data: LabeledData, options: RunOptions) -> RunPlan | None:
     from importlib.util import find_spec
 
     least = options.cnn_min_records
-    if not options.cv or least is None or data.y.size < least:
+    contender = contender_family()
+    if not options.cv or least is None or data.y.size < least or contender is None:
         return None
     if find_spec("torch") is None:
         return None
-    cnn = replace(options, kernel="cnn", solver="auto", **dict.fromkeys(KERNEL_ONLY))
-    return make_plan(data, cnn)
+    unset = dict.fromkeys(KERNEL_ONLY)
+    return make_plan(data, replace(options, kernel=contender, solver="auto", **unset))
 
 
 def _unoriented(data: LabeledData) -> bool:
@@ -158,25 +185,6 @@ def _template(options: RunOptions, family: str, model: Any, length: int):
 
 def _estimator(options: RunOptions, length: int):
     """The unfitted model of `poimkit run`; selected parameters at their defaults."""
-    extra = {}
     defaults = options.defaults()
     params = {k: defaults[k] if v is None else v for k, v in options.fixed().items()}
-    if options.kernel == "cnn":
-        from ..torch import CNNClassifier
-
-        return CNNClassifier(
-            n_threads=options.threads, random_state=options.seed, **params
-        )
-    if options.kernel == "gkm":
-        from ..svm.gkm import GkmSVC
-
-        return GkmSVC(n_threads=options.threads, solver=options.solver, **params)
-    if options.solver == "linear":
-        # POIMs need exact weights: the defaults index the present k-mers
-        # exactly (`resolve_solver` kept the degree within the memory budget)
-        extra["verbose"] = False
-    from ..svm import make_model
-
-    # solver "auto" here: kernel="auto" on data the WD kernel solver takes
-    solver = "kernel" if options.solver == "auto" else options.solver
-    return make_model(solver, n_threads=options.threads, **params, **extra)
+    return family(options.kernel).estimator(options, params)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ..additive import decomposition
 from .options import RunOptions
+from .registry import family
 
 if TYPE_CHECKING:
     from ..background import MarkovBackground
@@ -95,11 +97,11 @@ def largest_models(
     """
     gkm_l, wds = None, None
     for name, model, grid in candidates:
-        if getattr(model, "score_only", False):
+        if not family(name).kernel_svm:
             continue  # a CNN: its POIM is sampled (`sampled_run_poim`)
         values = {k: [v] for k, v in model.get_params().items()}
         values.update(grid.to_dict() if grid is not None else {})
-        if name == "gkm":
+        if family(name).position_free:
             gkm_l = max(values["l"])
         elif not hasattr(model, "shift_base_weights") or any(values["mismatches"]):
             wds = (0, 1)  # the POIM of the expanded weights
@@ -133,7 +135,7 @@ def compute_run_poim(
     """
     from ..poim import compute_poim
 
-    if getattr(model, "score_only", False):
+    if decomposition(model) == "score_only":
         return sampled_run_poim(model, data, options, progress)
     background = make_background(data, options)
     poim = compute_poim(
@@ -195,8 +197,7 @@ def sampled_run_poim(
     from ..background import MarkovBackground
     from ..poim.score_only import sampled_score_only_poim
 
-    position_free = getattr(model, "position_free", False)
-    cap = SAMPLED_MAX_LENGTH if position_free else SAMPLED_LENGTH
+    cap = SAMPLED_MAX_LENGTH if model.position_free else SAMPLED_LENGTH
     length = min(cap, data.length)
     if options.background == "uniform":
         background = MarkovBackground.uniform(length)
@@ -209,7 +210,7 @@ def sampled_run_poim(
         n_samples=SAMPLED_SAMPLES,
         random_state=options.seed,
         progress=progress,
-        windows="centre" if position_free else "all",
+        windows="centre" if model.position_free else "all",
     )
     return poim, background
 

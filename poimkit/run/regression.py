@@ -58,10 +58,10 @@ def make_regressor(
     -------
     WDKernelSVR or GkmSVR
     """
-    from ..svm import GkmSVR, WDKernelSVR
+    from .registry import family
 
     given = {k: v for k, v in params.items() if v is not None}
-    model = (GkmSVR if kernel == "gkm" else WDKernelSVR)(n_threads=threads, **given)
+    model = family(kernel).estimator_class("regression")(n_threads=threads, **given)
     model._check_params()
     return model
 

@@ -21,12 +21,15 @@ from typing import TYPE_CHECKING, Any
 from .._messages import inform
 from ..errors import InputError
 from .data import LabeledData
+from .job import Found, Job, run_job
 from .options import RunOptions
+from .registry import family_of, position_free_family
 from .regression import clone_checked, cv_regression, nested_regression
 from .regression_outputs import plot_predictions, regression_motifs, write_motif_outputs
 from .steps import StepTimer
 
 if TYPE_CHECKING:
+    from ..poim.result import Poim
     from .genome import PeakSource
 
 __all__ = ["TargetSource", "run_regression", "train_regression"]
@@ -116,7 +119,7 @@ def _read_and_families(
     lengths = sorted({len(x) for x in X})
     if options.kernel == "auto" and len(lengths) > 1:
         inform("records of different lengths: the gapped k-mer model (gkm)")
-    if options.kernel == "gkm" and (
+    if family_of(options).position_free and (
         options.degree is not None or options.shift is not None or options.mismatches
     ):
         raise InputError("--degree, --shift and --mismatches apply to --kernel wd")
@@ -144,7 +147,7 @@ def _read_and_families(
     for _, template, grid in families:
         for setting in grid.settings():  # refuse a bad fixed value before any work
             clone_checked(template, {**setting, "C": grid.C[0]})
-    codes = as_codes(X, "gkm" if len(lengths) > 1 else "auto")
+    codes = as_codes(X, "auto")  # records of different lengths as rows
     shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
     inform(f"read {len(y)} sequences of length {shown} with continuous targets")
     return list(ids), codes, y, families, peaks
@@ -162,9 +165,11 @@ def _resolve_solver(options: RunOptions, n: int, lengths: list[int]):
 
     from .options import resolve_solver
 
-    kernel = "gkm" if len(lengths) > 1 and options.kernel == "auto" else options.kernel
+    kernel = options.kernel
+    if len(lengths) > 1 and kernel == "auto":
+        kernel = position_free_family()
     resolved = resolve_solver(replace(options, kernel=kernel), n, lengths[-1])
-    if resolved.solver == "linear" and resolved.kernel != "gkm":
+    if resolved.solver == "linear" and family_of(resolved).streams:
         if options.mismatches or options.reverse_complement:
             raise InputError(
                 "--mismatches and --reverse-complement apply to the kernel solver "
@@ -337,82 +342,213 @@ def run_regression(
     dict
         The content of ``summary.json``.
     """
-    from ..io.outdir import check_output_folder, output_lock
+    job = RegressionJob(source, _with_split(options, source), epsilon)
+    return run_job(out, job, force=force, progress=progress)
 
-    check_output_folder(out, force, source.files)
-    options = _with_split(options, source)
-    timer = StepTimer(lines=progress == "lines")
-    with output_lock(out):
+
+class RegressionJob(Job):
+    """`run_regression`'s parts: records with targets, an SVR, motifs of the targets.
+
+    Parameters
+    ----------
+    source : TargetSource
+        The records and targets.
+    options : RunOptions
+        The run's options, the CV split resolved.
+    epsilon : float or None
+        The SVR's tube half-width (None: chosen, as ``C``).
+    """
+
+    def __init__(
+        self, source: TargetSource, options: RunOptions, epsilon: float | None
+    ) -> None:
+        self.source = source
+        self.options = options
+        self.epsilon = epsilon
+        self.files = source.files
+
+    def read(self, timer: StepTimer, progress: bool | str) -> None:
+        """The records, their targets and the candidate models.
+
+        Parameters
+        ----------
+        timer : StepTimer
+            Times and shows the steps.
+        progress : bool or "lines"
+            Bars on standard error, or a line per step.
+        """
+        from .poim_step import check_poim_memory
+
         with timer.step("read"):
-            read = _read_and_families(source, options, epsilon, progress is not True)
-        return _run_in_folder(
-            out, source, options, force, progress is True, read, timer
-        )
+            quiet = progress is not True
+            read = _read_and_families(self.source, self.options, self.epsilon, quiet)
+        self.ids, self.codes, self.y, self.families, self.peaks = read
+        self.data = LabeledData([], self.codes, self.y, [], 0)
+        check_poim_memory(self.data, self.options, self.families)
 
+    def _selection_step(self) -> str | None:
+        """The step that chooses the model: the CV's, the selection's, or none."""
+        if self.options.cv:
+            return "cross-validation"
+        return "selection" if _selects(self.families) else None
 
-def _run_in_folder(out, source, options, force, bars, read, timer) -> dict:
-    """`run_regression` after reading: the staged folder's steps and summary."""
-    from .._threads import numba_threads
-    from ..io.outdir import staged_directory
-    from ..motifs.discovery import background_letters
-    from .genome import write_negative_records
-    from .motif_model import final_models, motif_model_summary, save_motif_models
-    from .poim_step import check_poim_memory, compute_run_poim
-    from .report_regression import write_regression_report
-    from .summary import build_regression_summary, save_results, write_summary
+    def steps(self) -> list[str]:
+        """Selection or CV, training, POIM, motifs, outputs."""
+        chosen = [self._selection_step()] if self._selection_step() else []
+        return [*chosen, "training", "POIM", "motifs", "outputs"]
 
-    ids, codes, y, families, peaks = read
-    data = LabeledData([], codes, y, [], 0)
-    check_poim_memory(data, options, families)
-    nested = options if options.max_motifs and options.cv else None
-    with (
-        staged_directory(out, force, source.files) as staged,
-        numba_threads(options.threads),
-    ):
-        step = "cross-validation" if options.cv else "selection"
-        with timer.step(step) if options.cv or _selects(families) else nullcontext():
+    def train(self, timer: StepTimer, progress: bool | str) -> tuple:
+        """Choose by (nested) CV, then fit on every record.
+
+        Parameters
+        ----------
+        timer : StepTimer
+            Times and shows the steps.
+        progress : bool or "lines"
+            Bars on standard error, or a line per step.
+        """
+        options, step = self.options, self._selection_step()
+        nested = options if options.max_motifs and options.cv else None
+        with timer.step(step) if step else nullcontext():
             cv, model = _select_and_cross_validate(
-                options, ids, codes, y, families, bars, nested
+                options,
+                self.ids,
+                self.codes,
+                self.y,
+                self.families,
+                progress is True,
+                nested,
             )
         with timer.step("training"):
-            model.fit(codes, y)
-        with timer.step("POIM"):
-            poim, background = compute_run_poim(model, data, options, bars)
+            model.fit(self.codes, self.y)
+        return model, cv
+
+    def find_motifs(
+        self, model: Any, poim: Poim, background: Any, cv: dict, timer: StepTimer
+    ) -> Found:
+        """`regression_motifs` and their models.
+
+        Parameters
+        ----------
+        model : object
+            A fitted model.
+        poim : Poim
+            The model's POIMs.
+        background : MarkovBackground
+            The POIMs' background.
+        cv : dict
+            The cross-validation's figures (`cross_validate`).
+        timer : StepTimer
+            Times and shows the steps.
+        """
+        from ..motifs.discovery import background_letters
+        from .motif_model import final_models
+
+        options = self.options
         with timer.step("motifs"):
-            motifs, note = regression_motifs(
-                poim, codes, y, cv, options.max_motifs, options.seed
+            motifs, self.note = regression_motifs(
+                poim, self.codes, self.y, cv, options.max_motifs, options.seed
             )
-            explained, stack, chosen = final_models(
-                model, motifs, data, background_letters(background), cv, options
+            letters = background_letters(background)
+            models = final_models(model, motifs, self.data, letters, cv, options)
+        return Found(motifs, *models)
+
+    def write(
+        self, staged: Path, poim: Poim, background: Any, found: Found, cv: dict
+    ) -> list:
+        """Motif files and figures, negatives, the held-out predictions.
+
+        Parameters
+        ----------
+        staged : pathlib.Path
+            The staged output folder.
+        poim : Poim
+            The model's POIMs.
+        background : MarkovBackground
+            The POIMs' background.
+        found : Found
+            The motifs and their models.
+        cv : dict
+            The cross-validation's figures (`cross_validate`).
+        """
+        from .genome import write_negative_records
+
+        figures = write_motif_outputs(
+            staged, poim, found.motifs, self.ids, self.codes, self.y
+        )
+        if self.peaks is not None:
+            write_negative_records(self.peaks.negative_records, staged)
+        if "cv_predictions" in cv:
+            plot_predictions(
+                staged / "figures" / "predicted_vs_observed.png",
+                self.y,
+                cv["cv_predictions"],
             )
-        with timer.step("outputs"):
-            save_results(staged, model, poim)
-            save_motif_models(staged, explained, stack)
-            figures = write_motif_outputs(staged, poim, motifs, ids, codes, y)
-            if peaks is not None:
-                write_negative_records(peaks.negative_records, staged)
-            if "cv_predictions" in cv:
-                plot_predictions(
-                    staged / "figures" / "predicted_vs_observed.png",
-                    y,
-                    cv["cv_predictions"],
-                )
-                figures.insert(0, "predicted_vs_observed.png")
+            figures.insert(0, "predicted_vs_observed.png")
+        return figures
+
+    def summary(
+        self,
+        model: Any,
+        poim: Poim,
+        background: Any,
+        found: Found,
+        cv: dict,
+        figures: list,
+        runtimes: dict,
+    ) -> dict:
+        """`build_regression_summary`, the peaks and the motif models.
+
+        Parameters
+        ----------
+        model : object
+            A fitted model.
+        poim : Poim
+            The model's POIMs.
+        background : MarkovBackground
+            The POIMs' background.
+        found : Found
+            The motifs and their models.
+        cv : dict
+            The cross-validation's figures (`cross_validate`).
+        figures : list of str or pathlib.Path
+            The figures written (or their folder).
+        runtimes : dict
+            Wall time per step.
+        """
+        from .motif_model import motif_model_summary
+        from .summary import build_regression_summary
+
         summary = build_regression_summary(
-            source.files,
-            data,
+            self.source.files,
+            self.data,
             model,
             poim,
             cv,
-            cv_folds=options.cv,
-            motifs=motifs,
-            motifs_note=note,
+            cv_folds=self.options.cv,
+            motifs=found.motifs,
+            motifs_note=self.note,
             figures=figures,
-            runtimes=timer.with_total(),
+            runtimes=runtimes,
         )
-        if peaks is not None:
-            summary.update(peaks.description)
-        summary["motif_model"] = motif_model_summary(explained, cv, y)
-        summary["chosen_model"] = chosen
-        write_summary(staged, summary, write_regression_report)
-    return summary
+        if self.peaks is not None:
+            summary.update(self.peaks.description)
+        summary["motif_model"] = motif_model_summary(found.explained, cv, self.y)
+        summary["chosen_model"] = found.chosen
+        return summary
+
+    def write_report(self, path: Path, summary: dict, figures: Path) -> None:
+        """`poimkit.run.report_regression.write_regression_report`.
+
+        Parameters
+        ----------
+        path : pathlib.Path
+            Where the report is written.
+        summary : dict
+            The run's summary.
+        figures : list of str or pathlib.Path
+            The figures written (or their folder).
+        """
+        from .report_regression import write_regression_report
+
+        write_regression_report(path, summary, figures)

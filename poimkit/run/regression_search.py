@@ -118,21 +118,21 @@ def regression_families(
     >>> grid.to_dict()
     {'l': [11], 'k': [7], 'reverse_complement': [True], 'epsilon': [0.2], 'C': [1.0]}
     """
-    from ..svm import GkmSVR, WDKernelSVR, WDLinearSVR
-    from ..svm.grids import Grid, default_grid, gkm_grid
-    from .options import FIXED_DEFAULTS, GKM_DEFAULTS
+    from ..svm.grids import Grid
+    from .registry import family, position_free_family, searched_families
 
     given = {name: value for name, value in fixed.items() if value is not None}
-    gkm_solver = solver if solver in ("kernel", "linear") else "auto"
-    gkm_linear = GkmSVR(solver=gkm_solver)._solver_for(n) == "linear"
-    wd_only = any(given.get(name) for name in ("degree", "shift", "mismatches"))
+    first, *_ = searched = searched_families()
+    first_only = family(first).own_options.values()
     if kernel == "auto":
         if length is None:
-            names = ["gkm"]
-        elif wd_only or not select or solver == "linear":
-            names = ["wd"]
+            names = [position_free_family()]
+        elif any(given.get(name) for name in first_only) or not select:
+            names = [first]
+        elif solver == "linear":
+            names = [first]
         else:
-            names = ["wd", "gkm"]
+            names = [name for name in searched if family(name).regressor]
     else:
         names = [kernel]
 
@@ -145,32 +145,13 @@ def regression_families(
 
     out = []
     for name in names:
-        searching = select and not (name == "wd" and solver == "linear")
-        linear_refits = name == "gkm" and gkm_linear
-        C = candidates(
-            "C", REGRESSION_LINEAR_C if linear_refits else REGRESSION_C, searching
-        )
+        model = family(name)
+        searching = select and model.searches_regression(solver)
+        refits = model.refits_linear(n, solver)
+        C = candidates("C", REGRESSION_LINEAR_C if refits else REGRESSION_C, searching)
         epsilon = candidates("epsilon", REGRESSION_EPSILON, searching)
-        if name == "wd" and solver == "linear":
-            own = {k: given.get(k, FIXED_DEFAULTS[k]) for k in ("degree", "shift")}
-            kernel_grid = {k: (v,) for k, v in own.items()}
-            template = WDLinearSVR(n_threads=threads)
-        elif name == "wd":
-            own = {
-                key: given[key]
-                for key in ("degree", "shift", "mismatches", "reverse_complement")
-                if key in given
-            }
-            if not select:
-                own = {**{k: FIXED_DEFAULTS[k] for k in ("degree", "shift")}, **own}
-            kernel_grid = default_grid(length, own).kernel
-            template = WDKernelSVR(n_threads=threads)
-        else:
-            own = {k: given[k] for k in ("l", "k", "reverse_complement") if k in given}
-            if not select:
-                own = {**GKM_DEFAULTS, **own}
-            kernel_grid = gkm_grid(own).kernel
-            template = GkmSVR(n_threads=threads, solver=gkm_solver)
+        kernel_grid = model.regression_kernel(given, length, select, solver)
+        template = model.regressor_template(threads, solver)
         # epsilon last: consecutive candidates that differ in it share a kernel
         grid = Grid({**kernel_grid, "epsilon": epsilon}, C)
         out.append((name, template, grid))

@@ -248,12 +248,11 @@ def selection_note(selection: dict | None, n_sequences: int) -> str:
     return text + "</p>"
 
 
-#: the model families in words
-_FAMILY_NAMES = {
-    "wd": "the positional WD / WDS kernel",
-    "gkm": "the position-free gapped k-mer kernel",
-    "cnn": "a dilated residual CNN",
-}
+def _family_title(name: str) -> str:
+    """A family in words (its name if it is not registered)."""
+    from .registry import family, family_names
+
+    return family(name).title if name in family_names() else name
 
 
 def _family_note(selection: dict) -> str:
@@ -266,7 +265,7 @@ def _family_note(selection: dict) -> str:
     family = selection["family"]
     label = inner_figure(selection)[1]
     best = ", ".join(
-        f"{html.escape(_FAMILY_NAMES.get(name, name))} {score:.4f}"
+        f"{html.escape(_family_title(name))} {score:.4f}"
         for name, score in scores.items()
     )
     margin = selection["family_margin"]
@@ -277,19 +276,13 @@ def _family_note(selection: dict) -> str:
         f"{selection['family_tolerance']:.4f}; the positional model comes first)"
     )
     return (
-        f" <b>Model family: {html.escape(_FAMILY_NAMES.get(family, family))}</b>, "
+        f" <b>Model family: {html.escape(_family_title(family))}</b>, "
         f"chosen by the same inner CV among the families (best inner {label}: "
         f"{best}); "
         f"{how}."
     )
 
 
-#: the options of one model family only
-_FAMILY_ONLY = {
-    "wd": ("degree", "shift", "mismatches"),
-    "gkm": ("gkm_l", "gkm_k"),
-    "cnn": ("cnn_filters", "cnn_layers", "cnn_epochs", "cnn_max_time"),
-}
 #: options that apply only beside another's value: name -> test of the options
 _APPLIES = {
     "drop_short": lambda p: p.get("crop") is not None,
@@ -298,11 +291,7 @@ _APPLIES = {
     "positive_label": lambda p: p.get("positive_label") is not None,
     "compare": lambda p: p.get("compare") is not None,
 }
-#: the WD model's values of options neither given nor chosen (`WDKernelSVC`'s)
-_WD_UNSET = {"mismatches": 0, "reverse_complement": False}
-#: an option's name in the final model's ``chosen`` parameters
-_CHOSEN_NAME = {"gkm_l": "l", "gkm_k": "k"}
-#: the kernel models' options, which a CNN does not have
+#: the kernel models' options, which a model that is not a kernel SVM lacks
 _KERNEL_ONLY = ("C", "solver", "grid", "reverse_complement")
 
 
@@ -322,11 +311,14 @@ def kernel_name(family: str, chosen: dict) -> str:
     >>> kernel_name("wd", {"degree": 8, "shift": 4, "C": 1.0})
     'WDS'
     """
-    if family == "cnn" or "filters" in chosen:
-        return "CNN"
-    if family == "gkm" or "l" in chosen:
-        return "gkm"
-    return "WDS" if chosen.get("shift") else "WD"
+    return _family(family, chosen).model_name(chosen)
+
+
+def _family(name: str, chosen: dict):
+    """The registered family ``name``, or the one whose parameters were chosen."""
+    from .registry import family, family_names, family_of_parameters
+
+    return family(name) if name in family_names() else family_of_parameters(chosen)
 
 
 def _parameter_rows(s: dict) -> list[list[str]]:
@@ -338,11 +330,15 @@ def _parameter_rows(s: dict) -> list[list[str]]:
     """
     parameters = s["parameters"]
     chosen = parameters.get("chosen") or {}
-    kernel = kernel_name(s.get("family", parameters.get("kernel")), chosen)
-    family = {"gkm": "gkm", "CNN": "cnn"}.get(kernel, "wd")
+    from .registry import family as registered
+    from .registry import family_names
+
+    own = _family(s.get("family", parameters.get("kernel")), chosen)
+    kernel = own.model_name(chosen)
     how = "chosen by the inner CV" if parameters.get("grid") else "default"
-    other = [n for f, names in _FAMILY_ONLY.items() if f != family for n in names]
-    other += list(_KERNEL_ONLY) if family == "cnn" else []
+    others = [registered(f) for f in family_names() if f != own.name]
+    other = [n for f in others for n in f.own_options]
+    other += [] if own.kernel_svm else list(_KERNEL_ONLY)
     rows = []
     for name, value in parameters.items():
         if name == "chosen" or name in other:
@@ -352,38 +348,22 @@ def _parameter_rows(s: dict) -> list[list[str]]:
         if name == "kernel":
             picked = " (chosen by the inner CV)" if value == "auto" else ""
             text = kernel + picked
-        elif value is None and _CHOSEN_NAME.get(name, name) in chosen:
-            text = f"{plain(chosen[_CHOSEN_NAME.get(name, name)])} ({how})"
-        elif value is None and family == "wd" and name in _WD_UNSET:
-            text = f"{plain(_WD_UNSET[name])} (default)"
+        elif value is None and own.own_options.get(name, name) in chosen:
+            text = f"{plain(chosen[own.own_options.get(name, name)])} ({how})"
+        elif value is None and name in own.unset:
+            text = f"{plain(own.unset[name])} (default)"
         else:
             text = plain(value)
         rows.append([name, text])
     return rows
 
 
-def _model_text(chosen: dict) -> str:
+def _model_text(s: dict) -> str:
     """``A WDS (shift 4)-kernel SVM of degree 20, C = 1,`` or its gkm or CNN sibling."""
-    if "filters" in chosen:
-        return (
-            f"A dilated residual CNN ({chosen['filters']} filters, "
-            f"{chosen['layers']} layers, both strands),"
-        )
-    if "l" in chosen:
-        strands = "both strands" if chosen["reverse_complement"] else "one strand"
-        return (
-            f"A position-free gapped k-mer SVM (l = {chosen['l']}, k = "
-            f"{chosen['k']}, {strands}), C = {chosen['C']},"
-        )
-    kind = f"WDS (shift {chosen['shift']})" if chosen["shift"] else "WD"
-    extras = []
-    if chosen.get("mismatches"):
-        extras.append(f"{chosen['mismatches']} mismatch(es)")
-    if chosen.get("reverse_complement"):
-        extras.append("both strands")
-    extra = f" ({', '.join(extras)})" if extras else ""
-    degree = chosen["degree"]
-    return f"A {kind}-kernel SVM{extra} of degree {degree}, C = {chosen['C']},"
+    chosen = s["parameters"]["chosen"]
+    return _family(s.get("family", s["parameters"].get("kernel")), chosen).describe(
+        chosen
+    )
 
 
 def _top_kmer_table(s: dict) -> str:
@@ -432,13 +412,8 @@ def _where_sections(s: dict, figures: Path) -> list[str]:
 def _anywhere_sections(s: dict, figures: Path) -> list[str]:
     """A position-free model: the k-mers it rewards or penalises anywhere."""
     drawn = "kmer_importance.png" in s["figures"]
-    kind = (
-        "a CNN that reads every window alike and pools over the record, on both "
-        "strands; its POIMs are sampled: each k-mer inserted into background "
-        "records the CNN scores, with standard errors"
-        if s.get("family") == "cnn"
-        else "gapped k-mers, <span class='mono'>GkmSVC</span>"
-    )
+    own = _family(s.get("family", ""), s["parameters"].get("chosen") or {})
+    kind = own.reads or html.escape(own.title)
     return [
         "<h2>Which k-mers the model rewards, anywhere</h2>",
         f"<p>This model is position-free ({kind}): it weighs a word alike "
@@ -540,7 +515,12 @@ def _peaks_section(s: dict) -> str:
 
 def _copies_text(copies: dict | None, family: str | None) -> str:
     """How a WD model trained on moved copies of the windows (or nothing)."""
-    if not copies or family != "wd":
+    from .registry import family as registered
+    from .registry import family_names
+
+    if not copies or family not in family_names():
+        return ""
+    if not registered(family).trains_on_copies:
         return ""
     moved = sorted({abs(o) for o in copies["offsets"] if o})
     return (
@@ -586,15 +566,43 @@ def render_report(summary: dict, figures: Path) -> str:
         f"{described} "
         f"({s['n_positive']} positive, {s['n_negative']} negative"
         + (f"; {s['n_dropped']} dropped" if s["n_dropped"] else "")
-        + f"). {_model_text(s['parameters']['chosen'])} "
+        + f"). {_model_text(s)} "
         + headline(s),
         fidelity_sentence(s) + families_section(s),
         selection_note(s.get("selection"), s["n_sequences"]),
     ]
     if s.get("peaks"):
         parts.append(_peaks_section(s))
-    # ---- motifs
-    parts.append("<h2>Motifs the model relies on</h2>")
+    parts.extend(_motif_sections(s, figures))
+    parts.extend(known_section(s, figures))
+    # ---- where (positional models) or which k-mers (position-free ones),
+    # quality, POIMs
+    quality = _quality(s, figures) if s["cv_auc"] is not None else []
+    parts.extend(model_sections(s, figures, quality))
+    parts.extend(_details(s))
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def _details(s: dict) -> list[str]:
+    """Run details: inputs and checksums, background, parameters, software, times."""
+    inputs = [
+        [i["role"], i["path"], Markup(f"<span class='hash'>{_checksum(i)}</span>")]
+        for i in s["inputs"]
+    ]
+    return [
+        "<h2>Run details</h2>",
+        table(["input", "path", "sha256"], inputs),
+        f"<p>Background: <span class='mono'>{html.escape(s['background'])}"
+        f"</span>; {_model_size(s)}.</p>",
+        table(["parameter", "value"], _parameter_rows(s)),
+        *software_and_times(s),
+    ]
+
+
+def _motif_sections(s: dict, figures: Path) -> list[str]:
+    """The motifs, their evidence, effects and sites, or why there are none."""
+    parts = ["<h2>Motifs the model relies on</h2>"]
     if s["motifs"]:
         anywhere = bool(s.get("position_free"))
         parts.append(
@@ -637,26 +645,7 @@ def render_report(summary: dict, figures: Path) -> str:
     else:
         note = html.escape(s["motifs_note"])
         parts.append(f"<p class='big'>{note[0].upper() + note[1:]}.</p>")
-    parts.extend(known_section(s, figures))
-    # ---- where (positional models) or which k-mers (position-free ones),
-    # quality, POIMs
-    quality = _quality(s, figures) if s["cv_auc"] is not None else []
-    parts.extend(model_sections(s, figures, quality))
-    # ---- details
-    parts.append("<h2>Run details</h2>")
-    inputs = [
-        [i["role"], i["path"], Markup(f"<span class='hash'>{_checksum(i)}</span>")]
-        for i in s["inputs"]
-    ]
-    parts.append(table(["input", "path", "sha256"], inputs))
-    parts.append(
-        f"<p>Background: <span class='mono'>{html.escape(s['background'])}"
-        f"</span>; {_model_size(s)}.</p>"
-    )
-    parts.append(table(["parameter", "value"], _parameter_rows(s)))
-    parts.extend(software_and_times(s))
-    parts.append("</body></html>\n")
-    return "\n".join(parts)
+    return parts
 
 
 def _model_size(s: dict) -> str:

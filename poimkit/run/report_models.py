@@ -32,7 +32,10 @@ def trained_name(s: dict) -> str:
     >>> trained_name({"family": "cnn"}), trained_name({"family": "gkm"})
     ('CNN', 'SVM')
     """
-    return "CNN" if s.get("family") == "cnn" else "SVM"
+    from .registry import family, family_names
+
+    name = s.get("family")
+    return family(name).trained_name if name in family_names() else "SVM"
 
 
 def model_words(s: dict, name: str) -> str:

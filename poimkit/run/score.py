@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..additive import decomposition, position_free
 from ..errors import InputError
 from ..io.fasta import (
     DEFAULT_CHUNK_SIZE,
@@ -93,7 +94,7 @@ def score_fasta(
     InputError
         As `iter_fasta_chunks`, or if the records' length is not the model's.
     """
-    if getattr(model, "position_free", False):
+    if position_free(model):
         for ids, X in iter_fasta_chunks(path, chunk_size, any_length=True, **kwargs):
             yield ids, np.asarray(_score_of(model)(X), dtype=np.float64)
         return
@@ -199,29 +200,19 @@ def _window_scorer(model: Any, width: int):
     """
     from ..errors import InputError
 
-    if getattr(model, "position_free", False):
-        from ..kernels import _gkm
+    kind = decomposition(model)
+    if kind == "lmer_table" and not model.per_sequence_normalisation:
+        # (LS-GKM's per-sequence normalisation is not a sum over windows)
         from ..svm.gkm import MAX_LMER_TABLE
 
-        # LS-GKM's per-sequence normalisation is not a sum over windows
-        exact = not getattr(model, "per_sequence_normalisation", False)
-        if exact and model.l <= MAX_LMER_TABLE:
-            f = model.lmer_weights(width)
-            l, bias = int(model.l), float(model.intercept_)
-
-            def by_lmers(codes: np.ndarray, starts: np.ndarray) -> np.ndarray:
-                values = np.empty(codes.size - l + 1)
-                _gkm.lmer_values(codes, l, f, values)
-                prefix = np.concatenate(([0.0], np.cumsum(values)))
-                return bias + prefix[starts + width - l + 1] - prefix[starts]
-
-            return by_lmers
-        score = _score_of(model)
-    else:
+        if model.l <= MAX_LMER_TABLE:
+            return _lmer_windows(model, width)
+    score = _score_of(model)
+    if kind == "positional":
         try:
             score = model.explicit_weights().decision_function
         except (InputError, AttributeError):  # e.g. hashed orders
-            score = _score_of(model)
+            pass
 
     def by_blocks(codes: np.ndarray, starts: np.ndarray) -> np.ndarray:
         view = np.lib.stride_tricks.sliding_window_view(codes, width)
@@ -233,6 +224,22 @@ def _window_scorer(model: Any, width: int):
         return out
 
     return by_blocks
+
+
+def _lmer_windows(model: Any, width: int):
+    """An l-mer table's window scores: prefix sums of its l-mer weights, O(1) each."""
+    from ..kernels import _gkm
+
+    f = model.lmer_weights(width)
+    l, bias = int(model.l), float(model.intercept_)
+
+    def by_lmers(codes: np.ndarray, starts: np.ndarray) -> np.ndarray:
+        values = np.empty(codes.size - l + 1)
+        _gkm.lmer_values(codes, l, f, values)
+        prefix = np.concatenate(([0.0], np.cumsum(values)))
+        return bias + prefix[starts + width - l + 1] - prefix[starts]
+
+    return by_lmers
 
 
 def _skipped_starts(invalid: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
@@ -411,7 +418,7 @@ def score_records(
     Parameters
     ----------
     model_path : str or path-like
-        A model file (`poimkit.svm.load_model`).
+        A model file (`poimkit.load_model`).
     fasta : str or path-like
         The records to score.
     out : str or path-like
@@ -434,7 +441,7 @@ def score_records(
     list of str
         Notices and the summary line.
     """
-    from ..svm import load_model
+    from ..model_files import load_model
 
     if windows is not None:
         from .._validation import check_int

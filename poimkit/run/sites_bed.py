@@ -48,7 +48,7 @@ def site_rows(motifs: Sequence[Motif], ids: Sequence[str], labels: np.ndarray) -
     >>> site_rows([m], ["c1:100-110(+)", "c1:200-210(-)"], np.array([1, 1]))
     [('c1', 102, 105, 'm1', 1000, '+'), ('c1', 205, 208, 'm1', 500, '-')]
     """
-    from ..svm.folds import record_loci
+    from ..genome.loci import record_loci
 
     labels = np.asarray(labels)
     rows = []

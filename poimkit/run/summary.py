@@ -15,6 +15,7 @@ from .._version import __version__
 from ..io.outdir import RUN_FORMAT
 from .crossval import better_than_chance, trained_solver
 from .options import RunOptions
+from .registry import family_of_model
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from ..poim import Poim
     from .data import LabeledData
     from .genome import PeakData
-    from .train import TrainedModel
+    from .plan import TrainedModel
 
 SUMMARY_VERSION = 1
 #: POIM entries written to ``top_kmers.tsv``
@@ -233,7 +234,7 @@ def build_regression_summary(
         "length": data.length,
         "lengths": [int(min(lengths)), int(max(lengths))],
         "position_free": poim.position_free,
-        "family": "gkm" if type(model).__name__ == "GkmSVR" else "wd",
+        "family": family_of_model(model).name,
         "model": type(model).__name__,
         "parameters": {k: v for k, v in model.get_params().items() if k != "n_threads"},
         "target": {"mean": float(np.mean(y)), "std": float(np.std(y))},

@@ -1,15 +1,17 @@
 """One training, as `poimkit train` and `poimkit run` do it (`train_model`).
 
 The cross-validation (nested when parameters are selected) and the final fit
-on all sequences, over a `RunPlan` made once (`make_plan`).
+on all sequences, over a `RunPlan` made once (`make_plan`); `train_classifier`
+is the job of ``poimkit train``: read, train, save.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,36 +27,14 @@ from .crossval import (
 from .data import LabeledData
 from .families import keep_family
 from .options import FIXED_DEFAULTS, RunOptions
-from .plan import RunPlan
+from .plan import RunPlan, TrainedModel
+from .registry import family_of
+
+if TYPE_CHECKING:
+    from .genome import PeakSource
 
 #: the step that cross-validates ``kernel="auto"``'s CNN beside the SVM
 CNN_STEP = "CNN cross-validation"
-
-
-@dataclass
-class TrainedModel:
-    """What `train_model` returns.
-
-    Attributes
-    ----------
-    model : fitted estimator
-        The final model, fitted on all sequences.
-    chosen : dict
-        Its parameters (`train_final`).
-    selection : dict or None
-        The selection (`cross_validate`), None if nothing was selected.
-    cv : dict
-        `cross_validate`'s result, `NO_CV` without cross-validation.
-    plan : RunPlan
-        The plan it was trained by: the CNN's (``plan.contender``) if
-        ``kernel="auto"`` compared it and kept it (`poimkit.run.families`).
-    """
-
-    model: Any
-    chosen: dict
-    selection: dict | None
-    cv: dict
-    plan: RunPlan
 
 
 def train_model(
@@ -190,7 +170,7 @@ def linear_template(options: RunOptions, linear: dict, client: Any = None):
     InputError
         For linear-solver options without it.
     """
-    if options.solver == "linear" and options.kernel != "gkm":
+    if options.solver == "linear" and family_of(options).streams:
         from ..svm import make_model
 
         params = {
@@ -209,3 +189,123 @@ def linear_template(options: RunOptions, linear: dict, client: Any = None):
             "only (--solver linear, not with --kernel gkm)"
         )
     return None
+
+
+def train_classifier(
+    path: str | os.PathLike,
+    *,
+    pos: str | None = None,
+    neg: str | None = None,
+    fasta: str | None = None,
+    labels: str | None = None,
+    peaks: PeakSource | None = None,
+    options: RunOptions | None = None,
+    linear: dict | None = None,
+    client: Any = None,
+    progress: bool = False,
+    on_cv: Callable[[dict], None] | None = None,
+) -> TrainedModel | None:
+    """Cross-validate a classifier, train it on all records and save it.
+
+    The library job of ``poimkit train`` (beside `train_regression`): the
+    records of ``pos``/``neg``, ``fasta``/``labels`` or ``peaks`` are read,
+    planned (`make_plan`) and trained (`train_model`) as ``poimkit run``
+    does; the WD linear solver without CV or selection streams ``pos`` and
+    ``neg`` from disk instead. Steps are reported through `poimkit._messages`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The model file to write (a peak run's negatives beside it).
+    pos, neg, fasta, labels : str, optional
+        Labeled FASTA input (`poimkit.run.data.read_input`).
+    peaks : PeakSource, optional
+        Peaks in a genome instead.
+    options : RunOptions, optional
+        The model's and the CV's options, and how records are read.
+    linear : dict, optional
+        Options of the WD linear solver (``loss``, ``chunk_size``, ``verbose``).
+    client : dask.distributed.Client, optional
+        Trains the WD linear solver on a Dask cluster.
+    progress : bool, default=False
+        Progress bars on standard error.
+    on_cv : callable, optional
+        Called with the cross-validation's figures before the final fit.
+
+    Returns
+    -------
+    TrainedModel or None
+        None when the linear solver streamed the files (no CV, no selection).
+    """
+    from .._messages import inform
+    from ..io.outdir import check_writable
+    from .data import read_input, reading_options
+    from .options import check_cv
+    from .plan import make_plan
+
+    options = options or RunOptions()
+    options.check_model()
+    check_cv(options.cv)
+    check_writable(path)
+    model = linear_template(options, linear or {}, client)
+    fit_params = {} if client is None else {"client": client}
+    if peaks is not None:
+        peaks.check(options)
+    if model is not None and pos is not None and not (options.cv or options.selects):
+        inform("streaming the FASTA files into the linear solver")
+        model.fit((pos, neg), **fit_params, **reading_options(options))
+        _save(model, path)
+        return None
+    made = None
+    if peaks is None:
+        data = read_input(pos, neg, fasta, labels, options)
+    else:
+        from .genome import read_peak_input
+
+        made = read_peak_input(peaks, options, progress)
+        data = made.data
+        if data.copies is not None:
+            inform(_copies_line(data.copies.offsets))
+    plan = make_plan(data, options, model)
+    inform(_read_line(data))
+    trained = train_model(
+        data, plan, progress=progress, fit_params=fit_params, on_cv=on_cv
+    )
+    if trained.selection is not None:
+        from .summary import chosen_text
+
+        chosen = chosen_text(trained.chosen, trained.selection)
+        inform(f"chosen by inner CV: {chosen}")
+    _save(trained.model, path)
+    if made is not None and made.write_negatives(Path(path), beside=True):
+        inform(f"negatives written beside it: {made.negatives_path}")
+    return trained
+
+
+def _read_line(data: LabeledData) -> str:
+    """``read 1000 sequences of length 200 (500 positive)``."""
+    lengths = sorted({len(x) for x in data.X})
+    shown = lengths[0] if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
+    n_pos = int(data.y.sum())
+    return f"read {data.y.size} sequences of length {shown} ({n_pos} positive)"
+
+
+def _copies_line(offsets: tuple[int, ...]) -> str:
+    """What a WD model on peaks trains on (`poimkit.run.data.MovedCopies`)."""
+    moved = ", ".join(f"{o:+d}" for o in offsets[1:])
+    return (
+        f"a WD model trains on {len(offsets)} copies of every window: as cut and "
+        f"moved by {moved} letters (--jitter)"
+    )
+
+
+def _save(model: Any, path: str | os.PathLike) -> None:
+    """Write the model to ``path`` and say so."""
+    from .._messages import inform
+
+    model.save(path)
+    if hasattr(model, "n_support_"):
+        what = f"model with {int(model.n_support_.sum())} support vectors"
+    else:
+        what = f"{model.describe()}, trained for {len(model.log_.valid_loss)} epochs,"
+    inform(f"{what} written to {path}")

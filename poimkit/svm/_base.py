@@ -9,7 +9,7 @@ support vectors, trained on the kernel matrix), `WDLinearSVC` (a weight
 vector over the explicit, partly hashed feature map, trained in feature
 space) and `GkmSVC` (gapped k-mers) score sequences differently but write
 the same ``.npz`` model files (no pickle) whose ``format`` names the
-estimator: each class reads only its own files and `poimkit.svm.load_model`
+estimator: each class reads only its own files and `poimkit.load_model`
 opens any. Their input checks are in `poimkit._validation`.
 """
 
@@ -136,6 +136,10 @@ class KernelModelBase(BaseEstimator):
     _old_versions: ClassVar[tuple[int, ...]] = ()
     _saved_params: ClassVar[dict[str, type]]
     _saved_defaults: ClassVar[dict[str, object]] = {}
+    #: the additive-model contract (`poimkit.additive`): positional k-mer
+    #: weights, unless a subclass declares otherwise
+    decomposition: ClassVar[str] = "positional"
+    position_free: ClassVar[bool] = False
 
     def _fitted_codes(self, X: ArrayLike) -> np.ndarray:
         """Codes of ``X`` for this fitted model: sequences of its training length."""

@@ -164,8 +164,11 @@ class GkmExpansion:
     max_iter: int = 1000
     verbose: bool = False
 
-    #: scores do not depend on where a word occurs
+    #: scores do not depend on where a word occurs: an l-mer table with the
+    #: factor of each record's length (`poimkit.additive.LmerTable`)
     position_free = True
+    decomposition = "lmer_table"
+    per_sequence_normalisation = False
     #: what `save` writes and `load` reads (the classifier's; the regressor adds
     #: ``epsilon``)
     _saved_params = {
@@ -347,6 +350,23 @@ class GkmExpansion:
         if length < self.l:
             raise InputError(f"length must be at least l = {self.l}, got {length}")
         return self._lmer_table() / self._scale(np.array([length - self.l + 1.0]))[0]
+
+    def lmer_table(self) -> np.ndarray:
+        """The un-normalised l-mer table ``f`` (`poimkit.additive.LmerTable`)."""
+        return self._lmer_table()
+
+    def record_factors(self, codes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        """``a(x)``: the factor of records ``codes[offsets[i]:offsets[i + 1]]``.
+
+        Parameters
+        ----------
+        codes : numpy.ndarray of uint8
+            Records' letter codes, concatenated.
+        offsets : numpy.ndarray of int64
+            Where each record starts (and the end).
+        """
+        lengths = np.diff(offsets).astype(np.float64)
+        return 1.0 / self._scale(lengths - self.l + 1.0)
 
     def _lmer_table(self) -> np.ndarray:
         """Un-normalised weight of every l-mer window, both strands (cached).

@@ -150,6 +150,23 @@ class LsgkmModel(LsgkmBase):
             return self._lmer_table()
         return self._lmer_table() / np.sqrt(self.normalisation_constant(length))
 
+    def lmer_table(self) -> np.ndarray:
+        """The un-normalised l-mer table ``f`` (`poimkit.additive.LmerTable`)."""
+        return self._lmer_table()
+
+    def record_factors(self, codes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        """``1 / sqrt(K(x, x))`` of records ``codes[offsets[i]:offsets[i + 1]]``.
+
+        Parameters
+        ----------
+        codes : numpy.ndarray of uint8
+            Records' letter codes, concatenated.
+        offsets : numpy.ndarray of int64
+            Where each record starts (and the end).
+        """
+        seqs = [codes[offsets[i] : offsets[i + 1]] for i in range(offsets.size - 1)]
+        return 1.0 / np.maximum(np.sqrt(self._self_kernel(seqs)), 1e-300)
+
     def _lmer_table(self) -> np.ndarray:
         """The un-normalised l-mer weights f (cached)."""
         if self._lmers is None:
@@ -224,21 +241,7 @@ def read_lsgkm(path: str | os.PathLike) -> LsgkmModel | LsgkmKernelModel:
 
     name = os.fspath(path)
     lines = read_text(name).split("\n")
-    header: dict[str, object] = {}
-    sv_line = None
-    for number, line in enumerate(lines, 1):
-        line = line.strip()
-        if not line:
-            continue
-        if line == "SV":
-            sv_line = number
-            break
-        key, _, value = line.partition(" ")
-        where = {"path": name, "record": f"line {number}"}
-        header[key] = _header_value(key, value.strip(), where)
-        header[key + "@"] = number
-    if sv_line is None:
-        raise InputError("no 'SV' line: not an LS-GKM model file", path=name)
+    header, sv_line = _read_header(lines, name)
 
     def need(key: str) -> object:
         if key not in header:
@@ -253,31 +256,7 @@ def read_lsgkm(path: str | os.PathLike) -> LsgkmModel | LsgkmKernelModel:
         raise InputError(f"unknown kernel_type {kind!r}", **where)
     if header.get("nr_class", 2) != 2:
         raise InputError("only two-class models (nr_class 2) are read", path=name)
-    coef, support = [], []
-    for number in range(sv_line + 1, len(lines) + 1):
-        line = lines[number - 1].strip()
-        if not line:
-            continue
-        where = {"path": name, "record": f"line {number}"}
-        parts = line.split()
-        try:
-            value = float(parts[0])
-        except ValueError:
-            value = np.nan
-        if len(parts) != 2 or not np.isfinite(value):
-            raise InputError(
-                "a support-sequence line must be '<coefficient> <sequence>'", **where
-            )
-        seq = parts[1].upper()
-        bad = next((i for i, c in enumerate(seq) if c not in ALPHABET), None)
-        if bad is not None:
-            raise InputError(
-                f"letter {parts[1][bad]!r} at position {bad + 1} is not one of "
-                "A, C, G, T",
-                **where,
-            )
-        coef.append(value)
-        support.append(seq)
+    coef, support = _read_support(lines, sv_line, name)
     total = need("total_sv")
     if len(support) != total:
         raise InputError(
@@ -318,6 +297,52 @@ def read_lsgkm(path: str | os.PathLike) -> LsgkmModel | LsgkmKernelModel:
         )
     except InputError as exc:
         raise InputError(exc.reason, path=name) from None
+
+
+def _read_header(lines: list[str], name: str) -> tuple[dict, int]:
+    """The header's values (``key@``: each key's line) and the ``SV`` line."""
+    header: dict[str, object] = {}
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line:
+            continue
+        if line == "SV":
+            return header, number
+        key, _, value = line.partition(" ")
+        where = {"path": name, "record": f"line {number}"}
+        header[key] = _header_value(key, value.strip(), where)
+        header[key + "@"] = number
+    raise InputError("no 'SV' line: not an LS-GKM model file", path=name)
+
+
+def _read_support(lines: list[str], sv_line: int, name: str) -> tuple[list, list]:
+    """The coefficients and support sequences after the ``SV`` line, checked."""
+    coef, support = [], []
+    for number in range(sv_line + 1, len(lines) + 1):
+        line = lines[number - 1].strip()
+        if not line:
+            continue
+        where = {"path": name, "record": f"line {number}"}
+        parts = line.split()
+        try:
+            value = float(parts[0])
+        except ValueError:
+            value = np.nan
+        if len(parts) != 2 or not np.isfinite(value):
+            raise InputError(
+                "a support-sequence line must be '<coefficient> <sequence>'", **where
+            )
+        seq = parts[1].upper()
+        bad = next((i for i, c in enumerate(seq) if c not in ALPHABET), None)
+        if bad is not None:
+            raise InputError(
+                f"letter {parts[1][bad]!r} at position {bad + 1} is not one of "
+                "A, C, G, T",
+                **where,
+            )
+        coef.append(value)
+        support.append(seq)
+    return coef, support
 
 
 def write_lsgkm(model: GkmSVC, path: str | os.PathLike) -> None:

@@ -69,6 +69,9 @@ class LsgkmBase:
     reverse_complement: bool = True
     labels: tuple[int, int] = (1, -1)
 
+    #: the additive-model contract (`poimkit.additive.LmerTable`): an l-mer
+    #: table with each record's own factor ``1 / sqrt(K(x, x))``
+    decomposition: ClassVar[str] = "lmer_table"
     position_free = True
     per_sequence_normalisation = True
 

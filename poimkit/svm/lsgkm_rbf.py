@@ -141,12 +141,13 @@ class LsgkmKernelModel(LsgkmBase):
     classes_ : numpy.ndarray of shape (2,)
     length_ : int
         Median support length: the default length of sampled POIMs.
-    score_only : bool
-        True: scores are exact, POIMs and variant effects are not sums of
-        l-mer weights (sampled POIMs; effects by scoring both sequences).
+    decomposition : str
+        "score_only" (`poimkit.additive`): scores are exact, POIMs and variant
+        effects are not sums of l-mer weights (sampled POIMs; effects by
+        scoring both sequences).
     """
 
-    score_only = True
+    decomposition: ClassVar[str] = "score_only"
     KERNEL_NAMES: ClassVar[dict[int, str]] = KERNEL_NAMES
     TABLE_TYPE: ClassVar[int | None] = 2
 

@@ -523,18 +523,9 @@ def select_nested(
         train_sets = [position[np.intersect1d(rows, sample)] for rows in train_sets]
         X, y = _take(X, sample), y[sample]
         groups = None if groups is None else np.asarray(groups)[sample]
-    splits, inner, held_out = [], [], []
-    for rows in train_sets:
-        rows = np.asarray(rows)
-        part = None if groups is None else np.asarray(groups)[rows]
-        folds, scheme = _inner_splits(y[rows], inner_folds, random_state, metric, part)
-        splits.append([(np.sort(rows[a]), np.sort(rows[b])) for a, b in folds])
-        inner.append(scheme)
-        test = np.concatenate([rows[b] for _, b in folds])
-        positive = test.size
-        if metric == "auc":
-            positive = int((y[test] == np.unique(y)[1]).sum())
-        held_out.append((positive, test.size - positive))
+    splits, inner, held_out = _inner_plan(
+        train_sets, y, groups, inner_folds, random_state, metric
+    )
     settings = grid.settings()
     scores = np.full((len(train_sets), len(settings), len(grid.C)), np.nan)
     held_out_scores: list[dict] = [{} for _ in train_sets]  # [t][setting][C]
@@ -600,6 +591,28 @@ def select_nested(
                 held_out_scores[t], selection.params, grid, positive
             )
     return chosen
+
+
+def _inner_plan(train_sets, y, groups, inner_folds, random_state, metric) -> tuple:
+    """Every training set's inner folds (record rows), scheme and held-out counts.
+
+    Returns ``(splits, inner, held_out)``: per training set its inner folds
+    as sorted ``(train, test)`` rows of ``y``, the scheme in words, and the
+    held-out records' ``(positive, negative)`` counts (all, for targets).
+    """
+    splits, inner, held_out = [], [], []
+    for rows in train_sets:
+        rows = np.asarray(rows)
+        part = None if groups is None else np.asarray(groups)[rows]
+        folds, scheme = _inner_splits(y[rows], inner_folds, random_state, metric, part)
+        splits.append([(np.sort(rows[a]), np.sort(rows[b])) for a, b in folds])
+        inner.append(scheme)
+        test = np.concatenate([rows[b] for _, b in folds])
+        positive = test.size
+        if metric == "auc":
+            positive = int((y[test] == np.unique(y)[1]).sum())
+        held_out.append((positive, test.size - positive))
+    return splits, inner, held_out
 
 
 def _calibration(held: dict, params: dict, grid: Grid, positive: np.ndarray):

@@ -97,8 +97,9 @@ class CNNClassifier(WDClassifierBase):
         "max_time": optional_float,
         "random_state": optional_int,
     }
-    #: no exact k-mer decomposition: POIMs are sampled, attributions ISM
-    score_only = True
+    #: no exact k-mer decomposition (`poimkit.additive`): POIMs are sampled,
+    #: attributions ISM
+    decomposition = "score_only"
     #: it scores records of any length
     position_free = True
     #: ``fit`` takes ``groups``: a run passes the chromosomes (`CopyFits`)

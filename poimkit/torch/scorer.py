@@ -104,8 +104,9 @@ class TorchScorer:
         Records scored so far.
     """
 
-    #: no exact k-mer decomposition: POIMs are sampled, attributions ISM
-    score_only = True
+    #: no exact k-mer decomposition (`poimkit.additive`): POIMs are sampled,
+    #: attributions ISM
+    decomposition = "score_only"
 
     def __init__(
         self,

@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._threads import numba_threads
+from ..additive import decomposition
 from ..errors import InputError
 from . import _effects
 from .result import Entries, VariantEffects
@@ -48,6 +49,7 @@ CHUNK = 32768
 class _Positional:
     """Effects from positional k-mer weights (the WD family)."""
 
+    decomposition = "positional"
     position_free = False
 
     def __init__(self, weights, offsets: tuple[int, ...] = (0,)) -> None:
@@ -96,9 +98,11 @@ class _Positional:
 
 
 class _PositionFree:
-    """Effects from the l-mer table of a `GkmSVC`."""
+    """Effects from an l-mer table and each record's factor (`GkmSVC`, LS-GKM)."""
 
+    decomposition = "lmer_table"
     position_free = True
+    offsets = (0,)  # read anywhere: no training placements
 
     def __init__(self, model) -> None:
         from ..svm.gkm import MAX_LMER_TABLE
@@ -110,17 +114,13 @@ class _PositionFree:
             )
         self.model = model
         self.l = int(model.l)
-        self.table = model._lmer_table()
+        self.table = model.lmer_table()
         self.bias = float(model.intercept_)
         self.length = int(model.length_)
 
-    def scale(self, lengths: np.ndarray) -> np.ndarray:
-        """``a(len)``: the factor of the window sum of sequences of these lengths."""
-        return 1.0 / self.model._scale(np.asarray(lengths, np.float64) - self.l + 1.0)
-
     def factors(self, codes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         """``a(x)`` of the ragged sequences ``codes[offsets[i]:offsets[i + 1]]``."""
-        return self.scale(np.diff(offsets))
+        return self.model.record_factors(codes, offsets)
 
     def run_flat(
         self, rc, ro, ac, ao, lo, rhi, ahi, anchor, top: int, keep: bool
@@ -167,14 +167,6 @@ class _PositionFree:
         scale = float(self.factors(x, np.array([0, x.size]))[0])
         _effects.lmer_letter_contributions(x, self.l, self.table, scale, out)
         return out
-
-
-class _Lsgkm(_PositionFree):
-    """Effects of an `LsgkmModel`: ``a(x) = 1 / sqrt(K(x, x))`` per sequence."""
-
-    def factors(self, codes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-        seqs = [codes[offsets[i] : offsets[i + 1]] for i in range(offsets.size - 1)]
-        return 1.0 / np.maximum(np.sqrt(self.model._self_kernel(seqs)), 1e-300)
 
 
 def _spans(rc, ro, ac, ao):
@@ -242,17 +234,13 @@ def effect_engine(model: object) -> _Positional | _PositionFree:
         raise InputError(
             f"variant effects need a fitted poimkit model, got {type(model).__name__}"
         )
-    if hasattr(model, "terms"):  # a motif model or stack: named by motif
-        from .scored import MotifEffects
+    kind = decomposition(model)
+    if kind == "score_only":  # LS-GKM -t 3/4/5, a CNN: scores only
+        from .scored import MotifEffects, ScoredEffects
 
-        return MotifEffects(model)
-    if getattr(model, "score_only", False):  # LS-GKM -t 3/4/5: scores only
-        from .scored import ScoredEffects
-
-        return ScoredEffects(model)
-    if getattr(model, "per_sequence_normalisation", False):
-        return _Lsgkm(model)
-    if getattr(model, "position_free", False):
+        # a motif model or stack: effects named by motif
+        return MotifEffects(model) if hasattr(model, "terms") else ScoredEffects(model)
+    if kind == "lmer_table":  # gkm, LS-GKM: the factor is the model's
         return _PositionFree(model)
     return _Positional(
         model.explicit_weights(), getattr(model, "training_offsets_", (0,))

@@ -80,7 +80,7 @@ class Placement:
             return cls(CENTRE)
         if windows is None:
             return cls(STRONGEST)
-        return cls.within(windows, getattr(engine, "offsets", (0,)))
+        return cls.within(windows, engine.offsets)
 
     @classmethod
     def within(cls, windows: Peaks, offsets: tuple[int, ...] = (0,)) -> Placement:
@@ -330,7 +330,7 @@ def _strongest(engine, codes, pos, refs, alts, rows, at, top):
     """
     L = engine.length
     snv = np.array([len(refs[i]) == 1 == len(alts[i]) for i in at], dtype=bool)
-    fast = at[snv] if hasattr(engine, "weights") else at[:0]
+    fast = at[snv] if engine.decomposition == "positional" else at[:0]
     slow = np.setdiff1d(at, fast)
     columns = np.full(pos.size, -1, dtype=np.int64)
     for s in range(0, fast.size, 4096):

@@ -36,15 +36,16 @@ class ScoredEffects:
         torch model), with ``decision_function`` and ``length_``.
     """
 
+    decomposition = "score_only"
     position_free = True
-    score_only = True
+    offsets = (0,)  # the model's own windows: no training placements
 
     def __init__(self, model: LsgkmKernelModel) -> None:
         self.model = model
         # the shortest record it scores (LS-GKM: its l; a CNN or torch model: 1)
         self.l = int(getattr(model, "l", 1))
         # a torch model declared to read one length scores windows of it
-        self.position_free = bool(getattr(model, "position_free", True))
+        self.position_free = bool(model.position_free)
         self.length = int(model.length_)
 
     def _effects(self, refs, alts, top: int, keep: bool):

@@ -511,7 +511,7 @@ def score_variants(
     Parameters
     ----------
     model : object
-        A loaded model (`poimkit.svm.load_model`).
+        A loaded model (`poimkit.load_model`).
     vcf, pairs : str, optional
         The variants: a VCF (with ``genome``) or a table of sequence pairs.
     genome : str, optional
@@ -542,7 +542,7 @@ def score_variants(
     from .effects import effect_engine
 
     engine = effect_engine(model)
-    if plots and getattr(engine, "score_only", False):
+    if plots and engine.decomposition == "score_only":
         raise InputError(
             f"{model.describe()}: no --plots (the score is not a sum of "
             "l-mer weights; effects are exact, by scoring both sequences)"

@@ -206,32 +206,22 @@ def collect_present_keys(
         pieces: list[list] = [[] for _ in chunks]  # items per chunk, per batch
         for r0 in range(0, n_pos, batch):
             r1 = min(n_pos, r0 + batch)
-            rows = np.zeros((r1 - r0, cap), dtype=np.uint64)
-            owner = np.zeros((r1 - r0, cap), dtype=np.int32)
-            value = np.zeros((r1 - r0, cap if shift else 0))
-            slots = np.zeros((r1 - r0, n if shift == 0 else 0), dtype=np.int32)
-            row0 = 0
-            for X in chunks:
-                kp = np.empty((n_pos, X.shape[0]), dtype=np.uint64)
-                _table.order_keys(np.ascontiguousarray(X, dtype=np.uint8), k, kp)
-                _table.collect(
-                    *(kp, r0, row0, shift, fk, cand, rows, owner, value, slots),
-                    np.uint64(cap - 1),
-                )
-                row0 += X.shape[0]
-            if shift == 0:
-                _table.shared_occurrences(cand, r0, owner, slots, shared)
-            flat = rows.reshape(-1)  # the shared keys are gathered in place
-            n_shared, n_priv = _table.split_shared(
-                rows, owner, value, fk[r0:r1, 0], count[r0:r1], flat, order_sq
+            found, n_priv, slots = _collect_batch(
+                chunks,
+                k,
+                (r0, r1, building),
+                cap,
+                shift,
+                fk,
+                cand,
+                (count, order_sq, shared),
             )
-            shared_keys.append(flat[:n_shared].copy())  # region after region
+            shared_keys.append(found)  # region after region
             order_private += n_priv
             if building:
-                _table.slot_columns(owner, r0, shared, slots)
                 for part, a, b in zip(pieces, bounds[:-1], bounds[1:], strict=True):
                     part.append(items_of_columns(slots[:, a:b], count[r0:r1]))
-            del rows, owner, value, flat, slots
+            del slots
         need = VECTOR_COPIES * 8 * (columns + int(count.sum()))
         need += table + int(capacities(count).sum()) * SLOT_BYTES
         if need > budget:
@@ -260,6 +250,44 @@ def collect_present_keys(
         private_norm=np.sqrt(private_sq),
         n_private=n_private,
     )
+
+
+def _collect_batch(chunks, k: int, span: tuple, cap: int, shift: int, fk, cand, out):
+    """The shared k-mers at positions ``r0 <= p < r1`` of every chunk.
+
+    Collects each position's k-mers into a table of ``cap`` slots, counts the
+    shared ones in ``out = (count, order_sq, shared)`` (the private ones'
+    squared norms into ``order_sq``; WD: which occurrences are shared) and
+    returns ``(keys, n_private, slots)``: the shared keys, region after
+    region, the private count and, when ``building`` the items (WD), every
+    occurrence's column slot. ``span = (r0, r1, building)``.
+    """
+    r0, r1, building = span
+    count, order_sq, shared = out
+    n = cand.shape[1]
+    n_pos = fk.shape[0]
+    rows = np.zeros((r1 - r0, cap), dtype=np.uint64)
+    owner = np.zeros((r1 - r0, cap), dtype=np.int32)
+    value = np.zeros((r1 - r0, cap if shift else 0))
+    slots = np.zeros((r1 - r0, n if shift == 0 else 0), dtype=np.int32)
+    row0 = 0
+    for X in chunks:
+        kp = np.empty((n_pos, X.shape[0]), dtype=np.uint64)
+        _table.order_keys(np.ascontiguousarray(X, dtype=np.uint8), k, kp)
+        _table.collect(
+            *(kp, r0, row0, shift, fk, cand, rows, owner, value, slots),
+            np.uint64(cap - 1),
+        )
+        row0 += X.shape[0]
+    if shift == 0:
+        _table.shared_occurrences(cand, r0, owner, slots, shared)
+    flat = rows.reshape(-1)  # the shared keys are gathered in place
+    n_shared, n_priv = _table.split_shared(
+        rows, owner, value, fk[r0:r1, 0], count[r0:r1], flat, order_sq
+    )
+    if building:
+        _table.slot_columns(owner, r0, shared, slots)
+    return flat[:n_shared].copy(), n_priv, slots
 
 
 def build_table(present: PresentKeys, degree: int, length: int, first_column: int):

@@ -1,10 +1,10 @@
-"""Numba kernels of `poimkit.genome.motif_hits`: every motif's hits in one stretch.
+"""Numba kernels of `poimkit.motifs.hits`: every motif's hits in one stretch.
 
 Parallel over motifs, so that one call scans a stretch with every motif: a
 collection of 1,000 motifs over a short peak is one parallel region, not
 1,000 (whose start-up, on a busy machine, cost more than the scan). Two
 passes: `count_hits` counts each motif's hits, `fill_hits` writes them where
-the caller's offsets say. Called by `motif_hits.scan_genome`, which checks
+the caller's offsets say. Called by `hits.scan_genome`, which checks
 the inputs.
 
 The motifs are packed: ``tables[m, t, j, code]`` is motif ``m``'s log-odds

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from ..motifs.motif import Motif
+    from .motif import Motif
 
 #: p-value threshold of a hit unless another is given (FIMO's default)
 HIT_P = 1e-4
@@ -167,7 +167,7 @@ def _letters(genome, regions) -> np.ndarray:
 
 @dataclass
 class PackedMotifs:
-    """Every motif's strand tables and score tail, packed (`_motif_hits`).
+    """Every motif's strand tables and score tail, packed (`_hits`).
 
     Attributes
     ----------
@@ -200,8 +200,8 @@ class PackedMotifs:
         -------
         PackedMotifs
         """
-        from ..motifs.enrichment import motif_counts
-        from ..motifs.scan import log_odds, score_tail, strand_tables
+        from .enrichment import motif_counts
+        from .scan import log_odds, score_tail, strand_tables
 
         rules = []
         for motif in motifs:
@@ -260,8 +260,8 @@ class PackedMotifs:
         tuple
             The arrays of the hits, motif by motif.
         """
-        from ..motifs.scan import SCORE_GRID
-        from ._motif_hits import count_hits, fill_hits
+        from ._hits import count_hits, fill_hits
+        from .scan import SCORE_GRID
 
         counts = np.zeros(self.widths.size, dtype=np.int64)
         count_hits(codes, self.tables, self.widths, SCORE_GRID, cuts, counts)
