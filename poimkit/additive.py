@@ -44,9 +44,17 @@ DECOMPOSITIONS = ("positional", "lmer_table", "score_only")
 
 @runtime_checkable
 class PositionalKmers(Protocol):
-    """Positional k-mer weights (``decomposition = "positional"``)."""
+    """Positional k-mer weights (``decomposition = "positional"``).
+
+    Attributes
+    ----------
+    convolves_shifts : bool
+        Its POIMs may convolve unshifted weights (``shift_base_weights()``)
+        over its shifts (a WDS kernel model), instead of expanding them.
+    """
 
     decomposition: str
+    convolves_shifts: bool
 
     def explicit_weights(self) -> Any:
         """The model as `poimkit.KmerWeights` (exact)."""

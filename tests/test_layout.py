@@ -109,8 +109,53 @@ def test_no_script_over_the_code_line_cap(folder):
     assert not long, f"{folder} files over {MAX_CODE_LINES} code lines: {long}"
 
 
+def _documented_methods() -> dict[str, tuple[set[str], list[str]]]:
+    """Per class of the package: its methods with a Parameters section, its bases."""
+    found = {}
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                documented = {
+                    item.name
+                    for item in node.body
+                    if isinstance(item, ast.FunctionDef)
+                    and _has_parameters(ast.get_docstring(item) or "")
+                }
+                bases = [getattr(b, "id", getattr(b, "attr", "")) for b in node.bases]
+                found[node.name] = (documented, bases)
+    return found
+
+
+def _has_parameters(doc: str) -> bool:
+    """A Parameters section, written or filled by `fill_doc` (``%(parameters)s``)."""
+    return "Parameters" in doc or "%(parameters)s" in doc
+
+
+def _inherits_docs(qualified: str, classes: dict) -> bool:
+    """Whether ``Class.method`` overrides a method a base class documents."""
+    if "." not in qualified:
+        return False
+    owner, method = qualified.split(".")
+    bases = list(classes.get(owner, (set(), []))[1])
+    while bases:
+        documented, more = classes.get(bases.pop(), (set(), []))
+        if method in documented:
+            return True
+        bases += more
+    return False
+
+
+def test_an_override_inherits_its_bases_parameters_section():
+    classes = {"Base": ({"run"}, []), "Child": (set(), ["Base"]), "Other": (set(), [])}
+    assert _inherits_docs("Child.run", classes)
+    assert not _inherits_docs("Other.run", classes)
+    assert not _inherits_docs("Child.stop", classes)
+
+
 def test_public_functions_have_parameters_sections_and_type_hints():
+    """A Parameters section each; an override says what differs, its base the rest."""
     undocumented, unhinted = [], []
+    classes = _documented_methods()
     for path in _public_modules():
         tree = ast.parse(path.read_text())
         where = path.relative_to(PACKAGE)
@@ -118,7 +163,8 @@ def test_public_functions_have_parameters_sections_and_type_hints():
             args = _arguments(node)
             if not args:
                 continue
-            if "Parameters" not in (ast.get_docstring(node) or ""):
+            documented = _has_parameters(ast.get_docstring(node) or "")
+            if not documented and not _inherits_docs(name, classes):
                 undocumented.append(f"{where}:{name}")
             if any(a.annotation is None for a in args):
                 unhinted.append(f"{where}:{name}")

@@ -68,14 +68,13 @@ def read_options(args: argparse.Namespace) -> dict:
     Returns
     -------
     dict
-        ``on_invalid``, ``crop_length`` and ``drop_short``, as the readers of
-        `poimkit.io` take them.
+        `poimkit.run.data.reading_options` of those options.
     """
-    return {
-        "on_invalid": "drop" if args.drop_invalid else "error",
-        "crop_length": args.crop,
-        "drop_short": args.drop_short,
-    }
+    from ..run.data import reading_options
+    from ..run.options import RunOptions
+
+    given = {name: getattr(args, name) for name in ("drop_invalid", "crop")}
+    return reading_options(RunOptions(**given, drop_short=args.drop_short))
 
 
 def read_labeled_args(args: argparse.Namespace, any_length: bool) -> tuple:

@@ -52,7 +52,7 @@ def run_interactions(args: argparse.Namespace) -> int:
     from ..importance.interactions import motif_interactions
     from ..io.files import write_table
     from ..io.json_text import json_text
-    from ..io.outdir import RUN_FORMAT, check_output_folder, staged_directory
+    from ..io.outdir import LAYOUT, RUN_FORMAT, check_output_folder, staged_directory
     from ..plot.interactions import plot_interactions
     from .console import say
 
@@ -79,9 +79,11 @@ def run_interactions(args: argparse.Namespace) -> int:
         random_state=args.seed,
     )
     with staged_directory(args.output, args.force, inputs) as staged:
-        write_table(staged / "interactions.tsv", list(found.COLUMNS), found.rows())
+        write_table(
+            staged / LAYOUT.interactions_table, list(found.COLUMNS), found.rows()
+        )
         ax = plot_interactions(found)
-        ax.figure.savefig(staged / "interactions.png", dpi=120)
+        ax.figure.savefig(staged / LAYOUT.interactions_figure, dpi=120)
         summary = {
             "format": RUN_FORMAT,
             "command": "interactions",
@@ -93,7 +95,7 @@ def run_interactions(args: argparse.Namespace) -> int:
             "n_samples": found.n_samples,
             "n_evaluations": found.n_evaluations,
         }
-        (staged / "summary.json").write_text(json_text(summary, indent=1))
+        (staged / LAYOUT.summary).write_text(json_text(summary, indent=1))
     peak = found.peak()
     say(
         args,

@@ -11,8 +11,8 @@ is the position's contribution.
 import numpy as np
 from numba import njit, prange
 
+from .._alphabet import extend, lookup
 from .._config import NJIT_PARALLEL
-from ..kernels._weights import lookup
 
 
 @njit(**NJIT_PARALLEL)
@@ -36,7 +36,7 @@ def positional_hypothetical(X, lengths, k, indptr, kmers, values, out):
         for j in range(0, n - k + 1):
             key = np.int64(0)
             for q in range(j, j + k):
-                key = (key << np.int64(2)) | np.int64(X[r, q])
+                key = extend(key, np.int64(X[r, q]))
             lo, hi = indptr[j], indptr[j + 1]
             for i in range(j, j + k):
                 shift = np.int64(2 * (j + k - 1 - i))
@@ -68,7 +68,7 @@ def lmer_hypothetical(X, lengths, l, table, scale, out):
         for j in range(0, n - l + 1):
             key = np.int64(0)
             for q in range(j, j + l):
-                key = (key << np.int64(2)) | np.int64(X[r, q])
+                key = extend(key, np.int64(X[r, q]))
             for i in range(j, j + l):
                 shift = np.int64(2 * (j + l - 1 - i))
                 base = key - (np.int64(X[r, i]) << shift)

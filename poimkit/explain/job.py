@@ -69,7 +69,7 @@ def explain_to_folder(
         The content of ``summary.json``.
     """
     from ..io.outdir import (
-        ATTRIBUTION_POIM,
+        LAYOUT,
         RUN_FORMAT,
         check_output_folder,
         staged_directory,
@@ -115,7 +115,7 @@ def explain_to_folder(
         _write(staged, found, scores, ids, sizes if bigwig else None, top, summary)
     inform(
         f"explained {len(ids):,} records into {out} (ohe.npz, attr.npz, "
-        f"{ATTRIBUTION_POIM}"
+        f"{LAYOUT.attribution_poim}"
         + (", contributions.bw" if bigwig else "")
         + f", {len(summary['logos'])} logos)"
     )
@@ -151,17 +151,17 @@ def _write(staged, found, scores, ids, sizes, top: int, summary: dict) -> None:
     """Attributions, their POIM, scores, logos, the track (``sizes``), the summary."""
     from ..io.files import write_table
     from ..io.json_text import json_text
-    from ..io.outdir import ATTRIBUTION_POIM
+    from ..io.outdir import LAYOUT
     from .kmer_poim import attribution_poim
     from .outputs import write_bigwig, write_logos, write_modisco_inputs
 
     write_modisco_inputs(staged, found)
     attribution_poim(found, summary["attribution_poim_max_order"]).save(
-        staged / ATTRIBUTION_POIM
+        staged / LAYOUT.attribution_poim
     )
     rows = zip(ids, scores.tolist(), strict=True)
-    write_table(staged / "scores.tsv", ["id", "score"], rows)
+    write_table(staged / LAYOUT.scores, ["id", "score"], rows)
     if sizes is not None:
-        write_bigwig(staged / "contributions.bw", found, ids, sizes)
-    summary["logos"] = write_logos(staged / "logos", found, scores, ids, top)
-    (staged / "summary.json").write_text(json_text(summary, indent=1))
+        write_bigwig(staged / LAYOUT.contributions, found, ids, sizes)
+    summary["logos"] = write_logos(staged / LAYOUT.logos, found, scores, ids, top)
+    (staged / LAYOUT.summary).write_text(json_text(summary, indent=1))

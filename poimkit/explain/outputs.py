@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..io.outdir import LAYOUT
 from .attributions import Attributions
 
 
@@ -29,8 +30,8 @@ def write_modisco_inputs(folder: Path, found: Attributions) -> None:
     found : Attributions
         The records' attributions.
     """
-    np.savez_compressed(folder / "ohe.npz", found.ohe.astype(np.float32))
-    np.savez_compressed(folder / "attr.npz", found.hypothetical.astype(np.float32))
+    np.savez_compressed(folder / LAYOUT.ohe, found.ohe.astype(np.float32))
+    np.savez_compressed(folder / LAYOUT.attr, found.hypothetical.astype(np.float32))
 
 
 #: why a bigWig is not written, said where pyBigWig is missing

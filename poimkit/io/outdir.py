@@ -9,52 +9,68 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from .._messages import tell
 from ..errors import InputError
 
-#: the files of a run folder (besides ``figures/``)
-OUTPUT_FILES = (
-    "model.npz",
-    "poim.npz",
-    "top_kmers.tsv",
-    "motifs.meme",
-    "sites.tsv",
-    "summary.json",
-    "report.html",
-)
-#: files a run on peaks adds: the negatives it made, and its sites in the genome
-NEGATIVE_FILES = ("negatives.bed", "negatives.fa", "sites.bed")
-#: the known motifs tested (``run --known``)
-KNOWN_FILE = "known_motifs.tsv"
-#: k-mers' attributions in context, as a POIM (``poimkit explain``)
-ATTRIBUTION_POIM = "attribution_poim.npz"
-#: what ``poimkit explain`` writes (with its ``summary.json``)
-EXPLAIN_FILES = (
-    "ohe.npz",
-    "attr.npz",
-    ATTRIBUTION_POIM,
-    "scores.tsv",
-    "contributions.bw",
-    "logos",
-)
-#: the motifs as a classifier: written when a run reports motifs
-MOTIF_MODEL_FILE = "motif_model.npz"
-#: the stack of the model's score and the motifs, if the run chose it
-STACK_FILE = "stack.npz"
-#: what a poimkit run folder holds (anything else there is not ours to delete)
-RUN_FILES = frozenset(
-    {
-        *OUTPUT_FILES,
-        *NEGATIVE_FILES,
-        *EXPLAIN_FILES,
-        KNOWN_FILE,
-        MOTIF_MODEL_FILE,
-        STACK_FILE,
-        "figures",
-    }
-)
+
+@dataclass(frozen=True)
+class RunLayout:
+    """The names of everything poimkit writes into an output folder.
+
+    The one source of every file name of a run (``run``, ``explain``,
+    ``interactions``): the writers join these to the folder, and ``--force``
+    (`check_output_folder`) replaces a folder holding nothing else. A new
+    output is a new field here, and nowhere else.
+
+    Attributes
+    ----------
+    model, poim, top_kmers, motifs, sites, summary, report, figures : str
+        What every run writes (``figures/`` a folder of PNGs).
+    motif_model, stack, known : str
+        The motifs as a model, the stack (if chosen), the known motifs tested.
+    negatives_bed, negatives_fa, sites_bed : str
+        What a run on peaks adds: its negatives, its sites in the genome.
+    ohe, attr, attribution_poim, scores, contributions, logos : str
+        What ``poimkit explain`` writes.
+    interactions_table, interactions_figure : str
+        What ``poimkit interactions`` writes.
+    """
+
+    model: str = "model.npz"
+    poim: str = "poim.npz"
+    top_kmers: str = "top_kmers.tsv"
+    motifs: str = "motifs.meme"
+    sites: str = "sites.tsv"
+    summary: str = "summary.json"
+    report: str = "report.html"
+    figures: str = "figures"
+    motif_model: str = "motif_model.npz"
+    stack: str = "stack.npz"
+    known: str = "known_motifs.tsv"
+    negatives_bed: str = "negatives.bed"
+    negatives_fa: str = "negatives.fa"
+    sites_bed: str = "sites.bed"
+    ohe: str = "ohe.npz"
+    attr: str = "attr.npz"
+    attribution_poim: str = "attribution_poim.npz"
+    scores: str = "scores.tsv"
+    contributions: str = "contributions.bw"
+    logos: str = "logos"
+    interactions_table: str = "interactions.tsv"
+    interactions_figure: str = "interactions.png"
+
+    def names(self) -> frozenset[str]:
+        """Every name of the layout."""
+        return frozenset(getattr(self, f.name) for f in fields(self))
+
+
+#: the names of every output folder poimkit writes
+LAYOUT = RunLayout()
+#: what a poimkit output folder holds (anything else there is not ours to delete)
+RUN_FILES = LAYOUT.names()
 #: the ``format`` of a run's summary.json: the mark of a folder poimkit made
 RUN_FORMAT = "poimkit-run-summary"
 #: file in a staging folder naming the process that writes it

@@ -15,6 +15,7 @@ over every window of l letters of every strand.
 import numpy as np
 from numba import njit, prange
 
+from .._alphabet import extend, push
 from .._config import NJIT, NJIT_PARALLEL
 
 
@@ -23,7 +24,7 @@ def _pattern(codes, start, masks, m):
     """k-mer index of the gapped pattern of mask m in the window at ``start``."""
     p = np.int64(0)
     for q in range(masks.shape[1]):
-        p = (p << np.int64(2)) | np.int64(codes[start + masks[m, q]])
+        p = extend(p, np.int64(codes[start + masks[m, q]]))
     return p
 
 
@@ -196,7 +197,7 @@ def lmer_score_rows(
         key = np.int64(0)
         total = 0.0
         for p in range(offsets[r], offsets[r + 1]):
-            key = ((key << np.int64(2)) | np.int64(codes[p])) & mask
+            key = push(key, np.int64(codes[p]), mask)
             if p - offsets[r] >= l - 1:
                 total += f[key]
         out[r] = total
@@ -219,7 +220,7 @@ def lmer_values(codes: np.ndarray, l: int, f: np.ndarray, out: np.ndarray) -> No
     mask = (np.int64(1) << np.int64(2 * l)) - 1
     key = np.int64(0)
     for p in range(codes.size):
-        key = ((key << np.int64(2)) | np.int64(codes[p])) & mask
+        key = push(key, np.int64(codes[p]), mask)
         if p >= l - 1:
             out[p - l + 1] = f[key]
 
@@ -270,7 +271,7 @@ def _roll(key, rkey, letter, mask, top):
     where the complement of the new letter enters the reverse index.
     """
     c = np.int64(letter)
-    key = ((key << np.int64(2)) | c) & mask
+    key = push(key, c, mask)
     rkey = (rkey >> np.int64(2)) | ((np.int64(3) - c) << top)
     return key, rkey
 

@@ -7,22 +7,8 @@ weights (exact k-mers, and their Hamming neighbourhoods for mismatches).
 import numpy as np
 from numba import njit, prange
 
+from .._alphabet import extend, lookup, push
 from .._config import NJIT, NJIT_PARALLEL
-
-
-@njit(**NJIT)
-def lookup(kmers, values, lo, hi, key):
-    """Value of ``key`` in the sorted slice ``kmers[lo:hi]``, or 0."""
-    end = hi
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if kmers[mid] < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < end and kmers[lo] == key:
-        return values[lo]
-    return 0.0
 
 
 @njit(**NJIT_PARALLEL)
@@ -53,7 +39,7 @@ def score_order(
         key = np.int64(0)
         total = 0.0
         for p in range(length):
-            key = ((key << 2) | X[r, p]) & mask
+            key = push(key, X[r, p], mask)
             start = p - k + 1
             if start >= 0 and indptr[start + 1] > indptr[start]:
                 total += lookup(kmers, values, indptr[start], indptr[start + 1], key)
@@ -99,7 +85,7 @@ def expand_order(
         keys = np.zeros(m, dtype=np.int64)
         for q in range(p, p + k):
             for j in range(m):
-                keys[j] = (keys[j] << np.int64(2)) | np.int64(svt[q, j])
+                keys[j] = extend(keys[j], np.int64(svt[q, j]))
         order = np.argsort(keys, kind="mergesort")
         c = 0
         for t in range(m):
@@ -154,7 +140,7 @@ def ism_order(
                 continue
             key = np.int64(0)
             for q in range(i, i + k):
-                key = (key << np.int64(2)) | np.int64(x[q])
+                key = extend(key, np.int64(x[q]))
             base = lookup(kmers, values, lo, hi, key)
             for p in range(max(i, s), min(i + k, s + width)):
                 shift = np.int64(2 * (k - 1 - (p - i)))

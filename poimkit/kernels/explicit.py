@@ -102,6 +102,7 @@ class KmerWeights:
     #: the additive-model contract (`poimkit.additive`): positional weights
     decomposition = "positional"
     position_free = False
+    convolves_shifts = False  # the weights are expanded already
 
     def explicit_weights(self) -> KmerWeights:
         """Itself: the weights are explicit (`poimkit.additive.PositionalKmers`)."""

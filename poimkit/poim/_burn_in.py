@@ -12,6 +12,7 @@ shorter than D use the per-feature helpers of `poimkit.poim._exact`.
 import numpy as np
 from numba import njit, prange
 
+from .._alphabet import sub_kmer
 from .._config import NJIT, NJIT_PARALLEL
 from ._exact import (
     add_feature,
@@ -19,7 +20,6 @@ from ._exact import (
     feature_probs,
     feature_total,
     feature_work,
-    sub_kmer,
 )
 from ._rows import longest_row, messages, row_after
 

@@ -17,19 +17,8 @@ z[:D]]``; windows ``j <= i`` and the right messages are the same for both.
 import numpy as np
 from numba import njit, prange
 
+from .._alphabet import extend, kmer_letter, push, sub_kmer
 from .._config import NJIT, NJIT_PARALLEL
-
-
-@njit(**NJIT)
-def kmer_letter(index, k, t):
-    """Letter t (0-based, from the left) of the k-mer with this index."""
-    return (index >> (2 * (k - 1 - t))) & 3
-
-
-@njit(**NJIT)
-def sub_kmer(index, k, start, length):
-    """Index of the sub-k-mer ``y[start:start+length]``."""
-    return (index >> (2 * (k - start - length))) & ((1 << (2 * length)) - 1)
 
 
 @njit(**NJIT)
@@ -44,7 +33,7 @@ def _prefix_probs(index, k, i, order, pi, trans, small, pp):
     for t in range(order, k):
         a = kmer_letter(index, k, t)
         pp[t + 1] = pp[t] * trans[i + t - order, state, a]
-        state = ((state << 2) | a) & state_mask
+        state = push(state, a, state_mask)
 
 
 @njit(**NJIT)
@@ -70,12 +59,12 @@ def _string_prob(letters, n, p, order, pi, trans):
     """Pr(X[p:p+n] = letters[:n]) for n >= order."""
     state = 0
     for t in range(order):
-        state = (state << 2) | letters[t]
+        state = extend(state, letters[t])
     prob = pi[p, state]
     state_mask = (1 << (2 * order)) - 1
     for t in range(order, n):
         prob *= trans[p + t - order, state, letters[t]]
-        state = ((state << 2) | letters[t]) & state_mask
+        state = push(state, letters[t], state_mask)
     return prob
 
 
@@ -89,12 +78,12 @@ def _tail_given_state(index, k, first, i, prev, n_prev, order, trans):
     state_mask = (1 << (2 * order)) - 1
     state = 0
     for t in range(n_prev):
-        state = ((state << 2) | prev[t]) & state_mask
+        state = push(state, prev[t], state_mask)
     prob = 1.0
     for t in range(first, k):
         a = kmer_letter(index, k, t)
         prob *= trans[i + t - order, state, a]
-        state = ((state << 2) | a) & state_mask
+        state = push(state, a, state_mask)
     return prob
 
 
@@ -129,7 +118,7 @@ def _letters_index(letters, n):
     """Index of the n-mer ``letters[:n]``."""
     index = 0
     for t in range(n):
-        index = (index << 2) | letters[t]
+        index = extend(index, letters[t])
     return index
 
 
@@ -308,7 +297,7 @@ def boundary_terms(k, i, index, w, order, length, chain, work, new_left, new_rig
                 for t in range(order):
                     a = (s >> (2 * (order - 1 - t))) & 3
                     prob *= trans[end + t - order, state, a]
-                    state = ((state << 2) | a) & state_mask
+                    state = push(state, a, state_mask)
                 new_left[end, s] += w_start * prob
         else:
             for t in range(k):
@@ -329,7 +318,7 @@ def boundary_terms(k, i, index, w, order, length, chain, work, new_left, new_rig
             for t in range(first):
                 a = kmer_letter(index, k, t)
                 head *= trans[i + t - order, state, a]
-                state = ((state << 2) | a) & state_mask
+                state = push(state, a, state_mask)
             new_right[i, s] += w * head * rest
 
 
@@ -437,17 +426,13 @@ def chain_messages(new_left, new_right, order, length, trans, left, right):
         for s in range(n_states):
             if left[e, s] != 0.0:
                 for a in range(4):
-                    left[e + 1, ((s << 2) | a) & state_mask] += (
-                        left[e, s] * trans[e, s, a]
-                    )
+                    left[e + 1, push(s, a, state_mask)] += left[e, s] * trans[e, s, a]
     right[length, :] = 0.0
     for e in range(length - 1, order - 1, -1):
         for s in range(n_states):
             acc = new_right[e, s]
             for a in range(4):
-                acc += (
-                    trans[e - order, s, a] * right[e + 1, ((s << 2) | a) & state_mask]
-                )
+                acc += trans[e - order, s, a] * right[e + 1, push(s, a, state_mask)]
             right[e, s] = acc
 
 

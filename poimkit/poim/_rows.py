@@ -11,8 +11,9 @@ convolution (`poimkit.poim._shifted`). Window j is written at row ``j - row0`` o
 
 from numba import njit
 
+from .._alphabet import kmer_letter, push, sub_kmer
 from .._config import NJIT
-from ._exact import kmer_letter, region_add, sub_kmer
+from ._exact import region_add
 
 
 @njit(**NJIT)
@@ -127,7 +128,7 @@ def row_after(
                     for u in range(n_free):
                         letter = (v >> (2 * (n_free - 1 - u))) & 3
                         prob *= step[state, letter]
-                        state = ((state << 2) | letter) & state_mask
+                        state = push(state, letter, state_mask)
                     head = (sub_kmer(y, k, m, o) << (2 * n_free)) | v
                     c = (
                         p_start[i, a] * x_window[j, head]
@@ -187,7 +188,7 @@ def row_before(k, i, lo, hi, kmer, value, l, order, chain, windows, row0, j_star
                 for t in range(e, order):
                     a = kmer_letter(y, k, t)
                     prob *= trans[i + t - order, state, a]
-                    state = ((state << 2) | a) & state_mask
+                    state = push(state, a, state_mask)
                 pattern = (u << (2 * e)) | sub_kmer(y, k, 0, e)
                 region_add(
                     j - row0, l - order, l, pattern, prob, l, offsets, tables, out
@@ -200,7 +201,7 @@ def word_prob(prob, state, word, at, order, trans, state_mask):
     for t in range(order):
         a = (word >> (2 * (order - 1 - t))) & 3
         prob *= trans[at + t - order, state, a]
-        state = ((state << 2) | a) & state_mask
+        state = push(state, a, state_mask)
     return prob
 
 

@@ -7,8 +7,9 @@ those of `poimkit.poim._exact` and `poimkit.poim._rows`.
 import numpy as np
 from numba import njit, prange
 
+from .._alphabet import sub_kmer
 from .._config import NJIT, NJIT_PARALLEL
-from ._exact import add_feature, boundary_terms, feature_probs, feature_work, sub_kmer
+from ._exact import add_feature, boundary_terms, feature_probs, feature_work
 from ._rows import longest_row, messages, row_after, row_before
 
 

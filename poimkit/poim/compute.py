@@ -151,10 +151,9 @@ def compute_poim(
 
 def _convolvable_shift(model) -> int:
     """S of a WDS model whose POIM may skip the shift expansion, else 0."""
-    shift = getattr(model, "shift", 0)
-    if isinstance(model, KmerWeights) or not hasattr(model, "shift_base_weights"):
+    if not model.convolves_shifts:  # the positional contract (`poimkit.additive`)
         return 0
-    return int(shift) if shift and not getattr(model, "mismatches", 0) else 0
+    return int(model.shift) if model.shift and not model.mismatches else 0
 
 
 def _position_free_poim(model, max_order, background, n_threads, memory_limit) -> Poim:

@@ -19,6 +19,7 @@ import numpy as np
 
 from .._messages import tell
 from ..errors import InputError
+from ..io.outdir import LAYOUT
 from .data import LabeledData, as_codes, file_sha256
 from .options import RunOptions
 from .registry import family_of
@@ -168,7 +169,7 @@ def write_negative_records(
     if records is None:
         return None
     kind, *rest = records
-    name = "negatives.bed" if kind == "bed" else "negatives.fa"
+    name = LAYOUT.negatives_bed if kind == "bed" else LAYOUT.negatives_fa
     path = where.parent / f"{where.stem}.{name}" if beside else where / name
     if kind == "bed":
         write_negatives_bed(path, *rest)
@@ -383,7 +384,7 @@ def make_negatives(
 
         seqs = shuffled_negatives(positives.seqs, seed=options.seed)
         ids = [f"shuffle{n}:{i}" for n, i in enumerate(positives.ids, 1)]
-        made = {"n": len(seqs), "seed": options.seed, "file": "negatives.fa"}
+        made = {"n": len(seqs), "seed": options.seed, "file": LAYOUT.negatives_fa}
         return {"ids": ids, "seqs": seqs}, made, ("fasta", ids, seqs)
     if source.negatives == "genomic":
         from ..genome.negatives import genomic_negatives
@@ -418,7 +419,7 @@ def _genomic_records(genome, found, kept, options):
         line=np.arange(1, n + 1),
     )
     windows = extract(genome, regions, "genomic negatives")
-    made = {**found.describe(), "file": "negatives.bed"}
+    made = {**found.describe(), "file": LAYOUT.negatives_bed}
     return (
         {"ids": windows.ids, "seqs": windows.seqs, "regions": windows.peaks},
         made,

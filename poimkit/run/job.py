@@ -13,15 +13,16 @@ figures are written and what the summary holds.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..svm.param_docs import parameters_from
 from .data import LabeledData
 from .options import RunOptions
 from .steps import StepTimer
 
-__all__ = ["Found", "Job", "run_job"]
+__all__ = ["Found", "Job", "RunResult", "run_job"]
 
 
 @dataclass
@@ -46,6 +47,52 @@ class Found:
     chosen: str
 
 
+@dataclass
+class RunResult:
+    """What a run made, step by step: the hooks read it, `run_job` fills it.
+
+    Attributes
+    ----------
+    model : fitted estimator
+        The final model.
+    cv : dict
+        The cross-validation's figures (`cross_validate`; empty without CV).
+    poim : Poim or None
+        The model's POIMs (the POIM step).
+    background : MarkovBackground or None
+        The POIMs' background.
+    found : Found or None
+        The motifs and their models (the motif step).
+    figures : list of str
+        The figures written (the outputs step).
+    runtimes : dict
+        Wall time per step, and the total (the summary step).
+    """
+
+    model: Any
+    cv: dict
+    poim: Any = None
+    background: Any = None
+    found: Found | None = None
+    figures: list = field(default_factory=list)
+    runtimes: dict = field(default_factory=dict)
+
+
+#: the parameters of the jobs' hooks, documented once (`fill_doc`)
+_HOOK_DOCS = {
+    "timer": "timer : StepTimer\n    Times and shows the steps.",
+    "progress": 'progress : bool or "lines"\n    Bars, or a line per step.',
+    "result": "result : RunResult\n    What the run made so far.",
+    "staged": "staged : pathlib.Path\n    The staged output folder.",
+    "figures": "figures : pathlib.Path\n    The folder of the report's figures.",
+    "path": "path : pathlib.Path\n    Where the report is written.",
+    "summary": "summary : dict\n    The run's summary.",
+}
+
+#: ``@_hook("timer", ...)``: a hook's Parameters section from `_HOOK_DOCS`
+_hook = parameters_from(_HOOK_DOCS)
+
+
 class Job:
     """The task-specific parts of a run folder, called by `run_job` in order.
 
@@ -67,15 +114,11 @@ class Job:
     def check(self) -> None:
         """Cheap checks of the options and inputs, before the folder is touched."""
 
+    @_hook("timer", "progress")
     def read(self, timer: StepTimer, progress: bool | str) -> None:
         """Read the input and plan the training (inside the folder's lock).
 
-        Parameters
-        ----------
-        timer : StepTimer
-            Times and shows the steps.
-        progress : bool or "lines"
-            Bars on standard error, or a line per step.
+        %(parameters)s
         """
         raise NotImplementedError
 
@@ -83,100 +126,43 @@ class Job:
         """The steps a bar counts after reading, in order."""
         raise NotImplementedError
 
+    @_hook("timer", "progress")
     def train(self, timer: StepTimer, progress: bool | str) -> tuple[Any, dict]:
         """Cross-validate and fit the final model: ``(model, cv)``.
 
-        Parameters
-        ----------
-        timer : StepTimer
-            Times and shows the steps.
-        progress : bool or "lines"
-            Bars on standard error, or a line per step.
+        %(parameters)s
         """
         raise NotImplementedError
 
-    def find_motifs(
-        self, model: Any, poim: Any, background: Any, cv: dict, timer: StepTimer
-    ) -> Found:
+    @_hook("result", "timer")
+    def find_motifs(self, result: RunResult, timer: StepTimer) -> Found:
         """The motifs of the model and their models (timed by ``timer``).
 
-        Parameters
-        ----------
-        model : object
-            A fitted model.
-        poim : Poim
-            The model's POIMs.
-        background : MarkovBackground
-            The POIMs' background.
-        cv : dict
-            The cross-validation's figures (`cross_validate`).
-        timer : StepTimer
-            Times and shows the steps.
+        %(parameters)s
         """
         raise NotImplementedError
 
-    def write(
-        self, staged: Path, poim: Any, background: Any, found: Found, cv: dict
-    ) -> list[str]:
+    @_hook("staged", "result")
+    def write(self, staged: Path, result: RunResult) -> list[str]:
         """The task's own files in ``staged``; the figures written.
 
-        Parameters
-        ----------
-        staged : pathlib.Path
-            The staged output folder.
-        poim : Poim
-            The model's POIMs.
-        background : MarkovBackground
-            The POIMs' background.
-        found : Found
-            The motifs and their models.
-        cv : dict
-            The cross-validation's figures (`cross_validate`).
+        %(parameters)s
         """
         raise NotImplementedError
 
-    def summary(
-        self,
-        model: Any,
-        poim: Any,
-        background: Any,
-        found: Found,
-        cv: dict,
-        figures: list[str],
-        runtimes: dict,
-    ) -> dict:
+    @_hook("result")
+    def summary(self, result: RunResult) -> dict:
         """The content of ``summary.json``.
 
-        Parameters
-        ----------
-        model : object
-            A fitted model.
-        poim : Poim
-            The model's POIMs.
-        background : MarkovBackground
-            The POIMs' background.
-        found : Found
-            The motifs and their models.
-        cv : dict
-            The cross-validation's figures (`cross_validate`).
-        figures : list of str or pathlib.Path
-            The figures written (or their folder).
-        runtimes : dict
-            Wall time per step.
+        %(parameters)s
         """
         raise NotImplementedError
 
+    @_hook("path", "summary", "figures")
     def write_report(self, path: Path, summary: dict, figures: Path) -> None:
         """The report page of ``summary`` at ``path``, its figures in ``figures``.
 
-        Parameters
-        ----------
-        path : pathlib.Path
-            Where the report is written.
-        summary : dict
-            The run's summary.
-        figures : list of str or pathlib.Path
-            The figures written (or their folder).
+        %(parameters)s
         """
         raise NotImplementedError
 
@@ -224,17 +210,17 @@ def run_job(
             tqdm(total=len(steps), unit="step", disable=progress is not True) as bar,
         ):
             timer.bar = bar
-            model, cv = job.train(timer, progress)
+            result = RunResult(*job.train(timer, progress))
             with timer.step("POIM"):
-                poim, background = compute_run_poim(
-                    model, job.data, job.options, progress is True
+                result.poim, result.background = compute_run_poim(
+                    result.model, job.data, job.options, progress is True
                 )
-            found = job.find_motifs(model, poim, background, cv, timer)
+            result.found = job.find_motifs(result, timer)
             with timer.step("outputs"):
-                save_results(staged, model, poim)
-                save_motif_models(staged, found.explained, found.stack)
-                figures = job.write(staged, poim, background, found, cv)
-            runtimes = timer.with_total()
-            summary = job.summary(model, poim, background, found, cv, figures, runtimes)
+                save_results(staged, result.model, result.poim)
+                save_motif_models(staged, result.found.explained, result.found.stack)
+                result.figures = job.write(staged, result)
+            result.runtimes = timer.with_total()
+            summary = job.summary(result)
             write_summary(staged, summary, job.write_report)
     return summary

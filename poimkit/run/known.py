@@ -112,9 +112,9 @@ def write_known(folder: Path, figures: Path, enrichment: KnownEnrichment) -> lis
     list of str
         The logos written (names in ``figures``).
     """
-    from ..io.outdir import KNOWN_FILE
+    from ..io.outdir import LAYOUT
 
-    enrichment.write(folder / KNOWN_FILE)
+    enrichment.write(folder / LAYOUT.known)
     written = []
     for motif, row in zip(enrichment.motifs, enrichment.rows(TOP_KNOWN), strict=False):
         name = logo_name(row)

@@ -369,12 +369,12 @@ def save_motif_models(
     explained : MotifClassifier, MotifRegressor or None
     stack : StackedModel or None
     """
-    from ..io.outdir import MOTIF_MODEL_FILE, STACK_FILE
+    from ..io.outdir import LAYOUT
 
     if explained is not None:
-        explained.save(folder / MOTIF_MODEL_FILE)
+        explained.save(folder / LAYOUT.motif_model)
     if stack is not None:
-        stack.save(folder / STACK_FILE)
+        stack.save(folder / LAYOUT.stack)
 
 
 def motif_model_summary(

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..io.outdir import LAYOUT
 from .crossval import better_than_chance
 from .data import motif_data, read_input
 from .figures import roc_curves, write_figures
 from .genome import PeakSource, read_peak_input
-from .job import Found, Job, run_job
+from .job import Found, Job, RunResult, run_job
 from .known import enrich_known, known_summary, read_known, write_known
 from .motif_model import final_models, motif_model_summary
 from .options import RunOptions
@@ -29,7 +30,7 @@ from .summary import build_summary
 from .train import CNN_STEP, train_model
 
 if TYPE_CHECKING:
-    from ..poim.result import Poim
+    pass
 
 
 def run_pipeline(
@@ -146,15 +147,7 @@ class ClassificationJob(Job):
             self.peaks.check(self.options)
 
     def read(self, timer: StepTimer, progress: bool | str) -> None:
-        """Known motifs first (a bad source fails first), the records, the plan.
-
-        Parameters
-        ----------
-        timer : StepTimer
-            Times and shows the steps.
-        progress : bool or "lines"
-            Bars on standard error, or a line per step.
-        """
+        """Known motifs first (a bad source fails first), the records, the plan."""
         self.known = self.tested = None
         if self.options.compare or self.options.known:
             with timer.step("known motifs"):
@@ -173,15 +166,7 @@ class ClassificationJob(Job):
         return _step_names(self.options, known, cnn)
 
     def train(self, timer: StepTimer, progress: bool | str) -> tuple:
-        """`train_model`: the family kept, its CV and its final fit.
-
-        Parameters
-        ----------
-        timer : StepTimer
-            Times and shows the steps.
-        progress : bool or "lines"
-            Bars on standard error, or a line per step.
-        """
+        """`train_model`: the family kept, its CV and its final fit."""
         self.trained = train_model(
             self.data,
             self.plan,
@@ -192,135 +177,69 @@ class ClassificationJob(Job):
         self.options = self.trained.plan.options  # the CNN's if auto kept it
         return self.trained.model, self.trained.cv
 
-    def find_motifs(
-        self, model: Any, poim: Poim, background: Any, cv: dict, timer: StepTimer
-    ) -> Found:
-        """The POIM's motifs, their models, and the known motifs' enrichment.
-
-        Parameters
-        ----------
-        model : object
-            A fitted model.
-        poim : Poim
-            The model's POIMs.
-        background : MarkovBackground
-            The POIMs' background.
-        cv : dict
-            The cross-validation's figures (`cross_validate`).
-        timer : StepTimer
-            Times and shows the steps.
-        """
+    def find_motifs(self, result: RunResult, timer: StepTimer) -> Found:
+        """The POIM's motifs, their models, and the known motifs' enrichment."""
         from ..motifs.discovery import background_letters
 
-        letters = background_letters(background)
+        letters = background_letters(result.background)
+        options, cv = self.options, result.cv
         with timer.step("motifs"):
             X, self.motif_ids, y = motif_data(self.data)
             self.motif_records = X, y
-            motifs = _found_motifs(poim, X, y, self.options, cv)
-            found = Found(
-                motifs,
-                *final_models(model, motifs, self.data, letters, cv, self.options),
-            )
+            motifs = _found_motifs(result.poim, X, y, options, cv)
+            models = final_models(result.model, motifs, self.data, letters, cv, options)
+            found = Found(motifs, *models)
         if self.tested is not None:
             with timer.step("known-motif enrichment"):
                 self.enrichment = enrich_known(self.tested, X, y, motifs, letters)
         return found
 
-    def write(
-        self, staged: Path, poim: Poim, background: Any, found: Found, cv: dict
-    ) -> list:
-        """Motif files, figures and the known motifs' table.
-
-        Parameters
-        ----------
-        staged : pathlib.Path
-            The staged output folder.
-        poim : Poim
-            The model's POIMs.
-        background : MarkovBackground
-            The POIMs' background.
-        found : Found
-            The motifs and their models.
-        cv : dict
-            The cross-validation's figures (`cross_validate`).
-        """
+    def write(self, staged: Path, result: RunResult) -> list:
+        """Motif files, figures and the known motifs' table."""
         X, y = self.motif_records
+        motifs = result.found.motifs
         _write_motif_files(
-            staged, found.motifs, self.motif_ids, y, background, self.made
+            staged, motifs, self.motif_ids, y, result.background, self.made
         )
         figures = write_figures(
-            staged / "figures",
-            poim,
-            found.motifs,
+            staged / LAYOUT.figures,
+            result.poim,
+            motifs,
             y,
-            roc_curves(cv, trained_name({"family": self.options.kernel})),
+            roc_curves(result.cv, trained_name({"family": self.options.kernel})),
             lengths=[len(x) for x in X],
-            probabilities=cv.get("out_of_fold_probabilities"),
+            probabilities=result.cv.get("out_of_fold_probabilities"),
         )
         if self.tested is not None:
-            figures += write_known(staged, staged / "figures", self.enrichment)
+            figures += write_known(staged, staged / LAYOUT.figures, self.enrichment)
         return figures
 
-    def summary(
-        self,
-        model: Any,
-        poim: Poim,
-        background: Any,
-        found: Found,
-        cv: dict,
-        figures: list,
-        runtimes: dict,
-    ) -> dict:
-        """`build_summary`, the motif models and the known motifs.
-
-        Parameters
-        ----------
-        model : object
-            A fitted model.
-        poim : Poim
-            The model's POIMs.
-        background : MarkovBackground
-            The POIMs' background.
-        found : Found
-            The motifs and their models.
-        cv : dict
-            The cross-validation's figures (`cross_validate`).
-        figures : list of str or pathlib.Path
-            The figures written (or their folder).
-        runtimes : dict
-            Wall time per step.
-        """
+    def summary(self, result: RunResult) -> dict:
+        """`build_summary`, the motif models and the known motifs."""
+        found = result.found
         summary = build_summary(
             self.data,
             self.trained,
-            poim,
+            result.poim,
             found.motifs,
             y_motifs=self.motif_records[1],
-            background=background,
-            figures=figures,
-            runtimes=runtimes,
+            background=result.background,
+            figures=result.figures,
+            runtimes=result.runtimes,
             known=self.known,
             made=self.made,
             dataset=self.dataset,
         )
-        summary["motif_model"] = motif_model_summary(found.explained, cv, self.data.y)
+        summary["motif_model"] = motif_model_summary(
+            found.explained, result.cv, self.data.y
+        )
         summary["chosen_model"] = found.chosen
         if self.tested is not None:
             summary["known_motifs"] = known_summary(self.enrichment, self.options.known)
         return summary
 
     def write_report(self, path: Path, summary: dict, figures: Path) -> None:
-        """`poimkit.run.report.write_report`.
-
-        Parameters
-        ----------
-        path : pathlib.Path
-            Where the report is written.
-        summary : dict
-            The run's summary.
-        figures : list of str or pathlib.Path
-            The figures written (or their folder).
-        """
+        """`poimkit.run.report.write_report`."""
         from .report import write_report
 
         write_report(path, summary, figures)
@@ -348,9 +267,9 @@ def _write_motif_files(staged: Path, motifs, ids, y, background, made) -> None:
 
     if made is not None:
         made.write_negatives(staged)
-        write_sites_bed(staged / "sites.bed", motifs, ids, y)
-    write_meme(staged / "motifs.meme", motifs, background_letters(background))
-    write_sites(staged / "sites.tsv", motifs, ids, y)
+        write_sites_bed(staged / LAYOUT.sites_bed, motifs, ids, y)
+    write_meme(staged / LAYOUT.motifs, motifs, background_letters(background))
+    write_sites(staged / LAYOUT.sites, motifs, ids, y)
 
 
 def _read(files: tuple, peaks, options: RunOptions, bars: bool, dataset):

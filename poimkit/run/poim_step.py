@@ -103,7 +103,7 @@ def largest_models(
         values.update(grid.to_dict() if grid is not None else {})
         if family(name).position_free:
             gkm_l = max(values["l"])
-        elif not hasattr(model, "shift_base_weights") or any(values["mismatches"]):
+        elif not model.convolves_shifts or any(values["mismatches"]):
             wds = (0, 1)  # the POIM of the expanded weights
         else:
             wds = (int(max(values["shift"])), min(int(max(values["degree"])), length))

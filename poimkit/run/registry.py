@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from .._validation import check_int
 from ..errors import InputError
+from ..svm.param_docs import parameters_from
 from .kernel_memory import kernel_bytes, kernel_memory_limit
 
 __all__ = [
@@ -40,6 +41,24 @@ __all__ = [
     "register",
     "searched_families",
 ]
+
+
+#: the parameters of the families' hooks, documented once (`fill_doc`)
+_HOOK_DOCS = {
+    "options": "options : RunOptions\n    The run's options (``kernel`` this family).",
+    "n": "n : int\n    Number of records.",
+    "length": "length : int or None\n    The records' (typical) length.",
+    "params": "params : dict\n    The estimator's parameters, defaults filled.",
+    "chosen": "chosen : dict\n    A fitted model's parameters (``chosen``).",
+    "task": 'task : {"classification", "regression"}\n    Which estimator.',
+    "threads": "threads : int or None\n    Threads of the kernels.",
+    "solver": 'solver : str\n    The resolved solver ("kernel", "linear" or "auto").',
+    "given": "given : dict\n    Parameters the user set (the estimator's names).",
+    "select": "select : bool\n    Whether parameters not given are searched.",
+}
+
+#: ``@_hook("options", ...)``: a hook's Parameters section from `_HOOK_DOCS`
+_hook = parameters_from(_HOOK_DOCS)
 
 
 class Family:
@@ -122,13 +141,11 @@ class Family:
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
+    @_hook("task")
     def estimator_class(self, task: str = "classification") -> type:
         """The classifier (or, for ``task="regression"``, the regressor) class.
 
-        Parameters
-        ----------
-        task : {"classification", "regression"}
-            Which estimator.
+        %(parameters)s
         """
         path = self.classifier if task == "classification" else self.regressor
         if path is None:
@@ -136,44 +153,36 @@ class Family:
         module, name = path.split(":")
         return getattr(import_module(module), name)
 
+    @_hook("options")
     def check(self, options: Any) -> None:
         """Raise `InputError` for options this family cannot train with.
 
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
+        %(parameters)s
         """
 
+    @_hook("options")
     def takes_strands(self, options: Any) -> bool:
         """Whether ``reverse_complement`` is an option of its models here.
 
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
+        %(parameters)s
         """
         return self.kernel_svm
 
+    @_hook("options")
     def selects(self, options: Any) -> bool:
         """Whether parameters left at None are chosen by an inner CV.
 
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
+        %(parameters)s
         """
         if not self.kernel_svm:
             return False
         return True if options.grid is None else bool(options.grid)
 
+    @_hook("options")
     def fixed(self, options: Any) -> dict:
         """The estimator parameters the user set (None: to select, or default).
 
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
+        %(parameters)s
         """
         fixed = dict.fromkeys(self.defaults)  # its parameters no option sets
         fixed.update({param: getattr(options, name) for name, param in self._own()})
@@ -185,17 +194,11 @@ class Family:
         """(option, parameter) of its own options, then of the shared ones."""
         return [*self.own_options.items(), *((n, n) for n in self.shared_options)]
 
+    @_hook("options", "length", "n")
     def grid(self, options: Any, length: int, n: int):
         """The candidates of the inner CV for ``n`` records of ``length``.
 
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        length : int
-            The records' (typical) length.
-        n : int
-            Number of records.
+        %(parameters)s
         """
         from ..svm.grids import DEFAULT_C, Grid
 
@@ -203,51 +206,35 @@ class Family:
         kernel = {k: (fixed.get(k, v),) for k, v in self.defaults.items() if k != "C"}
         return Grid(kernel, (fixed["C"],) if "C" in fixed else DEFAULT_C)
 
+    @_hook("options", "length")
     def takes_length(self, options: Any, length: int) -> bool:
         """Whether the inner CV may try it on records of ``length``.
 
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        length : int
-            The records' (typical) length.
+        %(parameters)s
         """
         return True
 
+    @_hook("options", "n", "length")
     def resolve_solver(self, options: Any, n: int, length: int) -> Any:
         """The options with ``solver="auto"`` decided for ``n`` records.
 
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        n : int
-            Number of records.
-        length : int
-            The records' (typical) length.
+        %(parameters)s
         """
         return options
 
+    @_hook("options", "params")
     def estimator(self, options: Any, params: dict) -> Any:
         """The unfitted classifier of a run with ``params`` (defaults filled).
 
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        params : dict
-            The estimator's parameters, defaults filled.
+        %(parameters)s
         """
         return self.estimator_class()(n_threads=options.threads, **params)
 
+    @_hook("chosen")
     def model_name(self, chosen: dict) -> str:
         """The name of a fitted model with parameters ``chosen`` (the report).
 
-        Parameters
-        ----------
-        chosen : dict
-            A fitted model's parameters (a summary's ``chosen``).
+        %(parameters)s
         """
         return self.short
 
@@ -256,68 +243,48 @@ class Family:
         """What the report calls its models: "SVM" for a kernel SVM."""
         return "SVM" if self.kernel_svm else self.short
 
+    @_hook("threads", "solver")
     def regressor_template(self, threads: int | None, solver: str) -> Any:
         """The unfitted regressor of a regression run.
 
-        Parameters
-        ----------
-        threads : int or None
-            Threads of the kernels.
-        solver : str
-            The resolved solver ("kernel", "linear" or "auto").
+        %(parameters)s
         """
         return self.estimator_class("regression")(n_threads=threads)
 
+    @_hook("given", "length", "select", "solver")
     def regression_kernel(
         self, given: dict, length: int | None, select: bool, solver: str
     ) -> dict:
         """The kernel parameters a regression searches (C and epsilon aside).
 
-        Parameters
-        ----------
-        given : dict
-            Parameters the user set (estimator names).
-        length : int
-            The records' (typical) length.
-        select : bool
-            Whether parameters not given are searched.
-        solver : str
-            The resolved solver ("kernel", "linear" or "auto").
+        %(parameters)s
         """
         own = {k: given[k] for k in self.defaults if k != "C" and k in given}
         if not select:
             own = {**{k: v for k, v in self.defaults.items() if k != "C"}, **own}
         return {k: (v,) for k, v in own.items()}
 
+    @_hook("solver")
     def searches_regression(self, solver: str) -> bool:
         """Whether a regression searches its parameters with ``solver``.
 
-        Parameters
-        ----------
-        solver : str
-            The resolved solver ("kernel", "linear" or "auto").
+        %(parameters)s
         """
         return True
 
+    @_hook("n", "solver")
     def refits_linear(self, n: int, solver: str) -> bool:
         """Whether every candidate on ``n`` records is refitted by a linear solver.
 
-        Parameters
-        ----------
-        n : int
-            Number of records.
-        solver : str
-            The resolved solver ("kernel", "linear" or "auto").
+        %(parameters)s
         """
         return False
 
+    @_hook("chosen")
     def describe(self, chosen: dict) -> str:
         """The fitted model with parameters ``chosen`` in words (the report).
 
-        Parameters
-        ----------
-        chosen : dict
-            A fitted model's parameters (a summary's ``chosen``).
+        %(parameters)s
         """
         values = ", ".join(f"{k} = {v}" for k, v in chosen.items())
         return f"A {self.short} model ({values}),"
@@ -362,13 +329,7 @@ class WDFamily(Family):
     models = ("WDKernelSVC", "WDLinearSVC", "WDKernelSVR", "WDLinearSVR")
 
     def check(self, options: Any) -> None:
-        """The linear solver has no mismatches and reads one strand.
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        """
+        """The linear solver has no mismatches and reads one strand."""
         if options.solver != "linear":
             return
         given = [
@@ -384,35 +345,17 @@ class WDFamily(Family):
             )
 
     def takes_strands(self, options: Any) -> bool:
-        """Not with the linear solver (one strand).
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        """
+        """Not with the linear solver (one strand)."""
         return options.solver != "linear"
 
     def selects(self, options: Any) -> bool:
-        """Not with the linear solver by default: its fits share no kernel matrix.
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        """
+        """Not with the linear solver by default: its fits share no kernel matrix."""
         if options.grid is not None:
             return bool(options.grid)
         return options.solver != "linear"
 
     def fixed(self, options: Any) -> dict:
-        """Degree, shift and C; mismatches and strands where the solver has them.
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        """
+        """Degree, shift and C; mismatches and strands where the solver has them."""
         fixed = {"degree": options.degree, "shift": options.shift, "C": options.C}
         for name in ("mismatches", "reverse_complement"):
             # the linear solver has neither (`check` refuses them but 0/off)
@@ -426,45 +369,17 @@ class WDFamily(Family):
         return fixed
 
     def grid(self, options: Any, length: int, n: int):
-        """`poimkit.svm.grids.default_grid` less what the options fix.
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        length : int
-            The records' (typical) length.
-        n : int
-            Number of records.
-        """
+        """`poimkit.svm.grids.default_grid` less what the options fix."""
         from ..svm.grids import default_grid
 
         return default_grid(length, self.fixed(options))
 
     def resolve_solver(self, options: Any, n: int, length: int) -> Any:
-        """The kernel solver unless the data are too many for it (`_wd_solver`).
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        n : int
-            Number of records.
-        length : int
-            The records' (typical) length.
-        """
+        """The kernel solver unless the data are too many for it (`_wd_solver`)."""
         return _wd_solver(options, n, length)
 
     def estimator(self, options: Any, params: dict) -> Any:
-        """`WDKernelSVC`, or `WDLinearSVC` for the linear solver.
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        params : dict
-            The estimator's parameters, defaults filled.
-        """
+        """`WDKernelSVC`, or `WDLinearSVC` for the linear solver."""
         from ..svm import make_model
 
         # POIMs need exact weights: the linear solver's defaults index the
@@ -475,15 +390,7 @@ class WDFamily(Family):
         return make_model(solver, n_threads=options.threads, **params, **extra)
 
     def regressor_template(self, threads: int | None, solver: str) -> Any:
-        """`WDKernelSVR`, or `WDLinearSVR` for the linear solver.
-
-        Parameters
-        ----------
-        threads : int or None
-            Threads of the kernels.
-        solver : str
-            The resolved solver ("kernel", "linear" or "auto").
-        """
+        """`WDKernelSVR`, or `WDLinearSVR` for the linear solver."""
         from ..svm import WDKernelSVR, WDLinearSVR
 
         return (WDLinearSVR if solver == "linear" else WDKernelSVR)(n_threads=threads)
@@ -491,19 +398,7 @@ class WDFamily(Family):
     def regression_kernel(
         self, given: dict, length: int | None, select: bool, solver: str
     ) -> dict:
-        """`poimkit.svm.grids.default_grid`'s; degree and shift fixed if linear.
-
-        Parameters
-        ----------
-        given : dict
-            Parameters the user set (estimator names).
-        length : int
-            The records' (typical) length.
-        select : bool
-            Whether parameters not given are searched.
-        solver : str
-            The resolved solver ("kernel", "linear" or "auto").
-        """
+        """`poimkit.svm.grids.default_grid`'s; degree and shift fixed if linear."""
         from ..svm.grids import default_grid
 
         if solver == "linear":
@@ -516,33 +411,15 @@ class WDFamily(Family):
         return default_grid(length, own).kernel
 
     def searches_regression(self, solver: str) -> bool:
-        """Not with the linear solver (its fits share no kernel matrix).
-
-        Parameters
-        ----------
-        solver : str
-            The resolved solver ("kernel", "linear" or "auto").
-        """
+        """Not with the linear solver (its fits share no kernel matrix)."""
         return solver != "linear"
 
     def model_name(self, chosen: dict) -> str:
-        """WDS for a shift above 0.
-
-        Parameters
-        ----------
-        chosen : dict
-            A fitted model's parameters (a summary's ``chosen``).
-        """
+        """WDS for a shift above 0."""
         return "WDS" if chosen.get("shift") else "WD"
 
     def describe(self, chosen: dict) -> str:
-        """``A WDS (shift 4)-kernel SVM of degree 20, C = 1,``.
-
-        Parameters
-        ----------
-        chosen : dict
-            A fitted model's parameters (a summary's ``chosen``).
-        """
+        """``A WDS (shift 4)-kernel SVM of degree 20, C = 1,``."""
         kind = f"WDS (shift {chosen['shift']})" if chosen["shift"] else "WD"
         extras = []
         if chosen.get("mismatches"):
@@ -568,13 +445,6 @@ def _wd_solver(options: Any, n: int, length: int) -> Any:
     budget (`poimkit.svm.linear.table.estimate_train_bytes`), and otherwise
     the largest that fits, with a notice, so that its POIMs can be computed;
     a given degree that does not fit is an error.
-
-    Parameters
-    ----------
-    options : RunOptions
-        The settings; returned unchanged but for ``solver`` and ``degree``.
-    n, length : int
-        Number of sequences and their (typical) length.
     """
     from ..svm.linear.table import (
         MEMORY_FRACTION,
@@ -658,13 +528,7 @@ class GkmFamily(Family):
     )
 
     def check(self, options: Any) -> None:
-        """Its l and k in range, no WD option, an l-mer table the solver holds.
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        """
+        """Its l and k in range, no WD option, an l-mer table the solver holds."""
         check_int(options.gkm_l, "gkm_l", 1, 20)
         check_int(options.gkm_k, "gkm_k", 1, options.gkm_l)
         given = [
@@ -685,17 +549,7 @@ class GkmFamily(Family):
             )
 
     def grid(self, options: Any, length: int, n: int):
-        """`poimkit.svm.grids.gkm_grid`: fewer C where the linear solver refits.
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        length : int
-            The records' (typical) length.
-        n : int
-            Number of records.
-        """
+        """`poimkit.svm.grids.gkm_grid`: fewer C where the linear solver refits."""
         from ..svm.gkm import GkmSVC
         from ..svm.selection import MAX_SEQUENCES, gkm_grid
 
@@ -704,29 +558,11 @@ class GkmFamily(Family):
         return gkm_grid(self.fixed(options), linear=not model._gram_pays(n, n * length))
 
     def takes_length(self, options: Any, length: int) -> bool:
-        """Records at least as long as its l-mers.
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        length : int
-            The records' (typical) length.
-        """
+        """Records at least as long as its l-mers."""
         return length >= options.gkm_l
 
     def resolve_solver(self, options: Any, n: int, length: int) -> Any:
-        """`GkmSVC`'s own choice for ``n`` records: one loss for all fits.
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        n : int
-            Number of records.
-        length : int
-            The records' (typical) length.
-        """
+        """`GkmSVC`'s own choice for ``n`` records: one loss for all fits."""
         if options.solver != "auto":
             return options
         from ..svm.gkm import GkmSVC
@@ -735,28 +571,12 @@ class GkmFamily(Family):
         return replace(options, solver=solver)
 
     def estimator(self, options: Any, params: dict) -> Any:
-        """`GkmSVC` with the run's solver.
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        params : dict
-            The estimator's parameters, defaults filled.
-        """
+        """`GkmSVC` with the run's solver."""
         cls = self.estimator_class()
         return cls(n_threads=options.threads, solver=options.solver, **params)
 
     def regressor_template(self, threads: int | None, solver: str) -> Any:
-        """`GkmSVR` with the run's solver (auto: its own choice).
-
-        Parameters
-        ----------
-        threads : int or None
-            Threads of the kernels.
-        solver : str
-            The resolved solver ("kernel", "linear" or "auto").
-        """
+        """`GkmSVR` with the run's solver (auto: its own choice)."""
         return self.estimator_class("regression")(
             n_threads=threads, solver=_gkm_solver(solver)
         )
@@ -764,19 +584,7 @@ class GkmFamily(Family):
     def regression_kernel(
         self, given: dict, length: int | None, select: bool, solver: str
     ) -> dict:
-        """`poimkit.svm.grids.gkm_grid`'s strands; l and k fixed.
-
-        Parameters
-        ----------
-        given : dict
-            Parameters the user set (estimator names).
-        length : int
-            The records' (typical) length.
-        select : bool
-            Whether parameters not given are searched.
-        solver : str
-            The resolved solver ("kernel", "linear" or "auto").
-        """
+        """`poimkit.svm.grids.gkm_grid`'s strands; l and k fixed."""
         from ..svm.grids import gkm_grid
 
         names = ("l", "k", "reverse_complement")
@@ -786,26 +594,12 @@ class GkmFamily(Family):
         return gkm_grid(own).kernel
 
     def refits_linear(self, n: int, solver: str) -> bool:
-        """Whether `GkmSVR` takes its linear solver for ``n`` records.
-
-        Parameters
-        ----------
-        n : int
-            Number of records.
-        solver : str
-            The resolved solver ("kernel", "linear" or "auto").
-        """
+        """Whether `GkmSVR` takes its linear solver for ``n`` records."""
         model = self.estimator_class("regression")(solver=_gkm_solver(solver))
         return model._solver_for(n) == "linear"
 
     def describe(self, chosen: dict) -> str:
-        """``A position-free gapped k-mer SVM (l = 11, k = 7, ...), C = 1,``.
-
-        Parameters
-        ----------
-        chosen : dict
-            A fitted model's parameters (a summary's ``chosen``).
-        """
+        """``A position-free gapped k-mer SVM (l = 11, k = 7, ...), C = 1,``."""
         strands = "both strands" if chosen["reverse_complement"] else "one strand"
         return (
             f"A position-free gapped k-mer SVM (l = {chosen['l']}, k = "
@@ -845,13 +639,7 @@ class CNNFamily(Family):
     )
 
     def check(self, options: Any) -> None:
-        """The CNN takes none of the kernels' options, and torch must be there.
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        """
+        """The CNN takes none of the kernels' options, and torch must be there."""
         kernel_options = {name: getattr(options, name) for name in KERNEL_ONLY}
         kernel_options["grid"] = options.grid or None  # grid=False: nothing to search
         given = [name for name, v in kernel_options.items() if v is not None]
@@ -874,38 +662,18 @@ class CNNFamily(Family):
         require_torch()
 
     def fixed(self, options: Any) -> dict:
-        """Its settings as given (never searched).
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        """
+        """Its settings as given (never searched)."""
         return {param: getattr(options, name) for name, param in self._own()}
 
     def describe(self, chosen: dict) -> str:
-        """``A dilated residual CNN (64 filters, 6 layers, both strands),``.
-
-        Parameters
-        ----------
-        chosen : dict
-            A fitted model's parameters (a summary's ``chosen``).
-        """
+        """``A dilated residual CNN (64 filters, 6 layers, both strands),``."""
         return (
             f"A dilated residual CNN ({chosen['filters']} filters, "
             f"{chosen['layers']} layers, both strands),"
         )
 
     def estimator(self, options: Any, params: dict) -> Any:
-        """`CNNClassifier` seeded by the run.
-
-        Parameters
-        ----------
-        options : RunOptions
-            The run's options (``kernel`` this family).
-        params : dict
-            The estimator's parameters, defaults filled.
-        """
+        """`CNNClassifier` seeded by the run."""
         cls = self.estimator_class()
         return cls(n_threads=options.threads, random_state=options.seed, **params)
 

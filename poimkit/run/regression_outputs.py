@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..io.outdir import LAYOUT
 from .regression_figures import predicts_better_than_chance
 
 
@@ -101,10 +102,10 @@ def write_motif_outputs(
     from ..motifs.formats import write_meme, write_sites
     from .figures import write_figures
 
-    write_meme(staged / "motifs.meme", motifs, background_letters(poim.background))
-    write_sites(staged / "sites.tsv", motifs, ids, targets=y)
+    write_meme(staged / LAYOUT.motifs, motifs, background_letters(poim.background))
+    write_sites(staged / LAYOUT.sites, motifs, ids, targets=y)
     return write_figures(
-        staged / "figures",
+        staged / LAYOUT.figures,
         poim,
         motifs,
         None,

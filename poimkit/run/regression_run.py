@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from .._messages import inform
 from ..errors import InputError
+from ..io.outdir import LAYOUT
 from .data import LabeledData
-from .job import Found, Job, run_job
+from .job import Found, Job, RunResult, run_job
 from .options import RunOptions
 from .registry import family_of, position_free_family
 from .regression import clone_checked, cv_regression, nested_regression
@@ -29,7 +30,6 @@ from .regression_outputs import plot_predictions, regression_motifs, write_motif
 from .steps import StepTimer
 
 if TYPE_CHECKING:
-    from ..poim.result import Poim
     from .genome import PeakSource
 
 __all__ = ["TargetSource", "run_regression", "train_regression"]
@@ -368,15 +368,7 @@ class RegressionJob(Job):
         self.files = source.files
 
     def read(self, timer: StepTimer, progress: bool | str) -> None:
-        """The records, their targets and the candidate models.
-
-        Parameters
-        ----------
-        timer : StepTimer
-            Times and shows the steps.
-        progress : bool or "lines"
-            Bars on standard error, or a line per step.
-        """
+        """The records, their targets and the candidate models."""
         from .poim_step import check_poim_memory
 
         with timer.step("read"):
@@ -398,15 +390,7 @@ class RegressionJob(Job):
         return [*chosen, "training", "POIM", "motifs", "outputs"]
 
     def train(self, timer: StepTimer, progress: bool | str) -> tuple:
-        """Choose by (nested) CV, then fit on every record.
-
-        Parameters
-        ----------
-        timer : StepTimer
-            Times and shows the steps.
-        progress : bool or "lines"
-            Bars on standard error, or a line per step.
-        """
+        """Choose by (nested) CV, then fit on every record."""
         options, step = self.options, self._selection_step()
         nested = options if options.max_motifs and options.cv else None
         with timer.step(step) if step else nullcontext():
@@ -423,132 +407,64 @@ class RegressionJob(Job):
             model.fit(self.codes, self.y)
         return model, cv
 
-    def find_motifs(
-        self, model: Any, poim: Poim, background: Any, cv: dict, timer: StepTimer
-    ) -> Found:
-        """`regression_motifs` and their models.
-
-        Parameters
-        ----------
-        model : object
-            A fitted model.
-        poim : Poim
-            The model's POIMs.
-        background : MarkovBackground
-            The POIMs' background.
-        cv : dict
-            The cross-validation's figures (`cross_validate`).
-        timer : StepTimer
-            Times and shows the steps.
-        """
+    def find_motifs(self, result: RunResult, timer: StepTimer) -> Found:
+        """`regression_motifs` and their models."""
         from ..motifs.discovery import background_letters
         from .motif_model import final_models
 
-        options = self.options
+        options, cv = self.options, result.cv
         with timer.step("motifs"):
             motifs, self.note = regression_motifs(
-                poim, self.codes, self.y, cv, options.max_motifs, options.seed
+                result.poim, self.codes, self.y, cv, options.max_motifs, options.seed
             )
-            letters = background_letters(background)
-            models = final_models(model, motifs, self.data, letters, cv, options)
+            letters = background_letters(result.background)
+            models = final_models(result.model, motifs, self.data, letters, cv, options)
         return Found(motifs, *models)
 
-    def write(
-        self, staged: Path, poim: Poim, background: Any, found: Found, cv: dict
-    ) -> list:
-        """Motif files and figures, negatives, the held-out predictions.
-
-        Parameters
-        ----------
-        staged : pathlib.Path
-            The staged output folder.
-        poim : Poim
-            The model's POIMs.
-        background : MarkovBackground
-            The POIMs' background.
-        found : Found
-            The motifs and their models.
-        cv : dict
-            The cross-validation's figures (`cross_validate`).
-        """
+    def write(self, staged: Path, result: RunResult) -> list:
+        """Motif files and figures, negatives, the held-out predictions."""
         from .genome import write_negative_records
 
         figures = write_motif_outputs(
-            staged, poim, found.motifs, self.ids, self.codes, self.y
+            staged, result.poim, result.found.motifs, self.ids, self.codes, self.y
         )
         if self.peaks is not None:
             write_negative_records(self.peaks.negative_records, staged)
-        if "cv_predictions" in cv:
+        if "cv_predictions" in result.cv:
             plot_predictions(
-                staged / "figures" / "predicted_vs_observed.png",
+                staged / LAYOUT.figures / "predicted_vs_observed.png",
                 self.y,
-                cv["cv_predictions"],
+                result.cv["cv_predictions"],
             )
             figures.insert(0, "predicted_vs_observed.png")
         return figures
 
-    def summary(
-        self,
-        model: Any,
-        poim: Poim,
-        background: Any,
-        found: Found,
-        cv: dict,
-        figures: list,
-        runtimes: dict,
-    ) -> dict:
-        """`build_regression_summary`, the peaks and the motif models.
-
-        Parameters
-        ----------
-        model : object
-            A fitted model.
-        poim : Poim
-            The model's POIMs.
-        background : MarkovBackground
-            The POIMs' background.
-        found : Found
-            The motifs and their models.
-        cv : dict
-            The cross-validation's figures (`cross_validate`).
-        figures : list of str or pathlib.Path
-            The figures written (or their folder).
-        runtimes : dict
-            Wall time per step.
-        """
+    def summary(self, result: RunResult) -> dict:
+        """`build_regression_summary`, the peaks and the motif models."""
         from .motif_model import motif_model_summary
         from .summary import build_regression_summary
 
+        found = result.found
         summary = build_regression_summary(
             self.source.files,
             self.data,
-            model,
-            poim,
-            cv,
+            result.model,
+            result.poim,
+            result.cv,
             cv_folds=self.options.cv,
             motifs=found.motifs,
             motifs_note=self.note,
-            figures=figures,
-            runtimes=runtimes,
+            figures=result.figures,
+            runtimes=result.runtimes,
         )
         if self.peaks is not None:
             summary.update(self.peaks.description)
-        summary["motif_model"] = motif_model_summary(found.explained, cv, self.y)
+        summary["motif_model"] = motif_model_summary(found.explained, result.cv, self.y)
         summary["chosen_model"] = found.chosen
         return summary
 
     def write_report(self, path: Path, summary: dict, figures: Path) -> None:
-        """`poimkit.run.report_regression.write_regression_report`.
-
-        Parameters
-        ----------
-        path : pathlib.Path
-            Where the report is written.
-        summary : dict
-            The run's summary.
-        figures : list of str or pathlib.Path
-            The figures written (or their folder).
-        """
+        """`poimkit.run.report_regression.write_regression_report`."""
         from .report_regression import write_regression_report
 
         write_regression_report(path, summary, figures)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._version import __version__
-from ..io.outdir import RUN_FORMAT
+from ..io.outdir import LAYOUT, RUN_FORMAT
 from .crossval import better_than_chance, trained_solver
 from .options import RunOptions
 from .registry import family_of_model
@@ -46,9 +46,9 @@ def save_results(folder: Path, model: Any, poim: Poim) -> None:
     poim : Poim
         Its POIM; ``top_kmers.tsv`` lists its `TOP_KMERS` strongest entries.
     """
-    model.save(folder / "model.npz")
-    poim.save(folder / "poim.npz")
-    poim.write_top(folder / "top_kmers.tsv", n=TOP_KMERS)
+    model.save(folder / LAYOUT.model)
+    poim.save(folder / LAYOUT.poim)
+    poim.write_top(folder / LAYOUT.top_kmers, n=TOP_KMERS)
 
 
 def write_summary(
@@ -68,9 +68,9 @@ def write_summary(
     from ..io import atomic_path
     from ..io.json_text import json_text
 
-    with atomic_path(folder / "summary.json") as tmp:
+    with atomic_path(folder / LAYOUT.summary) as tmp:
         Path(tmp).write_text(json_text(summary))
-    write_report(folder / "report.html", summary, folder / "figures")
+    write_report(folder / LAYOUT.report, summary, folder / LAYOUT.figures)
 
 
 def build_summary(

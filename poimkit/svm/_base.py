@@ -140,6 +140,7 @@ class KernelModelBase(BaseEstimator):
     #: weights, unless a subclass declares otherwise
     decomposition: ClassVar[str] = "positional"
     position_free: ClassVar[bool] = False
+    convolves_shifts: ClassVar[bool] = False
 
     def _fitted_codes(self, X: ArrayLike) -> np.ndarray:
         """Codes of ``X`` for this fitted model: sequences of its training length."""

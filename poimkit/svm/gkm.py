@@ -77,7 +77,7 @@ from .gkm_solver import (
     SequenceSpaceSolver,
 )
 from .intercept import svc_intercept
-from .param_docs import fill_doc
+from .param_docs import LMER_TABLE, fill_doc
 
 #: the docs of the parameters `GkmSVC` and `GkmSVR` share
 PARAMETERS = {
@@ -355,15 +355,11 @@ class GkmExpansion:
         """The un-normalised l-mer table ``f`` (`poimkit.additive.LmerTable`)."""
         return self._lmer_table()
 
+    @fill_doc(LMER_TABLE, parameters=("codes", "offsets"))
     def record_factors(self, codes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         """``a(x)``: the factor of records ``codes[offsets[i]:offsets[i + 1]]``.
 
-        Parameters
-        ----------
-        codes : numpy.ndarray of uint8
-            Records' letter codes, concatenated.
-        offsets : numpy.ndarray of int64
-            Where each record starts (and the end).
+        %(parameters)s
         """
         lengths = np.diff(offsets).astype(np.float64)
         return 1.0 / self._scale(lengths - self.l + 1.0)

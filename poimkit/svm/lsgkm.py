@@ -49,7 +49,7 @@ from ..kernels.gkm import (
 )
 from ..kernels.lsgkm import MAX_L, mismatch_table
 from .lsgkm_base import PARAMETERS, LsgkmBase
-from .param_docs import fill_doc
+from .param_docs import LMER_TABLE, fill_doc
 
 if TYPE_CHECKING:
     from .gkm import GkmSVC
@@ -154,15 +154,11 @@ class LsgkmModel(LsgkmBase):
         """The un-normalised l-mer table ``f`` (`poimkit.additive.LmerTable`)."""
         return self._lmer_table()
 
+    @fill_doc(LMER_TABLE, parameters=("codes", "offsets"))
     def record_factors(self, codes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         """``1 / sqrt(K(x, x))`` of records ``codes[offsets[i]:offsets[i + 1]]``.
 
-        Parameters
-        ----------
-        codes : numpy.ndarray of uint8
-            Records' letter codes, concatenated.
-        offsets : numpy.ndarray of int64
-            Where each record starts (and the end).
+        %(parameters)s
         """
         seqs = [codes[offsets[i] : offsets[i + 1]] for i in range(offsets.size - 1)]
         return 1.0 / np.maximum(np.sqrt(self._self_kernel(seqs)), 1e-300)

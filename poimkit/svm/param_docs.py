@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["COMMON", "fill_doc"]
+__all__ = ["COMMON", "LMER_TABLE", "fill_doc", "parameters_from"]
 
 T = TypeVar("T")
 
@@ -28,6 +28,19 @@ class_weight : dict, "balanced" or None, default=None
 epsilon : float, default=0.1
     Half-width of the tube within which errors cost nothing, in units of
     the target.
+""",
+}
+
+#: the parameters of the l-mer table contract (`poimkit.additive.LmerTable`),
+#: which `GkmSVC` and the LS-GKM models both implement
+LMER_TABLE = {
+    "codes": """
+codes : numpy.ndarray of uint8
+    Records' letter codes, concatenated.
+""",
+    "offsets": """
+offsets : numpy.ndarray of int64
+    Where each record starts (and the end).
 """,
 }
 
@@ -84,3 +97,33 @@ def fill_doc(
         return obj
 
     return fill
+
+
+def parameters_from(blocks: dict[str, str]) -> Callable[..., Callable[[T], T]]:
+    r"""A decorator factory: ``@factory("a", "b")`` fills a Parameters section.
+
+    Parameters
+    ----------
+    blocks : dict of str to str
+        The parameters' docs, as `fill_doc` takes them.
+
+    Returns
+    -------
+    callable
+        ``factory(*names)``: `fill_doc` of ``blocks`` whose ``%(parameters)s``
+        holds the blocks ``names``, in turn.
+
+    Examples
+    --------
+    >>> hook = parameters_from({"x": "x : int\n    A number."})
+    >>> @hook("x")
+    ... def f(x):
+    ...     '''%(parameters)s'''
+    >>> f.__doc__.splitlines()
+    ['Parameters', '----------', 'x : int', '    A number.']
+    """
+
+    def factory(*names: str) -> Callable[[T], T]:
+        return fill_doc(blocks, parameters=names)
+
+    return factory

@@ -9,6 +9,7 @@ has the same exact k-mer weights, POIMs and motifs as a classifier.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -81,6 +82,10 @@ class WDExpansion(WDParams):
     tol: float = 1e-3
     mismatches: int = 0
     reverse_complement: bool = False
+
+    #: its POIMs may convolve the unshifted weights (`shift_base_weights`)
+    #: over the shifts instead of expanding them (`poimkit.additive`)
+    convolves_shifts: ClassVar[bool] = True
 
     #: what `save` writes and `load` reads (the classifier's; the regressor adds
     #: ``epsilon``)

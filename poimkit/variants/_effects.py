@@ -14,8 +14,8 @@ score change.
 import numpy as np
 from numba import njit, prange
 
+from .._alphabet import extend, lookup
 from .._config import NJIT, NJIT_PARALLEL
-from ..kernels._weights import lookup
 
 
 @njit(**NJIT)
@@ -23,7 +23,7 @@ def _key(x, start, k):
     """Index of the k-mer ``x[start:start + k]`` (first letter most significant)."""
     key = np.int64(0)
     for q in range(start, start + k):
-        key = (key << np.int64(2)) | np.int64(x[q])
+        key = extend(key, np.int64(x[q]))
     return key
 
 
@@ -297,8 +297,8 @@ def snv_placements(flank, alt, k, indptr, kmers, values, out):
                     bad = True
                     break
                 y = alt[r] if q == length - 1 else x
-                kr = (kr << np.int64(2)) | np.int64(x)
-                ka = (ka << np.int64(2)) | np.int64(y)
+                kr = extend(kr, np.int64(x))
+                ka = extend(ka, np.int64(y))
             if bad:
                 continue
             for c in range(length):

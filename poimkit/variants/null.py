@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import InputError
+from ..io.outdir import LAYOUT
 
 if TYPE_CHECKING:
     from ..genome.peaks import Peaks
@@ -147,7 +148,7 @@ def beside_model(model_path: str | os.PathLike) -> Path | None:
     model = Path(model_path)
     for candidate in (
         model.parent / f"{model.stem}.negatives.bed",
-        model.parent / "negatives.bed",
+        model.parent / LAYOUT.negatives_bed,
     ):
         if candidate.is_file():
             return candidate

@@ -8,6 +8,7 @@ itself is sequential by nature.
 import numpy as np
 from numba import njit
 
+from ..._alphabet import push
 from ..._config import NJIT
 from ._features import feature
 
@@ -25,7 +26,7 @@ def row_sweep(x, a, w, fmap):
         kmask = (np.int64(1) << np.int64(2 * k)) - 1
         key = np.int64(0)
         for q in range(length):
-            key = ((key << 2) | np.int64(x[q])) & kmask
+            key = push(key, np.int64(x[q]), kmask)
             p = q - k + 1
             if p < 0:
                 continue

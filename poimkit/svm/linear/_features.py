@@ -27,6 +27,7 @@ cache instead (`poimkit.svm.linear.cache`, `cached_order`).
 import numpy as np
 from numba import njit, prange
 
+from ..._alphabet import extend, push
 from ..._config import NJIT, NJIT_PARALLEL
 from ._table import mix64, probe_find
 
@@ -124,7 +125,7 @@ def start_keys(xt, k, cur):
     for t in range(cur.shape[0]):
         key = np.int64(0)
         for q in range(k - 1):
-            key = (key << np.int64(2)) | np.int64(xt[q, t])
+            key = extend(key, np.int64(xt[q, t]))
         cur[t] = key
 
 
@@ -132,7 +133,7 @@ def start_keys(xt, k, cur):
 def roll_keys(xt, q, kmask, cur):
     """Append letter ``q`` to every running key (keeping the last k letters)."""
     for t in range(cur.shape[0]):
-        cur[t] = ((cur[t] << np.int64(2)) | np.int64(xt[q, t])) & kmask
+        cur[t] = push(cur[t], np.int64(xt[q, t]), kmask)
 
 
 @njit(**NJIT)

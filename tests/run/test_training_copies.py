@@ -1,0 +1,273 @@
+"""A WD model on peaks trains on copies of every window moved along the genome."""
+
+import numpy as np
+import pytest
+
+from poimkit import WDKernelSVC
+from poimkit.cli import main
+from poimkit.datasets import write_synthetic_genome
+from poimkit.genome.peaks import Peaks, moved_windows
+from poimkit.genome.reference import open_genome, text_codes
+from poimkit.run import RunOptions, run_pipeline
+from poimkit.run.copy_fits import CopyFits, fit_order
+from poimkit.run.crossval import cross_validate, plan_folds
+from poimkit.run.data import LabeledData, MovedCopies
+from poimkit.run.genome import PeakSource, copy_offsets
+from poimkit.run.plan import make_plan
+from poimkit.run.registry import KERNEL_MAX_SEQUENCES
+
+from ..cli_runs import strict_json
+
+COMPLEMENT = str.maketrans("ACGT", "TGCA")
+
+
+def _windows(chrom, start, width, strand):
+    n = len(start)
+    start = np.asarray(start, dtype=np.int64)
+    return Peaks(
+        path="w.bed",
+        kind="bed6",
+        chrom=list(chrom),
+        start=start,
+        end=start + width,
+        strand=np.asarray(strand),
+        summit=np.full(n, -1, dtype=np.int64),
+        line=np.arange(1, n + 1),
+    )
+
+
+def test_moved_windows_are_the_genome_letters_or_the_window_itself(tmp_path):
+    rng = np.random.default_rng(0)
+    text = "".join(rng.choice(list("ACGT"), 120))
+    text = text[:90] + "N" + text[91:]  # an assembly gap
+    fasta = tmp_path / "g.fa"
+    fasta.write_text(f">c\n{text}\n")
+    width, offsets = 10, (0, -6, -3, 3, 6)
+    starts = [2, 20, 20, 50, 76, 108]  # near the start, "-", the N, the end
+    strand = ["+", "+", "-", "+", "+", "+"]
+    windows = _windows(["c"] * 6, starts, width, strand)
+
+    def read(s, minus):
+        letters = text[s : s + width]
+        return letters.translate(COMPLEMENT)[::-1] if minus else letters
+
+    own = [text_codes(read(s, m == "-")) for s, m in zip(starts, strand, strict=True)]
+    with open_genome(str(fasta), quiet=True) as genome:
+        moved = moved_windows(genome, windows, offsets, own)
+    assert moved.shape == (5, 6, width)
+    for j, offset in enumerate(offsets):
+        for i, (s, m) in enumerate(zip(starts, strand, strict=True)):
+            a = s + offset
+            letters = text[a : a + width] if a >= 0 else ""
+            if len(letters) < width or "N" in letters:
+                expected = own[i]  # off the chromosome or over the gap
+            else:
+                expected = text_codes(read(a, m == "-"))
+            np.testing.assert_array_equal(moved[j, i], expected, err_msg=f"{i} {j}")
+    assert (moved[:, 0] == own[0]).all(axis=1)[1:3].all()  # 2 - 6, 2 - 3 < 0
+    assert not (moved[3, 2] == own[2]).all()  # a "-" window does move
+
+
+def test_copy_offsets_stay_within_the_kernel_solver():
+    assert copy_offsets(10, 100) == (0, -10, -5, 5, 10)
+    assert copy_offsets(1, 100) == (0, -1, 1)  # no repeated offset
+    assert copy_offsets(10, KERNEL_MAX_SEQUENCES // 5) == (0, -10, -5, 5, 10)
+    assert copy_offsets(10, KERNEL_MAX_SEQUENCES // 5 + 1) == (0, -10, 10)
+    assert copy_offsets(10, KERNEL_MAX_SEQUENCES // 3 + 1) == ()
+    assert copy_offsets(0, 100) == ()
+
+
+def _copied_data(n=60, length=12, seed=0):
+    """Random records with planted signal, each with 3 distinct copies."""
+    rng = np.random.default_rng(seed)
+    y = np.r_[np.ones(n // 2, int), np.zeros(n - n // 2, int)]
+    windows = rng.integers(0, 4, (3, n, length), dtype=np.uint8)
+    windows[:, y == 1, 4:8] = [0, 3, 0, 3]
+    copies = MovedCopies((0, -2, 2), windows)
+    ids = [f"chr{i % 4}:{100 * i}-{100 * i + length}" for i in range(n)]
+    return LabeledData(ids, windows[0], y, [], 0, copies)
+
+
+def test_training_takes_every_copy_of_the_rows_and_only_them():
+    data = _copied_data()
+    rows = np.array([3, 40, 7])
+    X, y = data.training(rows, "wd")
+    expected = data.copies.windows[:, rows].reshape(-1, 12)
+    np.testing.assert_array_equal(X, expected)
+    np.testing.assert_array_equal(y, np.tile(data.y[rows], 3))
+    X, y = data.training(rows, "gkm")  # other families train on the records
+    np.testing.assert_array_equal(X, data.X[rows])
+
+
+class _Spy(WDKernelSVC):
+    fitted: list = []
+
+    def _fit_gram(self, X, y, K_raw):  # every fit, shared kernel or not
+        _Spy.fitted.append(np.array(X))
+        return super()._fit_gram(X, y, K_raw)
+
+
+@pytest.mark.parametrize("cv_by", ["chrom", "random"])
+def test_fold_models_train_on_the_copies_of_their_training_records(cv_by):
+    data = _copied_data()
+    options = RunOptions(kernel="wd", grid=False, degree=3, C=1.0, cv=3, cv_by=cv_by)
+    plan = make_plan(data, options, _Spy(degree=3, shift=0, C=1.0))
+    _Spy.fitted.clear()
+    cross_validate(data, plan)
+    record_of = {
+        data.copies.windows[j, i].tobytes(): i
+        for j in range(3)
+        for i in range(data.y.size)
+    }
+    folds = plan_folds(data, plan.options).folds
+    assert len(_Spy.fitted) == len(folds)
+    seen = sorted(sorted(record_of[row.tobytes()] for row in X) for X in _Spy.fitted)
+    trains = sorted(sorted(np.repeat(train, 3).tolist()) for train, _ in folds)
+    assert seen == trains  # every copy of the training records, no other
+    for train, test in folds:
+        assert not set(train.tolist()) & set(test.tolist())
+
+
+def test_shared_kernel_fits_the_same_models_as_fitting_anew():
+    data = _copied_data(n=40)
+    fits = CopyFits(data)
+    template = WDKernelSVC(degree=3, shift=1, C=1.0)
+    rows = np.arange(0, 40, 2)
+    shared = fits.fit(template, "wd", {"C": 0.5}, rows)
+    again = fits.fit(template, "wd", {"C": 2.0}, np.arange(40))  # same kernel
+    assert fits._K is not None and fits._K.shape == (120, 120)
+    for model, part, C in ((shared, rows, 0.5), (again, np.arange(40), 2.0)):
+        anew = WDKernelSVC(degree=3, shift=1, C=C).fit(*data.training(part, "wd"))
+        np.testing.assert_allclose(
+            model.decision_function(data.X), anew.decision_function(data.X), atol=1e-9
+        )
+    plain = fits.fit(template, "gkm", {}, rows)  # another family: the records
+    anew = WDKernelSVC(degree=3, shift=1, C=1.0).fit(data.X[rows], data.y[rows])
+    np.testing.assert_allclose(
+        plain.decision_function(data.X), anew.decision_function(data.X), atol=1e-9
+    )
+    fits.release()
+    assert fits._K is None
+
+
+def test_fit_order_puts_the_final_setting_last():
+    chosen = [("wd", {"shift": 4, "C": 1}), ("gkm", {"l": 8}), ("wd", {"shift": 4})]
+    order = fit_order(chosen, ("wd", {"shift": 4, "C": 10}))
+    assert order[0] == 1 and sorted(order[1:]) == [0, 2]
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory):
+    return write_synthetic_genome(tmp_path_factory.mktemp("genome"), n_peaks=60, seed=7)
+
+
+WD = RunOptions(
+    kernel="wd", grid=False, degree=4, shift=2, C=1.0, cv=2, max_order=3, max_motifs=0
+)
+
+
+def test_peak_runs_with_a_wd_model_train_on_moved_copies(synthetic, tmp_path):
+    source = PeakSource(str(synthetic.peaks), str(synthetic.genome), width=60)
+    summary = run_pipeline(tmp_path / "wd", options=WD, progress=False, peaks=source)
+    copies = summary["peaks"]["training_copies"]
+    assert copies == {"offsets": [0, -10, -5, 5, 10], "copies": 5}
+    off = PeakSource(str(synthetic.peaks), str(synthetic.genome), width=60, jitter=0)
+    summary = run_pipeline(tmp_path / "off", options=WD, progress=False, peaks=off)
+    assert summary["peaks"]["training_copies"] is None
+
+
+@pytest.mark.parametrize(
+    "extra, unused",
+    [
+        (["--kernel", "gkm", "--gkm-l", "6", "--gkm-k", "4"], None),
+        (["--kernel", "wd", "--degree", "4", "--negatives", "shuffle"], None),
+        (["--kernel", "wd", "--degree", "4", "--jitter", "0"], None),
+        (["--kernel", "gkm", "--gkm-l", "6", "--gkm-k", "4", "--jitter", "8"], "gkm"),
+        (["--kernel", "wd", "--negatives", "shuffle", "--jitter", "8"], "coordinates"),
+    ],
+)
+def test_no_copies_without_a_wd_model_or_coordinates(
+    synthetic, tmp_path, capsys, extra, unused
+):
+    """An explicit --jitter that cannot apply is said to be unused (issue 55)."""
+    out = tmp_path / "run"
+    args = ["run", "--bed", str(synthetic.peaks), "--genome", str(synthetic.genome)]
+    args += ["--no-grid", "--cv", "2", "--max-order", "3", "--max-motifs", "0"]
+    args += ["--width", "60", "-o", str(out)]
+    assert main([*args, *extra, "--quiet"]) == 0
+    summary = strict_json(out / "summary.json")
+    assert summary["peaks"]["training_copies"] is None
+    err = capsys.readouterr().err
+    if unused is None:
+        assert "jitter_unused" not in summary["peaks"] and "--jitter" not in err
+    else:
+        assert unused in summary["peaks"]["jitter_unused"]
+        assert "--jitter 8 is not used: " in err and unused in err
+
+
+def test_negative_jitter_exits_2(synthetic, tmp_path, capsys):
+    args = ["run", "--bed", str(synthetic.peaks), "--genome", str(synthetic.genome)]
+    code = main([*args, "--jitter", "-1", "-o", str(tmp_path / "x"), "--quiet"])
+    assert code == 2
+    assert "--jitter must be 0 or more" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("minus", [False, True])
+def test_variants_in_peaks_are_scored_at_the_training_placements(minus):
+    from poimkit.variants.effects import effect_engine
+    from poimkit.variants.placement import Placement, scored_chunk
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 4, size=(60, 20)).astype(np.uint8)
+    X[:30, 8:12] = [0, 1, 2, 3]
+    model = WDKernelSVC(degree=4, shift=1).fit(X, np.r_[np.ones(30), np.zeros(30)])
+    model.training_offsets_ = (0, -4, -2, 2, 4)
+    codes = rng.integers(0, 4, 100).astype(np.uint8)
+    codes[52] = 4  # an N: the window moved by +4 holds it and is left out
+    windows = _windows(["chr1"], [30], 20, ["-" if minus else "+"])
+    engine = effect_engine(model)
+    pos = np.array([30, 31, 40, 49])  # the window's first letters, centre, last
+    alts = [(int(codes[p]) + 1) % 4 for p in pos]
+    letters = np.array(list("ACGTN"))
+    chunk, _ = scored_chunk(
+        engine,
+        Placement.of(engine, windows),
+        codes,
+        "chr1",
+        pos,
+        letters[codes[pos]].tolist(),
+        letters[alts].tolist(),
+        np.arange(pos.size),
+        0,
+    )
+    for j, p in enumerate(pos):
+        refs, alts_ = [], []
+        for offset in model.training_offsets_:
+            start = 30 + offset
+            ref = codes[start : start + 20].copy()
+            if not start <= p < start + 20 or (ref > 3).any():
+                continue  # not holding the variant, or over the N
+            alt = ref.copy()
+            alt[p - start] = alts[j]
+            if minus:
+                ref, alt = 3 - ref[::-1], 3 - alt[::-1]
+            refs.append(ref)
+            alts_.append(alt)
+        ref_score = model.decision_function(np.stack(refs)).mean()
+        alt_score = model.decision_function(np.stack(alts_)).mean()
+        assert chunk.ref_score[j] == pytest.approx(ref_score, abs=1e-9)
+        assert chunk.effect[j] == pytest.approx(alt_score - ref_score, abs=1e-9)
+    assert len(refs) < 5  # the last variant is not in every moved window
+
+
+def test_training_offsets_are_saved_with_the_model(tmp_path):
+    data = _copied_data()
+    model = WDKernelSVC(degree=3).fit(data.X, data.y)
+    model.training_offsets_ = (0, -10, -5, 5, 10)
+    model.save(tmp_path / "m.npz")
+    from poimkit import load_model
+
+    assert load_model(tmp_path / "m.npz").training_offsets_ == (0, -10, -5, 5, 10)
+    WDKernelSVC(degree=3).fit(data.X, data.y).save(tmp_path / "plain.npz")
+    assert load_model(tmp_path / "plain.npz").training_offsets_ == (0,)
