@@ -91,8 +91,9 @@ class Family:
     defaults : dict
         The estimator parameters neither given nor selected.
     position_free : bool
-        Its k-mers count anywhere: it takes records of any lengths (kept
-        whole), its POIMs are flat, it trains on the peak windows alone.
+        Its k-mers count anywhere: it takes records of any lengths and its
+        POIMs are flat; ``kernel="auto"`` keeps it alone for records of
+        different lengths.
     kernel_svm : bool
         A kernel SVM: it takes ``C``, ``solver``, ``grid`` and
         ``reverse_complement``.
