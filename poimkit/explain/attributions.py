@@ -128,15 +128,10 @@ def _positional(weights, X, lengths, out) -> None:
 
 def _lmers(model, records, X, lengths, out) -> None:
     """An l-mer table times each record's factor (its length's, or its own)."""
-    from ..svm.gkm import MAX_LMER_TABLE
     from ._attributions import lmer_hypothetical
 
-    if model.l > MAX_LMER_TABLE:
-        raise InputError(
-            f"letter attributions need the model's l-mer table (l <= "
-            f"{MAX_LMER_TABLE}); this model has l = {model.l}"
-        )
     offsets = np.r_[0, np.cumsum(lengths)].astype(np.int64)
-    scale = np.asarray(model.record_factors(np.concatenate(records), offsets))
+    factors = model.record_factors(np.concatenate(records), offsets)
+    scale = np.asarray(factors, dtype=np.float64)
     table = np.ascontiguousarray(model.lmer_table(), dtype=np.float64)
-    lmer_hypothetical(X, lengths, int(model.l), table, scale.astype(np.float64), out)
+    lmer_hypothetical(X, lengths, int(model.l), table, scale, out)

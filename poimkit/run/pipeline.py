@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..io.outdir import LAYOUT
 from .crossval import better_than_chance
@@ -28,9 +27,6 @@ from .sites_bed import write_sites_bed
 from .steps import StepTimer
 from .summary import build_summary
 from .train import CNN_STEP, train_model
-
-if TYPE_CHECKING:
-    pass
 
 
 def run_pipeline(

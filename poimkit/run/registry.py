@@ -37,6 +37,7 @@ __all__ = [
     "family_of_model",
     "contender_family",
     "family_of_parameters",
+    "find_family",
     "position_free_family",
     "register",
     "searched_families",
@@ -755,6 +756,21 @@ def family(name: str) -> Family:
         raise InputError(
             f"kernel must be 'auto' or one of {family_names()}, got {name!r}"
         ) from None
+
+
+def find_family(name: str | None) -> Family | None:
+    """The registered family ``name``, or None (an unresolved "auto", none given).
+
+    Parameters
+    ----------
+    name : str or None
+        A family's name, as a summary records it.
+
+    Returns
+    -------
+    Family or None
+    """
+    return _FAMILIES.get(name)
 
 
 def position_free_family() -> str:

@@ -250,9 +250,10 @@ def selection_note(selection: dict | None, n_sequences: int) -> str:
 
 def _family_title(name: str) -> str:
     """A family in words (its name if it is not registered)."""
-    from .registry import family, family_names
+    from .registry import find_family
 
-    return family(name).title if name in family_names() else name
+    found = find_family(name)
+    return name if found is None else found.title
 
 
 def _family_note(selection: dict) -> str:
@@ -316,9 +317,9 @@ def kernel_name(family: str, chosen: dict) -> str:
 
 def _family(name: str, chosen: dict):
     """The registered family ``name``, or the one whose parameters were chosen."""
-    from .registry import family, family_names, family_of_parameters
+    from .registry import family_of_parameters, find_family
 
-    return family(name) if name in family_names() else family_of_parameters(chosen)
+    return find_family(name) or family_of_parameters(chosen)
 
 
 def _parameter_rows(s: dict) -> list[list[str]]:
@@ -515,12 +516,10 @@ def _peaks_section(s: dict) -> str:
 
 def _copies_text(copies: dict | None, family: str | None) -> str:
     """How a WD model trained on moved copies of the windows (or nothing)."""
-    from .registry import family as registered
-    from .registry import family_names
+    from .registry import find_family
 
-    if not copies or family not in family_names():
-        return ""
-    if not registered(family).trains_on_copies:
+    found = find_family(family)
+    if not copies or found is None or not found.trains_on_copies:
         return ""
     moved = sorted({abs(o) for o in copies["offsets"] if o})
     return (

@@ -32,10 +32,10 @@ def trained_name(s: dict) -> str:
     >>> trained_name({"family": "cnn"}), trained_name({"family": "gkm"})
     ('CNN', 'SVM')
     """
-    from .registry import family, family_names
+    from .registry import find_family
 
-    name = s.get("family")
-    return family(name).trained_name if name in family_names() else "SVM"
+    found = find_family(s.get("family"))
+    return "SVM" if found is None else found.trained_name
 
 
 def model_words(s: dict, name: str) -> str:
