@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 from ..errors import InputError
 
 if TYPE_CHECKING:
-    from ..run.genome import PeakSource
-    from ..run.options import RunOptions
+    from ..run import PeakSource, RunOptions
 
 
 def model_load_options(args: argparse.Namespace) -> dict:
@@ -70,8 +69,8 @@ def read_options(args: argparse.Namespace) -> dict:
     dict
         `poimkit.run.data.reading_options` of those options.
     """
+    from ..run import RunOptions
     from ..run.data import reading_options
-    from ..run.options import RunOptions
 
     given = {name: getattr(args, name) for name in ("drop_invalid", "crop")}
     return reading_options(RunOptions(**given, drop_short=args.drop_short))
@@ -94,15 +93,8 @@ def read_labeled_args(args: argparse.Namespace, any_length: bool) -> tuple:
     """
     from ..io import read_labeled
 
-    return read_labeled(
-        pos=args.pos,
-        neg=args.neg,
-        fasta=args.fasta,
-        labels=args.labels,
-        positive_label=args.positive_label,
-        any_length=any_length,
-        **read_options(args),
-    )
+    given = fields(args, ("pos", "neg", "fasta", "labels", "positive_label"))
+    return read_labeled(any_length=any_length, **given, **read_options(args))
 
 
 def peak_source(args: argparse.Namespace) -> PeakSource | None:
@@ -133,7 +125,7 @@ def peak_source(args: argparse.Namespace) -> PeakSource | None:
         raise InputError(f"give either --pos and --neg, or --fasta and --labels{peaks}")
     if bed is None:
         return None
-    from ..run.genome import PeakSource
+    from ..run import PeakSource
 
     jitter = {} if getattr(args, "jitter", None) is None else {"jitter": args.jitter}
     return PeakSource(
@@ -176,6 +168,13 @@ RUN_FIELDS = (
     "compare",
     "known",
 )
+#: `RunOptions` fields set by the other options of train (a subset of run's)
+TRAIN_FIELDS = (
+    *("cv", "cv_by", "seed", "threads"),
+    *("drop_invalid", "crop", "drop_short", "positive_label"),
+)
+#: the labeled records of train and run: two FASTA files, or one with labels
+LABELED_INPUTS = ("pos", "neg", "fasta", "labels")
 
 
 def fields(args: argparse.Namespace, names: tuple[str, ...]) -> dict:
@@ -220,7 +219,7 @@ def run_options(args: argparse.Namespace) -> RunOptions:
     -------
     RunOptions
     """
-    from ..run.options import RunOptions
+    from ..run import RunOptions
 
     return RunOptions(
         **fields(args, MODEL_FIELDS),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from .arguments import model_load_options
+from .arguments import fields, model_load_options
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -29,17 +29,11 @@ def run_explain(args: argparse.Namespace) -> int:
     from ..explain.job import explain_to_folder
     from .stopping import EXIT_OK
 
+    given = ("fasta", "bed", "genome", "width", "top", "max_order", "force", "quiet")
     explain_to_folder(
         args.output,
         args.model,
-        fasta=args.fasta,
-        bed=args.bed,
-        genome=args.genome,
-        width=args.width,
-        top=args.top,
-        max_order=args.max_order,
-        force=args.force,
         load_options=model_load_options(args),
-        quiet=args.quiet,
+        **fields(args, given),
     )
     return EXIT_OK

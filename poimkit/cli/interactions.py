@@ -29,7 +29,7 @@ def _length(args: argparse.Namespace, model: object) -> int:
     """--length, or the model's own."""
     if args.length is not None:
         return args.length
-    length = getattr(model, "length_", None) if not _any_length(model) else None
+    length = None if _any_length(model) else model.length_
     if length is None:
         raise InputError("give --length: the model scores records of any length")
     return int(length)

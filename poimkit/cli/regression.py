@@ -48,8 +48,7 @@ def _refuse_classification_options(args: argparse.Namespace) -> None:
 
 def _source(args: argparse.Namespace):
     """The `TargetSource` of the command line."""
-    from ..run.genome import PeakSource
-    from ..run.regression_run import TargetSource
+    from ..run import PeakSource, TargetSource
 
     peaks = None
     if getattr(args, "bed", None) is not None:
@@ -59,7 +58,7 @@ def _source(args: argparse.Namespace):
 
 def _options(args: argparse.Namespace):
     """The `RunOptions` of ``train`` (model and CV) or ``run`` (all)."""
-    from ..run.options import RunOptions
+    from ..run import RunOptions
 
     if args.command == "train":
         names = ("cv", "cv_by", "seed", "threads", "drop_invalid", "crop", "drop_short")
@@ -110,8 +109,8 @@ def run_regression_command(args: argparse.Namespace) -> int:
     int
         The exit code (0).
     """
+    from ..run import run_regression, train_regression
     from ..run.options import check_cv
-    from ..run.regression_run import run_regression, train_regression
     from .stopping import EXIT_OK
 
     _refuse_classification_options(args)

@@ -9,7 +9,13 @@ from __future__ import annotations
 import argparse
 import os
 
-from .arguments import check_classification, peak_source, run_options
+from .arguments import (
+    LABELED_INPUTS,
+    check_classification,
+    fields,
+    peak_source,
+    run_options,
+)
 from .console import progress
 from .stopping import EXIT_OK
 
@@ -84,10 +90,7 @@ def run_run(args: argparse.Namespace) -> int:
     peaks = peak_source(args)
     summary = run_pipeline(
         args.output,
-        pos=args.pos,
-        neg=args.neg,
-        fasta=args.fasta,
-        labels=args.labels,
+        **fields(args, LABELED_INPUTS),
         options=run_options(args),
         force=args.force,
         progress=progress(args),

@@ -9,7 +9,9 @@ import argparse
 
 from ..errors import InputError
 from .arguments import (
+    LABELED_INPUTS,
     MODEL_FIELDS,
+    TRAIN_FIELDS,
     check_classification,
     fields,
     peak_source,
@@ -55,8 +57,7 @@ def run_train(args: argparse.Namespace) -> int:
     int
         The exit code (0).
     """
-    from ..run.options import RunOptions
-    from ..run.train import train_classifier
+    from ..run import RunOptions, train_classifier
     from .stopping import EXIT_OK
 
     if args.targets is not None:
@@ -65,23 +66,10 @@ def run_train(args: argparse.Namespace) -> int:
         return run_regression_command(args)
     check_classification(args)
     _check_dask(args)
-    options = RunOptions(
-        **fields(args, MODEL_FIELDS),
-        cv=args.cv,
-        cv_by=args.cv_by,
-        seed=args.seed,
-        threads=args.threads,
-        drop_invalid=args.drop_invalid,
-        crop=args.crop,
-        drop_short=args.drop_short,
-        positive_label=args.positive_label,
-    )
+    options = RunOptions(**fields(args, MODEL_FIELDS + TRAIN_FIELDS))
     train_classifier(
         args.output,
-        pos=args.pos,
-        neg=args.neg,
-        fasta=args.fasta,
-        labels=args.labels,
+        **fields(args, LABELED_INPUTS),
         peaks=peak_source(args),
         options=options,
         linear=_linear_params(args),

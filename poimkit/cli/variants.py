@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
-from .arguments import load_model_args
+from .arguments import fields, load_model_args
 from .console import bars, say
 
 
@@ -84,19 +84,14 @@ def run_variants(args: argparse.Namespace) -> int:
     null_windows = args.null_windows
     if args.vcf and args.null and not null_windows:
         null_windows = beside_model(args.model)
+    given = ("vcf", "pairs", "genome", "bed", "top", "null", "seed")
     found = score_variants(
         model,
-        vcf=args.vcf,
-        pairs=args.pairs,
-        genome=args.genome,
-        bed=args.bed,
-        top=args.top,
-        null=args.null,
         null_windows=null_windows,
-        seed=args.seed,
         plots=args.plots or 0,
         skip_mismatched_ref=args.skip_mismatched_ref,
         progress=bars(args),
+        **fields(args, given),
     )
     write_effects(args.output, found, folder)
     say(args, "poimkit: " + found.summary_text(args.output))

@@ -308,30 +308,8 @@ def write_synthetic_genome(
     >>> g.chromosomes, g.n_peaks, len(g.causal_ids) == int(g.peak_has_motif.sum())
     (('chr1', 'chr2', 'chr3'), 20, True)
     """
-    recipe = _checked_recipe(
-        n_chromosomes=n_chromosomes,
-        chromosome_length=chromosome_length,
-        n_peaks=n_peaks,
-        motif=motif,
-        conservation=conservation,
-        motif_fraction=motif_fraction,
-        n_decoys=n_decoys,
-        n_causal=n_causal,
-        n_neutral=n_neutral,
-        neutral_in_peaks=neutral_in_peaks,
-        n_indels=n_indels,
-        n_multiallelic=n_multiallelic,
-        gc_range=gc_range,
-        isochore_length=isochore_length,
-        gc_bias=gc_bias,
-        peak_gc_boost=peak_gc_boost,
-        repeat_fraction=repeat_fraction,
-        repeat_divergence=repeat_divergence,
-        n_gap=n_gap,
-        seed=seed,
-        bgzip=bgzip,
-        line_width=line_width,
-    )
+    given = dict(locals())  # the arguments, before any other name
+    recipe = _checked_recipe({k: v for k, v in given.items() if k != "folder"})
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(recipe.seed)
@@ -354,92 +332,47 @@ def write_synthetic_genome(
     )
 
 
-def _checked_recipe(
-    *,
-    n_chromosomes: int,
-    chromosome_length: int,
-    n_peaks: int,
-    motif: str,
-    conservation: float | Sequence[float] | None,
-    motif_fraction: float,
-    n_decoys: int | None,
-    n_causal: int,
-    n_neutral: int,
-    neutral_in_peaks: float,
-    n_indels: int,
-    n_multiallelic: int,
-    gc_range: tuple[float, float],
-    isochore_length: tuple[int, int],
-    gc_bias: float,
-    peak_gc_boost: float,
-    repeat_fraction: float,
-    repeat_divergence: float,
-    n_gap: int,
-    seed: int,
-    bgzip: bool,
-    line_width: int,
-) -> steps.Recipe:
-    """The arguments of `write_synthetic_genome`, checked, as a recipe."""
-    n_chromosomes = check_int(n_chromosomes, "n_chromosomes", 1)
-    length = check_int(chromosome_length, "chromosome_length", 2 * SLOT)
-    n_peaks = check_int(n_peaks, "n_peaks", 1)
-    n_decoys = n_peaks // 10 if n_decoys is None else check_int(n_decoys, "n_decoys", 0)
-    n_causal = check_int(n_causal, "n_causal", 0)
-    n_neutral = check_int(n_neutral, "n_neutral", 0)
-    n_indels = check_int(n_indels, "n_indels", 0)
-    n_multiallelic = check_int(n_multiallelic, "n_multiallelic", 0)
-    n_gap = check_int(n_gap, "n_gap", 0)
-    line_width = check_int(line_width, "line_width", 1)
-    seed = check_int(seed, "seed", 0)
-    for name, value, low, high in (
-        ("motif_fraction", motif_fraction, 0.0, 1.0),
-        ("neutral_in_peaks", neutral_in_peaks, 0.0, 1.0),
-        ("peak_gc_boost", peak_gc_boost, 0.0, 0.5),
-        ("repeat_fraction", repeat_fraction, 0.0, 0.6),
-        ("repeat_divergence", repeat_divergence, 0.0, 0.75),
-        ("gc_bias", gc_bias, 0.0, 50.0),
+def _checked_recipe(given: dict) -> steps.Recipe:
+    """The arguments of `write_synthetic_genome` but ``folder``, checked: a recipe."""
+    g = dict(given)
+    for name, least in (
+        *(("n_chromosomes", 1), ("n_peaks", 1), ("line_width", 1), ("seed", 0)),
+        *(("n_causal", 0), ("n_neutral", 0), ("n_indels", 0), ("n_multiallelic", 0)),
     ):
-        if not low <= float(value) <= high:
-            raise InputError(f"{name} must be in {low}..{high}, got {value!r}")
-    lo_gc, hi_gc = (float(v) for v in gc_range)
+        g[name] = check_int(g[name], name, least)
+    length = check_int(g.pop("chromosome_length"), "chromosome_length", 2 * SLOT)
+    decoys = g["n_decoys"]
+    g["n_decoys"] = (
+        g["n_peaks"] // 10 if decoys is None else check_int(decoys, "n_decoys", 0)
+    )
+    for name, low, high in (
+        ("motif_fraction", 0.0, 1.0),
+        ("neutral_in_peaks", 0.0, 1.0),
+        ("peak_gc_boost", 0.0, 0.5),
+        ("repeat_fraction", 0.0, 0.6),
+        ("repeat_divergence", 0.0, 0.75),
+        ("gc_bias", 0.0, 50.0),
+    ):
+        if not low <= float(g[name]) <= high:
+            raise InputError(f"{name} must be in {low}..{high}, got {g[name]!r}")
+    g["gc_range"] = lo_gc, hi_gc = tuple(float(v) for v in g["gc_range"])
     if not 0.05 <= lo_gc <= hi_gc <= 0.95:
         raise InputError(
-            f"gc_range must be two GC shares in 0.05..0.95, got {gc_range}"
+            f"gc_range must be two GC shares in 0.05..0.95, got {given['gc_range']}"
         )
-    lo_iso, hi_iso = (int(v) for v in isochore_length)
+    g["isochore_length"] = lo_iso, hi_iso = tuple(int(v) for v in g["isochore_length"])
     if not SLOT <= lo_iso <= hi_iso:
         raise InputError(
             f"isochore_length must be two lengths of at least {SLOT}, got "
-            f"{isochore_length}"
+            f"{given['isochore_length']}"
         )
-    pwm = consensus_pwm(motif, conservation)
-    m = pwm.shape[0]
-    if m > SLOT // 4:
-        raise InputError(f"the motif must be at most {SLOT // 4} letters, got {m}")
-    return steps.Recipe(
-        n_chromosomes=n_chromosomes,
-        length=length,
-        n_peaks=n_peaks,
-        motif=motif,
-        pwm=pwm,
-        motif_fraction=motif_fraction,
-        n_decoys=n_decoys,
-        n_causal=n_causal,
-        n_neutral=n_neutral,
-        neutral_in_peaks=neutral_in_peaks,
-        n_indels=n_indels,
-        n_multiallelic=n_multiallelic,
-        gc_range=(lo_gc, hi_gc),
-        isochore_length=(lo_iso, hi_iso),
-        gc_bias=gc_bias,
-        peak_gc_boost=peak_gc_boost,
-        repeat_fraction=repeat_fraction,
-        repeat_divergence=repeat_divergence,
-        gap=min(n_gap, length // 20),
-        seed=seed,
-        bgzip=bgzip,
-        line_width=line_width,
-    )
+    pwm = consensus_pwm(g["motif"], g.pop("conservation"))
+    if pwm.shape[0] > SLOT // 4:
+        raise InputError(
+            f"the motif must be at most {SLOT // 4} letters, got {pwm.shape[0]}"
+        )
+    gap = min(check_int(g.pop("n_gap"), "n_gap", 0), length // 20)
+    return steps.Recipe(length=length, pwm=pwm, gap=gap, **g)
 
 
 def _planted(

@@ -8,10 +8,9 @@ k-mers covering i, read with b at i, over k. At the record's own letter it
 is the position's contribution.
 """
 
-import numpy as np
 from numba import njit, prange
 
-from .._alphabet import extend, lookup
+from .._alphabet import lookup, window_key, with_letter
 from .._config import NJIT_PARALLEL
 
 
@@ -32,18 +31,13 @@ def positional_hypothetical(X, lengths, k, indptr, kmers, values, out):
         Accumulated.
     """
     for r in prange(X.shape[0]):
-        n = lengths[r]
-        for j in range(0, n - k + 1):
-            key = np.int64(0)
-            for q in range(j, j + k):
-                key = extend(key, np.int64(X[r, q]))
+        for j in range(0, lengths[r] - k + 1):
+            key = window_key(X[r], j, k)
             lo, hi = indptr[j], indptr[j + 1]
             for i in range(j, j + k):
-                shift = np.int64(2 * (j + k - 1 - i))
-                base = key - (np.int64(X[r, i]) << shift)
                 for b in range(4):
-                    w = lookup(kmers, values, lo, hi, base + (np.int64(b) << shift))
-                    out[r, b, i] += w / k
+                    y = with_letter(key, k, i - j, X[r, i], b)
+                    out[r, b, i] += lookup(kmers, values, lo, hi, y) / k
 
 
 @njit(**NJIT_PARALLEL)
@@ -64,14 +58,9 @@ def lmer_hypothetical(X, lengths, l, table, scale, out):
         Accumulated.
     """
     for r in prange(X.shape[0]):
-        n = lengths[r]
-        for j in range(0, n - l + 1):
-            key = np.int64(0)
-            for q in range(j, j + l):
-                key = extend(key, np.int64(X[r, q]))
+        for j in range(0, lengths[r] - l + 1):
+            key = window_key(X[r], j, l)
             for i in range(j, j + l):
-                shift = np.int64(2 * (j + l - 1 - i))
-                base = key - (np.int64(X[r, i]) << shift)
                 for b in range(4):
-                    w = table[base + (np.int64(b) << shift)]
+                    w = table[with_letter(key, l, i - j, X[r, i], b)]
                     out[r, b, i] += scale[r] * w / l

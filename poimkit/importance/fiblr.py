@@ -23,6 +23,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import as_rng, check_int
 from ..errors import InputError
+from ..param_docs import parameters_from
 
 __all__ = ["FIBLRClassifier"]
 
@@ -148,6 +149,15 @@ def _gradient_descent(
 # ---------------------------------------------------------------------------
 # Estimator
 # ---------------------------------------------------------------------------
+
+
+#: a Parameters section of the one argument ``X`` (`poimkit.param_docs`)
+_ON_FEATURES = parameters_from(
+    {
+        "X": "X : array-like of shape (n_samples, n_features_in_)\n"
+        "    Real-valued features, the columns as in `fit`."
+    }
+)("X")
 
 
 class FIBLRClassifier(ClassifierMixin, BaseEstimator):
@@ -428,13 +438,11 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
         cols = np.arange(X.shape[1])[None, :]
         return self.bin_intercept_[:, cols, B] + self.bin_coef_[:, cols, B] * X
 
+    @_ON_FEATURES
     def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Summed score ``z = sum_j z_j`` (eq. 4) of each one-vs-rest model.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features_in_)
-            Real-valued features, the columns as in `fit`.
+        %(parameters)s
 
         Returns
         -------
@@ -447,13 +455,11 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
         z = self._feature_scores(X).sum(axis=2).T
         return z[:, 0] if self.classes_.size == 2 else z
 
+    @_ON_FEATURES
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features_in_)
-            Real-valued features, the columns as in `fit`.
+        %(parameters)s
 
         Returns
         -------
@@ -468,13 +474,11 @@ class FIBLRClassifier(ClassifierMixin, BaseEstimator):
         p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
         return p / p.sum(axis=1, keepdims=True)
 
+    @_ON_FEATURES
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Most probable class of each sample.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features_in_)
-            Real-valued features, the columns as in `fit`.
+        %(parameters)s
 
         Returns
         -------

@@ -108,6 +108,10 @@ class KmerWeights:
         """Itself: the weights are explicit (`poimkit.additive.PositionalKmers`)."""
         return self
 
+    def recorded(self) -> dict[str, str]:
+        """No model parameters for a POIM's metadata (`poimkit.contract`)."""
+        return {}
+
     @property
     def max_order(self) -> int:
         """Largest k-mer length with a weight block."""

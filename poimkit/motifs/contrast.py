@@ -230,13 +230,7 @@ def contrast_motif(
     threshold = _scored(X, X_contrast, allowed, allowed_rc, lods)[-1]
     if threshold is None:
         return None
-    return SiteMotif(
-        counts / counts.sum(axis=1, keepdims=True),
-        lods,
-        threshold,
-        allowed,
-        allowed_rc,
-    )
+    return SiteMotif.of_counts(counts, lods, threshold, allowed, allowed_rc)
 
 
 def _still_the_seed(counts: np.ndarray, seed: str, offset: int) -> bool:

@@ -326,12 +326,8 @@ def has_site(
 
     Parameters
     ----------
-    motif : Motif
-        The known motif.
-    background : numpy.ndarray of float, shape (4,)
-        Background letter probabilities.
-    X : numpy.ndarray of uint8, shape (n, L)
-        The records (codes 0-3), perhaps `poimkit.motifs.scan.padded`.
+    motif, background, X
+        As `site_rule` takes them.
     codes : numpy.ndarray of uint16, optional
         `qmer_codes` of X (made here if not given; share them across motifs).
 

@@ -67,7 +67,9 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ..contract import SequenceModel
 from ..errors import InputError
+from ..param_docs import fill_doc, parameters_from
 from .features import (
     best_possible,
     localised,
@@ -127,8 +129,44 @@ def fidelity(model_scores: ArrayLike, explanation_scores: ArrayLike, y: ArrayLik
     return float(np.corrcoef(g, y)[0, 1] / r_f) if r_f else float("nan")
 
 
-class _MotifModelBase(BaseEstimator):
+#: a Parameters section of the sequences scored and a stack's other scores
+_ON_SEQUENCES = parameters_from(
+    {
+        "X": "X : array-like\n    Sequences, as `transform` takes them.",
+        "scores": "scores : array-like of shape (n,), optional\n"
+        "    A stack's other scores (`transform`).",
+    }
+)("X", "scores")
+
+#: the docs of the parameters both motif models take (`fill_doc`)
+PARAMETERS = {
+    "features": """
+both_strands : sequence of bool, optional
+    Per motif, read its reverse complement too; default
+    `reads_both_strands` of each.
+background : array-like of shape (4,), optional
+    Background letters of the log-odds; default uniform.
+smoothing : float, optional
+    Share of background letters mixed into the PWMs; None: chosen among
+    `SMOOTHING` by the inner cross-validation (``smoothing_``).
+threshold : float or "score", optional
+    The features: "score", each motif's best site score; a float in
+    (0, 1), the site chance with its threshold at that share of the
+    motif's best possible score (`site_probability`); None: chosen among
+    `THRESHOLDS` by the inner cross-validation (``threshold_``, None for
+    "score").
+""",
+}
+
+
+class _MotifModelBase(SequenceModel, BaseEstimator):
     """What `MotifClassifier` and `MotifRegressor` share."""
+
+    #: the score is a sum of the motifs' terms (`terms`): effects by motif
+    names_terms = True
+    recorded_params = ("l",)
+    #: fitted with a model's scores as a feature (a stack's motif part)
+    stacked_: bool = False
 
     def __init__(
         self,
@@ -360,15 +398,11 @@ class _MotifModelBase(BaseEstimator):
         check_is_fitted(self)
         return getattr(self.pipeline_, method)(self.transform(X, scores))
 
+    @_ON_SEQUENCES
     def predict(self, X: ArrayLike, scores: ArrayLike | None = None) -> np.ndarray:
         """Predicted labels (`MotifClassifier`) or targets (`MotifRegressor`).
 
-        Parameters
-        ----------
-        X : array-like
-            Sequences, as `transform` takes them.
-        scores : array-like of shape (n,), optional
-            A stack's other scores (`transform`).
+        %(parameters)s
 
         Returns
         -------
@@ -389,12 +423,9 @@ class _MotifModelBase(BaseEstimator):
         """The widest motif: the shortest sequence the model can score."""
         return int(max(m.length for m in self.motifs))
 
-    # variant effects: both sequences scored, no k-mer terms (`poimkit.additive`)
-    decomposition = "score_only"
-
     def describe(self) -> str:
         """One line naming the model, for messages."""
-        kind = "stack of a model and" if getattr(self, "stacked_", False) else "of"
+        kind = "stack of a model and" if self.stacked_ else "of"
         return f"{type(self).__name__} ({kind} {len(self.motifs)} motifs)"
 
     @property
@@ -438,6 +469,7 @@ class _MotifModelBase(BaseEstimator):
         write_motif_model(self, path, **extra)
 
 
+@fill_doc(PARAMETERS)
 class MotifClassifier(ClassifierMixin, _MotifModelBase):
     """Logistic regression on the motifs' best site scores (module notes).
 
@@ -445,20 +477,7 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
     ----------
     motifs : sequence of Motif
         E.g. from `poimkit.extract_motifs`.
-    both_strands : sequence of bool, optional
-        Per motif, read its reverse complement too; default
-        `reads_both_strands` of each.
-    background : array-like of shape (4,), optional
-        Background letters of the log-odds; default uniform.
-    smoothing : float, optional
-        Share of background letters mixed into the PWMs; None: chosen among
-        `SMOOTHING` by the inner cross-validation (``smoothing_``).
-    threshold : float or "score", optional
-        The features: "score", each motif's best site score; a float in
-        (0, 1), the site chance with its threshold at that share of the
-        motif's best possible score (`site_probability`); None: chosen among
-        `THRESHOLDS` by the inner cross-validation (``threshold_``, None for
-        "score").
+    %(features)s
     cv : int
         Folds of the inner cross-validation choosing the penalty (ROC AUC).
     random_state : int or None
@@ -530,17 +549,13 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
         check_is_fitted(self)
         return self.pipeline_[-1].classes_
 
+    @_ON_SEQUENCES
     def decision_function(
         self, X: ArrayLike, scores: ArrayLike | None = None
     ) -> np.ndarray:
         """g(x): the linear score of the motif features (log-odds of class 1).
 
-        Parameters
-        ----------
-        X : array-like
-            Sequences, as `transform` takes them.
-        scores : array-like of shape (n,), optional
-            A stack's other scores (`transform`).
+        %(parameters)s
 
         Returns
         -------
@@ -548,17 +563,13 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
         """
         return self._applied("decision_function", X, scores)
 
+    @_ON_SEQUENCES
     def predict_proba(
         self, X: ArrayLike, scores: ArrayLike | None = None
     ) -> np.ndarray:
         """Class probabilities by the Platt scaling of g(x), shape (n, 2).
 
-        Parameters
-        ----------
-        X : array-like
-            Sequences, as `transform` takes them.
-        scores : array-like of shape (n,), optional
-            A stack's other scores (`transform`).
+        %(parameters)s
 
         Returns
         -------
@@ -569,15 +580,11 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
         p = probability(self.decision_function(X, scores), self.calibration_)
         return np.column_stack([1.0 - p, p])
 
+    @_ON_SEQUENCES
     def predict(self, X: ArrayLike, scores: ArrayLike | None = None) -> np.ndarray:
         """The class of probability at least 1/2 (`predict_proba`), shape (n,).
 
-        Parameters
-        ----------
-        X : array-like
-            Sequences, as `transform` takes them.
-        scores : array-like of shape (n,), optional
-            A stack's other scores (`transform`).
+        %(parameters)s
 
         Returns
         -------
@@ -589,6 +596,7 @@ class MotifClassifier(ClassifierMixin, _MotifModelBase):
         return self.classes_[labelled_positive(g, self.calibration_).astype(np.intp)]
 
 
+@fill_doc(PARAMETERS)
 class MotifRegressor(RegressorMixin, _MotifModelBase):
     """Ridge regression on the motifs' best site scores (module notes).
 
@@ -596,20 +604,7 @@ class MotifRegressor(RegressorMixin, _MotifModelBase):
     ----------
     motifs : sequence of Motif
         E.g. from `poimkit.extract_motifs` with targets.
-    both_strands : sequence of bool, optional
-        Per motif, read its reverse complement too; default
-        `reads_both_strands` of each.
-    background : array-like of shape (4,), optional
-        Background letters of the log-odds; default uniform.
-    smoothing : float, optional
-        Share of background letters mixed into the PWMs; None: chosen among
-        `SMOOTHING` by the inner cross-validation (``smoothing_``).
-    threshold : float or "score", optional
-        The features: "score", each motif's best site score; a float in
-        (0, 1), the site chance with its threshold at that share of the
-        motif's best possible score (`site_probability`); None: chosen among
-        `THRESHOLDS` by the inner cross-validation (``threshold_``, None for
-        "score").
+    %(features)s
     cv : int
         Folds of the inner cross-validation choosing the penalty.
     random_state : int or None
@@ -632,17 +627,13 @@ class MotifRegressor(RegressorMixin, _MotifModelBase):
 
         return RidgeCV(alphas=np.logspace(-3, 3, N_PENALTIES), cv=self.cv)
 
+    @_ON_SEQUENCES
     def decision_function(
         self, X: ArrayLike, scores: ArrayLike | None = None
     ) -> np.ndarray:
         """g(x): the linear score of the motif features, the predicted target.
 
-        Parameters
-        ----------
-        X : array-like
-            Sequences, as `transform` takes them.
-        scores : array-like of shape (n,), optional
-            A stack's other scores (`transform`).
+        %(parameters)s
 
         Returns
         -------

@@ -35,6 +35,8 @@ def write_motif_model(model: Any, path: str | Path, **extra: np.ndarray) -> None
 
     motifs = list(model.motifs_)  # as fitted (placed where chosen)
     scaler, linear = model.pipeline_[0], model.pipeline_[-1]
+    classes = np.array([]) if model.classes_ is None else model.classes_
+    calibration = (np.nan,) * 2 if model.calibration_ is None else model.calibration_
     write_npz(
         path,
         _FORMAT,
@@ -55,13 +57,13 @@ def write_motif_model(model: Any, path: str | Path, **extra: np.ndarray) -> None
                 np.nan if model.threshold_ is None else model.threshold_
             ),
             "stacked": np.bool_(model.stacked_),
-            "length": np.int64(getattr(model, "length_", 0)),
+            "length": np.int64(model.length_ or 0),
             "mean": scaler.mean_,
             "scale": scaler.scale_,
             "coef": np.ravel(linear.coef_),
             "intercept": np.float64(np.ravel(linear.intercept_)[0]),
-            "classes": getattr(linear, "classes_", np.array([])),
-            "calibration": np.asarray(getattr(model, "calibration_", (np.nan,) * 2)),
+            "classes": classes,
+            "calibration": np.asarray(calibration),
             **extra,
         },
     )

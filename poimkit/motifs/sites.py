@@ -127,13 +127,38 @@ class SiteMotif(PwmColumns):
     twin: SiteMotif | None = None
     twin_shift: int = 0
 
+    @classmethod
+    def of_counts(
+        cls,
+        counts: np.ndarray,
+        log_odds: np.ndarray,
+        threshold: float,
+        allowed: np.ndarray,
+        allowed_rc: np.ndarray,
+    ) -> SiteMotif:
+        """The motif of its sites' letter counts (its PWM: their frequencies).
+
+        Parameters
+        ----------
+        counts : numpy.ndarray of shape (m, 4)
+            Letter counts of the sites.
+        log_odds, threshold, allowed, allowed_rc
+            As the class takes them.
+
+        Returns
+        -------
+        SiteMotif
+        """
+        pwm = counts / counts.sum(axis=1, keepdims=True)
+        return cls(pwm, log_odds, threshold, allowed, allowed_rc)
+
     def sites(self, X: np.ndarray) -> Sites:
         """The best site of each sequence of X that holds one, either strand.
 
         Parameters
         ----------
         X : numpy.ndarray of uint8, shape (n, L)
-            Letter codes, perhaps `poimkit.motifs.scan.padded`.
+            Letter codes (`poimkit.motifs.scan.padded` records too).
 
         Returns
         -------
@@ -586,10 +611,4 @@ def _site_motif_at(
     n_allowed = n_windows(X, allowed, width) + n_windows(X, allowed_rc, width)
     if chance * n_allowed > MAX_CHANCE:
         return None
-    return SiteMotif(
-        counts / counts.sum(axis=1, keepdims=True),
-        lods,
-        threshold,
-        allowed,
-        allowed_rc,
-    )
+    return SiteMotif.of_counts(counts, lods, threshold, allowed, allowed_rc)

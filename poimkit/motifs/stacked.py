@@ -24,18 +24,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..contract import SequenceModel
 from ..errors import InputError
+from ..param_docs import parameters_from
 from .model import MotifClassifier, MotifRegressor, load_motif_model
 
-
-def _scores_of(model: Any, X: ArrayLike) -> np.ndarray:
-    """A classifier's decision values, a regressor's predictions."""
-    if hasattr(model, "decision_function"):
-        return np.asarray(model.decision_function(X), dtype=np.float64)
-    return np.asarray(model.predict(X), dtype=np.float64)
+#: a Parameters section of the one argument ``X`` (`poimkit.param_docs`)
+_ON_SEQUENCES = parameters_from(
+    {"X": "X : array-like\n    Sequences as the model takes them."}
+)("X")
 
 
-class StackedModel:
+class StackedModel(SequenceModel):
     """A fitted model's score plus motif features (module notes).
 
     Parameters
@@ -49,7 +49,7 @@ class StackedModel:
     """
 
     def __init__(self, model: Any, part: MotifClassifier | MotifRegressor):
-        if not getattr(part, "stacked_", False):
+        if not part.stacked_:
             raise InputError("the motif part of a stack must be fitted with scores")
         self.model = model
         self.part = part
@@ -69,14 +69,16 @@ class StackedModel:
     @property
     def l(self) -> int:  # noqa: E743 (the field's name for a model's word length)
         """The shortest sequence both parts can score."""
-        return max(int(getattr(self.model, "l", 1)), self.part.l)
+        return max(int(self.model.l), self.part.l)
 
-    decomposition = "score_only"  # variant effects: both sequences scored
+    # variant effects: both sequences scored, split by term (`terms`)
+    names_terms = True
+    recorded_params = ("l",)
 
     @property
     def calibration_(self) -> tuple[float, float] | None:
         """A classifier's Platt scaling of its scores (log-odds: the identity)."""
-        return getattr(self.part, "calibration_", None)
+        return self.part.calibration_
 
     @property
     def classes_(self) -> np.ndarray:
@@ -98,33 +100,29 @@ class StackedModel:
         """The names of `terms`' columns: "model", then the motifs'."""
         return ["model", *self.part.term_names]
 
+    @_ON_SEQUENCES
     def terms(self, X: ArrayLike) -> np.ndarray:
         """The model's term ``a f(x)`` and each motif's, shape (n, 1 + M).
 
-        Parameters
-        ----------
-        X : array-like
-            Sequences as the model takes them.
+        %(parameters)s
 
         Returns
         -------
         numpy.ndarray of float64
             They sum to h(x) minus a constant.
         """
-        model = self.weight_ * _scores_of(self.model, X)
+        model = self.weight_ * self.model.scores(X)
         return np.column_stack([model, self.part.terms(X)])
 
     def _applied(self, method: str, X: ArrayLike) -> np.ndarray:
         """The motif part's ``method`` on X, after the model's scores of X."""
-        return getattr(self.part, method)(X, scores=_scores_of(self.model, X))
+        return getattr(self.part, method)(X, scores=self.model.scores(X))
 
+    @_ON_SEQUENCES
     def decision_function(self, X: ArrayLike) -> np.ndarray:
         """h(x) (module notes), shape (n,).
 
-        Parameters
-        ----------
-        X : array-like
-            Sequences as the model takes them.
+        %(parameters)s
 
         Returns
         -------
@@ -132,13 +130,11 @@ class StackedModel:
         """
         return self._applied("decision_function", X)
 
+    @_ON_SEQUENCES
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Predicted labels or targets, shape (n,).
 
-        Parameters
-        ----------
-        X : array-like
-            Sequences as the model takes them.
+        %(parameters)s
 
         Returns
         -------
@@ -146,13 +142,11 @@ class StackedModel:
         """
         return self._applied("predict", X)
 
+    @_ON_SEQUENCES
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities of a classifier's stack, shape (n, 2).
 
-        Parameters
-        ----------
-        X : array-like
-            Sequences as the model takes them.
+        %(parameters)s
 
         Returns
         -------

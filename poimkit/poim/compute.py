@@ -134,18 +134,7 @@ def compute_poim(
         metadata["weights"] = "unshifted, convolved over the shifts"
         if plan is not None and plan.method == "burn-in":
             metadata["burn_in"] = str(plan.burn_in)
-    names = (
-        "degree",
-        "shift",
-        "mismatches",
-        "reverse_complement",
-        "C",
-        "epsilon",
-        "normalize",
-    )
-    for name in names:
-        if hasattr(model, name):
-            metadata[f"model_{name}"] = str(getattr(model, name))
+    metadata.update(model.recorded())
     return Poim(q, background, metadata)
 
 
@@ -186,10 +175,7 @@ def _position_free_poim(model, max_order, background, n_threads, memory_limit) -
         metadata["normalisation_constant"] = repr(
             model.normalisation_constant(background.length)
         )
-    names = ("l", "k", "d", "kernel_type", "reverse_complement", "C", "epsilon")
-    for name in (*names, "normalize"):
-        if hasattr(model, name):
-            metadata[f"model_{name}"] = str(getattr(model, name))
+    metadata.update(model.recorded())
     return Poim(q, background, metadata)
 
 
@@ -240,9 +226,9 @@ def explain_instance(
         length = poim.length  # any length scores; the POIM fixes one
     elif isinstance(model, KmerWeights):
         length = model.length
-    elif hasattr(model, "length_"):  # no need to expand WDS weights for this
+    elif model.length_ is not None:  # no need to expand WDS weights for this
         length = int(model.length_)
-    else:
+    else:  # not fitted: as_weights says so
         length = as_weights(model).length
     if codes.shape[0] != length:
         raise InputError(

@@ -27,10 +27,17 @@ from ..alphabet import N_LETTERS, kmer_indices
 from ..background import MarkovBackground
 from ..background.markov import kmer_probability_table
 from ..errors import InputError
+from ..param_docs import fill_doc
 from ._observed import N_SUMS, add_pooled, add_positional
 from .result import Poim
 from .sampled import as_score_function
-from .sampling import check_sizes, progress_bar, resolve_background, score_in_batches
+from .sampling import (
+    PARAMETERS,
+    check_sizes,
+    progress_bar,
+    resolve_background,
+    score_in_batches,
+)
 
 __all__ = ["DRAW_CHUNK", "observed_poim"]
 
@@ -38,6 +45,7 @@ __all__ = ["DRAW_CHUNK", "observed_poim"]
 DRAW_CHUNK = 4096
 
 
+@fill_doc(PARAMETERS)
 def observed_poim(
     model: Any,
     max_order: int,
@@ -52,13 +60,9 @@ def observed_poim(
 
     Parameters
     ----------
-    model : object or callable
-        Anything `poimkit.poim.sampled.as_score_function` accepts.
-    max_order : int
-        Largest k-mer length K, 1..L.
-    background : MarkovBackground, optional
-        Distribution of sequences. Default: uniform order 0 for the model's
-        ``length_`` or ``n_features_in_``.
+    %(model)s
+    %(max_order)s
+    %(background)s
     n_samples : int, default 10_000
         Background sequences drawn and scored (>= 2): the number of model
         evaluations.
@@ -66,8 +70,7 @@ def observed_poim(
         Seed. The draws do not depend on ``batch_size``.
     batch_size : int, default 4096
         Sequences scored per model call.
-    progress : bool, default False
-        Show a tqdm progress bar on standard error.
+    %(progress)s
     windows : {"all", "pooled"}
         ``"all"``: each start j separately. ``"pooled"``: the samples of every
         start pooled into one estimate that stands for every position

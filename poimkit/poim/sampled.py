@@ -33,6 +33,7 @@ from ..alphabet import N_LETTERS, check_codes, encode, kmer_indices
 from ..background import MarkovBackground, check_background
 from ..errors import InputError
 from ..importance.score_functions import ScoreFunction, score_function
+from ..param_docs import fill_doc
 from .conditional import (
     ConditionalSampler,
     cumulative,
@@ -42,7 +43,13 @@ from .conditional import (
 )
 from .conditional import sample_conditional as sample_conditional  # re-export
 from .result import Poim
-from .sampling import check_sizes, progress_bar, resolve_background, score_in_batches
+from .sampling import (
+    PARAMETERS,
+    check_sizes,
+    progress_bar,
+    resolve_background,
+    score_in_batches,
+)
 
 __all__ = [
     "DEFAULT_MAX_EVALUATIONS",
@@ -227,6 +234,7 @@ def count_evaluations(
     )
 
 
+@fill_doc(PARAMETERS)
 def sampled_poim(
     model: Any,
     max_order: int,
@@ -242,15 +250,9 @@ def sampled_poim(
 
     Parameters
     ----------
-    model : object or callable
-        Anything `as_score_function` accepts: a model with
-        ``decision_function``, ``predict_proba`` or ``predict`` taking uint8
-        codes of shape (n, L), or such a callable.
-    max_order : int
-        Largest k-mer length K, 1..L.
-    background : MarkovBackground, optional
-        Distribution of sequences (order D = 0..3). Default: uniform order 0
-        for the model's ``length_`` or ``n_features_in_``.
+    %(model)s
+    %(max_order)s
+    %(background)s
     n_samples : int, default 1000
         Monte Carlo samples per window (>= 2).
     random_state : int, numpy.random.Generator or None
@@ -258,8 +260,7 @@ def sampled_poim(
         rounding).
     batch_size : int, default 100_000
         Sequences scored per model call.
-    progress : bool, default False
-        Show a tqdm progress bar on standard error.
+    %(progress)s
     max_evaluations : float, default 5e8
         Refuse to start if more sequences than this would be scored.
     windows : {"all", "centre"}
@@ -459,6 +460,7 @@ def _lower_maps(sampler, order: int, max_order: int, length: int) -> dict:
     return lower
 
 
+@fill_doc(PARAMETERS)
 def sampled_instance(
     model: Any,
     x: str | ArrayLike,
@@ -477,8 +479,7 @@ def sampled_instance(
         Anything `as_score_function` accepts.
     x : str or array-like of int, shape (L,) or (1, L)
         The sequence to explain.
-    max_order : int
-        Largest k-mer length K, 1..L.
+    %(max_order)s
     background : MarkovBackground, optional
         Default: uniform order 0 for length L.
     n_samples : int, default 1000

@@ -7,17 +7,46 @@ score sequences in batches and show a progress bar alike.
 
 from __future__ import annotations
 
-from numbers import Integral
 from typing import Any
 
 import numpy as np
 
 from .._validation import check_int
 from ..background import MarkovBackground, check_background
+from ..contract import declared_length
 from ..errors import InputError
 from ..importance.score_functions import ScoreFunction
 
-__all__ = ["check_sizes", "progress_bar", "resolve_background", "score_in_batches"]
+__all__ = [
+    "PARAMETERS",
+    "check_sizes",
+    "progress_bar",
+    "resolve_background",
+    "score_in_batches",
+]
+
+#: the docs of the parameters every sampling estimator takes (`fill_doc`)
+PARAMETERS = {
+    "model": """
+model : object or callable
+    Anything `poimkit.poim.sampled.as_score_function` accepts: a model with
+    ``decision_function``, ``predict_proba`` or ``predict`` taking uint8
+    codes of shape (n, L), or such a callable.
+""",
+    "max_order": """
+max_order : int
+    Largest k-mer length K, 1..L.
+""",
+    "background": """
+background : MarkovBackground, optional
+    Distribution of sequences (order D = 0..3). Default: uniform order 0
+    for the model's ``length_`` or ``n_features_in_``.
+""",
+    "progress": """
+progress : bool, default False
+    Show a tqdm progress bar on standard error.
+""",
+}
 
 
 def resolve_background(
@@ -39,16 +68,9 @@ def resolve_background(
     MarkovBackground
     """
     if background is not None:
-        model_length = getattr(model, "length_", None)
-        if not isinstance(model_length, Integral):
-            model_length = None
-        return check_background(background, model_length)
+        return check_background(background, declared_length(model, ("length_",)))
     if length is None:
-        for attr in ("length_", "n_features_in_"):
-            value = getattr(model, attr, None)
-            if isinstance(value, Integral) and not isinstance(value, bool):
-                length = int(value)
-                break
+        length = declared_length(model)
     if length is None:
         raise InputError(
             "background is required for a model without length_ or n_features_in_ "

@@ -82,9 +82,6 @@ def sampled_score_only_poim(
         f"{'in all' if estimator == 'observed' else 'per window'}, standard "
         f"errors in stderr); {model.describe()} is not a sum of k-mer weights"
     )
-    for name in ("kernel_type", "l", "k", "d", "gamma", "M", "H"):
-        if hasattr(model, name):
-            poim.metadata[f"model_{name}"] = str(getattr(model, name))
-    strands = getattr(model, "reverse_complement", False)
-    poim.metadata["model_reverse_complement"] = str(strands)
+    poim.metadata.update(model.recorded())
+    poim.metadata["model_reverse_complement"] = str(model.reverse_complement)
     return poim

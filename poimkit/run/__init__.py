@@ -13,10 +13,9 @@ steps of every run folder), `options` (settings, solver choice),
 negatives), `plan` and `train` (the models to fit), `crossval` (nested
 cross-validation, final fit), `poim_step` (the POIMs), `motif_model`,
 `known` and `sites_bed` (motif models, known motifs, sites), `summary`
-(``summary.json``: numbers, motif rows, notes), `figures`, `report` (the
-HTML page, its pieces in `html`, `report_models`, `report_known`,
-`report_regression`), `steps` (timed steps) and `pipeline` (the steps in a
-staged folder). Regression: `regression` (its cross-validation),
+(``summary.json``: numbers, motif rows, notes), `figures`, `steps` (timed
+steps) and `pipeline` (the steps in a staged folder; its page is written by
+`poimkit.run.report`). Regression: `regression` (its cross-validation),
 `regression_search`, `regression_figures`, `regression_outputs`,
 `peak_targets` and `regression_run` (the jobs). `score` scores FASTA files
 larger than memory.

@@ -84,7 +84,7 @@ class CopyFits:
 
         model = clone(template).set_params(**params)
         X, y = self.data.training(rows, family)
-        if getattr(model, "fits_groups", False):
+        if model.fits_groups:
             groups = None if self.groups is None else self.groups[rows]
             return model.fit(
                 X, y, groups=groups, progress=self.progress, **(fit_params or {})
@@ -100,10 +100,8 @@ class CopyFits:
         self._setting = self._K = None
 
     def _shares(self, model: Any, family: str) -> bool:
-        return self.data.trains_copies(family) and all(
-            hasattr(model, name)
-            for name in ("_checked_training", "_raw_kernel", "_fit_gram")
-        )
+        """Whether ``model`` fits on the kept matrix of every copy (a WD kernel SVM)."""
+        return self.data.trains_copies(family) and model.shares_gram
 
     def _kernel(self, model: Any) -> np.ndarray:
         """The raw kernel matrix over every copy, for ``model``'s setting."""

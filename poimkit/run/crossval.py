@@ -77,7 +77,7 @@ def trained_solver(model: Any, options: RunOptions) -> str:
     options : RunOptions
         The options it was trained with (solver resolved).
     """
-    solver = getattr(model, "solver_", None) or options.solver
+    solver = model.solver_ or options.solver
     return "kernel" if solver == "auto" else solver
 
 
@@ -639,7 +639,7 @@ def train_final(
     fits = fits or CopyFits(data)
     fitted = fits.fit(model, family, params, np.arange(data.y.size), fit_params)
     fits.release()
-    if getattr(fitted, "hashed_by_budget_", False):
+    if fitted.hashed_by_budget_:
         # the table outgrew resolve_solver's estimate (e.g. repeats): POIMs
         # need exact weights, so train again at the largest exact degree
         exact = fitted.n_exact_orders_
@@ -653,5 +653,6 @@ def train_final(
         )
         fitted = clone(fitted).set_params(degree=exact)
         fitted.fit(*data.training(np.arange(data.y.size), family), **fit_params)
-    chosen = {name: plain(getattr(fitted, name)) for name in options.fixed()}
+    params = fitted.get_params()
+    chosen = {name: plain(params[name]) for name in options.fixed()}
     return fitted, chosen, selection

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..svm.param_docs import parameters_from
+from ..param_docs import parameters_from
 from .data import LabeledData
 from .options import RunOptions
 from .steps import StepTimer

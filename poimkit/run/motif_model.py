@@ -209,14 +209,14 @@ def compare_models(
     motif, stack = np.zeros(y.size), scores.copy()
     calibrations = {"motifs": [], "stack": []}  # per fold (None: no motif)
     for (train, test), part in zip(folds, explained, strict=True):
-        calibrations["motifs"].append(getattr(part, "calibration_", None))
+        calibrations["motifs"].append(None if part is None else part.calibration_)
         if part is None:  # no motif: the motif model says the prior, the stack is f
             motif[test] = prior_score(y[train], metric)
             calibrations["motifs"][-1] = (1.0, 0.0)  # log-odds back to the share
             calibrations["stack"].append(None)
             continue
         stacked = _stack_part(part, X[train], y[train], scores[train])
-        calibrations["stack"].append(getattr(stacked, "calibration_", None))
+        calibrations["stack"].append(stacked.calibration_)
         motif[test] = part.decision_function(X[test])
         stack[test] = stacked.decision_function(X[test], scores=scores[test])
     # a classifier's probabilities come from each fold model's own calibration

@@ -22,7 +22,7 @@ from .motif_model import final_models, motif_model_summary
 from .options import RunOptions
 from .plan import make_plan
 from .poim_step import check_poim_memory
-from .report_models import trained_name
+from .report.models import trained_name
 from .sites_bed import write_sites_bed
 from .steps import StepTimer
 from .summary import build_summary
@@ -235,8 +235,8 @@ class ClassificationJob(Job):
         return summary
 
     def write_report(self, path: Path, summary: dict, figures: Path) -> None:
-        """`poimkit.run.report.write_report`."""
-        from .report import write_report
+        """`poimkit.run.report.page.write_report`."""
+        from .report.page import write_report
 
         write_report(path, summary, figures)
 

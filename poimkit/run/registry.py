@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from .._validation import check_int
 from ..errors import InputError
-from ..svm.param_docs import parameters_from
+from ..param_docs import parameters_from
 from .kernel_memory import kernel_bytes, kernel_memory_limit
 
 __all__ = [

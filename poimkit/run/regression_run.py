@@ -464,7 +464,7 @@ class RegressionJob(Job):
         return summary
 
     def write_report(self, path: Path, summary: dict, figures: Path) -> None:
-        """`poimkit.run.report_regression.write_regression_report`."""
-        from .report_regression import write_regression_report
+        """`poimkit.run.report.regression.write_regression_report`."""
+        from .report.regression import write_regression_report
 
         write_regression_report(path, summary, figures)

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from ..additive import decomposition, position_free
+from ..contract import SequenceModel
 from ..errors import InputError
 from ..io.fasta import (
     DEFAULT_CHUNK_SIZE,
@@ -43,36 +44,22 @@ __all__ = [
 WINDOW_BLOCK = 1 << 22
 
 
-class _Classifier(Protocol):
-    """What `score_fasta` needs of a fitted model (besides ``length_``)."""
-
-    classes_: np.ndarray
-
-    def decision_function(self, X: Any) -> np.ndarray: ...
-
-
-def _score_of(model: Any):
-    """The model's score: ``decision_function``, or a regressor's ``predict``."""
-    if hasattr(model, "decision_function"):
-        return model.decision_function
-    return model.predict
-
-
 def score_fasta(
-    model: _Classifier,
+    model: SequenceModel,
     path: str | os.PathLike,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     **kwargs: Any,
 ) -> Iterator[tuple[list[str], np.ndarray]]:
-    """Score a FASTA file chunk by chunk with ``model.decision_function``.
+    """Score a FASTA file chunk by chunk with ``model.scores``.
 
-    A regressor (`WDKernelSVR`, `GkmSVR`) is scored by its ``predict``.
+    A classifier's decision values; a regressor's (`WDKernelSVR`, `GkmSVR`)
+    predictions.
 
     Parameters
     ----------
-    model : estimator
-        A fitted `WDKernelSVC`, `WDLinearSVC` or `GkmSVC`, or any estimator
-        with ``decision_function`` and ``length_``.
+    model : SequenceModel
+        A fitted poimkit model (`poimkit.contract`): any `poimkit.load_model`
+        opens.
     path : str or path-like
         Plain or gzip FASTA.
     chunk_size : int
@@ -96,7 +83,7 @@ def score_fasta(
     """
     if position_free(model):
         for ids, X in iter_fasta_chunks(path, chunk_size, any_length=True, **kwargs):
-            yield ids, np.asarray(_score_of(model)(X), dtype=np.float64)
+            yield ids, model.scores(X)
         return
     if kwargs.get("crop_length") is None:
         kwargs["crop_length"] = model.length_  # the model's own crop
@@ -108,11 +95,11 @@ def score_fasta(
                 f"{model.length_})",
                 path=os.fspath(path),
             )
-        yield ids, np.asarray(_score_of(model)(X), dtype=np.float64)
+        yield ids, model.scores(X)
 
 
 def write_scores(
-    model: _Classifier,
+    model: SequenceModel,
     path: str | os.PathLike,
     out: str | os.PathLike,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
@@ -149,7 +136,7 @@ def write_scores(
     """
     count = 0
 
-    regressor = not hasattr(model, "classes_")
+    regressor = model.classes_ is None  # no labels: a regressor or a torch model
 
     def rows():
         nonlocal count
@@ -182,7 +169,7 @@ def _labelled(model: Any, scores: np.ndarray) -> tuple[list[str], np.ndarray]:
     """
     from ..svm.calibration import labelled_positive, probability
 
-    calibration = getattr(model, "calibration_", None)
+    calibration = model.calibration_
     labels = model.classes_[labelled_positive(scores, calibration).astype(np.intp)]
     if calibration is None:
         return ["NA"] * scores.size, labels
@@ -207,7 +194,7 @@ def _window_scorer(model: Any, width: int):
 
         if model.l <= MAX_LMER_TABLE:
             return _lmer_windows(model, width)
-    score = _score_of(model)
+    score = model.scores
     if kind == "positional":
         try:
             score = model.explicit_weights().decision_function
@@ -259,7 +246,7 @@ def _skipped_starts(invalid: np.ndarray, starts: np.ndarray, width: int) -> np.n
 
 
 def score_windows(
-    model: _Classifier,
+    model: SequenceModel,
     path: str | os.PathLike,
     step: int,
     stats: dict[str, int] | None = None,
@@ -334,7 +321,7 @@ def score_windows(
     records = tqdm(
         iter_sequences(path), unit="record", disable=not progress, leave=False
     )
-    with numba_threads(getattr(model, "n_threads", None)):
+    with numba_threads(model.n_threads):
         for rid, seq in records:
             if len(seq) < width:
                 stats["short"] += 1
@@ -353,7 +340,7 @@ def score_windows(
 
 
 def write_windows(
-    model: _Classifier,
+    model: SequenceModel,
     path: str | os.PathLike,
     out: str | os.PathLike,
     step: int,

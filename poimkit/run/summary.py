@@ -149,7 +149,7 @@ def build_summary(
         "background": repr(background),
         "versions": _versions(),
         **{k: v for k, v in cv.items() if "out_of_fold" not in k},
-        **model_size(model),
+        **model.size(),
         "motifs": _motif_rows(motifs, known),
         "motifs_note": motif_note(cv, options, motifs),
         "top_kmers": _top_kmers(poim),
@@ -157,24 +157,6 @@ def build_summary(
         "figures": figures,
         "runtimes": runtimes,
     }
-
-
-def model_size(model: Any) -> dict:
-    """``n_support_vectors`` of a kernel model, or None and a CNN's ``n_parameters``.
-
-    Parameters
-    ----------
-    model : fitted estimator
-
-    Returns
-    -------
-    dict
-    """
-    if hasattr(model, "n_support_"):
-        return {"n_support_vectors": int(model.n_support_.sum())}
-    network = getattr(model, "network_", None)
-    size = None if network is None else sum(p.numel() for p in network.parameters())
-    return {"n_support_vectors": None, "n_parameters": size}
 
 
 def build_regression_summary(

@@ -130,8 +130,8 @@ def calibrate_final(
     Parameters
     ----------
     model : fitted classifier
-        With ``calibrate`` (`poimkit.svm._base.WDClassifierBase`); others
-        are left alone.
+        A family's classifier (`poimkit.svm._base.WDClassifierBase`: every
+        registered family's, `poimkit.run.registry`).
     y : numpy.ndarray
         The labels.
     cv : dict
@@ -139,8 +139,6 @@ def calibrate_final(
     selection : dict or None
         `selection_summary` of the final choice (``calibration``).
     """
-    if not hasattr(model, "calibrate"):
-        return
     if cv.get("out_of_fold_scores") is not None:
         model.calibrate(cv["out_of_fold_scores"], y)
     elif selection is not None and selection.get("calibration") is not None:
@@ -304,8 +302,9 @@ def _save(model: Any, path: str | os.PathLike) -> None:
     from .._messages import inform
 
     model.save(path)
-    if hasattr(model, "n_support_"):
-        what = f"model with {int(model.n_support_.sum())} support vectors"
+    n_support = model.size()["n_support_vectors"]
+    if n_support is not None:
+        what = f"model with {n_support} support vectors"
     else:
         what = f"{model.describe()}, trained for {len(model.log_.valid_loss)} epochs,"
     inform(f"{what} written to {path}")

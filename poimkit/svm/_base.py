@@ -35,6 +35,7 @@ from .._validation import (
     require_target,
 )
 from ..alphabet import MAX_KMER_LENGTH
+from ..contract import SequenceModel
 from ..errors import InputError
 from ..io import read_npz, write_npz
 
@@ -115,7 +116,7 @@ class WDParams:
         check_threads(self.n_threads)
 
 
-class KernelModelBase(BaseEstimator):
+class KernelModelBase(SequenceModel, BaseEstimator):
     """Base of the poimkit estimators (WD / WDS and gapped k-mer SVMs and SVRs).
 
     Subclasses declare their scikit-learn parameters as dataclass fields (see
@@ -139,8 +140,26 @@ class KernelModelBase(BaseEstimator):
     #: the additive-model contract (`poimkit.additive`): positional k-mer
     #: weights, unless a subclass declares otherwise
     decomposition: ClassVar[str] = "positional"
-    position_free: ClassVar[bool] = False
-    convolves_shifts: ClassVar[bool] = False
+    #: the shortest record it scores (the gapped k-mer models: their l)
+    l: int = 1  # noqa: E741
+    #: the solver its fit chose, where it chooses (a fitted `GkmSVC`)
+    solver_: str | None = None
+    #: the exact k-mer table outgrew the linear solver's budget (`WDLinearSVC`)
+    hashed_by_budget_: bool = False
+
+    def size(self) -> dict[str, int | None]:
+        """The number of support vectors, for a run's summary.
+
+        Returns
+        -------
+        dict
+            ``n_support_vectors``.
+        """
+        return {"n_support_vectors": int(self.n_support_.sum())}
+
+    def _gram_pays(self, n: int, letters: int) -> bool:
+        """Whether one kernel matrix of ``n`` records pays (``shares_gram``)."""
+        return True
 
     def _fitted_codes(self, X: ArrayLike) -> np.ndarray:
         """Codes of ``X`` for this fitted model: sequences of its training length."""
@@ -326,7 +345,7 @@ class WDClassifierBase(ClassifierMixin, KernelModelBase):
         Parameters
         ----------
         X : array-like of int, shape (n_samples, length), or list of str
-            Sequences, as ``decision_function`` takes them.
+            As `predict_proba` takes them.
 
         Returns
         -------
@@ -385,6 +404,20 @@ class KernelRegressorBase(RegressorMixin, KernelModelBase):
         require_target(y)
         X = read(X)
         return X, check_continuous_target(y, len(X))
+
+    def scores(self, X: ArrayLike) -> np.ndarray:
+        """The model's score: its predictions (`predict`).
+
+        Parameters
+        ----------
+        X : array-like
+            As in `predict`.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n_samples,)
+        """
+        return np.asarray(self.predict(X), dtype=np.float64)
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Predicted targets: the model's score, an exact sum of k-mer weights.

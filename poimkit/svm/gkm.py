@@ -70,6 +70,7 @@ from ..kernels.gkm import (
     typical_length,
     windows,
 )
+from ..param_docs import LMER_TABLE, fill_doc
 from ._base import KernelRegressorBase, WDClassifierBase
 from .gkm_solver import (
     MAX_LMER_TABLE,
@@ -77,7 +78,6 @@ from .gkm_solver import (
     SequenceSpaceSolver,
 )
 from .intercept import svc_intercept
-from .param_docs import LMER_TABLE, fill_doc
 
 #: the docs of the parameters `GkmSVC` and `GkmSVR` share
 PARAMETERS = {
@@ -168,7 +168,8 @@ class GkmExpansion:
     #: factor of each record's length (`poimkit.additive.LmerTable`)
     position_free = True
     decomposition = "lmer_table"
-    per_sequence_normalisation = False
+    #: candidates fit on one raw kernel matrix (`poimkit.contract`)
+    shares_gram = True
     #: what `save` writes and `load` reads (the classifier's; the regressor adds
     #: ``epsilon``)
     _saved_params = {
@@ -463,6 +464,8 @@ class GkmSVC(GkmExpansion, SequenceSpaceSolver, WDClassifierBase):
     (2,)
     """
 
+    recorded_params = ("l", "k", "reverse_complement", "C", "normalize")
+
     _model_format = "poimkit.GkmSVC"
 
     class_weight: dict | str | None = None
@@ -551,6 +554,8 @@ class GkmSVR(GkmExpansion, SequenceSpaceSolver, KernelRegressorBase):
     >>> reg.predict(["ACGTACGTAC", "GATTACAGATTACA"]).shape
     (2,)
     """
+
+    recorded_params = ("l", "k", "reverse_complement", "C", "epsilon", "normalize")
 
     _model_format = "poimkit.GkmSVR"
     _saved_params = {**GkmExpansion._saved_params, "epsilon": float}

@@ -243,6 +243,9 @@ class SequenceSpaceSolver:
 
     #: the loss of the linear solver (`poimkit.svm.linear.losses.score_terms`)
     _linear_loss = "squared_hinge"
+    #: the regressor's tube and the classifier's weights (the host's fields)
+    epsilon: float = 0.0
+    class_weight = None
 
     def _check_solver(self) -> None:
         """Check ``solver`` and ``max_iter`` (and that the linear solver can run)."""
@@ -251,7 +254,7 @@ class SequenceSpaceSolver:
             raise InputError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
         if self.solver == "linear" and not self._linear_runs():
             extra = ""
-            if hasattr(self, "class_weight"):
+            if self.class_weight is not None:
                 extra = f" and no class_weight (got {self.class_weight!r})"
             raise InputError(
                 f"solver='linear' needs l <= {MAX_LMER_TABLE} (got {self.l})"
@@ -260,8 +263,7 @@ class SequenceSpaceSolver:
 
     def _linear_runs(self) -> bool:
         """Whether the linear solver can train this model (its l-mer table fits)."""
-        weights = getattr(self, "class_weight", None)
-        return self.l <= MAX_LMER_TABLE and weights is None
+        return self.l <= MAX_LMER_TABLE and self.class_weight is None
 
     def _solver_for(self, n: int) -> str:
         """The solver that trains on ``n`` records (``solver`` with auto decided)."""
@@ -314,7 +316,7 @@ class SequenceSpaceSolver:
             self.max_iter,
             self.verbose,
             self._linear_loss,
-            float(getattr(self, "epsilon", 0.0)),
+            float(self.epsilon),
         )
         coef = res.coef[:-1]
         support = np.flatnonzero(coef)

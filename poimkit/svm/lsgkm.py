@@ -48,8 +48,8 @@ from ..kernels.gkm import (
     strands,
 )
 from ..kernels.lsgkm import MAX_L, mismatch_table
+from ..param_docs import LMER_TABLE, fill_doc
 from .lsgkm_base import PARAMETERS, LsgkmBase
-from .param_docs import LMER_TABLE, fill_doc
 
 if TYPE_CHECKING:
     from .gkm import GkmSVC
@@ -86,6 +86,8 @@ class LsgkmModel(LsgkmBase):
         ``lmer_weights(length)`` gives the linear part with a constant factor
         per length (POIMs explain that part, not the normalised score).
     """
+
+    recorded_params = ("l", "k", "d", "kernel_type", "reverse_complement")
 
     KERNEL_NAMES = KERNEL_NAMES
 

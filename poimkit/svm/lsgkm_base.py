@@ -13,6 +13,7 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..contract import SequenceModel
 from ..errors import InputError
 from ..kernels.gkm import as_sequences, check_long_enough, typical_length
 from ..kernels.lsgkm import MAX_L, mismatch_table, table_eigenvalues
@@ -42,7 +43,7 @@ labels : tuple of int, default=(1, -1)
 
 
 @dataclass(eq=False, repr=False)
-class LsgkmBase:
+class LsgkmBase(SequenceModel):
     """Support, coefficients and l-mer weights of an LS-GKM model (any kernel type).
 
     Subclasses set `KERNEL_NAMES` (and `TABLE_TYPE`), score checked

@@ -47,8 +47,8 @@ from numpy.typing import ArrayLike
 
 from ..errors import InputError
 from ..kernels.gkm import as_sequences, check_long_enough, strands
+from ..param_docs import fill_doc
 from .lsgkm_base import PARAMETERS, LsgkmBase
-from .param_docs import fill_doc
 
 __all__ = ["LsgkmKernelModel", "window_weights"]
 
@@ -146,6 +146,8 @@ class LsgkmKernelModel(LsgkmBase):
         effects are not sums of l-mer weights (sampled POIMs; effects by
         scoring both sequences).
     """
+
+    recorded_params = ("kernel_type", "l", "k", "d", "gamma", "M", "H")
 
     decomposition: ClassVar[str] = "score_only"
     KERNEL_NAMES: ClassVar[dict[int, str]] = KERNEL_NAMES

@@ -71,6 +71,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..contract import SequenceModel
 from ..errors import InputError
 from .grids import (
     DEFAULT_C,
@@ -212,13 +213,13 @@ class Selection:
 def _uses_gram(estimator, X) -> bool:
     """Whether candidates are fitted on one kernel matrix of the sequences ``X``.
 
-    Needs the Gram protocol, and ``_gram_pays(n, letters)`` if the estimator
-    has it (False: its matrix costs more than refitting every candidate).
+    Needs a poimkit model that declares ``shares_gram`` (`poimkit.contract`)
+    and whose ``_gram_pays(n, letters)`` says so (False: its matrix costs
+    more than refitting every candidate).
     """
-    if not (hasattr(estimator, "_raw_kernel") and hasattr(estimator, "_fit_gram")):
+    if not (isinstance(estimator, SequenceModel) and estimator.shares_gram):
         return False
-    pays = getattr(estimator, "_gram_pays", None)
-    return pays is None or bool(pays(len(X), sum(len(x) for x in X)))
+    return bool(estimator._gram_pays(len(X), sum(len(x) for x in X)))
 
 
 def _scores(fitted, X) -> np.ndarray:
@@ -300,11 +301,12 @@ def _candidate(estimator, setting: dict):
     """(the estimator with ``setting``, None), or (None, why it refuses it)."""
     from sklearn.base import clone
 
+    from ._base import KernelModelBase
+
     model = clone(estimator).set_params(**setting)
-    check = getattr(model, "_check_params", None)
-    if check is not None:
+    if isinstance(model, KernelModelBase):  # others check their parameters in fit
         try:
-            check()
+            model._check_params()
         except InputError as exc:
             return None, exc
     return model, None
@@ -339,11 +341,8 @@ def _gram_aucs(model, Cs, X, y, K, train, test) -> tuple[list[float], list]:
     for C in Cs:
         fitted = clone(model).set_params(C=C)
         fitted._fit_gram(_take(X, train), y[train], K_train.copy())
-        if hasattr(fitted, "_decision_gram"):
-            rows = K_test[:, fitted._gram_support]
-            scores = fitted._decision_gram(_take(X, test), rows)
-        else:
-            scores = _scores(fitted, _take(X, test))
+        rows = K_test[:, fitted._gram_support]
+        scores = fitted._decision_gram(_take(X, test), rows)
         aucs.append(held_out_figure(metric, y[test], scores))
         held.append(scores)
     return aucs, held

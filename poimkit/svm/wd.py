@@ -29,9 +29,9 @@ from ..alphabet import check_codes
 from ..errors import InputError
 from ..kernels.explicit import KmerWeights
 from ..kernels.wd import wd_kernel
+from ..param_docs import fill_doc
 from ._base import KernelRegressorBase, WDClassifierBase, WDParams
 from .intercept import svc_intercept
-from .param_docs import fill_doc
 
 #: the docs of the parameters `WDKernelSVC` and `WDKernelSVR` share
 PARAMETERS = {
@@ -86,6 +86,8 @@ class WDExpansion(WDParams):
     #: its POIMs may convolve the unshifted weights (`shift_base_weights`)
     #: over the shifts instead of expanding them (`poimkit.additive`)
     convolves_shifts: ClassVar[bool] = True
+    #: candidates fit on one raw kernel matrix (`poimkit.contract`)
+    shares_gram: ClassVar[bool] = True
 
     #: what `save` writes and `load` reads (the classifier's; the regressor adds
     #: ``epsilon``)
@@ -309,6 +311,10 @@ class WDKernelSVC(WDExpansion, WDClassifierBase):
     (2,)
     """
 
+    recorded_params = tuple(
+        "degree shift mismatches reverse_complement C normalize".split()
+    )
+
     _model_format = "poimkit.WDKernelSVC"
     #: files written before mismatches and strands
     _saved_defaults = {"mismatches": 0, "reverse_complement": False}
@@ -392,6 +398,10 @@ class WDKernelSVR(WDExpansion, KernelRegressorBase):
     >>> reg.predict(X[:2]).shape
     (2,)
     """
+
+    recorded_params = tuple(
+        "degree shift mismatches reverse_complement C epsilon normalize".split()
+    )
 
     _model_format = "poimkit.WDKernelSVR"
     _saved_params = {**WDExpansion._saved_params, "epsilon": float}

@@ -162,6 +162,17 @@ class CNNClassifier(WDClassifierBase):
             "dilated residual layers)"
         )
 
+    def size(self) -> dict[str, int | None]:
+        """The number of the network's parameters, for a run's summary.
+
+        Returns
+        -------
+        dict
+            ``n_support_vectors`` (None) and ``n_parameters``.
+        """
+        n = sum(p.numel() for p in self.network_.parameters())
+        return {"n_support_vectors": None, "n_parameters": n}
+
     def _device(self) -> str:
         """``device``, or CUDA when present, else the CPU."""
         from .scorer import default_device

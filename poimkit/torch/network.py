@@ -75,7 +75,7 @@ class DilatedCNN(nn.Module):
         Parameters
         ----------
         x : torch.Tensor of shape (N, 4, L)
-            One-hot records, zero columns where there is no letter.
+            Records, as `strand` reads them.
 
         Returns
         -------

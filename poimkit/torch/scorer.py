@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ..contract import SequenceModel
 from ..errors import InputError
 
 #: reductions of a profile output to one number per record, by name
@@ -91,7 +92,7 @@ def default_device() -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
-class TorchScorer:
+class TorchScorer(SequenceModel):
     """A torch module as a model that only scores (see `as_scorer`).
 
     Attributes
@@ -107,6 +108,7 @@ class TorchScorer:
     #: no exact k-mer decomposition (`poimkit.additive`): POIMs are sampled,
     #: attributions ISM
     decomposition = "score_only"
+    l = 1  # noqa: E741 (it scores records of any positive length)
 
     def __init__(
         self,

@@ -226,11 +226,13 @@ def effect_engine(model: object) -> _Positional | _PositionFree:
         For a model without exact explicit weights (hashed `WDLinearSVC`
         orders, a `GkmSVC` with l above 12) or that is not fitted.
     """
+    from ..contract import SequenceModel, declared_length
     from ..kernels.explicit import KmerWeights
 
     if isinstance(model, KmerWeights):
         return _Positional(model)
-    if not hasattr(model, "length_"):
+    fitted = isinstance(model, SequenceModel) and declared_length(model, ("length_",))
+    if not fitted:
         raise InputError(
             f"variant effects need a fitted poimkit model, got {type(model).__name__}"
         )
@@ -239,12 +241,10 @@ def effect_engine(model: object) -> _Positional | _PositionFree:
         from .scored import MotifEffects, ScoredEffects
 
         # a motif model or stack: effects named by motif
-        return MotifEffects(model) if hasattr(model, "terms") else ScoredEffects(model)
+        return MotifEffects(model) if model.names_terms else ScoredEffects(model)
     if kind == "lmer_table":  # gkm, LS-GKM: the factor is the model's
         return _PositionFree(model)
-    return _Positional(
-        model.explicit_weights(), getattr(model, "training_offsets_", (0,))
-    )
+    return _Positional(model.explicit_weights(), model.training_offsets_)
 
 
 def check_top(top: int) -> int:

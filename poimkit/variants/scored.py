@@ -43,7 +43,7 @@ class ScoredEffects:
     def __init__(self, model: LsgkmKernelModel) -> None:
         self.model = model
         # the shortest record it scores (LS-GKM: its l; a CNN or torch model: 1)
-        self.l = int(getattr(model, "l", 1))
+        self.l = int(model.l)
         # a torch model declared to read one length scores windows of it
         self.position_free = bool(model.position_free)
         self.length = int(model.length_)

@@ -12,7 +12,7 @@ and `summary_text` say what was found.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -548,19 +548,10 @@ def score_variants(
             "l-mer weights; effects are exact, by scoring both sequences)"
         )
     if vcf is not None:
-        return _score_vcf_file(
-            engine,
-            vcf,
-            genome,
-            bed,
-            top,
-            null,
-            null_windows,
-            seed,
-            plots,
-            skip_mismatched_ref,
-            progress,
+        with_genome = _GenomeScoring(
+            genome, bed, null_windows, skip_mismatched_ref, progress
         )
+        return _score_vcf_file(engine, vcf, with_genome, top, null, seed, plots)
     from ..genome.vcf import read_pairs
     from .null import pair_null
 
@@ -574,22 +565,25 @@ def score_variants(
     return ScoredVariants(table, scores, nulls, None, engine, None)
 
 
+@dataclass(frozen=True)
+class _GenomeScoring:
+    """What `score_variants` takes for a VCF's variants alone: its genome's."""
+
+    genome: str
+    bed: str | None
+    null_windows: str | None
+    skip_ref: bool
+    progress: bool
+
+
 def _score_vcf_file(
-    engine,
-    vcf,
-    genome_path,
-    bed,
-    top,
-    null,
-    null_windows,
-    seed,
-    plots,
-    skip_ref,
-    progress,
+    engine, vcf, with_genome: _GenomeScoring, top, null, seed, plots
 ) -> ScoredVariants:
     """`score_variants` of a VCF: checked whole before any scoring."""
     from ..genome.reference import open_genome
     from ..genome.vcf import check_chromosomes, read_vcf
+
+    genome_path, bed, null_windows, skip_ref, progress = astuple(with_genome)
 
     table = read_vcf(vcf)
     scores = VariantScores(len(table), plots)

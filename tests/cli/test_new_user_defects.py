@@ -130,7 +130,7 @@ def test_gc_alone_is_measured_in_the_runs_folds():
 
 def test_table_logos_keep_their_height_and_aspect():
     """Logos in tables were shrunk by the table layout, long ones squashed."""
-    from poimkit.run.html import STYLE
+    from poimkit.run.report.html import STYLE
 
     rule = STYLE.split("td img {", 1)[1].split("}", 1)[0]
     assert "max-width: none" in rule and "height: 4.5rem" in rule
@@ -156,7 +156,7 @@ def test_scored_variants_is_public_and_documented():
 )
 def test_the_report_says_plainly_which_model_the_run_kept(chosen, words):
     """Was "(here it did)", which read as the opposite of what happened (18)."""
-    from poimkit.run.report_models import fidelity_sentence
+    from poimkit.run.report.models import fidelity_sentence
 
     summary = {
         "family": "gkm",

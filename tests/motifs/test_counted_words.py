@@ -133,7 +133,7 @@ def test_shuffled_targets_give_no_counted_word(counted):
 
 
 def test_the_summary_and_report_mark_a_counted_word(counted, tmp_path):
-    from poimkit.run.report import motif_columns
+    from poimkit.run.report.page import motif_columns
     from poimkit.run.summary import _motif_rows
 
     _, _, motifs = counted

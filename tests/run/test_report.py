@@ -19,7 +19,7 @@ from poimkit.motifs.motif import Motif
 from poimkit.run import RunOptions, run_pipeline
 from poimkit.run.crossval import auc_interval
 from poimkit.run.figures import write_figures
-from poimkit.run.report import _motif_table, _parameter_rows
+from poimkit.run.report.page import _motif_table, _parameter_rows
 from poimkit.run.summary import _number
 
 from ..naive import reverse_complement_text

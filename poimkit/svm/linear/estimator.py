@@ -16,8 +16,8 @@ from ..._validation import (
     check_sequences,
 )
 from ...errors import InputError
+from ...param_docs import fill_doc
 from .._base import WDClassifierBase, WDParams, optional_float, optional_int
-from ..param_docs import fill_doc
 from ._dualcd import dual_cd, row_sqnorm
 from .chunks import ChunkedData, from_fasta_pair, is_fasta_pair
 from .layout import (
@@ -242,6 +242,8 @@ class WDLinearSVC(WDLinearParams, FeatureSpaceModel, WDClassifierBase):
     >>> clf.n_exact_orders_, clf.converged_  # orders 7, 8: present k-mers only
     (8, True)
     """
+
+    recorded_params = ("degree", "shift", "C", "normalize")
 
     _model_format = "poimkit.WDLinearSVC"
     # version 2 adds ``sparse`` and the present keys of the sparse orders;

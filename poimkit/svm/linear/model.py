@@ -42,6 +42,8 @@ class FeatureSpaceModel:
 
     #: entries of ``n_support_`` (one per class, or one)
     _n_support_size = 2
+    #: half-width of the regression loss's tube (the regressor's field)
+    epsilon: float = 0.0
 
     def _check_feature_params(self) -> None:
         """Check the parameters of the kernel, the feature map and the solver."""
@@ -63,7 +65,7 @@ class FeatureSpaceModel:
 
     def _epsilon(self) -> float:
         """Half-width of the regression loss's tube (0 for the classifier)."""
-        return float(getattr(self, "epsilon", 0.0))
+        return float(self.epsilon)
 
     def _fit_features(self, data: ChunkedData, y: np.ndarray, client) -> np.ndarray:
         """Build the feature map and train on it; returns the support mask.
@@ -278,7 +280,7 @@ class FeatureSpaceModel:
         if layout.n_exact < layout.degree:
             why = (
                 "their exact table did not fit the memory budget"
-                if getattr(self, "hashed_by_budget_", False)
+                if self.hashed_by_budget_
                 else f"sparse={self.sparse}, exact_size={self.exact_size}"
             )
             raise InputError(

@@ -8,8 +8,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..._validation import check_nonnegative
+from ...param_docs import fill_doc
 from .._base import KernelRegressorBase
-from ..param_docs import fill_doc
 from .chunks import ChunkedData
 from .estimator import PARAMETERS, WDLinearParams
 from .losses import REGRESSION_LOSS
@@ -56,6 +56,8 @@ class WDLinearSVR(WDLinearParams, FeatureSpaceModel, KernelRegressorBase):
     >>> reg.predict(X[:3]).shape, reg.converged_
     ((3,), True)
     """
+
+    recorded_params = ("degree", "shift", "C", "epsilon", "normalize")
 
     _model_format = "poimkit.WDLinearSVR"
     _saved_params = {**WDLinearParams._saved_params, "epsilon": float}

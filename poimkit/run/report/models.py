@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .crossval import split_text
+from ...param_docs import parameters_from
+from ..crossval import split_text
 from .html import table
 
 #: what each model a run chooses among is, in the report's words
@@ -18,6 +19,9 @@ KEPT_WORDS = {
     "stack": "here the stack was, and the run kept it",
 }
 
+#: a Parameters section of the one argument ``s`` (`poimkit.param_docs`)
+_ON_SUMMARY = parameters_from({"s": "s : dict\n    A run's summary."})("s")
+
 
 def trained_name(s: dict) -> str:
     """What the run trained, in a word: "CNN" for ``--kernel cnn``, else "SVM".
@@ -32,32 +36,28 @@ def trained_name(s: dict) -> str:
     >>> trained_name({"family": "cnn"}), trained_name({"family": "gkm"})
     ('CNN', 'SVM')
     """
-    from .registry import find_family
+    from ..registry import find_family
 
     found = find_family(s.get("family"))
     return "SVM" if found is None else found.trained_name
 
 
+@_ON_SUMMARY
 def model_words(s: dict, name: str) -> str:
     """`MODEL_WORDS` of ``name``, with the trained model named for its family.
 
-    Parameters
-    ----------
-    s : dict
-        A run's summary.
+    %(parameters)s
     name : str
         "svm", "motifs" or "stack".
     """
     return MODEL_WORDS[name].replace("SVM", trained_name(s))
 
 
+@_ON_SUMMARY
 def headline(s: dict) -> str:
     """The opening's figures: the chosen model's CV AUC, and the SVM's (CNN's) if other.
 
-    Parameters
-    ----------
-    s : dict
-        A run's summary.
+    %(parameters)s
     """
     if s["cv_auc"] is None:
         return (
@@ -104,13 +104,11 @@ def _accuracy_detail(s: dict) -> str:
     )
 
 
+@_ON_SUMMARY
 def fidelity_sentence(s: dict) -> str:
     """How much of the model's ranking its motifs explain (empty: no motif model).
 
-    Parameters
-    ----------
-    s : dict
-        A run's summary.
+    %(parameters)s
     """
     explained = s.get("motif_model")
     if not explained or explained["fidelity"] is None:
@@ -141,13 +139,11 @@ def fidelity_sentence(s: dict) -> str:
     )
 
 
+@_ON_SUMMARY
 def effects_table(s: dict) -> str:
     """The motif model's coefficient per motif (empty: no motif model).
 
-    Parameters
-    ----------
-    s : dict
-        A run's summary.
+    %(parameters)s
     """
     explained = s.get("motif_model")
     if not explained:
@@ -183,13 +179,11 @@ def effects_table(s: dict) -> str:
     )
 
 
+@_ON_SUMMARY
 def regression_models_text(s: dict) -> str:
     """The motif model's share and the model chosen (empty: no motif model).
 
-    Parameters
-    ----------
-    s : dict
-        A run's summary.
+    %(parameters)s
     """
     explained = s.get("motif_model")
     if not explained or explained.get("fidelity") is None:
@@ -222,7 +216,7 @@ def families_section(s: dict) -> str:
     s : dict
         A run's summary (``families_compared``, `poimkit.run.families`).
     """
-    from .families import CHOICE_WORDS, ORDER, families_text
+    from ..families import CHOICE_WORDS, ORDER, families_text
 
     compared = s.get("families_compared")
     if not compared:

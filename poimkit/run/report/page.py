@@ -6,7 +6,7 @@ import html
 from collections.abc import Callable
 from pathlib import Path
 
-from ..io import atomic_path
+from ...io import atomic_path
 from .html import (
     STYLE,
     Markup,
@@ -17,8 +17,8 @@ from .html import (
     software_and_times,
     table,
 )
-from .report_known import known_section
-from .report_models import (
+from .known import known_section
+from .models import (
     effects_table,
     families_section,
     fidelity_sentence,
@@ -209,7 +209,7 @@ def selection_note(selection: dict | None, n_sequences: int) -> str:
     str
         The paragraph's HTML.
     """
-    from .summary import inner_figure
+    from ..summary import inner_figure
 
     if not selection:
         return "<p class='note'>The model's parameters were fixed (no selection).</p>"
@@ -250,7 +250,7 @@ def selection_note(selection: dict | None, n_sequences: int) -> str:
 
 def _family_title(name: str) -> str:
     """A family in words (its name if it is not registered)."""
-    from .registry import find_family
+    from ..registry import find_family
 
     found = find_family(name)
     return name if found is None else found.title
@@ -258,7 +258,7 @@ def _family_title(name: str) -> str:
 
 def _family_note(selection: dict) -> str:
     """Which model family the inner CV chose and by how much (or "")."""
-    from .summary import family_scores, inner_figure
+    from ..summary import family_scores, inner_figure
 
     scores = family_scores(selection)
     if not scores:
@@ -317,7 +317,7 @@ def kernel_name(family: str, chosen: dict) -> str:
 
 def _family(name: str, chosen: dict):
     """The registered family ``name``, or the one whose parameters were chosen."""
-    from .registry import family_of_parameters, find_family
+    from ..registry import family_of_parameters, find_family
 
     return find_family(name) or family_of_parameters(chosen)
 
@@ -331,8 +331,8 @@ def _parameter_rows(s: dict) -> list[list[str]]:
     """
     parameters = s["parameters"]
     chosen = parameters.get("chosen") or {}
-    from .registry import family as registered
-    from .registry import family_names
+    from ..registry import family as registered
+    from ..registry import family_names
 
     own = _family(s.get("family", parameters.get("kernel")), chosen)
     kernel = own.model_name(chosen)
@@ -516,7 +516,7 @@ def _peaks_section(s: dict) -> str:
 
 def _copies_text(copies: dict | None, family: str | None) -> str:
     """How a WD model trained on moved copies of the windows (or nothing)."""
-    from .registry import find_family
+    from ..registry import find_family
 
     found = find_family(family)
     if not copies or found is None or not found.trains_on_copies:

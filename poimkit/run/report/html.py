@@ -1,7 +1,7 @@
 """The pieces of the report pages: style, tables, embedded figures, numbers.
 
-Shared by the classification report (`poimkit.run.report`) and the
-regression report (`poimkit.run.report_regression`).
+Shared by the classification report (`poimkit.run.report.page`) and the
+regression report (`poimkit.run.report.regression`).
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def motif_place(value: float | None) -> str:
     str
         ``anywhere`` for None.
     """
-    from ..plot import place_text  # the one rounding of figures and report
+    from ...plot import place_text  # the one rounding of figures and report
 
     return "anywhere" if value is None else place_text(value)
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from ..motifs.enrichment import MATCH_Q
-from ..motifs.sites import SITE_FPR
+from ...motifs.enrichment import MATCH_Q
+from ...motifs.sites import SITE_FPR
+from ..known import logo_name
 from .html import img, probability, table
-from .known import logo_name
 
 
 def known_section(s: dict, figures: Path) -> list[str]:

@@ -1,6 +1,6 @@
 """The report page of a regression run (``poimkit run --targets``).
 
-As a classification run's (`poimkit.run.report`), with the CV Pearson,
+As a classification run's (`poimkit.run.report.page`), with the CV Pearson,
 Spearman and R² instead of the AUC, predicted against observed targets
 instead of a ROC curve, and the motifs' effect on the target (rank-biserial
 correlation, median shift, q-value) instead of their shares of positives
@@ -12,10 +12,10 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from ..io import atomic_path
+from ...io import atomic_path
 from .html import STYLE, img, plain, probability, software_and_times, table
-from .report import model_sections, motif_columns, selection_note
-from .report_models import MODEL_WORDS, regression_models_text
+from .models import MODEL_WORDS, regression_models_text
+from .page import model_sections, motif_columns, selection_note
 
 #: the classification page's words for a POIM's sign, and a regressor's
 _SIGN_WORDS = {
