@@ -93,7 +93,7 @@ def read_labeled_args(args: argparse.Namespace, any_length: bool) -> tuple:
     """
     from ..io import read_labeled
 
-    given = fields(args, ("pos", "neg", "fasta", "labels", "positive_label"))
+    given = fields(args, (*LABELED_INPUTS, "positive_label"))
     return read_labeled(any_length=any_length, **given, **read_options(args))
 
 
@@ -204,6 +204,23 @@ def check_classification(args: argparse.Namespace) -> None:
     """
     if getattr(args, "log1p", False):
         raise InputError("--log1p goes with --targets (a regression)")
+
+
+def train_options(args: argparse.Namespace) -> RunOptions:
+    """The `RunOptions` of ``poimkit train``: the model and the cross-validation.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``train`` command line.
+
+    Returns
+    -------
+    RunOptions
+    """
+    from ..run import RunOptions
+
+    return RunOptions(**fields(args, MODEL_FIELDS + TRAIN_FIELDS))
 
 
 def run_options(args: argparse.Namespace) -> RunOptions:

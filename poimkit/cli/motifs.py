@@ -9,7 +9,7 @@ import argparse
 
 from .._validation import check_int
 from ..errors import InputError
-from .arguments import peak_source, read_labeled_args
+from .arguments import LABELED_INPUTS, fields, peak_source, read_labeled_args
 from .console import bars, say
 from .stopping import EXIT_OK
 
@@ -34,7 +34,7 @@ def run_motifs(args: argparse.Namespace) -> int:
     check_int(args.max_motifs, "--max-motifs", 1)
     if args.compare_top < 1:
         raise InputError(f"--compare-top must be at least 1, got {args.compare_top}")
-    labeled = any(v is not None for v in (args.pos, args.neg, args.fasta, args.labels))
+    labeled = any(v is not None for v in fields(args, LABELED_INPUTS).values())
     is_motif_file = check_motif_outputs(
         args.input,
         args.output,

@@ -11,7 +11,7 @@ import argparse
 import os
 
 from ..errors import InputError
-from .arguments import MODEL_FIELDS, fields, run_options
+from .arguments import run_options, train_options
 from .console import bars, progress
 
 
@@ -58,12 +58,7 @@ def _source(args: argparse.Namespace):
 
 def _options(args: argparse.Namespace):
     """The `RunOptions` of ``train`` (model and CV) or ``run`` (all)."""
-    from ..run import RunOptions
-
-    if args.command == "train":
-        names = ("cv", "cv_by", "seed", "threads", "drop_invalid", "crop", "drop_short")
-        return RunOptions(**fields(args, MODEL_FIELDS), **fields(args, names))
-    return run_options(args)
+    return train_options(args) if args.command == "train" else run_options(args)
 
 
 def _print_cv(args: argparse.Namespace, cv: dict) -> None:

@@ -10,11 +10,10 @@ import argparse
 from ..errors import InputError
 from .arguments import (
     LABELED_INPUTS,
-    MODEL_FIELDS,
-    TRAIN_FIELDS,
     check_classification,
     fields,
     peak_source,
+    train_options,
 )
 from .console import bars, say
 
@@ -57,7 +56,7 @@ def run_train(args: argparse.Namespace) -> int:
     int
         The exit code (0).
     """
-    from ..run import RunOptions, train_classifier
+    from ..run import train_classifier
     from .stopping import EXIT_OK
 
     if args.targets is not None:
@@ -66,7 +65,7 @@ def run_train(args: argparse.Namespace) -> int:
         return run_regression_command(args)
     check_classification(args)
     _check_dask(args)
-    options = RunOptions(**fields(args, MODEL_FIELDS + TRAIN_FIELDS))
+    options = train_options(args)
     train_classifier(
         args.output,
         **fields(args, LABELED_INPUTS),

@@ -20,6 +20,7 @@ __all__ = [
     "MATCH_HEADER",
     "check_motif_outputs",
     "found_motifs",
+    "is_motif_file",
     "motif_matches",
     "write_motif_files",
 ]
@@ -80,13 +81,13 @@ def check_motif_outputs(
         raise InputError(
             "--sites needs the labeled sequences (--pos/--neg or --fasta/--labels)"
         )
-    is_motif_file = Path(source).suffix.lower() in FORMATS.values()
-    if is_motif_file and (labeled or sites):
+    motif_file = is_motif_file(source)
+    if motif_file and (labeled or sites):
         raise InputError(
             f"{source} holds motifs found before: sequences and --sites go with "
             "a POIM.npz input"
         )
-    if not is_motif_file and not output:
+    if not motif_file and not output:
         raise InputError("-o/--output FILE is required with a POIM.npz input")
     if output and Path(output).suffix.lower() not in FORMATS.values():
         raise InputError(
@@ -100,7 +101,24 @@ def check_motif_outputs(
             check_writable(logos)
         elif not os.access(logos, os.W_OK):
             raise InputError(f"cannot write logos into {logos}: it is not writable")
-    return is_motif_file
+    return motif_file
+
+
+def is_motif_file(path: PathLike) -> bool:
+    """Whether ``path`` names a motif file (its suffix is one of ``FORMATS``').
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file name.
+
+    Returns
+    -------
+    bool
+    """
+    from ..motifs.formats import FORMATS
+
+    return Path(path).suffix.lower() in FORMATS.values()
 
 
 def found_motifs(
@@ -139,10 +157,10 @@ def found_motifs(
         The sequences' ids and labels (None without sequences).
     """
     from ..motifs import extract_motifs
-    from ..motifs.formats import FORMATS, read_motifs
+    from ..motifs.formats import read_motifs
     from ..poim import Poim
 
-    if Path(source).suffix.lower() in FORMATS.values():
+    if is_motif_file(source):
         return read_motifs(source), None, None
     poim = Poim.load(source)
     if read_sequences is None:

@@ -12,7 +12,7 @@ and `summary_text` say what was found.
 from __future__ import annotations
 
 import math
-from dataclasses import astuple, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -548,10 +548,8 @@ def score_variants(
             "l-mer weights; effects are exact, by scoring both sequences)"
         )
     if vcf is not None:
-        with_genome = _GenomeScoring(
-            genome, bed, null_windows, skip_mismatched_ref, progress
-        )
-        return _score_vcf_file(engine, vcf, with_genome, top, null, seed, plots)
+        inputs = _VcfInputs(genome, bed, null_windows, skip_mismatched_ref)
+        return _score_vcf_file(engine, vcf, inputs, top, null, seed, plots, progress)
     from ..genome.vcf import read_pairs
     from .null import pair_null
 
@@ -566,41 +564,39 @@ def score_variants(
 
 
 @dataclass(frozen=True)
-class _GenomeScoring:
-    """What `score_variants` takes for a VCF's variants alone: its genome's."""
+class _VcfInputs:
+    """What only a VCF's variants read: the genome, peaks and null windows."""
 
     genome: str
     bed: str | None
     null_windows: str | None
     skip_ref: bool
-    progress: bool
 
 
 def _score_vcf_file(
-    engine, vcf, with_genome: _GenomeScoring, top, null, seed, plots
+    engine, vcf, inputs: _VcfInputs, top, null, seed, plots, progress
 ) -> ScoredVariants:
     """`score_variants` of a VCF: checked whole before any scoring."""
     from ..genome.reference import open_genome
     from ..genome.vcf import check_chromosomes, read_vcf
 
-    genome_path, bed, null_windows, skip_ref, progress = astuple(with_genome)
-
     table = read_vcf(vcf)
     scores = VariantScores(len(table), plots)
     scores.skip(getattr(table, "skipped", {}))
-    genome = open_genome(genome_path)
+    genome = open_genome(inputs.genome)
     check_chromosomes(table, genome)  # every line, before any scoring
     peaks = None
-    if bed is not None:  # read before any scoring
+    if inputs.bed is not None:  # read before any scoring
         from ..genome.peaks import read_peaks
 
-        peaks = read_peaks(bed)
+        peaks = read_peaks(inputs.bed)
     placement = _placement(engine, peaks)
     if null:  # its windows read (or drawn) before any scoring
         from .null import background_windows
 
-        background = background_windows(genome, engine.length, null_windows, seed)
-    _score_vcf(engine, scores, table, genome, placement, top, skip_ref, progress)
+        windows = inputs.null_windows
+        background = background_windows(genome, engine.length, windows, seed)
+    _score_vcf(engine, scores, table, genome, placement, top, inputs.skip_ref, progress)
     nulls, in_peaks = {}, None
     if null:
         nulls = _vcf_nulls(
