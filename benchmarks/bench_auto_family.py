@@ -93,7 +93,7 @@ def run_set(name: str, args) -> dict:
     started = time.perf_counter()
     trained = train_model(train, plan, motif_model=False)
     times["auto run (CV of both, final of the kept)"] = time.perf_counter() - started
-    compared = trained.cv["families_compared"]
+    compared = trained.cv.families_compared
     kept = compared["chosen"]
     held_out = {kept: auc(test_y, trained.model.decision_function(test_X))}
     started = time.perf_counter()
@@ -123,7 +123,7 @@ def run_set(name: str, args) -> dict:
         "goal_cnn": chosen >= held_out["cnn"] - GOAL,
         "goal_svm": chosen >= held_out["kernel"] - GOAL,
         "seconds": times,
-        "cv_split": trained.cv.get("cv_split"),
+        "cv_split": trained.cv.split,
     }
 
 

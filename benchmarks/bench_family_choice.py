@@ -92,10 +92,10 @@ def run(X, y, kernel: str, folds: int) -> dict:
     start = time.perf_counter()
     plan = make_plan(data, options)
     cv = cross_validate(data, plan)
-    model, chosen, selection = train_final(data, plan, cv["selection"])
+    model, chosen, selection = train_final(data, plan, cv.selection)
     seconds = time.perf_counter() - start
     return {
-        "cv_auc": round(cv["cv_auc"], 4),
+        "cv_auc": round(cv.figure(), 4),
         "family": selection["family"],
         "fold_families": [f["family"] for f in selection["folds"]],
         "margin": selection["family_margin"],

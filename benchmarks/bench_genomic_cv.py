@@ -136,8 +136,8 @@ def run_case(kernel: str, a: dict, b: dict, seed: int) -> dict:
         options = RunOptions(**params, cv_by=by)
         started = time.perf_counter()
         trained = train_model(data_a, make_plan(data_a, options))
-        row[f"cv_{by}"] = round(float(trained.cv["cv_auc"]), 4)
-        row[f"cv_{by}_split"] = trained.cv["cv_split"]
+        row[f"cv_{by}"] = round(float(trained.cv.figure()), 4)
+        row[f"cv_{by}_split"] = trained.cv.split
         row[f"seconds_{by}"] = round(time.perf_counter() - started, 1)
     scores = trained.model.decision_function(data_b.X)
     auc = float(roc_auc_score(data_b.y, scores))

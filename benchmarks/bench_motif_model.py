@@ -85,7 +85,7 @@ def run(out: Path, **kwargs) -> tuple[dict, float]:
     summary = run_pipeline(
         out, options=kwargs.pop("options", RunOptions()), progress=False, **kwargs
     )
-    return summary, time.perf_counter() - start
+    return summary.to_json(), time.perf_counter() - start
 
 
 def random_word(rng, m: int) -> str:

@@ -159,10 +159,10 @@ def run_pipeline_cv(method: Method, data: Data, folds, args) -> dict:
     start = time.perf_counter()
     cv = cross_validate(full, make_plan(full, options))
     seconds = time.perf_counter() - start
-    scores = cv["out_of_fold_scores"]
+    scores = cv.scores
     ours = [float(roc_auc_score(data.y[te], scores[te])) for _, te in folds]
-    same = np.allclose(ours, cv["cv_auc_folds"], atol=1e-6)
-    sel = cv["selection"] or {}
+    same = np.allclose(ours, cv.figure("folds"), atol=1e-6)
+    sel = cv.selection or {}
     chosen = [f["params"] for f in sel.get("folds", [])] or [{}] * len(ours)
     inner = [f.get("inner_auc") for f in sel.get("folds", [])] or [None] * len(ours)
     corners = [f.get("corner", []) for f in sel.get("folds", [])] or [[]] * len(ours)

@@ -169,13 +169,13 @@ def pipeline_share(case: Case, data: Data, scratch: Path, max_order: int) -> dic
     summary = run_pipeline(
         scratch / f"run_{case.name}", pos=pos, neg=neg, options=options, progress=False
     )
-    runtimes = summary["runtimes"]
+    runtimes = summary.runtimes
     return {
         "motif_share": runtimes["motifs"] / runtimes["total"],
         "motif_share_source": "run_pipeline runtimes motifs / total",
         "pipeline_runtimes": runtimes,
-        "pipeline_cv_auc": summary.get("cv_auc"),
-        "pipeline_motifs": [m.get("consensus") for m in summary.get("motifs", [])],
+        "pipeline_cv_auc": summary.cv.figure(),
+        "pipeline_motifs": [m.get("consensus") for m in summary.motifs],
     }
 
 

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .arguments import run_options, train_options
 from .console import bars, progress
+
+if TYPE_CHECKING:
+    from ..run.results import CVResult, RunSummary
 
 
 def _refuse_classification_options(args: argparse.Namespace) -> None:
@@ -61,24 +65,24 @@ def _options(args: argparse.Namespace):
     return train_options(args) if args.command == "train" else run_options(args)
 
 
-def _print_cv(args: argparse.Namespace, cv: dict) -> None:
+def _print_cv(args: argparse.Namespace, cv: CVResult) -> None:
     """The CV figures, one line each (mean +/- std over folds)."""
+    f = cv.figures
     for name in ("cv_pearson", "cv_spearman", "cv_r2"):
-        if name in cv:
+        if name in f:
             print(
-                f"{name}\t{cv[name]:.4f}\t+/-\t{cv[name + '_std']:.4f}\t"
-                f"({args.cv} folds)"
+                f"{name}\t{f[name]:.4f}\t+/-\t{f[name + '_std']:.4f}\t({args.cv} folds)"
             )
 
 
-def _print_run(args: argparse.Namespace, summary: dict) -> None:
+def _print_run(args: argparse.Namespace, summary: RunSummary) -> None:
     """The run on stdout as a classification run prints it: figures, motifs, report."""
-    if "cv_pearson" in summary:
-        _print_cv(args, summary)
+    if summary.cv.done:
+        _print_cv(args, summary.cv)
     else:
         print("# no cross-validation (--cv 0): the model's accuracy is unknown")
     print("motif\tconsensus\tposition\tspread\teffect\tq_value")
-    for m in summary["motifs"]:
+    for m in summary.motifs:
         where = (
             "any\tany"
             if m["position"] is None
@@ -86,8 +90,8 @@ def _print_run(args: argparse.Namespace, summary: dict) -> None:
         )
         effect = m.get("effect", m["importance"])
         print(f"{m['name']}\t{m['iupac']}\t{where}\t{effect:.4g}\t{m['q_value']:.3g}")
-    if not summary["motifs"]:
-        print(f"# {summary['motifs_note']}")
+    if not summary.motifs:
+        print(f"# {summary.motifs_note}")
     print(f"report\t{os.path.join(args.output, 'report.html')}")
 
 
@@ -120,7 +124,6 @@ def run_regression_command(args: argparse.Namespace) -> int:
     from ..io.outdir import check_writable
 
     check_writable(args.output)
-    _print_cv(
-        args, train_regression(args.output, source, options, args.epsilon, bars(args))
-    )
+    _, cv = train_regression(args.output, source, options, args.epsilon, bars(args))
+    _print_cv(args, cv)
     return EXIT_OK

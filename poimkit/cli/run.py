@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
 
 from .arguments import (
     LABELED_INPUTS,
@@ -19,42 +20,44 @@ from .arguments import (
 from .console import progress
 from .stopping import EXIT_OK
 
+if TYPE_CHECKING:
+    from ..run.results import RunSummary
 
-def _print_run(summary: dict, out: str) -> None:
+
+def _print_run(summary: RunSummary, out: str) -> None:
     """The run's figures, model and motifs on stdout, then the report's path."""
     from ..run.crossval import split_text
 
-    if summary["cv_auc"] is None:
+    cv, f = summary.cv, summary.cv.figures
+    if not cv.done:
         print("# no cross-validation (--cv 0): the model's accuracy is unknown")
     else:
         print(
-            f"cv_auc\t{summary['cv_auc']:.4f}\t+/-\t{summary['cv_auc_std']:.4f}\t"
-            f"accuracy\t{summary['cv_accuracy']:.4f}\tbalanced\t"
-            f"{summary['cv_balanced_accuracy']:.4f}\tbest_threshold\t"
-            f"{summary['cv_best_accuracy']:.4f}"
+            f"cv_auc\t{f['cv_auc']:.4f}\t+/-\t{f['cv_auc_std']:.4f}\t"
+            f"accuracy\t{f['cv_accuracy']:.4f}\tbalanced\t"
+            f"{f['cv_balanced_accuracy']:.4f}\tbest_threshold\t"
+            f"{f['cv_best_accuracy']:.4f}"
         )
-    if summary.get("models"):
-        figures = "\t".join(
-            f"{name}\t{m['cv_auc']:.4f}" for name, m in summary["models"].items()
-        )
-        print(f"chosen\t{summary['chosen_model']}\t# cv_auc of each: {figures}")
+    if cv.models:
+        each = "\t".join(f"{name}\t{m['cv_auc']:.4f}" for name, m in cv.models.items())
+        print(f"chosen\t{cv.chosen_model}\t# cv_auc of each: {each}")
     from ..run.summary import chosen_text, param_text
 
-    chosen = summary["parameters"]["chosen"]
+    chosen = summary.parameters["chosen"]
     print("model\t" + "\t".join(param_text(k, v) for k, v in chosen.items()))
-    if summary["selection"] is not None:
-        print(f"# chosen by inner CV: {chosen_text(chosen, summary['selection'])}")
-    if summary["cv_auc"] is not None:
-        print(f"# cross-validation in {split_text(summary)}")
-    if summary.get("gc_cv_auc") is not None:
-        gc = summary["gc_cv_auc"]
+    if cv.selection is not None:
+        print(f"# chosen by inner CV: {chosen_text(chosen, cv.selection)}")
+    if cv.done:
+        print(f"# cross-validation in {split_text(cv)}")
+    if cv.baseline.get("gc_cv_auc") is not None:
+        gc = cv.baseline["gc_cv_auc"]
         print(f"# GC content alone: cv_auc {gc:.4f} in the same folds")
-    if summary.get("families_compared"):
+    if cv.families_compared:
         from ..run.families import families_text
 
-        print(f"# {families_text(summary['families_compared'])}")
+        print(f"# {families_text(cv.families_compared)}")
     print("motif\tclass\tconsensus\tposition\tspread\timportance\tpos\tneg\tq_value")
-    for m in summary["motifs"]:
+    for m in summary.motifs:
         where = (
             "any\tany"
             if m["position"] is None
@@ -65,10 +68,10 @@ def _print_run(summary: dict, out: str) -> None:
             f"{m['importance']:.4g}\t{m['frac_positive']:.3f}\t"
             f"{m['frac_negative']:.3f}\t{m['q_value']:.3g}"
         )
-    if not summary["motifs"]:
-        print(f"# {summary['motifs_note']}")
-    if summary["n_dropped"]:
-        print(f"# {summary['n_dropped']} records dropped (see the warnings above)")
+    if not summary.motifs:
+        print(f"# {summary.motifs_note}")
+    if summary.n_dropped:
+        print(f"# {summary.n_dropped} records dropped (see the warnings above)")
     print(f"report\t{os.path.join(out, 'report.html')}")
 
 

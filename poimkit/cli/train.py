@@ -6,6 +6,7 @@ With ``--targets``, the regression command (`poimkit.cli.regression`).
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .arguments import (
@@ -16,6 +17,9 @@ from .arguments import (
     train_options,
 )
 from .console import bars, say
+
+if TYPE_CHECKING:
+    from ..run.results import CVResult
 
 
 def _linear_params(args: argparse.Namespace) -> dict:
@@ -79,18 +83,19 @@ def run_train(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _print_cv(args: argparse.Namespace, cv: dict) -> None:
+def _print_cv(args: argparse.Namespace, cv: CVResult) -> None:
     """The cross-validation's figures (one line), and how it split the records."""
     from ..run.crossval import split_text
 
+    f = cv.figures
     print(
-        f"cv_auc\t{cv['cv_auc']:.4f}\t+/-\t{cv['cv_auc_std']:.4f}\t"
-        f"({args.cv} folds)\taccuracy\t{cv['cv_accuracy']:.4f}\tbalanced\t"
-        f"{cv['cv_balanced_accuracy']:.4f}\tbest_threshold\t"
-        f"{cv['cv_best_accuracy']:.4f}"
+        f"cv_auc\t{f['cv_auc']:.4f}\t+/-\t{f['cv_auc_std']:.4f}\t"
+        f"({args.cv} folds)\taccuracy\t{f['cv_accuracy']:.4f}\tbalanced\t"
+        f"{f['cv_balanced_accuracy']:.4f}\tbest_threshold\t"
+        f"{f['cv_best_accuracy']:.4f}"
     )
     say(args, f"cross-validation in {split_text(cv)}")
-    if "families_compared" in cv:
+    if cv.families_compared is not None:
         from ..run.families import families_text
 
-        say(args, families_text(cv["families_compared"]))
+        say(args, families_text(cv.families_compared))

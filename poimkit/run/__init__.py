@@ -4,8 +4,9 @@
 `RunOptions` and `PeakSource` (peaks in a genome); `train_classifier`
 (``poimkit train``); `run_regression` and `train_regression` with a
 `TargetSource` (``run``/``train --targets``); `score_records` (``poimkit
-score``). The model families a run trains are `Family` objects of
-`registry`; `register` adds one.
+score``). Runs return a `RunSummary` (``summary.json``), their
+cross-validation a `CVResult` (`results`). The model families a run trains
+are `Family` objects of `registry`; `register` adds one.
 
 Modules, in the order of a run: `registry` (the model families), `job` (the
 steps of every run folder), `options` (settings, solver choice),
@@ -13,11 +14,12 @@ steps of every run folder), `options` (settings, solver choice),
 negatives), `plan` and `train` (the models to fit), `crossval` (nested
 cross-validation, final fit), `poim_step` (the POIMs), `motif_model`,
 `known` and `sites_bed` (motif models, known motifs, sites), `summary`
-(``summary.json``: numbers, motif rows, notes), `figures`, `steps` (timed
-steps) and `pipeline` (the steps in a staged folder; its page is written by
-`poimkit.run.report`). Regression: `regression` (its cross-validation),
-`regression_search`, `regression_figures`, `regression_outputs`,
-`peak_targets` and `regression_run` (the jobs). `score` scores FASTA files
+(the summary's numbers, motif rows, notes; `results` types them),
+`figures`, `steps` (timed steps) and `pipeline` (the steps in a staged
+folder; its page is written by `poimkit.run.report`). Regression:
+`regression` (its cross-validation), `regression_search`,
+`regression_figures`, `regression_outputs`, `peak_targets` and
+`regression_run` (the jobs). `score` scores FASTA files
 larger than memory.
 """
 
@@ -27,7 +29,9 @@ from .options import RunOptions
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "CVResult": "results",
         "PeakSource": "genome",
+        "RunSummary": "results",
         "TargetSource": "regression_run",
         "run_pipeline": "pipeline",
         "run_regression": "regression_run",
@@ -40,9 +44,11 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 __all__ = [
+    "CVResult",
     "Family",
     "PeakSource",
     "RunOptions",
+    "RunSummary",
     "TargetSource",
     "run_pipeline",
     "run_regression",

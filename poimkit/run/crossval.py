@@ -18,6 +18,7 @@ from .gc_baseline import gc_baseline
 from .options import RunOptions
 from .plan import RunPlan
 from .registry import SolverNotice
+from .results import CVResult
 
 if TYPE_CHECKING:
     from ..svm.folds import FoldPlan
@@ -207,30 +208,28 @@ def split_summary(split: FoldPlan) -> dict:
     }
 
 
-def split_text(cv: dict) -> str:
+def split_text(cv: CVResult) -> str:
     """How the folds split the records, in words (``"5 folds of whole chromosomes"``).
 
     Parameters
     ----------
-    cv : dict
-        A cross-validation's result or a run's summary (``cv_split``,
-        ``cv_split_note``, ``folds`` or ``cv_auc_folds``).
+    cv : CVResult
+        A cross-validation (its ``split``, ``split_note`` and ``folds``).
 
     Returns
     -------
     str
         Empty without a cross-validation.
     """
-    n = len(cv.get("folds") or cv.get("cv_auc_folds") or [])
+    n = len(cv.folds or cv.figure("folds") or [])
     if not n:
         return ""
     kind = {
         "chromosome": "of whole chromosomes",
         "block": "of whole 10 Mb blocks",
         "random": "drawn at random",
-    }.get(cv.get("cv_split") or "random")
-    note = cv.get("cv_split_note")
-    return f"{n} folds {kind}" + (f" ({note})" if note else "")
+    }.get(cv.split or "random")
+    return f"{n} folds {kind}" + (f" ({cv.split_note})" if cv.split_note else "")
 
 
 def _select(
@@ -263,7 +262,7 @@ def cross_validate(
     motif_model: bool = False,
     fits: CopyFits | None = None,
     split: FoldPlan | None = None,
-) -> dict:
+) -> CVResult:
     """Stratified k-fold CV: AUC and accuracy per fold, out-of-fold scores.
 
     The folds are `plan_folds`': random, or of whole chromosomes (peak
@@ -304,17 +303,18 @@ def cross_validate(
 
     Returns
     -------
-    dict
-        ``cv_auc``, ``cv_auc_std``, ``cv_auc_interval``, ``cv_auc_folds``,
-        ``cv_accuracy``, ``cv_accuracy_folds`` (`fold_figures`), ``gc_cv_auc``
-        and ``gc_cv_auc_folds`` (GC content alone in the same folds,
-        `poimkit.run.gc_baseline`), ``out_of_fold_scores`` (the SVM's), the
-        comparison of `poimkit.run.motif_model.compare_models` (`NO_MODELS`
-        without it) and ``selection`` (None if nothing was selected; else the
-        grid, the inner scheme, the parameters chosen on all sequences with
-        their inner AUC, the best candidate, ``corner``, a ``table`` of every
-        candidate's inner AUC, the ``family`` chosen and every family's best
-        inner AUC (``families``, ``family_margin``; see `selection_summary`) and
+    CVResult
+        Its ``figures`` (``cv_auc``, ``cv_auc_std``, ``cv_auc_interval``,
+        ``cv_auc_folds``, ``cv_accuracy``, ``cv_accuracy_folds``...:
+        `fold_figures`), ``baseline`` (GC content alone in the same folds,
+        `poimkit.run.gc_baseline`), ``scores`` (the SVM's out-of-fold
+        scores), the split and its ``folds``, the comparison of
+        `poimkit.run.motif_model.compare_models` (without it the SVM alone)
+        and ``selection`` (None if nothing was selected; else the grid, the
+        inner scheme, the parameters chosen on all sequences with their inner
+        AUC, the best candidate, ``corner``, a ``table`` of every candidate's
+        inner AUC, the ``family`` chosen and every family's best inner AUC
+        (``families``, ``family_margin``; see `selection_summary`) and
         ``folds``, the choice of every outer fold).
     """
     options = plan.options
@@ -354,7 +354,6 @@ def cross_validate(
     result.update(split_summary(split))
     for entry, auc in zip(result["folds"], svm["cv_auc_folds"], strict=True):
         entry["auc"] = auc
-    result.update(NO_MODELS)
     if motif_model:
         from .motif_model import compare_models
 
@@ -363,7 +362,7 @@ def cross_validate(
         )
         result.update(compared.pop("chosen_figures"))
         result.update(compared)
-    return result
+    return CVResult.from_mapping("auc", result)
 
 
 def _fold_scores(data, plan, folds, chosen, fitting, fit_params, progress, motif):
@@ -545,48 +544,6 @@ def fold_figures(
         "cv_brier": float(np.mean((probabilities - positive) ** 2)),
         "out_of_fold_probabilities": probabilities,
     }
-
-
-#: `cross_validate`'s model comparison when there is none: the SVM alone
-NO_MODELS = {
-    "motif_out_of_fold_scores": None,
-    "stack_out_of_fold_scores": None,
-    "models": None,
-    "chosen_model": "svm",
-}
-
-
-#: `cross_validate`'s result for ``cv=0`` (no cross-validation): all None
-NO_CV = {
-    "cv_auc": None,
-    "cv_auc_std": None,
-    "cv_auc_interval": None,
-    "cv_auc_pooled": None,
-    "cv_auc_folds": [],
-    "cv_accuracy": None,
-    "cv_accuracy_folds": [],
-    "cv_balanced_accuracy": None,
-    "cv_best_accuracy": None,
-    "cv_brier": None,
-    "out_of_fold_probabilities": None,
-    "out_of_fold_scores": None,
-    "cv_split": None,
-    "cv_split_note": "",
-    "folds": [],
-    "selection": None,
-    **NO_MODELS,
-}
-
-
-def better_than_chance(cv: dict) -> bool:
-    """True unless the interval of the cross-validated AUC includes 0.5.
-
-    Parameters
-    ----------
-    cv : dict
-        `cross_validate`'s result.
-    """
-    return cv["cv_auc_interval"][0] > 0.5
 
 
 def train_final(

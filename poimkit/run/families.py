@@ -12,7 +12,12 @@ and its POIMs are sampled, not exact.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from .results import CVResult
 
 #: the families compared, the preferred first
 ORDER = ("kernel", "cnn")
@@ -33,14 +38,16 @@ CHOICE_WORDS = {
 }
 
 
-def keep_family(kernel: dict, cnn: dict, y: np.ndarray, family: str) -> dict:
+def keep_family(
+    kernel: CVResult, cnn: CVResult, y: np.ndarray, family: str
+) -> tuple[CVResult, bool]:
     """The cross-validation of the family kept, with both families' figures.
 
     Parameters
     ----------
-    kernel : dict
+    kernel : CVResult
         `poimkit.run.crossval.cross_validate` of the kernel SVM.
-    cnn : dict
+    cnn : CVResult
         The same of the CNN, in the same folds.
     y : numpy.ndarray
         The labels (their counts set the standard error).
@@ -50,29 +57,37 @@ def keep_family(kernel: dict, cnn: dict, y: np.ndarray, family: str) -> dict:
 
     Returns
     -------
-    dict
+    cv : CVResult
         ``kernel`` or ``cnn``, whichever is kept, with ``families_compared``:
         every family's figures (`KEPT`, and ``family``), the ``chosen`` one
         ("kernel" or "cnn") and the ``tolerance``.
+    cnn_kept : bool
+        Whether the CNN's family is kept.
     """
+    from dataclasses import replace
+
     from ..svm.metrics import tie_tolerance
 
-    figures = {"kernel": kernel["cv_auc"], "cnn": cnn["cv_auc"]}
+    figures = {"kernel": kernel.figure(), "cnn": cnn.figure()}
     best = max(figures.values())
     n_pos = int(np.sum(y == 1))
     tolerance = tie_tolerance(best, (n_pos, y.size - n_pos), "auc")
     chosen = next(name for name in ORDER if figures[name] >= best - tolerance)
-    selection = kernel.get("selection") or {}
+    selection = kernel.selection or {}
     names = {"kernel": selection.get("family", family), "cnn": "cnn"}
     compared = {
-        name: {"family": names[name], **{k: cv.get(k) for k in KEPT}}
+        name: {"family": names[name], **_kept_figures(cv)}
         for name, cv in (("kernel", kernel), ("cnn", cnn))
     }
     kept = kernel if chosen == "kernel" else cnn
-    return {
-        **kept,
-        "families_compared": {**compared, "chosen": chosen, "tolerance": tolerance},
-    }
+    both = {**compared, "chosen": chosen, "tolerance": tolerance}
+    return replace(kept, families_compared=both), chosen == "cnn"
+
+
+def _kept_figures(cv: CVResult) -> dict:
+    """A family's figures the summary keeps (`KEPT`)."""
+    parts = {"chosen_model": cv.chosen_model, "models": cv.models}
+    return {k: parts[k] if k in parts else cv.figures.get(k) for k in KEPT}
 
 
 def families_text(compared: dict) -> str:

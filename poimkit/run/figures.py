@@ -31,7 +31,7 @@ def roc_curves(
 
     Parameters
     ----------
-    cv : dict
+    cv : CVResult
         `cross_validate`'s result.
     trained : str
         The trained model's name in the legend ("SVM", or "CNN").
@@ -42,16 +42,13 @@ def roc_curves(
         The SVM's (CNN's), and the motif model's and the stack's where
         computed; None without cross-validation.
     """
-    if cv["out_of_fold_scores"] is None:
+    if cv.scores is None:
         return None
-    models = cv.get("models") or {"svm": cv}
-    curves = {trained: (cv["out_of_fold_scores"], models["svm"]["cv_auc"])}
-    if cv.get("motif_out_of_fold_scores") is not None:
-        curves["motif model"] = (
-            cv["motif_out_of_fold_scores"],
-            models["motifs"]["cv_auc"],
-        )
-        curves["stack"] = (cv["stack_out_of_fold_scores"], models["stack"]["cv_auc"])
+    models = cv.models or {"svm": cv.figures}
+    curves = {trained: (cv.scores, models["svm"]["cv_auc"])}
+    if cv.motif_scores is not None:
+        curves["motif model"] = (cv.motif_scores, models["motifs"]["cv_auc"])
+        curves["stack"] = (cv.stack_scores, models["stack"]["cv_auc"])
     return curves
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from ..param_docs import parameters_from
 from .data import LabeledData
 from .options import RunOptions
+from .results import CVResult, RunSummary
 from .steps import StepTimer
 
 __all__ = ["Found", "Job", "RunResult", "run_job"]
@@ -55,8 +56,8 @@ class RunResult:
     ----------
     model : fitted estimator
         The final model.
-    cv : dict
-        The cross-validation's figures (`cross_validate`; empty without CV).
+    cv : CVResult
+        The cross-validation (`cross_validate`; `CVResult.none` without CV).
     poim : Poim or None
         The model's POIMs (the POIM step).
     background : MarkovBackground or None
@@ -70,7 +71,7 @@ class RunResult:
     """
 
     model: Any
-    cv: dict
+    cv: CVResult
     poim: Any = None
     background: Any = None
     found: Found | None = None
@@ -86,7 +87,7 @@ _HOOK_DOCS = {
     "staged": "staged : pathlib.Path\n    The staged output folder.",
     "figures": "figures : pathlib.Path\n    The folder of the report's figures.",
     "path": "path : pathlib.Path\n    Where the report is written.",
-    "summary": "summary : dict\n    The run's summary.",
+    "summary": "summary : RunSummary\n    The run's summary.",
 }
 
 #: ``@_hook("timer", ...)``: a hook's Parameters section from `_HOOK_DOCS`
@@ -151,15 +152,15 @@ class Job:
         raise NotImplementedError
 
     @_hook("result")
-    def summary(self, result: RunResult) -> dict:
-        """The content of ``summary.json``.
+    def summary(self, result: RunResult) -> RunSummary:
+        """What the run found (``summary.json`` is its ``to_json``).
 
         %(parameters)s
         """
         raise NotImplementedError
 
     @_hook("path", "summary", "figures")
-    def write_report(self, path: Path, summary: dict, figures: Path) -> None:
+    def write_report(self, path: Path, summary: RunSummary, figures: Path) -> None:
         """The report page of ``summary`` at ``path``, its figures in ``figures``.
 
         %(parameters)s
@@ -169,7 +170,7 @@ class Job:
 
 def run_job(
     out: str | os.PathLike, job: Job, *, force: bool = False, progress: bool | str
-) -> dict:
+) -> RunSummary:
     """Make the run folder ``out`` by the steps every run takes, ``job``'s hooks in.
 
     Parameters
@@ -186,8 +187,8 @@ def run_job(
 
     Returns
     -------
-    dict
-        The content of ``summary.json``.
+    RunSummary
+        What the run found (``summary.json`` is its ``to_json``).
     """
     from tqdm.auto import tqdm
 

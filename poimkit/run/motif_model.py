@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ..motifs.model import MotifClassifier, MotifRegressor
     from ..motifs.stacked import StackedModel
     from .options import RunOptions
+    from .results import CVResult
 
 #: the models a run chooses among, the preferred first
 CANDIDATES = ("svm", "motifs", "stack")
@@ -308,7 +309,7 @@ def final_models(
     motifs: list[Motif],
     data: LabeledData,
     background: np.ndarray,
-    cv: dict,
+    cv: CVResult,
     options: RunOptions,
 ) -> tuple[MotifClassifier | None, StackedModel | None, str]:
     """The final motif model, the final stack if chosen, and the model chosen.
@@ -323,8 +324,8 @@ def final_models(
         All sequences.
     background : numpy.ndarray of float, shape (4,)
         Background letters of the PWMs' log-odds.
-    cv : dict
-        `cross_validate`'s result (``chosen_model``, ``out_of_fold_scores``).
+    cv : CVResult
+        `cross_validate`'s result (``chosen_model``, ``scores``).
     options : RunOptions
         The run's seed.
 
@@ -343,15 +344,13 @@ def final_models(
     explained = fit_motif_model(
         motifs, data, background, options.seed, is_regressor(model)
     )
-    compared = cv.get("chosen_model", "svm")
+    compared = cv.chosen_model
     chosen = compared if explained is not None else "svm"
-    if chosen != compared:  # back to the SVM: its figures and held-out predictions
-        cv.update(cv["models"]["svm"], chosen_model="svm")
-        if "cv_predictions" in cv:  # a regression run's: the SVM's are these
-            cv["cv_predictions"] = cv["out_of_fold_scores"]
+    if chosen != compared:
+        cv.back_to_svm()
     stack = None
     if chosen == "stack":
-        stack = fit_stack(model, explained, data, cv["out_of_fold_scores"])
+        stack = fit_stack(model, explained, data, cv.scores)
     return explained, stack, chosen
 
 
@@ -378,7 +377,7 @@ def save_motif_models(
 
 
 def motif_model_summary(
-    final: MotifClassifier | MotifRegressor | None, cv: dict, y: np.ndarray
+    final: MotifClassifier | MotifRegressor | None, cv: CVResult, y: np.ndarray
 ) -> dict | None:
     """``summary.json``'s ``motif_model``: its CV figure, fidelity, coefficients.
 
@@ -386,7 +385,7 @@ def motif_model_summary(
     ----------
     final : MotifClassifier, MotifRegressor or None
         The final motif model (None: the run reported no motif).
-    cv : dict
+    cv : CVResult
         `cross_validate`'s result (or the regression run's), with ``models``.
     y : numpy.ndarray
         The labels or targets.
@@ -407,11 +406,11 @@ def motif_model_summary(
     if final is None:
         return None
     key = "cv_auc" if isinstance(final, MotifClassifier) else "cv_pearson"
-    models = cv.get("models")
+    models = cv.models
     figure = stack = fid = None
     if models is not None:
         figure, stack = models["motifs"][key], models["stack"][key]
-        fid = fidelity(cv["out_of_fold_scores"], cv["motif_out_of_fold_scores"], y)
+        fid = fidelity(cv.scores, cv.motif_scores, y)
     rows = []
     for m, c in zip(final.motifs, final.coef_, strict=True):
         row = {"motif": m.name, "coefficient": round(float(c), 6)}

@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 
 from ..io.outdir import LAYOUT
-from .crossval import better_than_chance
 from .data import motif_data, read_input
 from .figures import roc_curves, write_figures
 from .genome import PeakSource, read_peak_input
@@ -23,6 +22,7 @@ from .options import RunOptions
 from .plan import make_plan
 from .poim_step import check_poim_memory
 from .report.models import trained_name
+from .results import CVResult, RunSummary
 from .sites_bed import write_sites_bed
 from .steps import StepTimer
 from .summary import build_summary
@@ -41,7 +41,7 @@ def run_pipeline(
     progress: bool = True,
     dataset: str | None = None,
     peaks: PeakSource | None = None,
-) -> dict:
+) -> RunSummary:
     """Run the whole analysis and write its results to the folder ``out``.
 
     Parameters
@@ -69,8 +69,8 @@ def run_pipeline(
 
     Returns
     -------
-    dict
-        The content of ``summary.json``.
+    RunSummary
+        What the run found (``summary.json`` is its `RunSummary.to_json`).
 
     Raises
     ------
@@ -202,18 +202,21 @@ class ClassificationJob(Job):
             result.poim,
             motifs,
             y,
-            roc_curves(result.cv, trained_name({"family": self.options.kernel})),
+            roc_curves(result.cv, trained_name(self.options.kernel)),
             lengths=[len(x) for x in X],
-            probabilities=result.cv.get("out_of_fold_probabilities"),
+            probabilities=result.cv.probabilities,
         )
         if self.tested is not None:
             figures += write_known(staged, staged / LAYOUT.figures, self.enrichment)
         return figures
 
-    def summary(self, result: RunResult) -> dict:
-        """`build_summary`, the motif models and the known motifs."""
+    def summary(self, result: RunResult) -> RunSummary:
+        """`build_summary`, with the motif models and the known motifs."""
         found = result.found
-        summary = build_summary(
+        known = None
+        if self.tested is not None:
+            known = known_summary(self.enrichment, self.options.known)
+        return build_summary(
             self.data,
             self.trained,
             result.poim,
@@ -225,27 +228,22 @@ class ClassificationJob(Job):
             known=self.known,
             made=self.made,
             dataset=self.dataset,
+            motif_model=motif_model_summary(found.explained, result.cv, self.data.y),
+            known_motifs=known,
         )
-        summary["motif_model"] = motif_model_summary(
-            found.explained, result.cv, self.data.y
-        )
-        summary["chosen_model"] = found.chosen
-        if self.tested is not None:
-            summary["known_motifs"] = known_summary(self.enrichment, self.options.known)
-        return summary
 
-    def write_report(self, path: Path, summary: dict, figures: Path) -> None:
+    def write_report(self, path: Path, summary: RunSummary, figures: Path) -> None:
         """`poimkit.run.report.page.write_report`."""
         from .report.page import write_report
 
         write_report(path, summary, figures)
 
 
-def _found_motifs(poim, X, y, options: RunOptions, cv: dict) -> list:
+def _found_motifs(poim, X, y, options: RunOptions, cv: CVResult) -> list:
     """The run's motifs: none if asked for none or the CV shows no signal."""
     from ..motifs import extract_motifs
 
-    if not options.max_motifs or (options.cv and not better_than_chance(cv)):
+    if not options.max_motifs or (options.cv and not cv.better_than_chance()):
         return []
     return extract_motifs(
         poim,

@@ -10,7 +10,7 @@ the final fit (`poimkit.run.crossval`) take the plan as it is.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .data import LabeledData, check_folds
 from .kernel_memory import check_kernel_size
@@ -22,6 +22,9 @@ from .options import (
     search_families,
 )
 from .registry import KERNEL_ONLY, contender_family, family, family_of
+
+if TYPE_CHECKING:
+    from .results import CVResult
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,8 @@ class TrainedModel:
         Its parameters (`train_final`).
     selection : dict or None
         The selection (`cross_validate`), None if nothing was selected.
-    cv : dict
-        `cross_validate`'s result, `NO_CV` without cross-validation.
+    cv : CVResult
+        `cross_validate`'s result, `CVResult.none` without cross-validation.
     plan : RunPlan
         The plan it was trained by: the CNN's (``plan.contender``) if
         ``kernel="auto"`` compared it and kept it (`poimkit.run.families`).
@@ -94,7 +97,7 @@ class TrainedModel:
     model: Any
     chosen: dict
     selection: dict | None
-    cv: dict
+    cv: CVResult
     plan: RunPlan
 
 

@@ -18,12 +18,9 @@ import numpy as np
 
 from .data import LabeledData
 from .options import RunOptions
-from .regression_figures import (
-    predicts_better_than_chance,
-    regression_figures,
-    regression_scores,
-)
+from .regression_figures import regression_figures, regression_scores
 from .regression_outputs import regression_motifs
+from .results import CVResult
 
 if TYPE_CHECKING:
     from ..svm.folds import FoldPlan
@@ -33,7 +30,6 @@ __all__ = [
     "cv_regression",
     "make_regressor",
     "nested_regression",
-    "predicts_better_than_chance",
     "regression_motifs",
     "regression_scores",
 ]
@@ -75,7 +71,7 @@ def cv_regression(
     progress: bool = False,
     motif_options: RunOptions | None = None,
     split: FoldPlan | None = None,
-) -> dict[str, Any]:
+) -> CVResult:
     """K-fold CV of ``model``: each figure's mean over folds and its std.
 
     Parameters
@@ -99,18 +95,18 @@ def cv_regression(
 
     Returns
     -------
-    dict
-        ``cv_pearson``, ``cv_spearman``, ``cv_r2`` (the mean over folds),
-        each with its ``..._std``, ``..._interval`` (95% Student-t interval
-        of the mean, `poimkit.run.crossval.fold_interval`) and ``..._folds``;
-        ``cv_predictions`` (the held-out prediction of every record) and
-        ``out_of_fold_scores`` (the SVM's).
+    CVResult
+        Its ``figures``: ``cv_pearson``, ``cv_spearman``, ``cv_r2`` (the mean
+        over folds), each with its ``..._std``, ``..._interval`` (95%
+        Student-t interval of the mean, `poimkit.run.crossval.fold_interval`)
+        and ``..._folds``; ``predictions`` (the held-out prediction of every
+        record), ``scores`` (the SVM's) and the split.
     """
     from .crossval import outer_folds, split_summary
 
     split = split or outer_folds(y, folds, seed)
     result = _cv_folds([model] * folds, X, y, split.folds, progress, motif_options)
-    return {**result, **split_summary(split)}
+    return CVResult.from_mapping("pearson", {**result, **split_summary(split)})
 
 
 def nested_regression(
@@ -123,7 +119,7 @@ def nested_regression(
     progress: bool = False,
     motif_options: RunOptions | None = None,
     split: FoldPlan | None = None,
-) -> tuple[dict[str, Any], Any]:
+) -> tuple[CVResult, Any]:
     """Nested CV: the parameters (and family) chosen by an inner CV per fold.
 
     The outer folds are `cv_regression`'s; in each, and once on all records
@@ -147,8 +143,8 @@ def nested_regression(
 
     Returns
     -------
-    cv : dict
-        `cv_regression`'s figures (none with ``folds`` 0) and ``selection``
+    cv : CVResult
+        `cv_regression`'s (no figures with ``folds`` 0) and ``selection``
         (as classification's: the grid, the choice on all records with its
         inner Pearson correlation, each family's best, every fold's choice).
     model : regressor
@@ -182,7 +178,7 @@ def nested_regression(
         cv = _cv_folds(models[:-1], X, y, outer, progress, motif_options)
         cv.update(split_summary(split))
     cv["selection"] = selection_summary(found[-1], found[:-1])
-    return cv, models[-1]
+    return CVResult.from_mapping("pearson", cv), models[-1]
 
 
 def _cv_folds(

@@ -10,22 +10,6 @@ import numpy as np
 BOUNDS = {"pearson": (-1.0, 1.0), "spearman": (-1.0, 1.0), "r2": (-np.inf, 1.0)}
 
 
-def predicts_better_than_chance(cv: dict) -> bool:
-    """True when the interval of the CV Pearson correlation lies above 0.
-
-    Parameters
-    ----------
-    cv : dict
-        `cv_regression`'s result.
-
-    Returns
-    -------
-    bool
-    """
-    low = cv.get("cv_pearson_interval", [np.nan])[0]
-    return bool(low > 0)
-
-
 def regression_scores(y_true: np.ndarray, y_pred: np.ndarray) -> dict[str, float]:
     """Pearson and Spearman correlation and R² of predictions.
 

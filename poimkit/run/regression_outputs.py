@@ -8,21 +8,23 @@ held-out predictions against the observed targets.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..io.outdir import LAYOUT
-from .regression_figures import predicts_better_than_chance
+
+if TYPE_CHECKING:
+    from .results import CVResult
 
 
 def regression_motifs(
-    poim: Any, codes: Any, y: np.ndarray, cv: dict, max_motifs: int, seed: int
+    poim: Any, codes: Any, y: np.ndarray, cv: CVResult, max_motifs: int, seed: int
 ) -> tuple[list, str]:
     """Motifs of a regressor and why the list is what it is: ``(motifs, note)``.
 
     Motifs (`poimkit.extract_motifs` with ``targets``) only when the CV
-    Pearson interval lies above 0 (`predicts_better_than_chance`): a model
+    Pearson interval lies above 0 (`CVResult.better_than_chance`): a model
     no better than chance rewards noise.
 
     Parameters
@@ -33,8 +35,8 @@ def regression_motifs(
         Every record.
     y : numpy.ndarray of float
         Their targets.
-    cv : dict
-        `cv_regression`'s result ({} without cross-validation).
+    cv : CVResult
+        `cv_regression`'s result (no figures without cross-validation).
     max_motifs : int
         Most motifs; 0 skips them.
     seed : int
@@ -53,13 +55,13 @@ def regression_motifs(
     )
     if not max_motifs:
         return [], "motif extraction was switched off (max_motifs 0)"
-    if "cv_pearson" not in cv:
+    if not cv.done:
         return [], (
             "no motifs reported: without cross-validation (cv 0) the model's "
             "accuracy is unknown"
         )
-    if not predicts_better_than_chance(cv):
-        low, high = cv["cv_pearson_interval"]
+    if not cv.better_than_chance():
+        low, high = cv.figure("interval")
         return [], (
             "no motifs reported: the model predicts no better than chance (the "
             f"95 % interval of its cross-validated Pearson correlation, {low:.3f} "

@@ -27,6 +27,7 @@ from .options import RunOptions
 from .registry import family_of, position_free_family
 from .regression import clone_checked, cv_regression, nested_regression
 from .regression_outputs import plot_predictions, regression_motifs, write_motif_outputs
+from .results import CVResult, RunSummary
 from .steps import StepTimer
 
 if TYPE_CHECKING:
@@ -208,7 +209,7 @@ def _select_and_cross_validate(
         split = outer_folds(y, options.cv, options.seed, by_chrom, _selects(families))
     if not _selects(families):
         model = clone_checked(template, {**grid.settings()[0], "C": grid.C[0]})
-        cv = {}
+        cv = CVResult.none("pearson")
         if options.cv:
             cv = cv_regression(
                 model,
@@ -236,12 +237,12 @@ def _select_and_cross_validate(
         )
     if options.cv:
         inform(f"cross-validation in {split_text(cv)}")
-    if cv.get("models"):
-        inform(f"chosen model: {cv['chosen_model']} (its figures are the CV's)")
-    if cv.get("selection") is not None:
+    if cv.models:
+        inform(f"chosen model: {cv.chosen_model} (its figures are the CV's)")
+    if cv.selection is not None:
         from .summary import chosen_text
 
-        selection = cv["selection"]
+        selection = cv.selection
         inform(f"chosen by inner CV: {chosen_text(selection['chosen'], selection)}")
     return cv, model
 
@@ -260,7 +261,7 @@ def train_regression(
     options: RunOptions,
     epsilon: float | None = None,
     progress: bool = False,
-) -> dict:
+) -> tuple[Any, CVResult]:
     """Cross-validate a regressor, train it on all records and save it.
 
     Parameters
@@ -278,9 +279,10 @@ def train_regression(
 
     Returns
     -------
-    dict
-        The CV figures (`cv_regression`; empty with ``cv=0``) and
-        ``"model"``, the fitted regressor.
+    model : WDKernelSVR or GkmSVR
+        The fitted regressor.
+    cv : CVResult
+        Its cross-validation (`cv_regression`; no figures with ``cv=0``).
     """
     from .genome import write_negative_records
 
@@ -299,7 +301,7 @@ def train_regression(
     written = write_negative_records(records, Path(path), beside=True)
     if written is not None:
         inform(f"negatives written beside it: {written}")
-    return {**cv, "model": model}
+    return model, cv
 
 
 def run_regression(
@@ -309,7 +311,7 @@ def run_regression(
     epsilon: float | None = None,
     force: bool = False,
     progress: bool | str = False,
-) -> dict:
+) -> RunSummary:
     """A run folder of a regression: model, POIMs, motifs, figures and report.
 
     Writes, all or nothing (`poimkit.io.outdir.staged_directory`):
@@ -339,8 +341,8 @@ def run_regression(
 
     Returns
     -------
-    dict
-        The content of ``summary.json``.
+    RunSummary
+        What the run found (``summary.json`` is its `RunSummary.to_json`).
     """
     job = RegressionJob(source, _with_split(options, source), epsilon)
     return run_job(out, job, force=force, progress=progress)
@@ -430,22 +432,22 @@ class RegressionJob(Job):
         )
         if self.peaks is not None:
             write_negative_records(self.peaks.negative_records, staged)
-        if "cv_predictions" in result.cv:
+        if result.cv.predictions is not None:
             plot_predictions(
                 staged / LAYOUT.figures / "predicted_vs_observed.png",
                 self.y,
-                result.cv["cv_predictions"],
+                result.cv.predictions,
             )
             figures.insert(0, "predicted_vs_observed.png")
         return figures
 
-    def summary(self, result: RunResult) -> dict:
+    def summary(self, result: RunResult) -> RunSummary:
         """`build_regression_summary`, the peaks and the motif models."""
         from .motif_model import motif_model_summary
         from .summary import build_regression_summary
 
         found = result.found
-        summary = build_regression_summary(
+        return build_regression_summary(
             self.source.files,
             self.data,
             result.model,
@@ -456,14 +458,11 @@ class RegressionJob(Job):
             motifs_note=self.note,
             figures=result.figures,
             runtimes=result.runtimes,
+            motif_model=motif_model_summary(found.explained, result.cv, self.y),
+            peaks=None if self.peaks is None else self.peaks.description,
         )
-        if self.peaks is not None:
-            summary.update(self.peaks.description)
-        summary["motif_model"] = motif_model_summary(found.explained, result.cv, self.y)
-        summary["chosen_model"] = found.chosen
-        return summary
 
-    def write_report(self, path: Path, summary: dict, figures: Path) -> None:
+    def write_report(self, path: Path, summary: RunSummary, figures: Path) -> None:
         """`poimkit.run.report.regression.write_regression_report`."""
         from .report.regression import write_regression_report
 

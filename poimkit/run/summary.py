@@ -1,4 +1,4 @@
-"""What a run reports: its numbers, motif rows and notes (``summary.json``, report)."""
+"""What a run reports: its numbers, motif rows and notes (built into a `RunSummary`)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._version import __version__
-from ..io.outdir import LAYOUT, RUN_FORMAT
-from .crossval import better_than_chance, trained_solver
+from ..io.outdir import LAYOUT
+from .crossval import trained_solver
 from .options import RunOptions
 from .registry import family_of_model
+from .results import CVResult, RunSummary
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
     from .genome import PeakData
     from .plan import TrainedModel
 
-SUMMARY_VERSION = 1
 #: POIM entries written to ``top_kmers.tsv``
 TOP_KMERS = 50
 #: POIM entries listed in the summary (``top_kmers``)
@@ -52,7 +52,9 @@ def save_results(folder: Path, model: Any, poim: Poim) -> None:
 
 
 def write_summary(
-    folder: Path, summary: dict, write_report: Callable[[Path, dict, Path], None]
+    folder: Path,
+    summary: RunSummary,
+    write_report: Callable[[Path, RunSummary, Path], None],
 ) -> None:
     """``summary.json`` and, by ``write_report``, ``report.html`` in ``folder``.
 
@@ -60,8 +62,8 @@ def write_summary(
     ----------
     folder : pathlib.Path
         The run's (staged) output folder, its figures in ``figures/``.
-    summary : dict
-        The run's summary.
+    summary : RunSummary
+        The run's summary (``summary.json`` is its ``to_json``).
     write_report : callable
         ``write_report(path, summary, figures)`` writes the report page.
     """
@@ -69,7 +71,7 @@ def write_summary(
     from ..io.json_text import json_text
 
     with atomic_path(folder / LAYOUT.summary) as tmp:
-        Path(tmp).write_text(json_text(summary))
+        Path(tmp).write_text(json_text(summary.to_json()))
     write_report(folder / LAYOUT.report, summary, folder / LAYOUT.figures)
 
 
@@ -86,8 +88,10 @@ def build_summary(
     known: list[Motif] | None = None,
     made: PeakData | None = None,
     dataset: str | None = None,
-) -> dict:
-    """The content of a classification run's ``summary.json``.
+    motif_model: dict | None = None,
+    known_motifs: dict | None = None,
+) -> RunSummary:
+    """A classification run's summary.
 
     Parameters
     ----------
@@ -114,49 +118,54 @@ def build_summary(
         Peak input: its description (peaks, negatives) joins the summary.
     dataset : str, optional
         A name for the input.
+    motif_model : dict, optional
+        The motif model's figures (`poimkit.run.motif_model.motif_model_summary`).
+    known_motifs : dict, optional
+        The known motifs' enrichment (`poimkit.run.known.known_summary`).
 
     Returns
     -------
-    dict
-        JSON-ready; ``format``, ``format_version``, the data, ``parameters``
-        (the options, ``solver``, ``grid``, ``chosen``), ``family``, the CV
-        figures, ``motifs``, ``top_kmers``, ``figures``, ``runtimes`` and more.
+    RunSummary
+        The data, ``parameters`` (the options, ``solver``, ``grid``,
+        ``chosen``), ``family``, the CV, ``motifs``, ``top_kmers``,
+        ``figures``, ``runtimes`` and more.
     """
     options, model, cv = trained.plan.options, trained.model, trained.cv
     selection = trained.selection
     lengths = [len(x) for x in data.X]
-    return {
-        "format": RUN_FORMAT,
-        "format_version": SUMMARY_VERSION,
-        "dataset": dataset,
-        "inputs": data.inputs,
-        "n_sequences": int(data.y.size),
-        "n_positive": int((data.y == 1).sum()),
-        "n_negative": int((data.y == 0).sum()),
-        "n_dropped": int(data.dropped),
+    return RunSummary(
+        task="classification",
+        dataset=dataset,
+        inputs=data.inputs,
+        n_sequences=int(data.y.size),
+        n_positive=int((data.y == 1).sum()),
+        n_negative=int((data.y == 0).sum()),
+        n_dropped=int(data.dropped),
         **(made.description if made is not None else {}),
-        "length": data.length,
-        "lengths": [int(min(lengths)), int(max(lengths))],
-        "position_free": poim.position_free,
-        "n_motif_sequences": int(y_motifs.size),
-        "parameters": {
+        length=data.length,
+        lengths=[int(min(lengths)), int(max(lengths))],
+        position_free=poim.position_free,
+        n_motif_sequences=int(y_motifs.size),
+        parameters={
             **asdict(options),
             "solver": trained_solver(model, options),
             "grid": options.selects,
             "chosen": trained.chosen,
         },
-        "family": selection["family"] if selection else options.kernel,
-        "background": repr(background),
-        "versions": _versions(),
-        **{k: v for k, v in cv.items() if "out_of_fold" not in k},
+        family=selection["family"] if selection else options.kernel,
+        background=repr(background),
+        versions=_versions(),
+        cv=cv,
         **model.size(),
-        "motifs": _motif_rows(motifs, known),
-        "motifs_note": motif_note(cv, options, motifs),
-        "top_kmers": _top_kmers(poim),
-        "differential_peaks": _differential_peaks(poim),
-        "figures": figures,
-        "runtimes": runtimes,
-    }
+        motifs=_motif_rows(motifs, known),
+        motifs_note=motif_note(cv, options, motifs),
+        top_kmers=_top_kmers(poim),
+        differential_peaks=_differential_peaks(poim),
+        figures=figures,
+        runtimes=runtimes,
+        motif_model=motif_model,
+        known_motifs=known_motifs,
+    )
 
 
 def build_regression_summary(
@@ -164,15 +173,17 @@ def build_regression_summary(
     data: LabeledData,
     model: Any,
     poim: Poim,
-    cv: dict,
+    cv: CVResult,
     *,
     cv_folds: int,
     motifs: list[Motif],
     motifs_note: str,
     figures: list[str],
     runtimes: dict[str, float],
-) -> dict:
-    """The content of a regression run's ``summary.json``.
+    motif_model: dict | None = None,
+    peaks: dict | None = None,
+) -> RunSummary:
+    """A regression run's summary.
 
     Parameters
     ----------
@@ -184,9 +195,9 @@ def build_regression_summary(
         The final model, fitted.
     poim : Poim
         Its POIMs.
-    cv : dict
+    cv : CVResult
         `poimkit.run.regression.cv_regression`'s or
-        `~poimkit.run.regression.nested_regression`'s figures ({} without
+        `~poimkit.run.regression.nested_regression`'s (no figures without
         cross-validation), with ``selection`` when parameters were chosen.
     cv_folds : int
         The number of CV folds (0: none).
@@ -198,45 +209,45 @@ def build_regression_summary(
         The PNGs written.
     runtimes : dict
         Wall time per step, in seconds.
+    motif_model : dict, optional
+        The motif model's figures (`poimkit.run.motif_model.motif_model_summary`).
+    peaks : dict, optional
+        Peak input: its description (``peaks``, ``negatives``).
 
     Returns
     -------
-    dict
-        JSON-ready; ``task`` "regression", the data, ``family``, ``model``,
-        ``parameters``, ``target`` (mean, std), the CV figures, ``selection``,
-        ``motifs``, ``top_kmers``, ``figures``, ``runtimes`` and more.
+    RunSummary
+        ``task`` "regression", the data, ``family``, ``model``,
+        ``parameters``, ``target`` (mean, std), the CV, ``motifs``,
+        ``top_kmers``, ``figures``, ``runtimes`` and more.
     """
     y = data.y
     lengths = [len(x) for x in data.X]
-    return {
-        "format": RUN_FORMAT,
-        "task": "regression",
-        "inputs": [os.fspath(p) for p in inputs],
-        "n_sequences": int(y.size),
-        "length": data.length,
-        "lengths": [int(min(lengths)), int(max(lengths))],
-        "position_free": poim.position_free,
-        "family": family_of_model(model).name,
-        "model": type(model).__name__,
-        "parameters": {k: v for k, v in model.get_params().items() if k != "n_threads"},
-        "target": {"mean": float(np.mean(y)), "std": float(np.std(y))},
-        **{
-            k: v
-            for k, v in cv.items()
-            if k != "cv_predictions" and not k.endswith("out_of_fold_scores")
-        },
-        "selection": cv.get("selection"),
-        "cv_folds": cv_folds,
-        "n_support_vectors": int(model.n_support_.sum()),
-        "top_kmers": _top_kmers(poim),
-        "figures": figures,
-        "motifs": _motif_rows(motifs),
-        "motifs_note": motifs_note,
-        "differential_peaks": _differential_peaks(poim),
-        "background": repr(poim.background),
-        "runtimes": runtimes,
-        "versions": _versions(),
-    }
+    return RunSummary(
+        task="regression",
+        inputs=[os.fspath(p) for p in inputs],
+        n_sequences=int(y.size),
+        **(peaks or {}),
+        length=data.length,
+        lengths=[int(min(lengths)), int(max(lengths))],
+        position_free=poim.position_free,
+        family=family_of_model(model).name,
+        model=type(model).__name__,
+        parameters={k: v for k, v in model.get_params().items() if k != "n_threads"},
+        target={"mean": float(np.mean(y)), "std": float(np.std(y))},
+        cv=cv,
+        cv_folds=cv_folds,
+        n_support_vectors=int(model.n_support_.sum()),
+        top_kmers=_top_kmers(poim),
+        figures=figures,
+        motifs=_motif_rows(motifs),
+        motifs_note=motifs_note,
+        differential_peaks=_differential_peaks(poim),
+        background=repr(poim.background),
+        runtimes=runtimes,
+        versions=_versions(),
+        motif_model=motif_model,
+    )
 
 
 def _top_kmers(poim: Poim) -> list[dict]:
@@ -336,13 +347,13 @@ def _number(value: float) -> float | None:
     return None if np.isnan(value) else round(float(value), 3)
 
 
-def motif_note(cv: dict, options: RunOptions, motifs: list[Motif]) -> str:
+def motif_note(cv: CVResult, options: RunOptions, motifs: list[Motif]) -> str:
     """Why the motif list is what it is, in words (for the summary and report).
 
     Parameters
     ----------
-    cv : dict
-        `cross_validate`'s result (`NO_CV` without cross-validation).
+    cv : CVResult
+        `cross_validate`'s result (`CVResult.none` without cross-validation).
     options : RunOptions
         ``cv`` and ``max_motifs``.
     motifs : list of Motif
@@ -358,8 +369,8 @@ def motif_note(cv: dict, options: RunOptions, motifs: list[Motif]) -> str:
             f"{len(motifs)} motif(s) passed the test on held-out sequences at a "
             "false discovery rate of 5 %"
         )
-    if not better_than_chance(cv):
-        low, high = cv["cv_auc_interval"]
+    if not cv.better_than_chance():
+        low, high = cv.figure("interval")
         where = "includes 0.5" if low <= 0.5 <= high else "lies below 0.5"
         return (
             f"no motifs reported: the model is not better than chance (the 95 % "

@@ -18,7 +18,6 @@ import numpy as np
 from ..errors import InputError
 from .copy_fits import CopyFits
 from .crossval import (
-    NO_CV,
     cross_validate,
     plan_folds,
     record_chromosomes,
@@ -29,6 +28,7 @@ from .families import keep_family
 from .options import FIXED_DEFAULTS, RunOptions
 from .plan import RunPlan, TrainedModel
 from .registry import family_of
+from .results import CVResult
 
 if TYPE_CHECKING:
     from .genome import PeakSource
@@ -43,7 +43,7 @@ def train_model(
     *,
     progress: bool | str = False,
     fit_params: dict | None = None,
-    on_cv: Callable[[dict], None] | None = None,
+    on_cv: Callable[[CVResult], None] | None = None,
     step: Callable[[str], AbstractContextManager] | None = None,
     motif_model: bool = False,
 ) -> TrainedModel:
@@ -73,7 +73,7 @@ def train_model(
     TrainedModel
     """
     step = step or (lambda name: nullcontext())
-    cv = NO_CV
+    cv = CVResult.none()
     # the folds and the final model share copies' kernels; a CNN stops early
     # on held-out chromosomes where the folds go by chromosome
     fits = CopyFits(data, record_chromosomes(data, plan.options), progress is True)
@@ -99,14 +99,14 @@ def train_model(
                     fits=CopyFits(data, fits.groups, fits.progress),
                     split=split,
                 )
-            cv = keep_family(cv, deep, data.y, plan.options.kernel)
-            if cv["families_compared"]["chosen"] == "cnn":
+            cv, deep_kept = keep_family(cv, deep, data.y, plan.options.kernel)
+            if deep_kept:
                 plan, fit_params = plan.contender, None  # fit_params: the SVM's
         if on_cv is not None:
             on_cv(cv)
     with step("training"):
         model, chosen, selection = train_final(
-            data, plan, cv["selection"], fit_params=fit_params, fits=fits
+            data, plan, cv.selection, fit_params=fit_params, fits=fits
         )
         family = selection["family"] if selection is not None else plan.options.kernel
         on_copies = data.trains_copies(family)
@@ -118,7 +118,7 @@ def train_model(
 
 
 def calibrate_final(
-    model: Any, y: np.ndarray, cv: dict, selection: dict | None
+    model: Any, y: np.ndarray, cv: CVResult, selection: dict | None
 ) -> None:
     """Give the final classifier its Platt scaling (`poimkit.svm.calibration`).
 
@@ -134,13 +134,13 @@ def calibrate_final(
         registered family's, `poimkit.run.registry`).
     y : numpy.ndarray
         The labels.
-    cv : dict
-        `cross_validate`'s result (``out_of_fold_scores``).
+    cv : CVResult
+        `cross_validate`'s result (its out-of-fold ``scores``).
     selection : dict or None
         `selection_summary` of the final choice (``calibration``).
     """
-    if cv.get("out_of_fold_scores") is not None:
-        model.calibrate(cv["out_of_fold_scores"], y)
+    if cv.scores is not None:
+        model.calibrate(cv.scores, y)
     elif selection is not None and selection.get("calibration") is not None:
         model.calibration_ = tuple(selection["calibration"])
 
@@ -201,7 +201,7 @@ def train_classifier(
     linear: dict | None = None,
     client: Any = None,
     progress: bool = False,
-    on_cv: Callable[[dict], None] | None = None,
+    on_cv: Callable[[CVResult], None] | None = None,
 ) -> TrainedModel | None:
     """Cross-validate a classifier, train it on all records and save it.
 

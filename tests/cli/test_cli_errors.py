@@ -211,11 +211,12 @@ def test_dask_missing_exits_2_before_reading(data, tmp_path, monkeypatch, capsys
 
 def test_not_better_than_chance_says_where_the_interval_lies():
     from poimkit.run.options import RunOptions
+    from poimkit.run.results import CVResult
     from poimkit.run.summary import motif_note
 
-    cv = {"cv_auc": 0.0, "cv_auc_interval": [0.0, 0.0]}
+    cv = CVResult(figures={"cv_auc": 0.0, "cv_auc_interval": [0.0, 0.0]})
     assert "lies below 0.5" in motif_note(cv, RunOptions(), [])
-    cv = {"cv_auc": 0.55, "cv_auc_interval": [0.4, 0.7]}
+    cv = CVResult(figures={"cv_auc": 0.55, "cv_auc_interval": [0.4, 0.7]})
     assert "includes 0.5" in motif_note(cv, RunOptions(), [])
 
 

@@ -16,6 +16,7 @@ from poimkit.run.regression_search import (
     REGRESSION_EPSILON,
     REGRESSION_FIXED,
 )
+from poimkit.run.results import RunSummary
 
 from ..cli_runs import main, strict_json
 
@@ -186,6 +187,10 @@ def test_auto_chooses_gkm_for_position_free_signal(tmp_path, capsys):
     assert "chosen by inner CV" in captured.err and "Pearson" in captured.err
     low, high = summary["cv_pearson_interval"]
     assert low < summary["cv_pearson"] < high and len(summary["cv_pearson_folds"]) == 3
+    # read back as typed, a regression's summary is the same
+    typed = RunSummary.from_json(summary)
+    assert typed.task == "regression" and typed.cv.metric == "pearson"
+    assert typed.cv.selection == selection and typed.to_json() == summary
     page = (out / "report.html").read_text()
     assert "nested cross-validation" in page and "best inner Pearson" in page
     assert "gapped k-mer kernel</b>" in page

@@ -156,19 +156,22 @@ def test_scored_variants_is_public_and_documented():
 )
 def test_the_report_says_plainly_which_model_the_run_kept(chosen, words):
     """Was "(here it did)", which read as the opposite of what happened (18)."""
-    from poimkit.run.report.models import fidelity_sentence
+    from types import SimpleNamespace
 
-    summary = {
-        "family": "gkm",
-        "chosen_model": chosen,
-        "models": {"svm": {"cv_auc": 0.9}},
-        "motif_model": {
+    from poimkit.run.report.models import fidelity_sentence
+    from poimkit.run.results import CVResult
+
+    summary = SimpleNamespace(
+        family="gkm",
+        chosen_model=chosen,
+        cv=CVResult(models={"svm": {"cv_auc": 0.9}}, chosen_model=chosen),
+        motif_model={
             "fidelity": 0.8,
             "coefficients": [0.5, 0.2],
             "cv_auc": 0.82,
             "stack_cv_auc": 0.91,
         },
-    }
+    )
     sentence = fidelity_sentence(summary)
     assert sentence.endswith(words + "</p>")
     assert "here it did" not in sentence

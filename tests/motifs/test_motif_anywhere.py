@@ -177,7 +177,7 @@ def gkm_run(tmp_path_factory):
 
 def test_every_site_in_sites_tsv_is_in_its_record(gkm_run):
     out, summary, records, truth = gkm_run
-    motifs = {m["name"]: m for m in summary["motifs"]}
+    motifs = {m["name"]: m for m in summary.motifs}
     assert motifs, "the planted motif is found"
     header, *rows = [
         r.split("\t") for r in (out / "sites.tsv").read_text().splitlines()
@@ -203,12 +203,12 @@ def test_every_site_in_sites_tsv_is_in_its_record(gkm_run):
                 >= min(width, len(MOTIF)) - 2
             )
     assert at_planted >= 0.9 * len(truth)
-    assert summary["n_motif_sequences"] == summary["n_sequences"]
+    assert summary.n_motif_sequences == summary.n_sequences
 
 
 def test_report_of_a_position_free_model_shows_no_positions(gkm_run):
     out, summary, _, _ = gkm_run
-    figures = set(summary["figures"])
+    figures = set(summary.figures)
     assert {"kmer_importance.png", "site_positions.png"} <= figures
     positional = {"nucleotide_importance.png", "differential_poim.png"}
     assert not figures & positional

@@ -359,17 +359,20 @@ def test_a_run_without_final_motifs_falls_back_to_the_svm_figures():
     from poimkit.run.options import RunOptions
 
     svm_predictions, motif_predictions = np.arange(4.0), np.ones(4)
-    cv = {
-        "cv_pearson": 0.9,
-        "cv_predictions": motif_predictions,
-        "out_of_fold_scores": svm_predictions,
-        "models": {"svm": {"cv_pearson": 0.5}, "motifs": {"cv_pearson": 0.9}},
-        "chosen_model": "motifs",
-    }
+    from poimkit.run.results import CVResult
+
+    cv = CVResult(
+        "pearson",
+        {"cv_pearson": 0.9},
+        predictions=motif_predictions,
+        scores=svm_predictions,
+        models={"svm": {"cv_pearson": 0.5}, "motifs": {"cv_pearson": 0.9}},
+        chosen_model="motifs",
+    )
     data = LabeledData([], np.zeros((4, 10), np.uint8), np.arange(4.0), [], 0)
     explained, stack, chosen = final_models(
         WDKernelSVR(), [], data, np.full(4, 0.25), cv, RunOptions()
     )
     assert (explained, stack, chosen) == (None, None, "svm")
-    assert cv["chosen_model"] == "svm" and cv["cv_pearson"] == 0.5
-    assert cv["cv_predictions"] is svm_predictions
+    assert cv.chosen_model == "svm" and cv.figure() == 0.5
+    assert cv.predictions is svm_predictions

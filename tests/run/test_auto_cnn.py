@@ -1,5 +1,7 @@
 """``kernel="auto"`` with the CNN beside the SVM: the plan, the rule, a run."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -7,22 +9,21 @@ from poimkit import RunOptions
 from poimkit.run.data import LabeledData
 from poimkit.run.families import keep_family
 from poimkit.run.plan import make_plan
+from poimkit.run.results import CVResult
 from poimkit.svm.metrics import tie_tolerance
 
 from ..cli_runs import main, strict_json, write_gattaca
 
 
-def _cv(auc: float, chosen: str = "svm") -> dict:
+def _cv(auc: float, chosen: str = "svm") -> CVResult:
     """A cross-validation's result as `keep_family` reads it."""
     figures = {"cv_auc": auc, "cv_auc_std": 0.01, "cv_auc_interval": [0, 1]}
-    return {
-        **figures,
-        "cv_accuracy": 0.5,
-        "chosen_model": chosen,
-        "models": {"svm": {"cv_auc": auc}},
-        "out_of_fold_scores": np.zeros(4),
-        "selection": None,
-    }
+    return CVResult(
+        figures={**figures, "cv_accuracy": 0.5},
+        chosen_model=chosen,
+        models={"svm": {"cv_auc": auc}},
+        scores=np.zeros(4),
+    )
 
 
 @pytest.mark.parametrize("gain_in_errors", [-3.0, 0.0, 0.5, 0.99, 1.01, 2.0])
@@ -33,14 +34,14 @@ def test_the_cnn_is_kept_only_when_better_by_more_than_one_standard_error(
     svm = 0.80
     tolerance = tie_tolerance(svm, (400, 400))
     cnn = svm + gain_in_errors * tolerance
-    kept = keep_family(_cv(svm), _cv(cnn, "stack"), y, "gkm")
-    compared = kept["families_compared"]
+    kept, cnn_kept = keep_family(_cv(svm), _cv(cnn, "stack"), y, "gkm")
+    compared = kept.families_compared
     # the tolerance is that of the best figure; beyond it only if cnn leads
     best_tolerance = tie_tolerance(max(svm, cnn), (400, 400))
     wins = cnn > svm + best_tolerance
-    assert compared["chosen"] == ("cnn" if wins else "kernel")
-    assert kept["cv_auc"] == (cnn if wins else svm)
-    assert kept["chosen_model"] == ("stack" if wins else "svm")
+    assert compared["chosen"] == ("cnn" if wins else "kernel") and cnn_kept == wins
+    assert kept.figure() == (cnn if wins else svm)
+    assert kept.chosen_model == ("stack" if wins else "svm")
     assert compared["kernel"]["family"] == "gkm"
     assert compared["cnn"]["cv_auc"] == cnn and compared["kernel"]["cv_auc"] == svm
     assert "out_of_fold_scores" not in compared["cnn"]
@@ -115,10 +116,8 @@ def test_auto_run_that_keeps_the_cnn_explains_the_cnn(fasta, tmp_path, monkeypat
     import poimkit.run.train as train
 
     def cnn_kept(kernel, cnn, y, family):
-        kept = keep_family(kernel, cnn, y, family)
-        kept = {**cnn, "families_compared": kept["families_compared"]}
-        kept["families_compared"]["chosen"] = "cnn"
-        return kept
+        compared = keep_family(kernel, cnn, y, family)[0].families_compared
+        return replace(cnn, families_compared={**compared, "chosen": "cnn"}), True
 
     monkeypatch.setattr(train, "keep_family", cnn_kept)
     out = tmp_path / "run"

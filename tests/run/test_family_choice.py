@@ -132,7 +132,7 @@ def test_read_rows_stack_for_auto_unless_lengths_differ():
 def test_position_free_signal_chooses_gkm():
     X, y = _anywhere(50, 60, seed=1)
     cv = cross_validate(*_planned(X, y, RunOptions(**FAST)))
-    selection = cv["selection"]
+    selection = cv.selection
     assert selection["family"] == "gkm"
     assert [f["family"] for f in selection["folds"]] == ["gkm"] * 3
     rows = selection["families"]
@@ -141,7 +141,7 @@ def test_position_free_signal_chooses_gkm():
         rows["gkm"]["best_inner_auc"] - rows["wd"]["best_inner_auc"], abs=1e-6
     )
     assert selection["family_margin"] > selection["family_tolerance"]
-    assert cv["cv_auc"] > 0.9
+    assert cv.figure() > 0.9
     json.dumps(selection)  # JSON-ready
     model, chosen, _ = train_final(*_planned(X, y, RunOptions(**FAST)), selection)
     assert isinstance(model, GkmSVC) and chosen["l"] == 6 and "degree" not in chosen
@@ -151,11 +151,11 @@ def test_positional_signal_chooses_wd():
     X, y = _swapped(40, 40, seed=2)
     data = LabeledData([], X, y, [], 0)
     cv = cross_validate(data, make_plan(data, RunOptions(**FAST)))
-    selection = cv["selection"]
+    selection = cv.selection
     assert selection["family"] == "wd"
     assert {f["family"] for f in selection["folds"]} == {"wd"}
     assert selection["families"]["gkm"]["best_inner_auc"] < 0.75  # blind to it
-    assert selection["family_margin"] > 0.2 and cv["cv_auc"] > 0.95
+    assert selection["family_margin"] > 0.2 and cv.figure() > 0.95
     model, chosen, found = train_final(
         data, make_plan(data, RunOptions(**FAST))
     )  # selects itself
@@ -167,16 +167,16 @@ def test_kernel_option_fixes_the_family():
     X, y = _swapped(40, 40, seed=2)
     data = LabeledData([], X, y, [], 0)
     cv = cross_validate(data, make_plan(data, RunOptions(**FAST, kernel="gkm")))
-    assert cv["selection"]["family"] == "gkm"
-    assert list(cv["selection"]["families"]) == ["gkm"]
-    assert cv["selection"]["family_margin"] is None
+    assert cv.selection["family"] == "gkm"
+    assert list(cv.selection["families"]) == ["gkm"]
+    assert cv.selection["family_margin"] is None
     model, _, _ = train_final(
-        data, make_plan(data, RunOptions(**FAST, kernel="gkm")), cv["selection"]
+        data, make_plan(data, RunOptions(**FAST, kernel="gkm")), cv.selection
     )
     assert isinstance(model, GkmSVC)
     X, y = _anywhere(30, 40, seed=1)
     cv = cross_validate(*_planned(X, y, RunOptions(**FAST, kernel="wd")))
-    assert list(cv["selection"]["families"]) == ["wd"]
+    assert list(cv.selection["families"]) == ["wd"]
 
 
 def test_families_tie_goes_to_the_first():

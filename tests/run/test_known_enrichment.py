@@ -121,13 +121,13 @@ def test_a_peak_run_tests_known_motifs(tmp_path):
     ]
     assert len(lines) == 1 + len(known)
     assert lines[1].split("\t")[:2] == ["MA9.1", "MA9.1"]  # a file's names: ids
-    part = summary["known_motifs"]
+    part = summary.known_motifs
     assert part["n_tested"] == len(known) and part["n_enriched"] >= 1
     assert part["top"][0]["q_value"] < 1e-5
     page = (out / "report.html").read_text()
     assert "Known motifs in the positives" in page and "logo of MA9.1 MA9.1" in page
     # the found motifs were compared with the same known motifs
-    assert all("matches" in m for m in summary["motifs"])
+    assert all("matches" in m for m in summary.motifs)
 
 
 def test_known_jaspar_without_pyjaspar_exits_2_before_training(

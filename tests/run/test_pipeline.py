@@ -14,7 +14,7 @@ from poimkit.io import write_fasta
 from poimkit.io.outdir import LAYOUT, staged_directory
 from poimkit.motifs.formats import read_motifs
 from poimkit.poim import Poim
-from poimkit.run import RunOptions, run_pipeline
+from poimkit.run import RunOptions, RunSummary, run_pipeline
 
 from ..cli_runs import strict_json
 
@@ -49,7 +49,7 @@ def test_output_folder_holds_every_file(small_run):
     for name in (getattr(LAYOUT, field) for field in every):
         assert (out / name).is_file(), name
     figures = sorted(p.name for p in (out / "figures").iterdir())
-    assert figures == sorted(summary["figures"])
+    assert figures == sorted(summary.figures)
     assert {"roc.png", "differential_poim.png", "weight_mass.png"} <= set(figures)
     assert "nucleotide_importance.png" in figures
     assert {f"poim_order_{l}.png" for l in (1, 2, 3)} <= set(figures)
@@ -60,25 +60,29 @@ def test_output_folder_holds_every_file(small_run):
 def test_summary_contract_and_numbers(small_run, small_pair):
     out, summary = small_run
     on_disk = strict_json(out / "summary.json")
-    assert on_disk == summary
+    assert on_disk == summary.to_json()
+    assert on_disk["task"] == "classification" and on_disk["format_version"] == 1
     for key in ("cv_auc", "n_sequences", "length", "parameters", "versions", "motifs"):
-        assert key in summary
-    assert summary["n_sequences"] == 120 and summary["length"] == 30
-    assert summary["versions"]["poimkit"]
+        assert key in on_disk
+    # read back, the summary is the same (its CV without the held-out arrays)
+    assert RunSummary.from_json(on_disk).to_json() == on_disk
+    assert summary.n_sequences == 120 and summary.length == 30
+    assert summary.versions["poimkit"]
     # GC content alone, in the same folds (issue 55): said beside the AUC
-    assert len(summary["gc_cv_auc_folds"]) == 3 and 0 <= summary["gc_cv_auc"] <= 1
+    gc = summary.cv.baseline
+    assert len(gc["gc_cv_auc_folds"]) == 3 and 0 <= gc["gc_cv_auc"] <= 1
     report = (out / "report.html").read_text()
-    assert f"GC content alone reaches {summary['gc_cv_auc']:.3f}" in report
+    assert f"GC content alone reaches {summary.cv.baseline['gc_cv_auc']:.3f}" in report
     # the SVM's CV AUC is the mean of the folds of the documented split, each
     # fold's model with the parameters its inner CV chose (degree fixed by
     # SMALL); the summary's figures are those of the model the run chose
-    svm = summary["models"]["svm"]
-    assert summary["cv_auc"] == summary["models"][summary["chosen_model"]]["cv_auc"]
+    svm = summary.cv.models["svm"]
+    assert summary.cv.figure() == summary.cv.models[summary.chosen_model]["cv_auc"]
     pos, neg = small_pair
     _, X, y = read_labeled(pos=pos, neg=neg)
-    folds = summary["selection"]["folds"]
+    folds = summary.cv.selection["folds"]
     assert len(folds) == 3 and all(f["params"]["degree"] == 8 for f in folds)
-    assert summary["selection"]["grid"]["degree"] == [8]
+    assert summary.cv.selection["grid"]["degree"] == [8]
     aucs = []
     splits = StratifiedKFold(3, shuffle=True, random_state=0).split(X, y)
     for (train, test), fold in zip(splits, folds, strict=True):
@@ -87,11 +91,11 @@ def test_summary_contract_and_numbers(small_run, small_pair):
     assert svm["cv_auc"] == pytest.approx(np.mean(aucs), rel=1e-12)
     assert svm["cv_auc_folds"] == pytest.approx(aucs, abs=1e-6)
     # checksums name the inputs
-    digests = {i["role"]: i["sha256"] for i in summary["inputs"]}
+    digests = {i["role"]: i["sha256"] for i in summary.inputs}
     assert set(digests) == {"pos", "neg"}
     assert all(re.fullmatch("[0-9a-f]{64}", d) for d in digests.values())
     # motif rows: 1-based position, strongest first, and the same in motifs.meme
-    motifs = summary["motifs"]
+    motifs = summary.motifs
     assert motifs and {"consensus", "position", "importance"} <= set(motifs[0])
     assert [m["importance"] for m in motifs] == sorted(
         (m["importance"] for m in motifs), reverse=True
@@ -136,9 +140,9 @@ def test_no_motifs_from_a_model_at_chance(tmp_path):
     summary = run_pipeline(
         out, pos=str(pos), neg=str(neg), options=SMALL, progress=False
     )
-    assert summary["cv_auc_interval"][0] <= 0.5
-    assert summary["motifs"] == []
-    assert "not better than chance" in summary["motifs_note"]
+    assert summary.cv.figures["cv_auc_interval"][0] <= 0.5
+    assert summary.motifs == []
+    assert "not better than chance" in summary.motifs_note
     assert (out / "sites.tsv").read_text().splitlines() == [
         "sequence\tlabel\tmotif\tstart\tstrand\tscore"
     ]
@@ -151,8 +155,8 @@ def test_saved_model_and_poim_are_the_run_s(small_run, small_pair):
     pos, neg = small_pair
     _, X, y = read_labeled(pos=pos, neg=neg)
     model = WDKernelSVC.load(out / "model.npz")
-    chosen = summary["parameters"]["chosen"]
-    assert chosen == summary["selection"]["chosen"]  # the all-data inner CV's
+    chosen = summary.parameters["chosen"]
+    assert chosen == summary.cv.selection["chosen"]  # the all-data inner CV's
     np.testing.assert_allclose(
         model.decision_function(X),
         WDKernelSVC(**chosen).fit(X, y).decision_function(X),
@@ -160,7 +164,7 @@ def test_saved_model_and_poim_are_the_run_s(small_run, small_pair):
     )
     poim = Poim.load(out / "poim.npz")
     assert poim.max_order == 5
-    top = summary["top_kmers"][0]
+    top = summary.top_kmers[0]
     assert (top["kmer"], top["position"]) == poim.top(1)[0][:2]
     lines = (out / "top_kmers.tsv").read_text().splitlines()
     assert len(lines) == 51
@@ -170,13 +174,13 @@ def test_report_is_self_contained(small_run):
     out, summary = small_run
     page = (out / "report.html").read_text()
     sources = re.findall(r'src="([^"]*)"', page)
-    assert len(sources) == len(summary["figures"])
+    assert len(sources) == len(summary.figures)
     assert all(s.startswith("data:image/png;base64,") for s in sources)
     text = re.sub(r'src="data:[^"]*"', "", page)  # base64 may spell anything
     assert "<link" not in text and "http" not in text
-    assert f"{summary['cv_auc']:.3f}" in page
+    assert f"{summary.cv.figures['cv_auc']:.3f}" in page
     assert "chosen by nested cross-validation" in page
-    assert summary["motifs"][0]["iupac"] in page
+    assert summary.motifs[0]["iupac"] in page
 
 
 def test_existing_output_is_refused_then_replaced_with_force(small_pair, tmp_path):
@@ -276,8 +280,8 @@ def splice_runs(tmp_path_factory):
 
 def test_splice_donor_shows_gt_after_the_boundary(splice_runs):
     summary, poim = splice_runs["EI"]
-    assert summary["n_sequences"] + summary["n_dropped"] == 767 + 1655
-    assert summary["cv_auc"] > 0.97
+    assert summary.n_sequences + summary.n_dropped == 767 + 1655
+    assert summary.cv.figures["cv_auc"] > 0.97
     q1 = poim.q(1)
     # the two most important single letters anywhere: G at 31 and T at 32
     order = np.argsort(-q1.ravel())[:2]
@@ -289,7 +293,7 @@ def test_splice_donor_shows_gt_after_the_boundary(splice_runs):
 
 def test_splice_acceptor_shows_ag_and_polypyrimidine_tract(splice_runs):
     summary, poim = splice_runs["IE"]
-    assert summary["cv_auc"] > 0.97
+    assert summary.cv.figures["cv_auc"] > 0.97
     assert _q1(poim, "A", 29) > 0 and _q1(poim, "G", 30) > 0
     assert poim.top(1, order=2)[0][:2] == ("AG", 29)
     # upstream of the AG, pyrimidines raise the score and purines lower it
@@ -309,17 +313,17 @@ def test_promoters_show_the_minus_35_and_minus_10_boxes(tmp_path):
         options=RunOptions(degree=20, cv=3, max_order=6, max_motifs=3, grid=False),
         progress=False,
     )
-    assert summary["cv_auc"] > 0.9
+    assert summary.cv.figures["cv_auc"] > 0.9
     # -35 box TTGACA: 1-based 15 is position -36 relative to the start (+1 at 51)
-    top = summary["top_kmers"][0]
+    top = summary.top_kmers[0]
     assert (top["kmer"], top["position"]) == ("TTGACA", 15)
     # the -35 box is the first motif, from its sites, with evidence (53
     # positives are too few for the sites of the -10 box: see the benchmark)
-    first = summary["motifs"][0]
+    first = summary.motifs[0]
     assert "TTGAC" in first["consensus"] and abs(first["position"] - 16) <= 2
     assert first["frac_positive"] > 3 * first["frac_negative"]
-    assert all(m["q_value"] <= 0.05 for m in summary["motifs"])
-    assert all(set(m["iupac"]) != {"N"} for m in summary["motifs"])
+    assert all(m["q_value"] <= 0.05 for m in summary.motifs)
+    assert all(set(m["iupac"]) != {"N"} for m in summary.motifs)
 
 
 def test_motif_model_is_nested_and_saved(small_pair, tmp_path, monkeypatch):
@@ -346,11 +350,11 @@ def test_motif_model_is_nested_and_saved(small_pair, tmp_path, monkeypatch):
     for fold_ids, (train, test) in zip(seen, folds, strict=True):
         assert fold_ids == {ids[i] for i in train}
         assert not fold_ids & {ids[i] for i in test}
-    explained = summary["motif_model"]
-    assert summary["motifs"] and explained is not None
+    explained = summary.motif_model
+    assert summary.motifs and explained is not None
     assert 0.5 < explained["cv_auc"] <= 1 and explained["fidelity"] > 0.5
     assert [c["motif"] for c in explained["coefficients"]] == [
-        m["name"] for m in summary["motifs"]
+        m["name"] for m in summary.motifs
     ]
     loaded = load_motif_model(out / "motif_model.npz")
     assert isinstance(loaded, MotifClassifier)
@@ -358,9 +362,9 @@ def test_motif_model_is_nested_and_saved(small_pair, tmp_path, monkeypatch):
     report = (out / "report.html").read_text()
     assert "of the model's ranking" in report or "as well as the SVM" in report
     # the three models on the same folds; the figures are the chosen one's
-    models, chosen = summary["models"], summary["chosen_model"]
+    models, chosen = summary.cv.models, summary.chosen_model
     assert set(models) == {"svm", "motifs", "stack"} and chosen in models
-    assert summary["cv_auc"] == models[chosen]["cv_auc"]
+    assert summary.cv.figures["cv_auc"] == models[chosen]["cv_auc"]
     assert explained["cv_auc"] == models["motifs"]["cv_auc"]
     best = max(m["cv_auc"] for m in models.values())
     assert chosen != "svm" or models["svm"]["cv_auc"] >= best - 0.05

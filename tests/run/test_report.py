@@ -8,6 +8,7 @@ and a small gkm run, whose ``sites.tsv`` must point into the user's records.
 import csv
 import json
 from dataclasses import asdict
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from poimkit.run import RunOptions, run_pipeline
 from poimkit.run.crossval import auc_interval
 from poimkit.run.figures import write_figures
 from poimkit.run.report.page import _motif_table, _parameter_rows
+from poimkit.run.results import CVResult
 from poimkit.run.summary import _number
 
 from ..naive import reverse_complement_text
@@ -116,18 +118,18 @@ def test_logo_title_and_table_round_position_and_spread_alike(tmp_path):
         "q_value": 0.0,
         "strands": "+",
     }
-    page = _motif_table({"motifs": [row]}, tmp_path)
+    page = _motif_table(SimpleNamespace(motifs=[row], position_free=False), tmp_path)
     cells = [c.split("<")[0] for c in page.split('<td class="num">')[1:]]
     position, spread = cells[0], cells[1]
     assert title == f"m: GATT at {position} (spread {spread})"
     assert "&lt; 1e-300" in page and '<td class="num">0</td>' not in page
 
 
-def _summary(family: str, kernel: str, chosen: dict, **given) -> dict:
-    """A summary's ``parameters`` as `run_pipeline` writes them."""
+def _summary(family: str, kernel: str, chosen: dict, **given) -> SimpleNamespace:
+    """A summary's ``family`` and ``parameters`` as `run_pipeline` makes them."""
     options = json.loads(json.dumps(asdict(RunOptions(kernel=kernel, **given))))
     parameters = {**options, "solver": "kernel", "grid": True, "chosen": chosen}
-    return {"family": family, "parameters": parameters}
+    return SimpleNamespace(family=family, parameters=parameters)
 
 
 def test_parameter_table_names_the_kernel_and_shows_what_applies():
@@ -211,8 +213,8 @@ def gkm_run(tmp_path_factory):
 def test_gkm_sites_point_at_the_motif_in_the_user_s_records(gkm_run):
     """Issue 29 item 1: starts were in centre-cropped coordinates."""
     out, summary, records = gkm_run
-    assert summary["position_free"] and len(set(map(len, records.values()))) > 50
-    motif = summary["motifs"][0]
+    assert summary.position_free and len(set(map(len, records.values()))) > 50
+    motif = summary.motifs[0]
     assert motif["consensus"] in (MOTIF, reverse_complement_text(MOTIF))
     with open(out / "sites.tsv") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
@@ -229,8 +231,8 @@ def test_gkm_sites_point_at_the_motif_in_the_user_s_records(gkm_run):
 def test_gkm_report_shows_nothing_positional(gkm_run):
     out, summary, _ = gkm_run
     page = (out / "report.html").read_text()
-    assert not {f for f in summary["figures"] if f.startswith("poim_order_")}
-    assert not set(POSITIONAL) & set(summary["figures"])
+    assert not {f for f in summary.figures if f.startswith("poim_order_")}
+    assert not set(POSITIONAL) & set(summary.figures)
     assert "1-based mean start" not in page and "nucleotide importance" not in page
     assert "<td>kernel</td><td>gkm</td>" in page
     assert "<td>degree</td>" not in page and "&quot;" not in page
@@ -247,11 +249,13 @@ def test_report_gives_one_auc_per_model_and_demo_inputs(data, tmp_path):
         progress=False,
         dataset="bundled example",
     )
-    assert 0 <= summary["cv_auc_pooled"] <= 1
-    assert summary["inputs"][0]["path"] == "bundled example: p.fa (temporary copy)"
+    assert 0 <= summary.cv.figures["cv_auc_pooled"] <= 1
+    assert summary.inputs[0]["path"] == "bundled example: p.fa (temporary copy)"
     page = (tmp_path / "o" / "report.html").read_text()
     assert "the mean of the folds' own AUCs" in page and "class='hash'" in page
-    assert f"{summary['cv_auc_pooled']:.4f}" not in page  # one figure per model
+    assert (
+        f"{summary.cv.figures['cv_auc_pooled']:.4f}" not in page
+    )  # one figure per model
 
 
 def test_roc_legends_give_the_reported_auc_of_each_model():
@@ -275,7 +279,7 @@ def test_roc_legends_give_the_reported_auc_of_each_model():
             for m, a in zip(("svm", "motifs", "stack"), (0.81, 0.62, 0.93), strict=True)
         },
     }
-    curves = roc_curves(cv, "CNN")
+    curves = roc_curves(CVResult.from_mapping("auc", cv), "CNN")
     assert [(k, v[1]) for k, v in curves.items()] == [
         ("CNN", 0.81),
         ("motif model", 0.62),

@@ -37,9 +37,9 @@ def test_genomic_negatives_match_and_avoid_peaks(genomic_run, synthetic):
     out, summary = genomic_run
     peaks = read_peaks(synthetic.peaks)
     negatives = read_peaks(out / "negatives.bed")
-    assert summary["peaks"]["n_windows"] == len(peaks) == 80
-    assert summary["negatives"]["kind"] == "genomic"
-    assert summary["n_negative"] == len(negatives) == summary["negatives"]["matched"]
+    assert summary.peaks["n_windows"] == len(peaks) == 80
+    assert summary.negatives["kind"] == "genomic"
+    assert summary.n_negative == len(negatives) == summary.negatives["matched"]
     genome = open_genome(synthetic.genome, quiet=True)
     for chrom, start, end in zip(
         negatives.chrom, negatives.start, negatives.end, strict=True
@@ -50,7 +50,7 @@ def test_genomic_negatives_match_and_avoid_peaks(genomic_run, synthetic):
         assert not hit.any(), (chrom, start, end)
         assert (text_codes(genome.fetch(chrom, int(start), int(end))) < 4).all()
     # the record ids name the windows read (bedtools getfasta -s style)
-    roles = [i["role"] for i in summary["inputs"]]
+    roles = [i["role"] for i in summary.inputs]
     assert roles == ["peaks", "genome"]
     page = (out / "report.html").read_text()
     assert "windows of 100 letters around each summit" in page
@@ -78,7 +78,7 @@ def test_shuffle_negatives_keep_dinucleotides(synthetic, tmp_path):
         str(synthetic.peaks), str(synthetic.genome), width=60, negatives="shuffle"
     )
     summary = run_pipeline(out, options=FAST, progress=False, peaks=source)
-    assert summary["negatives"]["kind"] == "shuffle"
+    assert summary.negatives["kind"] == "shuffle"
     ids, shuffled = read_fasta(out / "negatives.fa")
     genome = open_genome(synthetic.genome, quiet=True)
     peaks = read_peaks(synthetic.peaks).windows(60)
@@ -91,7 +91,7 @@ def test_shuffle_negatives_keep_dinucleotides(synthetic, tmp_path):
             codes = 3 - codes[::-1]
         pairs = Counter(zip(codes[:-1].tolist(), codes[1:].tolist(), strict=True))
         assert pairs == Counter(zip(seq[:-1].tolist(), seq[1:].tolist(), strict=True))
-    assert summary["n_negative"] == summary["n_positive"]
+    assert summary.n_negative == summary.n_positive
 
 
 def test_train_writes_negatives_beside_the_model(synthetic, tmp_path, capsys):
@@ -154,16 +154,18 @@ def test_motif_destroying_variants_rank_first(synthetic, tmp_path):
 
 def test_peak_runs_hold_out_whole_chromosomes(genomic_run, synthetic, tmp_path):
     _, summary = genomic_run
-    assert summary["cv_split"] == "chromosome"
-    held = [set(fold["chromosomes"]) for fold in summary["folds"]]
+    assert summary.cv.split == "chromosome"
+    held = [set(fold["chromosomes"]) for fold in summary.cv.folds]
     assert len(held) == 2 and not held[0] & held[1]
     assert held[0] | held[1] == {"chr1", "chr2", "chr3"}
-    assert [fold["auc"] for fold in summary["folds"]] == summary["cv_auc_folds"]
+    assert [fold["auc"] for fold in summary.cv.folds] == summary.cv.figures[
+        "cv_auc_folds"
+    ]
     source = PeakSource(str(synthetic.peaks), str(synthetic.genome), width=100)
     options = RunOptions(**{**FAST.__dict__, "cv_by": "random"})
     out = tmp_path / "r"
     summary = run_pipeline(out, options=options, progress=False, peaks=source)
-    assert summary["cv_split"] == "random" and "chromosomes" not in summary["folds"][0]
+    assert summary.cv.split == "random" and "chromosomes" not in summary.cv.folds[0]
 
 
 def test_cv_by_chrom_needs_genomic_ids(tmp_path, capsys):

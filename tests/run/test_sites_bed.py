@@ -30,7 +30,7 @@ def test_sites_bed_points_at_the_sites_letters(tmp_path):
     out = tmp_path / "out"
     source = PeakSource(str(peaks), str(g.genome), width=100)
     summary = run_pipeline(out, options=FAST, progress=False, peaks=source)
-    widths = {m["name"]: len(m["iupac"]) for m in summary["motifs"]}
+    widths = {m["name"]: len(m["iupac"]) for m in summary.motifs}
     lines = (out / "sites.bed").read_text().splitlines()
     assert lines, "the planted motif has sites in the peaks"
     rows = [line.split("\t") for line in lines]

@@ -169,11 +169,11 @@ WD = RunOptions(
 def test_peak_runs_with_a_wd_model_train_on_moved_copies(synthetic, tmp_path):
     source = PeakSource(str(synthetic.peaks), str(synthetic.genome), width=60)
     summary = run_pipeline(tmp_path / "wd", options=WD, progress=False, peaks=source)
-    copies = summary["peaks"]["training_copies"]
+    copies = summary.peaks["training_copies"]
     assert copies == {"offsets": [0, -10, -5, 5, 10], "copies": 5}
     off = PeakSource(str(synthetic.peaks), str(synthetic.genome), width=60, jitter=0)
     summary = run_pipeline(tmp_path / "off", options=WD, progress=False, peaks=off)
-    assert summary["peaks"]["training_copies"] is None
+    assert summary.peaks["training_copies"] is None
 
 
 @pytest.mark.parametrize(

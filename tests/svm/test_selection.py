@@ -252,7 +252,7 @@ def test_cross_validate_records_grid_choices_and_corners(fasta_pair):
     _, _, X, y = fasta_pair
     data = LabeledData([], X, y, [], 0)
     cv = cross_validate(data, make_plan(data, RunOptions(degree=6, cv=3)))
-    selection = cv["selection"]
+    selection = cv.selection
     assert selection["grid"] == {
         "degree": [6],
         "shift": [0, 2, 4, 8],
@@ -264,7 +264,7 @@ def test_cross_validate_records_grid_choices_and_corners(fasta_pair):
     assert len(selection["table"]) == 4  # one row per kernel setting
     json.dumps(selection)  # JSON-ready
     assert (
-        cross_validate(data, make_plan(data, RunOptions(cv=3, grid=False)))["selection"]
+        cross_validate(data, make_plan(data, RunOptions(cv=3, grid=False))).selection
         is None
     )
 
@@ -281,9 +281,9 @@ def test_train_selects_by_default_like_run(tmp_path, fasta_pair, capsys):
     assert "chosen by inner CV: degree 6, shift" in printed.err
     # the same numbers as the CV of `poimkit run` (one code path)
     cv = cross_validate(*_planned(X, y, RunOptions(degree=6, cv=3)))
-    assert float(first[1]) == pytest.approx(cv["cv_auc"], abs=5e-5)
+    assert float(first[1]) == pytest.approx(cv.figure(), abs=5e-5)
     model = load_model(out)
-    chosen = cv["selection"]["chosen"]
+    chosen = cv.selection["chosen"]
     assert (model.degree, model.shift, model.C) == (6, chosen["shift"], chosen["C"])
 
 

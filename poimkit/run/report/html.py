@@ -9,6 +9,10 @@ from __future__ import annotations
 import base64
 import html
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..results import RunSummary
 
 #: the pages' style sheet
 STYLE = """
@@ -128,12 +132,12 @@ def probability(p: float) -> str:
     return _TINY if p == 0 else f"{p:.2g}"
 
 
-def software_and_times(summary: dict) -> list[str]:
+def software_and_times(summary: RunSummary) -> list[str]:
     """A report's last tables: the software versions, each step's wall time.
 
     Parameters
     ----------
-    summary : dict
+    summary : RunSummary
         A run's ``summary.json`` content (``versions``; ``runtimes`` where
         the run timed its steps).
 
@@ -142,8 +146,8 @@ def software_and_times(summary: dict) -> list[str]:
     list of str
         The tables' HTML.
     """
-    parts = [table(["software", "version"], list(summary["versions"].items()))]
-    runtimes = [[k, f"{v:.2f} s"] for k, v in summary.get("runtimes", {}).items()]
+    parts = [table(["software", "version"], list(summary.versions.items()))]
+    runtimes = [[k, f"{v:.2f} s"] for k, v in summary.runtimes.items()]
     if runtimes:
         parts.append(table(["step", "wall time"], runtimes, {1}))
     return parts

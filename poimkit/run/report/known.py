@@ -8,20 +8,24 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...motifs.enrichment import MATCH_Q
 from ...motifs.sites import SITE_FPR
 from ..known import logo_name
 from .html import img, probability, table
 
+if TYPE_CHECKING:
+    from ..results import RunSummary
 
-def known_section(s: dict, figures: Path) -> list[str]:
+
+def known_section(s: RunSummary, figures: Path) -> list[str]:
     """The known-motif heading, its explanation and the table of the top rows.
 
     Parameters
     ----------
-    s : dict
-        The content of ``summary.json``; nothing without ``known_motifs``.
+    s : RunSummary
+        The run's summary; nothing without ``known_motifs``.
     figures : pathlib.Path
         The folder holding the logos.
 
@@ -30,7 +34,7 @@ def known_section(s: dict, figures: Path) -> list[str]:
     list of str
         HTML pieces.
     """
-    known = s.get("known_motifs")
+    known = s.known_motifs
     if not known:
         return []
     rows = [

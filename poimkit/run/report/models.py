@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...param_docs import parameters_from
 from ..crossval import split_text
 from .html import table
+
+if TYPE_CHECKING:
+    from ..results import RunSummary
 
 #: what each model a run chooses among is, in the report's words
 MODEL_WORDS = {
@@ -20,59 +25,59 @@ KEPT_WORDS = {
 }
 
 #: a Parameters section of the one argument ``s`` (`poimkit.param_docs`)
-_ON_SUMMARY = parameters_from({"s": "s : dict\n    A run's summary."})("s")
+_ON_SUMMARY = parameters_from({"s": "s : RunSummary\n    A run's summary."})("s")
 
 
-def trained_name(s: dict) -> str:
+def trained_name(family: str | None) -> str:
     """What the run trained, in a word: "CNN" for ``--kernel cnn``, else "SVM".
 
     Parameters
     ----------
-    s : dict
-        A run's summary (``family``).
+    family : str or None
+        The run's family (``RunSummary.family``; "auto" or None: unresolved).
 
     Examples
     --------
-    >>> trained_name({"family": "cnn"}), trained_name({"family": "gkm"})
+    >>> trained_name("cnn"), trained_name("gkm")
     ('CNN', 'SVM')
     """
     from ..registry import find_family
 
-    found = find_family(s.get("family"))
+    found = find_family(family)
     return "SVM" if found is None else found.trained_name
 
 
 @_ON_SUMMARY
-def model_words(s: dict, name: str) -> str:
+def model_words(s: RunSummary, name: str) -> str:
     """`MODEL_WORDS` of ``name``, with the trained model named for its family.
 
     %(parameters)s
     name : str
         "svm", "motifs" or "stack".
     """
-    return MODEL_WORDS[name].replace("SVM", trained_name(s))
+    return MODEL_WORDS[name].replace("SVM", trained_name(s.family))
 
 
 @_ON_SUMMARY
-def headline(s: dict) -> str:
+def headline(s: RunSummary) -> str:
     """The opening's figures: the chosen model's CV AUC, and the SVM's (CNN's) if other.
 
     %(parameters)s
     """
-    if s["cv_auc"] is None:
+    if not s.cv.done:
         return (
             "was trained on all of them <b>without cross-validation</b> "
             "(cv 0): how well it separates new sequences is unknown.</p>"
         )
-    chosen = s.get("chosen_model", "svm")
+    chosen, f = s.chosen_model, s.cv.figures
     figures = (
-        f"<b>cross-validated ROC AUC of {s['cv_auc']:.3f}</b> (&plusmn; "
-        f"{s['cv_auc_std']:.3f} over {split_text(s)}{gc_words(s)}) and an "
-        f"accuracy of {s['cv_accuracy']:.3f}{_accuracy_detail(s)}"
+        f"<b>cross-validated ROC AUC of {f['cv_auc']:.3f}</b> (&plusmn; "
+        f"{f['cv_auc_std']:.3f} over {split_text(s.cv)}{gc_words(s)}) and an "
+        f"accuracy of {f['cv_accuracy']:.3f}{_accuracy_detail(s)}"
     )
     if chosen == "svm":
         return f"separates them with a {figures}.</p>"
-    svm = s["models"]["svm"]
+    svm = s.cv.models["svm"]
     return (
         f"separates them with a cross-validated ROC AUC of {svm['cv_auc']:.3f}; "
         f"{model_words(s, chosen)} does better, with a {figures}, and is the model "
@@ -81,46 +86,48 @@ def headline(s: dict) -> str:
     )
 
 
-def gc_words(s: dict) -> str:
+def gc_words(s: RunSummary) -> str:
     """Words on GC content alone in the same folds (empty if not measured).
 
     Parameters
     ----------
-    s : dict
+    s : RunSummary
         A run's summary (``gc_cv_auc``, `poimkit.run.gc_baseline`).
     """
-    if s.get("gc_cv_auc") is None:
+    if s.cv.baseline.get("gc_cv_auc") is None:
         return ""
-    return f"; GC content alone reaches {s['gc_cv_auc']:.3f} in the same folds"
+    gc = s.cv.baseline["gc_cv_auc"]
+    return f"; GC content alone reaches {gc:.3f} in the same folds"
 
 
-def _accuracy_detail(s: dict) -> str:
+def _accuracy_detail(s: RunSummary) -> str:
     """Balanced accuracy and the best threshold's, in brackets (empty if absent)."""
-    if s.get("cv_balanced_accuracy") is None:
+    f = s.cv.figures
+    if f.get("cv_balanced_accuracy") is None:
         return ""
     return (
-        f" (balanced {s['cv_balanced_accuracy']:.3f}; the best threshold on the "
-        f"same held-out scores would reach {s['cv_best_accuracy']:.3f})"
+        f" (balanced {f['cv_balanced_accuracy']:.3f}; the best threshold on the "
+        f"same held-out scores would reach {f['cv_best_accuracy']:.3f})"
     )
 
 
 @_ON_SUMMARY
-def fidelity_sentence(s: dict) -> str:
+def fidelity_sentence(s: RunSummary) -> str:
     """How much of the model's ranking its motifs explain (empty: no motif model).
 
     %(parameters)s
     """
-    explained = s.get("motif_model")
+    explained = s.motif_model
     if not explained or explained["fidelity"] is None:
         return ""
     n = len(explained["coefficients"])
     them = f"The {n} motif{'s' if n > 1 else ''}"
-    model = trained_name(s)
+    model = trained_name(s.family)
     alone = (
         "a logistic model of the motifs alone (each fold's motifs found in its "
         "training sequences only) reaches a cross-validated ROC AUC "
         f"of {explained['cv_auc']:.3f}, the {model} "
-        f"{s['models']['svm']['cv_auc']:.3f}"
+        f"{s.cv.models['svm']['cv_auc']:.3f}"
     )
     if explained["fidelity"] >= 1:
         verb = "rank" if n > 1 else "ranks"
@@ -135,20 +142,20 @@ def fidelity_sentence(s: dict) -> str:
         f"<p class='big'>{opening}{alone}. The stack of the {model}'s score and the "
         f"motifs reaches {explained['stack_cv_auc']:.3f}. A run keeps the {model} "
         "unless another model is better by more than one standard error: "
-        f"{KEPT_WORDS[s.get('chosen_model') or 'svm'].format(model=model)}.</p>"
+        f"{KEPT_WORDS[s.chosen_model or 'svm'].format(model=model)}.</p>"
     )
 
 
 @_ON_SUMMARY
-def effects_table(s: dict) -> str:
+def effects_table(s: RunSummary) -> str:
     """The motif model's coefficient per motif (empty: no motif model).
 
     %(parameters)s
     """
-    explained = s.get("motif_model")
+    explained = s.motif_model
     if not explained:
         return ""
-    classes = {m["name"]: m.get("class", "") for m in s["motifs"]}
+    classes = {m["name"]: m.get("class", "") for m in s.motifs}
     rows = [
         [
             c["motif"],
@@ -180,18 +187,18 @@ def effects_table(s: dict) -> str:
 
 
 @_ON_SUMMARY
-def regression_models_text(s: dict) -> str:
+def regression_models_text(s: RunSummary) -> str:
     """The motif model's share and the model chosen (empty: no motif model).
 
     %(parameters)s
     """
-    explained = s.get("motif_model")
+    explained = s.motif_model
     if not explained or explained.get("fidelity") is None:
         return ""
     n = len(explained["coefficients"])
-    chosen = s.get("chosen_model", "svm")
-    svm = s["models"]["svm"]["cv_pearson"]
-    counted = any(m.get("counted") for m in s.get("motifs", []))
+    chosen = s.chosen_model
+    svm = s.cv.models["svm"]["cv_pearson"]
+    counted = any(m.get("counted") for m in s.motifs)
     features = "best site scores and word counts" if counted else "best site scores"
     return (
         f"<p class='big'>The {n} motif{'s' if n > 1 else ''} alone (a ridge model "
@@ -205,7 +212,7 @@ def regression_models_text(s: dict) -> str:
     )
 
 
-def families_section(s: dict) -> str:
+def families_section(s: RunSummary) -> str:
     """Both families side by side when ``kernel="auto"`` also trained the CNN.
 
     One row per family: its model's, motif model's and stack's CV AUC, and
@@ -213,12 +220,12 @@ def families_section(s: dict) -> str:
 
     Parameters
     ----------
-    s : dict
+    s : RunSummary
         A run's summary (``families_compared``, `poimkit.run.families`).
     """
     from ..families import CHOICE_WORDS, ORDER, families_text
 
-    compared = s.get("families_compared")
+    compared = s.cv.families_compared
     if not compared:
         return ""
     rows = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...io import atomic_path
 from .html import (
@@ -26,6 +27,9 @@ from .models import (
     model_words,
     trained_name,
 )
+
+if TYPE_CHECKING:
+    from ..results import RunSummary
 
 #: the motifs' introduction: how sites are found, what the columns mean
 _MOTIFS_INTRO = {
@@ -57,7 +61,7 @@ _SITES_FILE = {
 
 
 def motif_columns(
-    s: dict, figures: Path, evidence: dict[str, Callable[[dict], object]]
+    s: RunSummary, figures: Path, evidence: dict[str, Callable[[dict], object]]
 ) -> tuple[list[str], list[list]]:
     """The motif table's header and rows, its evidence columns given.
 
@@ -66,8 +70,8 @@ def motif_columns(
 
     Parameters
     ----------
-    s : dict
-        The content of ``summary.json`` (its ``motifs``).
+    s : RunSummary
+        The run's summary (its ``motifs``).
     figures : pathlib.Path
         The folder holding the motifs' logos.
     evidence : dict
@@ -78,9 +82,9 @@ def motif_columns(
     header : list of str
     rows : list of list
     """
-    anywhere = bool(s.get("position_free"))
+    anywhere = bool(s.position_free)
     rows = []
-    for m in s["motifs"]:
+    for m in s.motifs:
         where = (
             ["both" if m["strands"] == "+-" else "one"]
             if anywhere
@@ -103,14 +107,14 @@ def motif_columns(
     return ["motif", "logo", "IUPAC", *where, "importance", "sites", *evidence], rows
 
 
-def _motif_table(s: dict, figures: Path) -> str:
+def _motif_table(s: RunSummary, figures: Path) -> str:
     """The motif table: positional columns, or strands for a position-free model."""
-    compared = "matches" in s["motifs"][0]
+    compared = "matches" in s.motifs[0]
     header, rows = motif_columns(
         s,
         figures,
         {
-            **({"class": lambda m: m["class"]} if "class" in s["motifs"][0] else {}),
+            **({"class": lambda m: m["class"]} if "class" in s.motifs[0] else {}),
             "positives": lambda m: f"{100 * m['frac_positive']:.0f} %",
             "negatives": lambda m: f"{100 * m['frac_negative']:.0f} %",
             "q-value": lambda m: probability(m["q_value"]),
@@ -141,17 +145,17 @@ def _params_text(params: dict) -> str:
     )
 
 
-def _quality(s: dict, figures: Path) -> list[str]:
+def _quality(s: RunSummary, figures: Path) -> list[str]:
     """The section on cross-validation: ROC curve and the folds' AUCs."""
     parts = ["<h2>How well the classes are separated</h2>"]
-    chosen = s.get("chosen_model", "svm")
+    chosen = s.chosen_model
     parts.append(
         "<p>ROC curve of the out-of-fold scores: every sequence scored by a model "
         "that did not see it in training"
         + (
-            f" (the {trained_name(s)}'s, the motif model's and the stack's; the "
+            f" (the {trained_name(s.family)}'s, the motif model's and the stack's; the "
             f"table gives the folds of {model_words(s, chosen)})"
-            if s.get("models")
+            if s.cv.models
             else ""
         )
         + ". Each curve pools its folds' scores; the AUC in its legend is the "
@@ -162,19 +166,23 @@ def _quality(s: dict, figures: Path) -> list[str]:
     folds = [
         [i + 1, f"{a:.4f}", f"{b:.4f}"]
         for i, (a, b) in enumerate(
-            zip(s["cv_auc_folds"], s["cv_accuracy_folds"], strict=True)
+            zip(
+                s.cv.figures["cv_auc_folds"],
+                s.cv.figures["cv_accuracy_folds"],
+                strict=True,
+            )
         )
     ]
     header = ["fold", "ROC AUC", "accuracy"]
-    if s.get("selection"):
+    if s.cv.selection:
         header.append("parameters chosen by the inner CV")
-        compared = len(s["selection"].get("families") or {}) > 1
-        for row, fold in zip(folds, s["selection"]["folds"], strict=True):
+        compared = len(s.cv.selection.get("families") or {}) > 1
+        for row, fold in zip(folds, s.cv.selection["folds"], strict=True):
             family = f"{fold['family']}: " if compared else ""
             row.append(family + _params_text(fold["params"]))
     parts.append(table(header, folds, {0, 1, 2}))
-    if "reliability.png" in s.get("figures", []):
-        parts.append(_PROBABILITIES.format(**s))
+    if "reliability.png" in s.figures:
+        parts.append(_PROBABILITIES.format(**s.cv.figures))
         parts.append(img(figures, "reliability.png", "reliability diagram"))
     return parts
 
@@ -322,19 +330,19 @@ def _family(name: str, chosen: dict):
     return find_family(name) or family_of_parameters(chosen)
 
 
-def _parameter_rows(s: dict) -> list[list[str]]:
+def _parameter_rows(s: RunSummary) -> list[list[str]]:
     """The settings of the run that apply to its model, in plain words.
 
     One left unset shows the value the model used (chosen or default);
     options of the other model family, or that need an option not given
     (``drop_short`` without ``crop``), are left out.
     """
-    parameters = s["parameters"]
+    parameters = s.parameters
     chosen = parameters.get("chosen") or {}
     from ..registry import family as registered
     from ..registry import family_names
 
-    own = _family(s.get("family", parameters.get("kernel")), chosen)
+    own = _family(s.family, chosen)
     kernel = own.model_name(chosen)
     how = "chosen by the inner CV" if parameters.get("grid") else "default"
     others = [registered(f) for f in family_names() if f != own.name]
@@ -359,35 +367,32 @@ def _parameter_rows(s: dict) -> list[list[str]]:
     return rows
 
 
-def _model_text(s: dict) -> str:
+def _model_text(s: RunSummary) -> str:
     """``A WDS (shift 4)-kernel SVM of degree 20, C = 1,`` or its gkm or CNN sibling."""
-    chosen = s["parameters"]["chosen"]
-    return _family(s.get("family", s["parameters"].get("kernel")), chosen).describe(
-        chosen
-    )
+    chosen = s.parameters["chosen"]
+    return _family(s.family, chosen).describe(chosen)
 
 
-def _top_kmer_table(s: dict) -> str:
+def _top_kmer_table(s: RunSummary) -> str:
     """The summary's strongest POIM entries, with positions unless position-free."""
-    anywhere = bool(s.get("position_free"))
+    anywhere = bool(s.position_free)
     top = [
         [
             Markup(f"<span class='mono'>{html.escape(t['kmer'])}</span>"),
             *([] if anywhere else [t["position"]]),
             f"{t['value']:.4g}",
         ]
-        for t in s["top_kmers"]
+        for t in s.top_kmers
     ]
     if anywhere:
         return table(["k-mer", "Q"], top, {1})
     return table(["k-mer", "position", "Q"], top, {1, 2})
 
 
-def _where_sections(s: dict, figures: Path) -> list[str]:
+def _where_sections(s: RunSummary, figures: Path) -> list[str]:
     """A positional model: where it looks, and its strongest positional k-mers."""
     peaks = [
-        [p["length"], p["position"], f"{p['value']:.3g}"]
-        for p in s["differential_peaks"]
+        [p["length"], p["position"], f"{p['value']:.3g}"] for p in s.differential_peaks
     ]
     return [
         "<h2>Where in the sequence the model looks</h2>",
@@ -410,10 +415,10 @@ def _where_sections(s: dict, figures: Path) -> list[str]:
     ]
 
 
-def _anywhere_sections(s: dict, figures: Path) -> list[str]:
+def _anywhere_sections(s: RunSummary, figures: Path) -> list[str]:
     """A position-free model: the k-mers it rewards or penalises anywhere."""
-    drawn = "kmer_importance.png" in s["figures"]
-    own = _family(s.get("family", ""), s["parameters"].get("chosen") or {})
+    drawn = "kmer_importance.png" in s.figures
+    own = _family(s.family, s.parameters.get("chosen") or {})
     kind = own.reads or html.escape(own.title)
     return [
         "<h2>Which k-mers the model rewards, anywhere</h2>",
@@ -429,18 +434,18 @@ def _anywhere_sections(s: dict, figures: Path) -> list[str]:
     ]
 
 
-def _poim_sections(s: dict, figures: Path) -> list[str]:
+def _poim_sections(s: RunSummary, figures: Path) -> list[str]:
     """The POIM heatmaps per k-mer length."""
     return [
         "<h2>POIMs per k-mer length</h2>",
         "<p>Rows are k-mers (all of them up to length 2, otherwise the 20 with the "
         "largest peak), columns 1-based start positions; red raises the score, "
         "blue lowers it.</p>",
-        *(img(figures, f, f) for f in s["figures"] if f.startswith("poim_order_")),
+        *(img(figures, f, f) for f in s.figures if f.startswith("poim_order_")),
     ]
 
 
-def model_sections(s: dict, figures: Path, quality: list[str]) -> list[str]:
+def model_sections(s: RunSummary, figures: Path, quality: list[str]) -> list[str]:
     """What the model looks at, how well it does (``quality``), its POIMs.
 
     A positional model's differential POIM and strongest positional k-mers
@@ -450,8 +455,8 @@ def model_sections(s: dict, figures: Path, quality: list[str]) -> list[str]:
 
     Parameters
     ----------
-    s : dict
-        The content of ``summary.json``, of a classification or a regression run.
+    s : RunSummary
+        The run's summary, of a classification or a regression run.
     figures : pathlib.Path
         The folder holding the PNGs the summary lists.
     quality : list of str
@@ -462,22 +467,22 @@ def model_sections(s: dict, figures: Path, quality: list[str]) -> list[str]:
     list of str
         The sections' HTML.
     """
-    if s.get("position_free"):
+    if s.position_free:
         parts = _anywhere_sections(s, figures)
-    elif "differential_poim.png" in s["figures"]:
+    elif "differential_poim.png" in s.figures:
         parts = _where_sections(s, figures)
     else:
         parts = []
     parts.append(_top_kmer_table(s))
     parts.extend(quality)
-    if any(f.startswith("poim_order_") for f in s["figures"]):
+    if any(f.startswith("poim_order_") for f in s.figures):
         parts.extend(_poim_sections(s, figures))
     return parts
 
 
-def _peaks_section(s: dict) -> str:
+def _peaks_section(s: RunSummary) -> str:
     """Where the sequences came from: the peaks' windows and the negatives made."""
-    peaks, negatives = s["peaks"], s["negatives"]
+    peaks, negatives = s.peaks, s.negatives
     width = (
         f"windows of {peaks['width']} letters around each {peaks['centred_on']}"
         if peaks["width"]
@@ -489,7 +494,7 @@ def _peaks_section(s: dict) -> str:
         f"{dropped['n_letters']} holding N" if dropped["n_letters"] else "",
     ]
     lost = " and ".join(x for x in lost if x)
-    made = f"The {s['n_negative']} negatives"
+    made = f"The {s.n_negative} negatives"
     if negatives["kind"] == "genomic":
         made += (
             f" (for {negatives['requested']} requested: "
@@ -509,7 +514,7 @@ def _peaks_section(s: dict) -> str:
         f"{html.escape(peaks['file'])}</span> ({peaks['format']})"
         + (f"; {lost} were left out" if lost else "")
         + f". {made}{html.escape(negatives['what_it_tells'])}"
-        + _copies_text(peaks.get("training_copies"), s.get("family"))
+        + _copies_text(peaks.get("training_copies"), s.family)
         + "</p>"
     )
 
@@ -538,23 +543,23 @@ def _checksum(item: dict) -> str:
     return f"{item['index_sha256']} (of its .fai index)"
 
 
-def render_report(summary: dict, figures: Path) -> str:
+def render_report(summary: RunSummary, figures: Path) -> str:
     """The report page as a string.
 
     Parameters
     ----------
-    summary : dict
-        The content of ``summary.json``.
+    summary : RunSummary
+        The run's summary.
     figures : pathlib.Path
         The folder holding the PNGs the summary lists.
     """
     s = summary
-    name = s.get("dataset") or ", ".join(Path(i["path"]).name for i in s["inputs"])
-    lengths = s.get("lengths") or [s["length"], s["length"]]
+    name = s.dataset or ", ".join(Path(i["path"]).name for i in s.inputs)
+    lengths = s.lengths or [s.length, s.length]
     described = (
-        f"{s['n_sequences']} sequences of length {s['length']}"
+        f"{s.n_sequences} sequences of length {s.length}"
         if lengths[0] == lengths[1]
-        else f"{s['n_sequences']} sequences of lengths {lengths[0]} to {lengths[1]}"
+        else f"{s.n_sequences} sequences of lengths {lengths[0]} to {lengths[1]}"
     )
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
@@ -563,47 +568,47 @@ def render_report(summary: dict, figures: Path) -> str:
         f"<h1>poimkit report: {html.escape(name)}</h1>",
         "<p class='big'>"
         f"{described} "
-        f"({s['n_positive']} positive, {s['n_negative']} negative"
-        + (f"; {s['n_dropped']} dropped" if s["n_dropped"] else "")
+        f"({s.n_positive} positive, {s.n_negative} negative"
+        + (f"; {s.n_dropped} dropped" if s.n_dropped else "")
         + f"). {_model_text(s)} "
         + headline(s),
         fidelity_sentence(s) + families_section(s),
-        selection_note(s.get("selection"), s["n_sequences"]),
+        selection_note(s.cv.selection, s.n_sequences),
     ]
-    if s.get("peaks"):
+    if s.peaks:
         parts.append(_peaks_section(s))
     parts.extend(_motif_sections(s, figures))
     parts.extend(known_section(s, figures))
     # ---- where (positional models) or which k-mers (position-free ones),
     # quality, POIMs
-    quality = _quality(s, figures) if s["cv_auc"] is not None else []
+    quality = _quality(s, figures) if s.cv.done else []
     parts.extend(model_sections(s, figures, quality))
     parts.extend(_details(s))
     parts.append("</body></html>\n")
     return "\n".join(parts)
 
 
-def _details(s: dict) -> list[str]:
+def _details(s: RunSummary) -> list[str]:
     """Run details: inputs and checksums, background, parameters, software, times."""
     inputs = [
         [i["role"], i["path"], Markup(f"<span class='hash'>{_checksum(i)}</span>")]
-        for i in s["inputs"]
+        for i in s.inputs
     ]
     return [
         "<h2>Run details</h2>",
         table(["input", "path", "sha256"], inputs),
-        f"<p>Background: <span class='mono'>{html.escape(s['background'])}"
+        f"<p>Background: <span class='mono'>{html.escape(s.background)}"
         f"</span>; {_model_size(s)}.</p>",
         table(["parameter", "value"], _parameter_rows(s)),
         *software_and_times(s),
     ]
 
 
-def _motif_sections(s: dict, figures: Path) -> list[str]:
+def _motif_sections(s: RunSummary, figures: Path) -> list[str]:
     """The motifs, their evidence, effects and sites, or why there are none."""
     parts = ["<h2>Motifs the model relies on</h2>"]
-    if s["motifs"]:
-        anywhere = bool(s.get("position_free"))
+    if s.motifs:
+        anywhere = bool(s.position_free)
         parts.append(
             _MOTIFS_INTRO[anywhere]
             + "<p><b>Evidence.</b> Each class is split in two: one half gives the "
@@ -623,8 +628,8 @@ def _motif_sections(s: dict, figures: Path) -> list[str]:
         )
         parts.append(_motif_table(s, figures))
         parts.append(effects_table(s))
-        compared = "matches" in s["motifs"][0]
-        if "site_positions.png" in s["figures"]:
+        compared = "matches" in s.motifs[0]
+        if "site_positions.png" in s.figures:
             parts.append(
                 "<p>Where the sites lie: the centre of each site in a positive "
                 "sequence minus the centre of that sequence, in letters (0: the "
@@ -635,34 +640,34 @@ def _motif_sections(s: dict, figures: Path) -> list[str]:
         if compared:
             parts.append(
                 "<p class='note'>Known motifs compared: "
-                f"{html.escape(str(s['parameters']['compare']))}. The match is the "
+                f"{html.escape(str(s.parameters['compare']))}. The match is the "
                 "known motif with the highest summed column correlation over the "
                 "found motif's length (best shift and strand); its Tomtom p-value is "
                 "the chance of so good an alignment with random columns of the "
                 "known motifs.</p>"
             )
     else:
-        note = html.escape(s["motifs_note"])
+        note = html.escape(s.motifs_note)
         parts.append(f"<p class='big'>{note[0].upper() + note[1:]}.</p>")
     return parts
 
 
-def _model_size(s: dict) -> str:
+def _model_size(s: RunSummary) -> str:
     """``support vectors: N``, or a network's ``parameters: N``."""
-    if s.get("n_support_vectors") is None and s.get("n_parameters") is not None:
-        return f"parameters: {s['n_parameters']:,}"
-    return f"support vectors: {s['n_support_vectors']}"
+    if s.n_support_vectors is None and s.n_parameters is not None:
+        return f"parameters: {s.n_parameters:,}"
+    return f"support vectors: {s.n_support_vectors}"
 
 
-def write_report(path: str | Path, summary: dict, figures: str | Path) -> None:
+def write_report(path: str | Path, summary: RunSummary, figures: str | Path) -> None:
     """Write `render_report` to ``path`` atomically.
 
     Parameters
     ----------
     path : str or pathlib.Path
         The HTML file.
-    summary : dict
-        The content of ``summary.json``.
+    summary : RunSummary
+        The run's summary.
     figures : str or pathlib.Path
         The folder holding the PNGs the summary lists.
     """

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...io import atomic_path
 from .html import STYLE, img, plain, probability, software_and_times, table
 from .models import MODEL_WORDS, regression_models_text
 from .page import model_sections, motif_columns, selection_note
+
+if TYPE_CHECKING:
+    from ..results import RunSummary
 
 #: the classification page's words for a POIM's sign, and a regressor's
 _SIGN_WORDS = {
@@ -38,24 +42,25 @@ def _for_targets(parts: list[str]) -> list[str]:
     return out
 
 
-def _cv_text(s: dict) -> str:
+def _cv_text(s: RunSummary) -> str:
     """The headline: the three CV figures with their 95 % intervals."""
-    if s.get("cv_pearson") is None:
+    if not s.cv.done:
         return (
             "was trained on all of them <b>without cross-validation</b> (cv 0): "
             "how well it predicts new sequences is unknown."
         )
-    low, high = s["cv_pearson_interval"]
+    f = s.cv.figures
+    low, high = f["cv_pearson_interval"]
     figures = (
-        f"<b>cross-validated Pearson correlation of {s['cv_pearson']:.3f}</b> "
+        f"<b>cross-validated Pearson correlation of {f['cv_pearson']:.3f}</b> "
         f"(95 % interval {low:.3f} to {high:.3f}, over "
-        f"{len(s['cv_pearson_folds'])} folds), Spearman {s['cv_spearman']:.3f} "
-        f"and R² {s['cv_r2']:.3f}"
+        f"{len(f['cv_pearson_folds'])} folds), Spearman {f['cv_spearman']:.3f} "
+        f"and R² {f['cv_r2']:.3f}"
     )
-    chosen = s.get("chosen_model", "svm")
+    chosen = s.chosen_model
     if chosen == "svm":
         return f"predicts held-out targets with a {figures}."
-    svm = s["models"]["svm"]["cv_pearson"]
+    svm = s.cv.models["svm"]["cv_pearson"]
     return (
         f"predicts held-out targets with a cross-validated Pearson correlation of "
         f"{svm:.3f}; {MODEL_WORDS[chosen]} does better, with a {figures}, and is "
@@ -64,7 +69,7 @@ def _cv_text(s: dict) -> str:
     )
 
 
-def _quality(s: dict, figures: Path) -> list[str]:
+def _quality(s: RunSummary, figures: Path) -> list[str]:
     """Cross-validation: predicted against observed, the figures per fold."""
     parts = ["<h2>How well the target is predicted</h2>"]
     parts.append(
@@ -73,31 +78,31 @@ def _quality(s: dict, figures: Path) -> list[str]:
         "is y = x. Each figure is the mean over the folds, with the 95 % "
         "Student-t interval of that mean.</p>"
     )
-    if "predicted_vs_observed.png" in s["figures"]:
+    if "predicted_vs_observed.png" in s.figures:
         parts.append(
             img(figures, "predicted_vs_observed.png", "predicted against observed")
         )
-    rows = []
+    rows, f = [], s.cv.figures
     for key, name in _FIGURES.items():
-        low, high = s[f"{key}_interval"]
+        low, high = f[f"{key}_interval"]
         rows.append(
             [
                 name,
-                f"{s[key]:.4f}",
-                f"{s[key + '_std']:.4f}",
+                f"{f[key]:.4f}",
+                f"{f[key + '_std']:.4f}",
                 f"{low:.4f} to {high:.4f}",
             ]
         )
     parts.append(table(["figure", "mean", "std over folds", "95 % interval"], rows))
     folds = [
-        [i + 1, *(f"{s[f'{key}_folds'][i]:.4f}" for key in _FIGURES)]
-        for i in range(len(s["cv_pearson_folds"]))
+        [i + 1, *(f"{f[f'{key}_folds'][i]:.4f}" for key in _FIGURES)]
+        for i in range(len(s.cv.figure("folds")))
     ]
     parts.append(table(["fold", *_FIGURES.values()], folds, {0, 1, 2, 3}))
     return parts
 
 
-def _motif_table(s: dict, figures: Path) -> str:
+def _motif_table(s: RunSummary, figures: Path) -> str:
     """Motifs with their effect on the target."""
     header, rows = motif_columns(
         s,
@@ -110,7 +115,7 @@ def _motif_table(s: dict, figures: Path) -> str:
             "q-value": lambda m: probability(m["q_value"]),
         },
     )
-    first = 4 if s.get("position_free") else 5  # importance, after where
+    first = 4 if s.position_free else 5  # importance, after where
     return table(header, rows, numeric=set(range(first, first + 5)))
 
 
@@ -149,13 +154,13 @@ _COUNTED_TEXT = (
 )
 
 
-def render_regression_report(summary: dict, figures: Path) -> str:
+def render_regression_report(summary: RunSummary, figures: Path) -> str:
     """The report page of a regression run as a string.
 
     Parameters
     ----------
-    summary : dict
-        The content of ``summary.json`` of a regression run.
+    summary : RunSummary
+        The run's summary of a regression run.
     figures : pathlib.Path
         The folder holding the PNGs the summary lists.
 
@@ -164,14 +169,14 @@ def render_regression_report(summary: dict, figures: Path) -> str:
     str
     """
     s = summary
-    name = ", ".join(Path(p).name for p in s["inputs"])
-    low, high = s["lengths"]
+    name = ", ".join(Path(p).name for p in s.inputs)
+    low, high = s.lengths
     described = (
-        f"{s['n_sequences']} sequences of length {low}"
+        f"{s.n_sequences} sequences of length {low}"
         if low == high
-        else f"{s['n_sequences']} sequences of lengths {low} to {high}"
+        else f"{s.n_sequences} sequences of lengths {low} to {high}"
     )
-    target = s["target"]
+    target = s.target
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>poimkit report: {html.escape(name)}</title>",
@@ -179,12 +184,12 @@ def render_regression_report(summary: dict, figures: Path) -> str:
         f"<h1>poimkit report: {html.escape(name)}</h1>",
         f"<p class='big'>{described} with a continuous target (mean "
         f"{target['mean']:.3g}, standard deviation {target['std']:.3g}). A "
-        f"{html.escape(s['model'])} {_cv_text(s)}</p>",
+        f"{html.escape(s.model)} {_cv_text(s)}</p>",
         regression_models_text(s),
         "<h2>Motifs that shift the target</h2>",
     ]
-    if s["motifs"]:
-        anywhere = bool(s.get("position_free"))
+    if s.motifs:
+        anywhere = bool(s.position_free)
         where = (
             "sought at every position of every sequence (the model is position-free)"
             if anywhere
@@ -194,32 +199,32 @@ def render_regression_report(summary: dict, figures: Path) -> str:
             "<i>spread</i> its standard deviation"
         )
         parts.append(_MOTIFS_TEXT.format(where=where))
-        if any(m.get("counted") for m in s["motifs"]):
+        if any(m.get("counted") for m in s.motifs):
             parts.append(_COUNTED_TEXT)
         parts.append(_motif_table(s, figures))
-        if "site_positions.png" in s["figures"]:
+        if "site_positions.png" in s.figures:
             parts.append(img(figures, "site_positions.png", "site positions"))
     else:
-        note = html.escape(s["motifs_note"])
+        note = html.escape(s.motifs_note)
         parts.append(f"<p class='big'>{note[0].upper() + note[1:]}.</p>")
-    quality = _quality(s, figures) if s.get("cv_pearson") is not None else []
+    quality = _quality(s, figures) if s.cv.done else []
     # the sections' words for a classifier, reworded (none is in ``quality``)
     parts.extend(_for_targets(model_sections(s, figures, quality)))
     parts.append("<h2>Run details</h2>")
-    roles = ["peaks", "genome", "targets"] if s.get("peaks") else ["FASTA", "targets"]
-    inputs = [[role, path] for role, path in zip(roles, s["inputs"], strict=False)]
-    if s.get("targets"):  # peak strength: a column of the peak file, or a table
-        column = s["targets"]["source"]
-        scale = "log(1 + value)" if s["targets"]["log1p"] else "value"
+    roles = ["peaks", "genome", "targets"] if s.peaks else ["FASTA", "targets"]
+    inputs = [[role, path] for role, path in zip(roles, s.inputs, strict=False)]
+    if s.targets:  # peak strength: a column of the peak file, or a table
+        column = s.targets["source"]
+        scale = "log(1 + value)" if s.targets["log1p"] else "value"
         inputs.append(["target", f"{column} ({scale})"])
     parts.append(table(["input", "path"], inputs))
     parts.append(
-        f"<p>Background: <span class='mono'>{html.escape(s.get('background', ''))}"
-        f"</span>; support vectors: {s['n_support_vectors']}; CV folds: "
-        f"{s['cv_folds']}.</p>"
+        f"<p>Background: <span class='mono'>{html.escape(s.background)}"
+        f"</span>; support vectors: {s.n_support_vectors}; CV folds: "
+        f"{s.cv_folds}.</p>"
     )
-    parts.append(selection_note(s.get("selection"), s["n_sequences"]))
-    rows = [[k, plain(v)] for k, v in s["parameters"].items()]
+    parts.append(selection_note(s.cv.selection, s.n_sequences))
+    rows = [[k, plain(v)] for k, v in s.parameters.items()]
     parts.append(table(["parameter", "value"], rows))
     parts.extend(software_and_times(s))
     parts.append("</body></html>\n")
@@ -227,7 +232,7 @@ def render_regression_report(summary: dict, figures: Path) -> str:
 
 
 def write_regression_report(
-    path: str | Path, summary: dict, figures: str | Path
+    path: str | Path, summary: RunSummary, figures: str | Path
 ) -> None:
     """Write `render_regression_report` to ``path`` atomically.
 
@@ -235,8 +240,8 @@ def write_regression_report(
     ----------
     path : str or pathlib.Path
         The HTML file.
-    summary : dict
-        The content of ``summary.json`` of a regression run.
+    summary : RunSummary
+        The run's summary of a regression run.
     figures : str or pathlib.Path
         The folder holding the PNGs the summary lists.
     """
