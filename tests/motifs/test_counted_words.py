@@ -133,6 +133,8 @@ def test_shuffled_targets_give_no_counted_word(counted):
 
 
 def test_the_summary_and_report_mark_a_counted_word(counted, tmp_path):
+    from types import SimpleNamespace
+
     from poimkit.run.report.page import motif_columns
     from poimkit.run.summary import _motif_rows
 
@@ -141,7 +143,8 @@ def test_the_summary_and_report_mark_a_counted_word(counted, tmp_path):
     for row in rows:  # the table embeds each motif's logo
         (tmp_path / f"logo_{row['name']}.png").write_bytes(b"")
     assert [r.get("counted", False) for r in rows] == [m.counted for m in motifs]
-    header, cells = motif_columns({"motifs": rows}, tmp_path, {})
+    summary = SimpleNamespace(motifs=rows, position_free=False)  # what it reads
+    header, cells = motif_columns(summary, tmp_path, {})
     where = header.index("position")
     marked = [row[where] == "counted anywhere" for row in cells]
     assert marked == [m.counted for m in motifs]
