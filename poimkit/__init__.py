@@ -50,6 +50,7 @@ _LAZY = {
     "score_records": "run",
     "model_poim": "poim",
     "score_variants": "variants",
+    "run_batch": "batch",
 }
 
 __all__ = [
@@ -82,6 +83,7 @@ __all__ = [
     "read_fasta",
     "read_labeled",
     "reverse_complement",
+    "run_batch",
     "run_pipeline",
     "run_regression",
     "score_records",
@@ -99,6 +101,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 if TYPE_CHECKING:  # for type checkers and editors: the eager imports
     from .alphabet import decode, encode, kmer_index, kmer_string, reverse_complement
     from .background import MarkovBackground
+    from .batch import run_batch
     from .io import read_fasta, read_labeled
     from .kernels.explicit import KmerWeights
     from .kernels.gkm import gkm_kernel

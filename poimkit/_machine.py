@@ -19,3 +19,15 @@ def physical_memory() -> int:
         return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
         return FALLBACK_RAM
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the system says).
+
+    Returns
+    -------
+    int
+    """
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1

@@ -34,6 +34,7 @@ PACKAGES = (
     "poimkit.explain",
     "poimkit.torch",
     "poimkit.datasets",
+    "poimkit.batch",
 )
 EXAMPLES = sorted((DOCS / "examples").glob("plot_*.py"))
 

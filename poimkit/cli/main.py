@@ -18,10 +18,12 @@ from ..errors import InputError
 from .console import listening, tell
 from .parser import build_parser
 from .stopping import (
+    COMMAND_GRACE,
     EXIT_INPUT,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_TERMINATED,
+    STOP_GRACE,
     Terminated,
     on_sigterm,
     stop_worker,
@@ -38,6 +40,7 @@ COMMANDS = {
     "motifs": ("motifs", "run_motifs"),
     "run": ("run", "run_run"),
     "demo": ("run", "run_demo"),
+    "batch": ("batch", "run_batch_command"),
     "variants": ("variants", "run_variants"),
     "scan": ("scan", "run_scan"),
     "explain": ("explain", "run_explain"),
@@ -101,7 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         while not done.wait(0.1):  # wakes for signals
             pass
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (`Terminated`)
-        stop_worker(worker, done, type(exc), hard=argv is None)
+        grace = COMMAND_GRACE.get(args.command, STOP_GRACE)
+        stop_worker(worker, done, type(exc), hard=argv is None, grace=grace)
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

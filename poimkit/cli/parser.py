@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
         add_poim,
         add_motifs,
         add_run,
+        add_batch,
         add_variants,
         add_scan,
         add_explain,
@@ -300,6 +301,61 @@ def add_run(sub: argparse._SubParsersAction) -> None:
         help="replace an existing OUT that poimkit made (never other files)",
     )
     add_common_options(run)
+
+
+def add_batch(sub: argparse._SubParsersAction) -> None:
+    """Add the ``batch`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subcommands.
+    """
+    batch = command(
+        sub,
+        "batch",
+        "many experiments at once (a sheet, one row each) on Dask: a run "
+        "folder each and an atlas that compares them",
+        "poimkit batch sheet.tsv --genome hg38.fa -o atlas/  (columns name, bed; "
+        "atlas/runs/NAME/ as poimkit run writes it, atlas/atlas.html)",
+        "poimkit batch sheet.tsv --options '--kernel gkm --cv 3' --workers 2 -o "
+        "atlas/  (flags for every row; a row's options column adds its own)",
+        "poimkit batch sheet.tsv --scheduler tcp://head:8786 -o atlas/  (a "
+        "running Dask cluster)",
+    )
+    batch.add_argument(
+        "sheet",
+        metavar="SHEET",
+        help="TSV with a header: name, then bed (and genome), pos and neg, or "
+        "fasta and targets; options: that row's run flags",
+    )
+    batch.add_argument(
+        "-o", "--output", required=True, metavar="ATLAS", help="the batch folder"
+    )
+    batch.add_argument(
+        "--genome", metavar="FASTA", help="the genome of bed rows without their own"
+    )
+    batch.add_argument(
+        "--options",
+        default="",
+        metavar="FLAGS",
+        help="poimkit run flags for every row (quoted), before each row's own",
+    )
+    engine = batch.add_mutually_exclusive_group()
+    engine.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="workers of the local Dask cluster (default: from the cores and "
+        "memory); each runs its experiments on cores / N threads",
+    )
+    engine.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on this Dask scheduler instead of a local cluster",
+    )
+    batch.add_argument("--quiet", action="store_true", help="print only results")
+    batch.set_defaults(threads=None)  # each experiment's threads: cores / workers
 
 
 def add_variants(sub: argparse._SubParsersAction) -> None:

@@ -10,10 +10,14 @@ from types import FrameType
 from .console import tell
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT = 0, 1, 2
+#: ``poimkit batch``: every experiment was checked and tried, some failed
+EXIT_SOME_FAILED = 3
 #: Ctrl-C (128 + SIGINT) and SIGTERM (128 + SIGTERM), as shells report them
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 #: seconds a stopped command may take to unwind before the program exits anyway
 STOP_GRACE = 1.0
+#: commands given longer: a batch closes its cluster and removes partial folders
+COMMAND_GRACE = {"batch": 30.0}
 
 
 class Terminated(KeyboardInterrupt):
@@ -37,7 +41,11 @@ def on_sigterm(signum: int, frame: FrameType | None) -> None:
 
 
 def stop_worker(
-    worker: threading.Thread, done: threading.Event, signal_class: type, hard: bool
+    worker: threading.Thread,
+    done: threading.Event,
+    signal_class: type,
+    hard: bool,
+    grace: float = STOP_GRACE,
 ) -> None:
     """Stop the command's thread; exit the process if it is stuck in compiled code.
 
@@ -51,7 +59,9 @@ def stop_worker(
         The exception raised in the worker: `KeyboardInterrupt` or `Terminated`.
     hard : bool
         Exit the process (removing the staged outputs) if the worker has not
-        stopped within `STOP_GRACE` seconds; else wait for it.
+        stopped within ``grace`` seconds; else wait for it.
+    grace : float, default=STOP_GRACE
+        Seconds the command may take to unwind (`COMMAND_GRACE`).
     """
     import ctypes
 
@@ -59,7 +69,7 @@ def stop_worker(
         ctypes.c_ulong(worker.ident), ctypes.py_object(signal_class)
     )  # raised in the worker at its next Python line: it unwinds and cleans up
     try:
-        done.wait(STOP_GRACE)
+        done.wait(grace)
     except KeyboardInterrupt:  # pressed again: do not wait
         pass
     if not done.is_set() and hard:

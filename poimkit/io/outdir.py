@@ -193,7 +193,7 @@ def _take_lock(lock: Path, out: Path) -> None:
             handle = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             pid = _lock_owner(lock)
-            if pid is None or _alive(pid):  # no id yet: being written now
+            if pid is None or process_alive(pid):  # no id yet: being written now
                 shown = f"process {pid}" if pid else "its lock is being written"
                 raise InputError(
                     f"output folder {out} is being written by another poimkit run "
@@ -367,7 +367,7 @@ def remove_stale_staging(out: Path) -> list[Path]:
                 pid = int(owner.read_text())
             except (OSError, ValueError):
                 continue  # not ours, or not readable: leave it
-            if _alive(pid):
+            if process_alive(pid):
                 continue
             shutil.rmtree(folder, ignore_errors=True)
             tell(f"removed {folder}, left by an interrupted run")
@@ -375,8 +375,18 @@ def remove_stale_staging(out: Path) -> list[Path]:
     return removed
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (on this machine)."""
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (on this machine); a zombie does not.
+
+    Parameters
+    ----------
+    pid : int
+        A process id.
+
+    Returns
+    -------
+    bool
+    """
     if pid == os.getpid():
         return True
     try:
@@ -385,7 +395,11 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True  # exists, another user's
-    return True
+    try:  # Linux: a killed child not yet reaped by its parent is a zombie
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def check_output_folder(

@@ -1,0 +1,208 @@
+"""The atlas of a batch: its experiments side by side (table and page).
+
+One row per experiment, read back from its run's ``summary.json``
+(`poimkit.run.RunSummary.from_json`): what it read, the model kept and its
+cross-validated figure, whether that beats chance, the motif model's
+fidelity, the strongest known motif, the de novo motifs, its time and its
+report. Failed experiments are listed with their error.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import InputError
+
+if TYPE_CHECKING:
+    from ..run.results import RunSummary
+    from .tasks import Outcome, Task
+
+#: the atlas's table of experiments
+EXPERIMENTS_FILE = "experiments.tsv"
+#: the atlas page
+ATLAS_PAGE = "atlas.html"
+#: the columns of `EXPERIMENTS_FILE`
+COLUMNS = (
+    "name",
+    "status",
+    "road",
+    "inputs",
+    "n_records",
+    "family",
+    "model",
+    "cv_metric",
+    "cv_value",
+    "cv_low",
+    "cv_high",
+    "better_than_chance",
+    "fidelity",
+    "top_known",
+    "top_known_q",
+    "motifs",
+    "seconds",
+    "peak_memory_mb",
+    "report",
+    "error",
+)
+
+
+def experiment_row(task: Task, outcome: Outcome) -> dict:
+    """An experiment's row of `EXPERIMENTS_FILE` (empty figures if it failed).
+
+    Parameters
+    ----------
+    task : Task
+        The experiment and its run folder.
+    outcome : Outcome
+        How it went.
+
+    Returns
+    -------
+    dict
+        Keyed by `COLUMNS`.
+    """
+    e = task.experiment
+    row = dict.fromkeys(COLUMNS, "")
+    row.update(
+        name=e.name,
+        status=outcome.status,
+        road=e.road,
+        inputs=" ".join(os.path.basename(p) for p in e.files.values()),
+        error=outcome.error,
+        peak_memory_mb=_number(outcome.peak_memory_mb, 0),
+    )
+    summary = _summary(Path(task.out)) if outcome.status != "failed" else None
+    if summary is not None:
+        row.update(_figures(summary))
+        row["report"] = f"runs/{e.name}/report.html"
+    return row
+
+
+def _summary(folder: Path) -> RunSummary | None:
+    from ..run.results import RunSummary
+
+    path = folder / "summary.json"
+    try:
+        return RunSummary.from_json(json.loads(path.read_text()), os.fspath(path))
+    except (OSError, ValueError, InputError):
+        return None
+
+
+def _figures(s: RunSummary) -> dict:
+    """The row's numbers from a run's summary."""
+    cv = s.cv
+    low, high = cv.figure("interval") or ("", "")
+    known = (s.known_motifs or {}).get("top") or []
+    motifs = [
+        m["iupac"] + ("-" if m.get("class") == "negative" else "") for m in s.motifs
+    ]
+    return {
+        "n_records": s.n_sequences,
+        "family": s.family,
+        "model": s.chosen_model,
+        "cv_metric": cv.metric,
+        "cv_value": _number(cv.figure()),
+        "cv_low": _number(low),
+        "cv_high": _number(high),
+        "better_than_chance": "yes" if cv.better_than_chance() else "no",
+        "fidelity": _number((s.motif_model or {}).get("fidelity")),
+        "top_known": known[0]["name"] if known else "",
+        "top_known_q": f"{known[0]['q_value']:.2g}" if known else "",
+        "motifs": " ".join(motifs),
+        "seconds": _number(s.runtimes.get("total"), 1),
+    }
+
+
+def _number(value, digits: int = 4) -> str:
+    return "" if value is None or value == "" else f"{float(value):.{digits}f}"
+
+
+def write_atlas(out: Path, tasks: Sequence[Task], outcomes: Sequence[Outcome]) -> None:
+    """`EXPERIMENTS_FILE` and `ATLAS_PAGE` in the batch folder ``out``.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The batch folder.
+    tasks : sequence of Task
+        Every experiment, in the sheet's order.
+    outcomes : sequence of Outcome
+        Theirs, in the same order.
+    """
+    from ..io import atomic_path
+    from ..io.files import write_table
+
+    rows = [experiment_row(t, o) for t, o in zip(tasks, outcomes, strict=True)]
+    write_table(
+        out / EXPERIMENTS_FILE, COLUMNS, [[r[c] for c in COLUMNS] for r in rows]
+    )
+    with atomic_path(out / ATLAS_PAGE) as tmp:
+        Path(tmp).write_text(render_atlas(rows))
+
+
+def render_atlas(rows: Sequence[dict]) -> str:
+    """The atlas page: the experiments, the weak ones, the failed ones.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        `experiment_row` of every experiment.
+
+    Returns
+    -------
+    str
+    """
+    from ..run.report.html import STYLE, Markup, table
+
+    header = ["experiment", "road", "records", "model kept", "cross-validated"]
+    header += ["beats chance", "fidelity", "top known motif", "de novo motifs", "s"]
+    body = []
+    for r in rows:
+        if r["status"] == "failed":
+            continue
+        link = f'<a href="{html.escape(r["report"])}">{html.escape(r["name"])}</a>'
+        figure = f"{r['cv_metric']} {r['cv_value']} ({r['cv_low']} to {r['cv_high']})"
+        known = f"{r['top_known']} (q {r['top_known_q']})" if r["top_known"] else ""
+        body.append(
+            [
+                Markup(link),
+                r["road"],
+                r["n_records"],
+                f"{r['family']}, {r['model']}",
+                figure if r["cv_value"] else "no CV",
+                r["better_than_chance"],
+                r["fidelity"],
+                known,
+                r["motifs"],
+                r["seconds"],
+            ]
+        )
+    weak = [r["name"] for r in rows if r["better_than_chance"] == "no"]
+    failed = [[r["name"], r["error"]] for r in rows if r["status"] == "failed"]
+    done = sum(r["status"] != "failed" for r in rows)
+    parts = [
+        f"<h1>Atlas of {len(rows)} experiments</h1>",
+        f"<p>{done} ran (or were complete and unchanged), {len(failed)} failed. "
+        "Each row is one experiment's run, its report linked; the figure is its "
+        "kept model's cross-validated AUC (classes) or Pearson correlation "
+        "(targets), and a model whose 95 % interval does not lie above chance "
+        "is weak: its motifs may be noise.</p>",
+        table(header, body, {2, 6, 9}),
+    ]
+    if weak:
+        parts.append(
+            "<h2>Weak experiments</h2><p>No better than chance: "
+            + html.escape(", ".join(weak))
+            + ".</p>"
+        )
+    if failed:
+        parts.append("<h2>Failed experiments</h2>" + table(["name", "error"], failed))
+    return (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>poimkit atlas"
+        f"</title><style>{STYLE}</style></head><body>{''.join(parts)}</body></html>\n"
+    )
