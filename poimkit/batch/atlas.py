@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..errors import InputError
 
 if TYPE_CHECKING:
@@ -141,17 +143,132 @@ def write_atlas(out: Path, tasks: Sequence[Task], outcomes: Sequence[Outcome]) -
     write_table(
         out / EXPERIMENTS_FILE, COLUMNS, [[r[c] for c in COLUMNS] for r in rows]
     )
+    names = [r["name"] for r in rows if r["status"] != "failed"]
+    sections = family_sections(out, names) + known_sections(out, names)
     with atomic_path(out / ATLAS_PAGE) as tmp:
-        Path(tmp).write_text(render_atlas(rows))
+        Path(tmp).write_text(render_atlas(rows, sections))
 
 
-def render_atlas(rows: Sequence[dict]) -> str:
+#: the atlas's figures (PNG), embedded in the page too
+FIGURES = "figures"
+#: known motifs drawn in the atlas's heatmap, the strongest first
+TOP_KNOWN = 25
+
+
+def family_sections(out: Path, names: Sequence[str]) -> list[str]:
+    """The motif families: their files and the page's section.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The batch folder.
+    names : sequence of str
+        The experiments that ran.
+
+    Returns
+    -------
+    list of str
+        HTML parts (none without any motif).
+    """
+    from ..run.report.html import img, table
+    from .families import (
+        THRESHOLD,
+        batch_motifs,
+        families,
+        plot_matrix,
+        similarity,
+        write_families,
+    )
+
+    found = batch_motifs(out / "runs", names)
+    labels = families(similarity(found))
+    rows = write_families(out, found, labels, names)
+    if not rows:
+        return ["<h2>Motif families</h2><p>No experiment reported a motif.</p>"]
+    shares = np.array([[r["shares"].get(n, 0.0) for n in names] for r in rows])
+    figure = plot_matrix(
+        shares, [r["family"] for r in rows], names, "share with a site"
+    )
+    (out / FIGURES).mkdir(exist_ok=True)
+    figure.savefig(out / FIGURES / "motif_families.png", dpi=100)
+    body = [
+        [
+            r["family"],
+            r["representative"].iupac,
+            len(r["members"]),
+            ", ".join(r["experiments"]),
+        ]
+        for r in rows
+    ]
+    return [
+        "<h2>Motif families across experiments</h2>",
+        f"<p>Every de novo motif of every experiment (both classes), clustered by "
+        f"average linkage of their Tomtom/STAMP column similarity (Pearson, both "
+        f"strands, over the shorter motif) at {THRESHOLD}. The heatmap gives, per "
+        "family and experiment, the largest share of the experiment's records "
+        "(of the motif's class) with a site of a member "
+        "(<span class='mono'>motif_matrix.tsv</span>; the representatives in "
+        "<span class='mono'>motif_families.meme</span>).</p>",
+        table(["family", "representative", "motifs", "experiments"], body, {2}),
+        img(out / FIGURES, "motif_families.png", "motif families by experiment"),
+    ]
+
+
+def known_sections(out: Path, names: Sequence[str]) -> list[str]:
+    """The known motifs by experiment: ``known_matrix.tsv`` and a heatmap.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The batch folder.
+    names : sequence of str
+        The experiments that ran.
+
+    Returns
+    -------
+    list of str
+        HTML parts (none unless some experiment tested known motifs).
+    """
+    from ..io.files import write_table
+    from ..run.report.html import img
+    from .families import known_matrix, plot_matrix
+
+    motifs, q = known_matrix(out / "runs", names)
+    if not motifs:
+        return []
+    write_table(
+        out / "known_matrix.tsv",
+        ["known_motif", *names],
+        [
+            [m, *("" if np.isnan(v) else f"{v:.3g}" for v in row)]
+            for m, row in zip(motifs, q, strict=True)
+        ],
+    )
+    strength = -np.log10(np.clip(np.nan_to_num(q, nan=1.0), 1e-300, 1.0))
+    top = np.argsort(-strength.max(axis=1), kind="stable")[:TOP_KNOWN]
+    figure = plot_matrix(
+        np.minimum(strength[top], 50.0), [motifs[i] for i in top], names, "-log10 q"
+    )
+    (out / FIGURES).mkdir(exist_ok=True)
+    figure.savefig(out / FIGURES / "known_motifs.png", dpi=100)
+    return [
+        "<h2>Known motifs</h2>",
+        f"<p>The {len(top)} known motifs most enriched anywhere, by experiment "
+        "(-log10 of the BH q-value, capped at 50; every motif in "
+        "<span class='mono'>known_matrix.tsv</span>).</p>",
+        img(out / FIGURES, "known_motifs.png", "known motifs by experiment"),
+    ]
+
+
+def render_atlas(rows: Sequence[dict], sections: Sequence[str] = ()) -> str:
     """The atlas page: the experiments, the weak ones, the failed ones.
 
     Parameters
     ----------
     rows : sequence of dict
         `experiment_row` of every experiment.
+    sections : sequence of str
+        More of the page (families, known motifs), after the experiments.
 
     Returns
     -------
@@ -200,6 +317,7 @@ def render_atlas(rows: Sequence[dict]) -> str:
             + html.escape(", ".join(weak))
             + ".</p>"
         )
+    parts.extend(sections)
     if failed:
         parts.append("<h2>Failed experiments</h2>" + table(["name", "error"], failed))
     return (

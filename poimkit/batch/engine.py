@@ -225,7 +225,7 @@ def _run_all(todo, client, workers, processes, kept, on_outcome):
             n_workers=workers,
             threads_per_worker=1,
             processes=processes,
-            dashboard_address=None,
+            dashboard_address=":0",  # a free port: another batch may hold 8787
             silence_logs=40,
         )
         client = Client(cluster)

@@ -24,6 +24,8 @@ _FLAGS = {
     "fasta": "--fasta",
     "targets": "--targets",
 }
+#: ``run`` flags the sheet's columns and the batch give, refused in options
+_NOT_OPTIONS = {*_FLAGS.values(), "--labels", "-o", "--output", "--force"}
 
 
 def _run_parser() -> argparse.ArgumentParser:
@@ -49,9 +51,16 @@ def _row_settings(batch_flags: list[str]):
     parser = _run_parser()
 
     def settings(experiment):
+        where = f"row {experiment.row} ({experiment.name}), column options"
+        given = [o.split("=")[0] for o in (*batch_flags, *experiment.options)]
+        taken = sorted(set(given) & _NOT_OPTIONS)
+        if taken:
+            raise InputError(
+                f"{where}: {taken[0]} is not an option of a row: the sheet's columns "
+                "give the inputs and the batch its folders"
+            )
         argv = [x for c, p in experiment.files.items() for x in (_FLAGS[c], p)]
         argv += [*batch_flags, *experiment.options, "-o", "unused"]
-        where = f"row {experiment.row} ({experiment.name}), column options"
         try:
             args = parser.parse_args(argv)
             if not experiment.regression:

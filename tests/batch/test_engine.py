@@ -28,7 +28,7 @@ FAST = RunOptions(kernel="wd", degree=6, grid=False, C=1.0, cv=2, max_order=3)
 def inputs(tmp_path_factory):
     """Two GATTACA pairs, a FASTA with a bad letter, and a regression's records."""
     folder = tmp_path_factory.mktemp("inputs")
-    for name, seed in (("one", 0), ("two", 1)):
+    for name, seed in (("one", 0), ("two", 0)):  # one factor, two experiments
         (folder / name).mkdir()
         write_gattaca(folder / name, 120, 40, 12, 2, seed)
     (folder / "bad.fa").write_text(">a\nACGTXACGTA\n>b\nACGTACGTAC\n")
@@ -133,6 +133,35 @@ def test_a_batch_runs_every_road_keeps_going_past_a_failure_and_resumes(
     page = (out / "atlas.html").read_text()
     assert '<a href="runs/one/report.html">one</a>' in page
     assert "Failed experiments" in page and "bad.fa" in page
+
+    # the motif families: both GATTACA experiments' motifs in one family, the
+    # matrix the largest share of records with a site per experiment
+    with open(out / "motif_families.tsv") as handle:
+        families = list(csv.DictReader(handle, delimiter="\t"))
+    gattaca = [
+        f"{name}:{m['iupac']}"
+        for name in ("one", "two")
+        for m in summaries[name]["motifs"]
+        if "ATTAC" in m["iupac"] or "GTAAT" in m["iupac"]
+    ]
+    assert {g.split(":")[0] for g in gattaca} == {"one", "two"}
+    holding = [f for f in families if set(gattaca) & set(f["members"].split(","))]
+    assert len(holding) == 1 and set(gattaca) <= set(holding[0]["members"].split(","))
+    with open(out / "motif_matrix.tsv") as handle:
+        matrix = {r["family"]: r for r in csv.DictReader(handle, delimiter="\t")}
+    row = matrix[holding[0]["family"]]
+    for name in ("one", "two"):
+        shares = [
+            m["frac_positive"]
+            for m in summaries[name]["motifs"]
+            if f"{name}:{m['iupac']}" in holding[0]["members"].split(",")
+        ]
+        assert float(row[name]) == pytest.approx(max(shares), abs=1e-4)
+    assert float(row["broken"] if "broken" in row else 0) == 0.0
+    assert "Motif families across experiments" in page
+    assert (out / "motif_families.meme").read_text().count("MOTIF family_") == len(
+        families
+    )
 
     # a rerun runs only what failed; a changed input or option runs again
     again = run_batch(sheet, out, workers=2, settings=_fast)

@@ -87,6 +87,8 @@ def test_a_missing_sheet_is_one_line(tmp_path):
         ("--colour red", "row 2 (a), column options: unrecognized arguments"),
         ("--kernel gkm --degree 6", "row 2 (a), column options: degree"),
         ("--log1p", "row 2 (a), column options: --log1p goes with --targets"),
+        ("--bed other.bed", "row 2 (a), column options: --bed is not an option"),
+        ("-o elsewhere", "row 2 (a), column options: -o is not an option of a row"),
     ],
 )
 def test_options_that_do_not_parse_stop_the_batch_before_any_work(
