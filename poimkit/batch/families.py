@@ -276,13 +276,17 @@ def plot_matrix(
 
     order_r, order_c = _order(values), _order(values.T)
     values = values[np.ix_(order_r, order_c)]
-    fig = Figure(figsize=(1.2 + 0.45 * len(columns), 1.0 + 0.32 * len(rows)))
+    # room for the labels (about 0.08 in a letter) beside cells of 0.5 x 0.3 in
+    left = 0.08 * max(len(r) for r in rows)
+    bottom = 0.08 * max(len(c) for c in columns)
+    width = left + max(2.5, 0.5 * len(columns)) + 1.2
+    height = bottom + max(1.5, 0.3 * len(rows)) + 0.4
+    fig = Figure(figsize=(width, height), layout="constrained")
     ax = fig.add_subplot()
     image = ax.imshow(values, aspect="auto", cmap="viridis")
     ax.set_xticks(range(len(columns)), [columns[i] for i in order_c], rotation=90)
     ax.set_yticks(range(len(rows)), [rows[i] for i in order_r])
     fig.colorbar(image, ax=ax, label=label, shrink=0.8)
-    fig.tight_layout()
     return fig
 
 
