@@ -14,6 +14,9 @@ loop
     all cores), as a user's shell loop would.
 batch 1
     ``poimkit batch --workers 1`` (one worker process, all cores).
+batch 1, one thread
+    ``poimkit batch --workers 1`` with ``--threads 1``: one worker of the
+    size each of two workers has (how the batch scales with workers).
 batch 2
     ``poimkit batch --workers 2`` (two worker processes, one thread each).
 resume
@@ -129,12 +132,13 @@ def loop(folder: Path, names: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def batch(folder: Path, out: str, workers: int) -> float:
+def batch(folder: Path, out: str, workers: int, threads: int | None = None) -> float:
+    flags = FLAGS + (["--threads", str(threads)] if threads else [])
     return timed_run(
         "batch",
         folder / "sheet.tsv",
         "--options",
-        " ".join(FLAGS),
+        " ".join(flags),
         "--workers",
         workers,
         "-o",
@@ -236,6 +240,8 @@ def main() -> None:
     log(f"shell loop: {times['loop']:.1f} s")
     times["batch_1"] = batch(folder, "batch1", 1)
     log(f"batch, 1 worker: {times['batch_1']:.1f} s")
+    times["batch_1_thread_1"] = batch(folder, "batch1t", 1, threads=1)
+    log(f"batch, 1 worker of 1 thread: {times['batch_1_thread_1']:.1f} s")
     times["batch_2"] = batch(folder, "batch2", 2)
     log(f"batch, 2 workers: {times['batch_2']:.1f} s")
     resume = interrupted(folder, len(names))
@@ -262,6 +268,9 @@ def main() -> None:
         "records": 2 * args.records,
         "seconds": {k: round(v, 1) for k, v in times.items()},
         "speedup_2_over_1": round(times["batch_1"] / times["batch_2"], 2),
+        "speedup_2_over_1_of_one_thread": round(
+            times["batch_1_thread_1"] / times["batch_2"], 2
+        ),
         "batch_1_over_loop": round(times["batch_1"] / times["loop"], 2),
         "resume": {**resume, "summaries_equal_uninterrupted": same},
         "rows": rows,

@@ -46,6 +46,7 @@ COLUMNS = (
     "top_known",
     "top_known_q",
     "motifs",
+    "motif_matches",
     "seconds",
     "peak_memory_mb",
     "report",
@@ -81,6 +82,8 @@ def experiment_row(task: Task, outcome: Outcome) -> dict:
     summary = _summary(Path(task.out)) if outcome.status != "failed" else None
     if summary is not None:
         row.update(_figures(summary))
+        if e.explains:  # a model file explained: nothing was cross-validated
+            row.update(model="explained", cv_metric="", better_than_chance="")
         row["report"] = f"runs/{e.name}/report.html"
     return row
 
@@ -116,8 +119,15 @@ def _figures(s: RunSummary) -> dict:
         "top_known": known[0]["name"] if known else "",
         "top_known_q": f"{known[0]['q_value']:.2g}" if known else "",
         "motifs": " ".join(motifs),
+        "motif_matches": " ".join(_best_match(m) for m in s.motifs),
         "seconds": _number(s.runtimes.get("total"), 1),
     }
+
+
+def _best_match(motif: dict) -> str:
+    """A motif row's best known match's name (``-``: none compared or found)."""
+    matches = motif.get("matches") or []
+    return matches[0]["target"].split(" ", 1)[-1] if matches else "-"
 
 
 def _number(value, digits: int = 4) -> str:
@@ -170,7 +180,7 @@ def family_sections(out: Path, names: Sequence[str]) -> list[str]:
     list of str
         HTML parts (none without any motif).
     """
-    from ..run.report.html import img, table
+    from ..run.report.html import table
     from .families import (
         THRESHOLD,
         batch_motifs,
@@ -189,8 +199,6 @@ def family_sections(out: Path, names: Sequence[str]) -> list[str]:
     figure = plot_matrix(
         shares, [r["family"] for r in rows], names, "share with a site"
     )
-    (out / FIGURES).mkdir(exist_ok=True)
-    figure.savefig(out / FIGURES / "motif_families.png", dpi=100)
     body = [
         [
             r["family"],
@@ -207,10 +215,11 @@ def family_sections(out: Path, names: Sequence[str]) -> list[str]:
         f"strands, over the shorter motif) at {THRESHOLD}. The heatmap gives, per "
         "family and experiment, the largest share of the experiment's records "
         "(of the motif's class) with a site of a member "
-        "(<span class='mono'>motif_matrix.tsv</span>; the representatives in "
+        "(<span class='mono'>motif_matrix.tsv</span>; grey: found only by a model "
+        "explained without records, so no share; the representatives in "
         "<span class='mono'>motif_families.meme</span>).</p>",
         table(["family", "representative", "motifs", "experiments"], body, {2}),
-        img(out / FIGURES, "motif_families.png", "motif families by experiment"),
+        _drawn(out, figure, "motif_families.png", "motif families by experiment"),
     ]
 
 
@@ -230,7 +239,6 @@ def known_sections(out: Path, names: Sequence[str]) -> list[str]:
         HTML parts (none unless some experiment tested known motifs).
     """
     from ..io.files import write_table
-    from ..run.report.html import img
     from .families import known_matrix, plot_matrix
 
     motifs, q = known_matrix(out / "runs", names)
@@ -249,15 +257,22 @@ def known_sections(out: Path, names: Sequence[str]) -> list[str]:
     figure = plot_matrix(
         np.minimum(strength[top], 50.0), [motifs[i] for i in top], names, "-log10 q"
     )
-    (out / FIGURES).mkdir(exist_ok=True)
-    figure.savefig(out / FIGURES / "known_motifs.png", dpi=100)
     return [
         "<h2>Known motifs</h2>",
         f"<p>The {len(top)} known motifs most enriched anywhere, by experiment "
         "(-log10 of the BH q-value, capped at 50; every motif in "
         "<span class='mono'>known_matrix.tsv</span>).</p>",
-        img(out / FIGURES, "known_motifs.png", "known motifs by experiment"),
+        _drawn(out, figure, "known_motifs.png", "known motifs by experiment"),
     ]
+
+
+def _drawn(out: Path, figure, name: str, alt: str):
+    """``figure`` saved as ``FIGURES/name`` in the batch folder, as the page's image."""
+    from ..run.report.html import img
+
+    (out / FIGURES).mkdir(exist_ok=True)
+    figure.savefig(out / FIGURES / name, dpi=100)
+    return img(out / FIGURES, name, alt)
 
 
 def render_atlas(rows: Sequence[dict], sections: Sequence[str] = ()) -> str:
@@ -277,7 +292,8 @@ def render_atlas(rows: Sequence[dict], sections: Sequence[str] = ()) -> str:
     from ..run.report.html import STYLE, Markup, table
 
     header = ["experiment", "road", "records", "model kept", "cross-validated"]
-    header += ["beats chance", "fidelity", "top known motif", "de novo motifs", "s"]
+    header += ["beats chance", "fidelity", "top known motif"]
+    header += ["de novo motifs (best known match)", "s"]
     body = []
     for r in rows:
         if r["status"] == "failed":
@@ -285,6 +301,12 @@ def render_atlas(rows: Sequence[dict], sections: Sequence[str] = ()) -> str:
         link = f'<a href="{html.escape(r["report"])}">{html.escape(r["name"])}</a>'
         figure = f"{r['cv_metric']} {r['cv_value']} ({r['cv_low']} to {r['cv_high']})"
         known = f"{r['top_known']} (q {r['top_known_q']})" if r["top_known"] else ""
+        motifs = " ".join(
+            m if match == "-" else f"{m} ({match})"
+            for m, match in zip(
+                r["motifs"].split(), r["motif_matches"].split(), strict=True
+            )
+        )
         body.append(
             [
                 Markup(link),
@@ -295,7 +317,7 @@ def render_atlas(rows: Sequence[dict], sections: Sequence[str] = ()) -> str:
                 r["better_than_chance"],
                 r["fidelity"],
                 known,
-                r["motifs"],
+                motifs,
                 r["seconds"],
             ]
         )

@@ -145,17 +145,20 @@ def run_batch(
     out = _batch_folder(out)
     _remove_partial(tasks)  # left by a batch that was killed
     state = _read_state(out)
+    # taken before the runs: an input changed while its experiment ran makes
+    # the next batch run it again
+    prints = {t.experiment.name: t.fingerprint() for t in tasks}
     todo, outcomes = [], {}
     for task in tasks:
         name = task.experiment.name
-        if complete(task.out) and state.get(name) == task.fingerprint():
+        if complete(task.out) and state.get(name) == prints[name]:
             outcomes[name] = Outcome(name, "skipped")
             if on_outcome is not None:
                 on_outcome(outcomes[name])
         else:
             todo.append(task)
     used, threads, done = _run_all(
-        todo, client, workers, processes, (state, out), on_outcome
+        todo, client, workers, processes, (state, prints, out), on_outcome
     )
     outcomes.update((o.name, o) for o in done)
     result = BatchResult(
@@ -209,10 +212,12 @@ def plan_batch(
 def _run_all(todo, client, workers, processes, kept, on_outcome):
     """Run ``todo`` on the client (or a local cluster).
 
-    ``kept``: ``(state, out)``, the fingerprints written after each outcome.
-    Returns ``(workers, threads, outcomes)`` in the order they finished.
+    ``kept``: ``(state, prints, out)``: each finished experiment's
+    fingerprint (from ``prints``, taken before the runs) is written to
+    ``state`` after each outcome. Returns ``(workers, threads, outcomes)`` in
+    the order they finished.
     """
-    state, out = kept
+    state, prints, out = kept
     if not todo:
         return 0, None, []
     from dask.distributed import Client, LocalCluster, as_completed
@@ -237,12 +242,10 @@ def _run_all(todo, client, workers, processes, kept, on_outcome):
         futures = [
             client.submit(run_task, t, threads, key=_key(t), pure=False) for t in todo
         ]
-        by_key = {f.key: t for f, t in zip(futures, todo, strict=True)}
         for future in as_completed(futures):
             outcome = future.result()
-            task = by_key[future.key]
             if outcome.status == "done":
-                state[outcome.name] = task.fingerprint()
+                state[outcome.name] = prints[outcome.name]
             else:
                 state.pop(outcome.name, None)
             _write_state(out, state)

@@ -40,7 +40,7 @@ class FoundMotif:
         targets).
     share : float
         The share of its class's held-out records with a site (targets: of
-        all records).
+        all records); NaN for a model explained without records.
     """
 
     experiment: str
@@ -87,7 +87,8 @@ def batch_motifs(runs: Path, names: Sequence[str]) -> list[FoundMotif]:
             share = (
                 row["frac_negative"] if label == "negative" else row["frac_positive"]
             )
-            found.append(FoundMotif(name, motif, row["iupac"], label, float(share)))
+            share = np.nan if share is None else float(share)  # no records: no share
+            found.append(FoundMotif(name, motif, row["iupac"], label, share))
     return found
 
 
@@ -166,7 +167,8 @@ def write_families(
     list of dict
         One per family: ``family``, ``representative`` (a FoundMotif),
         ``members``, ``experiments``, ``shares`` (experiment -> the largest
-        share of records with a site of its members there).
+        share of records with a site of its members there; NaN where only a
+        model explained without records found it).
     """
     from ..io.files import write_table
     from ..motifs.formats import write_meme
@@ -176,8 +178,10 @@ def write_families(
         members = [m for m, label in zip(found, labels, strict=True) if label == f]
         shares: dict[str, float] = {}
         for m in members:
-            shares[m.experiment] = max(shares.get(m.experiment, 0.0), m.share)
-        best = max(members, key=lambda m: m.share)
+            shares[m.experiment] = _larger(shares.get(m.experiment), m.share)
+        best = max(
+            members, key=lambda m: (np.isfinite(m.share), np.nan_to_num(m.share))
+        )
         rows.append(
             {
                 "family": f"family_{f + 1}",
@@ -217,6 +221,13 @@ def write_families(
     ]
     write_meme(out / "motif_families.meme", representatives, np.full(4, 0.25))
     return rows
+
+
+def _larger(old: float | None, new: float) -> float:
+    """The larger share, a number over NaN (a member found without records)."""
+    if old is None or np.isnan(old) or new > old:
+        return new
+    return old
 
 
 def known_matrix(runs: Path, names: Sequence[str]) -> tuple[list[str], np.ndarray]:
@@ -262,7 +273,8 @@ def plot_matrix(
     Parameters
     ----------
     values : numpy.ndarray, shape (r, c)
-        Finite values (the colour).
+        The colour; NaN cells are grey (and count as the largest value in
+        the clustering).
     rows, columns : sequence of str
         Their names.
     label : str
@@ -272,9 +284,11 @@ def plot_matrix(
     -------
     matplotlib.figure.Figure
     """
+    import matplotlib as mpl
     from matplotlib.figure import Figure
 
-    order_r, order_c = _order(values), _order(values.T)
+    finite = np.nan_to_num(values, nan=np.nanmax(values, initial=1.0))
+    order_r, order_c = _order(finite), _order(finite.T)
     values = values[np.ix_(order_r, order_c)]
     # room for the labels (about 0.08 in a letter) beside cells of 0.5 x 0.3 in
     left = 0.08 * max(len(r) for r in rows)
@@ -283,7 +297,8 @@ def plot_matrix(
     height = bottom + max(1.5, 0.3 * len(rows)) + 0.4
     fig = Figure(figsize=(width, height), layout="constrained")
     ax = fig.add_subplot()
-    image = ax.imshow(values, aspect="auto", cmap="viridis")
+    cmap = mpl.colormaps["viridis"].with_extremes(bad="lightgrey")
+    image = ax.imshow(np.ma.masked_invalid(values), aspect="auto", cmap=cmap)
     ax.set_xticks(range(len(columns)), [columns[i] for i in order_c], rotation=90)
     ax.set_yticks(range(len(rows)), [rows[i] for i in order_r])
     fig.colorbar(image, ax=ax, label=label, shrink=0.8)

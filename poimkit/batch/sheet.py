@@ -7,6 +7,9 @@ of one road, as ``poimkit run`` takes them:
 - ``bed`` and ``genome`` (or one genome for the whole batch): peaks;
 - ``pos`` and ``neg``: two FASTA files;
 - ``fasta`` and ``targets``: a regression (``bed`` and ``targets`` too);
+- ``model``: a model file (poimkit's, LS-GKM's, a saved torch model)
+  explained without training, alone or with the labeled records its motifs
+  are tested in (``pos`` and ``neg``, or ``bed`` and ``genome``);
 
 and ``options`` holds the ``run`` flags of that row (split as a shell does).
 Paths are relative to the sheet's folder unless absolute.
@@ -24,11 +27,24 @@ from pathlib import Path
 from ..errors import InputError
 
 #: the columns a sheet may have
-COLUMNS = ("name", "bed", "genome", "pos", "neg", "fasta", "targets", "options")
+COLUMNS = (
+    "name",
+    "bed",
+    "genome",
+    "pos",
+    "neg",
+    "fasta",
+    "targets",
+    "model",
+    "options",
+)
 #: the columns holding input files
-FILE_COLUMNS = ("bed", "genome", "pos", "neg", "fasta", "targets")
+FILE_COLUMNS = ("bed", "genome", "pos", "neg", "fasta", "targets", "model")
 #: each road and the columns it needs (checked in this order)
 ROADS = {
+    "model peaks": ("model", "bed", "genome"),
+    "model fasta": ("model", "pos", "neg"),
+    "model": ("model",),
     "peak targets": ("bed", "genome", "targets"),
     "peaks": ("bed", "genome"),
     "fasta targets": ("fasta", "targets"),
@@ -66,6 +82,11 @@ class Experiment:
     def regression(self) -> bool:
         """Whether the row has targets (a regression)."""
         return "targets" in self.files
+
+    @property
+    def explains(self) -> bool:
+        """Whether the row explains a model file (nothing trained)."""
+        return "model" in self.files
 
 
 def read_sheet(
@@ -157,7 +178,7 @@ def _experiment(path, header, cells, line, genome) -> Experiment:
     if road is None:
         raise InputError(
             f"{path}: row {line} ({name}): no road: give bed and genome (or "
-            "--genome), pos and neg, or fasta and targets"
+            "--genome), pos and neg, fasta and targets, or model"
         )
     files = {c: _file(path, line, c, values[c]) for c in ROADS[road]}
     if road == "fasta targets" and not os.path.isfile(files["targets"]):

@@ -1,9 +1,10 @@
 """An experiment of a batch as a task a worker runs: settings, run, outcome.
 
 A `Task` is picklable (it travels to a Dask worker) and runs the experiment
-as ``poimkit run`` would, into ``runs/NAME/`` (staged, then renamed: a
-killed task leaves no partial folder). `fingerprint` is what a rerun
-compares to skip an experiment whose inputs and options are unchanged.
+as ``poimkit run`` would (a model row: `poimkit.run.explain_model`), into
+``runs/NAME/`` (staged, then renamed: a killed task leaves no partial
+folder). `fingerprint` is what a rerun compares to skip an experiment whose
+inputs and options are unchanged.
 """
 
 from __future__ import annotations
@@ -152,18 +153,31 @@ class Task:
         threads : int, optional
             Numba threads, unless the row's options set them.
         """
-        from ..run import run_pipeline, run_regression
+        from ..genome.negatives import share_letters
+        from ..run import explain_model, run_pipeline, run_regression
 
+        share_letters(True)  # a worker reads a genome shared by rows once
         options = self.settings.options
         if options.threads is None and threads is not None:
             options = replace(options, threads=threads)
         source, files = self.source(), self.experiment.files
+        pair = {"pos": files.get("pos"), "neg": files.get("neg")}
+        if self.experiment.explains:
+            explain_model(
+                self.out,
+                files["model"],
+                **pair,
+                peaks=source,
+                options=options,
+                force=True,
+                progress=False,
+            )
+            return
         if self.experiment.regression:
             run_regression(
                 self.out, source, options, self.settings.epsilon, True, False
             )
             return
-        pair = {"pos": files.get("pos"), "neg": files.get("neg")}
         run_pipeline(
             self.out, **pair, options=options, force=True, progress=False, peaks=source
         )

@@ -59,11 +59,12 @@ def _row_settings(batch_flags: list[str]):
                 f"{where}: {taken[0]} is not an option of a row: the sheet's columns "
                 "give the inputs and the batch its folders"
             )
-        argv = [x for c, p in experiment.files.items() for x in (_FLAGS[c], p)]
+        files = {c: p for c, p in experiment.files.items() if c != "model"}
+        argv = [x for c, p in files.items() for x in (_FLAGS[c], p)]
         argv += [*batch_flags, *experiment.options, "-o", "unused"]
         try:
             args = parser.parse_args(argv)
-            if not experiment.regression:
+            if not (experiment.regression or experiment.explains):
                 check_classification(args)
         except InputError as exc:
             raise InputError(f"{where}: {exc}") from None

@@ -45,6 +45,7 @@ __all__ = [
     "NEGATIVE_KINDS",
     "GenomicNegatives",
     "genomic_negatives",
+    "share_letters",
     "write_negatives_bed",
 ]
 
@@ -214,6 +215,41 @@ def _user_intervals(
     return offset[k] + es, offset[k] + ee
 
 
+#: one genome file's chromosome letters kept between searches (`share_letters`):
+#: its identity (path, size, modification time) and the letters by chromosome
+_SHARED: dict = {"on": False, "key": None, "letters": {}}
+
+
+def share_letters(on: bool = True) -> None:
+    """Keep one genome file's letters between searches in this process.
+
+    A process that makes the negatives of many experiments on one genome (a
+    worker of ``poimkit batch``) reads each chromosome once, not once per
+    experiment. Only a genome file small enough to keep (`CACHE_LETTERS`) is
+    kept, one file at a time; a file changed since (size, modification time)
+    is read again.
+
+    Parameters
+    ----------
+    on : bool, default=True
+        Keep the letters; False drops them and stops keeping.
+    """
+    _SHARED.update(on=bool(on), key=None, letters={})
+
+
+def _kept_letters(genome: object) -> dict:
+    """The letters kept for ``genome``'s file, or a fresh dict (not sharing)."""
+    from .reference import Genome
+
+    if not _SHARED["on"] or not isinstance(genome, Genome):
+        return {}
+    stat = os.stat(genome.path)
+    key = (os.path.realpath(genome.path), stat.st_size, stat.st_mtime_ns)
+    if _SHARED["key"] != key:
+        _SHARED.update(key=key, letters={})
+    return _SHARED["letters"]
+
+
 class _Letters:
     """Chromosome codes and soft-mask, read once (kept while the genome is small)."""
 
@@ -221,14 +257,16 @@ class _Letters:
         self.genome = genome
         self.names = names
         self.keep = sum(genome.lengths[c] for c in names) <= CACHE_LETTERS
-        self.cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.cache: dict[str, tuple[np.ndarray, np.ndarray]] = (
+            _kept_letters(genome) if self.keep else {}
+        )
 
     def __call__(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        got = self.cache.get(k)
+        name = self.names[k]
+        got = self.cache.get(name)
         if got is None:
             from .reference import Genome, text_codes, text_masked
 
-            name = self.names[k]
             if isinstance(self.genome, Genome):  # one read for both
                 text = self.genome.fetch(name)
                 codes, masked = text_codes(text), text_masked(text)
@@ -240,7 +278,7 @@ class _Letters:
             masked = np.ascontiguousarray(masked, dtype=bool)
             got = (codes, masked)
             if self.keep:
-                self.cache[k] = got
+                self.cache[name] = got
         return got
 
 

@@ -286,7 +286,49 @@ def extract_motifs(
             continue
         motif.importance = importance(poim, motif.consensus)
         motifs.append(motif)
-    return strongest_first(motifs, lambda m: m.importance)
+    motifs = strongest_first(motifs, lambda m: m.importance)
+    if anywhere and _strand_symmetric(poim):
+        motifs = _one_per_strand(motifs)
+    return motifs
+
+
+#: a motif at least this alike to a stronger one's reverse complement is it
+_SAME_ON_THE_OTHER_STRAND = 0.9
+
+
+def _strand_symmetric(poim: Poim) -> bool:
+    """Whether the POIM gives a k-mer and its reverse complement one value.
+
+    A model that scores a record and its reverse complement alike (LS-GKM's,
+    `poimkit.GkmSVC` with ``reverse_complement``) has
+    ``Q(z, j) = Q(rc(z), L - k - j)``; motifPOIM then fits a motif and its
+    reverse complement as two.
+    """
+    from ..alphabet import reverse_complement_kmers
+
+    k = poim.max_order
+    q = poim.q(k)
+    rc = reverse_complement_kmers(np.arange(q.shape[1]), k)
+    scale = float(np.abs(q).max()) or 1.0
+    return bool(np.allclose(q, q[::-1, rc], rtol=0.0, atol=1e-9 * scale))
+
+
+def _one_per_strand(motifs: list[Motif]) -> list[Motif]:
+    """The motifs without those that are a stronger one on the other strand."""
+    kept: list[Motif] = []
+    for motif in motifs:
+        if not any(_other_strand(motif, other) for other in kept):
+            kept.append(motif)
+    return kept
+
+
+def _other_strand(a: Motif, b: Motif) -> bool:
+    """Whether ``a`` is ``b`` read on the other strand (over the shorter one)."""
+    from .compare import match_motifs
+
+    query, target = (a, b) if a.length <= b.length else (b, a)
+    [best] = match_motifs(query, [target], top=1)
+    return best.strand == "-" and best.score >= _SAME_ON_THE_OTHER_STRAND
 
 
 def _check_labeled(poim, sequences, labels) -> tuple[np.ndarray, np.ndarray]:

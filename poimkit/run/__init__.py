@@ -3,8 +3,9 @@
 `run_pipeline` (``poimkit run``: a classification run folder) with its
 `RunOptions` and `PeakSource` (peaks in a genome); `train_classifier`
 (``poimkit train``); `run_regression` and `train_regression` with a
-`TargetSource` (``run``/``train --targets``); `score_records` (``poimkit
-score``). Runs return a `RunSummary` (``summary.json``), their
+`TargetSource` (``run``/``train --targets``); `explain_model` (a model
+file explained untrained: a batch's ``model`` row); `score_records`
+(``poimkit score``). Runs return a `RunSummary` (``summary.json``), their
 cross-validation a `CVResult` (`results`). The model families a run trains
 are `Family` objects of `registry`; `register` adds one.
 
@@ -16,7 +17,8 @@ cross-validation, final fit), `poim_step` (the POIMs), `motif_model`,
 `known` and `sites_bed` (motif models, known motifs, sites), `summary`
 (the summary's numbers, motif rows, notes; `results` types them),
 `figures`, `steps` (timed steps) and `pipeline` (the steps in a staged
-folder; its page is written by `poimkit.run.report`). Regression:
+folder; its page is written by `poimkit.run.report`), `model_job` (a
+model file's run folder, nothing trained). Regression:
 `regression` (its cross-validation), `regression_search`,
 `regression_figures`, `regression_outputs`, `peak_targets` and
 `regression_run` (the jobs). `score` scores FASTA files
@@ -33,6 +35,7 @@ __getattr__, __dir__ = lazy_exports(
         "PeakSource": "genome",
         "RunSummary": "results",
         "TargetSource": "regression_run",
+        "explain_model": "model_job",
         "run_pipeline": "pipeline",
         "run_regression": "regression_run",
         "score_records": "score",
@@ -50,6 +53,7 @@ __all__ = [
     "RunOptions",
     "RunSummary",
     "TargetSource",
+    "explain_model",
     "run_pipeline",
     "run_regression",
     "register",

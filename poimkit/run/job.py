@@ -81,6 +81,7 @@ class RunResult:
 
 #: the parameters of the jobs' hooks, documented once (`fill_doc`)
 _HOOK_DOCS = {
+    "model": "model : fitted estimator\n    The run's final model.",
     "timer": "timer : StepTimer\n    Times and shows the steps.",
     "progress": 'progress : bool or "lines"\n    Bars, or a line per step.',
     "result": "result : RunResult\n    What the run made so far.",
@@ -135,6 +136,16 @@ class Job:
         """
         raise NotImplementedError
 
+    @_hook("model", "progress")
+    def poim(self, model: Any, progress: bool | str) -> tuple:
+        """The model's POIMs and their background (`compute_run_poim`).
+
+        %(parameters)s
+        """
+        from .poim_step import compute_run_poim
+
+        return compute_run_poim(model, self.data, self.options, progress is True)
+
     @_hook("result", "timer")
     def find_motifs(self, result: RunResult, timer: StepTimer) -> Found:
         """The motifs of the model and their models (timed by ``timer``).
@@ -142,6 +153,18 @@ class Job:
         %(parameters)s
         """
         raise NotImplementedError
+
+    @_hook("staged", "result")
+    def save(self, staged: Path, result: RunResult) -> None:
+        """The model, its POIMs and the motif models in ``staged``.
+
+        %(parameters)s
+        """
+        from .motif_model import save_motif_models
+        from .summary import save_results
+
+        save_results(staged, result.model, result.poim)
+        save_motif_models(staged, result.found.explained, result.found.stack)
 
     @_hook("staged", "result")
     def write(self, staged: Path, result: RunResult) -> list[str]:
@@ -194,9 +217,7 @@ def run_job(
 
     from .._threads import numba_threads
     from ..io.outdir import check_output_folder, output_lock, staged_directory
-    from .motif_model import save_motif_models
-    from .poim_step import compute_run_poim
-    from .summary import save_results, write_summary
+    from .summary import write_summary
 
     timer = StepTimer()  # the run's wall time starts here
     job.check()  # cheap checks and reading first: bad input fails before any folder
@@ -213,13 +234,10 @@ def run_job(
             timer.bar = bar
             result = RunResult(*job.train(timer, progress))
             with timer.step("POIM"):
-                result.poim, result.background = compute_run_poim(
-                    result.model, job.data, job.options, progress is True
-                )
+                result.poim, result.background = job.poim(result.model, progress)
             result.found = job.find_motifs(result, timer)
             with timer.step("outputs"):
-                save_results(staged, result.model, result.poim)
-                save_motif_models(staged, result.found.explained, result.found.stack)
+                job.save(staged, result)
                 result.figures = job.write(staged, result)
             result.runtimes = timer.with_total()
             summary = job.summary(result)

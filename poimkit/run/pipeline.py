@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..io.outdir import LAYOUT
 from .data import motif_data, read_input
@@ -27,6 +28,12 @@ from .sites_bed import write_sites_bed
 from .steps import StepTimer
 from .summary import build_summary
 from .train import CNN_STEP, train_model
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..background import MarkovBackground
+    from .genome import PeakData
 
 
 def run_pipeline(
@@ -149,7 +156,7 @@ class ClassificationJob(Job):
             with timer.step("known motifs"):
                 self.known, self.tested = read_known(self.options)
         with timer.step("read"):
-            self.data, self.made = _read(
+            self.data, self.made = read_run_records(
                 self.labeled, self.peaks, self.options, progress is True, self.dataset
             )
         self.plan = make_plan(self.data, self.options)  # checks the folds first
@@ -194,7 +201,7 @@ class ClassificationJob(Job):
         """Motif files, figures and the known motifs' table."""
         X, y = self.motif_records
         motifs = result.found.motifs
-        _write_motif_files(
+        write_run_motif_files(
             staged, motifs, self.motif_ids, y, result.background, self.made
         )
         figures = write_figures(
@@ -254,8 +261,29 @@ def _found_motifs(poim, X, y, options: RunOptions, cv: CVResult) -> list:
     )
 
 
-def _write_motif_files(staged: Path, motifs, ids, y, background, made) -> None:
-    """``motifs.meme``, ``sites.tsv`` and, for peaks, negatives and ``sites.bed``."""
+def write_run_motif_files(
+    staged: Path,
+    motifs: list,
+    ids: list[str],
+    y: np.ndarray,
+    background: MarkovBackground,
+    made: PeakData | None,
+) -> None:
+    """``motifs.meme``, ``sites.tsv`` and, for peaks, negatives and ``sites.bed``.
+
+    Parameters
+    ----------
+    staged : pathlib.Path
+        The run's staged folder.
+    motifs : list of Motif
+        The motifs reported (with their sites).
+    ids, y : list of str, numpy.ndarray
+        The ids and labels of the records the sites index.
+    background : MarkovBackground
+        The POIMs' background (the MEME file's letter frequencies).
+    made : PeakData or None
+        Peak input: its negatives and the sites in genome coordinates.
+    """
     from ..motifs.discovery import background_letters
     from ..motifs.formats import write_meme, write_sites
 
@@ -266,8 +294,28 @@ def _write_motif_files(staged: Path, motifs, ids, y, background, made) -> None:
     write_sites(staged / LAYOUT.sites, motifs, ids, y)
 
 
-def _read(files: tuple, peaks, options: RunOptions, bars: bool, dataset):
-    """``(data, made)``: the labeled records, and the peaks' `PeakInput` (or None)."""
+def read_run_records(
+    files: tuple,
+    peaks: PeakSource | None,
+    options: RunOptions,
+    bars: bool,
+    dataset: str | None,
+) -> tuple:
+    """``(data, made)``: the labeled records, and the peaks' `PeakData` (or None).
+
+    Parameters
+    ----------
+    files : tuple of str or None
+        ``pos``, ``neg``, ``fasta`` and ``labels`` (`read_input`).
+    peaks : PeakSource or None
+        Peaks in a genome instead.
+    options : RunOptions
+        How records are read (invalid letters, crops) and negatives made.
+    bars : bool
+        Progress bars while peaks are read.
+    dataset : str or None
+        A name for the input, recorded instead of temporary paths.
+    """
     if peaks is None:
         data, made = read_input(*files, options), None
     else:

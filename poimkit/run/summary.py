@@ -154,13 +154,13 @@ def build_summary(
         },
         family=selection["family"] if selection else options.kernel,
         background=repr(background),
-        versions=_versions(),
+        versions=software_versions(),
         cv=cv,
         **model.size(),
-        motifs=_motif_rows(motifs, known),
+        motifs=motif_rows(motifs, known),
         motifs_note=motif_note(cv, options, motifs),
-        top_kmers=_top_kmers(poim),
-        differential_peaks=_differential_peaks(poim),
+        top_kmers=top_kmer_rows(poim),
+        differential_peaks=differential_peaks(poim),
         figures=figures,
         runtimes=runtimes,
         motif_model=motif_model,
@@ -238,27 +238,34 @@ def build_regression_summary(
         cv=cv,
         cv_folds=cv_folds,
         n_support_vectors=int(model.n_support_.sum()),
-        top_kmers=_top_kmers(poim),
+        top_kmers=top_kmer_rows(poim),
         figures=figures,
-        motifs=_motif_rows(motifs),
+        motifs=motif_rows(motifs),
         motifs_note=motifs_note,
-        differential_peaks=_differential_peaks(poim),
+        differential_peaks=differential_peaks(poim),
         background=repr(poim.background),
         runtimes=runtimes,
-        versions=_versions(),
+        versions=software_versions(),
         motif_model=motif_model,
     )
 
 
-def _top_kmers(poim: Poim) -> list[dict]:
-    """The strongest POIM entries, for the summary."""
+def top_kmer_rows(poim: Poim) -> list[dict]:
+    """The strongest POIM entries, for the summary.
+
+    Parameters
+    ----------
+    poim : Poim
+        The run's POIMs.
+    """
     return [
         {"kmer": z, "position": j, "value": float(v)}
         for z, j, v in poim.top(_SUMMARY_KMERS)
     ]
 
 
-def _versions() -> dict:
+def software_versions() -> dict:
+    """The versions of Python, poimkit and the libraries a run's numbers rest on."""
     out = {"poimkit": __version__, "python": platform.python_version()}
     for name in ("numpy", "numba", "scipy", "scikit-learn", "biopython", "matplotlib"):
         try:
@@ -268,7 +275,16 @@ def _versions() -> dict:
     return out
 
 
-def _differential_peaks(poim, n: int = 5) -> list[dict]:
+def differential_peaks(poim: Poim, n: int = 5) -> list[dict]:
+    """The ``n`` largest entries of the differential POIM, for the summary.
+
+    Parameters
+    ----------
+    poim : Poim
+        The run's POIMs.
+    n : int, default=5
+        How many.
+    """
     d = poim.differential()
     flat = np.where(np.isnan(d), -np.inf, d).ravel()
     best = np.argsort(-flat, kind="stable")[:n]
@@ -306,7 +322,16 @@ def _matches(motif, known) -> list[dict]:
 _CLASS = {1: "positive", 0: "negative"}
 
 
-def _motif_rows(motifs, known=None) -> list[dict]:
+def motif_rows(motifs: list[Motif], known: list[Motif] | None = None) -> list[dict]:
+    """The motifs as the summary lists them, with their best known matches.
+
+    Parameters
+    ----------
+    motifs : list of Motif
+        The motifs reported.
+    known : list of Motif, optional
+        Known motifs to match each with (its ``matches``).
+    """
     return [
         {
             "name": m.name,
@@ -333,13 +358,20 @@ def _motif_rows(motifs, known=None) -> list[dict]:
             ),
             # a classifier's motifs: which class carries them
             **({} if m.label is None else {"class": _CLASS[m.label]}),
-            "strands": "+-" if m.sites.on_both_strands else "+",
+            "strands": _strands(m),
             # a word each of whose occurrences counts (`poimkit.motifs.words`)
             **({"counted": True} if m.counted else {}),
             **({"matches": _matches(m, known)} if known is not None else {}),
         }
         for m in motifs
     ]
+
+
+def _strands(motif) -> str | None:
+    """Where its sites lie: "+-" both strands, "+" one; None: no sites sought."""
+    if motif.sites is None:
+        return None
+    return "+-" if motif.sites.on_both_strands else "+"
 
 
 def _number(value: float) -> float | None:

@@ -63,7 +63,6 @@ are computed before, in the calling thread).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -435,9 +434,10 @@ def _is_corner(name, params, filled, grid, settings, tolerance) -> bool:
 
 
 def _workers(n_jobs: int | None) -> int:
-    if n_jobs is None:
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    return max(1, int(n_jobs))
+    """``n_jobs``, or every core this process may use (`usable_cores`)."""
+    from .._machine import usable_cores
+
+    return usable_cores() if n_jobs is None else max(1, int(n_jobs))
 
 
 def select_nested(

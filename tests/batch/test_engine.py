@@ -204,6 +204,68 @@ def test_workers_as_threads_and_as_processes_give_the_same_runs(inputs, tmp_path
     assert runs[False] == runs[True]
 
 
+def test_model_rows_are_explained_untrained_beside_a_trained_row(inputs, tmp_path):
+    """An LS-GKM file alone and with records: no CV, its motifs in the families."""
+    from poimkit import GkmSVC
+    from poimkit.io import read_fasta
+    from poimkit.svm.lsgkm import write_lsgkm
+
+    X = [
+        *read_fasta(inputs / "two" / "p.fa")[1],
+        *read_fasta(inputs / "two" / "n.fa")[1],
+    ]
+    y = np.repeat([1, 0], len(X) // 2)
+    write_lsgkm(GkmSVC(l=6, k=4, C=1.0).fit(X, y), tmp_path / "two.model.txt")
+    sheet = tmp_path / "sheet.tsv"
+    sheet.write_text(
+        "name\tpos\tneg\tmodel\n"
+        f"one\t{inputs}/one/p.fa\t{inputs}/one/n.fa\t\n"
+        "zoo\t\t\ttwo.model.txt\n"
+        f"zoo_records\t{inputs}/two/p.fa\t{inputs}/two/n.fa\ttwo.model.txt\n"
+    )
+    options = RunOptions(max_order=6, max_motifs=2)
+
+    def settings(experiment):
+        return RowSettings(options) if experiment.explains else _fast(experiment)
+
+    result = run_batch(sheet, tmp_path / "atlas", workers=1, settings=settings)
+    assert [o.status for o in result.outcomes] == ["done"] * 3
+    out = tmp_path / "atlas"
+    with open(out / "experiments.tsv") as handle:
+        table = {r["name"]: r for r in csv.DictReader(handle, delimiter="\t")}
+    for name, road, records in (
+        ("zoo", "model", "0"),
+        ("zoo_records", "model fasta", "240"),
+    ):
+        row = table[name]
+        assert (row["road"], row["n_records"], row["model"]) == (
+            road,
+            records,
+            "explained",
+        )
+        assert row["cv_value"] == row["cv_metric"] == row["better_than_chance"] == ""
+        assert row["family"] == "LsgkmModel"
+        assert row["motifs"]
+        assert len(row["motif_matches"].split()) == len(row["motifs"].split())
+    assert "GATTACA" in table["zoo_records"]["motifs"].split()
+    assert table["one"]["cv_metric"] == "auc" and table["one"]["model"] != "explained"
+    assert (out / "runs" / "zoo" / "explained_model.model.txt").is_file()
+    # GATTACA of all three rows is one family; the row without records has no share
+    with open(out / "motif_families.tsv") as handle:
+        families = list(csv.DictReader(handle, delimiter="\t"))
+    gattaca = [
+        f
+        for f in families
+        if {"one", "zoo", "zoo_records"} <= set(f["experiments"].split(","))
+    ]
+    assert len(gattaca) == 1
+    with open(out / "motif_matrix.tsv") as handle:
+        matrix = {r["family"]: r for r in csv.DictReader(handle, delimiter="\t")}
+    row = matrix[gattaca[0]["family"]]
+    assert row["zoo"] == "nan" and 0 < float(row["zoo_records"]) <= 1
+    assert "explained" in (out / "atlas.html").read_text()
+
+
 def test_a_users_own_client_runs_the_batch(inputs, tmp_path):
     from dask.distributed import Client, LocalCluster
 

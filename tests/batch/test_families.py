@@ -70,3 +70,21 @@ def test_the_known_matrix_holds_every_run_s_q_values(tmp_path):
     assert motifs == ["MA1 CTCF", "MA2 SOX2"]
     assert q[0, 0] == 1e-8 and np.isnan(q[0, 1]) and np.isnan(q[:, 2]).all()
     assert q[1].tolist()[:2] == [0.9, 1e-5]
+
+
+def test_a_motif_found_without_records_joins_its_family_without_a_share(tmp_path):
+    from poimkit.batch.families import write_families
+
+    found = [
+        _found("GATTACAT", "a", 0.4),
+        _found("GATTACAT", "zoo", np.nan),  # a model explained without records
+        _found("GATTACAT", "a", 0.6),
+        _found("CCGGCCGG", "b", 0.3),
+    ]
+    labels = families(similarity(found))
+    rows = write_families(tmp_path, found, labels, ["a", "b", "zoo"])
+    gattaca = rows[labels[0]]
+    assert gattaca["representative"].share == 0.6  # a number over NaN
+    assert gattaca["shares"]["a"] == 0.6 and np.isnan(gattaca["shares"]["zoo"])
+    matrix = (tmp_path / "motif_matrix.tsv").read_text().splitlines()
+    assert matrix[1 + labels[0]].split("\t")[1:] == ["0.6000", "0.0000", "nan"]

@@ -10,7 +10,7 @@ from ..cli_runs import main
 
 @pytest.fixture
 def files(tmp_path):
-    for name in ("p.fa", "n.fa", "peaks.bed", "genome.fa", "t.tsv"):
+    for name in ("p.fa", "n.fa", "peaks.bed", "genome.fa", "t.tsv", "m.txt"):
         (tmp_path / name).write_text(">a\nACGT\n")
     return tmp_path
 
@@ -44,6 +44,24 @@ def test_a_sheet_gives_each_row_its_road_and_resolved_files(files):
     assert not found[0].regression
 
 
+def test_a_model_row_explains_a_file_alone_or_with_its_records(files):
+    sheet = _sheet(
+        files,
+        "name|model|pos|neg|bed|genome\n"
+        "a|m.txt||||\n"
+        "b|m.txt|p.fa|n.fa||\n"
+        "c|m.txt|||peaks.bed|genome.fa\n",
+    )
+    found = read_sheet(sheet)
+    assert [(e.road, e.explains, e.regression) for e in found] == [
+        ("model", True, False),
+        ("model fasta", True, False),
+        ("model peaks", True, False),
+    ]
+    assert found[0].files == {"model": str(files / "m.txt")}
+    assert set(found[2].files) == {"model", "bed", "genome"}
+
+
 @pytest.mark.parametrize(
     "text, says",
     [
@@ -62,6 +80,9 @@ def test_a_sheet_gives_each_row_its_road_and_resolved_files(files):
         ("name|fasta|targets\na|p.fa|signal\n", "row 2, column targets: no file"),
         ("name|pos|neg|fasta\na|p.fa|n.fa|p.fa\n", "row 2 (a), column fasta: not used"),
         ("name|pos|neg\na|p.fa|n.fa|extra\n", "row 2 has 4 cells for 3 columns"),
+        ("name|model\na|gone.txt\n", "row 2, column model: no file gone.txt"),
+        ("name|model|fasta\na|m.txt|p.fa\n", "row 2 (a), column fasta: not used"),
+        ("name|model|pos\na|m.txt|p.fa\n", "row 2 (a), column pos: not used"),
         (
             "name|pos|neg|options\na|p.fa|n.fa|--kernel 'wd\n",
             "column options: No closing",

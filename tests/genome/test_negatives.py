@@ -185,6 +185,50 @@ def test_seeded(fasta_genome):
     assert not np.array_equal(one.start, other.start)
 
 
+def test_a_shared_genome_is_read_once_and_again_when_changed(
+    fasta_genome, tmp_path, monkeypatch
+):
+    """`share_letters`: a batch worker's experiments read each chromosome once."""
+    import os
+    import shutil
+
+    from poimkit.genome.negatives import share_letters
+    from poimkit.genome.reference import Genome
+
+    fetched = []
+    fetch = Genome.fetch
+
+    def counting(self, name, *args, **kwargs):
+        if not args and not kwargs:  # a whole chromosome
+            fetched.append(name)
+        return fetch(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(Genome, "fetch", counting)
+    copy = tmp_path / "genome.fa"
+    shutil.copyfile(fasta_genome.path, copy)
+    peaks, windows = _peaks(fasta_genome, n=50)
+    alone = genomic_negatives(open_genome(copy), *windows, exclude=peaks, seed=2)
+    n_chromosomes = len(set(fetched))
+    try:
+        share_letters(True)
+        runs = [
+            genomic_negatives(open_genome(copy), *windows, exclude=peaks, seed=2)
+            for _ in range(3)
+        ]
+        assert len(fetched) == 2 * n_chromosomes  # the first shared run reads
+        for run in runs:  # the same negatives as without sharing
+            assert run.chrom == alone.chrom
+            np.testing.assert_array_equal(run.start, alone.start)
+        stat = os.stat(copy)
+        os.utime(copy, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+        genomic_negatives(open_genome(copy), *windows, exclude=peaks, seed=2)
+        assert len(fetched) == 3 * n_chromosomes  # a changed file is read again
+    finally:
+        share_letters(False)
+    genomic_negatives(open_genome(copy), *windows, exclude=peaks, seed=2)
+    assert len(fetched) == 4 * n_chromosomes  # not sharing: read per search
+
+
 def test_memory_stand_in_gives_the_same_as_the_fasta(fasta_genome):
     mem = MemGenome(_genome_parts())
     peaks, windows = _peaks(fasta_genome, n=50)

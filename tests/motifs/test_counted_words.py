@@ -136,10 +136,10 @@ def test_the_summary_and_report_mark_a_counted_word(counted, tmp_path):
     from types import SimpleNamespace
 
     from poimkit.run.report.page import motif_columns
-    from poimkit.run.summary import _motif_rows
+    from poimkit.run.summary import motif_rows
 
     _, _, motifs = counted
-    rows = _motif_rows(motifs)
+    rows = motif_rows(motifs)
     for row in rows:  # the table embeds each motif's logo
         (tmp_path / f"logo_{row['name']}.png").write_bytes(b"")
     assert [r.get("counted", False) for r in rows] == [m.counted for m in motifs]

@@ -251,3 +251,24 @@ def test_site_offsets_definition():
     # a site's letters i..i+4 and the record's 0..n-1: centres i+2 and (n-1)/2
     expected = [s + 2 - (n - 1) / 2 for s, n in zip(starts, lengths, strict=True)]
     assert site_offsets(motif, lengths).tolist() == expected
+
+
+def test_a_two_strand_model_s_motif_is_not_reported_again_as_its_reverse_complement():
+    """motifPOIM on ``Q(z, j) = Q(rc z, L - k - j)``: one motif, not a strand pair."""
+    from poimkit.datasets import make_gattaca
+    from poimkit.motifs.compare import match_motifs
+    from poimkit.motifs.extract import _strand_symmetric
+
+    X, y = make_gattaca(n_pos=150, n_neg=150, length=40, mean=20, sd=2, random_state=4)
+    found = {}
+    for rc in (True, False):
+        model = GkmSVC(**GKM, reverse_complement=rc, C=1.0).fit(X, y)
+        poim = compute_poim(model, 6, MarkovBackground.uniform(40))
+        assert _strand_symmetric(poim) is rc
+        found[rc] = extract_motifs(poim, max_motifs=2, random_state=0)
+    motifs = found[True]
+    assert motifs[0].consensus in ("GATTACA", "TGTAATC")
+    for i, a in enumerate(motifs):
+        for b in motifs[i + 1 :]:
+            [m] = match_motifs(b, [a], top=1)
+            assert not (m.strand == "-" and m.score >= 0.9), (a.consensus, b.consensus)

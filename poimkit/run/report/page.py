@@ -118,7 +118,7 @@ def _motif_table(s: RunSummary, figures: Path) -> str:
             "positives": lambda m: f"{100 * m['frac_positive']:.0f} %",
             "negatives": lambda m: f"{100 * m['frac_negative']:.0f} %",
             "q-value": lambda m: probability(m["q_value"]),
-            **({"best known match": _best_match} if compared else {}),
+            **({"best known match": best_match} if compared else {}),
         },
     )
     numbers = {"position", "spread", "importance", "sites"} | {
@@ -131,7 +131,14 @@ def _motif_table(s: RunSummary, figures: Path) -> str:
     )
 
 
-def _best_match(motif: dict) -> str:
+def best_match(motif: dict) -> str:
+    """The best known match of a motif row and its p-value, or ``none``.
+
+    Parameters
+    ----------
+    motif : dict
+        A summary's motif row with ``matches``.
+    """
     if not motif["matches"]:
         return "none"
     best = motif["matches"][0]
@@ -417,9 +424,12 @@ def _where_sections(s: RunSummary, figures: Path) -> list[str]:
 
 def _anywhere_sections(s: RunSummary, figures: Path) -> list[str]:
     """A position-free model: the k-mers it rewards or penalises anywhere."""
+    from ..registry import find_family
+
     drawn = "kmer_importance.png" in s.figures
-    own = _family(s.family, s.parameters.get("chosen") or {})
-    kind = own.reads or html.escape(own.title)
+    chosen = s.parameters.get("chosen")  # none for a model explained untrained
+    own = _family(s.family, chosen) if chosen else find_family(s.family)
+    kind = html.escape(s.family) if own is None else own.reads or html.escape(own.title)
     return [
         "<h2>Which k-mers the model rewards, anywhere</h2>",
         f"<p>This model is position-free ({kind}): it weighs a word alike "
