@@ -161,8 +161,11 @@ def write_atlas(out: Path, tasks: Sequence[Task], outcomes: Sequence[Outcome]) -
 
 #: the atlas's figures (PNG), embedded in the page too
 FIGURES = "figures"
-#: known motifs drawn in the atlas's heatmap, the strongest first
-TOP_KNOWN = 25
+#: known motifs drawn in the atlas's heatmap: each experiment's strongest
+#: `KNOWN_PER_EXPERIMENT` (q below `KNOWN_Q`), at most `TOP_KNOWN` in all
+TOP_KNOWN = 40
+KNOWN_PER_EXPERIMENT = 2
+KNOWN_Q = 0.05
 
 
 def family_sections(out: Path, names: Sequence[str]) -> list[str]:
@@ -197,7 +200,10 @@ def family_sections(out: Path, names: Sequence[str]) -> list[str]:
         return ["<h2>Motif families</h2><p>No experiment reported a motif.</p>"]
     shares = np.array([[r["shares"].get(n, 0.0) for n in names] for r in rows])
     figure = plot_matrix(
-        shares, [r["family"] for r in rows], names, "share with a site"
+        shares,
+        [f"{r['family']} {r['representative'].iupac}" for r in rows],
+        names,
+        "share with a site",
     )
     body = [
         [
@@ -253,17 +259,47 @@ def known_sections(out: Path, names: Sequence[str]) -> list[str]:
         ],
     )
     strength = -np.log10(np.clip(np.nan_to_num(q, nan=1.0), 1e-300, 1.0))
-    top = np.argsort(-strength.max(axis=1), kind="stable")[:TOP_KNOWN]
+    top = strongest_known(strength)
+    if not top:
+        return [
+            "<h2>Known motifs</h2><p>No known motif is enriched in any experiment "
+            f"(q below {KNOWN_Q}; every q in "
+            "<span class='mono'>known_matrix.tsv</span>).</p>"
+        ]
     figure = plot_matrix(
         np.minimum(strength[top], 50.0), [motifs[i] for i in top], names, "-log10 q"
     )
     return [
         "<h2>Known motifs</h2>",
-        f"<p>The {len(top)} known motifs most enriched anywhere, by experiment "
-        "(-log10 of the BH q-value, capped at 50; every motif in "
+        f"<p>Each experiment's {KNOWN_PER_EXPERIMENT} most enriched known motifs "
+        f"(q below {KNOWN_Q}; {len(top)} in all), by experiment: -log10 of the BH "
+        "q-value, capped at 50 (every motif in "
         "<span class='mono'>known_matrix.tsv</span>).</p>",
         _drawn(out, figure, "known_motifs.png", "known motifs by experiment"),
     ]
+
+
+def strongest_known(strength: np.ndarray) -> list[int]:
+    """Rows of each experiment's strongest known motifs, strongest overall first.
+
+    Parameters
+    ----------
+    strength : numpy.ndarray, shape (motifs, experiments)
+        ``-log10 q`` of every known motif in every experiment.
+
+    Returns
+    -------
+    list of int
+        Each experiment's `KNOWN_PER_EXPERIMENT` strongest rows with q below
+        `KNOWN_Q`, at most `TOP_KNOWN` (the strongest kept): one factor's
+        many matrices do not crowd out the other experiments' factors.
+    """
+    significant = -np.log10(KNOWN_Q)
+    rows = set()
+    for column in strength.T:
+        best = np.argsort(-column, kind="stable")[:KNOWN_PER_EXPERIMENT]
+        rows.update(int(i) for i in best if column[i] > significant)
+    return sorted(rows, key=lambda i: -strength[i].max())[:TOP_KNOWN]
 
 
 def _drawn(out: Path, figure, name: str, alt: str):

@@ -88,3 +88,17 @@ def test_a_motif_found_without_records_joins_its_family_without_a_share(tmp_path
     assert gattaca["shares"]["a"] == 0.6 and np.isnan(gattaca["shares"]["zoo"])
     matrix = (tmp_path / "motif_matrix.tsv").read_text().splitlines()
     assert matrix[1 + labels[0]].split("\t")[1:] == ["0.6000", "0.0000", "nan"]
+
+
+def test_the_known_heatmap_shows_every_experiment_s_strongest_motifs():
+    """One factor's many matrices do not crowd out the others; noise adds none."""
+    from poimkit.batch.atlas import KNOWN_PER_EXPERIMENT, strongest_known
+
+    # rows 0-9: ten matrices of one factor, very strong in experiment 0;
+    # rows 10-11: another factor's, weaker, in experiment 1; experiment 2: noise
+    strength = np.zeros((12, 3))
+    strength[:10, 0] = np.linspace(60, 40, 10)
+    strength[10:, 1] = [8.0, 5.0]
+    strength[:, 2] = 0.5  # q about 0.3: not significant
+    rows = strongest_known(strength)
+    assert rows == [0, 1, 10, 11][: 2 * KNOWN_PER_EXPERIMENT]
