@@ -125,9 +125,11 @@ def _figures(s: RunSummary) -> dict:
 
 
 def _best_match(motif: dict) -> str:
-    """A motif row's best known match's name (``-``: none compared or found)."""
+    """A motif row's best known match's name, one word (``-``: none compared)."""
     matches = motif.get("matches") or []
-    return matches[0]["target"].split(" ", 1)[-1] if matches else "-"
+    if not matches:
+        return "-"
+    return "_".join(matches[0]["target"].split(" ", 1)[-1].split())
 
 
 def _number(value, digits: int = 4) -> str:

@@ -102,3 +102,38 @@ def test_the_known_heatmap_shows_every_experiment_s_strongest_motifs():
     strength[:, 2] = 0.5  # q about 0.3: not significant
     rows = strongest_known(strength)
     assert rows == [0, 1, 10, 11][: 2 * KNOWN_PER_EXPERIMENT]
+
+
+def test_a_known_match_named_in_words_stays_beside_its_motif():
+    """``--compare my.meme`` names with spaces: one word each in the table."""
+    from poimkit.batch.atlas import COLUMNS, _figures, render_atlas
+    from poimkit.run.results import CVResult, RunSummary
+
+    rows = [
+        {"iupac": "GATTACA", "matches": [{"target": "M1 my motif name"}]},
+        {"iupac": "CCGG", "matches": []},
+    ]
+    summary = RunSummary(
+        task="classification",
+        inputs=[],
+        n_sequences=10,
+        length=20,
+        lengths=[20, 20],
+        position_free=False,
+        parameters={},
+        family="wd",
+        background="uniform",
+        versions={},
+        cv=CVResult.none("auc"),
+        motifs=rows,
+        motifs_note="",
+        top_kmers=[],
+        differential_peaks=[],
+        figures=[],
+        runtimes={},
+        motif_model=None,
+    )
+    row = dict.fromkeys(COLUMNS, "") | _figures(summary)
+    row.update(name="e", status="done", report="runs/e/report.html")
+    assert row["motif_matches"] == "my_motif_name -"
+    assert "GATTACA (my_motif_name) CCGG" in render_atlas([row])
