@@ -31,7 +31,8 @@ strand, any offset), the noise experiments' verdicts, and the peak memory
 per worker; ``--out`` writes the figures as JSON.
 
 Usage: ``python benchmarks/bench_batch.py [--experiments 8] [--records 400]
-[--seed 57] [--out batch.json]``.
+[--seed 57] [--out batch.json] [--scaling-only]`` (``--scaling-only``: only
+one worker of one thread against two workers).
 """
 
 from __future__ import annotations
@@ -224,17 +225,38 @@ def matches(word: str, iupac: str) -> bool:
     return False
 
 
+def scaling(folder: Path) -> dict:
+    """One worker of one thread against two workers, nothing else."""
+    one = batch(folder, "batch1t", 1, threads=1)
+    log(f"batch, 1 worker of 1 thread: {one:.1f} s")
+    two = batch(folder, "batch2", 2)
+    log(f"batch, 2 workers: {two:.1f} s")
+    return {
+        "batch_1_thread_1": round(one, 1),
+        "batch_2": round(two, 1),
+        "speedup": round(one / two, 2),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--experiments", type=int, default=8)
     parser.add_argument("--records", type=int, default=400)
     parser.add_argument("--seed", type=int, default=57)
     parser.add_argument("--out", type=Path)
+    parser.add_argument(
+        "--scaling-only",
+        action="store_true",
+        help="only one worker of one thread against two workers",
+    )
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench_batch_"))
     planted = write_experiments(folder, args.experiments, args.records, args.seed)
     names = sorted(planted)
     log(f"{len(names)} experiments in {folder}")
+    if args.scaling_only:
+        print(json.dumps(scaling(folder), indent=1))
+        return
     times = {}
     times["loop"] = loop(folder, names)
     log(f"shell loop: {times['loop']:.1f} s")

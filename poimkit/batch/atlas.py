@@ -368,7 +368,11 @@ def render_atlas(rows: Sequence[dict], sections: Sequence[str] = ()) -> str:
         "Each row is one experiment's run, its report linked; the figure is its "
         "kept model's cross-validated AUC (classes) or Pearson correlation "
         "(targets), and a model whose 95 % interval does not lie above chance "
-        "is weak: its motifs may be noise.</p>",
+        "is weak: its motifs may be noise. <i>Fidelity</i> is how much of the "
+        "SVM's held-out ranking its motifs alone keep, (AUC(motifs) - 0.5) / "
+        "(AUC(SVM) - 0.5), or the ratio of their Pearson r for targets: above 1 "
+        "where the motifs rank better than a weak SVM. "
+        "A <i>model</i> row explains a model file someone trained: no CV.</p>",
         table(header, body, {2, 6, 9}),
     ]
     if weak:
