@@ -232,9 +232,11 @@ def share_letters(on: bool = True) -> None:
     Parameters
     ----------
     on : bool, default=True
-        Keep the letters; False drops them and stops keeping.
+        Keep the letters (turning it on again keeps what is kept: each of a
+        worker's experiments says so); False drops them and stops keeping.
     """
-    _SHARED.update(on=bool(on), key=None, letters={})
+    if bool(on) != _SHARED["on"]:
+        _SHARED.update(on=bool(on), key=None, letters={})
 
 
 def _kept_letters(genome: object) -> dict:
