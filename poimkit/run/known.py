@@ -18,11 +18,32 @@ import numpy as np
 from ..motifs.enrichment import KnownEnrichment
 from ..motifs.motif import Motif
 from .options import RunOptions
+from .steps import StepTimer
 
 #: rows of the known-motif table in the summary and the report (with logos)
 TOP_KNOWN = 10
 #: the q-value at which a known motif counts as enriched
 KNOWN_Q = 0.05
+
+
+def read_known_step(options: RunOptions, timer: StepTimer) -> tuple:
+    """`read_known` as a run's "known motifs" step; ``(None, None)`` if none asked.
+
+    Parameters
+    ----------
+    options : RunOptions
+        ``compare`` and ``known``.
+    timer : StepTimer
+        Times and shows the step.
+
+    Returns
+    -------
+    compared, tested : list of Motif or None
+    """
+    if not (options.compare or options.known):
+        return None, None
+    with timer.step("known motifs"):
+        return read_known(options)
 
 
 def read_known(options: RunOptions) -> tuple[list[Motif] | None, list[Motif] | None]:

@@ -22,7 +22,7 @@ from .data import LabeledData, motif_data
 from .figures import write_figures
 from .genome import PeakSource
 from .job import Found, Job, RunResult, run_job
-from .known import enrich_known, known_summary, read_known, write_known
+from .known import enrich_known, known_summary, read_known_step, write_known
 from .options import RunOptions
 from .results import CVResult, RunSummary
 from .steps import StepTimer
@@ -142,10 +142,7 @@ class ModelJob(Job):
         from ..model_files import load_model
         from .pipeline import read_run_records
 
-        self.known = self.tested = None
-        if self.options.compare or self.options.known:
-            with timer.step("known motifs"):
-                self.known, self.tested = read_known(self.options)
+        self.known, self.tested = read_known_step(self.options, timer)
         with timer.step("read"):
             self.model = load_model(self.path)
             self.data = self.made = None
@@ -331,17 +328,17 @@ def _check_scores(model, data: LabeledData, path: str) -> None:
     """Refuse records the model cannot score (a positional model's length)."""
     from ..additive import position_free
 
-    if position_free(model) or data.X.ndim != 2:
-        if not position_free(model) and data.lengths_differ:
-            raise InputError(
-                f"{path}: the model scores records of {model.length_} letters; "
-                "the records' lengths differ"
-            )
+    if position_free(model):
         return
-    if data.X.shape[1] != model.length_:
+    if data.lengths_differ:
+        raise InputError(
+            f"{path}: the model scores records of {model.length_} letters; "
+            "the records' lengths differ"
+        )
+    if data.length != model.length_:
         raise InputError(
             f"{path}: the model scores records of {model.length_} letters, the "
-            f"records have {data.X.shape[1]}"
+            f"records have {data.length}"
         )
 
 

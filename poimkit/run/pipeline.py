@@ -17,7 +17,7 @@ from .data import motif_data, read_input
 from .figures import roc_curves, write_figures
 from .genome import PeakSource, read_peak_input
 from .job import Found, Job, RunResult, run_job
-from .known import enrich_known, known_summary, read_known, write_known
+from .known import enrich_known, known_summary, read_known_step, write_known
 from .motif_model import final_models, motif_model_summary
 from .options import RunOptions
 from .plan import make_plan
@@ -151,10 +151,7 @@ class ClassificationJob(Job):
 
     def read(self, timer: StepTimer, progress: bool | str) -> None:
         """Known motifs first (a bad source fails first), the records, the plan."""
-        self.known = self.tested = None
-        if self.options.compare or self.options.known:
-            with timer.step("known motifs"):
-                self.known, self.tested = read_known(self.options)
+        self.known, self.tested = read_known_step(self.options, timer)
         with timer.step("read"):
             self.data, self.made = read_run_records(
                 self.labeled, self.peaks, self.options, progress is True, self.dataset

@@ -11,8 +11,15 @@ import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...io import atomic_path
-from .html import STYLE, img, motif_place, probability, software_and_times, table
+from .html import (
+    STYLE,
+    img,
+    motif_place,
+    probability,
+    software_and_times,
+    table,
+    write_page,
+)
 from .known import known_section
 from .page import best_match, model_sections
 
@@ -75,9 +82,7 @@ def write_explained_report(
     figures : str or pathlib.Path
         The folder holding the PNGs the summary lists.
     """
-    page = render_explained(summary, Path(figures))
-    with atomic_path(path) as tmp:
-        Path(tmp).write_text(page, encoding="utf-8")
+    write_page(path, render_explained(summary, Path(figures)))
 
 
 def _model_sentence(s: RunSummary) -> str:

@@ -153,6 +153,22 @@ def software_and_times(summary: RunSummary) -> list[str]:
     return parts
 
 
+def write_page(path: str | Path, page: str) -> None:
+    """Write a report page to ``path`` atomically (UTF-8).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The HTML file.
+    page : str
+        The page.
+    """
+    from ...io import atomic_path
+
+    with atomic_path(path) as tmp:
+        Path(tmp).write_text(page, encoding="utf-8")
+
+
 def plain(value: object) -> str:
     """A parameter's value as a reader writes it: no JSON quotes, yes / no.
 

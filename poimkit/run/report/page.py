@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...io import atomic_path
 from .html import (
     STYLE,
     Markup,
@@ -17,6 +16,7 @@ from .html import (
     probability,
     software_and_times,
     table,
+    write_page,
 )
 from .known import known_section
 from .models import (
@@ -681,6 +681,4 @@ def write_report(path: str | Path, summary: RunSummary, figures: str | Path) -> 
     figures : str or pathlib.Path
         The folder holding the PNGs the summary lists.
     """
-    page = render_report(summary, Path(figures))
-    with atomic_path(path) as tmp:
-        Path(tmp).write_text(page, encoding="utf-8")
+    write_page(path, render_report(summary, Path(figures)))

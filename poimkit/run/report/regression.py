@@ -13,8 +13,15 @@ import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...io import atomic_path
-from .html import STYLE, img, plain, probability, software_and_times, table
+from .html import (
+    STYLE,
+    img,
+    plain,
+    probability,
+    software_and_times,
+    table,
+    write_page,
+)
 from .models import MODEL_WORDS, regression_models_text
 from .page import model_sections, motif_columns, selection_note
 
@@ -245,6 +252,4 @@ def write_regression_report(
     figures : str or pathlib.Path
         The folder holding the PNGs the summary lists.
     """
-    page = render_regression_report(summary, Path(figures))
-    with atomic_path(path) as tmp:
-        Path(tmp).write_text(page, encoding="utf-8")
+    write_page(path, render_regression_report(summary, Path(figures)))
