@@ -207,6 +207,7 @@ def test_a_shared_genome_is_read_once_and_again_when_changed(
     copy = tmp_path / "genome.fa"
     shutil.copyfile(fasta_genome.path, copy)
     peaks, windows = _peaks(fasta_genome, n=50)
+    share_letters(False)  # a thread-based batch earlier in this process left it on
     alone = genomic_negatives(open_genome(copy), *windows, exclude=peaks, seed=2)
     n_chromosomes = len(set(fetched))
     try:
