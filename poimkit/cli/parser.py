@@ -377,6 +377,8 @@ def add_variants(sub: argparse._SubParsersAction) -> None:
         "negatives; an indexed VCF)",
         "poimkit variants model.npz --pairs pairs.tsv -o effects.tsv  (id, ref, "
         "alt sequences; no genome)",
+        "poimkit variants OUT/model.npz --all-snvs --bed peaks.narrowPeak --genome "
+        "hg38.fa -o snvs.tsv.gz  (every SNV of every peak, tabix-indexed)",
     )
     _add_variant_files(variants)
     _add_null_options(variants)
@@ -407,6 +409,15 @@ def _add_variant_files(variants: argparse.ArgumentParser) -> None:
         metavar="TSV",
         help="id, ref and alt sequences, tab-separated (the model's length for "
         "wd models, any length for gkm); pairs with N are skipped and counted",
+    )
+    source.add_argument(
+        "--all-snvs",
+        action="store_true",
+        help="every possible SNV (the 3 other letters at every position) of the "
+        "--bed peaks' windows of the model's length around each summit, in "
+        "--genome, placed as a VCF's variant in a peak; written to -o X.tsv.gz, "
+        "bgzipped and tabix-indexed, one line per SNV (chrom pos ref alt effect z "
+        "p_value q_value; q-values over every SNV of the file)",
     )
     variants.add_argument(
         "--genome",

@@ -25,7 +25,9 @@ def _check_arguments(args: argparse.Namespace) -> None:
         raise InputError(f"--plots must be 0 or more, got {args.plots}")
     if args.vcf and not args.genome:
         raise InputError("--vcf needs --genome (the reference the VCF refers to)")
-    if args.genome and not args.vcf:
+    if args.all_snvs and not (args.genome and args.bed):
+        raise InputError("--all-snvs needs --bed (the peaks) and --genome")
+    if args.genome and not (args.vcf or args.all_snvs):
         raise InputError("--genome goes with --vcf (--pairs needs no genome)")
     if args.null < 0:
         raise InputError(f"--null must be 0 or more, got {args.null}")
@@ -34,7 +36,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
     if args.calls is not None and not args.null:
         raise InputError("--calls needs the null (--null above 0)")
     for flag, value in (("--bed", args.bed), ("--null-windows", args.null_windows)):
-        if value is not None and not args.vcf:
+        if value is not None and not (args.vcf or args.all_snvs):
             raise InputError(f"{flag} goes with --vcf (genome positions)")
     if args.vcf and same_file(args.vcf, args.output):
         raise InputError(
@@ -43,6 +45,17 @@ def _check_arguments(args: argparse.Namespace) -> None:
             path=args.vcf,
         )
     check_replace(args.output, args.force, is_effects_file, "poimkit variants")
+
+
+def _check_all_snvs(args: argparse.Namespace) -> None:
+    """The output of ``--all-snvs`` (a bgzipped, indexed table; no plots)."""
+    from ..io.outdir import check_writable
+    from ..variants.all_snvs import check_all_snvs_output
+
+    if args.plots:
+        raise InputError("--plots goes with --vcf or --pairs, not --all-snvs")
+    check_all_snvs_output(args.output)
+    check_writable(args.output, None)
 
 
 def _check_output(args: argparse.Namespace) -> str | None:
@@ -77,13 +90,17 @@ def run_variants(args: argparse.Namespace) -> int:
     from ..variants.scoring import score_variants, write_effects
 
     _check_arguments(args)
-    folder = _check_output(args)
+    if args.all_snvs:
+        _check_all_snvs(args)
+    folder = None if args.all_snvs else _check_output(args)
     model = load_model_args(args)
     if args.threads is not None:
         model.n_threads = args.threads
     null_windows = args.null_windows
-    if args.vcf and args.null and not null_windows:
+    if (args.vcf or args.all_snvs) and args.null and not null_windows:
         null_windows = beside_model(args.model)
+    if args.all_snvs:
+        return _all_snvs(args, model, null_windows)
     given = ("vcf", "pairs", "genome", "bed", "top", "null", "seed")
     found = score_variants(
         model,
@@ -96,5 +113,25 @@ def run_variants(args: argparse.Namespace) -> int:
     write_effects(args.output, found, folder)
     say(args, "poimkit: " + found.summary_text(args.output))
     if args.calls is not None and found.nulls:
+        print(found.calls_text(args.calls))
+    return 0
+
+
+def _all_snvs(args: argparse.Namespace, model, null_windows: str | None) -> int:
+    """``--all-snvs``: every SNV of the peaks, scored, tested and written."""
+    from ..variants.all_snvs import score_all_snvs, write_all_snvs
+
+    found = score_all_snvs(
+        model,
+        args.genome,
+        args.bed,
+        null=args.null,
+        null_windows=null_windows,
+        seed=args.seed,
+        progress=bars(args),
+    )
+    write_all_snvs(args.output, found, progress=bars(args))
+    say(args, "poimkit: " + found.summary_text(args.output))
+    if args.calls is not None and found.null is not None:
         print(found.calls_text(args.calls))
     return 0

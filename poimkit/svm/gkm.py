@@ -153,6 +153,10 @@ class GkmExpansion:
     defines ``_check_params``.
     """
 
+    #: ``a(x)`` depends on the length of x alone (`record_factors`), so an
+    #: SNV's effect is local (`poimkit.variants.all_snvs`).
+    factor_per_length = True
+
     l: int = 11
     k: int = 7
     reverse_complement: bool = True

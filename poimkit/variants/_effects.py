@@ -310,3 +310,63 @@ def snv_placements(flank, alt, k, indptr, kmers, values, out):
                 out[r, c] += lookup(kmers, values, a, b, ka) - lookup(
                     kmers, values, a, b, kr
                 )
+
+
+@njit(**NJIT_PARALLEL)
+def centre_snv_effects(codes, lo, hi, row0, length, l, f, scale, out):
+    """Every SNV's change in stretches of a chromosome, in the window centred on it.
+
+    For a position-free model whose factor depends on the window's length
+    only (``s(x) = b + a(L) sum_w f[x_w]``), the change of the SNV p -> c is
+    ``a(L) sum_w (f[alt_w] - f[ref_w])`` over the l-mer windows w covering p
+    inside its window ``[p - L // 2, p - L // 2 + L)``.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray of uint8
+        The chromosome (N: 4).
+    lo, hi : numpy.ndarray of int64
+        The stretches ``[lo[i], hi[i])``.
+    row0 : numpy.ndarray of int64
+        Row of ``out`` of each stretch's first position.
+    length : int
+        The window's length L.
+    l : int
+        The model's l-mer length.
+    f : numpy.ndarray of float64
+        Its l-mer table.
+    scale : float
+        ``a(L)``.
+    out : numpy.ndarray of float64, shape (n, 4)
+        Row ``row0[i] + p - lo[i]``: the change to each letter at p; NaN for
+        the reference letter itself, for an N, and where the window leaves
+        the chromosome or holds an N.
+    """
+    half = length // 2
+    for i in prange(lo.size):
+        base = max(lo[i] - half, 0)
+        top = min(hi[i] - half + length, codes.size)
+        n_before = np.zeros(max(top - base, 0) + 1, dtype=np.int64)
+        for x in range(base, top):
+            n_before[x - base + 1] = n_before[x - base] + (codes[x] > 3)
+        for p in range(lo[i], hi[i]):
+            j = row0[i] + p - lo[i]
+            r = codes[p]
+            s = p - half
+            bad = r > 3 or s < 0 or s + length > codes.size
+            if not bad:
+                bad = n_before[s + length - base] - n_before[s - base] > 0
+            for c in range(4):
+                out[j, c] = np.nan if bad or c == r else 0.0
+            if bad:
+                continue
+            for w in range(max(s, p - l + 1), min(p, s + length - l) + 1):
+                key = _key(codes, w, l)
+                step = np.int64(1) << (2 * (l - 1 - (p - w)))
+                held = f[key]
+                for c in range(4):
+                    if c != r:
+                        out[j, c] += f[key + (c - np.int64(r)) * step] - held
+            for c in range(4):
+                if c != r:
+                    out[j, c] *= scale

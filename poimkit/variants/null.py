@@ -22,6 +22,7 @@ in standard deviations of the null.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,7 @@ __all__ = [
     "STRONGEST_SHARE",
     "VariantNull",
     "background_windows",
+    "floor_note",
     "pair_null",
     "q_values",
     "variant_null",
@@ -132,6 +134,45 @@ def q_values(p: np.ndarray) -> np.ndarray:
     ranked = p[order] * ok.size / np.arange(1, ok.size + 1)
     q[order] = np.minimum(1.0, np.minimum.accumulate(ranked[::-1])[::-1])
     return q
+
+
+def floor_note(n_null: int, n_tested: int, q: float) -> str:
+    """Why no single variant can be called, if the null's p-value floor forbids it.
+
+    The smallest p-value a null of ``n_null`` effects gives is ``1 / (1 +
+    n_null)``; among ``n_tested`` variants, Benjamini-Hochberg reaches ``q`` at
+    that floor only with ``floor * n_tested / q`` or more variants there.
+
+    Parameters
+    ----------
+    n_null : int
+        Effects in the null.
+    n_tested : int
+        Variants in the q-values' family.
+    q : float
+        The threshold.
+
+    Returns
+    -------
+    str
+        ``"; the smallest p-value ..."`` or "" when one variant can be called.
+
+    Examples
+    --------
+    >>> floor_note(100_000, 6_000_000, 0.05)[:48]
+    '; the smallest p-value the null gives is 1e-05, '
+    >>> floor_note(100_000, 100, 0.05)
+    ''
+    """
+    smallest = 1.0 / (1 + n_null)
+    if smallest * n_tested <= q:
+        return ""
+    needed = math.ceil(smallest * n_tested / q - 1e-9)
+    return (
+        f"; the smallest p-value the null gives is {smallest:.2g}, so a call among "
+        f"{n_tested:,} variants needs {needed:,} or more that strong: a larger "
+        "--null sharpens the p-values"
+    )
 
 
 def beside_model(model_path: str | os.PathLike) -> Path | None:

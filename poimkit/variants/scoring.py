@@ -11,7 +11,6 @@ and `summary_text` say what was found.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -381,6 +380,8 @@ def _summary(n_scored: int, output: str, skipped: dict[str, int]) -> str:
 
 def _calls(scores: VariantScores, q: float, nulls: dict, in_peaks=None) -> str:
     """``--calls Q``: how many variants have q-value <= Q, in words."""
+    from .null import floor_note
+
     called = int(np.sum(scores.q <= q))
     tested = int(np.sum(~np.isnan(scores.q)))
     families = [tested]  # the sizes of the q-values' families
@@ -401,16 +402,8 @@ def _calls(scores: VariantScores, q: float, nulls: dict, in_peaks=None) -> str:
     text = (
         f"called {called:,} of {tested_text} at q <= {q:g} (null: {sizes}, in {source})"
     )
-    smallest = max(1.0 / (1 + null.effects.size) for null in nulls.values())
-    m = max(families)
-    if smallest * m > q:  # one variant at the floor cannot reach q alone
-        text += (
-            f"; the smallest p-value the null gives is {smallest:.2g}, so a call "
-            f"among {m:,} variants needs {math.ceil(smallest * m / q - 1e-9)} or "
-            "more that "
-            "strong: a larger --null sharpens the p-values"
-        )
-    return text
+    smallest = min(null.effects.size for null in nulls.values())
+    return text + floor_note(smallest, max(families), q)
 
 
 def is_effects_file(path: str) -> bool:
@@ -426,9 +419,11 @@ def is_effects_file(path: str) -> bool:
     bool
     """
     from ..io.files import file_head
+    from .all_snvs import MARK
 
     head = file_head(path)
-    return head.startswith("\t".join(COLUMNS[:6])) or "ID=POIM_EFFECT" in head
+    own = head.startswith(("\t".join(COLUMNS[:6]), MARK))
+    return own or "ID=POIM_EFFECT" in head
 
 
 @dataclass
