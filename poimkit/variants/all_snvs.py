@@ -106,8 +106,8 @@ class AllSnvs:
     q_table : numpy.ndarray of float64 or None
         The q-value of an SNV with k null effects at least as large (index k).
     skipped : dict of str to int
-        SNVs not scored, by reason; ``N in the genome``: positions with no
-        letter.
+        SNVs not scored, by reason; `NO_LETTER`: peak positions whose letter
+        is N.
     source : str
         The model, in words (the table's header).
     """
@@ -202,18 +202,14 @@ def check_all_snvs_output(path: str) -> None:
     InputError
         For another suffix, or without pysam.
     """
-    from importlib.util import find_spec
+    from .vcf_out import check_vcf_output
 
     if not path.endswith((".tsv.gz", ".tsv.bgz")):
         raise InputError(
             f"-o {path}: every SNV goes into a bgzipped, tabix-indexed table; "
             "name it X.tsv.gz"
         )
-    if find_spec("pysam") is None:
-        raise InputError(
-            f"writing {path} (bgzip and tabix) needs pysam: "
-            "pip install pysam (the vcf extra)"
-        )
+    check_vcf_output(path)
 
 
 def peak_stretches(peaks: Any, length: int, lengths: dict[str, int]) -> dict:
@@ -309,7 +305,7 @@ def chromosome_effects(
     effect = np.full((pos.size, 4), np.nan)
     scale = _length_factor(engine)
     if scale is not None:
-        skipped = _centre_effects(engine, codes, stretches, row0, scale, effect)
+        skipped = _centre_effects(engine, codes, stretches, pos, scale, effect)
         if bar is not None:
             bar.update(pos.size)
     else:
@@ -321,17 +317,15 @@ def chromosome_effects(
     return ChromosomeSnvs(chrom, pos, ref, effect), skipped
 
 
-def _centre_effects(engine, codes, stretches, row0, scale, out) -> dict[str, int]:
+def _centre_effects(engine, codes, stretches, pos, scale, out) -> dict[str, int]:
     """One numba pass (`_effects.centre_snv_effects`); the skipped SNVs counted."""
     from ._effects import centre_snv_effects
     from .windows import HAS_N, PAST_END
 
     L = engine.length
     lo, hi = stretches[:, 0].copy(), stretches[:, 1].copy()
-    centre_snv_effects(
-        codes, lo, hi, row0[:-1].copy(), L, engine.l, engine.table, scale, out
-    )
-    pos = np.repeat(lo - row0[:-1], hi - lo) + np.arange(row0[-1])
+    row0 = np.concatenate([[0], np.cumsum(hi - lo)[:-1]])
+    centre_snv_effects(codes, lo, hi, row0, L, engine.l, engine.table, scale, out)
     letter = codes[pos] <= 3
     start = pos - L // 2
     past = letter & ((start < 0) | (start + L > codes.size))

@@ -61,10 +61,13 @@ def is_vcf_output(path: str) -> bool:
 def check_vcf_output(path: str) -> None:
     """Before any scoring: pysam importable, or exit 2 with the install line.
 
+    Also for the other bgzipped, tabix-indexed output, the table of
+    `poimkit.variants.all_snvs`.
+
     Parameters
     ----------
     path : str
-        The output VCF.
+        The output VCF (or table).
 
     Raises
     ------
