@@ -46,3 +46,21 @@ def test_peaks_to_called_variants_on_hg19(tmp_path, capsys):
     scored = [r for r in records if r.info.get("POIM_EFFECT", (None,))[0] is not None]
     assert len(records) == 3174 and len(scored) >= 3000
     assert all(0 < r.info["POIM_Q"][0] <= 1 for r in scored)
+    # every SNV of the 23 peaks: the dbSNP SNVs among them have the VCF's effects
+    table = tmp_path / "snvs.tsv.gz"
+    argv = ["variants", str(out / "model.npz"), "--all-snvs"]
+    argv += ["--bed", str(HG19 / "ctcf_peaks.bed"), "--genome", str(genome)]
+    assert main([*argv, "--null", "20000", "-o", str(table), "--quiet"]) == 0
+    in_vcf = {
+        (r.pos, r.alts[0]): r.info["POIM_EFFECT"][0]
+        for r in scored
+        if len(r.ref) == 1 and len(r.alts[0]) == 1
+    }
+    shared = 0
+    with pysam.TabixFile(str(table)) as snvs:
+        for line in snvs.fetch("chr22_20M_21M", 0, 1_000_000):
+            _, pos, _, alt, effect = line.split("\t")[:5]
+            if (int(pos), alt) in in_vcf:
+                assert float(effect) == pytest.approx(in_vcf[int(pos), alt], rel=1e-5)
+                shared += 1
+    assert shared >= 10  # dbSNP SNVs inside the peaks' windows
