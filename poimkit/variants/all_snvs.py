@@ -20,7 +20,9 @@ time and without sorting the 10^7-10^8 p-values (equal to `q_values` of them).
 
 `write_all_snvs` writes one line per SNV, sorted by chromosome (the genome's
 order) and position, BGZF-compressed with a tabix index (pysam), so ``tabix
-snvs.tsv.gz chr1:1000-2000`` reads the SNVs of a region.
+snvs.tsv.gz chr1:1000-2000`` reads the SNVs of a region. The lines are
+written by numba (`poimkit.variants._text`: the same text as Python's
+formatting, several times faster), each p- and q-value pair formatted once.
 """
 
 from __future__ import annotations
@@ -57,8 +59,11 @@ NO_LETTER = "N in the genome (positions, no SNV)"
 #: Lines formatted at once when writing.
 LINES = 1 << 18
 LETTERS = np.array(list("ACGT"))
-#: ``"\tREF\tALT\t"`` by the two letters' codes.
-PAIRS = np.array([[f"\t{r}\t{a}\t" for a in "ACGT"] for r in "ACGTN"], dtype=object)
+#: tab, REF, tab, ALT, tab as bytes, by the two letters' codes.
+PAIRS = np.array(
+    [[list(f"\t{r}\t{a}\t".encode()) for a in "ACGT"] for r in "ACGTN"],
+    dtype=np.uint8,
+)
 
 
 @dataclass
@@ -490,47 +495,47 @@ def _describe(model: Any) -> str:
     return describe() if callable(describe) else type(model).__name__
 
 
-def _tested_text(found: AllSnvs) -> np.ndarray | None:
-    """``p_value<TAB>q_value`` of every count k (few values: formatted once)."""
+def _tested_bytes(found: AllSnvs) -> tuple[np.ndarray, np.ndarray]:
+    """``p_value<TAB>q_value`` of every count k as rows of bytes, and their lengths.
+
+    A null of N effects gives N + 1 p-values: each is formatted once.
+    """
     if found.null is None:
-        return None
-    n = found.null.effects.size
-    p = (1.0 + np.arange(n + 1)) / (1.0 + n)
-    return np.array(
-        [f"{pv:.4g}\t{qv:.4g}" for pv, qv in zip(p, found.q_table, strict=True)],
-        dtype=object,
-    )
+        texts = ["NA\tNA"]
+    else:
+        n = found.null.effects.size
+        p = (1.0 + np.arange(n + 1)) / (1.0 + n)
+        texts = [f"{pv:.4g}\t{qv:.4g}" for pv, qv in zip(p, found.q_table, strict=True)]
+    size = np.array([len(x) for x in texts], dtype=np.int64)
+    table = np.zeros((len(texts), int(size.max())), dtype=np.uint8)
+    for i, x in enumerate(texts):
+        table[i, : size[i]] = np.frombuffer(x.encode(), np.uint8)
+    return table, size
 
 
-def _lines(s: ChromosomeSnvs, found: AllSnvs, tested: np.ndarray | None):
-    """Table lines of one chromosome, ``LINES`` at a time: (text, lines)."""
+def _blocks(s: ChromosomeSnvs, found: AllSnvs, tested: tuple):
+    """The table's bytes for one chromosome, ``LINES`` lines at a time: (bytes, n)."""
+    from ._text import pack, table_lines
+
+    head = np.frombuffer((s.chrom + "\t").encode(), np.uint8)
+    table, size = tested
+    width = head.size + 64 + table.shape[1]
     j, c = np.nonzero(~np.isnan(s.effect))
-    name = s.chrom + "\t"
     for a in range(0, j.size, LINES):
         jj, cc = j[a : a + LINES], c[a : a + LINES]
         effect = s.effect[jj, cc]
-        pos = (s.pos[jj] + 1).tolist()
-        pair = PAIRS[s.ref[jj], cc].tolist()
-        if tested is None:
-            yield (
-                "".join(
-                    f"{name}{p}{x}{e:.6g}\tNA\tNA\tNA\n"
-                    for p, x, e in zip(pos, pair, effect.tolist(), strict=True)
-                ),
-                jj.size,
-            )
-            continue
-        z = found.null.z_scores(effect).tolist()
-        pq = tested[s.at_least[jj, cc]].tolist()
-        yield (
-            "".join(
-                f"{name}{p}{x}{e:.6g}\t{zz:.4g}\t{t}\n"
-                for p, x, e, zz, t in zip(
-                    pos, pair, effect.tolist(), z, pq, strict=True
-                )
-            ),
-            jj.size,
+        if found.null is None:
+            z = np.full(jj.size, np.nan)
+            k = np.zeros(jj.size, dtype=np.int64)
+        else:
+            z = found.null.z_scores(effect)
+            k = s.at_least[jj, cc].astype(np.int64)
+        slots = np.empty((jj.size, width), dtype=np.uint8)
+        pair = PAIRS[s.ref[jj], cc]
+        lengths = table_lines(
+            head, s.pos[jj] + 1, pair, effect, z, table, size, k, slots
         )
+        yield pack(slots, lengths).tobytes(), jj.size
 
 
 def _header(found: AllSnvs) -> str:
@@ -574,12 +579,12 @@ def write_all_snvs(path: str, found: AllSnvs, progress: bool = False) -> None:
     )
     with commit_together(), bar:
         with atomic_path(path) as packed, atomic_path(path + ".tbi") as index:
-            tested = _tested_text(found)
+            tested = _tested_bytes(found)
             with BGZFile(packed, "wb1") as handle:
                 handle.write(_header(found).encode())
                 for s in found.chromosomes:
-                    for text, n in _lines(s, found, tested):
-                        handle.write(text.encode())
+                    for block, n in _blocks(s, found, tested):
+                        handle.write(block)
                         bar.update(n)
             pysam.tabix_index(
                 packed,
