@@ -150,6 +150,30 @@ def test_shared_kernel_fits_the_same_models_as_fitting_anew():
     assert fits._K is None
 
 
+def test_last_fit_on_every_record_takes_the_kept_matrix_itself():
+    """The final fit uses the kept kernel without a copy: the same model, released."""
+    data = _copied_data(n=40)
+    template = WDKernelSVC(degree=3, shift=1, reverse_complement=True, C=1.0)
+    every = np.arange(40)
+    copied = CopyFits(data).fit(template, "wd", {"C": 2.0}, every)
+    fits = CopyFits(data)
+    fits.fit(template, "wd", {"C": 0.5}, every[::2])  # keeps the kernel
+    kept = fits._K
+    last = fits.fit(template, "wd", {"C": 2.0}, every, last=True)
+    assert fits._K is None  # handed over: the solver overwrote it
+    assert not np.array_equal(kept, CopyFits(data)._kernel(template))
+    for name in ("dual_coef_", "support_vectors_", "intercept_", "kernel_scale_"):
+        np.testing.assert_array_equal(getattr(last, name), getattr(copied, name))
+    np.testing.assert_array_equal(
+        last.decision_function(data.X), copied.decision_function(data.X)
+    )
+    part = CopyFits(data)
+    some = part.fit(template, "wd", {"C": 2.0}, every[::2], last=True)
+    assert part._K is not None  # a part of the records: a copy, the kernel kept
+    again = CopyFits(data).fit(template, "wd", {"C": 2.0}, every[::2])
+    np.testing.assert_array_equal(some.dual_coef_, again.dual_coef_)
+
+
 def test_fit_order_puts_the_final_setting_last():
     chosen = [("wd", {"shift": 4, "C": 1}), ("gkm", {"l": 8}), ("wd", {"shift": 4})]
     order = fit_order(chosen, ("wd", {"shift": 4, "C": 10}))
