@@ -589,14 +589,24 @@ def sum_duplicates(
         return pos, kmer, val
     bits = int(kmer.max()).bit_length()
     if min(pos.min(), kmer.min()) >= 0 and int(pos.max()).bit_length() + bits < 63:
-        # one int64 key: a stable argsort of it is lexsort's order, 5x as fast
-        key = (pos.astype(np.int64) << np.int64(bits)) | kmer.astype(np.int64)
+        # one int64 key: a stable argsort of it is lexsort's order, 5x as fast;
+        # equal keys are equal (position, k-mer) pairs, so the sorted keys
+        # alone find the first of each (the pairs are read there only)
+        key = np.left_shift(pos, bits, dtype=np.int64)
+        key |= kmer.astype(np.int64, copy=False)
         order = np.argsort(key, kind="stable")
+        key = key[order]
+        new = np.empty(pos.size, dtype=bool)
+        new[0] = True
+        np.not_equal(key[1:], key[:-1], out=new[1:])
     else:
         order = np.lexsort((kmer, pos))
-    pos, kmer, val = pos[order], kmer[order], val[order]
-    new = np.empty(pos.size, dtype=bool)
-    new[0] = True
-    new[1:] = (pos[1:] != pos[:-1]) | (kmer[1:] != kmer[:-1])
+        sorted_pos, sorted_kmer = pos[order], kmer[order]
+        new = np.empty(pos.size, dtype=bool)
+        new[0] = True
+        new[1:] = (sorted_pos[1:] != sorted_pos[:-1]) | (
+            sorted_kmer[1:] != sorted_kmer[:-1]
+        )
     starts = np.flatnonzero(new)
-    return pos[starts], kmer[starts], np.add.reduceat(val, starts)
+    first = order[starts]
+    return pos[first], kmer[first], np.add.reduceat(val[order], starts)

@@ -60,6 +60,7 @@ class CopyFits:
         params: dict,
         rows: np.ndarray,
         fit_params: dict | None = None,
+        last: bool = False,
     ) -> Any:
         """A clone of ``template`` with ``params``, fitted on the training part.
 
@@ -75,6 +76,12 @@ class CopyFits:
             The records of the training part.
         fit_params : dict, optional
             Passed to ``fit`` (then no kernel is shared).
+        last : bool, default False
+            The last fit of the kept kernel (the final model's, `release`
+            follows): a training part of every record then fits on the kept
+            matrix itself instead of a copy of it (the solver overwrites
+            it, so it is released here), which saves a copy of the largest
+            matrix of the run, in time and in peak memory.
 
         Returns
         -------
@@ -92,8 +99,13 @@ class CopyFits:
         if fit_params or not self._shares(model, family):
             return model.fit(X, y, **(fit_params or {}))
         X, y = model._checked_training(X, y)
-        copies = self._copy_rows(np.asarray(rows))
-        return model._fit_gram(X, y, self._kernel(model)[np.ix_(copies, copies)])
+        rows = np.asarray(rows)
+        K = self._kernel(model)
+        if last and np.array_equal(rows, np.arange(self.data.y.size)):
+            self.release()  # every copy in `training` order: the matrix itself
+            return model._fit_gram(X, y, K)
+        copies = self._copy_rows(rows)
+        return model._fit_gram(X, y, K[np.ix_(copies, copies)])
 
     def release(self) -> None:
         """Free the kernel matrix kept."""

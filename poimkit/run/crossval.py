@@ -594,7 +594,8 @@ def train_final(
     model = plan.templates[family]
     options = replace(options, kernel=family)
     fits = fits or CopyFits(data)
-    fitted = fits.fit(model, family, params, np.arange(data.y.size), fit_params)
+    all_rows = np.arange(data.y.size)
+    fitted = fits.fit(model, family, params, all_rows, fit_params, last=True)
     fits.release()
     if fitted.hashed_by_budget_:
         # the table outgrew resolve_solver's estimate (e.g. repeats): POIMs

@@ -58,11 +58,14 @@ class _Positional:
         #: the model's training placements (`poimkit.variants.placement`)
         self.offsets = tuple(offsets)
 
-    def run(self, R, A, anchor, top, keep, spans=None) -> VariantEffects:
+    def run(self, R, A, anchor, top, keep, spans=None, scores=True) -> VariantEffects:
         """Equal-length windows ``R[r] -> A[r]`` (n, L); ``spans`` is not needed.
 
         k-mers are compared at each start, so the matched spans (of
-        `_PositionFree.run`) are not used.
+        `_PositionFree.run`) are not used. ``scores=False``: the effects
+        alone, the windows not scored (``ref_score`` and ``alt_score`` NaN;
+        the effects are the same: they are sums of the changed k-mers'
+        weights).
         """
         n = R.shape[0]
         lo = np.empty(n, np.int64)
@@ -86,7 +89,10 @@ class _Positional:
                 *self.weights.order(order),
                 *_arrays(e),
             )
-        ref_score = self.weights.decision_function(R)
+        if scores:
+            ref_score = self.weights.decision_function(R)
+        else:
+            ref_score = np.full(n, np.nan)
         return _finish(ref_score, e, top, keep)
 
     def contributions(self, x: np.ndarray) -> np.ndarray:

@@ -361,6 +361,7 @@ def variant_null(
                     letters[alts[part]].tolist(),
                     good[part],
                     0,
+                    scores=False,  # the effects alone
                 )
                 effects.append(chunk.effect)
                 bar.update(good[part].size)

@@ -174,6 +174,7 @@ def scored_chunk(
     alts: list[str],
     rows: np.ndarray,
     top: int,
+    scores: bool = True,
 ) -> tuple[ScoredChunk, dict[str, int]]:
     """Score variants of one chromosome by ``placement``.
 
@@ -195,6 +196,14 @@ def scored_chunk(
         The variants' rows, carried into the result.
     top : int
         k-mer changes kept per variant.
+    scores : bool, default True
+        Also the windows' scores. False (the null, which reads the effects
+        alone): a positional model's ``ref_score`` and ``alt_score`` are NaN
+        and its windows are not scored, only the k-mers that change (the
+        window's score is most of the work); a variant's effect over moved
+        placements is then the mean of its effects at them, which equals the
+        difference of the mean scores up to rounding. Other models score the
+        windows all the same.
 
     Returns
     -------
@@ -206,9 +215,10 @@ def scored_chunk(
     rows = np.asarray(rows, dtype=np.int64)
     pos = np.asarray(pos, dtype=np.int64)
     L = engine.length
+    scores = scores or engine.decomposition != "positional"
     if placement.kind == CENTRE:
         win, skipped = genome_windows(codes, pos, refs, alts, rows, L)
-        return _score(engine, win, top), skipped
+        return _score(engine, win, top, scores), skipped
     column, minus = placement.columns(chrom, pos)
     placed = np.flatnonzero(column >= 0)
     parts, skipped = [], {}
@@ -216,35 +226,43 @@ def scored_chunk(
         at = placed[minus[placed] == strand]
         if at.size:
             variants = (codes, pos, refs, alts, rows, at, column[at])
-            chunk, lost = _in_regions(engine, variants, strand, placement, top)
+            chunk, lost = _in_regions(engine, variants, strand, placement, top, scores)
             parts.append(chunk)
             _count(skipped, lost)
     rest = np.flatnonzero(column < 0)
     if rest.size:
-        chunk, lost = _strongest(engine, codes, pos, refs, alts, rows, rest, top)
+        variants = (codes, pos, refs, alts, rows, rest, top)
+        chunk, lost = _strongest(engine, *variants, scores)
         parts.append(chunk)
         _count(skipped, lost)
     return _ordered(parts), skipped
 
 
-def _in_regions(engine, variants: tuple, minus: bool, placement, top: int):
+def _in_regions(
+    engine, variants: tuple, minus: bool, placement, top: int, scores: bool = True
+):
     """Variants in their regions' windows, averaged over the training placements.
 
     ``variants`` is ``(codes, pos, refs, alts, rows, at, column)``: the
-    variants ``at`` of one strand and their columns in their windows.
+    variants ``at`` of one strand and their columns in their windows. Without
+    ``scores`` (see `scored_chunk`) the effect is the mean of the placements'
+    effects.
     """
     codes, pos, refs, alts, rows, at, column = variants
     L = engine.length
 
     def scored(columns, where, keep):
         win, lost = _windows(codes, pos, refs, alts, rows, L, where, columns)
-        return _score(engine, _reverse(win) if minus else win, keep), lost
+        return _score(engine, _reverse(win) if minus else win, keep, scores), lost
 
     own, lost = scored(column, at, top)
     if len(placement.offsets) == 1 or not own.rows.size:
         return own, lost
     index = {row: i for i, row in enumerate(own.rows.tolist())}
-    ref, alt = own.ref_score.copy(), own.alt_score.copy()
+    if not scores:  # the effects alone: their mean
+        ref, alt = np.zeros(own.rows.size), own.effect.copy()
+    else:
+        ref, alt = own.ref_score.copy(), own.alt_score.copy()
     n = np.ones(own.rows.size)
     for offset in placement.offsets[1:]:
         moved = column - offset  # the window moved by offset along the genome
@@ -253,9 +271,15 @@ def _in_regions(engine, variants: tuple, minus: bool, placement, top: int):
         mine = [(index[r], j) for j, r in enumerate(chunk.rows.tolist()) if r in index]
         if mine:
             i, j = (np.array(x) for x in zip(*mine, strict=True))
-            ref[i] += chunk.ref_score[j]
-            alt[i] += chunk.alt_score[j]
+            if scores:
+                ref[i] += chunk.ref_score[j]
+                alt[i] += chunk.alt_score[j]
+            else:
+                alt[i] += chunk.effect[j]
             n[i] += 1
+    if not scores:
+        own.effect = alt / n
+        return own, lost
     own.ref_score, own.alt_score = ref / n, alt / n
     own.effect = own.alt_score - own.ref_score
     return own, lost
@@ -292,14 +316,17 @@ def _reverse(win: Windows) -> Windows:
     )
 
 
-def _score(engine, win: Windows, top: int) -> ScoredChunk:
-    """Effects of windows at their placement."""
+def _score(engine, win: Windows, top: int, scores: bool = True) -> ScoredChunk:
+    """Effects of windows at their placement (``scores``: see `scored_chunk`)."""
     if not win.rows.size:
         return _empty(win.R.shape[1] if win.R.ndim == 2 else 0)
     spans = (win.lo, win.rhi, win.ahi)
     if not engine.position_free:
         spans = None  # positional engines compare the windows themselves
-    fx = engine.run(win.R, win.A, win.anchor, top, False, spans=spans)
+    if scores:
+        fx = engine.run(win.R, win.A, win.anchor, top, False, spans=spans)
+    else:  # a positional engine: the changed k-mers alone
+        fx = engine.run(win.R, win.A, win.anchor, top, False, scores=False)
     return ScoredChunk(
         win.rows,
         np.asarray(fx.ref_score, dtype=float),
@@ -321,12 +348,13 @@ def _empty(L: int) -> ScoredChunk:
     return ScoredChunk(index, none, none, none, [], codes, codes, index, flags)
 
 
-def _strongest(engine, codes, pos, refs, alts, rows, at, top):
+def _strongest(engine, codes, pos, refs, alts, rows, at, top, scores=True):
     """Every placement covering each variant; the one of largest |effect| each.
 
     SNVs of explicit positional weights are placed by `_best_snv_columns`;
     other variants by scoring every placement's windows (without k-mer
-    changes). The chosen placements are then scored with them.
+    changes). The chosen placements are then scored with them (``scores``:
+    see `scored_chunk`).
     """
     L = engine.length
     snv = np.array([len(refs[i]) == 1 == len(alts[i]) for i in at], dtype=bool)
@@ -351,7 +379,7 @@ def _strongest(engine, codes, pos, refs, alts, rows, at, top):
             columns[index] = win.anchor[first]
     placed = at[columns[at] >= 0]
     chunk, _ = _windows(codes, pos, refs, alts, rows, L, placed, columns[placed])
-    scored = _score(engine, chunk, top)
+    scored = _score(engine, chunk, top, scores)
     scored.strongest[:] = True
     skipped: dict[str, int] = {}
     missing = at[columns[at] < 0]

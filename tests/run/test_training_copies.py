@@ -150,6 +150,30 @@ def test_shared_kernel_fits_the_same_models_as_fitting_anew():
     assert fits._K is None
 
 
+def test_last_fit_on_every_record_takes_the_kept_matrix_itself():
+    """The final fit uses the kept kernel without a copy: the same model, released."""
+    data = _copied_data(n=40)
+    template = WDKernelSVC(degree=3, shift=1, reverse_complement=True, C=1.0)
+    every = np.arange(40)
+    copied = CopyFits(data).fit(template, "wd", {"C": 2.0}, every)
+    fits = CopyFits(data)
+    fits.fit(template, "wd", {"C": 0.5}, every[::2])  # keeps the kernel
+    kept = fits._K
+    last = fits.fit(template, "wd", {"C": 2.0}, every, last=True)
+    assert fits._K is None  # handed over: the solver overwrote it
+    assert not np.array_equal(kept, CopyFits(data)._kernel(template))
+    for name in ("dual_coef_", "support_vectors_", "intercept_", "kernel_scale_"):
+        np.testing.assert_array_equal(getattr(last, name), getattr(copied, name))
+    np.testing.assert_array_equal(
+        last.decision_function(data.X), copied.decision_function(data.X)
+    )
+    part = CopyFits(data)
+    some = part.fit(template, "wd", {"C": 2.0}, every[::2], last=True)
+    assert part._K is not None  # a part of the records: a copy, the kernel kept
+    again = CopyFits(data).fit(template, "wd", {"C": 2.0}, every[::2])
+    np.testing.assert_array_equal(some.dual_coef_, again.dual_coef_)
+
+
 def test_fit_order_puts_the_final_setting_last():
     chosen = [("wd", {"shift": 4, "C": 1}), ("gkm", {"l": 8}), ("wd", {"shift": 4})]
     order = fit_order(chosen, ("wd", {"shift": 4, "C": 10}))
@@ -259,6 +283,66 @@ def test_variants_in_peaks_are_scored_at_the_training_placements(minus):
         assert chunk.ref_score[j] == pytest.approx(ref_score, abs=1e-9)
         assert chunk.effect[j] == pytest.approx(alt_score - ref_score, abs=1e-9)
     assert len(refs) < 5  # the last variant is not in every moved window
+
+
+@pytest.mark.parametrize("offsets", [(0, -4, -2, 2, 4), (0,)])
+def test_the_null_scores_effects_alone_as_the_variants_are_scored(offsets):
+    """``scores=False`` (the null): the same effects, without the windows' scores.
+
+    At one placement and at the strongest one the effects are the same bits;
+    over moved placements their mean, which is the difference of the mean
+    scores up to rounding, and the brute-force mean over the moved windows.
+    """
+    from poimkit.variants.effects import effect_engine
+    from poimkit.variants.placement import Placement, scored_chunk
+
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 4, size=(60, 20)).astype(np.uint8)
+    X[:30, 8:12] = [0, 1, 2, 3]
+    model = WDKernelSVC(degree=4, shift=1).fit(X, np.r_[np.ones(30), np.zeros(30)])
+    model.training_offsets_ = offsets
+    codes = rng.integers(0, 4, 200).astype(np.uint8)
+    codes[52] = 4  # an N: a moved window holding it is left out
+    windows = _windows(["chr1"] * 2, [30, 100], 20, ["+", "-"])
+    engine = effect_engine(model)
+    pos = np.r_[30:50, 100:120, 0:5, 150:160]  # in both windows, and outside
+    pos = pos[codes[pos] <= 3]
+    alts = (codes[pos] + rng.integers(1, 4, pos.size)) % 4
+    letters = np.array(list("ACGTN"))
+    args = (
+        engine,
+        Placement.of(engine, windows),
+        codes,
+        "chr1",
+        pos,
+        letters[codes[pos]].tolist(),
+        letters[alts].tolist(),
+        np.arange(pos.size),
+        0,
+    )
+    scored, _ = scored_chunk(*args)
+    alone, _ = scored_chunk(*args, scores=False)
+    np.testing.assert_array_equal(alone.rows, scored.rows)
+    assert np.isnan(alone.ref_score).all() and np.isnan(alone.alt_score).all()
+    single = alone.strongest | (len(offsets) == 1)
+    assert single.any() and (~alone.strongest).any()
+    np.testing.assert_array_equal(alone.effect[single], scored.effect[single])
+    np.testing.assert_allclose(alone.effect, scored.effect, rtol=0, atol=1e-12)
+    for j in np.flatnonzero(~alone.strongest):  # brute force: the mean effect
+        p, minus = pos[j], pos[j] >= 100
+        effects = []
+        for offset in offsets:
+            start = (100 if minus else 30) + offset
+            ref = codes[start : start + 20].copy()
+            if not start <= p < start + 20 or (ref > 3).any():
+                continue
+            alt = ref.copy()
+            alt[p - start] = alts[j]
+            if minus:
+                ref, alt = 3 - ref[::-1], 3 - alt[::-1]
+            pair = model.decision_function(np.stack([ref, alt]))
+            effects.append(pair[1] - pair[0])
+        assert alone.effect[j] == pytest.approx(np.mean(effects), abs=1e-9)
 
 
 def test_training_offsets_are_saved_with_the_model(tmp_path):
