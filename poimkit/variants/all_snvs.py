@@ -359,6 +359,7 @@ def _placed_effects(engine, placement, codes, chrom, pos, out, bar) -> dict[str,
             LETTERS[alt].tolist(),
             np.arange(row.size, dtype=np.int64),
             0,
+            scores=False,  # the effects alone
         )
         out[row[chunk.rows], alt[chunk.rows]] = chunk.effect
         for reason, count in lost.items():
