@@ -2,10 +2,8 @@
 
 Parallel over motifs, so that one call scans a stretch with every motif: a
 collection of 1,000 motifs over a short peak is one parallel region, not
-1,000 (whose start-up, on a busy machine, cost more than the scan). Two
-passes: `count_hits` counts each motif's hits, `fill_hits` writes them where
-the caller's offsets say. Called by `hits.scan_genome`, which checks
-the inputs.
+1,000 (whose start-up, on a busy machine, cost more than the scan). Called by
+`hits.PackedMotifs`, which checks the inputs.
 
 The motifs are packed: ``tables[m, t, j, code]`` is motif ``m``'s log-odds
 of ``code`` at column ``j`` on strand ``t`` (0: as given, 1: its reverse
@@ -14,12 +12,37 @@ window is a hit when its score, rounded to steps of ``grid``, is at least
 ``cuts[m]`` steps (the p-value threshold on the motif's exact score tail);
 its p-value is then ``tails[starts[m] + step - lows[m]]``, clipped to the
 motif's last entry ``starts[m + 1] - 1`` (`poimkit.motifs.scan.score_tail`).
+
+A filter in integers decides which windows are scored in full. Every
+log-odds is a whole number of grid steps, ``steps = rint(table / grid)``,
+and a window's score, summed in floats, lies within 1e-10 steps of the sum
+of its steps: so a window is a hit exactly when that integer sum is at least
+the cut. The filter reads `BLOCK` letters at once: ``block_codes`` gives the
+code of the four letters starting at every position, and each motif strand
+has one table of 256 summed steps per block of four of its columns
+(`block_tables`; a last block shorter than four reads the four letters
+ending at the motif's end, its first columns weighing 0). The blocks are
+read most informative first, and a window is dropped as soon as its steps so
+far plus the largest steps of its blocks left fall below the cut less one
+step; the first two blocks are tested on `LANES` windows at once, without a
+branch per window. A window that passes every block is scored as before
+(`window_score`, the same float additions in the same order) and tested with
+`hit_step`, so the hits, their scores and p-values are those of the plain
+scan. Windows holding N are never scored: the caller passes the stretch's
+runs of letters without N (``segments``).
 """
 
 import numpy as np
 from numba import njit, prange
 
 from .._config import NJIT, NJIT_PARALLEL
+
+#: letters read by one table look-up of the filter
+BLOCK = 4
+#: codes of `BLOCK` letters
+CODES = 4**BLOCK
+#: windows tested at once on their first two blocks
+LANES = 16
 
 
 @njit(**NJIT)
@@ -33,51 +56,230 @@ def window_score(codes, tables, m, width, s, strand):
 
 @njit(**NJIT)
 def hit_step(score, grid, cut):
-    """The score in grid steps if it reaches ``cut`` steps, else ``-inf``.
-
-    One test for both passes, so that `fill_hits` writes exactly the hits
-    `count_hits` counted.
-    """
+    """The score in grid steps if it reaches ``cut`` steps, else ``-inf``."""
     if score < cut * grid - 0.5 * grid:  # cannot round to ``cut`` steps
         return -np.inf
     step = np.rint(score / grid)
     return step if step >= cut else -np.inf
 
 
-@njit(**NJIT_PARALLEL)
-def count_hits(codes, tables, widths, grid, cuts, counts):
-    """``counts[m]``: windows of ``codes`` (either strand) at or above the cut."""
-    for m in prange(widths.shape[0]):
+@njit(**NJIT)
+def block_codes(codes, out):
+    """``out[i]``: the code of letters ``i .. i + 3``, ``sum (codes & 3) << 2d``.
+
+    A letter past the end, and N, read as 0: the filter never reads them in
+    a column that weighs.
+    """
+    n = codes.shape[0]
+    full = max(n - BLOCK + 1, 0)
+    for i in range(full):
+        out[i] = (
+            (codes[i] & 3)
+            | ((codes[i + 1] & 3) << 2)
+            | ((codes[i + 2] & 3) << 4)
+            | ((codes[i + 3] & 3) << 6)
+        )
+    for i in range(full, n):
+        c = 0
+        for d in range(BLOCK):
+            if i + d < n:
+                c |= (codes[i + d] & 3) << (2 * d)
+        out[i] = c
+
+
+@njit(**NJIT)
+def block_tables(steps, widths, itab, offsets, rest, tops):
+    """Each motif strand's block tables, in the order the filter reads them.
+
+    ``steps[m, t, j, a]`` are the log-odds in grid steps. Block ``k`` covers
+    columns ``4k .. min(4k + 4, width) - 1`` and reads the four letters from
+    ``offsets = min(4k, max(width - 4, 0))``; ``itab[m, t, g, code]`` sums
+    the steps of block ``g``'s columns (in reading order: most information,
+    the largest of each column less its mean, first). ``rest[m, t, g]`` is the
+    most the blocks after ``g`` can add, ``tops[m, t]`` the best score. The
+    arrays come zeroed, so the blocks past a motif's own read as 0.
+    """
+    for m in range(widths.shape[0]):
         width = widths[m]
-        found = 0
-        for s in range(codes.shape[0] - width + 1):
-            for strand in range(2):
-                score = window_score(codes, tables, m, width, s, strand)
-                if hit_step(score, grid, cuts[m]) > -np.inf:
+        n_blocks = (width + BLOCK - 1) // BLOCK
+        for t in range(2):
+            gain = np.empty(n_blocks)
+            for k in range(n_blocks):
+                gain[k] = 0.0
+                for j in range(BLOCK * k, min(BLOCK * k + BLOCK, width)):
+                    top = steps[m, t, j, 0]
+                    for a in range(1, 4):
+                        top = max(top, steps[m, t, j, a])
+                    mean = 0.0
+                    for a in range(4):
+                        mean += steps[m, t, j, a]
+                    gain[k] += top - mean / 4
+            order = np.argsort(-gain, kind="mergesort")
+            for g in range(n_blocks):
+                k = order[g]
+                at = min(BLOCK * k, max(width - BLOCK, 0))
+                offsets[m, t, g] = at
+                for code in range(CODES):
+                    total = 0
+                    for j in range(BLOCK * k, min(BLOCK * k + BLOCK, width)):
+                        total += steps[m, t, j, (code >> (2 * (j - at))) & 3]
+                    itab[m, t, g, code] = total
+            left = 0
+            for g in range(itab.shape[2] - 1, -1, -1):
+                rest[m, t, g] = left
+                left += itab[m, t, g].max()
+            tops[m, t] = left
+
+
+@njit(**NJIT)
+def passes(qcodes, s, itab, offsets, rest, n_blocks, floor):
+    """Whether the window at ``s`` may reach ``floor`` steps on one strand.
+
+    Its steps so far plus the most its blocks left can add, after each block.
+    """
+    total = 0
+    for g in range(n_blocks):
+        total += itab[g, qcodes[s + offsets[g]]]
+        if total + rest[g] < floor:
+            return False
+    return True
+
+
+@njit(**NJIT)
+def motif_hits(
+    codes,
+    qcodes,
+    segments,
+    tables,
+    m,
+    width,
+    grid,
+    cut,
+    floor,
+    lows,
+    tails,
+    starts,
+    itab,
+    offsets,
+    rest,
+    at,
+    minus,
+    bits,
+    pv,
+):
+    """Motif ``m``'s hits in ``codes``, the first ``at.size`` written; their number.
+
+    ``itab``, ``offsets`` and ``rest`` are the motif's (`block_tables`);
+    ``floor`` is its cut in steps less one. Hits are in order of start, the
+    given strand first.
+    """
+    n_blocks = (width + BLOCK - 1) // BLOCK
+    cap = at.shape[0]
+    found = 0
+    a0, b0 = itab[0, 0], itab[0, 1]
+    a1, b1 = itab[1, 0], itab[1, 1]
+    oa0, ob0 = offsets[0, 0], offsets[0, 1]
+    oa1, ob1 = offsets[1, 0], offsets[1, 1]
+    need0 = floor - rest[0, 1]
+    need1 = floor - rest[1, 1]
+    for k in range(segments.shape[0]):
+        x = segments[k, 0]
+        end = segments[k, 1] - width + 1
+        while x < end:
+            # the first two blocks of LANES windows, one branch for them all
+            while x + LANES <= end:
+                alive = False
+                for v in range(LANES):
+                    y = x + v
+                    s0 = a0[qcodes[y + oa0]] + b0[qcodes[y + ob0]]
+                    s1 = a1[qcodes[y + oa1]] + b1[qcodes[y + ob1]]
+                    alive |= (s0 >= need0) | (s1 >= need1)
+                if alive:
+                    break
+                x += LANES
+            stop = min(x + LANES, end)
+            for s in range(x, stop):
+                for strand in range(2):
+                    if not passes(
+                        qcodes,
+                        s,
+                        itab[strand],
+                        offsets[strand],
+                        rest[strand],
+                        n_blocks,
+                        floor,
+                    ):
+                        continue
+                    score = window_score(codes, tables, m, width, s, strand)
+                    step = hit_step(score, grid, cut)
+                    if step == -np.inf:
+                        continue
+                    if found < cap:
+                        index = min(starts[m] + int(step) - lows[m], starts[m + 1] - 1)
+                        at[found] = s
+                        minus[found] = strand == 1
+                        bits[found] = score
+                        pv[found] = tails[index]
                     found += 1
-        counts[m] = found
+            x = stop
+    return found
 
 
 @njit(**NJIT_PARALLEL)
-def fill_hits(
-    codes, tables, widths, grid, cuts, lows, tails, starts, first, at, minus, bits, pv
+def scan_hits(
+    codes,
+    qcodes,
+    segments,
+    tables,
+    widths,
+    grid,
+    cuts,
+    floors,
+    lows,
+    tails,
+    starts,
+    itab,
+    offsets,
+    rest,
+    tops,
+    todo,
+    counts,
+    at,
+    minus,
+    bits,
+    pv,
 ):
-    """Motif ``m``'s hits into rows ``first[m]`` on: start, strand, score, p-value.
+    """Every motif's hits: ``counts[m]`` of them, the first ``cap`` in row ``m``.
 
-    Within a motif, hits are in order of start, the given strand first.
+    Motifs with ``todo[m]`` False are left alone; so is a motif whose best
+    score on either strand cannot reach ``floors[m]``. ``at``, ``minus``,
+    ``bits`` and ``pv`` have shape (n_motifs, cap): start, strand, score and
+    p-value of each hit (`motif_hits`).
     """
     for m in prange(widths.shape[0]):
-        width = widths[m]
-        row = first[m]
-        for s in range(codes.shape[0] - width + 1):
-            for strand in range(2):
-                score = window_score(codes, tables, m, width, s, strand)
-                step = hit_step(score, grid, cuts[m])
-                if step == -np.inf:
-                    continue
-                index = min(starts[m] + int(step) - lows[m], starts[m + 1] - 1)
-                at[row] = s
-                minus[row] = strand == 1
-                bits[row] = score
-                pv[row] = tails[index]
-                row += 1
+        if not todo[m]:
+            continue
+        if tops[m, 0] < floors[m] and tops[m, 1] < floors[m]:
+            counts[m] = 0
+            continue
+        counts[m] = motif_hits(
+            codes,
+            qcodes,
+            segments,
+            tables,
+            m,
+            widths[m],
+            grid,
+            cuts[m],
+            floors[m],
+            lows,
+            tails,
+            starts,
+            itab[m],
+            offsets[m],
+            rest[m],
+            at[m],
+            minus[m],
+            bits[m],
+            pv[m],
+        )

@@ -167,7 +167,7 @@ def _letters(genome, regions) -> np.ndarray:
 
 @dataclass
 class PackedMotifs:
-    """Every motif's strand tables and score tail, packed (`_hits`).
+    """Every motif's strand tables, score tail and filter tables, packed (`_hits`).
 
     Attributes
     ----------
@@ -179,6 +179,13 @@ class PackedMotifs:
         Every motif's score tail, one after another.
     starts : numpy.ndarray of int64, shape (n_motifs + 1,)
         Where each motif's tail starts in ``tails`` (and the end).
+    blocks : numpy.ndarray of int32, shape (n_motifs, 2, n_blocks, 256)
+        Summed steps of each block of four columns, per strand, for the
+        filter (`poimkit.motifs._hits.block_tables`, which says the rest).
+    offsets, rest : numpy.ndarray of int64, shape (n_motifs, 2, n_blocks)
+        Where each block reads and the most the later blocks can add.
+    tops : numpy.ndarray of int64, shape (n_motifs, 2)
+        Each strand's best score, in steps.
     """
 
     tables: np.ndarray
@@ -186,6 +193,10 @@ class PackedMotifs:
     lows: np.ndarray
     tails: np.ndarray
     starts: np.ndarray
+    blocks: np.ndarray
+    offsets: np.ndarray
+    rest: np.ndarray
+    tops: np.ndarray
 
     @classmethod
     def of(cls, motifs: Sequence[Motif], background: np.ndarray) -> PackedMotifs:
@@ -200,8 +211,9 @@ class PackedMotifs:
         -------
         PackedMotifs
         """
+        from ._hits import BLOCK, CODES, block_tables
         from .enrichment import motif_counts
-        from .scan import log_odds, score_tail, strand_tables
+        from .scan import SCORE_GRID, log_odds, score_tail, strand_tables
 
         rules = []
         for motif in motifs:
@@ -213,12 +225,24 @@ class PackedMotifs:
         for m, (table, _, _) in enumerate(rules):
             tables[m, :, : widths[m]] = table
         sizes = [tail.size for _, _, tail in rules]
+        # the log-odds are whole grid steps (`log_odds`): the filter's integers
+        steps = np.rint(np.nan_to_num(tables[..., :4], neginf=0) / SCORE_GRID)
+        n_blocks = max(2, -(-int(widths.max()) // BLOCK))
+        blocks = np.zeros((len(rules), 2, n_blocks, CODES), dtype=np.int32)
+        offsets = np.zeros((len(rules), 2, n_blocks), dtype=np.int64)
+        rest = np.zeros((len(rules), 2, n_blocks), dtype=np.int64)
+        tops = np.zeros((len(rules), 2), dtype=np.int64)
+        block_tables(steps.astype(np.int64), widths, blocks, offsets, rest, tops)
         return cls(
             tables,
             widths,
             np.array([low for _, low, _ in rules], dtype=np.int64),
             np.concatenate([tail for _, _, tail in rules]),
             np.r_[0, np.cumsum(sizes)].astype(np.int64),
+            blocks,
+            offsets,
+            rest,
+            tops,
         )
 
     def cuts(self, p: float) -> np.ndarray:
@@ -258,34 +282,103 @@ class PackedMotifs:
         Returns
         -------
         tuple
-            The arrays of the hits, motif by motif.
+            The arrays of the hits, motif by motif, each motif's in order of
+            start, the given strand first.
         """
-        from ._hits import count_hits, fill_hits
+        from ._hits import block_codes
+
+        codes = np.ascontiguousarray(codes, dtype=np.uint8)
+        n_motifs = self.widths.size
+        qcodes = np.empty(codes.size, dtype=np.uint8)
+        block_codes(codes, qcodes)
+        segments = _segments(codes, int(self.widths.min()))
+        # a filter one step below the cut: it lets every hit through (`_hits`)
+        floors = np.where(np.isfinite(cuts), cuts - 1, 2.0**62).astype(np.int64)
+        counts = np.zeros(n_motifs, dtype=np.int64)
+        # room for 8 times the hits expected by chance; a motif with more (a
+        # repeat) is scanned again alone, with room for all
+        cap = min(2 * codes.size, 64 + int(16 * self.chance(cuts) * codes.size))
+        every = np.ones(n_motifs, dtype=bool)
+        found = self._scan(codes, qcodes, segments, cuts, floors, every, counts, cap)
+        over = counts > cap
+        rows, cols = np.nonzero(np.arange(cap) < np.where(over, 0, counts)[:, None])
+        first = np.r_[0, np.cumsum(counts)[:-1]]
+        n = int(counts.sum())
+        out = [np.empty(n, dtype=f.dtype) for f in found]
+        for o, f in zip(out, found, strict=True):
+            o[first[rows] + cols] = f[rows, cols]
+        if over.any():
+            again = np.zeros(n_motifs, dtype=np.int64)
+            cap = int(counts.max())
+            found = self._scan(codes, qcodes, segments, cuts, floors, over, again, cap)
+            rows, cols = np.nonzero(np.arange(cap) < again[:, None])
+            for o, f in zip(out, found, strict=True):
+                o[first[rows] + cols] = f[rows, cols]
+        motif = np.repeat(np.arange(n_motifs, dtype=np.int64), counts)
+        return chrom, out[0] + offset, motif, out[1], out[2], out[3]
+
+    def chance(self, cuts: np.ndarray) -> float:
+        """The largest chance of a window reaching its motif's cut.
+
+        Parameters
+        ----------
+        cuts : numpy.ndarray of float64
+            `cuts` at a p-value threshold.
+
+        Returns
+        -------
+        float
+            0 when no motif can reach its cut.
+        """
+        ok = np.flatnonzero(np.isfinite(cuts))
+        if not ok.size:
+            return 0.0
+        index = np.minimum(
+            self.starts[ok] + cuts[ok].astype(np.int64) - self.lows[ok],
+            self.starts[ok + 1] - 1,
+        )
+        return float(self.tails[index].max())
+
+    def _scan(self, codes, qcodes, segments, cuts, floors, todo, counts, cap):
+        """`poimkit.motifs._hits.scan_hits` into arrays of ``cap`` hits a motif."""
+        from ._hits import scan_hits
         from .scan import SCORE_GRID
 
-        counts = np.zeros(self.widths.size, dtype=np.int64)
-        count_hits(codes, self.tables, self.widths, SCORE_GRID, cuts, counts)
-        first = np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
-        n = int(counts.sum())
-        at, minus = np.empty(n, dtype=np.int64), np.empty(n, dtype=bool)
-        bits, pv = np.empty(n), np.empty(n)
-        fill_hits(
+        n_motifs = self.widths.size
+        at = np.empty((n_motifs, cap), dtype=np.int64)
+        minus = np.empty((n_motifs, cap), dtype=bool)
+        bits, pv = np.empty((n_motifs, cap)), np.empty((n_motifs, cap))
+        scan_hits(
             codes,
+            qcodes,
+            segments,
             self.tables,
             self.widths,
             SCORE_GRID,
             cuts,
+            floors,
             self.lows,
             self.tails,
             self.starts,
-            first,
+            self.blocks,
+            self.offsets,
+            self.rest,
+            self.tops,
+            todo,
+            counts,
             at,
             minus,
             bits,
             pv,
         )
-        motif = np.repeat(np.arange(self.widths.size, dtype=np.int64), counts)
-        return chrom, at + offset, motif, minus, bits, pv
+        return at, minus, bits, pv
+
+
+def _segments(codes: np.ndarray, width: int) -> np.ndarray:
+    """Runs of letters without N at least ``width`` long: (start, end) rows."""
+    ok = np.r_[False, codes < 4, False]
+    edges = np.flatnonzero(ok[1:] != ok[:-1]).reshape(-1, 2)
+    return np.ascontiguousarray(edges[edges[:, 1] - edges[:, 0] >= width])
 
 
 def _collect(found, motifs) -> MotifHits:
