@@ -41,8 +41,12 @@ from .._config import NJIT, NJIT_PARALLEL
 BLOCK = 4
 #: codes of `BLOCK` letters
 CODES = 4**BLOCK
-#: windows tested at once on their first two blocks
-LANES = 16
+#: letters read by the first, wide test
+WIDE = 7
+#: codes of `WIDE` letters
+WIDE_CODES = 4**WIDE
+#: positions given the wide test before the windows that pass it are read
+TILE = 1024
 
 
 @njit(**NJIT)
@@ -148,6 +152,7 @@ def passes(qcodes, s, itab, offsets, rest, n_blocks, floor):
 @njit(**NJIT)
 def motif_hits(
     codes,
+    wcodes,
     qcodes,
     segments,
     tables,
@@ -159,9 +164,12 @@ def motif_hits(
     lows,
     tails,
     starts,
+    flags,
+    wide_at,
     itab,
     offsets,
     rest,
+    buffer,
     at,
     minus,
     bits,
@@ -169,37 +177,36 @@ def motif_hits(
 ):
     """Motif ``m``'s hits in ``codes``, the first ``at.size`` written; their number.
 
-    ``itab``, ``offsets`` and ``rest`` are the motif's (`block_tables`);
-    ``floor`` is its cut in steps less one. Hits are in order of start, the
-    given strand first.
+    ``flags`` and ``wide_at`` are the motif's wide test (`wide_flags`),
+    ``itab``, ``offsets`` and ``rest`` its blocks (`block_tables`); ``floor``
+    is its cut in steps less one. ``buffer`` is scratch of `TILE` entries.
+    Hits come in no set order.
     """
     n_blocks = (width + BLOCK - 1) // BLOCK
     cap = at.shape[0]
     found = 0
-    a0, b0 = itab[0, 0], itab[0, 1]
-    a1, b1 = itab[1, 0], itab[1, 1]
-    oa0, ob0 = offsets[0, 0], offsets[0, 1]
-    oa1, ob1 = offsets[1, 0], offsets[1, 1]
-    need0 = floor - rest[0, 1]
-    need1 = floor - rest[1, 1]
+    plus, other = wide_at[0], wide_at[1]
+    first = min(plus, other)
     for k in range(segments.shape[0]):
-        x = segments[k, 0]
-        end = segments[k, 1] - width + 1
-        while x < end:
-            # the first two blocks of LANES windows, one branch for them all
-            while x + LANES <= end:
-                alive = False
-                for v in range(LANES):
-                    y = x + v
-                    s0 = a0[qcodes[y + oa0]] + b0[qcodes[y + ob0]]
-                    s1 = a1[qcodes[y + oa1]] + b1[qcodes[y + ob1]]
-                    alive |= (s0 >= need0) | (s1 >= need1)
-                if alive:
-                    break
-                x += LANES
-            stop = min(x + LANES, end)
-            for s in range(x, stop):
+        low, high = segments[k, 0], segments[k, 1] - width  # window starts
+        y = low + first
+        end = high + max(plus, other) + 1
+        while y < end:
+            stop = min(y + TILE, end)
+            # the positions whose wide code lets a window through, no branch
+            n = 0
+            for z in range(y, stop):
+                buffer[n] = z
+                n += flags[wcodes[z]] != 0
+            for i in range(n):
+                z = buffer[i]
+                flag = flags[wcodes[z]]
                 for strand in range(2):
+                    if not flag & (1 << strand):
+                        continue
+                    s = z - wide_at[strand]
+                    if s < low or s > high:
+                        continue
                     if not passes(
                         qcodes,
                         s,
@@ -221,13 +228,14 @@ def motif_hits(
                         bits[found] = score
                         pv[found] = tails[index]
                     found += 1
-            x = stop
+            y = stop
     return found
 
 
 @njit(**NJIT_PARALLEL)
 def scan_hits(
     codes,
+    wcodes,
     qcodes,
     segments,
     tables,
@@ -238,6 +246,8 @@ def scan_hits(
     lows,
     tails,
     starts,
+    flags,
+    wide_at,
     itab,
     offsets,
     rest,
@@ -262,8 +272,10 @@ def scan_hits(
         if tops[m, 0] < floors[m] and tops[m, 1] < floors[m]:
             counts[m] = 0
             continue
+        buffer = np.empty(TILE, dtype=np.int64)
         counts[m] = motif_hits(
             codes,
+            wcodes,
             qcodes,
             segments,
             tables,
@@ -275,11 +287,70 @@ def scan_hits(
             lows,
             tails,
             starts,
+            flags[m],
+            wide_at[m],
             itab[m],
             offsets[m],
             rest[m],
+            buffer,
             at[m],
             minus[m],
             bits[m],
             pv[m],
         )
+
+
+@njit(**NJIT)
+def wide_codes(codes, out):
+    """``out[i]``: the code of letters ``i .. i + 6``, ``sum (codes & 3) << 2d``.
+
+    As `block_codes`, with `WIDE` letters.
+    """
+    n = codes.shape[0]
+    for i in range(n):
+        c = 0
+        for d in range(WIDE):
+            if i + d < n:
+                c |= np.uint16(codes[i + d] & 3) << np.uint16(2 * d)
+        out[i] = c
+
+
+@njit(**NJIT_PARALLEL)
+def wide_flags(steps, widths, wide_at, floors, flags):
+    """The wide test of every motif at its cut: ``flags[m, code]``.
+
+    Bit ``t`` of ``flags[m, code]`` is set when a window of strand ``t`` whose
+    `WIDE` letters from column ``wide_at[m, t]`` have ``code`` may reach
+    ``floors[m]`` steps: their steps plus the largest steps of the other
+    columns (columns past the motif's end weigh 0).
+    """
+    for m in prange(widths.shape[0]):
+        width = widths[m]
+        k = min(WIDE, width)
+        low = np.empty(256, dtype=np.int64)
+        high = np.empty(64, dtype=np.int64)
+        for t in range(2):
+            at = wide_at[m, t]
+            others = 0
+            for j in range(width):
+                if j < at or j >= at + k:
+                    top = steps[m, t, j, 0]
+                    for a in range(1, 4):
+                        top = max(top, steps[m, t, j, a])
+                    others += top
+            for c in range(256):
+                total = 0
+                for d in range(min(k, 4)):
+                    total += steps[m, t, at + d, (c >> (2 * d)) & 3]
+                low[c] = total
+            for c in range(64):
+                total = 0
+                for d in range(4, k):
+                    total += steps[m, t, at + d, (c >> (2 * (d - 4))) & 3]
+                high[c] = total
+            need = floors[m] - others
+            bit = np.uint8(1 << t)
+            for h in range(64):
+                for c in range(256):
+                    if low[c] + high[h] >= need:
+                        flags[m, h * 256 + c] |= bit

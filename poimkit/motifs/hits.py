@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -186,6 +186,11 @@ class PackedMotifs:
         Where each block reads and the most the later blocks can add.
     tops : numpy.ndarray of int64, shape (n_motifs, 2)
         Each strand's best score, in steps.
+    steps : numpy.ndarray of int64, shape (n_motifs, 2, max_width, 4)
+        The log-odds in grid steps (N left out).
+    wide_at : numpy.ndarray of int64, shape (n_motifs, 2)
+        The first column of each strand's wide test: the seven columns with
+        the most information (`poimkit.motifs._hits.wide_flags`).
     """
 
     tables: np.ndarray
@@ -197,6 +202,9 @@ class PackedMotifs:
     offsets: np.ndarray
     rest: np.ndarray
     tops: np.ndarray
+    steps: np.ndarray
+    wide_at: np.ndarray
+    _filters: tuple | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, motifs: Sequence[Motif], background: np.ndarray) -> PackedMotifs:
@@ -211,7 +219,7 @@ class PackedMotifs:
         -------
         PackedMotifs
         """
-        from ._hits import BLOCK, CODES, block_tables
+        from ._hits import BLOCK, CODES, WIDE, block_tables
         from .enrichment import motif_counts
         from .scan import SCORE_GRID, log_odds, score_tail, strand_tables
 
@@ -232,7 +240,15 @@ class PackedMotifs:
         offsets = np.zeros((len(rules), 2, n_blocks), dtype=np.int64)
         rest = np.zeros((len(rules), 2, n_blocks), dtype=np.int64)
         tops = np.zeros((len(rules), 2), dtype=np.int64)
-        block_tables(steps.astype(np.int64), widths, blocks, offsets, rest, tops)
+        steps = steps.astype(np.int64)
+        block_tables(steps, widths, blocks, offsets, rest, tops)
+        wide_at = np.zeros((len(rules), 2), dtype=np.int64)
+        for m, width in enumerate(widths):
+            k = min(WIDE, int(width))
+            column = steps[m, 0, :width]
+            gain = column.max(axis=1) - column.mean(axis=1)
+            wide_at[m, 0] = np.argmax(np.convolve(gain, np.ones(k), "valid"))
+            wide_at[m, 1] = width - k - wide_at[m, 0]  # the same columns
         return cls(
             tables,
             widths,
@@ -243,6 +259,8 @@ class PackedMotifs:
             offsets,
             rest,
             tops,
+            steps,
+            wide_at,
         )
 
     def cuts(self, p: float) -> np.ndarray:
@@ -285,21 +303,24 @@ class PackedMotifs:
             The arrays of the hits, motif by motif, each motif's in order of
             start, the given strand first.
         """
-        from ._hits import block_codes
+        from ._hits import block_codes, wide_codes
 
         codes = np.ascontiguousarray(codes, dtype=np.uint8)
         n_motifs = self.widths.size
         qcodes = np.empty(codes.size, dtype=np.uint8)
         block_codes(codes, qcodes)
+        wcodes = np.empty(codes.size, dtype=np.uint16)
+        wide_codes(codes, wcodes)
         segments = _segments(codes, int(self.widths.min()))
-        # a filter one step below the cut: it lets every hit through (`_hits`)
-        floors = np.where(np.isfinite(cuts), cuts - 1, 2.0**62).astype(np.int64)
+        floors, flags = self.filters(cuts)
         counts = np.zeros(n_motifs, dtype=np.int64)
         # room for 8 times the hits expected by chance; a motif with more (a
         # repeat) is scanned again alone, with room for all
         cap = min(2 * codes.size, 64 + int(16 * self.chance(cuts) * codes.size))
         every = np.ones(n_motifs, dtype=bool)
-        found = self._scan(codes, qcodes, segments, cuts, floors, every, counts, cap)
+        found = self._scan(
+            codes, wcodes, qcodes, segments, cuts, floors, flags, every, counts, cap
+        )
         over = counts > cap
         rows, cols = np.nonzero(np.arange(cap) < np.where(over, 0, counts)[:, None])
         first = np.r_[0, np.cumsum(counts)[:-1]]
@@ -310,12 +331,16 @@ class PackedMotifs:
         if over.any():
             again = np.zeros(n_motifs, dtype=np.int64)
             cap = int(counts.max())
-            found = self._scan(codes, qcodes, segments, cuts, floors, over, again, cap)
+            found = self._scan(
+                codes, wcodes, qcodes, segments, cuts, floors, flags, over, again, cap
+            )
             rows, cols = np.nonzero(np.arange(cap) < again[:, None])
             for o, f in zip(out, found, strict=True):
                 o[first[rows] + cols] = f[rows, cols]
         motif = np.repeat(np.arange(n_motifs, dtype=np.int64), counts)
-        return chrom, out[0] + offset, motif, out[1], out[2], out[3]
+        order = np.lexsort((out[1], out[0], motif))  # the kernel's is not kept
+        at, minus, bits, pv = (o[order] for o in out)
+        return chrom, at + offset, motif, minus, bits, pv
 
     def chance(self, cuts: np.ndarray) -> float:
         """The largest chance of a window reaching its motif's cut.
@@ -339,7 +364,34 @@ class PackedMotifs:
         )
         return float(self.tails[index].max())
 
-    def _scan(self, codes, qcodes, segments, cuts, floors, todo, counts, cap):
+    def filters(self, cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The filter's cut in steps and its wide test at ``cuts`` (kept once made).
+
+        Parameters
+        ----------
+        cuts : numpy.ndarray of float64
+            `cuts` at a p-value threshold.
+
+        Returns
+        -------
+        floors : numpy.ndarray of int64
+            One step below each cut: the filter lets every hit through.
+        flags : numpy.ndarray of uint8, shape (n_motifs, 4**7)
+            `poimkit.motifs._hits.wide_flags`.
+        """
+        from ._hits import WIDE_CODES, wide_flags
+
+        key = cuts.tobytes()
+        if self._filters is None or self._filters[0] != key:
+            floors = np.where(np.isfinite(cuts), cuts - 1, 2.0**62).astype(np.int64)
+            flags = np.zeros((self.widths.size, WIDE_CODES), dtype=np.uint8)
+            wide_flags(self.steps, self.widths, self.wide_at, floors, flags)
+            self._filters = (key, floors, flags)
+        return self._filters[1], self._filters[2]
+
+    def _scan(
+        self, codes, wcodes, qcodes, segments, cuts, floors, flags, todo, counts, cap
+    ):
         """`poimkit.motifs._hits.scan_hits` into arrays of ``cap`` hits a motif."""
         from ._hits import scan_hits
         from .scan import SCORE_GRID
@@ -350,6 +402,7 @@ class PackedMotifs:
         bits, pv = np.empty((n_motifs, cap)), np.empty((n_motifs, cap))
         scan_hits(
             codes,
+            wcodes,
             qcodes,
             segments,
             self.tables,
@@ -360,6 +413,8 @@ class PackedMotifs:
             self.lows,
             self.tails,
             self.starts,
+            flags,
+            self.wide_at,
             self.blocks,
             self.offsets,
             self.rest,
