@@ -166,10 +166,14 @@ def motif_hits(
     starts,
     flags,
     wide_at,
+    wlow,
+    whigh,
+    rest_ab,
     itab,
     offsets,
     rest,
     buffer,
+    survivors,
     at,
     minus,
     bits,
@@ -177,34 +181,50 @@ def motif_hits(
 ):
     """Motif ``m``'s hits in ``codes``, the first ``at.size`` written; their number.
 
-    ``flags`` and ``wide_at`` are the motif's wide test (`wide_flags`),
-    ``itab``, ``offsets`` and ``rest`` its blocks (`block_tables`); ``floor``
-    is its cut in steps less one. ``buffer`` is scratch of `TILE` entries.
-    Hits come in no set order.
+    ``flags`` is the motif's wide test (`wide_flags`), ``wide_at``, ``wlow``,
+    ``whigh`` and ``rest_ab`` its two wide blocks (`wide_tables`), ``itab``,
+    ``offsets`` and ``rest`` its blocks of four (`block_tables`); ``floor``
+    is its cut in steps less one. ``buffer`` and ``survivors`` are scratch of
+    `TILE` entries. Hits come in no set order.
     """
     n_blocks = (width + BLOCK - 1) // BLOCK
     cap = at.shape[0]
     found = 0
-    plus, other = wide_at[0], wide_at[1]
-    first = min(plus, other)
+    plus, other = wide_at[0, 0], wide_at[1, 0]
+    second0, second1 = wide_at[0, 1], wide_at[1, 1]
+    need0, need1 = floor - rest_ab[0], floor - rest_ab[1]
+    la0, ha0, lb0, hb0 = wlow[0, 0], whigh[0, 0], wlow[0, 1], whigh[0, 1]
+    la1, ha1, lb1, hb1 = wlow[1, 0], whigh[1, 0], wlow[1, 1], whigh[1, 1]
     for k in range(segments.shape[0]):
         low, high = segments[k, 0], segments[k, 1] - width  # window starts
-        y = low + first
+        y = low + min(plus, other)
         end = high + max(plus, other) + 1
         while y < end:
             stop = min(y + TILE, end)
-            # the positions whose wide code lets a window through, no branch
+            # 1. the positions whose first wide block lets a window through
             n = 0
             for z in range(y, stop):
                 buffer[n] = z
                 n += flags[wcodes[z]] != 0
+            # 2. of those, the windows both wide blocks let through
+            kept = 0
             for i in range(n):
                 z = buffer[i]
-                flag = flags[wcodes[z]]
+                s0, s1 = z - plus, z - other
+                ok0 = (s0 >= low) & (s0 <= high)
+                ok1 = (s1 >= low) & (s1 <= high)
+                c = wcodes[z]
+                c0 = wcodes[s0 + second0 if ok0 else z]
+                c1 = wcodes[s1 + second1 if ok1 else z]
+                t0 = la0[c & 255] + ha0[c >> 8] + lb0[c0 & 255] + hb0[c0 >> 8]
+                t1 = la1[c & 255] + ha1[c >> 8] + lb1[c1 & 255] + hb1[c1 >> 8]
+                survivors[kept] = z
+                kept += (ok0 & (t0 >= need0)) | (ok1 & (t1 >= need1))
+            # 3. the windows left, block by block, then scored in full
+            for i in range(kept):
+                z = survivors[i]
                 for strand in range(2):
-                    if not flag & (1 << strand):
-                        continue
-                    s = z - wide_at[strand]
+                    s = z - wide_at[strand, 0]
                     if s < low or s > high:
                         continue
                     if not passes(
@@ -248,6 +268,9 @@ def scan_hits(
     starts,
     flags,
     wide_at,
+    wlow,
+    whigh,
+    rest_ab,
     itab,
     offsets,
     rest,
@@ -273,6 +296,7 @@ def scan_hits(
             counts[m] = 0
             continue
         buffer = np.empty(TILE, dtype=np.int64)
+        survivors = np.empty(TILE, dtype=np.int64)
         counts[m] = motif_hits(
             codes,
             wcodes,
@@ -289,10 +313,14 @@ def scan_hits(
             starts,
             flags[m],
             wide_at[m],
+            wlow[m],
+            whigh[m],
+            rest_ab[m],
             itab[m],
             offsets[m],
             rest[m],
             buffer,
+            survivors,
             at[m],
             minus[m],
             bits[m],
@@ -315,42 +343,58 @@ def wide_codes(codes, out):
         out[i] = c
 
 
+@njit(**NJIT)
+def wide_tables(steps, widths, wide_at, wide_k, wlow, whigh, rest_a, rest_ab):
+    """The two wide blocks of every motif strand, as tables of their codes.
+
+    Block ``b`` of strand ``t`` covers columns ``wide_at[m, t, b]`` on, of
+    ``wide_k[m, b]`` (at most `WIDE`; 0 for no block); a `wide_codes` code
+    ``c`` of its letters sums ``wlow[m, t, b, c & 255] + whigh[m, t, b, c >> 8]``
+    steps (the first four letters, then three; letters past its columns weigh
+    0). ``rest_a`` is the most the columns outside the first block can add,
+    ``rest_ab`` outside both. The arrays come zeroed.
+    """
+    for m in range(widths.shape[0]):
+        for t in range(2):
+            inside = np.zeros(widths[m], dtype=np.int64)
+            for b in range(2):
+                at = wide_at[m, t, b]
+                k = wide_k[m, b]
+                for d in range(k):
+                    inside[at + d] = b + 1
+                for c in range(256):
+                    total = 0
+                    for d in range(min(k, 4)):
+                        total += steps[m, t, at + d, (c >> (2 * d)) & 3]
+                    wlow[m, t, b, c] = total
+                for c in range(64):
+                    total = 0
+                    for d in range(4, k):
+                        total += steps[m, t, at + d, (c >> (2 * (d - 4))) & 3]
+                    whigh[m, t, b, c] = total
+            for j in range(widths[m]):
+                top = steps[m, t, j, 0]
+                for a in range(1, 4):
+                    top = max(top, steps[m, t, j, a])
+                if inside[j] != 1:
+                    rest_a[m, t] += top
+                if inside[j] == 0:
+                    rest_ab[m, t] += top
+
+
 @njit(**NJIT_PARALLEL)
-def wide_flags(steps, widths, wide_at, floors, flags):
-    """The wide test of every motif at its cut: ``flags[m, code]``.
+def wide_flags(wlow, whigh, rest_a, floors, flags):
+    """The first wide test of every motif at its cut: ``flags[m, code]``.
 
     Bit ``t`` of ``flags[m, code]`` is set when a window of strand ``t`` whose
-    `WIDE` letters from column ``wide_at[m, t]`` have ``code`` may reach
-    ``floors[m]`` steps: their steps plus the largest steps of the other
-    columns (columns past the motif's end weigh 0).
+    first wide block (`wide_tables`) reads ``code`` may reach ``floors[m]``
+    steps: its steps plus the most the other columns can add.
     """
-    for m in prange(widths.shape[0]):
-        width = widths[m]
-        k = min(WIDE, width)
-        low = np.empty(256, dtype=np.int64)
-        high = np.empty(64, dtype=np.int64)
+    for m in prange(wlow.shape[0]):
         for t in range(2):
-            at = wide_at[m, t]
-            others = 0
-            for j in range(width):
-                if j < at or j >= at + k:
-                    top = steps[m, t, j, 0]
-                    for a in range(1, 4):
-                        top = max(top, steps[m, t, j, a])
-                    others += top
-            for c in range(256):
-                total = 0
-                for d in range(min(k, 4)):
-                    total += steps[m, t, at + d, (c >> (2 * d)) & 3]
-                low[c] = total
-            for c in range(64):
-                total = 0
-                for d in range(4, k):
-                    total += steps[m, t, at + d, (c >> (2 * (d - 4))) & 3]
-                high[c] = total
-            need = floors[m] - others
+            need = floors[m] - rest_a[m, t]
             bit = np.uint8(1 << t)
             for h in range(64):
                 for c in range(256):
-                    if low[c] + high[h] >= need:
+                    if wlow[m, t, 0, c] + whigh[m, t, 0, h] >= need:
                         flags[m, h * 256 + c] |= bit

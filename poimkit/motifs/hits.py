@@ -186,11 +186,14 @@ class PackedMotifs:
         Where each block reads and the most the later blocks can add.
     tops : numpy.ndarray of int64, shape (n_motifs, 2)
         Each strand's best score, in steps.
-    steps : numpy.ndarray of int64, shape (n_motifs, 2, max_width, 4)
-        The log-odds in grid steps (N left out).
-    wide_at : numpy.ndarray of int64, shape (n_motifs, 2)
-        The first column of each strand's wide test: the seven columns with
-        the most information (`poimkit.motifs._hits.wide_flags`).
+    wide_at : numpy.ndarray of int64, shape (n_motifs, 2, 2)
+        The first column of each strand's two wide blocks: the seven columns
+        with the most information, then the most of those left
+        (`poimkit.motifs._hits.wide_tables`, which says the rest).
+    wlow, whigh : numpy.ndarray of int32, shape (n_motifs, 2, 2, 256 or 64)
+        Their tables.
+    rest_a, rest_ab : numpy.ndarray of int64, shape (n_motifs, 2)
+        The most the columns outside the first block, and outside both, add.
     """
 
     tables: np.ndarray
@@ -202,8 +205,11 @@ class PackedMotifs:
     offsets: np.ndarray
     rest: np.ndarray
     tops: np.ndarray
-    steps: np.ndarray
     wide_at: np.ndarray
+    wlow: np.ndarray
+    whigh: np.ndarray
+    rest_a: np.ndarray
+    rest_ab: np.ndarray
     _filters: tuple | None = field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -219,7 +225,7 @@ class PackedMotifs:
         -------
         PackedMotifs
         """
-        from ._hits import BLOCK, CODES, WIDE, block_tables
+        from ._hits import BLOCK, CODES, block_tables, wide_tables
         from .enrichment import motif_counts
         from .scan import SCORE_GRID, log_odds, score_tail, strand_tables
 
@@ -242,13 +248,12 @@ class PackedMotifs:
         tops = np.zeros((len(rules), 2), dtype=np.int64)
         steps = steps.astype(np.int64)
         block_tables(steps, widths, blocks, offsets, rest, tops)
-        wide_at = np.zeros((len(rules), 2), dtype=np.int64)
-        for m, width in enumerate(widths):
-            k = min(WIDE, int(width))
-            column = steps[m, 0, :width]
-            gain = column.max(axis=1) - column.mean(axis=1)
-            wide_at[m, 0] = np.argmax(np.convolve(gain, np.ones(k), "valid"))
-            wide_at[m, 1] = width - k - wide_at[m, 0]  # the same columns
+        wide_at, wide_k = _wide_blocks(steps, widths)
+        wlow = np.zeros((len(rules), 2, 2, 256), dtype=np.int32)
+        whigh = np.zeros((len(rules), 2, 2, 64), dtype=np.int32)
+        rest_a = np.zeros((len(rules), 2), dtype=np.int64)
+        rest_ab = np.zeros((len(rules), 2), dtype=np.int64)
+        wide_tables(steps, widths, wide_at, wide_k, wlow, whigh, rest_a, rest_ab)
         return cls(
             tables,
             widths,
@@ -259,8 +264,11 @@ class PackedMotifs:
             offsets,
             rest,
             tops,
-            steps,
             wide_at,
+            wlow,
+            whigh,
+            rest_a,
+            rest_ab,
         )
 
     def cuts(self, p: float) -> np.ndarray:
@@ -385,7 +393,7 @@ class PackedMotifs:
         if self._filters is None or self._filters[0] != key:
             floors = np.where(np.isfinite(cuts), cuts - 1, 2.0**62).astype(np.int64)
             flags = np.zeros((self.widths.size, WIDE_CODES), dtype=np.uint8)
-            wide_flags(self.steps, self.widths, self.wide_at, floors, flags)
+            wide_flags(self.wlow, self.whigh, self.rest_a, floors, flags)
             self._filters = (key, floors, flags)
         return self._filters[1], self._filters[2]
 
@@ -415,6 +423,9 @@ class PackedMotifs:
             self.starts,
             flags,
             self.wide_at,
+            self.wlow,
+            self.whigh,
+            self.rest_ab,
             self.blocks,
             self.offsets,
             self.rest,
@@ -427,6 +438,37 @@ class PackedMotifs:
             pv,
         )
         return at, minus, bits, pv
+
+
+def _wide_blocks(steps: np.ndarray, widths: np.ndarray):
+    """Each strand's two wide blocks: where they start and their widths.
+
+    The first: the `WIDE` columns (or all) with the most information, each
+    column's largest steps less their mean; the second: the most of the
+    columns left on one side of it (none if none are left). The reverse
+    strand's are the same columns, read from its own first column.
+    """
+    from ._hits import WIDE
+
+    wide_at = np.zeros((widths.size, 2, 2), dtype=np.int64)
+    wide_k = np.zeros((widths.size, 2), dtype=np.int64)
+    for m, width in enumerate(widths.tolist()):
+        column = steps[m, 0, :width]
+        gain = column.max(axis=1) - column.mean(axis=1)
+        k = min(WIDE, width)
+        first = int(np.argmax(np.convolve(gain, np.ones(k), "valid")))
+        best = (-np.inf, 0, 0)
+        for low, high in ((0, first), (first + k, width)):
+            if high > low:
+                kb = min(WIDE, high - low)
+                sums = np.convolve(gain[low:high], np.ones(kb), "valid")
+                j = int(np.argmax(sums))
+                best = max(best, (float(sums[j]), low + j, kb))
+        _, second, kb = best
+        wide_k[m] = k, kb
+        wide_at[m, 0] = first, second
+        wide_at[m, 1] = width - k - first, (width - kb - second) if kb else 0
+    return wide_at, wide_k
 
 
 def _segments(codes: np.ndarray, width: int) -> np.ndarray:
