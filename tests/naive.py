@@ -830,3 +830,17 @@ def motif_hits_naive(packed, codes, cuts, grid=0.01):
                 ):
                     row.append(value)
     return rows
+
+
+def score_tail_naive(log_odds_, background, grid=0.01):
+    """`poimkit.motifs.scan.score_tail` as NumPy slices, column by column."""
+    ints = np.rint(log_odds_ / grid).astype(np.int64)
+    low = ints.min(axis=1)
+    span = ints - low[:, None]
+    dist = np.ones(1)
+    for row, pr in zip(span, np.broadcast_to(background, span.shape), strict=True):
+        new = np.zeros(dist.size + row.max())
+        for a in range(4):
+            new[row[a] : row[a] + dist.size] += pr[a] * dist
+        dist = new
+    return int(low.sum()), np.cumsum(dist[::-1])[::-1]

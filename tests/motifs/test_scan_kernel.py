@@ -79,3 +79,24 @@ def test_cuts_no_window_reaches_give_no_hits():
     cuts = packed.cuts(1e-9)  # beyond the best score of 3 or 6 columns
     assert np.isinf(cuts).all()
     assert packed.hits(_letters(rng, 300, 0.0, 0.4), cuts, "c", 0)[1].size == 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    width=st.integers(1, 20),
+    sharp=st.sampled_from([0.1, 0.5, 3.0]),
+)
+def test_score_tail_is_the_same_floats_as_numpy(seed, width, sharp):
+    from poimkit.motifs.enrichment import motif_counts
+    from poimkit.motifs.scan import log_odds, score_tail
+    from tests.naive import score_tail_naive
+
+    rng = np.random.default_rng(seed)
+    (motif,) = _motifs(rng, [width], sharp)
+    background = rng.dirichlet(np.full(4, 5.0))
+    lods = log_odds(motif_counts(motif), background)
+    low, tail = score_tail(lods, background)
+    low_naive, tail_naive = score_tail_naive(lods, background)
+    assert low == low_naive
+    assert tail.tolist() == tail_naive.tolist()  # bit for bit
