@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 HIT_P = 1e-4
 #: letters scanned at once
 CHUNK = 1 << 22
+#: hits written at once
+WRITE_ROWS = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -495,14 +497,17 @@ def _collect(found, motifs) -> MotifHits:
             names,
             widths,
         )
-    chrom = np.concatenate([np.full(f[1].size, f[0], dtype=object) for f in found])
+    # chromosomes by the rank of their names: the order of the names, in ints
+    chroms = sorted({f[0] for f in found})
+    rank = {name: i for i, name in enumerate(chroms)}
+    chrom = np.concatenate([np.full(f[1].size, rank[f[0]]) for f in found])
     start, motif, minus, bits, pv = (
         np.concatenate([f[i] for f in found]) for i in range(1, 6)
     )
     order = np.lexsort((minus, motif, start, chrom))
     keep = order[_first_of_each(chrom[order], start[order], motif[order], minus[order])]
     return MotifHits(
-        chrom[keep].tolist(),
+        np.array(chroms, dtype=object)[chrom[keep]].tolist(),
         start[keep],
         motif[keep],
         minus[keep],
@@ -540,7 +545,42 @@ def write_hits_bed(
     """
     from ..io.files import atomic_path
 
-    lines = [track] if track else []
-    lines += ["\t".join(map(str, row)) for row in hits.bed_rows()]
+    names = np.array(["_".join(name.split()) for name in hits.names], dtype=object)
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as handle:
-        handle.write("".join(line + "\n" for line in lines))
+        if track:
+            handle.write(track + "\n")
+        for a in range(0, len(hits), WRITE_ROWS):  # the rows of `bed_rows`
+            b = min(a + WRITE_ROWS, len(hits))
+            part = _part(hits, a, b)
+            score = np.minimum(1000, np.rint(-100 * np.log10(part.p_value)))
+            rows = zip(
+                part.chrom,
+                part.start.tolist(),
+                part.end.tolist(),
+                names[part.motif].tolist(),
+                score.astype(int).tolist(),
+                np.where(part.minus, "-", "+").tolist(),
+                part.p_value.tolist(),
+                part.bits.tolist(),
+                strict=True,
+            )
+            handle.write(
+                "".join(
+                    f"{c}\t{s}\t{e}\t{n}\t{v}\t{d}\t{p:.3g}\t{x:.2f}\n"
+                    for c, s, e, n, v, d, p, x in rows
+                )
+            )
+
+
+def _part(hits: MotifHits, a: int, b: int) -> MotifHits:
+    """Hits ``a`` to ``b`` (excluded)."""
+    return MotifHits(
+        hits.chrom[a:b],
+        hits.start[a:b],
+        hits.motif[a:b],
+        hits.minus[a:b],
+        hits.bits[a:b],
+        hits.p_value[a:b],
+        hits.names,
+        hits.widths,
+    )
