@@ -17,19 +17,33 @@ A filter in integers decides which windows are scored in full. Every
 log-odds is a whole number of grid steps, ``steps = rint(table / grid)``,
 and a window's score, summed in floats, lies within 1e-10 steps of the sum
 of its steps: so a window is a hit exactly when that integer sum is at least
-the cut. The filter reads `BLOCK` letters at once: ``block_codes`` gives the
-code of the four letters starting at every position, and each motif strand
-has one table of 256 summed steps per block of four of its columns
-(`block_tables`; a last block shorter than four reads the four letters
-ending at the motif's end, its first columns weighing 0). The blocks are
-read most informative first, and a window is dropped as soon as its steps so
-far plus the largest steps of its blocks left fall below the cut less one
-step; the first two blocks are tested on `LANES` windows at once, without a
-branch per window. A window that passes every block is scored as before
-(`window_score`, the same float additions in the same order) and tested with
-`hit_step`, so the hits, their scores and p-values are those of the plain
-scan. Windows holding N are never scored: the caller passes the stretch's
-runs of letters without N (``segments``).
+the cut, and the filter, which drops a window only when an upper bound of
+that sum falls below the cut less one step, lets every hit through. It
+reads letters by their codes: ``wide_codes`` gives the code of the `WIDE`
+(7) letters starting at every position, ``block_codes`` of the `BLOCK` (4)
+letters; a letter past the end, or N, reads as A in a code, and is never
+read where it weighs. Each motif, tile by tile of its stretch (`TILE`
+positions):
+
+1. one look-up a position: bit ``t`` of ``flags[code]`` (`wide_flags`) says
+   whether the window of strand ``t`` whose seven most informative columns
+   (its first wide block, `wide_tables`) read ``code`` may reach the cut,
+   its other columns at their best. Both strands read the same columns, so
+   one code tells both. The positions flagged are gathered without a branch;
+2. for those, the second wide block (the most informative columns left, up
+   to seven) is added, again without a branch, and the windows that may
+   still reach the cut are gathered;
+3. those are read block of four by block of four (`block_tables`, the
+   blocks with the most information first, `passes`) and dropped as soon
+   as their bound falls below the cut; a window left is scored as before
+   (`window_score`, the same float additions in the same order) and tested
+   with `hit_step`, so the hits, their scores and p-values are those of the
+   plain scan.
+
+Windows holding N are never scored: the caller passes the stretch's runs of
+letters without N (``segments``). One pass writes the hits; a motif with
+more than the room given (a repeat) is counted, and the caller scans it
+again with room for all.
 """
 
 import numpy as np
