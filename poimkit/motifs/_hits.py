@@ -17,28 +17,29 @@ A filter in integers decides which windows are scored in full. Every
 log-odds is a whole number of grid steps, ``steps = rint(table / grid)``,
 and a window's score, summed in floats, lies within 1e-10 steps of the sum
 of its steps: so a window is a hit exactly when that integer sum is at least
-the cut, and the filter, which drops a window only when an upper bound of
-that sum falls below the cut less one step, lets every hit through. It
-reads letters by their codes: ``wide_codes`` gives the code of the `WIDE`
-(7) letters starting at every position, ``block_codes`` of the `BLOCK` (4)
-letters; a letter past the end, or N, reads as A in a code, and is never
-read where it weighs. Each motif, tile by tile of its stretch (`TILE`
-positions):
+the cut, and the filter, which drops a window only when its integer sum (or
+an upper bound of it) falls below the cut less one step, lets every hit
+through. It reads letters by their codes: ``wide_codes`` gives the code of
+the `WIDE` (7) letters starting at every position (a letter past the end,
+or N, reads as A: it is never read where it weighs). A motif's columns are
+cut into wide blocks of at most seven (`wide_tables`): the seven with the
+most information first, then the others by their information, and each
+block has a table of the
+summed steps of its letters' codes. Each motif, tile by tile of its stretch
+(`TILE` positions):
 
 1. one look-up a position: bit ``t`` of ``flags[code]`` (`wide_flags`) says
-   whether the window of strand ``t`` whose seven most informative columns
-   (its first wide block, `wide_tables`) read ``code`` may reach the cut,
-   its other columns at their best. Both strands read the same columns, so
-   one code tells both. The positions flagged are gathered without a branch;
-2. for those, the second wide block (the most informative columns left, up
-   to seven) is added, again without a branch, and the windows that may
-   still reach the cut are gathered;
-3. those are read block of four by block of four (`block_tables`, the
-   blocks with the most information first, `passes`) and dropped as soon
-   as their bound falls below the cut; a window left is scored as before
-   (`window_score`, the same float additions in the same order) and tested
-   with `hit_step`, so the hits, their scores and p-values are those of the
-   plain scan.
+   whether the window of strand ``t`` whose first block reads ``code`` may
+   reach the cut, its other columns at their best. Both strands read the
+   same columns, so one code tells both. `LANES` positions are tested with
+   one branch, and the positions flagged gathered without one;
+2. for those, the second block (the most informative columns left) is
+   added, without a branch, and the windows that may still reach the cut on
+   either strand are gathered;
+3. those are read on every block, and a window whose integer sum reaches
+   the cut less one step is scored as before (`window_score`, the same
+   float additions in the same order) and tested with `hit_step`, so the
+   hits, their scores and p-values are those of the plain scan.
 
 Windows holding N are never scored: the caller passes the stretch's runs of
 letters without N (``segments``). One pass writes the hits; a motif with
@@ -52,14 +53,12 @@ from numba import njit, prange
 from .._config import NJIT, NJIT_PARALLEL
 
 #: letters read by one table look-up of the filter
-BLOCK = 4
-#: codes of `BLOCK` letters
-CODES = 4**BLOCK
-#: letters read by the first, wide test
 WIDE = 7
 #: codes of `WIDE` letters
 WIDE_CODES = 4**WIDE
-#: positions given the wide test before the windows that pass it are read
+#: positions given the first test with one branch
+LANES = 8
+#: positions given the first test before the windows that pass it are read
 TILE = 1024
 
 
@@ -82,92 +81,84 @@ def hit_step(score, grid, cut):
 
 
 @njit(**NJIT)
-def block_codes(codes, out):
-    """``out[i]``: the code of letters ``i .. i + 3``, ``sum (codes & 3) << 2d``.
+def wide_codes(codes, out):
+    """``out[i]``: the code of letters ``i .. i + 6``, ``sum (codes & 3) << 2d``.
 
-    A letter past the end, and N, read as 0: the filter never reads them in
-    a column that weighs.
+    A letter past the end, and N, read as 0 (A).
     """
     n = codes.shape[0]
-    full = max(n - BLOCK + 1, 0)
-    for i in range(full):
-        out[i] = (
-            (codes[i] & 3)
-            | ((codes[i + 1] & 3) << 2)
-            | ((codes[i + 2] & 3) << 4)
-            | ((codes[i + 3] & 3) << 6)
-        )
-    for i in range(full, n):
+    for i in range(n):
         c = 0
-        for d in range(BLOCK):
+        for d in range(WIDE):
             if i + d < n:
-                c |= (codes[i + d] & 3) << (2 * d)
+                c |= np.uint16(codes[i + d] & 3) << np.uint16(2 * d)
         out[i] = c
 
 
 @njit(**NJIT)
-def block_tables(steps, widths, itab, offsets, rest, tops):
-    """Each motif strand's block tables, in the order the filter reads them.
+def wide_tables(steps, widths, wide_at, wide_k, wlow, whigh, rest_a, rest_ab, tops):
+    """The wide blocks of every motif strand, as tables of their codes.
 
-    ``steps[m, t, j, a]`` are the log-odds in grid steps. Block ``k`` covers
-    columns ``4k .. min(4k + 4, width) - 1`` and reads the four letters from
-    ``offsets = min(4k, max(width - 4, 0))``; ``itab[m, t, g, code]`` sums
-    the steps of block ``g``'s columns (in reading order: most information,
-    the largest of each column less its mean, first). ``rest[m, t, g]`` is the
-    most the blocks after ``g`` can add, ``tops[m, t]`` the best score. The
-    arrays come zeroed, so the blocks past a motif's own read as 0.
+    Block ``b`` of strand ``t`` covers columns ``wide_at[m, t, b]`` on, of
+    ``wide_k[m, b]`` (at most `WIDE`; 0 for no block), and the blocks of a
+    motif cut its columns; a `wide_codes` code ``c`` of its letters sums
+    ``wlow[m, t, b, c & 255] + whigh[m, t, b, c >> 8]`` steps (the first four
+    letters, then three; letters past its columns weigh 0). ``rest_a`` is the
+    most the columns outside the first block add, ``rest_ab`` outside the
+    first two, ``tops`` the best score.
+    The arrays come zeroed.
     """
     for m in range(widths.shape[0]):
-        width = widths[m]
-        n_blocks = (width + BLOCK - 1) // BLOCK
         for t in range(2):
-            gain = np.empty(n_blocks)
-            for k in range(n_blocks):
-                gain[k] = 0.0
-                for j in range(BLOCK * k, min(BLOCK * k + BLOCK, width)):
-                    top = steps[m, t, j, 0]
-                    for a in range(1, 4):
-                        top = max(top, steps[m, t, j, a])
-                    mean = 0.0
-                    for a in range(4):
-                        mean += steps[m, t, j, a]
-                    gain[k] += top - mean / 4
-            order = np.argsort(-gain, kind="mergesort")
-            for g in range(n_blocks):
-                k = order[g]
-                at = min(BLOCK * k, max(width - BLOCK, 0))
-                offsets[m, t, g] = at
-                for code in range(CODES):
+            block = np.full(widths[m], 2)
+            for b in range(wide_k.shape[1]):
+                at = wide_at[m, t, b]
+                k = wide_k[m, b]
+                for d in range(k):
+                    block[at + d] = min(b, 2)
+                for c in range(256):
                     total = 0
-                    for j in range(BLOCK * k, min(BLOCK * k + BLOCK, width)):
-                        total += steps[m, t, j, (code >> (2 * (j - at))) & 3]
-                    itab[m, t, g, code] = total
-            left = 0
-            for g in range(itab.shape[2] - 1, -1, -1):
-                rest[m, t, g] = left
-                left += itab[m, t, g].max()
-            tops[m, t] = left
+                    for d in range(min(k, 4)):
+                        total += steps[m, t, at + d, (c >> (2 * d)) & 3]
+                    wlow[m, t, b, c] = total
+                for c in range(64):
+                    total = 0
+                    for d in range(4, k):
+                        total += steps[m, t, at + d, (c >> (2 * (d - 4))) & 3]
+                    whigh[m, t, b, c] = total
+            for j in range(widths[m]):
+                top = steps[m, t, j, 0]
+                for a in range(1, 4):
+                    top = max(top, steps[m, t, j, a])
+                tops[m, t] += top
+                if block[j] > 0:
+                    rest_a[m, t] += top
+                if block[j] > 1:
+                    rest_ab[m, t] += top
 
 
-@njit(**NJIT)
-def passes(qcodes, s, itab, offsets, rest, n_blocks, floor):
-    """Whether the window at ``s`` may reach ``floor`` steps on one strand.
+@njit(**NJIT_PARALLEL)
+def wide_flags(wlow, whigh, rest_a, floors, flags):
+    """The first test of every motif at its cut: ``flags[m, code]``.
 
-    Its steps so far plus the most its blocks left can add, after each block.
+    Bit ``t`` of ``flags[m, code]`` is set when a window of strand ``t`` whose
+    first wide block (`wide_tables`) reads ``code`` may reach ``floors[m]``
+    steps: its steps plus the most the other columns can add.
     """
-    total = 0
-    for g in range(n_blocks):
-        total += itab[g, qcodes[s + offsets[g]]]
-        if total + rest[g] < floor:
-            return False
-    return True
+    for m in prange(wlow.shape[0]):
+        for t in range(2):
+            need = floors[m] - rest_a[m, t]
+            bit = np.uint8(1 << t)
+            for h in range(64):
+                for c in range(256):
+                    if wlow[m, t, 0, c] + whigh[m, t, 0, h] >= need:
+                        flags[m, h * 256 + c] |= bit
 
 
 @njit(**NJIT)
 def motif_hits(
     codes,
     wcodes,
-    qcodes,
     segments,
     tables,
     m,
@@ -180,12 +171,10 @@ def motif_hits(
     starts,
     flags,
     wide_at,
+    n_wide,
     wlow,
     whigh,
     rest_ab,
-    itab,
-    offsets,
-    rest,
     buffer,
     survivors,
     at,
@@ -195,32 +184,39 @@ def motif_hits(
 ):
     """Motif ``m``'s hits in ``codes``, the first ``at.size`` written; their number.
 
-    ``flags`` is the motif's wide test (`wide_flags`), ``wide_at``, ``wlow``,
-    ``whigh`` and ``rest_ab`` its two wide blocks (`wide_tables`), ``itab``,
-    ``offsets`` and ``rest`` its blocks of four (`block_tables`); ``floor``
-    is its cut in steps less one. ``buffer`` and ``survivors`` are scratch of
-    `TILE` entries. Hits come in no set order.
+    ``flags`` is the motif's first test (`wide_flags`), ``wide_at``, ``wlow``
+    and ``whigh`` its ``n_wide`` blocks and ``rest_ab`` the most the columns
+    outside the first two add (`wide_tables`); ``floor`` is its cut in steps
+    less one. ``buffer`` and ``survivors`` are scratch of `TILE`
+    entries. Hits come in no set order.
     """
-    n_blocks = (width + BLOCK - 1) // BLOCK
     cap = at.shape[0]
     found = 0
     plus, other = wide_at[0, 0], wide_at[1, 0]
-    second0, second1 = wide_at[0, 1], wide_at[1, 1]
     need0, need1 = floor - rest_ab[0], floor - rest_ab[1]
-    la0, ha0, lb0, hb0 = wlow[0, 0], whigh[0, 0], wlow[0, 1], whigh[0, 1]
-    la1, ha1, lb1, hb1 = wlow[1, 0], whigh[1, 0], wlow[1, 1], whigh[1, 1]
     for k in range(segments.shape[0]):
         low, high = segments[k, 0], segments[k, 1] - width  # window starts
         y = low + min(plus, other)
         end = high + max(plus, other) + 1
         while y < end:
             stop = min(y + TILE, end)
-            # 1. the positions whose first wide block lets a window through
+            # 1. the positions whose first block lets a window through
             n = 0
-            for z in range(y, stop):
-                buffer[n] = z
-                n += flags[wcodes[z]] != 0
-            # 2. of those, the windows both wide blocks let through
+            z = y
+            while z + LANES <= stop:
+                seen = np.uint8(0)
+                for v in range(LANES):
+                    seen |= flags[wcodes[np.uint64(z + v)]]
+                if seen:
+                    for v in range(LANES):
+                        buffer[n] = z + v
+                        n += flags[wcodes[np.uint64(z + v)]] != 0
+                z += LANES
+            for rest in range(z, stop):
+                buffer[n] = rest
+                n += flags[wcodes[rest]] != 0
+            # 2. of those, the windows that may still reach the floor once
+            # the second block is read too
             kept = 0
             for i in range(n):
                 z = buffer[i]
@@ -228,28 +224,27 @@ def motif_hits(
                 ok0 = (s0 >= low) & (s0 <= high)
                 ok1 = (s1 >= low) & (s1 <= high)
                 c = wcodes[z]
-                c0 = wcodes[s0 + second0 if ok0 else z]
-                c1 = wcodes[s1 + second1 if ok1 else z]
-                t0 = la0[c & 255] + ha0[c >> 8] + lb0[c0 & 255] + hb0[c0 >> 8]
-                t1 = la1[c & 255] + ha1[c >> 8] + lb1[c1 & 255] + hb1[c1 >> 8]
-                survivors[kept] = z
-                kept += (ok0 & (t0 >= need0)) | (ok1 & (t1 >= need1))
-            # 3. the windows left, block by block, then scored in full
+                c0 = wcodes[np.uint64(s0 + wide_at[0, 1] if ok0 else z)]
+                c1 = wcodes[np.uint64(s1 + wide_at[1, 1] if ok1 else z)]
+                t0 = wlow[0, 0, c & 255] + whigh[0, 0, c >> 8]
+                t0 += wlow[0, 1, c0 & 255] + whigh[0, 1, c0 >> 8]
+                t1 = wlow[1, 0, c & 255] + whigh[1, 0, c >> 8]
+                t1 += wlow[1, 1, c1 & 255] + whigh[1, 1, c1 >> 8]
+                strands = (ok0 & (t0 >= need0)) | ((ok1 & (t1 >= need1)) << 1)
+                survivors[kept] = 4 * z + strands
+                kept += strands != 0
+            # 3. the windows left: every block read, then scored in full
             for i in range(kept):
-                z = survivors[i]
+                z = survivors[i] >> 2
                 for strand in range(2):
-                    s = z - wide_at[strand, 0]
-                    if s < low or s > high:
+                    if not (survivors[i] >> strand) & 1:
                         continue
-                    if not passes(
-                        qcodes,
-                        s,
-                        itab[strand],
-                        offsets[strand],
-                        rest[strand],
-                        n_blocks,
-                        floor,
-                    ):
+                    s = z - wide_at[strand, 0]
+                    total = 0
+                    for b in range(n_wide):
+                        c = wcodes[s + wide_at[strand, b]]
+                        total += wlow[strand, b, c & 255] + whigh[strand, b, c >> 8]
+                    if total < floor:
                         continue
                     score = window_score(codes, tables, m, width, s, strand)
                     step = hit_step(score, grid, cut)
@@ -270,7 +265,6 @@ def motif_hits(
 def scan_hits(
     codes,
     wcodes,
-    qcodes,
     segments,
     tables,
     widths,
@@ -282,12 +276,10 @@ def scan_hits(
     starts,
     flags,
     wide_at,
+    n_wide,
     wlow,
     whigh,
     rest_ab,
-    itab,
-    offsets,
-    rest,
     tops,
     todo,
     counts,
@@ -314,7 +306,6 @@ def scan_hits(
         counts[m] = motif_hits(
             codes,
             wcodes,
-            qcodes,
             segments,
             tables,
             m,
@@ -327,12 +318,10 @@ def scan_hits(
             starts,
             flags[m],
             wide_at[m],
+            n_wide[m],
             wlow[m],
             whigh[m],
             rest_ab[m],
-            itab[m],
-            offsets[m],
-            rest[m],
             buffer,
             survivors,
             at[m],
@@ -340,75 +329,3 @@ def scan_hits(
             bits[m],
             pv[m],
         )
-
-
-@njit(**NJIT)
-def wide_codes(codes, out):
-    """``out[i]``: the code of letters ``i .. i + 6``, ``sum (codes & 3) << 2d``.
-
-    As `block_codes`, with `WIDE` letters.
-    """
-    n = codes.shape[0]
-    for i in range(n):
-        c = 0
-        for d in range(WIDE):
-            if i + d < n:
-                c |= np.uint16(codes[i + d] & 3) << np.uint16(2 * d)
-        out[i] = c
-
-
-@njit(**NJIT)
-def wide_tables(steps, widths, wide_at, wide_k, wlow, whigh, rest_a, rest_ab):
-    """The two wide blocks of every motif strand, as tables of their codes.
-
-    Block ``b`` of strand ``t`` covers columns ``wide_at[m, t, b]`` on, of
-    ``wide_k[m, b]`` (at most `WIDE`; 0 for no block); a `wide_codes` code
-    ``c`` of its letters sums ``wlow[m, t, b, c & 255] + whigh[m, t, b, c >> 8]``
-    steps (the first four letters, then three; letters past its columns weigh
-    0). ``rest_a`` is the most the columns outside the first block can add,
-    ``rest_ab`` outside both. The arrays come zeroed.
-    """
-    for m in range(widths.shape[0]):
-        for t in range(2):
-            inside = np.zeros(widths[m], dtype=np.int64)
-            for b in range(2):
-                at = wide_at[m, t, b]
-                k = wide_k[m, b]
-                for d in range(k):
-                    inside[at + d] = b + 1
-                for c in range(256):
-                    total = 0
-                    for d in range(min(k, 4)):
-                        total += steps[m, t, at + d, (c >> (2 * d)) & 3]
-                    wlow[m, t, b, c] = total
-                for c in range(64):
-                    total = 0
-                    for d in range(4, k):
-                        total += steps[m, t, at + d, (c >> (2 * (d - 4))) & 3]
-                    whigh[m, t, b, c] = total
-            for j in range(widths[m]):
-                top = steps[m, t, j, 0]
-                for a in range(1, 4):
-                    top = max(top, steps[m, t, j, a])
-                if inside[j] != 1:
-                    rest_a[m, t] += top
-                if inside[j] == 0:
-                    rest_ab[m, t] += top
-
-
-@njit(**NJIT_PARALLEL)
-def wide_flags(wlow, whigh, rest_a, floors, flags):
-    """The first wide test of every motif at its cut: ``flags[m, code]``.
-
-    Bit ``t`` of ``flags[m, code]`` is set when a window of strand ``t`` whose
-    first wide block (`wide_tables`) reads ``code`` may reach ``floors[m]``
-    steps: its steps plus the most the other columns can add.
-    """
-    for m in prange(wlow.shape[0]):
-        for t in range(2):
-            need = floors[m] - rest_a[m, t]
-            bit = np.uint8(1 << t)
-            for h in range(64):
-                for c in range(256):
-                    if wlow[m, t, 0, c] + whigh[m, t, 0, h] >= need:
-                        flags[m, h * 256 + c] |= bit

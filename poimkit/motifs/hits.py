@@ -181,21 +181,17 @@ class PackedMotifs:
         Every motif's score tail, one after another.
     starts : numpy.ndarray of int64, shape (n_motifs + 1,)
         Where each motif's tail starts in ``tails`` (and the end).
-    blocks : numpy.ndarray of int32, shape (n_motifs, 2, n_blocks, 256)
-        Summed steps of each block of four columns, per strand, for the
-        filter (`poimkit.motifs._hits.block_tables`, which says the rest).
-    offsets, rest : numpy.ndarray of int64, shape (n_motifs, 2, n_blocks)
-        Where each block reads and the most the later blocks can add.
-    tops : numpy.ndarray of int64, shape (n_motifs, 2)
-        Each strand's best score, in steps.
-    wide_at : numpy.ndarray of int64, shape (n_motifs, 2, 2)
-        The first column of each strand's two wide blocks: the seven columns
-        with the most information, then the most of those left
-        (`poimkit.motifs._hits.wide_tables`, which says the rest).
-    wlow, whigh : numpy.ndarray of int32, shape (n_motifs, 2, 2, 256 or 64)
-        Their tables.
-    rest_a, rest_ab : numpy.ndarray of int64, shape (n_motifs, 2)
-        The most the columns outside the first block, and outside both, add.
+    wide_at : numpy.ndarray of int64, shape (n_motifs, 2, n_blocks)
+        The first column of each strand's wide blocks of at most seven
+        columns, which cut the motif: the seven with the most information
+        first (`poimkit.motifs._hits.wide_tables`, which says the rest).
+    n_wide : numpy.ndarray of int64, shape (n_motifs,)
+        Each motif's blocks.
+    wlow, whigh : numpy.ndarray of int32, shape (n_motifs, 2, n_blocks, 256 or 64)
+        Their tables, in steps of `poimkit.motifs.scan.SCORE_GRID`.
+    rest_a, rest_ab, tops : numpy.ndarray of int64, shape (n_motifs, 2)
+        The most the columns outside the first block add, outside the first
+        two, and the best score.
     """
 
     tables: np.ndarray
@@ -203,15 +199,13 @@ class PackedMotifs:
     lows: np.ndarray
     tails: np.ndarray
     starts: np.ndarray
-    blocks: np.ndarray
-    offsets: np.ndarray
-    rest: np.ndarray
-    tops: np.ndarray
     wide_at: np.ndarray
+    n_wide: np.ndarray
     wlow: np.ndarray
     whigh: np.ndarray
     rest_a: np.ndarray
     rest_ab: np.ndarray
+    tops: np.ndarray
     _filters: tuple | None = field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -227,7 +221,7 @@ class PackedMotifs:
         -------
         PackedMotifs
         """
-        from ._hits import BLOCK, CODES, block_tables, wide_tables
+        from ._hits import wide_tables
         from .enrichment import motif_counts
         from .scan import SCORE_GRID, log_odds, score_tail, strand_tables
 
@@ -243,34 +237,26 @@ class PackedMotifs:
         sizes = [tail.size for _, _, tail in rules]
         # the log-odds are whole grid steps (`log_odds`): the filter's integers
         steps = np.rint(np.nan_to_num(tables[..., :4], neginf=0) / SCORE_GRID)
-        n_blocks = max(2, -(-int(widths.max()) // BLOCK))
-        blocks = np.zeros((len(rules), 2, n_blocks, CODES), dtype=np.int32)
-        offsets = np.zeros((len(rules), 2, n_blocks), dtype=np.int64)
-        rest = np.zeros((len(rules), 2, n_blocks), dtype=np.int64)
-        tops = np.zeros((len(rules), 2), dtype=np.int64)
         steps = steps.astype(np.int64)
-        block_tables(steps, widths, blocks, offsets, rest, tops)
         wide_at, wide_k = _wide_blocks(steps, widths)
-        wlow = np.zeros((len(rules), 2, 2, 256), dtype=np.int32)
-        whigh = np.zeros((len(rules), 2, 2, 64), dtype=np.int32)
-        rest_a = np.zeros((len(rules), 2), dtype=np.int64)
-        rest_ab = np.zeros((len(rules), 2), dtype=np.int64)
-        wide_tables(steps, widths, wide_at, wide_k, wlow, whigh, rest_a, rest_ab)
+        shape = (len(rules), 2, wide_k.shape[1])
+        wlow = np.zeros((*shape, 256), dtype=np.int32)
+        whigh = np.zeros((*shape, 64), dtype=np.int32)
+        rest_a, rest_ab, tops = np.zeros((3, len(rules), 2), dtype=np.int64)
+        wide_tables(steps, widths, wide_at, wide_k, wlow, whigh, rest_a, rest_ab, tops)
         return cls(
             tables,
             widths,
             np.array([low for _, low, _ in rules], dtype=np.int64),
             np.concatenate([tail for _, _, tail in rules]),
             np.r_[0, np.cumsum(sizes)].astype(np.int64),
-            blocks,
-            offsets,
-            rest,
-            tops,
             wide_at,
+            (wide_k > 0).sum(axis=1),
             wlow,
             whigh,
             rest_a,
             rest_ab,
+            tops,
         )
 
     def cuts(self, p: float) -> np.ndarray:
@@ -313,12 +299,10 @@ class PackedMotifs:
             The arrays of the hits, motif by motif, each motif's in order of
             start, the given strand first.
         """
-        from ._hits import block_codes, wide_codes
+        from ._hits import wide_codes
 
         codes = np.ascontiguousarray(codes, dtype=np.uint8)
         n_motifs = self.widths.size
-        qcodes = np.empty(codes.size, dtype=np.uint8)
-        block_codes(codes, qcodes)
         wcodes = np.empty(codes.size, dtype=np.uint16)
         wide_codes(codes, wcodes)
         segments = _segments(codes, int(self.widths.min()))
@@ -329,7 +313,7 @@ class PackedMotifs:
         cap = min(2 * codes.size, 64 + int(16 * self.chance(cuts) * codes.size))
         every = np.ones(n_motifs, dtype=bool)
         found = self._scan(
-            codes, wcodes, qcodes, segments, cuts, floors, flags, every, counts, cap
+            codes, wcodes, segments, cuts, floors, flags, every, counts, cap
         )
         over = counts > cap
         rows, cols = np.nonzero(np.arange(cap) < np.where(over, 0, counts)[:, None])
@@ -342,7 +326,7 @@ class PackedMotifs:
             again = np.zeros(n_motifs, dtype=np.int64)
             cap = int(counts.max())
             found = self._scan(
-                codes, wcodes, qcodes, segments, cuts, floors, flags, over, again, cap
+                codes, wcodes, segments, cuts, floors, flags, over, again, cap
             )
             rows, cols = np.nonzero(np.arange(cap) < again[:, None])
             for o, f in zip(out, found, strict=True):
@@ -399,9 +383,7 @@ class PackedMotifs:
             self._filters = (key, floors, flags)
         return self._filters[1], self._filters[2]
 
-    def _scan(
-        self, codes, wcodes, qcodes, segments, cuts, floors, flags, todo, counts, cap
-    ):
+    def _scan(self, codes, wcodes, segments, cuts, floors, flags, todo, counts, cap):
         """`poimkit.motifs._hits.scan_hits` into arrays of ``cap`` hits a motif."""
         from ._hits import scan_hits
         from .scan import SCORE_GRID
@@ -413,7 +395,6 @@ class PackedMotifs:
         scan_hits(
             codes,
             wcodes,
-            qcodes,
             segments,
             self.tables,
             self.widths,
@@ -425,12 +406,10 @@ class PackedMotifs:
             self.starts,
             flags,
             self.wide_at,
+            self.n_wide,
             self.wlow,
             self.whigh,
             self.rest_ab,
-            self.blocks,
-            self.offsets,
-            self.rest,
             self.tops,
             todo,
             counts,
@@ -443,33 +422,33 @@ class PackedMotifs:
 
 
 def _wide_blocks(steps: np.ndarray, widths: np.ndarray):
-    """Each strand's two wide blocks: where they start and their widths.
+    """Each strand's wide blocks: where they start and their widths.
 
     The first: the `WIDE` columns (or all) with the most information, each
-    column's largest steps less their mean; the second: the most of the
-    columns left on one side of it (none if none are left). The reverse
-    strand's are the same columns, read from its own first column.
+    column's largest steps less their mean; then the columns on either side
+    of it, `WIDE` at a time from the left, the blocks with the most
+    information first. The reverse strand's are the same columns, read from
+    its own first column.
     """
     from ._hits import WIDE
 
-    wide_at = np.zeros((widths.size, 2, 2), dtype=np.int64)
-    wide_k = np.zeros((widths.size, 2), dtype=np.int64)
+    # two at least: the kernel reads a second block, of no columns if need be
+    n_blocks = max(2, 1 + 2 * -(-max(int(widths.max()) - WIDE, 0) // WIDE))
+    wide_at = np.zeros((widths.size, 2, n_blocks), dtype=np.int64)
+    wide_k = np.zeros((widths.size, n_blocks), dtype=np.int64)
     for m, width in enumerate(widths.tolist()):
         column = steps[m, 0, :width]
         gain = column.max(axis=1) - column.mean(axis=1)
         k = min(WIDE, width)
         first = int(np.argmax(np.convolve(gain, np.ones(k), "valid")))
-        best = (-np.inf, 0, 0)
+        blocks = []
         for low, high in ((0, first), (first + k, width)):
-            if high > low:
-                kb = min(WIDE, high - low)
-                sums = np.convolve(gain[low:high], np.ones(kb), "valid")
-                j = int(np.argmax(sums))
-                best = max(best, (float(sums[j]), low + j, kb))
-        _, second, kb = best
-        wide_k[m] = k, kb
-        wide_at[m, 0] = first, second
-        wide_at[m, 1] = width - k - first, (width - kb - second) if kb else 0
+            blocks += [(j, min(WIDE, high - j)) for j in range(low, high, WIDE)]
+        blocks.sort(key=lambda block: -gain[block[0] : sum(block)].sum())
+        for b, (at, size) in enumerate([(first, k), *blocks]):
+            wide_k[m, b] = size
+            wide_at[m, 0, b] = at
+            wide_at[m, 1, b] = width - size - at  # the same columns
     return wide_at, wide_k
 
 
