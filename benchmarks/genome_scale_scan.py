@@ -226,11 +226,16 @@ def command(motif_file, fasta, p, threads, folder) -> dict:
         )
     )
     peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr)
+    cpu = sum(
+        float(x)
+        for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", run.stderr)
+    )
     n_hits = sum(1 for _ in open(out, "rb")) - 1
     return {
         "threads": threads,
         "p_value": p,
         "seconds": seconds,
+        "cpu_s": cpu,
         "peak_gib": int(peak.group(1)) / 2**20 if peak else None,
         "hits": n_hits,
         "bed_bytes": out.stat().st_size,
@@ -318,7 +323,8 @@ def main(argv: list[str] | None = None) -> int:
         c = result["command"]
         print(
             f"poimkit scan command, {c['letters']:,} letters x {c['motifs']} motifs, "
-            f"--threads 2, p <= {c['p_value']:g}: {c['seconds']:.0f} s, peak "
+            f"--threads 2, p <= {c['p_value']:g}: {c['seconds']:.0f} s (CPU "
+            f"{c['cpu_s']:.0f} s), peak "
             f"{c['peak_gib']:.2f} GiB, {c['hits']:,} hits; 3e9 letters: "
             f"{c['human_s'] / 60:.0f} min"
         )
