@@ -129,7 +129,8 @@ def scan_genome(
     background : numpy.ndarray of float, shape (4,), optional
         Background letters; default: those of the scanned letters.
     progress : callable, optional
-        Called with the letters of each region once scanned.
+        Called with the letters of each region once scanned (short regions
+        are scanned a few thousand at once).
 
     Returns
     -------
@@ -145,16 +146,48 @@ def scan_genome(
     cuts = packed.cuts(p)
     # stretches overlap by the widest motif; a hit found twice counts once
     overlap = int(packed.widths.max()) - 1
-    found = []
+    found, batch, size, done = [], [], 0, []
     for chrom, start, end in regions:
         codes = genome.codes(chrom, start, end)
         for s in range(0, codes.size, CHUNK):
-            found.append(
-                packed.hits(codes[s : s + CHUNK + overlap], cuts, chrom, start + s)
-            )
-        if progress is not None:
-            progress(end - start)
+            piece = codes[s : s + CHUNK + overlap]
+            if batch and size + piece.size > CHUNK:
+                found += _scan_batch(packed, cuts, batch, progress, done)
+                batch, size, done = [], 0, []
+            batch.append((chrom, start + s, piece))
+            size += piece.size + 1
+        done.append(end - start)
+    if batch:
+        found += _scan_batch(packed, cuts, batch, progress, done)
     return _collect(found, motifs)
+
+
+def _scan_batch(packed, cuts, batch, progress, done) -> list[tuple]:
+    """Hits of stretches scanned as one, an N between two: each stretch's.
+
+    A short region scanned alone costs every motif's tables read for few
+    letters; batched, they are read once for up to `CHUNK` letters. No
+    window holds the N, so none spans two stretches.
+    """
+    firsts = np.cumsum([0] + [piece.size + 1 for _, _, piece in batch])
+    codes = np.full(firsts[-1] - 1, 4, dtype=np.uint8)
+    for first, (_, _, piece) in zip(firsts, batch, strict=False):
+        codes[first : first + piece.size] = piece
+    _, start, motif, minus, bits, pv = packed.hits(codes, cuts, "", 0)
+    which = np.searchsorted(firsts, start, side="right") - 1
+    order = np.argsort(which, kind="stable")
+    ends = np.searchsorted(which[order], np.arange(len(batch)), side="right")
+    found = []
+    for i, part in enumerate(np.split(order, ends[:-1])):
+        chrom, offset, _ = batch[i]
+        found.append(
+            (chrom, start[part] - firsts[i] + offset, motif[part], minus[part])
+            + (bits[part], pv[part])
+        )
+    if progress is not None:
+        for letters in done:
+            progress(letters)
+    return found
 
 
 def _letters(genome, regions) -> np.ndarray:
