@@ -796,3 +796,51 @@ def dense_tables(weights):
             table[i, kmers[rows]] = values[rows]
         tables.append(table)
     return tables
+
+
+def motif_hits_naive(packed, codes, cuts, grid=0.01):
+    """Every window of every motif and strand scored one column at a time.
+
+    The plain scan `poimkit.motifs.hits.PackedMotifs.hits` must equal: the
+    score summed left to right in floats, a hit when it rounds to at least
+    the cut in grid steps, its p-value read from the motif's tail. Returns
+    (start, motif, minus, bits, p) lists, motif by motif, by start, the given
+    strand first.
+    """
+    rows = ([], [], [], [], [])
+    for m, width in enumerate(packed.widths.tolist()):
+        for s in range(codes.size - width + 1):
+            for strand in (0, 1):
+                score = 0.0
+                for j in range(width):
+                    score += float(packed.tables[m, strand, j, codes[s + j]])
+                if not score >= cuts[m] * grid - 0.5 * grid:
+                    continue
+                step = np.rint(score / grid)
+                if step < cuts[m]:
+                    continue
+                index = min(
+                    int(packed.starts[m] + step - packed.lows[m]),
+                    int(packed.starts[m + 1]) - 1,
+                )
+                for row, value in zip(
+                    rows,
+                    (s, m, strand == 1, score, float(packed.tails[index])),
+                    strict=True,
+                ):
+                    row.append(value)
+    return rows
+
+
+def score_tail_naive(log_odds_, background, grid=0.01):
+    """`poimkit.motifs.scan.score_tail` as NumPy slices, column by column."""
+    ints = np.rint(log_odds_ / grid).astype(np.int64)
+    low = ints.min(axis=1)
+    span = ints - low[:, None]
+    dist = np.ones(1)
+    for row, pr in zip(span, np.broadcast_to(background, span.shape), strict=True):
+        new = np.zeros(dist.size + row.max())
+        for a in range(4):
+            new[row[a] : row[a] + dist.size] += pr[a] * dist
+        dist = new
+    return int(low.sum()), np.cumsum(dist[::-1])[::-1]

@@ -390,15 +390,13 @@ def score_tail(log_odds_: np.ndarray, background: np.ndarray) -> tuple[int, np.n
     >>> low, float(tail[0]), float(tail[100])
     (0, 1.0, 0.25)
     """
+    from ._scan import score_distribution
+
     ints = np.rint(log_odds_ / SCORE_GRID).astype(np.int64)
     low = ints.min(axis=1)
     span = ints - low[:, None]
-    dist = np.ones(1)
-    for row, pr in zip(span, np.broadcast_to(background, span.shape), strict=True):
-        new = np.zeros(dist.size + row.max())
-        for a in range(4):
-            new[row[a] : row[a] + dist.size] += pr[a] * dist
-        dist = new
+    dist = np.zeros(int(span.max(axis=1).sum()) + 1)
+    score_distribution(span, np.ascontiguousarray(background, dtype=float), dist)
     return int(low.sum()), np.cumsum(dist[::-1])[::-1]
 
 

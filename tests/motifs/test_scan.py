@@ -130,6 +130,27 @@ def test_bed_rows_are_one_word_names_and_ucsc_scores():
     ]
 
 
+def test_hits_bed_is_the_bed_rows_written_in_blocks(tmp_path, monkeypatch):
+    import poimkit.motifs.hits as motif_hits
+
+    rng = np.random.default_rng(2)
+    n = 11
+    hits = motif_hits.MotifHits(
+        ["c1"] * 6 + ["c2"] * 5,
+        np.sort(rng.integers(0, 10**6, n)),
+        rng.integers(0, 2, n),
+        rng.random(n) < 0.5,
+        rng.uniform(5, 30, n),
+        10 ** -rng.uniform(4, 16, n),
+        ["MA1.1 FOS::JUN", "m2"],
+        np.array([7, 12]),
+    )
+    monkeypatch.setattr(motif_hits, "WRITE_ROWS", 3)  # blocks of 3, 3, 3, 2
+    motif_hits.write_hits_bed(tmp_path / "h.bed", hits, "track t")
+    expected = ["track t"] + ["\t".join(map(str, row)) for row in hits.bed_rows()]
+    assert (tmp_path / "h.bed").read_text() == "\n".join(expected) + "\n"
+
+
 def test_scan_refuses_a_motif_file_without_motifs(planted, tmp_path, capsys):
     g, _, _ = planted
     empty = tmp_path / "empty.meme"
