@@ -51,7 +51,7 @@ def run_scan(args: argparse.Namespace) -> int:
     from ..genome.peaks import check_chromosomes, read_peaks
     from ..genome.reference import open_genome
     from ..io.files import check_replace, file_head
-    from ..motifs.hits import scan_genome, write_hits_bed
+    from ..motifs.hits import scan_by_chromosome, write_hits_bed
     from .console import bars, tell
 
     if not 0 < args.p_value < 1:
@@ -81,13 +81,13 @@ def run_scan(args: argparse.Namespace) -> int:
         with tqdm(
             total=total, unit="nt", unit_scale=True, disable=not bars(args)
         ) as bar:
-            hits = scan_genome(
+            hits = scan_by_chromosome(
                 motifs, genome, regions, p=args.p_value, progress=bar.update
             )
-    write_hits_bed(args.output, hits, TRACK_LINE)
+            n_hits = write_hits_bed(args.output, hits, TRACK_LINE)
     where = f"{len(regions)} regions" if regions else "the whole genome"
     tell(
-        f"{len(hits):,} hits of {len(motifs)} motifs at p <= {args.p_value:g} in "
+        f"{n_hits:,} hits of {len(motifs)} motifs at p <= {args.p_value:g} in "
         f"{where} ({total:,} letters) into {os.fspath(args.output)}"
     )
     return 0

@@ -13,7 +13,7 @@ strand are the motif's.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -136,14 +136,54 @@ def scan_genome(
     -------
     MotifHits
     """
+    parts = scan_by_chromosome(motifs, genome, regions, p, background, progress)
+    return join_hits(list(parts), motifs)
+
+
+def scan_by_chromosome(
+    motifs: Sequence[Motif],
+    genome: object,
+    regions: Sequence[tuple[str, int, int]] | None = None,
+    p: float = HIT_P,
+    background: np.ndarray | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> Iterator[MotifHits]:
+    """`scan_genome`'s hits one chromosome at a time, in the order of their names.
+
+    Only one chromosome's hits are held at once, so a whole genome's hits
+    (10^8-10^9 at p 1e-4) go to a file without being held together
+    (`write_hits_bed` takes the chromosomes one after another).
+
+    Parameters
+    ----------
+    motifs, genome, regions, p, background, progress
+        As in `scan_genome`.
+
+    Yields
+    ------
+    MotifHits
+        The hits of one chromosome (chromosomes without hits are left out).
+    """
     if regions is None:
         regions = [(name, 0, int(n)) for name, n in genome.lengths.items()]
     if not motifs:
-        return _collect([], motifs)
+        return
     if background is None:
         background = _letters(genome, regions)
     packed = PackedMotifs.of(motifs, background)
     cuts = packed.cuts(p)
+    by_chrom: dict[str, list] = {}
+    for region in regions:
+        by_chrom.setdefault(region[0], []).append(region)
+    for chrom in sorted(by_chrom):
+        found = _scan_regions(packed, cuts, genome, by_chrom[chrom], progress)
+        hits = _collect(found, motifs)
+        if len(hits):
+            yield hits
+
+
+def _scan_regions(packed, cuts, genome, regions, progress) -> list[tuple]:
+    """The hits of regions, short ones scanned together (`_scan_batch`)."""
     # stretches overlap by the widest motif; a hit found twice counts once
     overlap = int(packed.widths.max()) - 1
     found, batch, size, done = [], [], 0, []
@@ -159,7 +199,34 @@ def scan_genome(
         done.append(end - start)
     if batch:
         found += _scan_batch(packed, cuts, batch, progress, done)
-    return _collect(found, motifs)
+    return found
+
+
+def join_hits(parts: Sequence[MotifHits], motifs: Sequence[Motif]) -> MotifHits:
+    """Hits of several chromosomes (`scan_by_chromosome`) as one `MotifHits`.
+
+    Parameters
+    ----------
+    parts : sequence of MotifHits
+        In the order of their chromosomes' names.
+    motifs : sequence of Motif
+        The motifs scanned.
+
+    Returns
+    -------
+    MotifHits
+    """
+    if not parts:
+        return _collect([], motifs)
+    return MotifHits(
+        [c for part in parts for c in part.chrom],
+        *(
+            np.concatenate([getattr(part, name) for part in parts])
+            for name in ("start", "motif", "minus", "bits", "p_value")
+        ),
+        parts[0].names,
+        parts[0].widths,
+    )
 
 
 def _scan_batch(packed, cuts, batch, progress, done) -> list[tuple]:
@@ -543,45 +610,64 @@ def _first_of_each(chrom, start, motif, minus) -> np.ndarray:
 
 
 def write_hits_bed(
-    path: str | os.PathLike, hits: MotifHits, track: str | None = None
-) -> None:
+    path: str | os.PathLike,
+    hits: MotifHits | Iterable[MotifHits],
+    track: str | None = None,
+) -> int:
     """Write the hits as BED6+2 (`MotifHits.bed_rows`), atomically.
 
     Parameters
     ----------
     path : str or path-like
         The file (``hits.bed``).
-    hits : MotifHits
+    hits : MotifHits or iterable of MotifHits
+        The hits, or chromosomes' hits one after another
+        (`scan_by_chromosome`), written as they come.
     track : str, optional
         A first line (a UCSC ``track`` line).
+
+    Returns
+    -------
+    int
+        Hits written.
     """
     from ..io.files import atomic_path
 
-    names = np.array(["_".join(name.split()) for name in hits.names], dtype=object)
+    parts = [hits] if isinstance(hits, MotifHits) else hits
+    written = 0
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as handle:
         if track:
             handle.write(track + "\n")
-        for a in range(0, len(hits), WRITE_ROWS):  # the rows of `bed_rows`
-            b = min(a + WRITE_ROWS, len(hits))
-            part = _part(hits, a, b)
-            score = np.minimum(1000, np.rint(-100 * np.log10(part.p_value)))
-            rows = zip(
-                part.chrom,
-                part.start.tolist(),
-                part.end.tolist(),
-                names[part.motif].tolist(),
-                score.astype(int).tolist(),
-                np.where(part.minus, "-", "+").tolist(),
-                part.p_value.tolist(),
-                part.bits.tolist(),
-                strict=True,
+        for part in parts:
+            _write_rows(handle, part)
+            written += len(part)
+    return written
+
+
+def _write_rows(handle, hits: MotifHits) -> None:
+    """The rows of `MotifHits.bed_rows`, `WRITE_ROWS` at a time."""
+    names = np.array(["_".join(name.split()) for name in hits.names], dtype=object)
+    for a in range(0, len(hits), WRITE_ROWS):
+        b = min(a + WRITE_ROWS, len(hits))
+        part = _part(hits, a, b)
+        score = np.minimum(1000, np.rint(-100 * np.log10(part.p_value)))
+        rows = zip(
+            part.chrom,
+            part.start.tolist(),
+            part.end.tolist(),
+            names[part.motif].tolist(),
+            score.astype(int).tolist(),
+            np.where(part.minus, "-", "+").tolist(),
+            part.p_value.tolist(),
+            part.bits.tolist(),
+            strict=True,
+        )
+        handle.write(
+            "".join(
+                f"{c}\t{s}\t{e}\t{n}\t{v}\t{d}\t{p:.3g}\t{x:.2f}\n"
+                for c, s, e, n, v, d, p, x in rows
             )
-            handle.write(
-                "".join(
-                    f"{c}\t{s}\t{e}\t{n}\t{v}\t{d}\t{p:.3g}\t{x:.2f}\n"
-                    for c, s, e, n, v, d, p, x in rows
-                )
-            )
+        )
 
 
 def _part(hits: MotifHits, a: int, b: int) -> MotifHits:

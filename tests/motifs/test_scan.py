@@ -226,3 +226,31 @@ def test_scan_takes_threads_and_refuses_a_bad_count(planted, tmp_path, capsys):
     assert code == 2
     assert "n_threads" in capsys.readouterr().err
     assert not (tmp_path / "b.bed").exists()
+
+
+def test_hits_written_by_chromosome_equal_the_whole_scan(planted, tmp_path):
+    """One chromosome's hits at a time: the same file as all the hits at once."""
+    from poimkit.motifs.hits import scan_by_chromosome, write_hits_bed
+
+    g, motif, _ = planted
+    with open_genome(g.genome, quiet=True) as genome:
+        names = list(genome.lengths)
+        regions = [  # out of order, repeated, overlapping
+            (names[2], 0, 90_000),
+            (names[0], 40_000, 120_000),
+            (names[2], 80_000, 150_000),
+            (names[1], 0, 200_000),
+            (names[0], 0, 50_000),
+        ]
+        whole = scan_genome([motif], genome, regions, 1e-3)
+        parts = list(scan_by_chromosome([motif], genome, regions, 1e-3))
+        streamed = scan_by_chromosome([motif], genome, regions, 1e-3)
+        n = write_hits_bed(tmp_path / "streamed.bed", streamed, "track t")
+    assert [set(p.chrom) for p in parts] == [{c} for c in sorted(set(names[:3]))]
+    write_hits_bed(tmp_path / "whole.bed", whole, "track t")
+    assert n == len(whole) > 30
+    whole_text = (tmp_path / "whole.bed").read_bytes()
+    assert (tmp_path / "streamed.bed").read_bytes() == whole_text
+    columns = (whole.chrom, whole.start.tolist(), whole.motif.tolist(), whole.minus)
+    keys = list(zip(*columns, strict=True))
+    assert keys == sorted(set(keys))  # genome order, each hit once
