@@ -19,22 +19,27 @@ from .._config import NJIT
 LOOK = 16
 
 
+#: bits of a letter's flags (`poimkit.genome.negatives` reads a chromosome as
+#: one flag byte per letter): A, C, G or T; G or C; lowercase (soft-masked)
+ACGT_BIT, GC_BIT, LOW_BIT = 1, 2, 4
+
+
 @njit(**NJIT)
-def count_windows(codes, masked, starts, lengths, gc, acgt, low):  # pragma: no cover
-    """G+C, A+C+G+T and lowercase letters of each window ``[s, s + L)``."""
+def count_windows(flags, starts, lengths, gc, acgt, low):  # pragma: no cover
+    """G+C, A+C+G+T and lowercase letters of each window ``[s, s + L)``.
+
+    ``flags``: one byte per letter, its `ACGT_BIT`, `GC_BIT` and `LOW_BIT`.
+    """
     for i in range(starts.shape[0]):
         s = starts[i]
         n_gc = 0
         n_acgt = 0
         n_low = 0
         for p in range(s, s + lengths[i]):
-            c = codes[p]
-            if c < 4:
-                n_acgt += 1
-                if c == 1 or c == 2:
-                    n_gc += 1
-            if masked[p]:
-                n_low += 1
+            f = np.int64(flags[p])
+            n_acgt += f & 1
+            n_gc += (f >> 1) & 1
+            n_low += (f >> 2) & 1
         gc[i] = n_gc
         acgt[i] = n_acgt
         low[i] = n_low

@@ -39,7 +39,16 @@ import numpy as np
 
 from .._validation import as_rng, check_int, check_real
 from ..errors import InputError
-from ._negatives import Space, count_windows, match_group, merge, overlaps
+from ._negatives import (
+    ACGT_BIT,
+    GC_BIT,
+    LOW_BIT,
+    Space,
+    count_windows,
+    match_group,
+    merge,
+    overlaps,
+)
 
 __all__ = [
     "NEGATIVE_KINDS",
@@ -252,33 +261,62 @@ def _kept_letters(genome: object) -> dict:
     return _SHARED["letters"]
 
 
+def _flag_table() -> np.ndarray:
+    """Each byte's flags (`count_windows`), as `text_codes` and `text_masked` read."""
+    from .reference import text_codes, text_masked
+
+    text = "".join(map(chr, range(128)))  # other bytes: "?" for both readers
+    codes, low = text_codes(text), text_masked(text)
+    flags = np.zeros(256, dtype=np.uint8)
+    flags[:128] = (
+        (codes < 4) * ACGT_BIT + ((codes == 1) | (codes == 2)) * GC_BIT + low * LOW_BIT
+    )
+    flags[128:] = flags[ord("?")]
+    return flags
+
+
+def _letter_flags(codes: np.ndarray, masked: np.ndarray) -> np.ndarray:
+    """One byte per letter (`count_windows`'s flags) from codes and soft-mask."""
+    codes = np.asarray(codes)
+    flags = (codes < 4).astype(np.uint8) * ACGT_BIT
+    flags |= ((codes == 1) | (codes == 2)).astype(np.uint8) * GC_BIT
+    flags |= np.asarray(masked, dtype=bool).astype(np.uint8) * LOW_BIT
+    return flags
+
+
 class _Letters:
-    """Chromosome codes and soft-mask, read once (kept while the genome is small)."""
+    """Chromosome letter flags, read once (kept while the genome is small).
+
+    One byte per letter (`_letter_flags`): a read of a chromosome is one table
+    look-up of its text, and what is kept takes half the memory of its codes
+    and soft-mask.
+    """
+
+    _table: np.ndarray | None = None
 
     def __init__(self, genome: object, names: list[str]) -> None:
         self.genome = genome
         self.names = names
         self.keep = sum(genome.lengths[c] for c in names) <= CACHE_LETTERS
-        self.cache: dict[str, tuple[np.ndarray, np.ndarray]] = (
-            _kept_letters(genome) if self.keep else {}
-        )
+        self.cache: dict[str, np.ndarray] = _kept_letters(genome) if self.keep else {}
 
-    def __call__(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+    def __call__(self, k: int) -> np.ndarray:
         name = self.names[k]
         got = self.cache.get(name)
         if got is None:
-            from .reference import Genome, text_codes, text_masked
+            from .reference import Genome
 
-            if isinstance(self.genome, Genome):  # one read for both
-                text = self.genome.fetch(name)
-                codes, masked = text_codes(text), text_masked(text)
+            if isinstance(self.genome, Genome):  # one read, one look-up
+                if _Letters._table is None:
+                    _Letters._table = _flag_table()
+                text = self.genome.fetch(name).encode("ascii", "replace")
+                got = _Letters._table[np.frombuffer(text, dtype=np.uint8)]
                 del text
             else:
-                codes = self.genome.codes(name)
-                masked = self.genome.soft_masked(name)
-            codes = np.ascontiguousarray(codes, dtype=np.uint8)
-            masked = np.ascontiguousarray(masked, dtype=bool)
-            got = (codes, masked)
+                got = _letter_flags(
+                    self.genome.codes(name), self.genome.soft_masked(name)
+                )
+            got = np.ascontiguousarray(got, dtype=np.uint8)
             if self.keep:
                 self.cache[name] = got
         return got
@@ -297,11 +335,11 @@ def _count_letters(
     for part in np.split(order, bounds):
         if part.size == 0:
             continue
-        codes, masked = letters(int(ci[part[0]]))
+        flags = letters(int(ci[part[0]]))
         g = np.empty(part.size, dtype=np.int64)
         a = np.empty(part.size, dtype=np.int64)
         w = np.empty(part.size, dtype=np.int64)
-        count_windows(codes, masked, start[part], length[part], g, a, w)
+        count_windows(flags, start[part], length[part], g, a, w)
         gc[part], acgt[part], low[part] = g, a, w
     return gc, acgt, low
 
