@@ -48,6 +48,7 @@ from ._negatives import (
     match_group,
     merge,
     overlaps,
+    pack_flags,
 )
 
 __all__ = [
@@ -95,6 +96,9 @@ _MAX_BATCH = 4_000_000  # candidates per batch at most (memory bound)
 # ---------------------------------------------- checked inputs, letter counts
 #: keep chromosomes in memory up to this many letters
 CACHE_LETTERS = 1 << 29
+#: a search keeps the chromosomes it reads (half a byte a letter) up to this many
+#: letters (a human or mouse genome): each batch of candidates then reads none
+SEARCH_LETTERS = 1 << 32
 
 
 def _check_genome(genome: object) -> None:
@@ -287,9 +291,11 @@ def _letter_flags(codes: np.ndarray, masked: np.ndarray) -> np.ndarray:
 class _Letters:
     """Chromosome letter flags, read once (kept while the genome is small).
 
-    One byte per letter (`_letter_flags`): a read of a chromosome is one table
-    look-up of its text, and what is kept takes half the memory of its codes
-    and soft-mask.
+    One byte per letter (`_letter_flags`), two a byte once read (`pack_flags`):
+    a read of a chromosome is one table look-up of its text, and what is kept
+    takes a quarter of the memory of its codes and soft-mask. A search keeps
+    what it reads up to `SEARCH_LETTERS` letters; a batch's worker shares
+    them between searches up to `CACHE_LETTERS`.
     """
 
     _table: np.ndarray | None = None
@@ -297,8 +303,10 @@ class _Letters:
     def __init__(self, genome: object, names: list[str]) -> None:
         self.genome = genome
         self.names = names
-        self.keep = sum(genome.lengths[c] for c in names) <= CACHE_LETTERS
-        self.cache: dict[str, np.ndarray] = _kept_letters(genome) if self.keep else {}
+        total = sum(genome.lengths[c] for c in names)
+        self.keep = total <= SEARCH_LETTERS
+        shared = total <= CACHE_LETTERS
+        self.cache: dict[str, np.ndarray] = _kept_letters(genome) if shared else {}
 
     def __call__(self, k: int) -> np.ndarray:
         name = self.names[k]
@@ -316,7 +324,7 @@ class _Letters:
                 got = _letter_flags(
                     self.genome.codes(name), self.genome.soft_masked(name)
                 )
-            got = np.ascontiguousarray(got, dtype=np.uint8)
+            got = pack_flags(np.ascontiguousarray(got, dtype=np.uint8))
             if self.keep:
                 self.cache[name] = got
         return got
