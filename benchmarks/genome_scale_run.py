@@ -21,9 +21,10 @@ runs, in a fresh process, ``poimkit run --bed PEAKS --genome genome.fa -o OUT
 family selection, CV, final model, POIM, motifs, report) and ``--known jaspar``
 (the 1,019 motifs of the offline JASPAR CORE vertebrates collection: a default
 run tests no known motifs),
-under ``/usr/bin/time -v`` for the whole command's wall time and peak resident
-memory (the largest of the process and its children). The time of each step
-is read from the run's ``summary.json`` (``runtimes``).
+after an untimed run on 1,000 peaks (``--warmup``: numba compiles or loads
+its kernels there), under ``/usr/bin/time -v`` for the whole command's wall
+time and peak resident memory (the largest of the process and its children).
+The time of each step is read from the run's ``summary.json`` (``runtimes``).
 
 The log-log slope of each step's time between consecutive sizes is printed
 (1: linear; n log n between 10^5 and 10^6 is about 1.08); the goals of issue
@@ -298,6 +299,13 @@ def main(argv: list[str] | None = None) -> int:
         "'' for none: the default run tests no known motifs)",
     )
     parser.add_argument("--fresh", action="store_true", help="forget earlier sizes")
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=1000,
+        help="an untimed run on this many peaks first, so that numba compiles its "
+        "kernels (or loads them) outside the timed runs (0: none)",
+    )
     parser.add_argument("--out", type=Path, default=HERE / "genome_scale_run.json")
     parser.add_argument("--plot", type=Path, default=HERE / "genome_scale_loglog.png")
     args = parser.parse_args(argv)
@@ -316,6 +324,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         results["genome"] = json.loads((args.data / "genome.json").read_text())
     rows = {r["n"]: r for r in results.get("runs", [])}
+    if args.warmup and sizes:
+        warm = run_one(args.data, work, args.warmup, args.timeout, args.known)
+        results["warmup"] = {k: warm.get(k) for k in ("n", "ok", "wall_s")}
     for n in sizes:
         row = run_one(args.data, work, n, args.timeout, args.known)
         row["date"] = datetime.date.today().isoformat()

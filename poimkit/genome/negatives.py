@@ -16,10 +16,12 @@ How it works (fast enough for 10,000 peaks on a 50 Mb genome in seconds):
 2. Candidates overlapping an excluded interval (peaks, positive windows,
    negatives already chosen) are dropped with one ``searchsorted`` on the
    merged, sorted intervals.
-3. Each chromosome is read once per batch (kept in memory across batches
-   while the genome is small) and a numba kernel counts each candidate's
-   G+C, A+C+G+T and lowercase letters. Candidates with more than
-   ``max_n_fraction`` other letters (``N``) are dropped.
+3. Each chromosome is read once, as one flag byte per letter packed two a
+   byte (kept across batches up to `SEARCH_LETTERS` letters, a human genome
+   in 1.6 GB; a larger genome is read again for each batch), and a numba
+   kernel counts each candidate's G+C, A+C+G+T and lowercase letters.
+   Candidates with more than ``max_n_fraction`` other letters (``N``) are
+   dropped.
 4. Candidates are binned by (GC, repeat) with bins as wide as the
    tolerances; each positive, the positives with the fewest candidates near
    them first, takes the nearest unused candidate in its bin and the eight
