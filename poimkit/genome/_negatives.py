@@ -46,6 +46,51 @@ def count_windows(packed, starts, lengths, gc, acgt, low):  # pragma: no cover
         low[i] = n_low
 
 
+def flag_table() -> np.ndarray:
+    """Each byte's flags (`count_windows`), as `text_codes` and `text_masked` read.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (256,)
+        The flags of a letter of a chromosome's text, by its ASCII byte.
+    """
+    from .reference import text_codes, text_masked
+
+    text = "".join(map(chr, range(128)))  # other bytes: "?" for both readers
+    return letter_flags(text_codes(text), text_masked(text), 256, ord("?"))
+
+
+def letter_flags(
+    codes: np.ndarray, masked: np.ndarray, size: int | None = None, other: int = 0
+) -> np.ndarray:
+    """One byte per letter (`count_windows`'s flags) from codes and soft-mask.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray of uint8
+        Letter codes (A=0, C=1, G=2, T=3, anything else 4).
+    masked : numpy.ndarray of bool
+        Soft-masked (lowercase) letters.
+    size : int, optional
+        Length of the result (default that of ``codes``); letters past
+        ``codes`` take the flags of letter ``other``.
+    other : int
+        See ``size``.
+
+    Returns
+    -------
+    numpy.ndarray of uint8
+    """
+    codes = np.asarray(codes)
+    flags = np.zeros(codes.size if size is None else size, dtype=np.uint8)
+    head = flags[: codes.size]
+    head |= (codes < 4).astype(np.uint8) * ACGT_BIT
+    head |= ((codes == 1) | (codes == 2)).astype(np.uint8) * GC_BIT
+    head |= np.asarray(masked, dtype=bool).astype(np.uint8) * LOW_BIT
+    flags[codes.size :] = flags[other]
+    return flags
+
+
 def pack_flags(flags: np.ndarray) -> np.ndarray:
     """Letter flags two a byte: letter ``p`` in byte ``p // 2``.
 

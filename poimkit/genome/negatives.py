@@ -42,11 +42,10 @@ import numpy as np
 from .._validation import as_rng, check_int, check_real
 from ..errors import InputError
 from ._negatives import (
-    ACGT_BIT,
-    GC_BIT,
-    LOW_BIT,
     Space,
     count_windows,
+    flag_table,
+    letter_flags,
     match_group,
     merge,
     overlaps,
@@ -267,33 +266,10 @@ def _kept_letters(genome: object) -> dict:
     return _SHARED["letters"]
 
 
-def _flag_table() -> np.ndarray:
-    """Each byte's flags (`count_windows`), as `text_codes` and `text_masked` read."""
-    from .reference import text_codes, text_masked
-
-    text = "".join(map(chr, range(128)))  # other bytes: "?" for both readers
-    codes, low = text_codes(text), text_masked(text)
-    flags = np.zeros(256, dtype=np.uint8)
-    flags[:128] = (
-        (codes < 4) * ACGT_BIT + ((codes == 1) | (codes == 2)) * GC_BIT + low * LOW_BIT
-    )
-    flags[128:] = flags[ord("?")]
-    return flags
-
-
-def _letter_flags(codes: np.ndarray, masked: np.ndarray) -> np.ndarray:
-    """One byte per letter (`count_windows`'s flags) from codes and soft-mask."""
-    codes = np.asarray(codes)
-    flags = (codes < 4).astype(np.uint8) * ACGT_BIT
-    flags |= ((codes == 1) | (codes == 2)).astype(np.uint8) * GC_BIT
-    flags |= np.asarray(masked, dtype=bool).astype(np.uint8) * LOW_BIT
-    return flags
-
-
 class _Letters:
     """Chromosome letter flags, read once (kept while the genome is small).
 
-    One byte per letter (`_letter_flags`), two a byte once read (`pack_flags`):
+    One byte per letter (`letter_flags`), two a byte once read (`pack_flags`):
     a read of a chromosome is one table look-up of its text, and what is kept
     takes a quarter of the memory of its codes and soft-mask. A search keeps
     what it reads up to `SEARCH_LETTERS` letters; a batch's worker shares
@@ -318,12 +294,12 @@ class _Letters:
 
             if isinstance(self.genome, Genome):  # one read, one look-up
                 if _Letters._table is None:
-                    _Letters._table = _flag_table()
+                    _Letters._table = flag_table()
                 text = self.genome.fetch(name).encode("ascii", "replace")
                 got = _Letters._table[np.frombuffer(text, dtype=np.uint8)]
                 del text
             else:
-                got = _letter_flags(
+                got = letter_flags(
                     self.genome.codes(name), self.genome.soft_masked(name)
                 )
             got = pack_flags(np.ascontiguousarray(got, dtype=np.uint8))

@@ -380,17 +380,21 @@ def test_negative_kinds_texts():
 
 def test_window_counts_from_flags_equal_counting_the_letters():
     """One flag byte per letter gives each window's GC, ACGT and lowercase counts."""
-    from poimkit.genome._negatives import count_windows, pack_flags
-    from poimkit.genome.negatives import _flag_table, _letter_flags
+    from poimkit.genome._negatives import (
+        count_windows,
+        flag_table,
+        letter_flags,
+        pack_flags,
+    )
     from poimkit.genome.reference import text_codes, text_masked
 
     every = "".join(map(chr, range(128)))
-    table = _flag_table()
+    table = flag_table()
     rng = np.random.default_rng(3)
     text = "".join(rng.choice(list("ACGTNacgtnRYry-?é"), 5001))  # odd: a half byte
     raw = np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)
     codes, masked = text_codes(text), text_masked(text)
-    for flags in (table[raw], _letter_flags(codes, masked)):
+    for flags in (table[raw], letter_flags(codes, masked)):
         starts = np.r_[rng.integers(0, 4800, 300), 4801, 0]
         lengths = np.r_[rng.integers(1, 200, 300), 200, 5001]
         gc, acgt, low = (np.zeros(starts.size, dtype=np.int64) for _ in range(3))
@@ -402,7 +406,7 @@ def test_window_counts_from_flags_equal_counting_the_letters():
             assert low[i] == np.sum(m)
     np.testing.assert_array_equal(
         table[: len(every)],
-        _letter_flags(text_codes(every), text_masked(every)),
+        letter_flags(text_codes(every), text_masked(every)),
     )
 
 
