@@ -19,25 +19,97 @@ from .._config import NJIT
 LOOK = 16
 
 
+#: bits of a letter's flags (`poimkit.genome.negatives` reads a chromosome as
+#: one flag byte per letter): A, C, G or T; G or C; lowercase (soft-masked)
+ACGT_BIT, GC_BIT, LOW_BIT = 1, 2, 4
+
+
 @njit(**NJIT)
-def count_windows(codes, masked, starts, lengths, gc, acgt, low):  # pragma: no cover
-    """G+C, A+C+G+T and lowercase letters of each window ``[s, s + L)``."""
+def count_windows(packed, starts, lengths, gc, acgt, low):  # pragma: no cover
+    """G+C, A+C+G+T and lowercase letters of each window ``[s, s + L)``.
+
+    ``packed``: two letters a byte (`pack_flags`), each its `ACGT_BIT`,
+    `GC_BIT` and `LOW_BIT`.
+    """
     for i in range(starts.shape[0]):
         s = starts[i]
         n_gc = 0
         n_acgt = 0
         n_low = 0
         for p in range(s, s + lengths[i]):
-            c = codes[p]
-            if c < 4:
-                n_acgt += 1
-                if c == 1 or c == 2:
-                    n_gc += 1
-            if masked[p]:
-                n_low += 1
+            f = (np.int64(packed[p >> 1]) >> ((p & 1) << 2)) & 15
+            n_acgt += f & 1
+            n_gc += (f >> 1) & 1
+            n_low += (f >> 2) & 1
         gc[i] = n_gc
         acgt[i] = n_acgt
         low[i] = n_low
+
+
+def flag_table() -> np.ndarray:
+    """Each byte's flags (`count_windows`), as `text_codes` and `text_masked` read.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (256,)
+        The flags of a letter of a chromosome's text, by its ASCII byte.
+    """
+    from .reference import text_codes, text_masked
+
+    text = "".join(map(chr, range(128)))  # other bytes: "?" for both readers
+    return letter_flags(text_codes(text), text_masked(text), 256, ord("?"))
+
+
+def letter_flags(
+    codes: np.ndarray, masked: np.ndarray, size: int | None = None, other: int = 0
+) -> np.ndarray:
+    """One byte per letter (`count_windows`'s flags) from codes and soft-mask.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray of uint8
+        Letter codes (A=0, C=1, G=2, T=3, anything else 4).
+    masked : numpy.ndarray of bool
+        Soft-masked (lowercase) letters.
+    size : int, optional
+        Length of the result (default that of ``codes``); letters past
+        ``codes`` take the flags of letter ``other``.
+    other : int
+        See ``size``.
+
+    Returns
+    -------
+    numpy.ndarray of uint8
+    """
+    codes = np.asarray(codes)
+    flags = np.zeros(codes.size if size is None else size, dtype=np.uint8)
+    head = flags[: codes.size]
+    head |= (codes < 4).astype(np.uint8) * ACGT_BIT
+    head |= ((codes == 1) | (codes == 2)).astype(np.uint8) * GC_BIT
+    head |= np.asarray(masked, dtype=bool).astype(np.uint8) * LOW_BIT
+    flags[codes.size :] = flags[other]
+    return flags
+
+
+def pack_flags(flags: np.ndarray) -> np.ndarray:
+    """Letter flags two a byte: letter ``p`` in byte ``p // 2``.
+
+    The even letter in the low half, the odd one in the high half (0 past an
+    odd end).
+
+    Parameters
+    ----------
+    flags : numpy.ndarray of uint8
+        One byte per letter, each below 16.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape ((n + 1) // 2,)
+    """
+    packed = np.zeros((flags.size + 1) // 2, dtype=np.uint8)
+    packed[:] = flags[0::2]
+    packed[: flags.size // 2] |= flags[1::2] << 4
+    return packed
 
 
 @njit(**NJIT)

@@ -16,10 +16,12 @@ How it works (fast enough for 10,000 peaks on a 50 Mb genome in seconds):
 2. Candidates overlapping an excluded interval (peaks, positive windows,
    negatives already chosen) are dropped with one ``searchsorted`` on the
    merged, sorted intervals.
-3. Each chromosome is read once per batch (kept in memory across batches
-   while the genome is small) and a numba kernel counts each candidate's
-   G+C, A+C+G+T and lowercase letters. Candidates with more than
-   ``max_n_fraction`` other letters (``N``) are dropped.
+3. Each chromosome is read once, as one flag byte per letter packed two a
+   byte (kept across batches up to `SEARCH_LETTERS` letters, a human genome
+   in 1.6 GB; a larger genome is read again for each batch), and a numba
+   kernel counts each candidate's G+C, A+C+G+T and lowercase letters.
+   Candidates with more than ``max_n_fraction`` other letters (``N``) are
+   dropped.
 4. Candidates are binned by (GC, repeat) with bins as wide as the
    tolerances; each positive, the positives with the fewest candidates near
    them first, takes the nearest unused candidate in its bin and the eight
@@ -39,7 +41,16 @@ import numpy as np
 
 from .._validation import as_rng, check_int, check_real
 from ..errors import InputError
-from ._negatives import Space, count_windows, match_group, merge, overlaps
+from ._negatives import (
+    Space,
+    count_windows,
+    flag_table,
+    letter_flags,
+    match_group,
+    merge,
+    overlaps,
+    pack_flags,
+)
 
 __all__ = [
     "NEGATIVE_KINDS",
@@ -86,6 +97,9 @@ _MAX_BATCH = 4_000_000  # candidates per batch at most (memory bound)
 # ---------------------------------------------- checked inputs, letter counts
 #: keep chromosomes in memory up to this many letters
 CACHE_LETTERS = 1 << 29
+#: a search keeps the chromosomes it reads (half a byte a letter) up to this many
+#: letters (a human or mouse genome): each batch of candidates then reads none
+SEARCH_LETTERS = 1 << 32
 
 
 def _check_genome(genome: object) -> None:
@@ -253,32 +267,42 @@ def _kept_letters(genome: object) -> dict:
 
 
 class _Letters:
-    """Chromosome codes and soft-mask, read once (kept while the genome is small)."""
+    """Chromosome letter flags, read once (kept while the genome is small).
+
+    One byte per letter (`letter_flags`), two a byte once read (`pack_flags`):
+    a read of a chromosome is one table look-up of its text, and what is kept
+    takes a quarter of the memory of its codes and soft-mask. A search keeps
+    what it reads up to `SEARCH_LETTERS` letters; a batch's worker shares
+    them between searches up to `CACHE_LETTERS`.
+    """
+
+    _table: np.ndarray | None = None
 
     def __init__(self, genome: object, names: list[str]) -> None:
         self.genome = genome
         self.names = names
-        self.keep = sum(genome.lengths[c] for c in names) <= CACHE_LETTERS
-        self.cache: dict[str, tuple[np.ndarray, np.ndarray]] = (
-            _kept_letters(genome) if self.keep else {}
-        )
+        total = sum(genome.lengths[c] for c in names)
+        self.keep = total <= SEARCH_LETTERS
+        shared = total <= CACHE_LETTERS
+        self.cache: dict[str, np.ndarray] = _kept_letters(genome) if shared else {}
 
-    def __call__(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+    def __call__(self, k: int) -> np.ndarray:
         name = self.names[k]
         got = self.cache.get(name)
         if got is None:
-            from .reference import Genome, text_codes, text_masked
+            from .reference import Genome
 
-            if isinstance(self.genome, Genome):  # one read for both
-                text = self.genome.fetch(name)
-                codes, masked = text_codes(text), text_masked(text)
+            if isinstance(self.genome, Genome):  # one read, one look-up
+                if _Letters._table is None:
+                    _Letters._table = flag_table()
+                text = self.genome.fetch(name).encode("ascii", "replace")
+                got = _Letters._table[np.frombuffer(text, dtype=np.uint8)]
                 del text
             else:
-                codes = self.genome.codes(name)
-                masked = self.genome.soft_masked(name)
-            codes = np.ascontiguousarray(codes, dtype=np.uint8)
-            masked = np.ascontiguousarray(masked, dtype=bool)
-            got = (codes, masked)
+                got = letter_flags(
+                    self.genome.codes(name), self.genome.soft_masked(name)
+                )
+            got = pack_flags(np.ascontiguousarray(got, dtype=np.uint8))
             if self.keep:
                 self.cache[name] = got
         return got
@@ -297,11 +321,11 @@ def _count_letters(
     for part in np.split(order, bounds):
         if part.size == 0:
             continue
-        codes, masked = letters(int(ci[part[0]]))
+        flags = letters(int(ci[part[0]]))
         g = np.empty(part.size, dtype=np.int64)
         a = np.empty(part.size, dtype=np.int64)
         w = np.empty(part.size, dtype=np.int64)
-        count_windows(codes, masked, start[part], length[part], g, a, w)
+        count_windows(flags, start[part], length[part], g, a, w)
         gc[part], acgt[part], low[part] = g, a, w
     return gc, acgt, low
 

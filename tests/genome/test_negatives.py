@@ -376,3 +376,49 @@ def test_negative_kinds_texts():
     assert set(NEGATIVE_KINDS) == {"genomic", "shuffle", "file"}
     assert "composition" in NEGATIVE_KINDS["shuffle"]
     assert "GC" in NEGATIVE_KINDS["genomic"]
+
+
+def test_window_counts_from_flags_equal_counting_the_letters():
+    """One flag byte per letter gives each window's GC, ACGT and lowercase counts."""
+    from poimkit.genome._negatives import (
+        count_windows,
+        flag_table,
+        letter_flags,
+        pack_flags,
+    )
+    from poimkit.genome.reference import text_codes, text_masked
+
+    every = "".join(map(chr, range(128)))
+    table = flag_table()
+    rng = np.random.default_rng(3)
+    text = "".join(rng.choice(list("ACGTNacgtnRYry-?é"), 5001))  # odd: a half byte
+    raw = np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)
+    codes, masked = text_codes(text), text_masked(text)
+    for flags in (table[raw], letter_flags(codes, masked)):
+        starts = np.r_[rng.integers(0, 4800, 300), 4801, 0]
+        lengths = np.r_[rng.integers(1, 200, 300), 200, 5001]
+        gc, acgt, low = (np.zeros(starts.size, dtype=np.int64) for _ in range(3))
+        count_windows(pack_flags(flags), starts, lengths, gc, acgt, low)
+        for i, (s, n) in enumerate(zip(starts, lengths, strict=True)):
+            c, m = codes[s : s + n], masked[s : s + n]
+            assert gc[i] == np.sum((c == 1) | (c == 2))
+            assert acgt[i] == np.sum(c < 4)
+            assert low[i] == np.sum(m)
+    np.testing.assert_array_equal(
+        table[: len(every)],
+        letter_flags(text_codes(every), text_masked(every)),
+    )
+
+
+def test_a_genome_too_large_to_keep_gives_the_same_negatives(fasta_genome, monkeypatch):
+    """Chromosomes read again per batch (not kept) give the same negatives."""
+    import poimkit.genome.negatives as negatives
+
+    peaks, windows = _peaks(fasta_genome, n=50)
+    kept = genomic_negatives(fasta_genome, *windows, exclude=peaks, seed=2)
+    monkeypatch.setattr(negatives, "SEARCH_LETTERS", 0)
+    again = genomic_negatives(fasta_genome, *windows, exclude=peaks, seed=2)
+    assert kept.chrom == again.chrom
+    np.testing.assert_array_equal(kept.start, again.start)
+    np.testing.assert_array_equal(kept.gc, again.gc)
+    np.testing.assert_array_equal(kept.repeat, again.repeat)
