@@ -40,11 +40,11 @@ __all__ = [
     "AllSnvs",
     "ChromosomeSnvs",
     "check_all_snvs_output",
+    "chromosome_effects",
     "is_all_snvs_file",
     "peak_stretches",
     "q_of_counts",
     "score_all_snvs",
-    "chromosome_effects",
     "write_all_snvs",
 ]
 
