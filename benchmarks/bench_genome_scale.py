@@ -87,6 +87,11 @@ def demo_runs(warm: int = 2) -> dict:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parts", default=",".join(PARTS))
+    parser.add_argument(
+        "--data",
+        default=str(Path(tempfile.gettempdir()) / "poimkit_genome_scale_run"),
+        help="the run part's genome folder (written once, kept: ~4 GB)",
+    )
     args = parser.parse_args(argv)
     parts = args.parts.split(",")
     unknown = sorted(set(parts) - set(PARTS))
@@ -99,7 +104,8 @@ def main(argv: list[str] | None = None) -> None:
             path = HERE / "genome_scale_demo.json"
             path.write_text(json.dumps(jsonable(found), indent=1) + "\n")
             continue
-        importlib.import_module(PARTS[part]).main([])
+        extra = ["--data", args.data] if part == "run" else []
+        importlib.import_module(PARTS[part]).main(extra)
 
 
 if __name__ == "__main__":
