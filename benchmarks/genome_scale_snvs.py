@@ -84,6 +84,14 @@ def snv_vcf(table: Path, out: Path) -> int:
     return n
 
 
+def all_snvs(model: Path, bed: Path, genome: str, null: int, out: Path) -> list:
+    """The arguments of ``variants --all-snvs`` (its output replaced, quiet)."""
+    return [
+        "variants", str(model), "--all-snvs", "--bed", str(bed), "--genome", genome,
+        "--null", str(null), "-o", str(out), "--force", "--quiet",
+    ]  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", default="/tmp/poimkit_genome_scale_snvs")
@@ -142,48 +150,15 @@ def main(argv: list[str] | None = None) -> dict:
     for n in sizes:
         bed = first_peaks(peaks, n, work / f"peaks_{n}.narrowPeak")
         out = work / f"snvs_{n}.tsv.gz"
-        run = measured(
-            [
-                "variants",
-                str(model),
-                "--all-snvs",
-                "--bed",
-                str(bed),
-                "--genome",
-                genome,
-                "--null",
-                str(args.null),
-                "--calls",
-                "0.05",
-                "-o",
-                str(out),
-                "--force",
-                "--quiet",
-            ]
-        )
+        command = all_snvs(model, bed, genome, args.null, out)
+        run = measured([*command, "--calls", "0.05"])
         n_snvs = int(re.search(r"of ([\d,]+) SNVs", run["said"])[1].replace(",", ""))
         rows.append({"peaks": n, "snvs": n_snvs, **run})
         log(f"  {n:,} peaks: {n_snvs:,} SNVs, {n_snvs / run['seconds']:,.0f} SNVs/s")
 
     base_bed = first_peaks(peaks, args.baseline_peaks, work / "base.narrowPeak")
     base_out = work / "base_all.tsv.gz"
-    fast = measured(
-        [
-            "variants",
-            str(model),
-            "--all-snvs",
-            "--bed",
-            str(base_bed),
-            "--genome",
-            genome,
-            "--null",
-            str(args.null),
-            "-o",
-            str(base_out),
-            "--force",
-            "--quiet",
-        ]
-    )
+    fast = measured(all_snvs(model, base_bed, genome, args.null, base_out))
     vcf = work / "base.vcf.gz"
     n_base = snv_vcf(base_out, vcf)
     slow = measured(

@@ -27,7 +27,6 @@ formatting, several times faster), each p- and q-value pair formatted once.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +40,6 @@ __all__ = [
     "ChromosomeSnvs",
     "check_all_snvs_output",
     "chromosome_effects",
-    "is_all_snvs_file",
     "peak_stretches",
     "q_of_counts",
     "score_all_snvs",
@@ -305,12 +303,13 @@ def chromosome_effects(
         SNVs not scored, by reason.
     """
     lo, hi = stretches[:, 0], stretches[:, 1]
-    row0 = np.concatenate([[0], np.cumsum(hi - lo)])
+    row0 = np.concatenate([[0], np.cumsum(hi - lo)])  # each stretch's first row
     pos = np.repeat(lo - row0[:-1], hi - lo) + np.arange(row0[-1])
     effect = np.full((pos.size, 4), np.nan)
     scale = _length_factor(engine)
     if scale is not None:
-        skipped = _centre_effects(engine, codes, stretches, pos, scale, effect)
+        rows = (row0[:-1], pos)
+        skipped = _centre_effects(engine, codes, stretches, rows, scale, effect)
         if bar is not None:
             bar.update(pos.size)
     else:
@@ -322,14 +321,17 @@ def chromosome_effects(
     return ChromosomeSnvs(chrom, pos, ref, effect), skipped
 
 
-def _centre_effects(engine, codes, stretches, pos, scale, out) -> dict[str, int]:
-    """One numba pass (`_effects.centre_snv_effects`); the skipped SNVs counted."""
+def _centre_effects(engine, codes, stretches, rows, scale, out) -> dict[str, int]:
+    """One numba pass (`_effects.centre_snv_effects`); the skipped SNVs counted.
+
+    ``rows`` is ``(row0, pos)``: each stretch's first row and every row's position.
+    """
     from ._effects import centre_snv_effects
     from .windows import HAS_N, PAST_END
 
     L = engine.length
+    row0, pos = rows
     lo, hi = stretches[:, 0].copy(), stretches[:, 1].copy()
-    row0 = np.concatenate([[0], np.cumsum(hi - lo)[:-1]])
     centre_snv_effects(codes, lo, hi, row0, L, engine.l, engine.table, scale, out)
     letter = codes[pos] <= 3
     start = pos - L // 2
@@ -596,20 +598,3 @@ def write_all_snvs(path: str, found: AllSnvs, progress: bool = False) -> None:
                 force=True,
                 index=index,
             )
-
-
-def is_all_snvs_file(path: str | os.PathLike) -> bool:
-    """Whether ``path`` begins as a table `write_all_snvs` wrote.
-
-    Parameters
-    ----------
-    path : str or path-like
-        An existing file.
-
-    Returns
-    -------
-    bool
-    """
-    from ..io.files import file_head
-
-    return file_head(os.fspath(path)).startswith(MARK)
