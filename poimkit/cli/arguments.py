@@ -155,6 +155,7 @@ MODEL_FIELDS = (
 RUN_FIELDS = (
     "cv",
     "cv_by",
+    "cv_sample",
     "max_order",
     "background",
     "markov_order",
@@ -170,7 +171,7 @@ RUN_FIELDS = (
 )
 #: `RunOptions` fields set by the other options of train (a subset of run's)
 TRAIN_FIELDS = (
-    *("cv", "cv_by", "seed", "threads"),
+    *("cv", "cv_by", "cv_sample", "seed", "threads"),
     *("drop_invalid", "crop", "drop_short", "positive_label"),
 )
 #: the labeled records of train and run: two FASTA files, or one with labels

@@ -536,6 +536,28 @@ def add_cv_by(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None
     )
 
 
+def add_cv_sample(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """Add --cv-sample (cross-validate a sample of many records).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or group
+        Where to add it.
+    """
+    from ..run.options import CV_SAMPLE
+
+    parser.add_argument(
+        "--cv-sample",
+        type=int,
+        metavar="N",
+        default=CV_SAMPLE,
+        help="classification on more than N records: cross-validate, choose the "
+        "model and find and test the motifs on a stratified random sample of N "
+        "(no CNN beside the SVM then); the final model trains on every record. "
+        "0: every record (default %(default)s)",
+    )
+
+
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """Add ``run``'s model, CV, POIM and motif options and --seed.
 
@@ -549,6 +571,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "--cv", type=int, default=5, help="cross-validation folds (0: skip)"
     )
     add_cv_by(model)
+    add_cv_sample(model)
     explain = parser.add_argument_group("POIMs and motifs")
     add_poim_options(
         explain,

@@ -14,6 +14,7 @@ from .options import (
     add_cleaning_options,
     add_common_options,
     add_cv_by,
+    add_cv_sample,
     add_input_options,
     add_linear_options,
     add_model_options,
@@ -84,6 +85,7 @@ def add_train(sub: argparse._SubParsersAction) -> None:
     add_linear_options(train)
     train.add_argument("--cv", type=int, default=5, help="CV folds for AUC (0: skip)")
     add_cv_by(train)
+    add_cv_sample(train)
     train.add_argument("--seed", type=int, default=0, help="seed of the CV split")
     train.add_argument(
         "-o", "--output", required=True, metavar="MODEL.npz", help="model file to write"

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 def _print_run(summary: RunSummary, out: str) -> None:
     """The run's figures, model and motifs on stdout, then the report's path."""
     from ..run.crossval import split_text
+    from ..run.data import sample_text
 
     cv, f = summary.cv, summary.cv.figures
     if not cv.done:
@@ -49,6 +50,8 @@ def _print_run(summary: RunSummary, out: str) -> None:
         print(f"# chosen by inner CV: {chosen_text(chosen, cv.selection)}")
     if cv.done:
         print(f"# cross-validation in {split_text(cv)}")
+    if summary.sample:
+        print(f"# {sample_text(summary.sample)}")
     if cv.baseline.get("gc_cv_auc") is not None:
         gc = cv.baseline["gc_cv_auc"]
         print(f"# GC content alone: cv_auc {gc:.4f} in the same folds")

@@ -263,6 +263,43 @@ def lmer_counts(
                     out[rkey] += c
 
 
+@njit(**NJIT_PARALLEL)
+def lmer_counts_parts(
+    codes: np.ndarray,
+    offsets: np.ndarray,
+    row_coef: np.ndarray,
+    l: int,
+    both_strands: bool,
+    tables: np.ndarray,
+) -> None:
+    """`lmer_counts` of consecutive parts of the rows, each into its own table.
+
+    Part ``t`` of ``P = tables.shape[0]`` takes rows ``t n / P`` to
+    ``(t + 1) n / P``: the parts run in parallel, and their sum in order
+    does not depend on the number of threads.
+
+    Parameters
+    ----------
+    codes, offsets, row_coef, l, both_strands
+        As in `lmer_counts`.
+    tables : numpy.ndarray of float64, shape (P, 4**l)
+        Each part's counts, added to.
+    """
+    n_rows = offsets.size - 1
+    parts = tables.shape[0]
+    for t in prange(parts):
+        first = t * n_rows // parts
+        last = (t + 1) * n_rows // parts
+        lmer_counts(
+            codes,
+            offsets[first : last + 1],
+            row_coef[first:last],
+            l,
+            both_strands,
+            tables[t],
+        )
+
+
 @njit(**NJIT)
 def _roll(key, rkey, letter, mask, top):
     """The next window's l-mer index and that of its reverse complement.

@@ -99,6 +99,27 @@ class LabeledData:
         labels = np.tile(self.y[rows], windows.shape[0])
         return windows.reshape(-1, windows.shape[-1]), labels
 
+    def subset(self, rows: np.ndarray) -> LabeledData:
+        """The records ``rows`` (sorted), with their moved copies.
+
+        Parameters
+        ----------
+        rows : numpy.ndarray of int
+            Records to keep, in the order given.
+
+        Returns
+        -------
+        LabeledData
+            Of the same inputs; ``dropped`` as read.
+        """
+        copies = self.copies
+        if copies is not None:
+            copies = MovedCopies(copies.offsets, copies.windows[:, rows])
+        ids = [self.ids[i] for i in rows]
+        return LabeledData(
+            ids, self.X[rows], self.y[rows], self.inputs, self.dropped, copies
+        )
+
 
 @dataclass(frozen=True)
 class MovedCopies:
@@ -303,6 +324,71 @@ def check_folds(
                 f"cross-validation needs more sequences per class, {got}; fix them "
                 "with --no-grid (or give more sequences)"
             )
+
+
+def run_sample(data: LabeledData, options: RunOptions) -> LabeledData:
+    """The records a run cross-validates and finds its motifs in.
+
+    ``data`` itself, or with more records than ``options.cv_sample`` a
+    stratified random sample of that many (seed ``options.seed``; the
+    records in reading order).
+
+    Parameters
+    ----------
+    data : LabeledData
+        Every record read.
+    options : RunOptions
+        ``cv_sample`` and ``seed``.
+
+    Returns
+    -------
+    LabeledData
+    """
+    from ..svm.selection import stratified_sample
+
+    if not options.cv_sample:
+        return data
+    rows = stratified_sample(data.y, options.cv_sample, options.seed)
+    return data if rows is None else data.subset(rows)
+
+
+def sample_description(sample: LabeledData | None, data: LabeledData) -> dict | None:
+    """For ``summary.json``: the sample's size and of how many, or None.
+
+    Parameters
+    ----------
+    sample : LabeledData or None
+        `run_sample`'s records (None: every record).
+    data : LabeledData
+        Every record.
+    """
+    if sample is None or sample is data:
+        return None
+    return {
+        "records": int(sample.y.size),
+        "of": int(data.y.size),
+        "positive": int((sample.y == 1).sum()),
+    }
+
+
+def sample_text(sample: dict) -> str:
+    """`sample_description` in words, for the command line.
+
+    Parameters
+    ----------
+    sample : dict
+        ``records``, ``of`` and ``positive``.
+
+    Examples
+    --------
+    >>> sample_text({"records": 20000, "of": 200000, "positive": 10000})
+    'cross-validated on a stratified sample of 20000 of the 200000 records \
+(--cv-sample); the final model trained on all'
+    """
+    return (
+        f"cross-validated on a stratified sample of {sample['records']} of the "
+        f"{sample['of']} records (--cv-sample); the final model trained on all"
+    )
 
 
 def motif_data(data: LabeledData) -> tuple[np.ndarray, list[str], np.ndarray]:

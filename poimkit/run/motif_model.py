@@ -40,6 +40,12 @@ if TYPE_CHECKING:
 
 #: the models a run chooses among, the preferred first
 CANDIDATES = ("svm", "motifs", "stack")
+#: an outer fold finds its motifs and fits its motif model on a (stratified)
+#: random sample of this many of its training records when it has more: on
+#: 16,000 records of 200 letters that search and fit took 24 s of a fold's
+#: 27 s (2 cores; benchmarks/RESULTS.md, genome scale), while the motifs and
+#: a model of a few coefficients are settled by a few thousand records
+FOLD_MOTIF_RECORDS = 5_000
 
 
 def fit_motif_model(
@@ -81,6 +87,9 @@ def fold_motif_model(
 ) -> MotifClassifier | MotifRegressor | None:
     """One outer fold's motif model: motifs and fit from ``train`` only.
 
+    Of more than `FOLD_MOTIF_RECORDS` training records, a random sample of
+    that many (stratified by class; seed ``options.seed``).
+
     Parameters
     ----------
     model : fitted model
@@ -102,11 +111,15 @@ def fold_motif_model(
 
     from ..motifs import extract_motifs
     from ..motifs.discovery import background_letters
+    from ..svm.selection import stratified_sample
 
+    regression = is_regressor(model)
+    metric = "pearson" if regression else "auc"
+    kept = stratified_sample(data.y[train], FOLD_MOTIF_RECORDS, options.seed, metric)
+    train = train if kept is None else np.asarray(train)[kept]
     ids = [data.ids[i] for i in train] if data.ids else []
     part = replace(data, ids=ids, X=data.X[train], y=data.y[train])
     poim, background = compute_run_poim(model, part, options)
-    regression = is_regressor(model)
     motifs = extract_motifs(
         poim,
         max_motifs=options.max_motifs,

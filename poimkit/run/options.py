@@ -40,6 +40,15 @@ KERNELS = ("auto", *family_names())
 #: CTCF (8,810) it won by 0.054 AUC (benchmarks/RESULTS.md); the bundled demo's
 #: 5,000 records stay below
 CNN_MIN_RECORDS = 8_000
+#: with more records than this a run cross-validates a stratified sample of this
+#: many, and finds and tests its motifs in it; the final model trains on all
+#: (`RunOptions.cv_sample`). At 10^4 peaks (2·10^4 records) a default gkm run's
+#: cross-validation, motifs and known motifs take about 140 s on 2 cores
+#: (benchmarks/RESULTS.md, genome scale): beyond it only reading, the final
+#: fit and the outputs grow with the records
+CV_SAMPLE = 20_000
+#: the smallest sample ``cv_sample`` takes
+MIN_CV_SAMPLE = 100
 
 
 @dataclass
@@ -93,10 +102,21 @@ class RunOptions:
     cnn_min_records : int or None
         ``kernel="auto"`` with a cross-validation also trains the CNN in the
         same folds, where torch is installed and there are at least this many
-        records (`CNN_MIN_RECORDS`), and keeps it if it is better by more than
-        one standard error (`poimkit.run.families`); None: never.
+        records (`CNN_MIN_RECORDS`) and no more than ``cv_sample``, and keeps
+        it if it is better by more than one standard error
+        (`poimkit.run.families`); None: never.
     cv : int
         Folds of the stratified cross-validation (at least 2).
+    cv_sample : int or None
+        With more records than this (`CV_SAMPLE`), the cross-validation
+        (with the family and parameters it chooses and the choice of the
+        motif model), the motifs' search, sites and evidence, and the known
+        motifs' enrichment use a stratified random sample of this many
+        records (seed ``seed``); the final model trains on every record.
+        A CNN is then not cross-validated beside the SVM (its final fit on
+        every record would take hours on a CPU), and ``kernel="auto"`` takes
+        the gapped k-mer model wherever the WD kernel solver cannot take every
+        record (`resolve_scale`). 0 or None: every record, at any size.
     cv_by : {"chrom", "random"} or None
         ``"chrom"``: folds hold out whole chromosomes (read from record ids
         ``chrom:start-end``; `poimkit.svm.folds.genomic_folds`), inner
@@ -156,6 +176,7 @@ class RunOptions:
     cnn_max_time: float | None = CNN_DEFAULTS["max_time"]
     cnn_min_records: int | None = CNN_MIN_RECORDS
     cv: int = 5
+    cv_sample: int | None = CV_SAMPLE
     cv_by: str | None = None
     grid: bool | None = None
     max_order: int = 7
@@ -176,6 +197,13 @@ class RunOptions:
         """Raise `InputError` for settings that cannot run."""
         self.check_model()
         check_cv(self.cv)
+        if self.cv_sample is not None:
+            check_int(self.cv_sample, "cv_sample", 0)
+            if 0 < self.cv_sample < MIN_CV_SAMPLE:
+                raise InputError(
+                    f"cv_sample must be 0 (every record) or at least {MIN_CV_SAMPLE},"
+                    f" got {self.cv_sample}"
+                )
         if self.cv_by not in (None, "chrom", "random"):
             raise InputError(f"cv_by must be 'chrom' or 'random', got {self.cv_by!r}")
         check_max_order(self.max_order)
@@ -302,7 +330,11 @@ def resolve_solver(options: RunOptions, n: int, length: int) -> RunOptions:
 
 
 class FamilyNotice(UserWarning):
-    """`resolve_kernel` chose the position-free model for records of any lengths."""
+    """The position-free model was chosen for the data.
+
+    For records of any lengths (`resolve_kernel`) or too many for the WD
+    kernel solver (`resolve_scale`).
+    """
 
 
 def resolve_kernel(options: RunOptions, lengths_differ: bool) -> RunOptions:
@@ -397,6 +429,62 @@ def resolve_strands(options: RunOptions, unoriented: bool) -> RunOptions:
     if not family_of(options).takes_strands(options):  # a CNN reads both always
         return options
     return replace(options, reverse_complement=True)
+
+
+def resolve_scale(options: RunOptions, n: int) -> RunOptions:
+    """``kernel="auto"`` on more records than the WD kernel solver takes: gkm.
+
+    Where the WD kernel solver cannot take every record
+    (`poimkit.run.registry.kernel_too_large`), the WD family would take its
+    linear solver: no selection, one strand, and an exact k-mer table that
+    grows with the records (8 GiB at 6·10^4 records, degree 20). The gapped
+    k-mer model's linear solver grows linearly with a fixed l-mer table, and
+    on held-out ChIP-seq it led the WD model (benchmarks/RESULTS.md). So
+    ``kernel="auto"`` with ``solver="auto"`` and ``cv_sample`` set takes it,
+    with a one-line `FamilyNotice`, unless an option of the WD kernel is
+    given. Other settings are returned unchanged.
+
+    Parameters
+    ----------
+    options : RunOptions
+    n : int
+        Number of records.
+
+    Returns
+    -------
+    RunOptions
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True):
+    ...     warnings.simplefilter("always")
+    ...     resolve_scale(RunOptions(), 50_000).kernel
+    'gkm'
+    >>> resolve_scale(RunOptions(), 5_000).kernel
+    'auto'
+    >>> resolve_scale(RunOptions(degree=10), 50_000).kernel
+    'auto'
+    """
+    from .registry import kernel_too_large
+
+    if options.kernel != "auto" or options.solver != "auto" or not options.cv_sample:
+        return options
+    reason = kernel_too_large(n)
+    first = family(searched_families()[0])
+    given = any(getattr(options, name) is not None for name in first.own_options)
+    gkm = replace(options, kernel=position_free_family())
+    if reason is None or given or not _takes(gkm):
+        return options
+    warnings.warn(
+        FamilyNotice(
+            f"{n} records are too many for the WD kernel solver ({reason}): using "
+            "the gapped k-mer model (GkmSVC, linear in the records; --kernel wd "
+            "for the WD kernel's linear solver)"
+        ),
+        stacklevel=2,
+    )
+    return gkm
 
 
 def narrow_kernel(options: RunOptions) -> RunOptions:

@@ -183,11 +183,12 @@ class ClassificationJob(Job):
 
         letters = background_letters(result.background)
         options, cv = self.options, result.cv
+        sample = self.trained.sample  # every record, or the CV's sample
         with timer.step("motifs"):
-            X, self.motif_ids, y = motif_data(self.data)
+            X, self.motif_ids, y = motif_data(sample)
             self.motif_records = X, y
             motifs = _found_motifs(result.poim, X, y, options, cv)
-            models = final_models(result.model, motifs, self.data, letters, cv, options)
+            models = final_models(result.model, motifs, sample, letters, cv, options)
             found = Found(motifs, *models)
         if self.tested is not None:
             with timer.step("known-motif enrichment"):
@@ -232,7 +233,9 @@ class ClassificationJob(Job):
             known=self.known,
             made=self.made,
             dataset=self.dataset,
-            motif_model=motif_model_summary(found.explained, result.cv, self.data.y),
+            motif_model=motif_model_summary(
+                found.explained, result.cv, self.trained.sample.y
+            ),
             known_motifs=known,
         )
 

@@ -17,6 +17,7 @@ from .kernel_memory import check_kernel_size
 from .options import (
     RunOptions,
     resolve_kernel,
+    resolve_scale,
     resolve_solver,
     resolve_strands,
     search_families,
@@ -92,6 +93,9 @@ class TrainedModel:
     plan : RunPlan
         The plan it was trained by: the CNN's (``plan.contender``) if
         ``kernel="auto"`` compared it and kept it (`poimkit.run.families`).
+    sample : LabeledData or None
+        The records the cross-validation ran on (and a run finds its motifs
+        in): all of them, or a stratified sample (`poimkit.run.data.run_sample`).
     """
 
     model: Any
@@ -99,6 +103,7 @@ class TrainedModel:
     selection: dict | None
     cv: CVResult
     plan: RunPlan
+    sample: LabeledData | None = None
 
 
 def make_plan(
@@ -128,6 +133,7 @@ def make_plan(
     n, length = int(data.y.size), data.length
     given = options
     options = resolve_kernel(options, data.lengths_differ)
+    options = resolve_scale(options, n)
     options = resolve_solver(options, n, length)
     options = resolve_strands(options, _unoriented(data))
     families = search_families(options, length, n)
@@ -145,8 +151,10 @@ def contender_plan(data: LabeledData, options: RunOptions) -> RunPlan | None:
 
     The CNN is cross-validated too when there is a cross-validation to compare
     it in, torch is installed and there are at least ``options.cnn_min_records``
-    records (`poimkit.run.options.CNN_MIN_RECORDS`). The kernels' own options
-    (C, degree, solver, strands...) do not apply to it.
+    records (`poimkit.run.options.CNN_MIN_RECORDS`) and no more than
+    ``options.cv_sample``: above it the cross-validation takes a sample, and a
+    CNN kept would train on every record (on a CPU, hours at 10^5 records). The
+    kernels' own options (C, degree, solver, strands...) do not apply to it.
 
     Parameters
     ----------
@@ -163,7 +171,10 @@ def contender_plan(data: LabeledData, options: RunOptions) -> RunPlan | None:
 
     least = options.cnn_min_records
     contender = contender_family()
-    if not options.cv or least is None or data.y.size < least or contender is None:
+    n, most = data.y.size, options.cv_sample
+    if not options.cv or least is None or n < least or contender is None:
+        return None
+    if most and n > most:
         return None
     if find_spec("torch") is None:
         return None

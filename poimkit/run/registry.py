@@ -38,6 +38,7 @@ __all__ = [
     "contender_family",
     "family_of_parameters",
     "find_family",
+    "kernel_too_large",
     "position_free_family",
     "register",
     "searched_families",
@@ -433,6 +434,32 @@ class WDFamily(Family):
         return f"A {kind}-kernel SVM{extra} of degree {degree}, C = {chosen['C']},"
 
 
+def kernel_too_large(n: int) -> str | None:
+    """Why ``n`` sequences are too many for the WD kernel solver, or None.
+
+    Over `KERNEL_MAX_SEQUENCES`, or kernel matrices over
+    `poimkit.run.kernel_memory.kernel_memory_limit`.
+
+    Parameters
+    ----------
+    n : int
+        Number of sequences.
+
+    Returns
+    -------
+    str or None
+        The reason in words (e.g. "more than 20000").
+    """
+    if n > KERNEL_MAX_SEQUENCES:
+        return f"more than {KERNEL_MAX_SEQUENCES}"
+    if kernel_bytes(n) > kernel_memory_limit():
+        return (
+            f"its matrices would need {kernel_bytes(n) / 1024**3:.0f} GiB, over "
+            f"{kernel_memory_limit() / 1024**3:.0f} GiB"
+        )
+    return None
+
+
 def _wd_solver(options: Any, n: int, length: int) -> Any:
     """The WD kernel's solver (and degree) for ``n`` sequences of ``length``.
 
@@ -457,14 +484,7 @@ def _wd_solver(options: Any, n: int, length: int) -> Any:
 
     solver = options.solver
     linear_fits = not options.mismatches and not options.reverse_complement
-    too_large = None
-    if n > KERNEL_MAX_SEQUENCES:
-        too_large = f"more than {KERNEL_MAX_SEQUENCES}"
-    elif kernel_bytes(n) > kernel_memory_limit():
-        too_large = (
-            f"its matrices would need {kernel_bytes(n) / 1024**3:.0f} GiB, over "
-            f"{kernel_memory_limit() / 1024**3:.0f} GiB"
-        )
+    too_large = kernel_too_large(n)
     if solver == "auto":
         solver = "linear" if too_large and linear_fits else "kernel"
     degree = options.degree

@@ -209,6 +209,7 @@ _ONLY_SOME = frozenset(
         "n_negative",
         "n_dropped",
         "n_motif_sequences",
+        "sample",
         "n_parameters",
         "model",
         "target",
@@ -267,6 +268,10 @@ class RunSummary:
     n_positive, n_negative, n_dropped, n_motif_sequences : int, optional
         A classification's classes, records dropped, and the records its
         motifs were sought in.
+    sample : dict, optional
+        A classification on more records than ``cv_sample``: the sample its
+        cross-validation, motifs and known motifs used (``records``, ``of``,
+        ``positive``; `poimkit.run.data.sample_description`).
     model : str, optional
         A regression's model class.
     target : dict, optional
@@ -295,6 +300,7 @@ class RunSummary:
     lengths: list[int]
     position_free: bool
     n_motif_sequences: int | None = None
+    sample: dict | None = None
     parameters: dict[str, Any]
     family: str
     model: str | None = None

@@ -14,6 +14,7 @@ import numpy as np
 from .._version import __version__
 from ..io.outdir import LAYOUT
 from .crossval import trained_solver
+from .data import sample_description
 from .options import RunOptions
 from .registry import family_of_model
 from .results import CVResult, RunSummary
@@ -146,6 +147,7 @@ def build_summary(
         lengths=[int(min(lengths)), int(max(lengths))],
         position_free=poim.position_free,
         n_motif_sequences=int(y_motifs.size),
+        sample=sample_description(trained.sample, data),
         parameters={
             **asdict(options),
             "solver": trained_solver(model, options),

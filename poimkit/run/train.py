@@ -23,7 +23,7 @@ from .crossval import (
     record_chromosomes,
     train_final,
 )
-from .data import LabeledData
+from .data import LabeledData, run_sample, sample_description, sample_text
 from .families import keep_family
 from .options import FIXED_DEFAULTS, RunOptions
 from .plan import RunPlan, TrainedModel
@@ -48,6 +48,11 @@ def train_model(
     motif_model: bool = False,
 ) -> TrainedModel:
     """Cross-validate (if ``plan.options.cv``), then fit the final model.
+
+    With more records than ``plan.options.cv_sample`` the cross-validation
+    runs on a stratified sample of that many (`run_sample`; the result's
+    ``sample``), and the final model, with the family and parameters chosen
+    there, trains on every record.
 
     Parameters
     ----------
@@ -74,14 +79,15 @@ def train_model(
     """
     step = step or (lambda name: nullcontext())
     cv = CVResult.none()
+    sample = run_sample(data, plan.options)
     # the folds and the final model share copies' kernels; a CNN stops early
     # on held-out chromosomes where the folds go by chromosome
-    fits = CopyFits(data, record_chromosomes(data, plan.options), progress is True)
+    fits = _fits(sample, plan.options, progress)
     if plan.options.cv:
-        split = plan_folds(data, plan.options, inner=plan.selects)
+        split = plan_folds(sample, plan.options, inner=plan.selects)
         with step("cross-validation"):
             cv = cross_validate(
-                data,
+                sample,
                 plan,
                 progress,
                 fit_params=fit_params,
@@ -92,18 +98,20 @@ def train_model(
         if plan.contender is not None:
             with step(CNN_STEP):
                 deep = cross_validate(
-                    data,
+                    sample,
                     plan.contender,
                     progress,
                     motif_model=motif_model,
-                    fits=CopyFits(data, fits.groups, fits.progress),
+                    fits=CopyFits(sample, fits.groups, fits.progress),
                     split=split,
                 )
-            cv, deep_kept = keep_family(cv, deep, data.y, plan.options.kernel)
+            cv, deep_kept = keep_family(cv, deep, sample.y, plan.options.kernel)
             if deep_kept:
                 plan, fit_params = plan.contender, None  # fit_params: the SVM's
         if on_cv is not None:
             on_cv(cv)
+    if sample is not data:  # the final model's fits share nothing with the folds'
+        fits = _fits(data, plan.options, progress)
     with step("training"):
         model, chosen, selection = train_final(
             data, plan, cv.selection, fit_params=fit_params, fits=fits
@@ -111,10 +119,15 @@ def train_model(
         family = selection["family"] if selection is not None else plan.options.kernel
         on_copies = data.trains_copies(family)
         # the inner CV's calibration is of models trained without the copies
-        calibrate_final(model, data.y, cv, None if on_copies else selection)
+        calibrate_final(model, sample.y, cv, None if on_copies else selection)
         if on_copies:
             model.training_offsets_ = data.copies.offsets
-    return TrainedModel(model, chosen, selection, cv, plan)
+    return TrainedModel(model, chosen, selection, cv, plan, sample)
+
+
+def _fits(data: LabeledData, options: RunOptions, progress: bool | str) -> CopyFits:
+    """`CopyFits` of ``data``: a CNN stops early on held-out chromosomes."""
+    return CopyFits(data, record_chromosomes(data, options), progress is True)
 
 
 def calibrate_final(
@@ -269,6 +282,9 @@ def train_classifier(
     trained = train_model(
         data, plan, progress=progress, fit_params=fit_params, on_cv=on_cv
     )
+    described = sample_description(trained.sample, data)
+    if described is not None:
+        inform(sample_text(described))
     if trained.selection is not None:
         from .summary import chosen_text
 

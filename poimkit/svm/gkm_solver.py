@@ -37,6 +37,11 @@ from ..kernels.gkm import hamming_eigenvalues, self_kernel, strands, windows
 #: largest l for the dense l-mer table of `GkmSVC.lmer_weights` (4**l numbers);
 #: above it scores go through the gapped-pattern table and there are no POIMs
 MAX_LMER_TABLE = 12
+#: `LmerGram.table` counts the l-mers of this many parts of the records in
+#: parallel (each into its own table: 4 x 32 MB at l = 11), within
+#: ``COUNT_PARTS_BYTES`` of tables
+COUNT_PARTS = 4
+COUNT_PARTS_BYTES = 512 * 2**20
 #: ``solver="auto"``: the kernel solver up to this many records, the linear one
 #: above (on 200-300 nt peaks the kernel matrix alone takes longer than the
 #: linear solver's whole fit from about this size on)
@@ -49,6 +54,22 @@ SOLVERS = ("auto", "kernel", "linear")
 #: refitted through the l-mer table: the matrix grows with the square of the
 #: windows, a refit linearly (the measured crossing: benchmarks/RESULTS.md)
 GRAM_MAX_WINDOWS = 300_000
+
+
+def count_parts(l: int) -> int:
+    """Parts of the records whose l-mer counts `LmerGram.table` adds in parallel.
+
+    Up to `COUNT_PARTS`, as many tables of ``4**l`` floats as fit in
+    `COUNT_PARTS_BYTES` (at least one): a fixed number for ``l``, so that the
+    sum is the same on any number of threads.
+
+    Parameters
+    ----------
+    l : int
+        l-mer length.
+    """
+    table = 8 * 4**l
+    return int(max(1, min(COUNT_PARTS, COUNT_PARTS_BYTES // table)))
 
 
 class LmerGram:
@@ -102,16 +123,19 @@ class LmerGram:
             ``f`` with ``sum_i u_i K(x_i, x) = a(x) sum_{windows w of x} f[x_w]``
             (forward strand).
         """
-        f = np.zeros(4**self.l)
+        tables = np.zeros((count_parts(self.l), 4**self.l))
         with numba_threads(self.n_threads):
-            _gkm.lmer_counts(
+            _gkm.lmer_counts_parts(
                 self.codes,
                 self.offsets,
                 u * self.inverse_scale,
                 self.l,
                 self.reverse_complement,
-                f,
+                tables,
             )
+            f = tables[0]
+            for part in tables[1:]:  # in order: the same sum on any threads
+                f += part
             _gkm.walsh_hadamard(f)
             f *= self.eigenvalues
             _gkm.walsh_hadamard(f)

@@ -515,7 +515,7 @@ def select_nested(
     metric = metric_of(estimator)
     fit_params = fit_params or {}
     y = np.asarray(y)
-    sample = _sample(y, max_sequences, random_state, metric)
+    sample = stratified_sample(y, max_sequences, random_state, metric)
     if sample is not None:  # select on a sample: its rows of every training set
         position = np.full(y.size, -1)
         position[sample] = np.arange(sample.size)
@@ -626,17 +626,36 @@ def _calibration(held: dict, params: dict, grid: Grid, positive: np.ndarray):
     return platt(scores, positive)
 
 
-def _sample(
+def stratified_sample(
     y: np.ndarray, max_sequences: int | None, random_state: int, metric: str = "auc"
-):
-    """Sorted rows of a (stratified) random sample, or None if all fit."""
+) -> np.ndarray | None:
+    """Sorted rows of a random sample of ``max_sequences``, or None if all fit.
+
+    Parameters
+    ----------
+    y : numpy.ndarray
+        Labels (the sample keeps their proportions) or targets.
+    max_sequences : int or None
+        The sample's size; None: never sample.
+    random_state : int
+        Seed of the draw.
+    metric : {"auc", "pearson"}
+        ``"pearson"``: targets, a plain random sample.
+
+    Returns
+    -------
+    numpy.ndarray of int or None
+    """
     from sklearn.model_selection import StratifiedShuffleSplit
 
     if max_sequences is None or y.size <= max_sequences:
         return None
+    rng = np.random.default_rng(random_state)
     if metric == "pearson":
-        rng = np.random.default_rng(random_state)
         return np.sort(rng.choice(y.size, max_sequences, replace=False))
+    left_out = y.size - max_sequences
+    if left_out < np.unique(y).size:  # too few left out to keep the shares
+        return np.delete(np.arange(y.size), rng.choice(y.size, left_out, replace=False))
     split = StratifiedShuffleSplit(
         n_splits=1, train_size=max_sequences, random_state=random_state
     )

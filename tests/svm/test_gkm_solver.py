@@ -180,3 +180,44 @@ def test_save_load_keeps_the_solver(tmp_path):
     old.pop("poimkit_version", None)
     write_npz(tmp_path / "old.npz", "poimkit.GkmSVC", 1, old)
     assert load_model(tmp_path / "old.npz").get_params()["solver"] == "kernel"
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.integers(1, 12),
+    parts=st.integers(1, 6),
+    l=st.integers(1, 6),
+    rc=st.booleans(),
+)
+def test_counts_by_parts_add_up_to_the_counts(seed, n, parts, l, rc):
+    """Each part's l-mer counts, summed, are the counts of every row at once."""
+    from poimkit.kernels import _gkm
+    from poimkit.kernels.gkm import strands
+
+    rng = np.random.default_rng(seed)
+    seqs = random_sequences(rng, n, l, l + 20)
+    codes, offsets, _ = strands(seqs, False)
+    coef = rng.normal(size=n) * (rng.random(n) < 0.7)  # some rows add nothing
+    whole = np.zeros(4**l)
+    _gkm.lmer_counts(codes, offsets, coef, l, rc, whole)
+    tables = np.zeros((parts, 4**l))
+    _gkm.lmer_counts_parts(codes, offsets, coef, l, rc, tables)
+    assert_allclose(tables.sum(axis=0), whole, rtol=1e-12, atol=1e-12)
+    # each part holds its own rows' counts
+    first = n // parts
+    alone = np.zeros(4**l)
+    _gkm.lmer_counts(codes, offsets[: first + 1], coef[:first], l, rc, alone)
+    assert_allclose(tables[0], alone, rtol=0, atol=0)
+
+
+def test_the_table_is_the_same_on_any_number_of_threads(monkeypatch):
+    """The parts are fixed by l, so the sum's order does not follow the threads."""
+    seqs = random_sequences(np.random.default_rng(4), 300, 30, 60)
+    u = np.random.default_rng(5).normal(size=300)
+    one = LmerGram(seqs, np.ones(300), 6, 3, True, 1).table(u)
+    two = LmerGram(seqs, np.ones(300), 6, 3, True, 2).table(u)
+    np.testing.assert_array_equal(one, two)
+    assert gkm_solver.count_parts(11) == gkm_solver.COUNT_PARTS
+    monkeypatch.setattr(gkm_solver, "COUNT_PARTS_BYTES", 8 * 4**11)
+    assert gkm_solver.count_parts(11) == 1 and gkm_solver.count_parts(12) == 1

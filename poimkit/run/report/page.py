@@ -209,6 +209,27 @@ _PROBABILITIES = (
 )
 
 
+def sample_note(sample: dict | None) -> str:
+    """What a run on many records did on a sample only (a paragraph, or "").
+
+    Parameters
+    ----------
+    sample : dict or None
+        The summary's ``sample`` (`poimkit.run.data.sample_description`).
+    """
+    if not sample:
+        return ""
+    return (
+        f"<p class='note'>The run read {sample['of']} records, more than it "
+        "cross-validates (--cv-sample): the cross-validation and the choices it "
+        "makes, the motifs with their evidence and sites, and the known motifs' "
+        f"enrichment used a stratified random sample of {sample['records']} "
+        f"({sample['positive']} positive). The final model was trained on all "
+        f"{sample['of']}; the cross-validated figures are those of models trained "
+        "on fewer records than it.</p>"
+    )
+
+
 def selection_note(selection: dict | None, n_sequences: int) -> str:
     """How the parameters were chosen, in words (a paragraph).
 
@@ -584,6 +605,7 @@ def render_report(summary: RunSummary, figures: Path) -> str:
         + headline(s),
         fidelity_sentence(s) + families_section(s),
         selection_note(s.cv.selection, s.n_sequences),
+        sample_note(s.sample),
     ]
     if s.peaks:
         parts.append(_peaks_section(s))
