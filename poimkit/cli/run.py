@@ -51,7 +51,8 @@ def _print_run(summary: RunSummary, out: str) -> None:
     if cv.done:
         print(f"# cross-validation in {split_text(cv)}")
     if summary.sample:
-        print(f"# {sample_text(summary.sample)}")
+        used = "cross-validation, motifs" if cv.done else "motifs"
+        print(f"# {sample_text(summary.sample, used)}")
     if cv.baseline.get("gc_cv_auc") is not None:
         gc = cv.baseline["gc_cv_auc"]
         print(f"# GC content alone: cv_auc {gc:.4f} in the same folds")

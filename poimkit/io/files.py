@@ -373,8 +373,16 @@ def write_table(
             handle.write(line(fields, f"row {number}"))
 
 
+#: zlib level of `write_npz`: the letters of a model's 2·10^5 support vectors
+#: (40 MB) take 0.4 s at level 1 against 4.0 s at numpy's (6), 14 % larger
+NPZ_LEVEL = 1
+
+
 def write_npz(path: PathLike, kind: str, version: int, arrays: dict) -> None:
     """Write a poimkit result file: ``.npz`` (no pickle), atomically.
+
+    The members are those of `numpy.savez_compressed`, deflated at
+    `NPZ_LEVEL`.
 
     Parameters
     ----------
@@ -403,8 +411,16 @@ def write_npz(path: PathLike, kind: str, version: int, arrays: dict) -> None:
         "format_version": np.int64(version),
         "poimkit_version": np.str_(__version__),
     }
-    with atomic_path(path) as tmp:
-        np.savez_compressed(tmp, **header, **arrays)
+    import zipfile
+
+    with (
+        atomic_path(path) as tmp,
+        zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=NPZ_LEVEL) as zf,
+    ):
+        for name, array in {**header, **arrays}.items():  # as numpy.savez_compressed
+            array = np.asanyarray(array)
+            with zf.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, array, allow_pickle=False)
 
 
 def _load_npz(path: str, what: str, keys=None) -> dict[str, np.ndarray]:

@@ -371,22 +371,24 @@ def sample_description(sample: LabeledData | None, data: LabeledData) -> dict | 
     }
 
 
-def sample_text(sample: dict) -> str:
+def sample_text(sample: dict, used: str) -> str:
     """`sample_description` in words, for the command line.
 
     Parameters
     ----------
     sample : dict
         ``records``, ``of`` and ``positive``.
+    used : str
+        What the sample was used for.
 
     Examples
     --------
-    >>> sample_text({"records": 20000, "of": 200000, "positive": 10000})
-    'cross-validated on a stratified sample of 20000 of the 200000 records \
-(--cv-sample); the final model trained on all'
+    >>> sample_text({"records": 20000, "of": 200000, "positive": 10000}, "the CV")
+    'the CV on a stratified sample of 20000 of the 200000 records (--cv-sample); \
+the final model trained on all'
     """
     return (
-        f"cross-validated on a stratified sample of {sample['records']} of the "
+        f"{used} on a stratified sample of {sample['records']} of the "
         f"{sample['of']} records (--cv-sample); the final model trained on all"
     )
 

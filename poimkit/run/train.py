@@ -283,8 +283,8 @@ def train_classifier(
         data, plan, progress=progress, fit_params=fit_params, on_cv=on_cv
     )
     described = sample_description(trained.sample, data)
-    if described is not None:
-        inform(sample_text(described))
+    if described is not None and options.cv:
+        inform(sample_text(described, "cross-validated"))
     if trained.selection is not None:
         from .summary import chosen_text
 

@@ -167,7 +167,7 @@ def test_default_solver_switches_to_linear_for_many_sequences(
     monkeypatch.setattr(registry, "KERNEL_MAX_SEQUENCES", 30)
     args = ["--pos", data / "p.fa", "--neg", data / "n.fa", "--cv", "2"]
     run = ["run", *args, "--max-order", "3", "--max-motifs", "0", "--quiet"]
-    assert main([*run, "-o", tmp_path / "o"]) == 0
+    assert main([*run, "--kernel", "wd", "-o", tmp_path / "o"]) == 0
     notices = [x for x in capsys.readouterr().err.splitlines() if "linear" in x]
     assert notices == [
         "poimkit: warning: 40 sequences are too many for the kernel solver (more "
@@ -178,10 +178,23 @@ def test_default_solver_switches_to_linear_for_many_sequences(
     assert summary["parameters"]["solver"] == "linear"
     # the default degree: the exact table of the present k-mers fits
     assert summary["parameters"]["chosen"]["degree"] == 20
-    assert main(["train", *args, "--quiet", "-o", tmp_path / "m.npz"]) == 0
-    from poimkit import WDLinearSVC, load_model
+    wd = ["--kernel", "wd", "--quiet"]
+    assert main(["train", *args, *wd, "-o", tmp_path / "m.npz"]) == 0
+    from poimkit import GkmSVC, WDLinearSVC, load_model
 
     assert isinstance(load_model(tmp_path / "m.npz"), WDLinearSVC)
+    capsys.readouterr()
+    # the default family there: the gapped k-mer model, linear in the records
+    assert main([*run, "-o", tmp_path / "g"]) == 0
+    notices = [x for x in capsys.readouterr().err.splitlines() if "linear" in x]
+    assert notices == [
+        "poimkit: warning: 40 records are too many for the WD kernel solver (more "
+        "than 30): using the gapped k-mer model (GkmSVC, linear in the records; "
+        "--kernel wd for the WD kernel's linear solver)"
+    ]
+    assert strict_json(tmp_path / "g" / "summary.json")["family"] == "gkm"
+    assert main(["train", *args, "--quiet", "-o", tmp_path / "g.npz"]) == 0
+    assert isinstance(load_model(tmp_path / "g.npz"), GkmSVC)
     monkeypatch.setattr(registry, "KERNEL_MAX_SEQUENCES", 100)
     assert main([*run, "-o", tmp_path / "k"]) == 0
     summary = strict_json(tmp_path / "k" / "summary.json")

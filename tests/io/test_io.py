@@ -536,3 +536,30 @@ def test_atomic_files_get_normal_permissions(tmp_path):
     finally:
         os.umask(umask)
     assert stat.S_IMODE((tmp_path / "p.fa").stat().st_mode) == 0o644
+
+
+def test_a_result_file_is_an_npz_numpy_reads_without_pickle(tmp_path):
+    """write_npz's members are numpy's own, deflated, and no pickle is needed."""
+    import zipfile
+
+    from poimkit.io.files import read_npz, write_npz
+
+    codes = np.random.default_rng(0).integers(0, 4, (500, 200)).astype(np.uint8)
+    path = tmp_path / "m.npz"
+    write_npz(path, "test", 3, {"codes": codes, "name": np.str_("x")})
+    with np.load(path, allow_pickle=False) as loaded:
+        assert set(loaded.files) == {
+            "format",
+            "format_version",
+            "poimkit_version",
+            "codes",
+            "name",
+        }
+        np.testing.assert_array_equal(loaded["codes"], codes)
+        assert str(loaded["format"]) == "test" and int(loaded["format_version"]) == 3
+    with zipfile.ZipFile(path) as zf:
+        member = zf.getinfo("codes.npy")
+        assert member.compress_type == zipfile.ZIP_DEFLATED
+        assert member.compress_size < member.file_size / 2
+    np.testing.assert_array_equal(read_npz(path, "test", 3)["codes"], codes)
+    assert [p.name for p in tmp_path.iterdir()] == ["m.npz"]  # nothing staged left

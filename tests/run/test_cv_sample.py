@@ -159,9 +159,8 @@ def test_a_run_on_more_records_than_the_sample_says_so(tmp_path, capsys):
     )
     assert code == 0
     printed = capsys.readouterr().out
-    assert (
-        "# cross-validated on a stratified sample of 150 of the 400 records" in printed
-    )
+    said = "# cross-validation, motifs on a stratified sample of 150 of the 400"
+    assert said in printed
     summary = strict_json(out / "summary.json")
     assert summary["sample"] == {"records": 150, "of": 400, "positive": 75}
     assert summary["n_sequences"] == 400 and summary["n_motif_sequences"] == 150
@@ -183,3 +182,14 @@ def test_a_bad_sample_size_is_one_line_and_exit_2(tmp_path, capsys):
     assert code == 2 and not out.exists()
     wanted = "cv_sample must be 0 (every record) or at least 100, got 7"
     assert len(err) == 1 and err[0].endswith(wanted)
+
+
+def test_train_says_what_it_cross_validated(tmp_path, capsys):
+    write_gattaca(tmp_path, 100, 30, 15, 2)
+    args = ["train", "--pos", tmp_path / "p.fa", "--neg", tmp_path / "n.fa"]
+    args += ["--kernel", "gkm", "--no-grid", "--cv-sample", "120"]
+    assert main([*args, "--cv", "2", "-o", tmp_path / "m.npz"]) == 0
+    said = "cross-validated on a stratified sample of 120 of the 200 records"
+    assert said in capsys.readouterr().err
+    assert main([*args, "--cv", "0", "-o", tmp_path / "n.npz"]) == 0
+    assert "stratified sample" not in capsys.readouterr().err
