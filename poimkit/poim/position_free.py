@@ -161,10 +161,15 @@ def position_free_poim(
 
     before = np.zeros(pi.size)
     after = np.zeros(pi.size)
-    mean = _position_free.outside_terms(f, l, order, pi, trans, before, after)
     offsets, spans = _spans(l, top, order)
     tables = np.zeros((offsets.size, 4 ** int((spans[:, 1] - spans[:, 0]).max())))
-    _position_free.overlap_tables(f, l, top, order, pi, trans, offsets, spans, tables)
+    if order == 0:  # independent letters: marginalise f axis by axis
+        mean = _letter_tables(f, l, trans[0], offsets, spans, tables)
+        before[:] = after[:] = mean
+    else:
+        mean = _position_free.outside_terms(f, l, order, pi, trans, before, after)
+        args = (f, l, top, order, pi, trans, offsets, spans, tables)
+        _position_free.overlap_tables(*args)
 
     z = np.arange(4**top, dtype=np.int64)
     # per offset: E[f(window) | z] - E[f] expanded to every z
@@ -190,6 +195,47 @@ def position_free_poim(
     return lower_orders(
         q, kmer_probability_table(background, top), background, max_order
     )
+
+
+def _letter_tables(
+    f: np.ndarray,
+    l: int,
+    letters: np.ndarray,
+    offsets: np.ndarray,
+    spans: np.ndarray,
+    out: np.ndarray,
+) -> float:
+    """`_position_free.overlap_tables` and ``E[f]`` for independent letters.
+
+    Under a chain of order 0 a window's letters outside z are independent
+    of z, so ``E[f(window) | z]`` is f summed over those letters weighted by
+    their probabilities: f as an l-dimensional table, contracted with
+    ``letters`` along every axis but the overlap's (4**l work per offset,
+    instead of enumerating every string).
+
+    Returns
+    -------
+    float
+        ``E[f]``, every axis contracted.
+    """
+    table = f.reshape((4,) * l)
+    for i, (o, (ja, jb)) in enumerate(zip(offsets, spans, strict=True)):
+        lead, kept = ja - o, jb - ja  # window letters before z's part, and in it
+        part = table.reshape(4**lead, 4**kept, -1)
+        part = np.tensordot(_weights(letters, lead), part, axes=(0, 0))
+        out[i, : 4**kept] = part @ _weights(letters, l - lead - kept)
+    return float(_weights(letters, l) @ f)
+
+
+def _weights(letters: np.ndarray, n: int) -> np.ndarray:
+    """Probability of every string of ``n`` independent letters, ``(4**n,)``.
+
+    The first letter is the most significant digit of a string's index.
+    """
+    weights = np.ones(1)
+    for _ in range(n):
+        weights = np.outer(weights, letters).ravel()
+    return weights
 
 
 def _outside_sums(before, after, pi, trans, order, mean, length):

@@ -1,5 +1,7 @@
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from poimkit import WDKernelSVC
@@ -225,3 +227,28 @@ def test_weights_can_be_given_directly():
     )
     poim = compute_poim(weights, 2)
     assert kmer_string(int(np.argmax(poim.q(2)[0])), 2) == "AC"
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), l=st.integers(1, 6), data=st.data())
+def test_independent_letters_marginalise_as_the_enumeration(seed, l, data):
+    """Order 0: the axis-by-axis contraction equals enumerating every string."""
+    from poimkit.poim import _position_free
+    from poimkit.poim.position_free import _letter_tables, _spans
+
+    m = data.draw(st.integers(1, l + 3))
+    rng = np.random.default_rng(seed)
+    f = rng.normal(size=4**l)
+    letters = rng.dirichlet(np.ones(4))
+    pi, trans = np.ones(1), letters[None, :]
+    offsets, spans = _spans(l, m, 0)
+    width = 4 ** int((spans[:, 1] - spans[:, 0]).max())
+    enumerated, contracted = np.zeros((2, offsets.size, width))
+    args = (f, l, m, 0, pi, trans, offsets, spans, enumerated)
+    _position_free.overlap_tables(*args)
+    mean = _letter_tables(f, l, letters, offsets, spans, contracted)
+    np.testing.assert_allclose(contracted, enumerated, rtol=1e-10, atol=1e-12)
+    before, after = np.zeros(1), np.zeros(1)
+    expected = _position_free.outside_terms(f, l, 0, pi, trans, before, after)
+    assert np.isclose(mean, expected, rtol=1e-10, atol=1e-12)
+    assert np.allclose([before[0], after[0]], expected, rtol=1e-10, atol=1e-12)
