@@ -42,10 +42,10 @@ KERNELS = ("auto", *family_names())
 CNN_MIN_RECORDS = 8_000
 #: with more records than this a run cross-validates a stratified sample of this
 #: many, and finds and tests its motifs in it; the final model trains on all
-#: (`RunOptions.cv_sample`). At 10^4 peaks (2·10^4 records) a default gkm run's
-#: cross-validation, motifs and known motifs take about 140 s on 2 cores
-#: (benchmarks/RESULTS.md, genome scale): beyond it only reading, the final
-#: fit and the outputs grow with the records
+#: (`RunOptions.cv_sample`). On a sample of 2·10^4 records of 200 letters a
+#: default run's cross-validation, motifs and known motifs take about 100 s on 2
+#: cores (benchmarks/RESULTS.md, genome scale): beyond it only reading, the
+#: final fit and the outputs grow with the records
 CV_SAMPLE = 20_000
 #: the smallest sample ``cv_sample`` takes
 MIN_CV_SAMPLE = 100
