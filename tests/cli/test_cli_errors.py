@@ -61,8 +61,7 @@ def test_write_refused_without_a_file_name_names_the_output(
     import numpy as np
 
     args = ["--pos", data / "p.fa", "--neg", data / "n.fa", "--no-grid", "--cv", "0"]
-    monkeypatch.setattr(np, "savez_compressed", _no_space)
-    monkeypatch.setattr(np, "savez", _no_space)
+    monkeypatch.setattr(np.lib.format, "write_array", _no_space)  # write_npz's
     assert main(["train", *args, "-o", tmp_path / "m.npz"]) == 2
     err = capsys.readouterr().err
     assert f"{tmp_path / 'm.npz'}: cannot write: No space left on device" in err
