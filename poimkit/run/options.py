@@ -375,8 +375,7 @@ def resolve_kernel(options: RunOptions, lengths_differ: bool) -> RunOptions:
         return options
     if not lengths_differ:
         return narrow_kernel(options)
-    first = family(searched_families()[0])
-    given = [f"--{n}" for n in first.own_options if getattr(options, n) is not None]
+    given = [f"--{name}" for name in _positional_options(options)]
     if given:
         raise InputError(
             "the records have different lengths, which only the position-free "
@@ -471,10 +470,8 @@ def resolve_scale(options: RunOptions, n: int) -> RunOptions:
     if options.kernel != "auto" or options.solver != "auto" or not options.cv_sample:
         return options
     reason = kernel_too_large(n)
-    first = family(searched_families()[0])
-    given = any(getattr(options, name) is not None for name in first.own_options)
     gkm = replace(options, kernel=position_free_family())
-    if reason is None or given or not _takes(gkm):
+    if reason is None or _positional_options(options) or not _takes(gkm):
         return options
     warnings.warn(
         FamilyNotice(
@@ -508,11 +505,17 @@ def narrow_kernel(options: RunOptions) -> RunOptions:
     if options.kernel != "auto":
         return options
     first, *others = searched_families()
-    given = any(getattr(options, n) is not None for n in family(first).own_options)
+    given = _positional_options(options)
     takes = all(_takes(replace(options, kernel=other)) for other in others)
     if given or not options.selects or not takes:
         return replace(options, kernel=first)
     return options
+
+
+def _positional_options(options: RunOptions) -> list[str]:
+    """The options of the preferred (positional) family that ``options`` set."""
+    first = family(searched_families()[0])
+    return [name for name in first.own_options if getattr(options, name) is not None]
 
 
 def _takes(options: RunOptions) -> bool:
