@@ -373,6 +373,13 @@ def _fold_scores(data, plan, folds, chosen, fitting, fit_params, progress, motif
     from tqdm.auto import tqdm
 
     fits, last = fitting
+    fits.expect(  # every fold's and then the final model's
+        [
+            (plan.templates[family], params, train)
+            for (train, _), (family, params) in zip(folds, chosen, strict=True)
+        ]
+        + [(plan.templates[last[0]], last[1], np.arange(data.y.size))]
+    )
     scores = np.empty(data.y.size)
     explained = [None] * len(folds)  # every fold's motif model (None: no motif)
     for fold in tqdm(

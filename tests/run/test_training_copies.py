@@ -161,7 +161,7 @@ def test_last_fit_on_every_record_takes_the_kept_matrix_itself():
     kept = fits._K
     last = fits.fit(template, "wd", {"C": 2.0}, every, last=True)
     assert fits._K is None  # handed over: the solver overwrote it
-    assert not np.array_equal(kept, CopyFits(data)._kernel(template))
+    assert not np.array_equal(kept, CopyFits(data)._kernel(template, every))
     for name in ("dual_coef_", "support_vectors_", "intercept_", "kernel_scale_"):
         np.testing.assert_array_equal(getattr(last, name), getattr(copied, name))
     np.testing.assert_array_equal(
@@ -172,6 +172,41 @@ def test_last_fit_on_every_record_takes_the_kept_matrix_itself():
     assert part._K is not None  # a part of the records: a copy, the kernel kept
     again = CopyFits(data).fit(template, "wd", {"C": 2.0}, every[::2])
     np.testing.assert_array_equal(some.dual_coef_, again.dual_coef_)
+
+
+def test_expected_fits_share_a_kernel_over_their_records_copies_alone():
+    """After `expect`, a setting's matrix covers its fits' records: same models."""
+    data = _copied_data(n=40)
+    template = WDKernelSVC(degree=3, shift=1, C=1.0)
+    every = np.arange(40)
+    first = every[every % 4 != 0]  # records 1, 2, 3, 5, ...
+    second = every[np.isin(every % 4, (1, 2))]  # within the first
+    fits = CopyFits(data)
+    fits.expect(
+        [
+            (template, {"shift": 1, "C": 0.5}, first),
+            (template, {"shift": 2}, every),
+            (template, {"shift": 1, "C": 2.0}, second),
+        ]
+    )
+    a = fits.fit(template, "wd", {"shift": 1, "C": 0.5}, first)
+    union = np.union1d(first, second)
+    assert union.size < 40 and np.array_equal(fits._rows, union)
+    assert fits._K.shape == (3 * union.size,) * 2
+    b = fits.fit(template, "wd", {"shift": 1, "C": 2.0}, second)
+    assert fits._K.shape == (3 * union.size,) * 2  # kept for the second fit
+    c = fits.fit(template, "wd", {"shift": 1, "C": 2.0}, every)  # not expected
+    assert np.array_equal(fits._rows, every)
+    for model, rows, C in ((a, first, 0.5), (b, second, 2.0), (c, every, 2.0)):
+        alone = CopyFits(data).fit(template, "wd", {"shift": 1, "C": C}, rows)
+        for name in ("dual_coef_", "support_vectors_", "intercept_", "kernel_scale_"):
+            np.testing.assert_array_equal(getattr(model, name), getattr(alone, name))
+    only = CopyFits(data)
+    only.expect([(template, {"C": 1.0}, first)])
+    last = only.fit(template, "wd", {"C": 1.0}, first, last=True)
+    assert only._K is None  # its records are the kept ones: the matrix itself
+    alone = CopyFits(data).fit(template, "wd", {"C": 1.0}, first)
+    np.testing.assert_array_equal(last.dual_coef_, alone.dual_coef_)
 
 
 def test_fit_order_puts_the_final_setting_last():
