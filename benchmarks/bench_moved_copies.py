@@ -23,7 +23,8 @@ ones). Goal: both the run and ``variants --bed`` at most 2x as long with the
 copies as without, with the CV AUC and the calls of the copies kept.
 
 Usage: ``python benchmarks/bench_moved_copies.py [--seed 5811] [--peaks 2000]
-[--motif ctcf] [--rounds 1] [--no-warmup] [--out benchmarks/moved_copies.json]``.
+[--motif ctcf] [--rounds 1] [--no-warmup] [--no-variants]
+[--out benchmarks/moved_copies.json]``.
 """
 
 from __future__ import annotations
@@ -120,6 +121,42 @@ def _ratio(a: float, b: float) -> float:
     return round(a / b, 2) if b else float("nan")
 
 
+def one_round(g, work: Path, r: int, with_variants: bool) -> dict:
+    """Run A, run B, then (if asked) variants A, variants B: times and ratios."""
+    runs, variants = {}, {}
+    for jitter in JITTERS:
+        out = work / f"run_{r}_{jitter}"
+        runs[jitter] = run_case(g, out, jitter)
+        print(json.dumps({"round": r, "jitter": jitter, "run": runs[jitter]}))
+    a, b = JITTERS
+    row = {
+        "round": r,
+        "run": runs,
+        "ratio_run": _ratio(runs[a]["seconds"], runs[b]["seconds"]),
+        "ratio_steps": {
+            step: _ratio(runs[a]["steps"][step], runs[b]["steps"].get(step, 0))
+            for step in runs[a]["steps"]
+        },
+    }
+    row["goal_met"] = row["ratio_run"] <= 2
+    if not with_variants:
+        return row
+    for jitter in JITTERS:
+        out = work / f"run_{r}_{jitter}"
+        variants[jitter] = variants_case(g, out, work / f"effects_{r}_{jitter}.tsv")
+        shown = {k: v for k, v in variants[jitter].items() if k != "effects"}
+        print(json.dumps({"round": r, "jitter": jitter, "variants": shown}))
+    fa, fb = variants[a]["effects"], variants[b]["effects"]
+    both = fa.index.intersection(fb.index)
+    row["variants"] = {
+        j: {k: v for k, v in variants[j].items() if k != "effects"} for j in JITTERS
+    }
+    row["ratio_variants"] = _ratio(variants[a]["seconds"], variants[b]["seconds"])
+    row["effect_correlation"] = round(float(np.corrcoef(fa[both], fb[both])[0, 1]), 4)
+    row["goal_met"] = row["goal_met"] and row["ratio_variants"] <= 2
+    return row
+
+
 def main(argv: list[str] | None = None) -> None:
     from poimkit.datasets import write_synthetic_genome
 
@@ -133,6 +170,12 @@ def main(argv: list[str] | None = None) -> None:
         dest="warmup",
         action="store_false",
         help="time the first runs too (they compile numba's kernels)",
+    )
+    parser.add_argument(
+        "--no-variants",
+        dest="variants",
+        action="store_false",
+        help="time the runs alone (not variants --bed)",
     )
     parser.add_argument("--out", default=str(HERE / "moved_copies.json"))
     args = parser.parse_args(argv)
@@ -153,50 +196,18 @@ def main(argv: list[str] | None = None) -> None:
         if args.warmup:  # untimed: numba compiles what each setting needs
             for jitter in JITTERS:
                 run_case(g, work / f"warmup_{jitter}", jitter)
-                variants_case(
-                    g, work / f"warmup_{jitter}", work / f"warmup_{jitter}.tsv"
-                )
+                if args.variants:
+                    effects = work / f"warmup_{jitter}.tsv"
+                    variants_case(g, work / f"warmup_{jitter}", effects)
         for r in range(args.rounds):
-            runs, variants = {}, {}
-            for jitter in JITTERS:  # run A, run B, then variants A, variants B
-                out = work / f"run_{r}_{jitter}"
-                runs[jitter] = run_case(g, out, jitter)
-                print(json.dumps({"round": r, "jitter": jitter, "run": runs[jitter]}))
-            for jitter in JITTERS:
-                out = work / f"run_{r}_{jitter}"
-                effects = work / f"effects_{r}_{jitter}.tsv"
-                variants[jitter] = variants_case(g, out, effects)
-                shown = {k: v for k, v in variants[jitter].items() if k != "effects"}
-                print(json.dumps({"round": r, "jitter": jitter, "variants": shown}))
-            a, b = JITTERS
-            fa, fb = variants[a]["effects"], variants[b]["effects"]
-            both = fa.index.intersection(fb.index)
-            row = {
-                "round": r,
-                "run": {j: runs[j] for j in JITTERS},
-                "variants": {
-                    j: {k: v for k, v in variants[j].items() if k != "effects"}
-                    for j in JITTERS
-                },
-                "ratio_run": _ratio(runs[a]["seconds"], runs[b]["seconds"]),
-                "ratio_variants": _ratio(
-                    variants[a]["seconds"], variants[b]["seconds"]
-                ),
-                "ratio_steps": {
-                    step: _ratio(runs[a]["steps"][step], runs[b]["steps"].get(step, 0))
-                    for step in runs[a]["steps"]
-                },
-                "effect_correlation": round(
-                    float(np.corrcoef(fa[both], fb[both])[0, 1]), 4
-                ),
+            rounds.append(one_round(g, work, r, args.variants))
+            shown = {
+                k: v for k, v in rounds[-1].items() if k.startswith(("ratio", "goal"))
             }
-            row["goal_met"] = row["ratio_run"] <= 2 and row["ratio_variants"] <= 2
-            rounds.append(row)
-            print(
-                json.dumps({k: row[k] for k in row if k.startswith(("ratio", "goal"))})
-            )
+            print(json.dumps(shown))
     document = {
         "benchmark": "moved_copies",
+        "variants": args.variants,
         "seed": args.seed,
         "peaks": args.peaks,
         "motif": args.motif,

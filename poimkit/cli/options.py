@@ -517,14 +517,16 @@ def add_motif_options(
     )
 
 
-def add_cv_by(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """Add --cv-by (whole chromosomes or random folds).
+def add_cv_split(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """Add --cv-by and --cv-sample: how the folds split and sample the records.
 
     Parameters
     ----------
     parser : argparse.ArgumentParser or group
-        Where to add it.
+        Where to add them.
     """
+    from ..run.options import CV_SAMPLE
+
     parser.add_argument(
         "--cv-by",
         choices=("chrom", "random"),
@@ -534,18 +536,6 @@ def add_cv_by(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None
         "random: random stratified folds. Default: chrom for --bed, random "
         "otherwise",
     )
-
-
-def add_cv_sample(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """Add --cv-sample (cross-validate a sample of many records).
-
-    Parameters
-    ----------
-    parser : argparse.ArgumentParser or group
-        Where to add it.
-    """
-    from ..run.options import CV_SAMPLE
-
     parser.add_argument(
         "--cv-sample",
         type=int,
@@ -570,8 +560,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     model.add_argument(
         "--cv", type=int, default=5, help="cross-validation folds (0: skip)"
     )
-    add_cv_by(model)
-    add_cv_sample(model)
+    add_cv_split(model)
     explain = parser.add_argument_group("POIMs and motifs")
     add_poim_options(
         explain,

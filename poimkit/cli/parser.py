@@ -13,8 +13,7 @@ from .options import (
     MODEL_HELP,
     add_cleaning_options,
     add_common_options,
-    add_cv_by,
-    add_cv_sample,
+    add_cv_split,
     add_input_options,
     add_linear_options,
     add_model_options,
@@ -84,8 +83,7 @@ def add_train(sub: argparse._SubParsersAction) -> None:
     add_model_options(train)
     add_linear_options(train)
     train.add_argument("--cv", type=int, default=5, help="CV folds for AUC (0: skip)")
-    add_cv_by(train)
-    add_cv_sample(train)
+    add_cv_split(train)
     train.add_argument("--seed", type=int, default=0, help="seed of the CV split")
     train.add_argument(
         "-o", "--output", required=True, metavar="MODEL.npz", help="model file to write"

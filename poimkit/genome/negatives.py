@@ -295,9 +295,7 @@ class _Letters:
             if isinstance(self.genome, Genome):  # one read, one look-up
                 if _Letters._table is None:
                     _Letters._table = flag_table()
-                text = self.genome.fetch(name).encode("ascii", "replace")
-                got = _Letters._table[np.frombuffer(text, dtype=np.uint8)]
-                del text
+                got = _Letters._table[self.genome.letters(name)]
             else:
                 got = letter_flags(
                     self.genome.codes(name), self.genome.soft_masked(name)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..errors import InputError
-from .reference import OTHER, Genome, text_codes, text_masked
+from .reference import OTHER, Genome, letter_codes, letter_masked
 
 #: letters a strand column may hold ("." : no strand, read as "+")
 STRANDS = ("+", "-", ".")
@@ -328,15 +328,15 @@ def extract(genome: Genome, peaks: Peaks, what: str = "windows") -> Extracted:
     seqs: list[np.ndarray] = []
     masked: list[float] = []
     for i in np.flatnonzero(inside):
-        text = genome.fetch(peaks.chrom[i], int(peaks.start[i]), int(peaks.end[i]))
-        codes = text_codes(text)
+        letters = genome.letters(peaks.chrom[i], int(peaks.start[i]), int(peaks.end[i]))
+        codes = letter_codes(letters)
         if (codes == OTHER).any():
             continue
         if peaks.strand[i] == "-":
             codes = _COMPLEMENT[codes[::-1]]
         keep[i] = True
         seqs.append(np.ascontiguousarray(codes))
-        masked.append(float(text_masked(text).mean()))
+        masked.append(float(letter_masked(letters).mean()))
     dropped = {
         "past_end": int((~inside).sum()),
         "n_letters": int(inside.sum() - keep.sum()),

@@ -4,7 +4,9 @@
 index (``.gzi`` too for bgzip), building the index next to the file, or in
 poimkit's cache folder when the genome's folder is read-only. Letters keep
 their case: soft-masked (lowercase) letters are repeats, read as ordinary
-letters by the models and counted by `Genome.soft_masked`.
+letters by the models and counted by `Genome.soft_masked`. A plain FASTA file
+is read through a memory map (`Genome.letters`: a window costs a slice, not a
+pyfaidx call); a bgzip-compressed one through pyfaidx.
 """
 
 from __future__ import annotations
@@ -31,6 +33,16 @@ _LOWER[np.frombuffer(b"abcdefghijklmnopqrstuvwxyz", dtype=np.uint8)] = True
 
 #: the code of a letter that is not A, C, G or T
 OTHER = 4
+#: `Genome.letters` reads a longer range this many letters at a time (little
+#: memory beside the result)
+READ_CHUNK = 1 << 24
+#: ranges up to this many letters are read with their line ends and filtered
+#: (a peak's window); longer ones line by line as the rows of a matrix
+SHORT_RANGE = 1 << 12
+#: line ends, left out of the letters (as pyfaidx does)
+_NEWLINE, _RETURN = ord("\n"), ord("\r")
+#: the first bytes of a gzip (so bgzip) file
+_GZIP_MAGIC = b"\x1f\x8b"
 
 
 def text_codes(text: str) -> np.ndarray:
@@ -50,7 +62,46 @@ def text_codes(text: str) -> np.ndarray:
     >>> text_codes("ACgtN").tolist()
     [0, 1, 2, 3, 4]
     """
-    return _CODE[np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)]
+    return _CODE[_text_bytes(text)]
+
+
+def letter_codes(letters: np.ndarray) -> np.ndarray:
+    """`text_codes` of letters read as bytes (`Genome.letters`).
+
+    Parameters
+    ----------
+    letters : numpy.ndarray of uint8
+        One byte per letter, as in the file.
+
+    Returns
+    -------
+    numpy.ndarray of uint8
+
+    Examples
+    --------
+    >>> letter_codes(np.frombuffer(b"ACgtN", dtype=np.uint8)).tolist()
+    [0, 1, 2, 3, 4]
+    """
+    return _CODE[letters]
+
+
+def letter_masked(letters: np.ndarray) -> np.ndarray:
+    """`text_masked` of letters read as bytes (`Genome.letters`).
+
+    Parameters
+    ----------
+    letters : numpy.ndarray of uint8
+        One byte per letter, as in the file.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+    """
+    return _LOWER[letters]
+
+
+def _text_bytes(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)
 
 
 def text_masked(text: str) -> np.ndarray:
@@ -68,7 +119,7 @@ def text_masked(text: str) -> np.ndarray:
         True where the letter is lowercase, for ``"ACgtN"``
         ``[False, False, True, True, False]``.
     """
-    return _LOWER[np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)]
+    return _LOWER[_text_bytes(text)]
 
 
 def _cache_folder() -> Path:
@@ -143,9 +194,14 @@ class Genome:
         }
         if not self.lengths:
             raise InputError("no chromosomes: not a FASTA file", path=self.path)
+        self._map = None  # the plain file's bytes (None: bgzip, read by pyfaidx)
+        with open(self.path, "rb") as handle:
+            if handle.read(2) != _GZIP_MAGIC:
+                self._map = np.memmap(self.path, dtype=np.uint8, mode="r")
 
     def close(self) -> None:
         """Close the file."""
+        self._map = None
         self._fasta.close()
 
     def __enter__(self) -> Genome:
@@ -176,6 +232,55 @@ class Genome:
         -------
         str
         """
+        return self.letters(chrom, start, end).tobytes().decode("ascii", "replace")
+
+    def letters(self, chrom: str, start: int = 0, end: int | None = None) -> np.ndarray:
+        """The bytes of letters ``[start, end)`` of a chromosome, as in the file.
+
+        Line ends are left out; the case is kept.
+
+        Parameters
+        ----------
+        chrom, start, end
+            As in `fetch`.
+
+        Returns
+        -------
+        numpy.ndarray of uint8, shape (end - start,)
+
+        Raises
+        ------
+        InputError
+            The chromosome is not in the genome, the range lies outside it,
+            or the file does not hold the letters its index says (changed
+            since the index was built).
+        """
+        start, end = self._range(chrom, start, end)
+        if self._map is None or start == end:
+            text = str(self._fasta[chrom][start:end]) if end > start else ""
+            return _text_bytes(text)
+        if end - start <= READ_CHUNK:
+            return self._checked_letters(chrom, start, end)
+        out = np.empty(end - start, dtype=np.uint8)
+        for at in range(start, end, READ_CHUNK):
+            stop = min(at + READ_CHUNK, end)
+            out[at - start : stop - start] = self._checked_letters(chrom, at, stop)
+        return out
+
+    def _checked_letters(self, chrom: str, start: int, end: int) -> np.ndarray:
+        """`_line_bytes`, or an `InputError` if the file does not match its index."""
+        part = self._line_bytes(chrom, start, end)
+        if part is None or part.size != end - start:
+            raise InputError(
+                f"{chrom}:{start}-{end} does not hold the {end - start} letters "
+                f"its index {self.index} says: the file changed since the "
+                "index was built (delete the index to rebuild it)",
+                path=self.path,
+            )
+        return part
+
+    def _range(self, chrom: str, start: int, end: int | None) -> tuple[int, int]:
+        """``(start, end)`` checked against the chromosome (``end`` None: its end)."""
         length = self.lengths.get(chrom)
         if length is None:
             raise InputError(
@@ -187,9 +292,31 @@ class Genome:
                 f"range {start}-{end} is outside {chrom!r} (length {length})",
                 path=self.path,
             )
-        if start == end:
-            return ""
-        return str(self._fasta[chrom][start:end])
+        return start, end
+
+    def _line_bytes(self, chrom: str, start: int, end: int) -> np.ndarray | None:
+        """The letters ``[start, end)`` from the map, line ends left out.
+
+        None when the file's line ends are not where its index says.
+        """
+        record = self._fasta.faidx.index[chrom]
+        lenc, lenb, base = record.lenc, record.lenb, record.offset
+        first, head = divmod(start, lenc)
+        last, tail = divmod(end - 1, lenc)  # the line of the last letter
+        if end - start <= SHORT_RANGE:  # a window: its bytes without line ends
+            raw = self._map[base + first * lenb + head : base + last * lenb + tail + 1]
+            return raw[(raw != _NEWLINE) & (raw != _RETURN)]
+        # every line but a record's last holds lenc letters in lenb bytes (the
+        # index's promise): the whole lines before the last letter's are the
+        # rows of a matrix whose last columns, the line ends, are dropped
+        rows = self._map[base + first * lenb : base + last * lenb].reshape(-1, lenb)
+        if not np.isin(rows[:, lenc:], (_NEWLINE, _RETURN)).all():
+            return None
+        whole = np.empty(rows.size // lenb * lenc + tail + 1, dtype=np.uint8)
+        whole[: rows.shape[0] * lenc].reshape(-1, lenc)[:] = rows[:, :lenc]
+        at = base + last * lenb
+        whole[rows.shape[0] * lenc :] = self._map[at : at + tail + 1]
+        return whole[head:]
 
     def codes(self, chrom: str, start: int = 0, end: int | None = None) -> np.ndarray:
         """Letter codes of a range (`text_codes`: 4 for N and other letters).
@@ -205,7 +332,7 @@ class Genome:
         -------
         numpy.ndarray of uint8
         """
-        return text_codes(self.fetch(chrom, start, end))
+        return letter_codes(self.letters(chrom, start, end))
 
     def soft_masked(
         self, chrom: str, start: int = 0, end: int | None = None
@@ -221,7 +348,7 @@ class Genome:
         -------
         numpy.ndarray of bool
         """
-        return text_masked(self.fetch(chrom, start, end))
+        return letter_masked(self.letters(chrom, start, end))
 
     def provenance(self) -> dict:
         """Path, size and the index's checksum, for a run's summary.

@@ -5,6 +5,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from poimkit.alphabet import reverse_complement
 from poimkit.errors import InputError
@@ -46,6 +48,71 @@ def test_genome_letters_case_and_codes(tmp_path):
     assert os.path.exists(str(path) + ".fai")
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    seqs=st.lists(
+        st.text("ACGTacgtNn", min_size=1, max_size=70), min_size=1, max_size=3
+    ),
+    line=st.integers(1, 12),
+    crlf=st.booleans(),
+    last_newline=st.booleans(),
+    data=st.data(),
+)
+def test_memory_mapped_letters_equal_pyfaidx(seqs, line, crlf, last_newline, data):
+    """Every range read from the map equals pyfaidx's, for any line layout."""
+    import tempfile
+
+    import pyfaidx
+
+    from poimkit.genome import reference
+
+    end = "\r\n" if crlf else "\n"
+    text = "".join(
+        f">s{k}{end}"
+        + end.join(seq[i : i + line] for i in range(0, len(seq), line))
+        + (end if last_newline or k < len(seqs) - 1 else "")
+        for k, seq in enumerate(seqs)
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "g.fa")
+        with open(path, "w", newline="") as handle:
+            handle.write(text)
+        old_chunk, old_short = reference.READ_CHUNK, reference.SHORT_RANGE
+        reference.READ_CHUNK = data.draw(st.integers(1, 80))  # chunks too
+        reference.SHORT_RANGE = data.draw(st.integers(0, 80))  # and both readers
+        try:
+            with open_genome(path, quiet=True) as genome:
+                assert genome._map is not None
+                plain = pyfaidx.Fasta(path, as_raw=True, sequence_always_upper=False)
+                for k, seq in enumerate(seqs):
+                    start = data.draw(st.integers(0, len(seq)))
+                    stop = data.draw(st.integers(start, len(seq)))
+                    got = genome.letters(f"s{k}", start, stop)
+                    assert got.tobytes().decode() == seq[start:stop]
+                    assert plain[f"s{k}"][start:stop] == seq[start:stop]
+                    assert genome.fetch(f"s{k}") == seq
+                plain.close()
+        finally:
+            reference.READ_CHUNK, reference.SHORT_RANGE = old_chunk, old_short
+
+
+def test_letters_refuse_a_file_changed_since_its_index(tmp_path, monkeypatch):
+    from poimkit.genome import reference
+
+    path = _write_genome(tmp_path)
+    open_genome(path, quiet=True).close()  # the index
+    text = path.read_text().replace("GTacgtacgt", "GTacg\ntacgt", 1)
+    path.write_text(text)  # a letter moved to a line of its own
+    later = os.stat(path).st_mtime + 10  # the index looks current: not rebuilt
+    os.utime(str(path) + ".fai", (later, later))
+    with open_genome(path, quiet=True) as genome:
+        with pytest.raises(InputError, match="changed since the index was built"):
+            genome.letters("chr1", 0, 30)  # a window
+        monkeypatch.setattr(reference, "SHORT_RANGE", 0)
+        with pytest.raises(InputError, match="changed since the index was built"):
+            genome.letters("chr1", 0, 30)  # line by line
+
+
 def test_genome_bgzip(tmp_path):
     from Bio import bgzf
 
@@ -54,7 +121,9 @@ def test_genome_bgzip(tmp_path):
     with bgzf.BgzfWriter(packed, "wb") as handle:
         handle.write(plain.read_bytes())
     with open_genome(packed, quiet=True) as genome:
+        assert genome._map is None  # read by pyfaidx
         assert genome.fetch("chr1", 5, 30) == CHR1[5:30]
+        np.testing.assert_array_equal(genome.codes("chr1", 8, 16), [0, 1, 2, 3] * 2)
 
 
 def test_genome_gzip_refused(tmp_path):
