@@ -113,10 +113,11 @@ class CopyFits:
             Passed to ``fit`` (then no kernel is shared).
         last : bool, default False
             The last fit of the kept kernel (the final model's, `release`
-            follows): a training part of every record then fits on the kept
-            matrix itself instead of a copy of it (the solver overwrites
-            it, so it is released here), which saves a copy of the largest
-            matrix of the run, in time and in peak memory.
+            follows): a training part of every record the kept matrix covers
+            then fits on the matrix itself instead of a copy of it (the
+            solver overwrites it, so it is released here), which saves a
+            copy of the largest matrix of the run, in time and in peak
+            memory.
 
         Returns
         -------
@@ -137,7 +138,7 @@ class CopyFits:
         rows = np.asarray(rows)
         K = self._kernel(model, rows)
         if last and np.array_equal(rows, self._rows):
-            self.release()  # every copy in `training` order: the matrix itself
+            self.release()  # every kept copy in `training` order: the matrix itself
             return model._fit_gram(X, y, K)
         copies = self._copy_rows(rows)
         return model._fit_gram(X, y, K[np.ix_(copies, copies)])
