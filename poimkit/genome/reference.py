@@ -62,7 +62,7 @@ def text_codes(text: str) -> np.ndarray:
     >>> text_codes("ACgtN").tolist()
     [0, 1, 2, 3, 4]
     """
-    return _CODE[_text_bytes(text)]
+    return letter_codes(_text_bytes(text))
 
 
 def letter_codes(letters: np.ndarray) -> np.ndarray:
@@ -119,7 +119,7 @@ def text_masked(text: str) -> np.ndarray:
         True where the letter is lowercase, for ``"ACgtN"``
         ``[False, False, True, True, False]``.
     """
-    return _LOWER[_text_bytes(text)]
+    return letter_masked(_text_bytes(text))
 
 
 def _cache_folder() -> Path:
