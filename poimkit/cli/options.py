@@ -170,7 +170,7 @@ def add_peak_options(parser: argparse.ArgumentParser) -> None:
         metavar="J",
         help="a WD model trains on every window and on copies moved along the "
         "genome by -J, -J/2, J/2 and J letters (default 10; 0: off; for genomic or "
-        "BED negatives, up to 4,000 windows, 3 copies up to 6,666)",
+        "BED negatives, up to 2,000 windows, 3 copies up to 5,000)",
     )
 
 

@@ -30,6 +30,14 @@ DEFAULT_WIDTH = 200
 NEGATIVE_MAKERS = ("genomic", "shuffle")
 #: letters the WD model's training copies of a window are moved by, at most
 DEFAULT_JITTER = 10
+#: the most training rows (windows times copies) for five copies of each window,
+#: and for three; above, none. The copies' kernel matrices grow with the square of
+#: the rows: a run with five copies of 2,000 windows took 1.9x as long as with the
+#: windows alone, of 4,000 windows 2.5x; three copies of 4,000 windows 1.5x, of
+#: 6,666 2.2x (benchmarks/RESULTS.md, "moved copies"), and above 5,000 windows
+#: the copies bought no held-out AUC
+FIVE_COPIES_MAX_ROWS = 10_000
+THREE_COPIES_MAX_ROWS = 15_000
 
 
 @dataclass(frozen=True)
@@ -279,9 +287,10 @@ def read_peak_input(
 def copy_offsets(jitter: int, n: int) -> tuple[int, ...]:
     """The offsets of a WD model's training copies of ``n`` windows.
 
-    Five copies (0, ``±jitter // 2``, ``±jitter``), or three (0, ``±jitter``)
-    where five would take the kernel solver past `KERNEL_MAX_SEQUENCES`
-    sequences; none where three would too, or for ``jitter`` 0.
+    Five copies (0, ``±jitter // 2``, ``±jitter``) up to
+    `FIVE_COPIES_MAX_ROWS` rows, three (0, ``±jitter``) up to
+    `THREE_COPIES_MAX_ROWS` (and the kernel solver's `KERNEL_MAX_SEQUENCES`);
+    none above, or for ``jitter`` 0.
 
     Parameters
     ----------
@@ -299,17 +308,24 @@ def copy_offsets(jitter: int, n: int) -> tuple[int, ...]:
     --------
     >>> copy_offsets(10, 1000)
     (0, -10, -5, 5, 10)
-    >>> copy_offsets(10, 5000)
+    >>> copy_offsets(10, 4000)
     (0, -10, 10)
+    >>> copy_offsets(10, 6000)
+    ()
     >>> copy_offsets(0, 1000)
     ()
     """
     from .registry import KERNEL_MAX_SEQUENCES
 
     half = jitter // 2
-    for offsets in ((0, -jitter, -half, half, jitter), (0, -jitter, jitter)):
+    choices = (
+        ((0, -jitter, -half, half, jitter), FIVE_COPIES_MAX_ROWS),
+        ((0, -jitter, jitter), THREE_COPIES_MAX_ROWS),
+    )
+    for offsets, max_rows in choices:
         offsets = tuple(dict.fromkeys(offsets))
-        if jitter and len(offsets) > 1 and n * len(offsets) <= KERNEL_MAX_SEQUENCES:
+        rows = n * len(offsets)
+        if jitter and len(offsets) > 1 and rows <= min(max_rows, KERNEL_MAX_SEQUENCES):
             return offsets
     return ()
 

@@ -12,9 +12,13 @@ from poimkit.run import RunOptions, run_pipeline
 from poimkit.run.copy_fits import CopyFits, fit_order
 from poimkit.run.crossval import cross_validate, plan_folds
 from poimkit.run.data import LabeledData, MovedCopies
-from poimkit.run.genome import PeakSource, copy_offsets
+from poimkit.run.genome import (
+    FIVE_COPIES_MAX_ROWS,
+    THREE_COPIES_MAX_ROWS,
+    PeakSource,
+    copy_offsets,
+)
 from poimkit.run.plan import make_plan
-from poimkit.run.registry import KERNEL_MAX_SEQUENCES
 
 from ..cli_runs import strict_json
 
@@ -68,13 +72,25 @@ def test_moved_windows_are_the_genome_letters_or_the_window_itself(tmp_path):
     assert not (moved[3, 2] == own[2]).all()  # a "-" window does move
 
 
-def test_copy_offsets_stay_within_the_kernel_solver():
-    assert copy_offsets(10, 100) == (0, -10, -5, 5, 10)
+def test_copy_offsets_stay_within_their_row_budgets():
+    five, three = (0, -10, -5, 5, 10), (0, -10, 10)
+    assert copy_offsets(10, 100) == five
     assert copy_offsets(1, 100) == (0, -1, 1)  # no repeated offset
-    assert copy_offsets(10, KERNEL_MAX_SEQUENCES // 5) == (0, -10, -5, 5, 10)
-    assert copy_offsets(10, KERNEL_MAX_SEQUENCES // 5 + 1) == (0, -10, 10)
-    assert copy_offsets(10, KERNEL_MAX_SEQUENCES // 3 + 1) == ()
+    assert copy_offsets(10, FIVE_COPIES_MAX_ROWS // 5) == five
+    assert copy_offsets(10, FIVE_COPIES_MAX_ROWS // 5 + 1) == three
+    assert copy_offsets(10, THREE_COPIES_MAX_ROWS // 3) == three
+    assert copy_offsets(10, THREE_COPIES_MAX_ROWS // 3 + 1) == ()
     assert copy_offsets(0, 100) == ()
+
+
+def test_copy_offsets_never_take_the_kernel_solver_past_its_limit(monkeypatch):
+    import poimkit.run.registry as registry
+
+    monkeypatch.setattr(registry, "KERNEL_MAX_SEQUENCES", 300)
+    assert copy_offsets(10, 60) == (0, -10, -5, 5, 10)  # 300 rows
+    assert copy_offsets(10, 61) == (0, -10, 10)
+    assert copy_offsets(10, 100) == (0, -10, 10)
+    assert copy_offsets(10, 101) == ()
 
 
 def _copied_data(n=60, length=12, seed=0):
