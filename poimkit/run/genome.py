@@ -350,9 +350,11 @@ def _moved_copies(source, genome, positives, negatives, options):
         return None, "--width as-is keeps the peaks as they are (no windows to move)"
     if regions is None:
         return None, "the negatives have no genome coordinates (shuffles or a FASTA)"
-    offsets = copy_offsets(jitter, len(positives.seqs) + len(regions.chrom))
+    n_windows = len(positives.seqs) + len(regions.chrom)
+    offsets = copy_offsets(jitter, n_windows)
     if not offsets:
-        return None, None if jitter == 0 else "too many windows for moved copies"
+        too_many = f"too many windows for moved copies ({n_windows:,})"
+        return None, None if jitter == 0 else too_many
     windows = [
         moved_windows(genome, positives.peaks, offsets, positives.seqs),
         moved_windows(genome, regions, offsets, negatives["seqs"]),

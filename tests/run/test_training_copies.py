@@ -280,6 +280,28 @@ def test_no_copies_without_a_wd_model_or_coordinates(
         assert "--jitter 8 is not used: " in err and unused in err
 
 
+def test_peak_runs_take_three_copies_then_none_by_their_row_budgets(
+    synthetic, tmp_path, capsys, monkeypatch
+):
+    import poimkit.run.genome as genome
+
+    args = ["run", "--bed", str(synthetic.peaks), "--genome", str(synthetic.genome)]
+    args += ["--kernel", "wd", "--degree", "4", "--no-grid", "--cv", "2"]
+    args += ["--max-order", "3", "--max-motifs", "0", "--width", "60", "--quiet"]
+    monkeypatch.setattr(genome, "FIVE_COPIES_MAX_ROWS", 100)  # < 5 x 60 peaks
+    assert main([*args, "-o", str(tmp_path / "three")]) == 0
+    summary = strict_json(tmp_path / "three" / "summary.json")
+    assert summary["peaks"]["training_copies"] == {"offsets": [0, -10, 10], "copies": 3}
+    monkeypatch.setattr(genome, "THREE_COPIES_MAX_ROWS", 100)
+    capsys.readouterr()
+    assert main([*args, "--jitter", "10", "-o", str(tmp_path / "none")]) == 0
+    summary = strict_json(tmp_path / "none" / "summary.json")
+    assert summary["peaks"]["training_copies"] is None
+    windows = summary["peaks"]["jitter_unused"].split("(")[1].rstrip(")")
+    assert int(windows) > 100 // 3  # the count said is of the windows
+    assert "--jitter 10 is not used: too many windows" in capsys.readouterr().err
+
+
 def test_negative_jitter_exits_2(synthetic, tmp_path, capsys):
     args = ["run", "--bed", str(synthetic.peaks), "--genome", str(synthetic.genome)]
     code = main([*args, "--jitter", "-1", "-o", str(tmp_path / "x"), "--quiet"])
