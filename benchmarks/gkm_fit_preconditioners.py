@@ -21,6 +21,8 @@ Preconditioners tried (the bias has its own curvature, ``1 + 2 C n``):
 * ``nystrom:m``: ``P = I + (2 C n / m) Phi_m^T Phi_m`` of m records drawn at
   random (applied by the Woodbury identity on their kernel matrix).
 
+The study calls the solver's numba kernels and line search itself (private
+names, as `bench_kernel.py` does), so that its iterates are the solver's.
 It also prints the largest eigenvalues of the normalised kernel matrix
 (Lanczos through the l-mer table), which say how many directions a
 preconditioner would have to capture. Each row prints the records, C, the
@@ -68,7 +70,7 @@ class WalshSpace:
 
     def phi_t(self, u: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
         """``sum_i u_i phi(x_i)`` over every record, or over ``rows``."""
-        from poimkit.kernels import _gkm
+        from poimkit.kernels import _gkm  # private: see issue 31
 
         codes, offsets, scale = self._rows(rows)
         tables = np.zeros((4, 4**L_MER))
@@ -79,7 +81,7 @@ class WalshSpace:
 
     def scores(self, z: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
         """``phi(x_i) . z`` of every record, or of ``rows``."""
-        from poimkit.kernels import _gkm
+        from poimkit.kernels import _gkm  # private: see issue 31
 
         codes, offsets, scale = self._rows(rows)
         f = z * self.sqrt_lam
@@ -167,7 +169,7 @@ def make_preconditioner(name: str, space: WalshSpace, C: float, n: int, seed: in
 
 def lbfgs(space, y, C, apply_inverse, tol=1e-3, memory=10, max_iter=1000):
     """L-BFGS on ``(z, b)`` with ``H0 = gamma P^-1``: steps and objective."""
-    from poimkit.svm.linear.lbfgs import _line_search
+    from poimkit.svm.linear.lbfgs import _line_search  # private: see issue 31
     from poimkit.svm.linear.losses import score_terms
 
     precondition = apply_inverse or (lambda v: v.copy())
