@@ -68,22 +68,24 @@ class WalshSpace:
         self.sqrt_lam = np.sqrt(self.gram.eigenvalues)
         self.weights = letter_weights(L_MER)
 
-    def phi_t(self, u: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
-        """``sum_i u_i phi(x_i)`` over every record, or over ``rows``."""
+    def phi_t(self, u: np.ndarray, part: tuple | None = None) -> np.ndarray:
+        """``sum_i u_i phi(x_i)`` over every record, or over a `part` of them."""
         from poimkit.kernels import _gkm  # private: see issue 31
+        from poimkit.svm.gkm_solver import count_parts
 
-        codes, offsets, scale = self._rows(rows)
-        tables = np.zeros((4, 4**L_MER))
+        codes, offsets, scale = part or self.part(None)
+        n_tables = min(count_parts(L_MER), offsets.size - 1)
+        tables = np.zeros((n_tables, 4**L_MER))
         _gkm.lmer_counts_parts(codes, offsets, u * scale, L_MER, True, tables)
         t = tables.sum(axis=0)
         _gkm.walsh_hadamard(t)
         return t * self.sqrt_lam
 
-    def scores(self, z: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
-        """``phi(x_i) . z`` of every record, or of ``rows``."""
+    def scores(self, z: np.ndarray, part: tuple | None = None) -> np.ndarray:
+        """``phi(x_i) . z`` of every record, or of a `part` of them."""
         from poimkit.kernels import _gkm  # private: see issue 31
 
-        codes, offsets, scale = self._rows(rows)
+        codes, offsets, scale = part or self.part(None)
         f = z * self.sqrt_lam
         # an l-mer table: every vector the solver forms is a sum of both strands'
         # features (each preconditioner commutes with the reverse complement), so
@@ -93,7 +95,8 @@ class WalshSpace:
         _gkm.lmer_score_rows(codes, offsets, L_MER, f, out)
         return 2.0 * out * scale
 
-    def _rows(self, rows):
+    def part(self, rows: np.ndarray | None) -> tuple:
+        """The codes, offsets and ``a(x)`` of ``rows`` (None: every record)."""
         g = self.gram
         if rows is None:
             return g.codes, g.offsets, g.inverse_scale
@@ -105,7 +108,7 @@ class WalshSpace:
     def record_features(self, rows: np.ndarray):
         """Each of ``rows``' feature vectors in turn."""
         for r in rows:
-            yield self.phi_t(np.ones(1), np.array([r]))
+            yield self.phi_t(np.ones(1), self.part(np.array([r])))
 
 
 def shift_orbits(l: int) -> tuple[np.ndarray, int]:
@@ -152,16 +155,15 @@ def make_preconditioner(name: str, space: WalshSpace, C: float, n: int, seed: in
         from poimkit.kernels.gkm import gkm_kernel
 
         m = int(name.split(":")[1])
-        rows = np.sort(rng.choice(n, m, replace=False))
-        g = space.gram
-        seqs = [g.codes[g.offsets[r] : g.offsets[r + 1]] for r in rows]
-        a = g.inverse_scale[rows]
+        part = space.part(np.sort(rng.choice(n, m, replace=False)))
+        codes, offsets, a = part
+        seqs = np.split(codes, offsets[1:-1])
         K = gkm_kernel(seqs, L_MER, K_INFORMATIVE, True) * np.outer(a, a)
         factor = sla.cho_factor(K + np.eye(m) * m / (C * active))
 
         def apply(v):
-            c = sla.cho_solve(factor, space.scores(v[:-1], rows))
-            return np.append(v[:-1] - space.phi_t(c, rows), bias * v[-1])
+            c = sla.cho_solve(factor, space.scores(v[:-1], part))
+            return np.append(v[:-1] - space.phi_t(c, part), bias * v[-1])
 
         return apply
     raise SystemExit(f"unknown preconditioner {name!r}")
