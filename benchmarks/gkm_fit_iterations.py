@@ -15,9 +15,15 @@ were matched to), and tries two starts that could save steps:
   penalised, an exact reparametrisation: the same optimum).
 
 Each row prints the records, C, the steps, the seconds and the AUC on
-20,000 records held out. Usage: ``python benchmarks/gkm_fit_iterations.py
---genome G.fa --negatives RUN/negatives.bed [--sizes 60000,200000,600000]
-[--Cs 0.01,0.1] [--starts 200000:0.1] [--out benchmarks/gkm_fit_iterations.json]``.
+20,000 records held out. ``--memory-fits`` then runs the solver's L-BFGS
+(`poimkit.svm.linear.lbfgs.minimize`) from zero with each number of
+correction pairs in ``--memories`` (the solver keeps
+`poimkit.svm.linear.lbfgs.MEMORY`).
+
+Usage: ``python benchmarks/gkm_fit_iterations.py --genome G.fa
+--negatives RUN/negatives.bed [--sizes 60000,200000,600000] [--Cs 0.01,0.1]
+[--starts 200000:0.1] [--memory-fits 200000:0.1] [--memories 10,30,60]
+[--out benchmarks/gkm_fit_iterations.json]``.
 """
 
 from __future__ import annotations
@@ -199,6 +205,32 @@ def starts(X, y, n: int, C: float, sample: int, seed: int) -> list[dict]:
     return out
 
 
+def memories(X, y, n: int, C: float, values: list[int], seed: int) -> list[dict]:
+    """Steps of the solver's L-BFGS from zero with each number of correction pairs."""
+    from poimkit.svm.gkm import GkmSVC
+    from poimkit.svm.linear.lbfgs import minimize
+
+    rows = np.sort(np.random.default_rng(seed).choice(y.size, n, replace=False))
+    X, y = X[rows], y[rows].astype(np.float64)
+    gram = GkmSVC(l=11, k=7, C=C, solver="linear")._lmer_gram(list(X))
+    out = []
+    for memory in values:
+        started = time.perf_counter()
+        result = minimize(gram, y, C, LOSS, 1e-3, 1000, memory=memory)
+        out.append(
+            {
+                "n": n,
+                "C": C,
+                "memory": memory,
+                "steps": result.n_iter,
+                "seconds": round(time.perf_counter() - started, 1),
+                "objective": result.objective,
+            }
+        )
+        print(json.dumps(out[-1]), flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     from sklearn.metrics import roc_auc_score
 
@@ -208,6 +240,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", default="60000,200000,600000")
     parser.add_argument("--Cs", default="0.01,0.1")
     parser.add_argument("--starts", default="200000:0.1", help="n:C,... ('' none)")
+    parser.add_argument("--memory-fits", default="200000:0.1", help="n:C,... ('' none)")
+    parser.add_argument("--memories", default="10,30,60", help="correction pairs")
     parser.add_argument("--sample", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=str(HERE / "gkm_fit_iterations.json"))
@@ -240,11 +274,17 @@ def main(argv: list[str] | None = None) -> None:
     for spec in filter(None, args.starts.split(",")):
         n, C = spec.split(":")
         tried += starts(X, y, int(n), float(C), args.sample, args.seed)
+    by_memory = []
+    values = [int(m) for m in args.memories.split(",")]
+    for spec in filter(None, args.memory_fits.split(",")):
+        n, C = spec.split(":")
+        by_memory += memories(X, y, int(n), float(C), values, args.seed)
     document = {
         "benchmark": "gkm_fit_iterations",
         "negatives": args.negatives,
         "fits": rows,
         "starts": tried,
+        "memories": by_memory,
         "machine": machine(),
         "versions": versions(),
     }

@@ -12,6 +12,7 @@ pyfaidx call); a bgzip-compressed one through pyfaidx.
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import struct
 import zlib
@@ -36,6 +37,10 @@ OTHER = 4
 #: `Genome.letters` reads a longer range this many letters at a time (little
 #: memory beside the result)
 READ_CHUNK = 1 << 24
+#: bytes of the file's map a `Genome` reads before it hands the map's pages back
+#: (the page cache keeps them): the process's resident memory does not grow with
+#: the part of the genome it has read
+MAPPED_BYTES = 1 << 28
 #: ranges up to this many letters are read with their line ends and filtered
 #: (a peak's window); longer ones line by line as the rows of a matrix
 SHORT_RANGE = 1 << 12
@@ -195,13 +200,16 @@ class Genome:
         if not self.lengths:
             raise InputError("no chromosomes: not a FASTA file", path=self.path)
         self._map = None  # the plain file's bytes (None: bgzip, read by pyfaidx)
+        self._mmap = None
+        self._mapped = 0  # bytes read from the map since its pages were handed back
         with open(self.path, "rb") as handle:
             if handle.read(2) != _GZIP_MAGIC:
-                self._map = np.memmap(self.path, dtype=np.uint8, mode="r")
+                self._mmap = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+                self._map = np.frombuffer(self._mmap, dtype=np.uint8)
 
     def close(self) -> None:
         """Close the file."""
-        self._map = None
+        self._map = self._mmap = None
         self._fasta.close()
 
     def __enter__(self) -> Genome:
@@ -303,20 +311,36 @@ class Genome:
         lenc, lenb, base = record.lenc, record.lenb, record.offset
         first, head = divmod(start, lenc)
         last, tail = divmod(end - 1, lenc)  # the line of the last letter
-        if end - start <= SHORT_RANGE:  # a window: its bytes without line ends
-            raw = self._map[base + first * lenb + head : base + last * lenb + tail + 1]
+        at, stop = base + first * lenb + head, base + last * lenb + tail + 1
+        self._count_mapped(at, stop)
+        if end - start <= SHORT_RANGE or first == last:  # a window, or one line
+            raw = self._map[at:stop]
             return raw[(raw != _NEWLINE) & (raw != _RETURN)]
         # every line but a record's last holds lenc letters in lenb bytes (the
-        # index's promise): the whole lines before the last letter's are the
-        # rows of a matrix whose last columns, the line ends, are dropped
+        # index's promise): the lines before the last letter's are the rows of a
+        # matrix whose last columns, the line ends, are dropped (the first row
+        # from column head on); then the last line's letters
         rows = self._map[base + first * lenb : base + last * lenb].reshape(-1, lenb)
         if not np.isin(rows[:, lenc:], (_NEWLINE, _RETURN)).all():
             return None
-        whole = np.empty(rows.size // lenb * lenc + tail + 1, dtype=np.uint8)
-        whole[: rows.shape[0] * lenc].reshape(-1, lenc)[:] = rows[:, :lenc]
-        at = base + last * lenb
-        whole[rows.shape[0] * lenc :] = self._map[at : at + tail + 1]
-        return whole[head:]
+        whole = np.empty(end - start, dtype=np.uint8)
+        whole[: lenc - head] = rows[0, head:lenc]
+        middle = whole[lenc - head : lenc - head + (rows.shape[0] - 1) * lenc]
+        middle.reshape(-1, lenc)[:] = rows[1:, :lenc]
+        whole[lenc - head + middle.size :] = self._map[base + last * lenb : stop]
+        return whole
+
+    def _count_mapped(self, first: int, stop: int) -> None:
+        """Count the map's bytes ``[first, stop)`` as read, before reading them.
+
+        Past `MAPPED_BYTES` the map's pages are handed back first
+        (``MADV_DONTNEED``, where the system has it); a later read maps them
+        again from the page cache.
+        """
+        self._mapped += stop - first + mmap.PAGESIZE
+        if self._mapped > MAPPED_BYTES and hasattr(mmap, "MADV_DONTNEED"):
+            self._mmap.madvise(mmap.MADV_DONTNEED)
+            self._mapped = stop - first + mmap.PAGESIZE  # this read's pages are next
 
     def codes(self, chrom: str, start: int = 0, end: int | None = None) -> np.ndarray:
         """Letter codes of a range (`text_codes`: 4 for N and other letters).

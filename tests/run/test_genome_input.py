@@ -96,6 +96,47 @@ def test_memory_mapped_letters_equal_pyfaidx(seqs, line, crlf, last_newline, dat
             reference.READ_CHUNK, reference.SHORT_RANGE = old_chunk, old_short
 
 
+def _mapped_file_mib() -> int | None:
+    """This process's resident pages of mapped files, in MiB (None off Linux)."""
+    try:
+        with open("/proc/self/status") as handle:
+            fields = dict(line.split(":", 1) for line in handle)
+    except OSError:
+        return None
+    value = fields.get("RssFile")
+    return None if value is None else int(value.split()[0]) // 1024
+
+
+def test_reading_a_genome_hands_its_map_pages_back(tmp_path, monkeypatch):
+    """Resident memory does not grow with what was read: the map's pages are
+    handed back every MAPPED_BYTES (the letters stay right after)."""
+    from poimkit.genome import reference
+
+    if _mapped_file_mib() is None:
+        pytest.skip("no /proc/self/status RssFile")
+    rng = np.random.default_rng(3)
+    seq = np.frombuffer(b"ACGTacgt", dtype=np.uint8)[rng.integers(0, 8, 48 << 20)]
+    path = tmp_path / "big.fa"
+    with open(path, "wb") as handle:
+        handle.write(b">big\n")
+        handle.write(seq.tobytes())
+        handle.write(b"\n")
+    monkeypatch.setattr(reference, "MAPPED_BYTES", 1 << 20)
+    with open_genome(str(path), quiet=True) as genome:
+        before = _mapped_file_mib()
+        got = genome.letters("big")
+        grown = _mapped_file_mib() - before
+        assert np.array_equal(got, seq)
+        assert np.array_equal(genome.letters("big", 5, 905), seq[5:905])
+    assert grown <= 2 * reference.READ_CHUNK >> 20  # not the 48 MiB read
+    # without handing back, the same read keeps its pages
+    monkeypatch.setattr(reference, "MAPPED_BYTES", 1 << 40)
+    with open_genome(str(path), quiet=True) as genome:
+        before = _mapped_file_mib()
+        genome.letters("big")
+        assert _mapped_file_mib() - before >= 40
+
+
 def test_letters_refuse_a_file_changed_since_its_index(tmp_path, monkeypatch):
     from poimkit.genome import reference
 

@@ -16,9 +16,9 @@ from poimkit.datasets import make_gattaca
 from poimkit.errors import InputError
 from poimkit.kernels.explicit import shift_weights
 from poimkit.kernels.wd import wd_normalizer
-from poimkit.svm.linear import WDLinearSVC, _features, make_layout
+from poimkit.svm.linear import WDLinearSVC, _features, lbfgs, make_layout
 from poimkit.svm.linear.layout import shift_band
-from poimkit.svm.linear.lbfgs import minimize
+from poimkit.svm.linear.lbfgs import HISTORY_BYTES, MEMORY, history_pairs, minimize
 from poimkit.svm.linear.losses import loss_terms
 from poimkit.svm.linear.passes import LocalBackend, chunk_pass
 
@@ -210,6 +210,32 @@ def test_lbfgs_in_sequence_space_follows_primal_lbfgs(loss, n_iter):
     value, grad = primal_objective(ref, Phi, y, 2.0, loss)
     assert res.objective == pytest.approx(value, rel=1e-12)
     assert res.grad_norm == pytest.approx(np.linalg.norm(grad), rel=1e-8)
+
+
+@pytest.mark.parametrize("memory", [3, MEMORY])
+def test_lbfgs_keeps_history_pairs_by_default(monkeypatch, memory):
+    """``memory=None``: `history_pairs` of the records (``MEMORY`` pairs here)."""
+    monkeypatch.setattr(lbfgs, "MEMORY", memory)
+    X, y, layout, Phi = _problem("squared_hinge", n=30)
+    backend = LocalBackend([X[:13], X[13:]], layout)
+    res = minimize(backend, y, 2.0, "squared_hinge", 0.0, 25)
+    ref = primal_lbfgs(Phi, y, 2.0, "squared_hinge", 25, memory)
+    assert_allclose(res.w, ref, rtol=0, atol=1e-10 * np.abs(ref).max())
+    if memory == 3:  # pairs dropped from the fourth on: not the default's iterates
+        other = primal_lbfgs(Phi, y, 2.0, "squared_hinge", 25, MEMORY)
+        assert np.abs(other - ref).max() > 1e-6 * np.abs(ref).max()
+
+
+def test_history_pairs_caps_the_history_bytes():
+    pair_bytes = lambda n: 2 * 2 * (n + 1) * 8  # noqa: E731
+    assert history_pairs(30) == MEMORY
+    largest = HISTORY_BYTES // (MEMORY * pair_bytes(0))  # about: MEMORY pairs fit
+    assert history_pairs(largest // 2) == MEMORY
+    for n in (2 * largest, 5 * largest):
+        pairs = history_pairs(n)
+        assert 10 <= pairs < MEMORY
+        assert pairs * pair_bytes(n) <= HISTORY_BYTES < (pairs + 1) * pair_bytes(n)
+    assert history_pairs(10**9) == 10  # never fewer than 10
 
 
 def test_gram_is_the_kernel_matrix_product():

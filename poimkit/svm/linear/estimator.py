@@ -210,7 +210,7 @@ class WDLinearSVC(WDLinearParams, FeatureSpaceModel, WDClassifierBase):
     hashing (training time against the hashed model in
     ``benchmarks/RESULTS.md``).
 
-    *Solver and stopping rule.* L-BFGS (10 pairs) with an exact line search on
+    *Solver and stopping rule.* L-BFGS (60 pairs) with an exact line search on
     the convex, smooth ``F`` (strongly convex in ``w``); stop at ``||grad
     F(w_t)|| <= tol ||grad F(0)||`` (liblinear's primal rule). Objective and
     gradient are sums over chunks in a fixed order, which makes the Dask
@@ -218,13 +218,14 @@ class WDLinearSVC(WDLinearParams, FeatureSpaceModel, WDClassifierBase):
     process for the same ``chunk_size``: the weights are bitwise equal.
 
     *Memory.* L-BFGS runs in sequence space (`poimkit.svm.linear.lbfgs`): its
-    10 pairs are vectors of n entries, and weight-sized vectors are held only
-    by the gradient passes (about log2 of the number of chunks, plus one) and
-    for the result (the memory budget still reserves ``table.VECTOR_COPIES`` of
-    them). ``n_columns`` is about ``L * (4**K + (degree - K) * 2**hash_bits)``
-    for K dense orders and the rest hashed (2.6 million for L = 141, degree 20:
-    21 MB per vector); add the present keys of the sparse orders
-    (``n_present_keys_``, ``table_bytes_``) and their item cache. The
+    pairs are vectors of 2 (n + 1) entries (fewer pairs above 2 GiB), and
+    weight-sized vectors are held only by the gradient passes (about log2 of
+    the number of chunks, plus one) and for the result (the memory budget still
+    reserves ``table.VECTOR_COPIES`` of them). ``n_columns`` is about
+    ``L * (4**K + (degree - K) * 2**hash_bits)`` for K dense orders and the
+    rest hashed (2.6 million for L = 141, degree 20: 21 MB per vector); add
+    the present keys of the sparse orders (``n_present_keys_``,
+    ``table_bytes_``) and their item cache. The
     sequences are read chunk by chunk (a FASTA pair is streamed through a
     memory-mapped file).
 

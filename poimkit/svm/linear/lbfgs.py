@@ -28,12 +28,23 @@ solver holds ``v`` as the array ``[[c, beta], [K c, beta]]`` of shape (2, n + 1)
 
 These are the same iterates as L-BFGS on ``w`` itself, but every vector has n
 entries instead of one per feature column (10^7 and more at 10^5 sequences): the
-history of ``memory`` pairs takes a few MB instead of GB, and the solver's own
-arithmetic is negligible next to the passes. Two passes per iteration remain,
-both sums over sequence chunks, which is what makes the Dask backend give the
-same numbers; one more gradient pass at the end gives ``w_{:-1} = Phi^T c_w``.
+history of ``memory`` pairs takes MB where it would take GB, and the solver's own
+arithmetic is small next to the passes. Two passes per iteration remain, both
+sums over sequence chunks, which is what makes the Dask backend give the same
+numbers; one more gradient pass at the end gives ``w_{:-1} = Phi^T c_w``.
 A backend without ``gradient`` (`poimkit.svm.gkm_solver.LmerGram`, whose
 model is the coefficients ``c_w`` themselves) needs only ``gram``.
+
+Memory. ``MEMORY`` = 60 correction pairs, not the usual 10. The Hessian is ``I + C
+Phi^T D Phi`` (D: the records inside the margin), and the number of its directions
+with a large eigenvalue grows with ``C n``: with 10 pairs the steps grew with them.
+On the gkm records of a 10^6-peak run at C = 0.1 (`benchmarks/gkm_fit_iterations.py`),
+6·10^4, 2·10^5 and 6·10^5 records took 29, 48 and 115 steps with 10 pairs and 19, 34
+and 34 with 60; on one draw of 6·10^5 records, 114, 47 and 42 steps with 10, 30 and
+60 pairs (235, 88 and 77 s: the longer two-loop recursion costs little beside a
+pass). The history is ``2 memory`` vectors of ``2 (n + 1)`` numbers (1.9 GB for 60
+pairs at 10^6 records): above ``HISTORY_BYTES`` (2 GiB) fewer pairs are kept, never
+fewer than 10 (`history_pairs`; 38 at 1.75·10^6 records).
 
 Stopping rule (liblinear's primal rule): stop at the first iterate with
 ``||grad F(w_t)||_2 <= tol * ||grad F(0)||_2``, or after ``max_iter``
@@ -55,6 +66,21 @@ from .losses import score_terms
 
 if TYPE_CHECKING:
     from .passes import DaskBackend, LocalBackend
+
+#: most correction pairs kept by `minimize` (see the module docstring)
+MEMORY = 60
+#: most bytes of the correction pairs (`history_pairs`)
+HISTORY_BYTES = 2 << 30
+
+
+def history_pairs(n: int) -> int:
+    """Correction pairs for ``n`` records: ``MEMORY``, fewer above ``HISTORY_BYTES``.
+
+    A pair is two vectors of shape (2, n + 1) in float64; the cap leaves at
+    least 10 pairs.
+    """
+    pair_bytes = 2 * 2 * (n + 1) * 8
+    return min(MEMORY, max(10, HISTORY_BYTES // pair_bytes))
 
 
 @dataclass
@@ -116,7 +142,7 @@ def minimize(
     loss: str,
     tol: float,
     max_iter: int,
-    memory: int = 10,
+    memory: int | None = None,
     callback: Callable[[int, float], None] | None = None,
     epsilon: float = 0.0,
 ) -> LbfgsResult:
@@ -133,7 +159,7 @@ def minimize(
     C, loss, tol, max_iter, memory
         Regularisation, loss name (`poimkit.svm.linear.losses.score_terms`),
         stopping tolerance, iteration cap and the number of stored correction
-        pairs.
+        pairs (None: `history_pairs` of the records).
     callback : callable, optional
         Called as ``callback(n_iter, grad_norm)`` after every iteration.
     epsilon : float
@@ -168,6 +194,8 @@ def _minimize(
     backend, y, C, loss, tol, max_iter, memory, callback, epsilon
 ) -> LbfgsResult:
     n = y.shape[0]
+    if memory is None:
+        memory = history_pairs(n)
     w = np.zeros((2, n + 1))  # in sequence space, see the module docstring
 
     def grad_at(w):

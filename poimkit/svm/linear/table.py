@@ -36,8 +36,8 @@ from .items import concat_items, items_of_columns
 
 #: share of the RAM that training on the exact sparse table may take
 MEMORY_FRACTION = 0.25
-#: weight-sized float64 vectors budgeted for training: what the primal L-BFGS
-#: held (10 pairs and more); the sequence-space solver holds a few of them
+#: weight-sized float64 vectors budgeted for training: what a primal L-BFGS of
+#: 10 pairs would hold; the sequence-space solver holds a few of them
 VECTOR_COPIES = 25
 #: bytes of one table slot: the uint64 key and the int32 column
 SLOT_BYTES = 12
