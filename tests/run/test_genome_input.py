@@ -121,6 +121,12 @@ def test_reading_a_genome_hands_its_map_pages_back(tmp_path, monkeypatch):
         handle.write(b">big\n")
         handle.write(seq.tobytes())
         handle.write(b"\n")
+    monkeypatch.setattr(reference, "MAPPED_BYTES", 1 << 40)  # never handed back
+    with open_genome(str(path), quiet=True) as genome:
+        before = _mapped_file_mib()
+        genome.letters("big")
+        if _mapped_file_mib() - before < 40:
+            pytest.skip("this system does not keep a read map's pages resident")
     monkeypatch.setattr(reference, "MAPPED_BYTES", 1 << 20)
     with open_genome(str(path), quiet=True) as genome:
         before = _mapped_file_mib()
@@ -129,12 +135,6 @@ def test_reading_a_genome_hands_its_map_pages_back(tmp_path, monkeypatch):
         assert np.array_equal(got, seq)
         assert np.array_equal(genome.letters("big", 5, 905), seq[5:905])
     assert grown <= 2 * reference.READ_CHUNK >> 20  # not the 48 MiB read
-    # without handing back, the same read keeps its pages
-    monkeypatch.setattr(reference, "MAPPED_BYTES", 1 << 40)
-    with open_genome(str(path), quiet=True) as genome:
-        before = _mapped_file_mib()
-        genome.letters("big")
-        assert _mapped_file_mib() - before >= 40
 
 
 def test_letters_refuse_a_file_changed_since_its_index(tmp_path, monkeypatch):

@@ -76,8 +76,15 @@ HISTORY_BYTES = 2 << 30
 def history_pairs(n: int) -> int:
     """Correction pairs for ``n`` records: ``MEMORY``, fewer above ``HISTORY_BYTES``.
 
-    A pair is two vectors of shape (2, n + 1) in float64; the cap leaves at
-    least 10 pairs.
+    Parameters
+    ----------
+    n : int
+        Training records (a pair is two vectors of shape (2, n + 1) in float64).
+
+    Returns
+    -------
+    int
+        ``MEMORY``, or as many pairs as fit in ``HISTORY_BYTES``, but at least 10.
     """
     pair_bytes = 2 * 2 * (n + 1) * 8
     return min(MEMORY, max(10, HISTORY_BYTES // pair_bytes))
