@@ -166,14 +166,19 @@ class Centred:
         return self.inner.gram(u) - row * total - row @ u + self.mean * total
 
 
-def starts(X, y, n: int, C: float, sample: int, seed: int) -> list[dict]:
-    """Steps from zero, from a sample's model (two Cs) and with the kernel centred."""
+def draw_gram(X, y, n: int, C: float, rng: np.random.Generator):
+    """``n`` records drawn by ``rng``, their labels as floats and their l-mer gram."""
     from poimkit.svm.gkm import GkmSVC
 
-    rng = np.random.default_rng(seed)
     rows = np.sort(rng.choice(y.size, n, replace=False))
     X, y = X[rows], y[rows].astype(np.float64)
-    gram = GkmSVC(l=11, k=7, C=C, solver="linear")._lmer_gram(list(X))
+    return X, y, GkmSVC(l=11, k=7, C=C, solver="linear")._lmer_gram(list(X))
+
+
+def starts(X, y, n: int, C: float, sample: int, seed: int) -> list[dict]:
+    """Steps from zero, from a sample's model (two Cs) and with the kernel centred."""
+    rng = np.random.default_rng(seed)
+    X, y, gram = draw_gram(X, y, n, C, rng)
     out = []
     started = time.perf_counter()
     out.append({"start": "zero", "steps": lbfgs_from(gram, y, C, None)})
@@ -207,12 +212,9 @@ def starts(X, y, n: int, C: float, sample: int, seed: int) -> list[dict]:
 
 def memories(X, y, n: int, C: float, values: list[int], seed: int) -> list[dict]:
     """Steps of the solver's L-BFGS from zero with each number of correction pairs."""
-    from poimkit.svm.gkm import GkmSVC
     from poimkit.svm.linear.lbfgs import minimize
 
-    rows = np.sort(np.random.default_rng(seed).choice(y.size, n, replace=False))
-    X, y = X[rows], y[rows].astype(np.float64)
-    gram = GkmSVC(l=11, k=7, C=C, solver="linear")._lmer_gram(list(X))
+    _, y, gram = draw_gram(X, y, n, C, np.random.default_rng(seed))
     out = []
     for memory in values:
         started = time.perf_counter()
